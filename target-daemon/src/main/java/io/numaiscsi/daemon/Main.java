@@ -1,0 +1,78 @@
+package io.numaiscsi.daemon;
+
+import io.numaiscsi.config.ConfigException;
+import io.numaiscsi.config.ConfigLoader;
+import io.numaiscsi.config.Portal;
+import io.numaiscsi.config.TargetConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code numa-iscsi-target}: serves the configured targets until SIGTERM. */
+@Command(name = "numa-iscsi-target", mixinStandardHelpOptions = true, version = "numa-iscsi-target 0.1.0",
+        description = "NUMA-aware iSCSI block storage target. Without --config it serves one 1 GiB LUN on 127.0.0.1:3260.")
+public final class Main implements Callable<Integer> {
+    static final int EXIT_CONFIG = 2;
+    static final int EXIT_STARTUP = 1;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "configuration file (YAML); default: the embedded default")
+    Path configFile;
+
+    @Option(names = "--portal", paramLabel = "HOST:PORT", description = "listen address; repeatable; overrides the config's portals")
+    List<String> portals = new ArrayList<>();
+
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for relative backing files; overrides the config")
+    Path dataDir;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Main()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        TargetConfig config;
+        try {
+            config = configFile == null ? ConfigLoader.embeddedDefault() : ConfigLoader.load(configFile);
+        } catch (ConfigException e) {
+            System.err.println(e.getMessage());
+            return EXIT_CONFIG;
+        }
+        if (!portals.isEmpty()) {
+            List<Portal> parsed = new ArrayList<>();
+            for (String p : portals) {
+                try {
+                    parsed.add(Portal.parse(p));
+                } catch (IllegalArgumentException e) {
+                    System.err.println("--portal " + p + ": " + e.getMessage());
+                    return EXIT_CONFIG;
+                }
+            }
+            config = config.withPortals(parsed);
+        }
+        if (dataDir != null) {
+            config = config.withDataDir(dataDir);
+        }
+        TargetDaemon daemon = new TargetDaemon(config);
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.
+        sun.misc.SignalHandler onSignal = signal -> stopRequested.countDown();
+        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), onSignal);
+        sun.misc.Signal.handle(new sun.misc.Signal("INT"), onSignal);
+        Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "shutdown"));
+        try {
+            daemon.start();
+        } catch (Exception e) {
+            System.err.println("numa-iscsi-target: cannot start: " + e);
+            daemon.close();
+            return EXIT_STARTUP;
+        }
+        stopRequested.await();
+        daemon.close();
+        return 0;
+    }
+}

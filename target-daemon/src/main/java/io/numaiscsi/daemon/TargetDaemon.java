@@ -1,0 +1,125 @@
+package io.numaiscsi.daemon;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.numaiscsi.config.IscsiSettings;
+import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.Portal;
+import io.numaiscsi.config.TargetConfig;
+import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.daemon.session.ExportedTarget;
+import io.numaiscsi.daemon.session.SessionSettings;
+import io.numaiscsi.daemon.session.SessionTable;
+import io.numaiscsi.daemon.session.TargetDirectory;
+import io.numaiscsi.daemon.tcp.TcpPortal;
+import io.numaiscsi.proto.login.TargetLimits;
+import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.LogicalUnit;
+import io.numaiscsi.scsi.LunIdentity;
+import io.numaiscsi.scsi.ScsiTarget;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The whole target: backing stores, SCSI targets, sessions and portals, wired from one config. */
+public final class TargetDaemon implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TargetDaemon.class);
+    /** Pooled direct buffers aligned to 4 KiB so backing-store I/O can use O_DIRECT without a bounce copy. */
+    private static final int DIRECT_IO_ALIGNMENT = 4096;
+    static final int TARGET_PORTAL_GROUP_TAG = 1;
+
+    private final TargetConfig config;
+    private final ExecutorService ioExecutor;
+    private final PooledByteBufAllocator alloc;
+    private final List<BlockDevice> devices = new ArrayList<>();
+    private final SessionTable sessions = new SessionTable();
+    private final List<InetSocketAddress> bound = new ArrayList<>();
+    private TcpPortal portal;
+    private boolean closed;
+
+    public TargetDaemon(TargetConfig config) {
+        this.config = config;
+        this.ioExecutor = Executors.newFixedThreadPool(config.daemon().ioThreads(), new DefaultThreadFactory("backing-io", true));
+        int arenas = Math.max(2, Runtime.getRuntime().availableProcessors());
+        this.alloc = new PooledByteBufAllocator(true, 0, arenas, 8192, 9, 256, 64, true, DIRECT_IO_ALIGNMENT);
+    }
+
+    public void start() throws IOException, InterruptedException {
+        Files.createDirectories(config.daemon().dataDir());
+        List<ExportedTarget> exported = new ArrayList<>();
+        for (TargetDefinition t : config.targets()) {
+            List<LogicalUnit> units = new ArrayList<>();
+            for (LunDefinition lun : t.luns()) {
+                BlockDevice device = BackingStores.open(lun, ioExecutor);
+                devices.add(device);
+                units.add(new LogicalUnit(lun.id(), LunIdentity.derive(t.name(), lun.id(), lun.serial()), device));
+                LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", t.name(), lun.id(), lun.backing(),
+                        lun.sizeBytes(), lun.blockSize(), lun.path() == null ? "" : " at " + lun.path());
+            }
+            exported.add(new ExportedTarget(t.name(), t.alias(), t.allowedInitiators(), new ScsiTarget(t.name(), units, alloc)));
+        }
+        TargetDirectory directory = new TargetDirectory(exported);
+        IscsiSettings iscsi = config.iscsi();
+        TargetLimits limits = new TargetLimits(iscsi.maxRecvDataSegmentLength(), iscsi.maxBurstLength(),
+                iscsi.firstBurstLength(), iscsi.maxOutstandingR2T(), iscsi.immediateData(), iscsi.initialR2T(),
+                iscsi.headerDigests(), iscsi.dataDigests(), iscsi.defaultTime2Wait(), iscsi.defaultTime2Retain(), false);
+        List<String> portalNames = new ArrayList<>();
+        for (Portal p : config.portals()) {
+            portalNames.add(p.toString());
+        }
+        SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
+                iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG);
+        portal = new TcpPortal(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        for (Portal p : config.portals()) {
+            bound.add(portal.listen(p.host(), p.port(), settings, directory, sessions, alloc));
+        }
+    }
+
+    public List<InetSocketAddress> boundAddresses() {
+        return bound;
+    }
+
+    public SessionTable sessions() {
+        return sessions;
+    }
+
+    /** Stops accepting, drops connections, makes every acknowledged write durable, closes the stores. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (portal != null) {
+            portal.close();
+        }
+        for (BlockDevice d : devices) {
+            CompletableFuture<IoStatus> flushed = new CompletableFuture<>();
+            d.flush(flushed::complete);
+            try {
+                IoStatus s = flushed.get(30, TimeUnit.SECONDS);
+                if (s != IoStatus.OK) {
+                    LOG.error("flush at shutdown failed: {}", s);
+                }
+            } catch (Exception e) {
+                LOG.error("flush at shutdown failed", e);
+            }
+            try {
+                d.close();
+            } catch (Exception e) {
+                LOG.error("closing backing store failed", e);
+            }
+        }
+        ioExecutor.shutdown();
+        LOG.info("stopped");
+    }
+}

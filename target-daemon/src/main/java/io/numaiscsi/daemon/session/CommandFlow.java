@@ -1,0 +1,368 @@
+package io.numaiscsi.daemon.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.collection.IntObjectHashMap;
+import io.numaiscsi.proto.DataOutHeader;
+import io.numaiscsi.proto.Lun;
+import io.numaiscsi.proto.Pdu;
+import io.numaiscsi.proto.RejectReason;
+import io.numaiscsi.proto.ScsiCommandHeader;
+import io.numaiscsi.proto.login.SessionParameters;
+import io.numaiscsi.scsi.ItNexus;
+import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.scsi.SenseReason;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * SCSI command data movement over one connection (RFC 7143 sections 4.2.4 and 11.3-11.8): immediate and
+ * unsolicited data, R2T with MaxOutstandingR2T, Data-In split by the initiator's
+ * MaxRecvDataSegmentLength with the status in the last Data-In, and residuals. Runs on the connection's
+ * thread; the SCSI layer may complete on any thread and is brought back through the executor.
+ */
+final class CommandFlow implements IscsiCommand.CommandCompletions {
+    private static final Logger LOG = LoggerFactory.getLogger(CommandFlow.class);
+    private static final int RESERVED = ResponseWriter.RESERVED_TAG;
+    private static final int STATUS_GOOD = 0x00;
+    private static final int STATUS_CHECK_CONDITION = 0x02;
+    private static final int STATUS_TASK_SET_FULL = 0x28;
+    /** Commands beyond the CmdSN window's depth: immediate ones, which the window does not bound. */
+    private static final int IMMEDIATE_SLACK = 16;
+
+    private final IscsiConnection connection;
+    private final ScsiTarget scsi;
+    private final ItNexus nexus;
+    private final SessionParameters params;
+    private final ResponseWriter out;
+    private final IntObjectHashMap<IscsiCommand> byItt = new IntObjectHashMap<>();
+    private final ArrayDeque<IscsiCommand> free = new ArrayDeque<>();
+    private final ScsiCommandHeader commandHeader = new ScsiCommandHeader();
+    private final DataOutHeader dataOutHeader = new DataOutHeader();
+    private final ByteBuf cdbScratch;
+    private int nextTtt = 1;
+
+    CommandFlow(IscsiConnection connection, ScsiTarget scsi, ItNexus nexus, SessionParameters params, int queueDepth) {
+        this.connection = connection;
+        this.scsi = scsi;
+        this.nexus = nexus;
+        this.params = params;
+        this.out = connection.out();
+        for (int i = 0; i < queueDepth + IMMEDIATE_SLACK; i++) {
+            free.add(new IscsiCommand(this, params.maxOutstandingR2T()));
+        }
+        this.cdbScratch = io.netty.buffer.Unpooled.buffer(Pdu.BHS_LENGTH + 1024);
+    }
+
+    // ---- SCSI Command ------------------------------------------------------------------------
+
+    void onScsiCommand(Pdu pdu, int cmdSN) {
+        ScsiCommandHeader h = commandHeader.wrap(pdu.bhs());
+        int itt = h.initiatorTaskTag();
+        if (byItt.containsKey(itt)) {
+            LOG.warn("rejecting SCSI command from {}: ITT 0x{} already in use (CmdSN {})",
+                    connection.channel().remoteAddress(), Integer.toHexString(itt), Integer.toUnsignedString(cmdSN));
+            out.reject(RejectReason.TASK_IN_PROGRESS.code(), pdu.bhs());
+            return;
+        }
+        IscsiCommand cmd = free.poll();
+        if (cmd == null) {
+            out.scsiResponse(itt, STATUS_TASK_SET_FULL, null, 0, Residual.NONE, 0, 0);
+            return;
+        }
+        int edtl = h.expectedDataTransferLength();
+        long lunRaw = h.lun();
+        int lun = Lun.decode(lunRaw);
+        cmd.start(itt, cmdSN, lunRaw, lun, edtl, h.immediate());
+        connection.window().taskStarted();
+
+        int cdbLength = buildCdb(pdu);
+        if (cdbLength < 0) {
+            cmd.task.init(nexus, lun, pdu.bhs(), ScsiCommandHeader.CDB_OFFSET, ScsiCommandHeader.CDB_LENGTH, edtl,
+                    h.readBit(), h.writeBit());
+            cmd.task.fail(SenseReason.INVALID_FIELD_IN_CDB);
+            respondWithoutData(cmd);
+            return;
+        }
+        cmd.task.init(nexus, lun, cdbScratch, 0, cdbLength, edtl, h.readBit(), h.writeBit());
+        if (!scsi.prepare(cmd.task)) {
+            respondWithoutData(cmd);
+            return;
+        }
+        int dataOut = cmd.task.dataOutLength();
+        if (dataOut > 0) {
+            if (!h.writeBit() || edtl < dataOut) {
+                // The initiator will not send all the data the CDB describes (SPDTL > EDTL): refuse, write nothing.
+                cmd.task.fail(SenseReason.INVALID_FIELD_IN_INFORMATION_UNIT);
+                finish(cmd, Residual.OVERFLOW, dataOut - (h.writeBit() ? edtl : 0), 0);
+                return;
+            }
+            startDataOut(cmd, pdu, h.finalBit(), dataOut);
+            return;
+        }
+        byItt.put(itt, cmd);
+        scsi.execute(cmd.task);
+    }
+
+    /** CDB = the 16 bytes of the BHS plus an Extended CDB AHS if present; -1 for a malformed AHS. */
+    private int buildCdb(Pdu pdu) {
+        cdbScratch.clear();
+        cdbScratch.writeBytes(pdu.bhs(), ScsiCommandHeader.CDB_OFFSET, ScsiCommandHeader.CDB_LENGTH);
+        ByteBuf ahs = pdu.ahs();
+        if (ahs == null) {
+            return ScsiCommandHeader.CDB_LENGTH;
+        }
+        int i = ahs.readerIndex();
+        int end = ahs.writerIndex();
+        while (i + 3 <= end) {
+            int length = ahs.getUnsignedShort(i);
+            int type = ahs.getUnsignedByte(i + 2);
+            int padded = (3 + length + 3) & ~3;
+            if (i + 3 + length > end || length < 1) {
+                return -1;
+            }
+            if (type == 1) { // Extended CDB: one reserved byte, then the CDB bytes beyond the first 16
+                int extra = length - 1;
+                if (extra > cdbScratch.writableBytes()) {
+                    return -1;
+                }
+                cdbScratch.writeBytes(ahs, i + 4, extra);
+            }
+            i += padded;
+        }
+        return cdbScratch.readableBytes();
+    }
+
+    private void startDataOut(IscsiCommand cmd, Pdu pdu, boolean finalBit, int dataOut) {
+        cmd.state = IscsiCommand.State.COLLECTING_DATA;
+        cmd.toCollect = dataOut;
+        cmd.writeBuffer = connection.channel().alloc().directBuffer(dataOut, dataOut);
+        cmd.writeBuffer.writerIndex(dataOut);
+        cmd.ttt = nextTargetTransferTag();
+        byItt.put(cmd.itt, cmd);
+
+        ByteBuf immediate = pdu.data();
+        int immediateLength = immediate == null ? 0 : immediate.readableBytes();
+        if (immediateLength > 0) {
+            acceptData(cmd, immediate, 0);
+        }
+        int unsolicited = immediateLength;
+        if (!params.initialR2T() && !finalBit) {
+            unsolicited = Math.min(cmd.expectedLength, params.firstBurstLength());
+        }
+        cmd.unsolicitedEnd = Math.min(unsolicited, cmd.toCollect);
+        cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
+        advance(cmd);
+    }
+
+    private int nextTargetTransferTag() {
+        int t = nextTtt;
+        nextTtt = nextTtt == 0x7fffffff ? 1 : nextTtt + 1;
+        return t;
+    }
+
+    /** Copies the part of a data segment that lies inside the SCSI transfer; counts it if it is in order. */
+    private void acceptData(IscsiCommand cmd, ByteBuf data, int offset) {
+        int length = data.readableBytes();
+        int end = Math.min(offset + length, cmd.toCollect);
+        if (end > offset) {
+            cmd.writeBuffer.setBytes(offset, data, data.readerIndex(), end - offset);
+        }
+        if (offset <= cmd.received && end > cmd.received) {
+            cmd.received = end;
+        }
+    }
+
+    /** Issues R2Ts up to MaxOutstandingR2T, or starts execution once all data is in. */
+    private void advance(IscsiCommand cmd) {
+        cmd.retireCompletedR2ts();
+        if (cmd.allDataReceived()) {
+            cmd.state = IscsiCommand.State.EXECUTING;
+            ByteBuf data = cmd.writeBuffer;
+            cmd.writeBuffer = null;
+            cmd.task.dataOut(data);
+            scsi.execute(cmd.task);
+            return;
+        }
+        while (cmd.outstandingR2t < params.maxOutstandingR2T() && cmd.nextR2tOffset < cmd.toCollect) {
+            int length = Math.min(params.maxBurstLength(), cmd.toCollect - cmd.nextR2tOffset);
+            out.r2t(cmd.lunRaw, cmd.itt, cmd.ttt, cmd.r2tSN++, cmd.nextR2tOffset, length);
+            cmd.pushR2t(cmd.nextR2tOffset + length);
+            cmd.nextR2tOffset += length;
+        }
+    }
+
+    // ---- Data-Out ----------------------------------------------------------------------------
+
+    void onDataOut(Pdu pdu) {
+        DataOutHeader h = dataOutHeader.wrap(pdu.bhs());
+        int itt = h.initiatorTaskTag();
+        int ttt = h.targetTransferTag();
+        IscsiCommand cmd = byItt.get(itt);
+        if (cmd == null || cmd.state != IscsiCommand.State.COLLECTING_DATA) {
+            if (ttt != RESERVED && cmd == null) {
+                LOG.warn("rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}", connection.channel().remoteAddress(),
+                        Integer.toHexString(itt), Integer.toHexString(ttt));
+                out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
+            }
+            return; // unsolicited data for a command already answered, or surplus data: dropped
+        }
+        ByteBuf data = pdu.data();
+        int length = data == null ? 0 : data.readableBytes();
+        int offset = h.bufferOffset();
+        if ((ttt != RESERVED && ttt != cmd.ttt) || offset < 0 || (long) offset + length > cmd.expectedLength
+                || (ttt == RESERVED && offset + length > Math.max(cmd.unsolicitedEnd, params.firstBurstLength()))) {
+            LOG.warn("rejecting Data-Out from {}: ITT 0x{} TTT 0x{} offset {} length {} outside the transfer "
+                            + "(EDTL {}, FirstBurstLength {})", connection.channel().remoteAddress(), Integer.toHexString(itt),
+                    Integer.toHexString(ttt), offset, length, cmd.expectedLength, params.firstBurstLength());
+            out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
+            return;
+        }
+        if (offset > cmd.received) {
+            LOG.warn("rejecting Data-Out from {}: ITT 0x{} offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
+                    connection.channel().remoteAddress(), Integer.toHexString(itt), offset, cmd.received);
+            out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+            return;
+        }
+        if (length > 0) {
+            acceptData(cmd, data, offset);
+        }
+        advance(cmd);
+    }
+
+    // ---- completion --------------------------------------------------------------------------
+
+    @Override
+    public void complete(IscsiCommand command) {
+        if (connection.channel().executor().inEventLoop()) {
+            onCompleted(command);
+        } else {
+            connection.channel().executor().execute(command);
+        }
+    }
+
+    @Override
+    public void onCompleted(IscsiCommand cmd) {
+        if (cmd.task.aborted() || cmd.state != IscsiCommand.State.EXECUTING) {
+            retire(cmd);
+            return;
+        }
+        int status = cmd.task.status();
+        ByteBuf dataIn = cmd.task.dataIn();
+        if (status == STATUS_GOOD && dataIn != null && dataIn.isReadable()) {
+            sendDataIn(cmd, dataIn);
+        } else {
+            int moved = cmd.toCollect; // bytes of data-out for writes; no data for everything else
+            int kind = status == STATUS_GOOD ? Residual.kind(moved, cmd.expectedLength) : Residual.NONE;
+            int residual = kind == Residual.NONE ? 0 : Residual.amount(moved, cmd.expectedLength);
+            out.scsiResponse(cmd.itt, status, cmd.task.senseBuffer(),
+                    status == STATUS_CHECK_CONDITION ? cmd.task.senseLength() : 0, kind, residual, cmd.r2tSN);
+        }
+        out.flush();
+        retire(cmd);
+    }
+
+    private void sendDataIn(IscsiCommand cmd, ByteBuf dataIn) {
+        int produced = dataIn.readableBytes();
+        int total = Math.min(produced, cmd.expectedLength);
+        int kind = Residual.kind(produced, cmd.expectedLength);
+        int residual = Residual.amount(produced, cmd.expectedLength);
+        if (total == 0) {
+            out.scsiResponse(cmd.itt, STATUS_GOOD, null, 0, kind, residual, 0);
+            return;
+        }
+        int maxSegment = params.initiatorMaxRecvDataSegmentLength();
+        int maxBurst = params.maxBurstLength();
+        int base = dataIn.readerIndex();
+        int offset = 0;
+        int dataSN = 0;
+        int burstLeft = maxBurst;
+        while (offset < total) {
+            int length = Math.min(Math.min(maxSegment, total - offset), burstLeft);
+            boolean last = offset + length == total;
+            burstLeft -= length;
+            boolean endOfSequence = last || burstLeft == 0;
+            out.dataIn(cmd.lunRaw, cmd.itt, dataSN++, offset, dataIn.retainedSlice(base + offset, length), endOfSequence,
+                    last, STATUS_GOOD, kind, residual);
+            if (burstLeft == 0) {
+                burstLeft = maxBurst;
+            }
+            offset += length;
+        }
+    }
+
+    /** Status for a command that failed before any data moved (bad CDB, reservation conflict...). */
+    private void respondWithoutData(IscsiCommand cmd) {
+        finish(cmd, Residual.NONE, 0, 0);
+    }
+
+    private void finish(IscsiCommand cmd, int residualKind, int residual, int expDataSN) {
+        out.scsiResponse(cmd.itt, cmd.task.status(), cmd.task.senseBuffer(),
+                cmd.task.status() == STATUS_CHECK_CONDITION ? cmd.task.senseLength() : 0, residualKind, residual, expDataSN);
+        cmd.state = IscsiCommand.State.DONE;
+        recycle(cmd);
+    }
+
+    private void retire(IscsiCommand cmd) {
+        byItt.remove(cmd.itt);
+        PendingTaskManagement waiter = cmd.abortWaiter;
+        recycle(cmd);
+        if (waiter != null) {
+            waiter.done();
+        }
+    }
+
+    private void recycle(IscsiCommand cmd) {
+        cmd.releaseBuffers();
+        cmd.state = IscsiCommand.State.FREE;
+        cmd.abortWaiter = null;
+        connection.window().taskFinished();
+        free.add(cmd);
+    }
+
+    // ---- aborts (task management, connection loss) ---------------------------------------------
+
+    IscsiCommand find(int itt) {
+        return byItt.get(itt);
+    }
+
+    /**
+     * Aborts one command. A command still waiting for data is dropped at once; one executing keeps its
+     * slot until the SCSI layer completes it, and then says so to {@code waiter}. Returns the number of
+     * completions {@code waiter} must wait for (0 or 1).
+     */
+    int abort(IscsiCommand cmd, PendingTaskManagement waiter) {
+        if (cmd.state == IscsiCommand.State.COLLECTING_DATA) {
+            byItt.remove(cmd.itt);
+            recycle(cmd);
+            return 0;
+        }
+        cmd.task.abort();
+        if (waiter != null) {
+            cmd.abortWaiter = waiter;
+            return 1;
+        }
+        return 0;
+    }
+
+    /** Aborts every command on {@code lun} (or all when lun < 0); returns completions to wait for. */
+    int abortAll(int lun, PendingTaskManagement waiter) {
+        List<IscsiCommand> victims = new ArrayList<>();
+        for (IscsiCommand c : byItt.values()) {
+            if (lun < 0 || c.lun == lun) {
+                victims.add(c);
+            }
+        }
+        int waits = 0;
+        for (IscsiCommand c : victims) {
+            waits += abort(c, waiter);
+        }
+        return waits;
+    }
+
+    void abortAllOnClose() {
+        abortAll(-1, null);
+    }
+}

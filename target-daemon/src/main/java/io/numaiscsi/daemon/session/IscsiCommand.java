@@ -1,0 +1,112 @@
+package io.numaiscsi.daemon.session;
+
+import io.netty.buffer.ByteBuf;
+import io.numaiscsi.scsi.ScsiTask;
+import io.numaiscsi.scsi.ScsiTaskListener;
+
+/**
+ * One SCSI command of a session (SPDK's iscsi task embedding the scsi task). Pooled per connection and
+ * reused: it carries the Data-Out bookkeeping for writes and hands completions back to the connection's
+ * thread without allocating.
+ */
+final class IscsiCommand implements ScsiTaskListener, Runnable {
+    enum State { FREE, COLLECTING_DATA, EXECUTING, DONE }
+
+    final ScsiTask task = new ScsiTask(this);
+    private final CommandCompletions completions;
+
+    State state = State.FREE;
+    int itt;
+    int cmdSN;
+    long lunRaw;
+    int lun;
+    int expectedLength;
+    boolean immediate;
+
+    // Write (Data-Out) bookkeeping, in bytes of the data-out buffer.
+    ByteBuf writeBuffer;
+    int toCollect;          // SCSI data-out length, clipped to EDTL
+    int received;           // contiguous bytes received from offset 0
+    int unsolicitedEnd;     // first offset that needs an R2T
+    int nextR2tOffset;      // where the next R2T starts
+    int outstandingR2t;
+    int r2tSN;
+    int dataSequenceN;      // DataSN expected next in the current Data-Out sequence
+    int ttt;
+    final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
+    int r2tHead;
+
+    // Task management: the TMF that waits for this command to finish, if any.
+    PendingTaskManagement abortWaiter;
+
+    IscsiCommand(CommandCompletions completions, int maxOutstandingR2t) {
+        this.completions = completions;
+        this.r2tEnds = new int[Math.max(1, maxOutstandingR2t)];
+    }
+
+    void start(int itt, int cmdSN, long lunRaw, int lun, int expectedLength, boolean immediate) {
+        this.state = State.EXECUTING;
+        this.itt = itt;
+        this.cmdSN = cmdSN;
+        this.lunRaw = lunRaw;
+        this.lun = lun;
+        this.expectedLength = expectedLength;
+        this.immediate = immediate;
+        this.writeBuffer = null;
+        this.toCollect = 0;
+        this.received = 0;
+        this.unsolicitedEnd = 0;
+        this.nextR2tOffset = 0;
+        this.outstandingR2t = 0;
+        this.r2tSN = 0;
+        this.dataSequenceN = 0;
+        this.ttt = ResponseWriter.RESERVED_TAG;
+        this.r2tHead = 0;
+        this.abortWaiter = null;
+    }
+
+    void pushR2t(int end) {
+        r2tEnds[(r2tHead + outstandingR2t) % r2tEnds.length] = end;
+        outstandingR2t++;
+    }
+
+    /** Retires R2Ts whose data has fully arrived. */
+    void retireCompletedR2ts() {
+        while (outstandingR2t > 0 && received >= r2tEnds[r2tHead]) {
+            r2tHead = (r2tHead + 1) % r2tEnds.length;
+            outstandingR2t--;
+        }
+    }
+
+    boolean allDataReceived() {
+        return received >= toCollect;
+    }
+
+    void releaseBuffers() {
+        if (writeBuffer != null) {
+            writeBuffer.release();
+            writeBuffer = null;
+        }
+        task.recycle();
+    }
+
+    /** Called by the SCSI layer on any thread. */
+    @Override
+    public void taskComplete(ScsiTask completed) {
+        completions.complete(this);
+    }
+
+    /** Runs on the connection's thread after a hop from the completing thread. */
+    @Override
+    public void run() {
+        completions.onCompleted(this);
+    }
+
+    /** The connection-side half of completion. */
+    interface CommandCompletions {
+        /** Any thread: arrange for {@link #onCompleted} on the connection's thread. */
+        void complete(IscsiCommand command);
+
+        void onCompleted(IscsiCommand command);
+    }
+}

@@ -1,0 +1,401 @@
+package io.numaiscsi.daemon.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.collection.IntObjectHashMap;
+import io.numaiscsi.proto.CmdSnVerdict;
+import io.numaiscsi.proto.CmdSnWindow;
+import io.numaiscsi.proto.Opcode;
+import io.numaiscsi.proto.Pdu;
+import io.numaiscsi.proto.PduFailure;
+import io.numaiscsi.proto.RejectReason;
+import io.numaiscsi.proto.TextRequestHeader;
+import io.numaiscsi.proto.LogoutRequestHeader;
+import io.numaiscsi.proto.NopOutHeader;
+import io.numaiscsi.proto.Bhs;
+import io.numaiscsi.proto.login.LoginVerdict;
+import io.numaiscsi.proto.login.SessionParameters;
+import io.numaiscsi.proto.login.SessionType;
+import io.numaiscsi.proto.login.TextExchange;
+import io.numaiscsi.proto.login.TextStep;
+import io.netty.buffer.ByteBufUtil;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One iSCSI connection, transport-agnostic: the login phase, then full feature phase dispatch per
+ * opcode. Everything here runs on the connection's own thread ({@link PduChannel#executor()}); other
+ * threads reach it only through that executor.
+ */
+public final class IscsiConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(IscsiConnection.class);
+    /** Non-immediate commands that may wait for a CmdSN gap to fill; beyond the window they are discarded anyway. */
+    private static final int RESERVED = ResponseWriter.RESERVED_TAG;
+
+    enum Phase { LOGIN, FULL_FEATURE, LOGGED_OUT, CLOSED }
+
+    private final PduChannel channel;
+    private final SessionSettings settings;
+    private final SessionTable sessions;
+    private final ConnectionLogin login;
+    private final ResponseWriter out;
+    private final LongSupplier nanoClock;
+    private Phase phase = Phase.LOGIN;
+    private IscsiSession session;
+    private SessionParameters params;
+    private CmdSnWindow window;
+    private CommandFlow commands;
+    private TaskManagement taskManagement;
+    private TextExchange textExchange;
+    private Keepalive keepalive;
+    private final List<Pdu> heldForCmdSN = new ArrayList<>();
+    private final NopOutHeader nopOut = new NopOutHeader();
+    private final TextRequestHeader textRequest = new TextRequestHeader();
+    private final LogoutRequestHeader logoutRequest = new LogoutRequestHeader();
+
+    public IscsiConnection(PduChannel channel, SessionSettings settings, TargetDirectory targets, SessionTable sessions,
+                           LongSupplier nanoClock) {
+        this.channel = channel;
+        this.settings = settings;
+        this.sessions = sessions;
+        this.login = new ConnectionLogin(channel, settings, targets, sessions);
+        this.out = new ResponseWriter(channel);
+        this.nanoClock = nanoClock;
+    }
+
+    PduChannel channel() {
+        return channel;
+    }
+
+    IscsiSession session() {
+        return session;
+    }
+
+    SessionParameters parameters() {
+        return params;
+    }
+
+    ResponseWriter out() {
+        return out;
+    }
+
+    CmdSnWindow window() {
+        return window;
+    }
+
+    CommandFlow commands() {
+        return commands;
+    }
+
+    /** A complete PDU from the transport. Ownership passes here. */
+    public void onPdu(Pdu pdu) {
+        try {
+            if (keepalive != null) {
+                keepalive.received();
+            }
+            switch (phase) {
+                case LOGIN -> onLoginPhasePdu(pdu);
+                case FULL_FEATURE -> onFullFeaturePdu(pdu);
+                default -> { }
+            }
+        } finally {
+            pdu.release();
+        }
+    }
+
+    /** The decoder gave up on the byte stream (RFC 7143: framing can no longer be trusted). */
+    public void onDecodeFailure(PduFailure failure, ByteBuf failedBhs) {
+        if (phase == Phase.FULL_FEATURE && failedBhs != null && failure != PduFailure.HEADER_DIGEST_ERROR) {
+            out.reject(RejectReason.PROTOCOL_ERROR.code(), failedBhs);
+        }
+        LOG.warn("dropping connection from {}: {} ({})", channel.remoteAddress(), failure, describe(failedBhs));
+        close();
+    }
+
+    private String describe(ByteBuf bhs) {
+        if (bhs == null) {
+            return "no header";
+        }
+        return "opcode=0x" + Integer.toHexString(Bhs.opcode(bhs)) + " itt=0x" + Integer.toHexString(Bhs.initiatorTaskTag(bhs))
+                + " dataSegmentLength=" + Bhs.dataSegmentLength(bhs);
+    }
+
+    /** The transport closed (peer gone or we closed it). Runs once. */
+    public void onClosed() {
+        if (phase == Phase.CLOSED) {
+            return;
+        }
+        Phase was = phase;
+        phase = Phase.CLOSED;
+        for (Pdu p : heldForCmdSN) {
+            p.release();
+        }
+        heldForCmdSN.clear();
+        if (commands != null) {
+            commands.abortAllOnClose();
+        }
+        IscsiSession s = session != null ? session : login.session();
+        if (s != null) {
+            sessions.remove(s);
+            if (s.target() != null && s.nexus() != null) {
+                s.target().scsi().nexusLost(s.nexus());
+            }
+        }
+        if (was == Phase.LOGIN && s == null) {
+            LOG.debug("connection from {} closed during login", channel.remoteAddress());
+        }
+    }
+
+    /** Periodic keepalive check, scheduled by the transport on this connection's thread. */
+    public void onTick() {
+        if (phase != Phase.FULL_FEATURE || keepalive == null) {
+            return;
+        }
+        switch (keepalive.tick()) {
+            case PING -> {
+                out.nopIn(0, RESERVED, keepalive.nextPingTag(), null);
+                out.flush();
+            }
+            case DROP -> {
+                LOG.warn("dropping connection from {}: no PDU for {} ms (NOP-In timeout {})", channel.remoteAddress(),
+                        keepalive.silentMillis(), settings.nopInTimeout());
+                close();
+            }
+            default -> { }
+        }
+    }
+
+    void close() {
+        channel.close();
+    }
+
+    /** Any thread: close this connection on its own thread. */
+    void closeFromOtherThread(String reason) {
+        channel.executor().execute(() -> {
+            LOG.info("closing connection from {}: {}", channel.remoteAddress(), reason);
+            close();
+        });
+    }
+
+    // ---- login phase -------------------------------------------------------------------------
+
+    private void onLoginPhasePdu(Pdu pdu) {
+        if (pdu.opcode() != Opcode.LOGIN_REQUEST) {
+            LOG.warn("rejecting connection from {}: {} before login completed", channel.remoteAddress(),
+                    pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode()) : pdu.opcode());
+            close();
+            return;
+        }
+        LoginVerdict verdict = login.onLoginRequest(pdu);
+        switch (verdict) {
+            case MORE -> { }
+            case FAIL -> {
+                LOG.warn("login from {} rejected: {}", channel.remoteAddress(), login.failureReason());
+                close();
+            }
+            case DONE -> enterFullFeature();
+        }
+    }
+
+    private void enterFullFeature() {
+        params = login.parameters();
+        session = login.session();
+        session.attach(this);
+        window = new CmdSnWindow(settings.queueDepth());
+        window.start(login.loginCmdSN());
+        out.startFullFeature(window, login.nextStatSN(), params.headerDigest(), params.dataDigest());
+        channel.receiveLimits(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
+        textExchange = new TextExchange(params, login);
+        if (session.type() == SessionType.NORMAL) {
+            commands = new CommandFlow(this, session.target().scsi(), session.nexus(), params, settings.queueDepth());
+            taskManagement = new TaskManagement(this, sessions);
+        }
+        long interval = settings.nopInInterval().toNanos();
+        long timeout = settings.nopInTimeout().toNanos();
+        keepalive = new Keepalive(nanoClock, interval, timeout);
+        phase = Phase.FULL_FEATURE;
+        LOG.info("{} session tsih={} from {} ({}) to {}: MaxRecvDataSegmentLength out/in={}/{} MaxBurstLength={} "
+                        + "FirstBurstLength={} ImmediateData={} InitialR2T={} digests={}/{}",
+                params.sessionType(), session.tsih(), params.initiatorName(), channel.remoteAddress(),
+                params.targetName() == null ? "discovery" : params.targetName(),
+                params.initiatorMaxRecvDataSegmentLength(), params.targetMaxRecvDataSegmentLength(),
+                params.maxBurstLength(), params.firstBurstLength(), params.immediateData(), params.initialR2T(),
+                params.headerDigest() ? "CRC32C" : "None", params.dataDigest() ? "CRC32C" : "None");
+    }
+
+    // ---- full feature phase ------------------------------------------------------------------
+
+    private void onFullFeaturePdu(Pdu pdu) {
+        if (pdu.dataDigestError()) {
+            LOG.warn("data digest error from {} on {} itt=0x{}: rejected", channel.remoteAddress(), pdu.opcode(),
+                    Integer.toHexString(Bhs.initiatorTaskTag(pdu.bhs())));
+            out.reject(RejectReason.DATA_DIGEST_ERROR.code(), pdu.bhs());
+            return;
+        }
+        Opcode op = pdu.opcode();
+        if (op == null || !op.fromInitiator()) {
+            LOG.warn("rejecting PDU from {}: opcode 0x{} is not an initiator opcode", channel.remoteAddress(),
+                    Integer.toHexString(pdu.opcodeCode()));
+            out.reject(op == null ? RejectReason.COMMAND_NOT_SUPPORTED.code() : RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+            return;
+        }
+        switch (op) {
+            case SCSI_DATA_OUT -> {
+                if (commands == null) {
+                    out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+                } else {
+                    commands.onDataOut(pdu);
+                }
+            }
+            case SNACK_REQUEST -> out.reject(RejectReason.SNACK_REJECT.code(), pdu.bhs());
+            case LOGIN_REQUEST -> {
+                LOG.warn("dropping connection from {}: Login Request in full feature phase", channel.remoteAddress());
+                out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+                close();
+            }
+            default -> orderedByCmdSN(pdu);
+        }
+    }
+
+    /** Commands carrying a CmdSN run in CmdSN order (RFC 7143 4.2.2.1). */
+    private void orderedByCmdSN(Pdu pdu) {
+        boolean immediate = Bhs.immediate(pdu.bhs());
+        int cmdSN = pdu.bhs().getInt(24);
+        CmdSnVerdict verdict = window.check(cmdSN, immediate);
+        switch (verdict) {
+            case IMMEDIATE -> dispatch(pdu, cmdSN);
+            case ACCEPT -> {
+                window.accepted();
+                dispatch(pdu, cmdSN);
+                drainHeld();
+            }
+            case QUEUE -> {
+                pdu.bhs().retain();
+                if (pdu.ahs() != null) {
+                    pdu.ahs().retain();
+                }
+                if (pdu.data() != null) {
+                    pdu.data().retain();
+                }
+                heldForCmdSN.add(pdu);
+            }
+            case DISCARD -> LOG.debug("discarding {} from {}: CmdSN {} outside window [{}, {}]", pdu.opcode(),
+                    channel.remoteAddress(), Integer.toUnsignedString(cmdSN), Integer.toUnsignedString(window.expCmdSN()),
+                    Integer.toUnsignedString(window.maxCmdSN()));
+        }
+    }
+
+    private void drainHeld() {
+        boolean progressed = true;
+        while (progressed && !heldForCmdSN.isEmpty()) {
+            progressed = false;
+            for (int i = 0; i < heldForCmdSN.size(); i++) {
+                Pdu held = heldForCmdSN.get(i);
+                int cmdSN = held.bhs().getInt(24);
+                if (cmdSN == window.expCmdSN()) {
+                    heldForCmdSN.remove(i);
+                    window.accepted();
+                    try {
+                        dispatch(held, cmdSN);
+                    } finally {
+                        held.release();
+                    }
+                    progressed = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    private void dispatch(Pdu pdu, int cmdSN) {
+        if (phase != Phase.FULL_FEATURE) {
+            return;
+        }
+        switch (pdu.opcode()) {
+            case NOP_OUT -> onNopOut(pdu);
+            case SCSI_COMMAND -> {
+                if (commands == null) {
+                    LOG.warn("rejecting SCSI command from {} in a discovery session", channel.remoteAddress());
+                    out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+                } else {
+                    commands.onScsiCommand(pdu, cmdSN);
+                }
+            }
+            case TASK_MGMT_REQUEST -> {
+                if (taskManagement == null) {
+                    out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+                } else {
+                    taskManagement.onRequest(pdu);
+                }
+            }
+            case TEXT_REQUEST -> onText(pdu);
+            case LOGOUT_REQUEST -> onLogout(pdu);
+            default -> out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+        }
+    }
+
+    private void onNopOut(Pdu pdu) {
+        nopOut.wrap(pdu.bhs());
+        int itt = nopOut.initiatorTaskTag();
+        int ttt = nopOut.targetTransferTag();
+        if (itt == RESERVED) {
+            if (ttt != RESERVED) {
+                keepalive.pong(ttt);
+            }
+            return;
+        }
+        ByteBuf ping = pdu.data();
+        ByteBuf echo = null;
+        if (ping != null) {
+            int len = Math.min(ping.readableBytes(), params.initiatorMaxRecvDataSegmentLength());
+            echo = ping.retainedSlice(ping.readerIndex(), len);
+        }
+        out.nopIn(nopOut.lun(), itt, RESERVED, echo);
+    }
+
+    private void onText(Pdu pdu) {
+        textRequest.wrap(pdu.bhs());
+        byte[] data = pdu.data() == null ? new byte[0] : ByteBufUtil.getBytes(pdu.data());
+        TextStep step = textExchange.onRequest(textRequest.finalBit(), textRequest.continueBit(),
+                textRequest.initiatorTaskTag(), textRequest.targetTransferTag(), data);
+        if (step.reject()) {
+            out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+            return;
+        }
+        out.textResponse(textRequest.initiatorTaskTag(), step.targetTransferTag(), step.finalBit(), step.continueBit(),
+                step.data());
+    }
+
+    private void onLogout(Pdu pdu) {
+        logoutRequest.wrap(pdu.bhs());
+        int reason = logoutRequest.reasonCode();
+        int response;
+        if (reason == 2) {
+            response = 2; // connection recovery is not supported at ErrorRecoveryLevel 0
+        } else if (reason == 1 && logoutRequest.cid() != params.cid()) {
+            response = 1; // CID not found
+        } else {
+            response = 0;
+        }
+        out.logoutResponse(logoutRequest.initiatorTaskTag(), response, params.defaultTime2Wait(),
+                params.defaultTime2Retain());
+        if (response == 0) {
+            LOG.info("logout of session tsih={} ({}) from {}", session.tsih(), params.initiatorName(),
+                    channel.remoteAddress());
+            phase = Phase.LOGGED_OUT;
+            channel.close();
+        }
+    }
+
+    /** Called by {@link PendingTaskManagement} on this thread. */
+    void sendTaskManagementResponse(int itt, int response) {
+        if (phase != Phase.FULL_FEATURE) {
+            return;
+        }
+        out.taskManagementResponse(itt, response);
+        out.flush();
+    }
+}

@@ -1,0 +1,34 @@
+package io.numaiscsi.daemon.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.concurrent.EventExecutor;
+
+/**
+ * What the session layer needs from a transport (TCP today, iSER later): a place to put framed PDUs,
+ * receive-side limits, and the single thread that owns the connection. The session layer never asks
+ * which transport it runs on.
+ */
+public interface PduChannel {
+    ByteBufAllocator alloc();
+
+    /** The thread that owns this connection; every session-layer call for it happens there. */
+    EventExecutor executor();
+
+    /** Queue one framed PDU; nothing reaches the wire before {@link #flush()}. */
+    void write(ByteBuf framedPdu);
+
+    void flush();
+
+    /** Flush what is queued, then close. Idempotent. */
+    void close();
+
+    /** Limits for what the initiator may send from now on (after login: the negotiated values). */
+    void receiveLimits(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest);
+
+    /** "host:port" of the initiator, for logs. */
+    String remoteAddress();
+
+    /** "host:port" this connection arrived on (SendTargets answers with it when the portal is a wildcard). */
+    String localAddress();
+}

@@ -1,0 +1,85 @@
+package io.numaiscsi.daemon.session;
+
+import io.numaiscsi.proto.login.SessionType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * All sessions of the daemon: TSIH allocation, reinstatement of a session whose initiator logs in
+ * again with the same ISID, and lookup of the sessions of a target (for LUN and target resets).
+ * Touched only at login, logout and reset: a plain lock is fine.
+ */
+public final class SessionTable {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionTable.class);
+
+    private final Map<IscsiSession.SessionKey, IscsiSession> byKey = new HashMap<>();
+    private final Map<Integer, IscsiSession> byTsih = new HashMap<>();
+    private int nextTsih = 1;
+
+    /** Creates a session, reinstating (closing) an existing one with the same key. */
+    synchronized IscsiSession create(SessionType type, String initiatorName, long isid, ExportedTarget target, int tpgt) {
+        IscsiSession.SessionKey key = new IscsiSession.SessionKey(initiatorName, isid, target == null ? "" : target.name());
+        IscsiSession old = byKey.remove(key);
+        if (old != null) {
+            byTsih.remove(old.tsih());
+            LOG.info("reinstating session tsih={} of {} isid={}: closing the old connection", old.tsih(), initiatorName,
+                    Long.toHexString(isid));
+            IscsiConnection oldConnection = old.connection();
+            if (oldConnection != null) {
+                oldConnection.closeFromOtherThread("session reinstated by a new login with the same ISID");
+            }
+        }
+        int tsih = allocateTsih();
+        IscsiSession s = new IscsiSession(key, tsih, type, target, tpgt);
+        byKey.put(key, s);
+        byTsih.put(tsih, s);
+        return s;
+    }
+
+    private int allocateTsih() {
+        for (int i = 0; i < 0xffff; i++) {
+            int candidate = nextTsih;
+            nextTsih = nextTsih == 0xffff ? 1 : nextTsih + 1;
+            if (!byTsih.containsKey(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no free TSIH: 65535 sessions open");
+    }
+
+    synchronized IscsiSession byTsih(int tsih) {
+        return byTsih.get(tsih);
+    }
+
+    /** Removes the session if it is still the registered one (a reinstated session must not remove its successor). */
+    synchronized void remove(IscsiSession s) {
+        if (byKey.get(s.key()) == s) {
+            byKey.remove(s.key());
+        }
+        if (byTsih.get(s.tsih()) == s) {
+            byTsih.remove(s.tsih());
+        }
+    }
+
+    synchronized List<IscsiSession> sessionsOf(String targetName) {
+        List<IscsiSession> out = new ArrayList<>();
+        for (IscsiSession s : byKey.values()) {
+            if (s.target() != null && s.target().name().equals(targetName)) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    public synchronized List<IscsiSession> all() {
+        return new ArrayList<>(byKey.values());
+    }
+
+    public synchronized int size() {
+        return byKey.size();
+    }
+}

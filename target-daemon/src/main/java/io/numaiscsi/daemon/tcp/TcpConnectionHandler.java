@@ -1,0 +1,176 @@
+package io.numaiscsi.daemon.tcp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.numaiscsi.daemon.session.IscsiConnection;
+import io.numaiscsi.daemon.session.PduChannel;
+import io.numaiscsi.daemon.session.SessionSettings;
+import io.numaiscsi.daemon.session.SessionTable;
+import io.numaiscsi.daemon.session.TargetDirectory;
+import io.numaiscsi.proto.Pdu;
+import io.numaiscsi.proto.PduDecoder;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The TCP side of one iSCSI connection: frames PDUs out of the byte stream with the resumable
+ * {@link PduDecoder} and hands each to the transport-neutral {@link IscsiConnection}; implements
+ * {@link PduChannel} for the way back. Writes are batched and flushed once per read burst.
+ */
+final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChannel {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpConnectionHandler.class);
+    private static final long TICK_MILLIS = 1000;
+
+    private final SessionSettings settings;
+    private final TargetDirectory targets;
+    private final SessionTable sessions;
+    private final ByteBufAllocator alloc;
+    private final PduDecoder decoder = new PduDecoder();
+    private ChannelHandlerContext ctx;
+    private IscsiConnection connection;
+    private ScheduledFuture<?> ticker;
+    private boolean pendingFlush;
+    private boolean closing;
+
+    TcpConnectionHandler(SessionSettings settings, TargetDirectory targets, SessionTable sessions, ByteBufAllocator alloc) {
+        this.settings = settings;
+        this.targets = targets;
+        this.sessions = sessions;
+        this.alloc = alloc;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.connection = new IscsiConnection(this, settings, targets, sessions, System::nanoTime);
+        this.ticker = ctx.executor().scheduleAtFixedRate(connection::onTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        LOG.debug("connection from {}", remoteAddress());
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (!closing) {
+            Pdu pdu = decoder.decode(in, alloc);
+            if (pdu == null) {
+                if (decoder.failure() != null) {
+                    connection.onDecodeFailure(decoder.failure(), decoder.failedBhs());
+                    in.skipBytes(in.readableBytes());
+                }
+                return;
+            }
+            connection.onPdu(pdu);
+        }
+        in.skipBytes(in.readableBytes());
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        super.channelReadComplete(ctx);
+        flush();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        stop();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void handlerRemoved0(ChannelHandlerContext ctx) {
+        stop();
+    }
+
+    private void stop() {
+        if (connection == null) {
+            return;
+        }
+        if (!closing) {
+            LOG.info("connection from {} closed by the initiator", remoteAddress());
+            closing = true;
+        }
+        if (ticker != null) {
+            ticker.cancel(false);
+            ticker = null;
+        }
+        connection.onClosed();
+        decoder.reset();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.warn("dropping connection from {}: {}", remoteAddress(), cause.toString(), cause);
+        ctx.close();
+    }
+
+    // ---- PduChannel -----------------------------------------------------------------------------
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return alloc;
+    }
+
+    @Override
+    public EventExecutor executor() {
+        return ctx.executor();
+    }
+
+    @Override
+    public void write(ByteBuf framedPdu) {
+        if (closing) {
+            framedPdu.release();
+            return;
+        }
+        ctx.write(framedPdu, ctx.voidPromise());
+        pendingFlush = true;
+    }
+
+    @Override
+    public void flush() {
+        if (pendingFlush) {
+            pendingFlush = false;
+            ctx.flush();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void receiveLimits(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
+        decoder.maxRecvDataSegmentLength(maxRecvDataSegmentLength);
+        decoder.digests(headerDigest, dataDigest);
+    }
+
+    @Override
+    public String remoteAddress() {
+        return format(ctx.channel().remoteAddress());
+    }
+
+    @Override
+    public String localAddress() {
+        return format(ctx.channel().localAddress());
+    }
+
+    private static String format(SocketAddress a) {
+        if (a instanceof InetSocketAddress inet) {
+            String host = inet.getAddress() == null ? inet.getHostString() : inet.getAddress().getHostAddress();
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + inet.getPort();
+        }
+        return String.valueOf(a);
+    }
+}

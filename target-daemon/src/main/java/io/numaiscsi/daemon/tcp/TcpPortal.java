@@ -1,0 +1,83 @@
+package io.numaiscsi.daemon.tcp;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.numaiscsi.daemon.session.SessionSettings;
+import io.numaiscsi.daemon.session.SessionTable;
+import io.numaiscsi.daemon.session.TargetDirectory;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * iSCSI over TCP: listens on the configured portals with Netty's native epoll transport (NIO when epoll
+ * is unavailable). Each accepted connection lives on one event loop thread for its whole life.
+ */
+public final class TcpPortal implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpPortal.class);
+
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup workers;
+    private final Class<? extends ServerChannel> channelClass;
+    private final List<Channel> listeners = new ArrayList<>();
+
+    public TcpPortal(int workerThreads) {
+        if (Epoll.isAvailable()) {
+            acceptor = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+            workers = new MultiThreadIoEventLoopGroup(workerThreads, EpollIoHandler.newFactory());
+            channelClass = EpollServerSocketChannel.class;
+        } else {
+            LOG.warn("native epoll unavailable ({}); using NIO", Epoll.unavailabilityCause().toString());
+            acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+            workers = new MultiThreadIoEventLoopGroup(workerThreads, NioIoHandler.newFactory());
+            channelClass = NioServerSocketChannel.class;
+        }
+    }
+
+    /** Binds one portal; throws if the address cannot be bound. */
+    public InetSocketAddress listen(String host, int port, SessionSettings settings, TargetDirectory targets,
+                                    SessionTable sessions, ByteBufAllocator alloc) throws InterruptedException {
+        ServerBootstrap b = new ServerBootstrap()
+                .group(acceptor, workers)
+                .channel(channelClass)
+                .option(ChannelOption.SO_BACKLOG, 256)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.ALLOCATOR, alloc)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast("iscsi", new TcpConnectionHandler(settings, targets, sessions, alloc));
+                    }
+                });
+        Channel ch = b.bind(host, port).sync().channel();
+        listeners.add(ch);
+        InetSocketAddress bound = (InetSocketAddress) ch.localAddress();
+        LOG.info("listening on {}:{} (iSCSI/TCP, {})", host, bound.getPort(), channelClass.getSimpleName());
+        return bound;
+    }
+
+    @Override
+    public void close() {
+        for (Channel ch : listeners) {
+            ch.close().syncUninterruptibly();
+        }
+        workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        acceptor.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
