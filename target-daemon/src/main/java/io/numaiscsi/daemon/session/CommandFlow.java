@@ -72,7 +72,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             out.scsiResponse(itt, STATUS_TASK_SET_FULL, null, 0, Residual.NONE, 0, 0);
             return;
         }
-        int edtl = h.expectedDataTransferLength();
+        int edtl = (int) Math.min(h.expectedDataTransferLength(), Integer.MAX_VALUE);
         long lunRaw = h.lun();
         int lun = Lun.decode(lunRaw);
         cmd.start(itt, cmdSN, lunRaw, lun, edtl, h.immediate());

@@ -182,8 +182,7 @@ final class ResponseWriter {
     void reject(int reason, ByteBuf offendingBhs) {
         ByteBuf bhs = newHeader();
         reject.wrap(bhs).init()
-                .reason(reason)
-                .initiatorTaskTag(RESERVED_TAG)
+                .rejectReason(reason)
                 .statSN(statSN)
                 .expCmdSN(window == null ? 0 : window.expCmdSN())
                 .maxCmdSN(window == null ? 0 : window.maxCmdSN());

@@ -1,0 +1,76 @@
+package io.numaiscsi.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Reads and validates the target configuration file. Each top-level section has its own small
+ * reader class; adding a section means one class, one entry in {@link #SECTIONS} and one record
+ * component in {@link TargetConfig}.
+ */
+public final class ConfigLoader {
+
+    /** Name of the classpath resource holding the embedded default, next to this class. */
+    static final String DEFAULT_RESOURCE = "default-config.yaml";
+
+    private static final List<String> SECTIONS =
+            List.of(DaemonSection.KEY, PortalsSection.KEY, IscsiSection.KEY, TargetsSection.KEY);
+
+    private ConfigLoader() {
+    }
+
+    /** Reads {@code file} (UTF-8) and validates it; errors name the file as given. */
+    public static TargetConfig load(Path file) throws ConfigException {
+        String source = file.toString();
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(source, 0, 0, "", "no such file", e);
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(source, 0, 0, "", "is not UTF-8 text", e);
+        } catch (IOException e) {
+            throw new ConfigException(source, 0, 0, "", "cannot be read: " + e, e);
+        }
+        return parse(text, source);
+    }
+
+    /** Validates YAML text; {@code sourceName} starts every error message. */
+    public static TargetConfig parse(String yamlText, String sourceName) throws ConfigException {
+        Node root = LocatedTreeReader.read(yamlText, sourceName);
+        Fields top = Cursor.root(sourceName, root).fields(SECTIONS);
+        DaemonSettings daemon = DaemonSection.read(top);
+        List<Portal> portals = PortalsSection.read(top);
+        IscsiSettings iscsi = IscsiSection.read(top);
+        List<TargetDefinition> targets = TargetsSection.read(top, daemon.dataDir());
+        return new TargetConfig(daemon, portals, iscsi, targets);
+    }
+
+    /** The embedded default: one target, one 1 GiB file LUN 0 "lun0.img", portal 127.0.0.1:3260, allow ALL. */
+    public static TargetConfig embeddedDefault() {
+        try {
+            return parse(embeddedDefaultText(), DEFAULT_RESOURCE);
+        } catch (ConfigException e) {
+            throw new IllegalStateException("the embedded default configuration is invalid", e);
+        }
+    }
+
+    /** The YAML text of the embedded default, comments included (a template for administrators). */
+    public static String embeddedDefaultText() {
+        try (InputStream in = ConfigLoader.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + DEFAULT_RESOURCE + " is missing from the config jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.numaiscsi.config;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The {@code daemon:} section. */
+final class DaemonSection {
+
+    static final String KEY = "daemon";
+    static final List<String> KEYS = List.of("data-dir", "io-threads");
+    static final Path DEFAULT_DATA_DIR = Path.of("/var/tmp/numa-iscsi-target");
+    static final int DEFAULT_IO_THREADS = 4;
+
+    private DaemonSection() {
+    }
+
+    static DaemonSettings read(Fields root) throws ConfigException {
+        Fields f = root.section(KEY, KEYS);
+        Path dataDir = DEFAULT_DATA_DIR;
+        Cursor c = f.optional("data-dir");
+        if (c != null) {
+            dataDir = path(c);
+            if (!dataDir.isAbsolute()) {
+                throw c.error("\"" + c.text() + "\" must be an absolute path");
+            }
+        }
+        return new DaemonSettings(dataDir.normalize(), f.integer("io-threads", 1, 256, DEFAULT_IO_THREADS));
+    }
+
+    /** A file-system path as written (not resolved). */
+    static Path path(Cursor c) throws ConfigException {
+        String t = c.text();
+        if (t.isBlank()) {
+            throw c.error("path is empty");
+        }
+        try {
+            return Path.of(t);
+        } catch (InvalidPathException e) {
+            throw c.error("\"" + t + "\" is not a valid path (" + e.getReason() + ")");
+        }
+    }
+}

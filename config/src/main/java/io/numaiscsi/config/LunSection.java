@@ -1,0 +1,103 @@
+package io.numaiscsi.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The {@code luns:} list of one target. */
+final class LunSection {
+
+    static final String KEY = "luns";
+    static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "serial");
+    /** SAM-5 single-level (peripheral/flat) LUN addressing: 14 bits. */
+    static final int MAX_LUN_ID = 16_383;
+    static final int DEFAULT_BLOCK_SIZE = 512;
+    static final int MAX_SERIAL_LENGTH = 64;
+
+    /** Backing files already claimed, across all targets: two LUNs on one file would corrupt each other. */
+    static final class BackingFiles {
+        private final Map<Path, String> owners = new HashMap<>();
+    }
+
+    private LunSection() {
+    }
+
+    static List<LunDefinition> readAll(Fields target, Path dataDir, BackingFiles files) throws ConfigException {
+        List<LunDefinition> luns = new ArrayList<>();
+        Map<Integer, Cursor> ids = new HashMap<>();
+        for (Cursor item : target.required(KEY).nonEmptyList("needs at least one LUN")) {
+            Fields f = item.fields(KEYS);
+            Cursor idAt = f.required("id");
+            int id = idAt.integer(0, MAX_LUN_ID);
+            Cursor previous = ids.putIfAbsent(id, idAt);
+            if (previous != null) {
+                throw idAt.error("duplicate LUN id " + id + " (also " + previous.path() + " at line " + previous.line() + ")");
+            }
+            luns.add(read(f, id, dataDir, files));
+        }
+        return luns;
+    }
+
+    private static LunDefinition read(Fields f, int id, Path dataDir, BackingFiles files) throws ConfigException {
+        BackingType backing = backing(f);
+        int blockSize = DEFAULT_BLOCK_SIZE;
+        Cursor c = f.optional("block-size");
+        if (c != null) {
+            blockSize = c.integer(0, Integer.MAX_VALUE);
+            if (blockSize != 512 && blockSize != 4096) {
+                throw c.error(blockSize + " is not a supported block-size (use 512 or 4096)");
+            }
+        }
+        c = f.required("size");
+        long size = c.size();
+        if (size % blockSize != 0) {
+            throw c.error(size + " bytes is not a multiple of block-size " + blockSize);
+        }
+        Path path = null;
+        c = f.optional("path");
+        if (backing == BackingType.FILE) {
+            if (c == null || c.text().isEmpty()) {
+                throw f.missing("path", "is required for backing: file");
+            }
+            path = dataDir.resolve(DaemonSection.path(c)).normalize();
+            String owner = files.owners.putIfAbsent(path, c.path());
+            if (owner != null) {
+                throw c.error(path + " is already the backing file of " + owner);
+            }
+        } else if (c != null) {
+            throw c.error("is only used with backing: file (remove it for backing: ram)");
+        }
+        return new LunDefinition(id, backing, path, size, blockSize, serial(f));
+    }
+
+    private static BackingType backing(Fields f) throws ConfigException {
+        Cursor c = f.optional("backing");
+        if (c == null) {
+            return BackingType.FILE;
+        }
+        String t = c.text();
+        return switch (t.toLowerCase(Locale.ROOT)) {
+            case "file" -> BackingType.FILE;
+            case "ram" -> BackingType.RAM;
+            default -> throw c.error("\"" + t + "\" is not a backing (use file or ram)");
+        };
+    }
+
+    /** SPC-4 unit serial number: printable ASCII. */
+    private static String serial(Fields f) throws ConfigException {
+        String serial = f.text("serial");
+        if (serial == null) {
+            return null;
+        }
+        if (serial.length() > MAX_SERIAL_LENGTH) {
+            throw f.optional("serial").error("is longer than " + MAX_SERIAL_LENGTH + " characters");
+        }
+        if (!serial.chars().allMatch(ch -> ch >= 0x20 && ch <= 0x7e)) {
+            throw f.optional("serial").error("\"" + serial + "\" must be printable ASCII (SPC-4 unit serial number)");
+        }
+        return serial;
+    }
+}

@@ -1,0 +1,43 @@
+package io.numaiscsi.config;
+
+/** Byte sizes written as a number of bytes or with a binary K/M/G/T suffix ({@code 1G} = 2^30). */
+final class Sizes {
+
+    private Sizes() {
+    }
+
+    /** @throws IllegalArgumentException with the administrator-facing problem */
+    static long parse(String text) {
+        String t = text.trim();
+        int shift = 0;
+        String digits = t;
+        if (!t.isEmpty()) {
+            switch (Character.toUpperCase(t.charAt(t.length() - 1))) {
+                case 'K' -> shift = 10;
+                case 'M' -> shift = 20;
+                case 'G' -> shift = 30;
+                case 'T' -> shift = 40;
+                default -> shift = 0;
+            }
+            if (shift != 0) {
+                digits = t.substring(0, t.length() - 1);
+            }
+        }
+        if (digits.isEmpty() || digits.length() > 19 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new IllegalArgumentException("\"" + text + "\" is not a size (use bytes or a K/M/G/T suffix)");
+        }
+        long n;
+        try {
+            n = Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("\"" + text + "\" is too large");
+        }
+        if (n == 0) {
+            throw new IllegalArgumentException("size must be greater than 0");
+        }
+        if (n > (Long.MAX_VALUE >> shift)) {
+            throw new IllegalArgumentException("\"" + text + "\" is too large");
+        }
+        return n << shift;
+    }
+}

@@ -1,0 +1,73 @@
+package io.numaiscsi.config;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One iSCSI target.
+ *
+ * @param name              iSCSI name (iqn., eui. or naa. form)
+ * @param alias             TargetAlias, or null
+ * @param allowedInitiators initiator names allowed to log in; empty means any initiator
+ * @param luns              logical units, ids unique
+ */
+public record TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns) {
+
+    public TargetDefinition {
+        Objects.requireNonNull(name, "name");
+        allowedInitiators = List.copyOf(allowedInitiators);
+        luns = List.copyOf(luns);
+    }
+
+    /**
+     * Whether an initiator may log in to this target. iSCSI names are compared after the
+     * RFC 7143 case normalization (ASCII names: lower case).
+     */
+    public boolean allows(String initiatorName) {
+        if (initiatorName == null || initiatorName.isEmpty()) {
+            return false;
+        }
+        if (allowedInitiators.isEmpty()) {
+            return true;
+        }
+        for (String allowed : allowedInitiators) {
+            if (allowed.equalsIgnoreCase(initiatorName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The LUN with this id, or null. */
+    public LunDefinition lun(int id) {
+        for (LunDefinition lun : luns) {
+            if (lun.id() == id) {
+                return lun;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The unit serial number of a LUN: the configured one, or 16 hex digits derived from the
+     * target name and LUN id, stable across restarts so initiators (multipath) recognise the unit.
+     */
+    public String serialOf(LunDefinition lun) {
+        if (lun.serial() != null) {
+            return lun.serial();
+        }
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            byte[] hash = sha.digest((name.toLowerCase(Locale.ROOT) + ":" + lun.id())
+                    .getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+}

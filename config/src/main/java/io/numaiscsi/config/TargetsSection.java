@@ -1,0 +1,88 @@
+package io.numaiscsi.config;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The {@code targets:} list; each target's LUNs are read by {@link LunSection}. */
+final class TargetsSection {
+
+    static final String KEY = "targets";
+    static final List<String> KEYS = List.of("name", "alias", "allow", "luns");
+    static final String ALL = "ALL";
+    /** RFC 7143 TargetAlias: text of up to 255 bytes. */
+    static final int MAX_ALIAS_BYTES = 255;
+
+    private TargetsSection() {
+    }
+
+    static List<TargetDefinition> read(Fields root, Path dataDir) throws ConfigException {
+        List<TargetDefinition> targets = new ArrayList<>();
+        Map<String, Cursor> names = new HashMap<>();
+        LunSection.BackingFiles files = new LunSection.BackingFiles();
+        for (Cursor item : root.required(KEY).nonEmptyList("needs at least one target")) {
+            Fields f = item.fields(KEYS);
+            Cursor nameAt = f.required("name");
+            String name = nameAt.text();
+            String problem = IscsiNames.problem(name);
+            if (problem != null) {
+                throw nameAt.error(problem);
+            }
+            Cursor previous = names.putIfAbsent(name.toLowerCase(Locale.ROOT), nameAt);
+            if (previous != null) {
+                throw nameAt.error("duplicate target name \"" + name + "\" (also " + previous.path() + " at line "
+                        + previous.line() + ")");
+            }
+            targets.add(new TargetDefinition(name, alias(f), allow(f), LunSection.readAll(f, dataDir, files)));
+        }
+        return targets;
+    }
+
+    private static String alias(Fields f) throws ConfigException {
+        String alias = f.text("alias");
+        if (alias == null) {
+            return null;
+        }
+        if (alias.getBytes(StandardCharsets.UTF_8).length > MAX_ALIAS_BYTES) {
+            throw f.optional("alias").error("is longer than " + MAX_ALIAS_BYTES + " bytes");
+        }
+        if (alias.chars().anyMatch(Character::isISOControl)) {
+            throw f.optional("alias").error("contains a control character");
+        }
+        return alias;
+    }
+
+    /** Allowed initiator names; [ALL] (the default) becomes the empty list. */
+    private static List<String> allow(Fields f) throws ConfigException {
+        Cursor c = f.optional("allow");
+        if (c == null) {
+            return List.of();
+        }
+        List<Cursor> items = c.nonEmptyList("must not be empty (use [ALL] to allow any initiator)");
+        List<String> names = new ArrayList<>(items.size());
+        for (Cursor item : items) {
+            String name = item.text();
+            if (name.equals(ALL)) {
+                if (items.size() > 1) {
+                    throw item.error("ALL allows any initiator; it cannot be combined with initiator names");
+                }
+                return List.of();
+            }
+            String problem = IscsiNames.problem(name);
+            if (problem != null) {
+                throw item.error(name.equalsIgnoreCase(ALL) ? "write ALL in capitals to allow any initiator" : problem);
+            }
+            for (String earlier : names) {
+                if (earlier.equalsIgnoreCase(name)) {
+                    throw item.error("duplicate initiator name \"" + name + "\"");
+                }
+            }
+            names.add(name);
+        }
+        return names;
+    }
+}

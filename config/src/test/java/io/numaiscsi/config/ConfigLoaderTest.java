@@ -1,0 +1,192 @@
+package io.numaiscsi.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    private static final String FULL = """
+            # a full example: every key set away from its default
+            daemon:
+              data-dir: /srv/numa-iscsi
+              io-threads: 16
+            portals:
+              - 0.0.0.0:3260
+              - "[::1]:3261"
+              - storage1.example.com:3262
+            iscsi:
+              max-recv-data-segment-length: 65536
+              max-burst-length: 262144
+              first-burst-length: 65536
+              max-outstanding-r2t: 8
+              immediate-data: false
+              initial-r2t: true
+              queue-depth: 256
+              header-digest: [CRC32C]
+              data-digest: [crc32c, none]
+              default-time2wait: 0
+              default-time2retain: 20
+              nop-in-interval: 500ms
+              nop-in-timeout: 2m
+            targets:
+              - name: iqn.2026-11.io.numaiscsi:db
+                alias: database volumes
+                allow:
+                  - iqn.1994-05.com.redhat:client1
+                  - eui.02004567A425678D
+                luns:
+                  - id: 0
+                    backing: file
+                    path: db/data.img
+                    size: 10G
+                    block-size: 4096
+                    serial: DB-0001
+                  - id: 7
+                    backing: ram
+                    size: 268435456
+              - name: naa.52004567BA64678D
+                luns:
+                  - id: 0
+                    path: /mnt/fast/scratch.img
+                    size: 2T
+            """;
+
+    @Test
+    void embeddedDefaultHasTheDocumentedValues() {
+        TargetConfig c = ConfigLoader.embeddedDefault();
+        assertEquals(new DaemonSettings(Path.of("/var/tmp/numa-iscsi-target"), 4), c.daemon());
+        assertEquals(List.of(new Portal("127.0.0.1", 3260)), c.portals());
+        IscsiSettings i = c.iscsi();
+        assertEquals(262_144, i.maxRecvDataSegmentLength());
+        assertEquals(1_048_576, i.maxBurstLength());
+        assertEquals(262_144, i.firstBurstLength());
+        assertEquals(4, i.maxOutstandingR2T());
+        assertTrue(i.immediateData());
+        assertFalse(i.initialR2T());
+        assertEquals(128, i.queueDepth());
+        assertEquals(List.of("None", "CRC32C"), i.headerDigests());
+        assertEquals(List.of("None", "CRC32C"), i.dataDigests());
+        assertEquals(2, i.defaultTime2Wait());
+        assertEquals(0, i.defaultTime2Retain());
+        assertEquals(Duration.ofSeconds(5), i.nopInInterval());
+        assertEquals(Duration.ofSeconds(30), i.nopInTimeout());
+        assertEquals(1, c.targets().size());
+        TargetDefinition t = c.targets().get(0);
+        assertEquals("iqn.2026-11.io.numaiscsi:disk0", t.name());
+        assertEquals("disk0", t.alias());
+        assertEquals(List.of(), t.allowedInitiators());
+        assertEquals(List.of(new LunDefinition(0, BackingType.FILE, Path.of("/var/tmp/numa-iscsi-target/lun0.img"),
+                1L << 30, 512, null)), t.luns());
+    }
+
+    @Test
+    void embeddedDefaultTextIsTheResourceParsedBySameCode() throws ConfigException {
+        String text = ConfigLoader.embeddedDefaultText();
+        assertTrue(text.contains("iqn.2026-11.io.numaiscsi:disk0"));
+        assertEquals(ConfigLoader.embeddedDefault(), ConfigLoader.parse(text, "x.yaml"));
+    }
+
+    @Test
+    void sectionsLeftOutTakeTheirDefaults() throws ConfigException {
+        TargetConfig minimal = ConfigLoader.parse("""
+                targets:
+                  - name: iqn.2026-11.io.numaiscsi:disk0
+                    alias: disk0
+                    luns:
+                      - id: 0
+                        path: lun0.img
+                        size: 1G
+                """, "min.yaml");
+        assertEquals(ConfigLoader.embeddedDefault(), minimal);
+    }
+
+    @Test
+    void emptySectionsAndEmptyOptionalValuesMeanDefaults() throws ConfigException {
+        TargetConfig c = ConfigLoader.parse("""
+                daemon:
+                iscsi:
+                  queue-depth:
+                targets:
+                  - name: iqn.2026-11.io.numaiscsi:disk0
+                    alias:
+                    luns: [{id: 0, backing: ram, size: 1M, serial: ""}]
+                """, "e.yaml");
+        assertEquals(4, c.daemon().ioThreads());
+        assertEquals(128, c.iscsi().queueDepth());
+        assertNull(c.targets().get(0).alias());
+        assertNull(c.targets().get(0).luns().get(0).serial());
+    }
+
+    @Test
+    void fullExampleFileLoadsEveryKey(@TempDir Path dir) throws IOException, ConfigException {
+        Path file = dir.resolve("target.yaml");
+        Files.writeString(file, FULL, StandardCharsets.UTF_8);
+        TargetConfig c = ConfigLoader.load(file);
+
+        assertEquals(new DaemonSettings(Path.of("/srv/numa-iscsi"), 16), c.daemon());
+        assertEquals(List.of(new Portal("0.0.0.0", 3260), new Portal("::1", 3261), new Portal("storage1.example.com", 3262)),
+                c.portals());
+        assertEquals(new IscsiSettings(65_536, 262_144, 65_536, 8, false, true, 256, List.of("CRC32C"),
+                List.of("CRC32C", "None"), 0, 20, Duration.ofMillis(500), Duration.ofMinutes(2)), c.iscsi());
+
+        TargetDefinition db = c.targets().get(0);
+        assertEquals("database volumes", db.alias());
+        assertEquals(List.of("iqn.1994-05.com.redhat:client1", "eui.02004567A425678D"), db.allowedInitiators());
+        assertEquals(new LunDefinition(0, BackingType.FILE, Path.of("/srv/numa-iscsi/db/data.img"), 10L << 30, 4096,
+                "DB-0001"), db.lun(0));
+        assertEquals(new LunDefinition(7, BackingType.RAM, null, 268_435_456L, 512, null), db.lun(7));
+
+        TargetDefinition scratch = c.target("NAA.52004567ba64678d");
+        assertEquals("naa.52004567BA64678D", scratch.name());
+        assertEquals(Path.of("/mnt/fast/scratch.img"), scratch.lun(0).path());
+        assertEquals(2L << 40, scratch.lun(0).sizeBytes());
+        assertEquals((2L << 40) / 512, scratch.lun(0).blockCount());
+    }
+
+    @Test
+    void relativeLunPathsResolveAgainstDataDir() throws ConfigException {
+        TargetConfig c = ConfigLoader.parse("""
+                daemon: {data-dir: /data/iscsi/}
+                targets:
+                  - name: iqn.2026-11.io.numaiscsi:disk0
+                    luns:
+                      - {id: 0, path: a.img, size: 1M}
+                      - {id: 1, path: sub/../b.img, size: 1M}
+                      - {id: 2, path: /abs/c.img, size: 1M}
+                """, "r.yaml");
+        List<LunDefinition> luns = c.targets().get(0).luns();
+        assertEquals(Path.of("/data/iscsi"), c.daemon().dataDir());
+        assertEquals(Path.of("/data/iscsi/a.img"), luns.get(0).path());
+        assertEquals(Path.of("/data/iscsi/b.img"), luns.get(1).path());
+        assertEquals(Path.of("/abs/c.img"), luns.get(2).path());
+    }
+
+    @Test
+    void loadNamesTheFileInErrors(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, "targets:\n  - name: iqn.2026-11.io.x:y\n    lunz: []\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        assertEquals(file + ":3: targets[0].lunz: unknown key (did you mean \"luns\"?)", e.getMessage());
+        assertEquals(file.toString(), e.source());
+    }
+
+    @Test
+    void missingFileIsAConfigException(@TempDir Path dir) {
+        Path file = dir.resolve("absent.yaml");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(file));
+        assertEquals(file + ": no such file", e.getMessage());
+        assertEquals(0, e.line());
+    }
+}

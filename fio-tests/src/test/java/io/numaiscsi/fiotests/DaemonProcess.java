@@ -1,0 +1,242 @@
+package io.numaiscsi.fiotests;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The daemon under test as a separate JVM: a free loopback port, a temp data dir with a config
+ * file, stdout+stderr in {@code target/it-logs/<test>.log}, ready when the portal accepts TCP,
+ * stopped with SIGTERM and killed if it does not exit in time.
+ *
+ * <p>With {@code -Dit.external.url=iscsi://HOST:PORT/IQN/LUN} nothing is started and the tests run
+ * against that target instead (how the harness is checked against tgtd, whose disk is LUN 1);
+ * {@code -Dit.external.lunSize} (bytes, default 1 GiB) then tells the tests the LUN's size.
+ */
+final class DaemonProcess implements AutoCloseable {
+
+    static final String MAIN_CLASS = "io.numaiscsi.daemon.Main";
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+    private static final int LOG_TAIL_LINES = 40;
+
+    private final IscsiTarget target;
+    private final long lunBytes;
+    private final Path log;
+    private final Path dataDir;
+    private final Process process;
+    private Integer exitCode;
+
+    private DaemonProcess(IscsiTarget target, long lunBytes, Path log, Path dataDir, Process process) {
+        this.target = target;
+        this.lunBytes = lunBytes;
+        this.log = log;
+        this.dataDir = dataDir;
+        this.process = process;
+    }
+
+    static Path logDir() {
+        return Path.of(System.getProperty("it.logDir", "target/it-logs")).toAbsolutePath();
+    }
+
+    /**
+     * Starts the daemon serving {@link IscsiTarget#DEFAULT_IQN} LUN 0, a sparse file of
+     * {@code lunBytes} with 512-byte blocks, and waits until its portal accepts connections.
+     */
+    static DaemonProcess start(String testName, long lunBytes) throws IOException, InterruptedException {
+        Path logDir = logDir();
+        Files.createDirectories(logDir);
+        Path log = logDir.resolve(testName + ".log");
+        String external = System.getProperty("it.external.url", "");
+        if (!external.isBlank()) {
+            Files.writeString(log, "external target " + external + ", nothing started\n");
+            long size = Long.getLong("it.external.lunSize", 1L << 30);
+            DaemonProcess d = new DaemonProcess(IscsiTarget.parse(external.strip()), size, log, null, null);
+            d.assertAlive();
+            return d;
+        }
+        int port = freeLoopbackPort();
+        Path dataRoot = logDir.resolveSibling("it-data");
+        Files.createDirectories(dataRoot);
+        Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
+        Path config = dataDir.resolve("target.yaml");
+        Files.writeString(config, config(dataDir, port, lunBytes), StandardCharsets.UTF_8);
+
+        // the long classpath goes to a java @argfile, so the log and failure messages stay readable
+        Path argFile = logDir.resolve(testName + ".java-args");
+        Files.write(argFile, List.of("-Dchronicle.analytics.disable=true", "-cp",
+                "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@" + argFile, MAIN_CLASS, "--config", config.toString());
+        Files.writeString(log, "$ " + String.join(" ", cmd) + "\n--- " + config + "\n"
+                + Files.readString(config) + "---\n", StandardCharsets.UTF_8);
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+        // a test JVM killed by surefire must not leave a daemon behind
+        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
+        DaemonProcess d = new DaemonProcess(
+                new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), lunBytes, log, dataDir, p);
+        d.awaitReady();
+        return d;
+    }
+
+    static String config(Path dataDir, int port, long lunBytes) {
+        return "daemon:\n"
+                + "  data-dir: " + dataDir + "\n"
+                + "portals: [127.0.0.1:" + port + "]\n"
+                + "targets:\n"
+                + "  - name: " + IscsiTarget.DEFAULT_IQN + "\n"
+                + "    luns:\n"
+                + "      - {id: 0, backing: file, path: lun0.img, size: " + sizeLiteral(lunBytes) + ", block-size: 512}\n";
+    }
+
+    /** The config file's size notation: 1G, 64M, 4K, or plain bytes. */
+    static String sizeLiteral(long bytes) {
+        String[] units = {"G", "M", "K"};
+        int[] shifts = {30, 20, 10};
+        for (int i = 0; i < units.length; i++) {
+            if (bytes > 0 && bytes % (1L << shifts[i]) == 0) {
+                return (bytes >> shifts[i]) + units[i];
+            }
+        }
+        return Long.toString(bytes);
+    }
+
+    static int freeLoopbackPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String daemonClasspath() {
+        String cp = System.getProperty("it.daemon.classpath", "");
+        if (cp.isBlank() || cp.startsWith("${")) {
+            cp = System.getProperty("java.class.path", "");
+        }
+        if (!cp.contains("target-daemon")) {
+            fail("no daemon classpath: run through Maven (the fio-tests pom sets -Dit.daemon.classpath), got: " + cp);
+        }
+        return cp;
+    }
+
+    private void awaitReady() throws InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                exitCode = process.exitValue();
+                deleteDataDir();
+                fail("daemon exited with code " + exitCode + " before its portal " + target.host() + ":"
+                        + target.port() + " accepted connections\n" + logTail());
+            }
+            if (portalAccepts()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        String tail = logTail();
+        stop();
+        fail("daemon portal " + target.host() + ":" + target.port() + " not ready within "
+                + READY_TIMEOUT.toSeconds() + " s\n" + tail);
+    }
+
+    private boolean portalAccepts() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(target.host(), target.port()), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    IscsiTarget target() {
+        return target;
+    }
+
+    long lunBytes() {
+        return lunBytes;
+    }
+
+    Path log() {
+        return log;
+    }
+
+    boolean external() {
+        return process == null;
+    }
+
+    /** Fails (with the log tail) unless the daemon process runs and its portal accepts TCP. */
+    void assertAlive() {
+        if (process != null && !process.isAlive()) {
+            fail("daemon died with exit code " + process.exitValue() + "\n" + logTail());
+        }
+        if (!portalAccepts()) {
+            fail("portal " + target.host() + ":" + target.port() + " refuses connections\n" + logTail());
+        }
+    }
+
+    /** The last lines of the daemon's log, headed by its path: for assertion messages. */
+    String logTail() {
+        return "--- daemon log " + log + " (last " + LOG_TAIL_LINES + " lines):\n"
+                + ToolRun.tail(log, LOG_TAIL_LINES) + "\n---";
+    }
+
+    /** SIGTERM, wait {@link #STOP_TIMEOUT}, then SIGKILL; returns the exit code (0 = clean shutdown). */
+    int stop() throws InterruptedException {
+        if (process == null) {
+            return 0;
+        }
+        if (exitCode == null) {
+            process.destroy();
+            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                appendToLog("--- harness: no exit " + STOP_TIMEOUT.toSeconds() + " s after SIGTERM, SIGKILL\n");
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+            exitCode = process.exitValue();
+            appendToLog("--- harness: daemon exited with code " + exitCode + "\n");
+            deleteDataDir();
+        }
+        return exitCode;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+
+    private void appendToLog(String line) {
+        try {
+            Files.writeString(log, line, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException ignored) {
+            // the log is diagnostics only
+        }
+    }
+
+    private void deleteDataDir() {
+        if (dataDir == null || Boolean.getBoolean("it.keepData")) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dataDir)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            appendToLog("--- harness: could not delete " + dataDir + ": " + e + "\n");
+        }
+    }
+}

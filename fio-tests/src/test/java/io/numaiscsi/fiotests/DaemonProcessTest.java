@@ -1,0 +1,41 @@
+package io.numaiscsi.fiotests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DaemonProcessTest {
+
+    @ParameterizedTest
+    @CsvSource({"1073741824, 1G", "16777216, 16M", "4096, 4K", "1536, 1536", "3221225472, 3G"})
+    void sizeLiteral(long bytes, String literal) {
+        assertEquals(literal, DaemonProcess.sizeLiteral(bytes));
+    }
+
+    @Test
+    void configServesDefaultTargetLunZeroOnLoopback() {
+        String yaml = DaemonProcess.config(Path.of("/tmp/d"), 40001, 64L << 20);
+        assertEquals("daemon:\n"
+                + "  data-dir: /tmp/d\n"
+                + "portals: [127.0.0.1:40001]\n"
+                + "targets:\n"
+                + "  - name: iqn.2026-11.io.numaiscsi:disk0\n"
+                + "    luns:\n"
+                + "      - {id: 0, backing: file, path: lun0.img, size: 64M, block-size: 512}\n", yaml);
+    }
+
+    @Test
+    void freeLoopbackPortCanBeBound() throws Exception {
+        int port = DaemonProcess.freeLoopbackPort();
+        assertTrue(port > 0);
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            assertEquals(port, s.getLocalPort());
+        }
+    }
+}

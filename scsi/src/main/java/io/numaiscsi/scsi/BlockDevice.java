@@ -1,0 +1,41 @@
+package io.numaiscsi.scsi;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * The backend contract, as small as LIO's exec_cmd_ops. Offsets and lengths are in bytes and are
+ * always multiples of {@link #blockSize()}. Completion may run on any thread; a device must not
+ * change the reader/writer indexes of a write's {@code src} and must not release buffers it is given.
+ */
+public interface BlockDevice extends AutoCloseable {
+  /** Logical block size in bytes: 512 or 4096. */
+  int blockSize();
+
+  long blockCount();
+
+  /** Appends {@code length} bytes at {@code dst.writerIndex()} and advances it. */
+  void read(long offset, int length, ByteBuf dst, IoCompletion done);
+
+  /** Writes src's readable bytes at offset; fua: durable before done. */
+  void write(long offset, ByteBuf src, boolean fua, IoCompletion done);
+
+  /** Everything acknowledged so far becomes durable. */
+  void flush(IoCompletion done);
+
+  /** Later reads of the range return zeros. */
+  void unmap(long offset, long length, IoCompletion done);
+
+  /** For GET LBA STATUS: is the block at this byte offset allocated. */
+  boolean isMapped(long offset);
+
+  /** First byte offset >= offset whose mapped state differs from offset's, or the device size. */
+  long nextMappingChange(long offset);
+
+  /** Granularity of mapping and atomic media writes; reported as logical blocks per physical block. */
+  default int physicalBlockSize() {
+    return blockSize();
+  }
+
+  @Override
+  void close();
+}

@@ -1,0 +1,28 @@
+package io.numaiscsi.scsi;
+
+/** The limits advertised in the Block Limits VPD page (0xB0) and enforced by the decoder. */
+final class BlockLimits {
+  private static final int MAX_TRANSFER_BYTES = 8 << 20;
+  private static final int OPTIMAL_TRANSFER_BYTES = 1 << 20;
+  private static final long MAX_UNMAP_BYTES = 1L << 30;
+  private static final long MAX_WRITE_SAME_BYTES = 1L << 30;
+
+  final int maxTransferBlocks;
+  final int optimalTransferBlocks;
+  /** Logical blocks per physical block; also the optimal transfer and unmap granularity. */
+  final int logicalPerPhysical;
+  final int logicalPerPhysicalExponent;
+  final long maxUnmapBlocks;
+  final int maxUnmapDescriptors = 64;
+  final long maxWriteSameBlocks;
+  final int maxCompareAndWriteBlocks = 64;
+
+  BlockLimits(int blockSize, int physicalBlockSize) {
+    maxTransferBlocks = MAX_TRANSFER_BYTES / blockSize;
+    optimalTransferBlocks = OPTIMAL_TRANSFER_BYTES / blockSize;
+    logicalPerPhysical = Math.max(1, physicalBlockSize / blockSize);
+    logicalPerPhysicalExponent = Integer.numberOfTrailingZeros(Integer.highestOneBit(logicalPerPhysical));
+    maxUnmapBlocks = MAX_UNMAP_BYTES / blockSize;
+    maxWriteSameBlocks = MAX_WRITE_SAME_BYTES / blockSize;
+  }
+}

@@ -1,0 +1,53 @@
+package io.numaiscsi.scsi;
+
+/**
+ * The execute step a decoded CDB is bound to, with how reservations treat it (SPC-4 5.9.1 table 63,
+ * SBC-3 4.17 table 13).
+ */
+enum CommandKind {
+  TEST_UNIT_READY(Access.ALWAYS, false),
+  REQUEST_SENSE(Access.ALWAYS, true),
+  INQUIRY(Access.ALWAYS, true),
+  REPORT_LUNS(Access.ALWAYS, true),
+  REPORT_SUPPORTED_OPERATION_CODES(Access.ALWAYS, false),
+  READ_CAPACITY_10(Access.ALWAYS, false),
+  READ_CAPACITY_16(Access.ALWAYS, false),
+  READ(Access.READ, false),
+  WRITE(Access.WRITE, false),
+  WRITE_AND_VERIFY(Access.WRITE, false),
+  VERIFY(Access.READ, false),
+  PRE_FETCH(Access.READ, false),
+  SYNCHRONIZE_CACHE(Access.WRITE, false),
+  UNMAP(Access.WRITE, false),
+  WRITE_SAME(Access.WRITE, false),
+  COMPARE_AND_WRITE(Access.WRITE, false),
+  GET_LBA_STATUS(Access.READ, false),
+  MODE_SENSE(Access.READ, false),
+  MODE_SELECT(Access.WRITE, false),
+  START_STOP_UNIT(Access.WRITE, false),
+  PREVENT_ALLOW_MEDIUM_REMOVAL(Access.READ, false),
+  // RESERVE/RELEASE decide conflicts themselves (they need the registrations)
+  RESERVE(Access.ALWAYS, false),
+  RELEASE(Access.ALWAYS, true),
+  PERSISTENT_RESERVE_IN(Access.ALWAYS, false),
+  PERSISTENT_RESERVE_OUT(Access.ALWAYS, false);
+
+  /** How a persistent reservation held by another I_T nexus treats the command. */
+  enum Access {
+    /** Allowed under every reservation type. */
+    ALWAYS,
+    /** Allowed under Write Exclusive types, conflicts under Exclusive Access types. */
+    READ,
+    /** Conflicts under every type. */
+    WRITE
+  }
+
+  final Access access;
+  /** Allowed while another I_T nexus holds an SPC-2 reservation. */
+  final boolean allowedUnderSpc2Reservation;
+
+  CommandKind(Access access, boolean allowedUnderSpc2Reservation) {
+    this.access = access;
+    this.allowedUnderSpc2Reservation = allowedUnderSpc2Reservation;
+  }
+}

@@ -1,0 +1,193 @@
+package io.numaiscsi.scsi;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Mode parameters of one logical unit (SPC-4 7.5, SBC-3 6.4): read-write error recovery, caching
+ * (WCE=1), control (D_SENSE is the one changeable bit) and informational exceptions. Nothing is saved.
+ */
+final class ModePages {
+  static final int READ_WRITE_ERROR_RECOVERY = 0x01;
+  static final int CACHING = 0x08;
+  static final int CONTROL = 0x0A;
+  static final int INFORMATIONAL_EXCEPTIONS = 0x1C;
+  static final int ALL_PAGES = 0x3F;
+  private static final int[] PAGES = {READ_WRITE_ERROR_RECOVERY, CACHING, CONTROL, INFORMATIONAL_EXCEPTIONS};
+
+  static final int PC_CURRENT = 0;
+  static final int PC_CHANGEABLE = 1;
+  static final int PC_DEFAULT = 2;
+  static final int PC_SAVED = 3;
+
+  private static final int D_SENSE = 0x04;
+
+  private volatile boolean descriptorSense;
+
+  boolean descriptorSense() {
+    return descriptorSense;
+  }
+
+  void reset() {
+    descriptorSense = false;
+  }
+
+  /** MODE SENSE(6) / (10): header, optional block descriptor, then the requested page(s). */
+  SenseReason sense(ScsiTask t, LogicalUnit lu, ByteBuf out) {
+    byte[] c = t.cdb;
+    boolean ten = (c[0] & 0xFF) == 0x5A;
+    boolean dbd = (c[1] & 0x08) != 0;
+    boolean longLba = ten && (c[1] & 0x10) != 0;
+    int pc = (c[2] & 0xC0) >>> 6;
+    int page = c[2] & 0x3F;
+    int subpage = c[3] & 0xFF;
+    if (pc == PC_SAVED) {
+      return SenseReason.SAVING_PARAMETERS_NOT_SUPPORTED;
+    }
+    if (subpage != 0 && !(page == ALL_PAGES && subpage == 0xFF)) {
+      return SenseReason.INVALID_FIELD_IN_CDB;
+    }
+    if (page != ALL_PAGES && length(page) < 0) {
+      return SenseReason.INVALID_FIELD_IN_CDB;
+    }
+    int start = out.writerIndex();
+    int descriptorLength = dbd ? 0 : longLba ? 16 : 8;
+    if (ten) {
+      out.writeShort(0);
+      out.writeByte(0);               // medium type
+      out.writeByte(0x10);            // WP 0, DPOFUA 1
+      out.writeByte(longLba ? 1 : 0);
+      out.writeByte(0);
+      out.writeShort(descriptorLength);
+    } else {
+      out.writeByte(0);
+      out.writeByte(0);
+      out.writeByte(0x10);
+      out.writeByte(descriptorLength);
+    }
+    if (descriptorLength == 8) {
+      out.writeInt(lu.blockCount > 0xFFFF_FFFFL ? -1 : (int) lu.blockCount);
+      out.writeInt(lu.blockSize); // density code 0 in the high byte
+    } else if (descriptorLength == 16) {
+      out.writeLong(lu.blockCount);
+      out.writeInt(0);
+      out.writeInt(lu.blockSize);
+    }
+    if (page == ALL_PAGES) {
+      for (int p : PAGES) {
+        writePage(p, pc, out);
+      }
+    } else {
+      writePage(page, pc, out);
+    }
+    int modeDataLength = out.writerIndex() - start - (ten ? 2 : 1);
+    if (ten) {
+      out.setShort(start, modeDataLength);
+    } else {
+      out.setByte(start, Math.min(255, modeDataLength));
+    }
+    return null;
+  }
+
+  /** MODE SELECT(6) / (10) parameter list; only changeable bits may differ from the current values. */
+  SenseReason select(ScsiTask t, UnitAttentions unitAttentions) {
+    boolean ten = (t.cdb[0] & 0xFF) == 0x55;
+    int length = t.dataOutLength;
+    if (length == 0) {
+      return null;
+    }
+    ByteBuf p = t.dataOut;
+    if (p == null || p.readableBytes() < length) {
+      return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+    }
+    byte[] list = new byte[length];
+    p.getBytes(p.readerIndex(), list);
+    int headerLength = ten ? 8 : 4;
+    if (length < headerLength) {
+      return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+    }
+    int descriptorLength = ten ? Cdb.u16(list, 6) : Cdb.u8(list, 3);
+    if (descriptorLength != 0 && descriptorLength != 8 && descriptorLength != 16) {
+      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
+    }
+    int at = headerLength + descriptorLength;
+    if (at > length) {
+      return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+    }
+    boolean newDescriptorSense = descriptorSense;
+    while (at < length) {
+      if (length - at < 2) {
+        return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+      }
+      int page = list[at] & 0x3F;
+      boolean subpageFormat = (list[at] & 0x40) != 0;
+      int pageLength = length(page);
+      if (subpageFormat || pageLength < 0 || Cdb.u8(list, at + 1) != pageLength - 2) {
+        return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
+      }
+      if (at + pageLength > length) {
+        return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+      }
+      byte[] current = pageBytes(page, PC_CURRENT);
+      byte[] changeable = pageBytes(page, PC_CHANGEABLE);
+      for (int i = 2; i < pageLength; i++) {
+        if (((list[at + i] ^ current[i]) & ~changeable[i]) != 0) {
+          return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
+        }
+      }
+      if (page == CONTROL) {
+        newDescriptorSense = (list[at + 2] & D_SENSE) != 0;
+      }
+      at += pageLength;
+    }
+    if (newDescriptorSense != descriptorSense) {
+      descriptorSense = newDescriptorSense;
+      unitAttentions.postToAllExcept(SenseReason.MODE_PARAMETERS_CHANGED, t.nexus);
+    }
+    return null;
+  }
+
+  /** Page length including its 2-byte header, or -1 when the page is not implemented. */
+  static int length(int page) {
+    switch (page) {
+      case READ_WRITE_ERROR_RECOVERY:
+      case CONTROL:
+      case INFORMATIONAL_EXCEPTIONS:
+        return 12;
+      case CACHING:
+        return 20;
+      default:
+        return -1;
+    }
+  }
+
+  private void writePage(int page, int pc, ByteBuf out) {
+    out.writeBytes(pageBytes(page, pc));
+  }
+
+  byte[] pageBytes(int page, int pc) {
+    byte[] b = new byte[length(page)];
+    b[0] = (byte) page;
+    b[1] = (byte) (b.length - 2);
+    boolean changeable = pc == PC_CHANGEABLE;
+    switch (page) {
+      case CACHING:
+        if (!changeable) {
+          b[2] = 0x04; // WCE
+        }
+        break;
+      case CONTROL:
+        if (changeable) {
+          b[2] = D_SENSE;
+        } else {
+          b[2] = (byte) (pc == PC_CURRENT && descriptorSense ? D_SENSE : 0);
+          b[3] = 0x10;                   // queue algorithm modifier 1: unrestricted reordering
+          b[8] = (byte) 0xFF;            // busy timeout period: unlimited
+          b[9] = (byte) 0xFF;
+        }
+        break;
+      default:
+        break;
+    }
+    return b;
+  }
+}

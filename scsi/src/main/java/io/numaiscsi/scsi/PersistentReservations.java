@@ -1,0 +1,339 @@
+package io.numaiscsi.scsi;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SPC-4 persistent reservations of one logical unit (5.9, 6.15, 6.16). Registrations are kept per
+ * I_T nexus; APTPL, SPEC_I_PT, ALL_TG_PT and REGISTER AND MOVE are not supported (REPORT
+ * CAPABILITIES says so). Every method runs under the owning {@link Reservations} lock.
+ */
+final class PersistentReservations {
+  static final int REGISTER = 0;
+  static final int RESERVE = 1;
+  static final int RELEASE = 2;
+  static final int CLEAR = 3;
+  static final int PREEMPT = 4;
+  static final int PREEMPT_AND_ABORT = 5;
+  static final int REGISTER_AND_IGNORE_EXISTING_KEY = 6;
+  static final int REGISTER_AND_MOVE = 7;
+
+  static final int READ_KEYS = 0;
+  static final int READ_RESERVATION = 1;
+  static final int REPORT_CAPABILITIES = 2;
+  static final int READ_FULL_STATUS = 3;
+
+  static final int WRITE_EXCLUSIVE = 1;
+  static final int EXCLUSIVE_ACCESS = 3;
+  static final int WRITE_EXCLUSIVE_REGISTRANTS_ONLY = 5;
+  static final int EXCLUSIVE_ACCESS_REGISTRANTS_ONLY = 6;
+  static final int WRITE_EXCLUSIVE_ALL_REGISTRANTS = 7;
+  static final int EXCLUSIVE_ACCESS_ALL_REGISTRANTS = 8;
+
+  static final int PARAMETER_LIST_LENGTH = 24;
+
+  private final UnitAttentions unitAttentions;
+  private final Reservations owner;
+  private final LinkedHashMap<ItNexus, Long> keys = new LinkedHashMap<>();
+  private ItNexus holder;
+  private int type;
+  private int generation;
+
+  PersistentReservations(UnitAttentions unitAttentions, Reservations owner) {
+    this.unitAttentions = unitAttentions;
+    this.owner = owner;
+  }
+
+  int reservationType() {
+    return type;
+  }
+
+  boolean hasRegistrations() {
+    return !keys.isEmpty();
+  }
+
+  static boolean validType(int t) {
+    return t == WRITE_EXCLUSIVE || t == EXCLUSIVE_ACCESS || (t >= WRITE_EXCLUSIVE_REGISTRANTS_ONLY && t <= EXCLUSIVE_ACCESS_ALL_REGISTRANTS);
+  }
+
+  private static boolean allRegistrants(int t) {
+    return t == WRITE_EXCLUSIVE_ALL_REGISTRANTS || t == EXCLUSIVE_ACCESS_ALL_REGISTRANTS;
+  }
+
+  private static boolean registrantsHaveAccess(int t) {
+    return t >= WRITE_EXCLUSIVE_REGISTRANTS_ONLY;
+  }
+
+  private static boolean writeExclusive(int t) {
+    return t == WRITE_EXCLUSIVE || t == WRITE_EXCLUSIVE_REGISTRANTS_ONLY || t == WRITE_EXCLUSIVE_ALL_REGISTRANTS;
+  }
+
+  private boolean isHolder(ItNexus nexus) {
+    if (type == 0) {
+      return false;
+    }
+    return allRegistrants(type) ? keys.containsKey(nexus) : holder.equals(nexus);
+  }
+
+  /** The SPC-4 table 63 verdict for a nexus that does not hold the reservation. */
+  boolean conflicts(ItNexus nexus, CommandKind kind, ScsiTask task) {
+    if (type == 0 || isHolder(nexus) || kind.access == CommandKind.Access.ALWAYS) {
+      return false;
+    }
+    if (registrantsHaveAccess(type) && keys.containsKey(nexus)) {
+      return false;
+    }
+    if (kind == CommandKind.PREVENT_ALLOW_MEDIUM_REMOVAL && (task.cdb[4] & 0x03) == 0) {
+      return false;
+    }
+    return !(kind.access == CommandKind.Access.READ && writeExclusive(type));
+  }
+
+  /** PERSISTENT RESERVE OUT; {@code p} is the 24-byte basic parameter list. */
+  SenseReason out(ItNexus nexus, int serviceAction, int scope, int requestedType, byte[] p) {
+    long key = Cdb.u64(p, 0);
+    long serviceActionKey = Cdb.u64(p, 8);
+    int flags = p[20];
+    if ((flags & 0x08) != 0 || (flags & 0x04) != 0 || (flags & 0x01) != 0) {
+      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST; // SPEC_I_PT, ALL_TG_PT, APTPL: capabilities say no
+    }
+    Long mine = keys.get(nexus);
+    SenseReason r;
+    switch (serviceAction) {
+      case REGISTER:
+        if (mine == null ? key != 0 : mine != key) {
+          return SenseReason.RESERVATION_CONFLICT;
+        }
+        r = register(nexus, mine, serviceActionKey);
+        break;
+      case REGISTER_AND_IGNORE_EXISTING_KEY:
+        r = register(nexus, mine, serviceActionKey);
+        break;
+      default:
+        if (mine == null || mine != key) {
+          return SenseReason.RESERVATION_CONFLICT;
+        }
+        switch (serviceAction) {
+          case RESERVE: r = reserve(nexus, scope, requestedType); break;
+          case RELEASE: r = release(nexus, scope, requestedType); break;
+          case CLEAR: r = clear(nexus); break;
+          case PREEMPT:
+          case PREEMPT_AND_ABORT: r = preempt(nexus, scope, requestedType, serviceActionKey); break;
+          default: r = SenseReason.INVALID_FIELD_IN_CDB;
+        }
+    }
+    owner.updateActive();
+    return r;
+  }
+
+  private SenseReason register(ItNexus nexus, Long mine, long newKey) {
+    if (mine == null) {
+      if (newKey != 0) {
+        keys.put(nexus, newKey);
+        generation++;
+      }
+      return null;
+    }
+    if (newKey == 0) {
+      unregister(nexus);
+    } else {
+      keys.put(nexus, newKey);
+    }
+    generation++;
+    return null;
+  }
+
+  private void unregister(ItNexus nexus) {
+    keys.remove(nexus);
+    if (type == 0) {
+      return;
+    }
+    if (allRegistrants(type)) {
+      if (keys.isEmpty()) {
+        releaseReservation();
+      }
+    } else if (holder.equals(nexus)) {
+      if (registrantsHaveAccess(type)) {
+        postToRegistrants(SenseReason.RESERVATIONS_RELEASED, nexus);
+      }
+      releaseReservation();
+    }
+  }
+
+  private SenseReason reserve(ItNexus nexus, int scope, int requestedType) {
+    if (scope != 0 || !validType(requestedType)) {
+      return SenseReason.INVALID_FIELD_IN_CDB;
+    }
+    if (type == 0) {
+      type = requestedType;
+      holder = nexus;
+      return null;
+    }
+    return isHolder(nexus) && type == requestedType ? null : SenseReason.RESERVATION_CONFLICT;
+  }
+
+  private SenseReason release(ItNexus nexus, int scope, int requestedType) {
+    if (type == 0 || !isHolder(nexus)) {
+      return null;
+    }
+    if (scope != 0 || requestedType != type) {
+      return SenseReason.INVALID_RELEASE_OF_PERSISTENT_RESERVATION;
+    }
+    if (registrantsHaveAccess(type)) {
+      postToRegistrants(SenseReason.RESERVATIONS_RELEASED, nexus);
+    }
+    releaseReservation();
+    return null;
+  }
+
+  private SenseReason clear(ItNexus nexus) {
+    postToRegistrants(SenseReason.RESERVATIONS_PREEMPTED, nexus);
+    keys.clear();
+    releaseReservation();
+    generation++;
+    return null;
+  }
+
+  private SenseReason preempt(ItNexus nexus, int scope, int requestedType, long serviceActionKey) {
+    if (type != 0 && (scope != 0 || !validType(requestedType))) {
+      return SenseReason.INVALID_FIELD_IN_CDB;
+    }
+    if (type != 0 && allRegistrants(type) && serviceActionKey == 0) {
+      removeRegistrations(nexus, 0, true);
+      type = requestedType;
+      holder = nexus;
+      generation++;
+      return null;
+    }
+    if (type != 0 && !allRegistrants(type) && keys.get(holder) == serviceActionKey) {
+      boolean changed = type != requestedType;
+      removeRegistrations(nexus, serviceActionKey, false);
+      type = requestedType;
+      holder = nexus;
+      if (changed) {
+        postToRegistrants(SenseReason.RESERVATIONS_RELEASED, nexus);
+      }
+      generation++;
+      return null;
+    }
+    if (serviceActionKey == 0) {
+      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
+    }
+    if (removeRegistrations(nexus, serviceActionKey, false) == 0) {
+      return SenseReason.RESERVATION_CONFLICT;
+    }
+    generation++;
+    return null;
+  }
+
+  /** Removes registrations with {@code key} (or all when {@code all}) except the requester's; they get a UA. */
+  private int removeRegistrations(ItNexus requester, long key, boolean all) {
+    int removed = 0;
+    for (Iterator<Map.Entry<ItNexus, Long>> it = keys.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<ItNexus, Long> e = it.next();
+      if (!e.getKey().equals(requester) && (all || e.getValue() == key)) {
+        it.remove();
+        unitAttentions.post(e.getKey(), SenseReason.REGISTRATIONS_PREEMPTED);
+        removed++;
+      }
+    }
+    if (type != 0 && !allRegistrants(type) && !keys.containsKey(holder)) {
+      releaseReservation();
+    }
+    return removed;
+  }
+
+  private void releaseReservation() {
+    type = 0;
+    holder = null;
+  }
+
+  private void postToRegistrants(SenseReason reason, ItNexus except) {
+    for (ItNexus n : keys.keySet()) {
+      if (!n.equals(except)) {
+        unitAttentions.post(n, reason);
+      }
+    }
+  }
+
+  /** PERSISTENT RESERVE IN: writes the full parameter data. */
+  SenseReason in(int serviceAction, ByteBuf out) {
+    switch (serviceAction) {
+      case READ_KEYS:
+        out.writeInt(generation);
+        out.writeInt(keys.size() * 8);
+        for (long k : keys.values()) {
+          out.writeLong(k);
+        }
+        return null;
+      case READ_RESERVATION:
+        out.writeInt(generation);
+        if (type == 0) {
+          out.writeInt(0);
+          return null;
+        }
+        out.writeInt(16);
+        out.writeLong(allRegistrants(type) ? 0 : keys.get(holder));
+        out.writeInt(0);
+        out.writeByte(0);
+        out.writeByte(type); // scope 0 (LU_SCOPE) in the high nibble
+        out.writeShort(0);
+        return null;
+      case REPORT_CAPABILITIES:
+        out.writeShort(8);
+        out.writeByte(0x00);        // RLR_C, CRH, SIP_C, ATP_C, PTPL_C all zero
+        out.writeByte(0x90);        // TMV, ALLOW COMMANDS 001b
+        out.writeByte(0x80 | 0x40 | 0x20 | 0x08 | 0x02);
+        out.writeByte(0x01);
+        out.writeShort(0);
+        return null;
+      case READ_FULL_STATUS:
+        readFullStatus(out);
+        return null;
+      default:
+        return SenseReason.INVALID_FIELD_IN_CDB;
+    }
+  }
+
+  private void readFullStatus(ByteBuf out) {
+    List<byte[]> ids = new ArrayList<>();
+    int length = 0;
+    for (ItNexus n : keys.keySet()) {
+      byte[] id = transportId(n);
+      ids.add(id);
+      length += 24 + id.length;
+    }
+    out.writeInt(generation);
+    out.writeInt(length);
+    int i = 0;
+    for (Map.Entry<ItNexus, Long> e : keys.entrySet()) {
+      byte[] id = ids.get(i++);
+      boolean holds = isHolder(e.getKey());
+      out.writeLong(e.getValue());
+      out.writeInt(0);
+      out.writeByte(holds ? 0x01 : 0x00);
+      out.writeByte(holds ? type : 0);
+      out.writeInt(0);
+      out.writeShort(e.getKey().relativeTargetPortId());
+      out.writeInt(id.length);
+      out.writeBytes(id);
+    }
+  }
+
+  /** iSCSI TransportID, format 01b: initiator port name, NUL terminated, padded to 4 (SPC-4 7.6.4.6). */
+  static byte[] transportId(ItNexus nexus) {
+    byte[] name = nexus.initiatorPortName().getBytes(StandardCharsets.UTF_8);
+    int padded = (name.length + 1 + 3) & ~3;
+    byte[] id = new byte[4 + padded];
+    id[0] = 0x45;
+    id[2] = (byte) (padded >>> 8);
+    id[3] = (byte) padded;
+    System.arraycopy(name, 0, id, 4, name.length);
+    return id;
+  }
+}

@@ -1,0 +1,221 @@
+package io.numaiscsi.scsi;
+
+import io.netty.buffer.ByteBuf;
+import java.util.Objects;
+
+/**
+ * One SCSI command in flight (SPDK's spdk_scsi_task). Reused: {@link #recycle()} then
+ * {@link #init} for the next command. The iSCSI layer embeds one per command slot.
+ */
+public final class ScsiTask {
+  static final int MAX_CDB_LENGTH = 260;
+
+  final ScsiTaskListener listener;
+  final byte[] cdb = new byte[MAX_CDB_LENGTH];
+  private final byte[] sense = new byte[SenseData.MAX_LENGTH];
+  final IoStep io = new IoStep();
+
+  int cdbLength;
+  ItNexus nexus;
+  int lun;
+  int expectedDataTransferLength;
+  boolean readBit;
+  boolean writeBit;
+
+  // bound by prepare()
+  LogicalUnit unit;
+  CommandKind kind;
+  long lba;
+  long blocks;
+  boolean fua;
+  int byteCheck;
+  boolean unmapBit;
+  boolean noDataOutBuffer;
+  int allocationLength;
+  int dataOutLength;
+
+  // multi-step execution state (SbcCommands)
+  int phase;
+  long cursor;
+  long end;
+  ByteBuf scratch;
+
+  private int status;
+  private int senseLength;
+  ByteBuf dataIn;
+  ByteBuf dataOut;
+  private volatile boolean aborted;
+  private Object transportContext;
+
+  public ScsiTask(ScsiTaskListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+  }
+
+  /** Starts a new command; copies the CDB (up to 260 bytes). */
+  public void init(ItNexus nexus, int lun, ByteBuf cdbSource, int cdbIndex, int cdbLength,
+                   int expectedDataTransferLength, boolean readBit, boolean writeBit) {
+    if (cdbLength < 1 || cdbLength > MAX_CDB_LENGTH) {
+      throw new IllegalArgumentException("CDB length " + cdbLength);
+    }
+    this.nexus = Objects.requireNonNull(nexus, "nexus");
+    this.lun = lun;
+    cdbSource.getBytes(cdbIndex, cdb, 0, cdbLength);
+    if (cdbLength < 16) {
+      java.util.Arrays.fill(cdb, cdbLength, 16, (byte) 0);
+    }
+    this.cdbLength = cdbLength;
+    this.expectedDataTransferLength = expectedDataTransferLength;
+    this.readBit = readBit;
+    this.writeBit = writeBit;
+    unit = null;
+    kind = null;
+    lba = 0;
+    blocks = 0;
+    fua = false;
+    byteCheck = 0;
+    unmapBit = false;
+    noDataOutBuffer = false;
+    allocationLength = 0;
+    dataOutLength = 0;
+    phase = 0;
+    cursor = 0;
+    end = 0;
+    status = ScsiStatus.GOOD;
+    senseLength = 0;
+    aborted = false;
+  }
+
+  public int lun() {
+    return lun;
+  }
+
+  public ItNexus nexus() {
+    return nexus;
+  }
+
+  /** Operation code of the current CDB. */
+  public int opcode() {
+    return cdb[0] & 0xFF;
+  }
+
+  public int expectedDataTransferLength() {
+    return expectedDataTransferLength;
+  }
+
+  /** After a successful prepare(): bytes the transport must collect before execute() (0 = none). */
+  public int dataOutLength() {
+    return dataOutLength;
+  }
+
+  /** The transport hands over the collected write data; ownership moves to the task. */
+  public void dataOut(ByteBuf collected) {
+    if (dataOut != null) {
+      dataOut.release();
+    }
+    dataOut = collected;
+  }
+
+  /** SAM status byte ({@link ScsiStatus}). */
+  public int status() {
+    return status;
+  }
+
+  /** Data for a read-type command, or null; already clipped to the CDB's allocation length. */
+  public ByteBuf dataIn() {
+    return dataIn;
+  }
+
+  public byte[] senseBuffer() {
+    return sense;
+  }
+
+  public int senseLength() {
+    return senseLength;
+  }
+
+  /** Completes the task with {@code reason}'s status and sense (does not call the listener). */
+  public void fail(SenseReason reason) {
+    fail(reason, 0, false);
+  }
+
+  void fail(SenseReason reason, long information, boolean informationValid) {
+    releaseDataIn();
+    status = reason.status();
+    if (reason.hasSense()) {
+      boolean descriptor = unit != null && unit.modePages.descriptorSense();
+      senseLength = SenseData.encode(sense, reason, descriptor, information, informationValid);
+    } else {
+      senseLength = 0;
+    }
+  }
+
+  /** Transport-driven abort: execution still completes, the transport discards the result. */
+  public void abort() {
+    aborted = true;
+  }
+
+  public boolean aborted() {
+    return aborted;
+  }
+
+  public Object transportContext() {
+    return transportContext;
+  }
+
+  public void transportContext(Object o) {
+    transportContext = o;
+  }
+
+  /** Releases dataIn/dataOut buffers; call before init() reuses the task. */
+  public void recycle() {
+    releaseDataIn();
+    if (dataOut != null) {
+      dataOut.release();
+      dataOut = null;
+    }
+    releaseScratch();
+    unit = null;
+    nexus = null;
+  }
+
+  // ---- completion, used by the command classes ----
+
+  void completeGood() {
+    status = ScsiStatus.GOOD;
+    senseLength = 0;
+    releaseScratch();
+    listener.taskComplete(this);
+  }
+
+  void completeFailed(SenseReason reason) {
+    completeFailed(reason, 0, false);
+  }
+
+  void completeFailed(SenseReason reason, long information, boolean informationValid) {
+    fail(reason, information, informationValid);
+    releaseScratch();
+    listener.taskComplete(this);
+  }
+
+  void releaseScratch() {
+    if (scratch != null) {
+      scratch.release();
+      scratch = null;
+    }
+  }
+
+  private void releaseDataIn() {
+    if (dataIn != null) {
+      dataIn.release();
+      dataIn = null;
+    }
+  }
+
+  /** The task's one reusable completion object: no allocation per I/O. */
+  final class IoStep implements IoCompletion {
+    @Override
+    public void ioComplete(IoStatus ioStatus) {
+      SbcCommands.ioComplete(ScsiTask.this, ioStatus);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.numaiscsi.scsi;
+
+/**
+ * Why a command did not end GOOD (LIO's sense_reason_t). Most become CHECK CONDITION with the sense
+ * key / ASC / ASCQ here; a few are bare status values with no sense data.
+ */
+public enum SenseReason {
+  NO_SENSE(0x0, 0x00, 0x00),
+  LOGICAL_UNIT_NOT_READY(0x2, 0x04, 0x00),
+  UNRECOVERED_READ_ERROR(0x3, 0x11, 0x00),
+  WRITE_ERROR(0x3, 0x0C, 0x00),
+  INTERNAL_TARGET_FAILURE(0x4, 0x44, 0x00),
+  PARAMETER_LIST_LENGTH_ERROR(0x5, 0x1A, 0x00),
+  INVALID_COMMAND_OPERATION_CODE(0x5, 0x20, 0x00),
+  LBA_OUT_OF_RANGE(0x5, 0x21, 0x00),
+  INVALID_FIELD_IN_CDB(0x5, 0x24, 0x00),
+  LOGICAL_UNIT_NOT_SUPPORTED(0x5, 0x25, 0x00),
+  INVALID_FIELD_IN_PARAMETER_LIST(0x5, 0x26, 0x00),
+  INVALID_RELEASE_OF_PERSISTENT_RESERVATION(0x5, 0x26, 0x04),
+  SAVING_PARAMETERS_NOT_SUPPORTED(0x5, 0x39, 0x00),
+  INSUFFICIENT_REGISTRATION_RESOURCES(0x5, 0x55, 0x04),
+  INVALID_FIELD_IN_INFORMATION_UNIT(0x5, 0x0E, 0x03),
+  POWER_ON_RESET_OCCURRED(0x6, 0x29, 0x00),
+  BUS_DEVICE_RESET_FUNCTION_OCCURRED(0x6, 0x29, 0x03),
+  I_T_NEXUS_LOSS_OCCURRED(0x6, 0x29, 0x07),
+  MODE_PARAMETERS_CHANGED(0x6, 0x2A, 0x01),
+  RESERVATIONS_PREEMPTED(0x6, 0x2A, 0x03),
+  RESERVATIONS_RELEASED(0x6, 0x2A, 0x04),
+  REGISTRATIONS_PREEMPTED(0x6, 0x2A, 0x05),
+  CAPACITY_DATA_HAS_CHANGED(0x6, 0x2A, 0x09),
+  REPORTED_LUNS_DATA_HAS_CHANGED(0x6, 0x3F, 0x0E),
+  SPACE_ALLOCATION_FAILED_WRITE_PROTECT(0x7, 0x27, 0x07),
+  MISCOMPARE_DURING_VERIFY_OPERATION(0xE, 0x1D, 0x00),
+  /** Status only: another I_T nexus holds a conflicting reservation. */
+  RESERVATION_CONFLICT(ScsiStatus.RESERVATION_CONFLICT),
+  /** Status only. */
+  BUSY(ScsiStatus.BUSY),
+  /** Status only. */
+  TASK_SET_FULL(ScsiStatus.TASK_SET_FULL);
+
+  private final int status;
+  private final int senseKey;
+  private final int asc;
+  private final int ascq;
+
+  SenseReason(int senseKey, int asc, int ascq) {
+    this.status = ScsiStatus.CHECK_CONDITION;
+    this.senseKey = senseKey;
+    this.asc = asc;
+    this.ascq = ascq;
+  }
+
+  SenseReason(int status) {
+    this.status = status;
+    this.senseKey = 0;
+    this.asc = 0;
+    this.ascq = 0;
+  }
+
+  /** SAM status byte this reason completes a command with. */
+  public int status() {
+    return status;
+  }
+
+  public boolean hasSense() {
+    return status == ScsiStatus.CHECK_CONDITION;
+  }
+
+  public int senseKey() {
+    return senseKey;
+  }
+
+  public int asc() {
+    return asc;
+  }
+
+  public int ascq() {
+    return ascq;
+  }
+
+  boolean isUnitAttention() {
+    return senseKey == 0x6;
+  }
+}

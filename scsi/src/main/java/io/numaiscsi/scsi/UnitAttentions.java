@@ -1,0 +1,86 @@
+package io.numaiscsi.scsi;
+
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Unit attention conditions of one logical unit: a queue per I_T nexus (SAM-5 5.14). */
+final class UnitAttentions {
+  private static final int MAX_QUEUED = 16;
+
+  private final ConcurrentHashMap<ItNexus, ArrayDeque<SenseReason>> queues = new ConcurrentHashMap<>();
+  /** Conditions queued over all nexuses: lets the hot path skip the lookup. */
+  private final AtomicInteger pending = new AtomicInteger();
+
+  /** Records that the nexus uses this LU, so later conditions reach it. No condition is queued for it. */
+  void touch(ItNexus nexus) {
+    if (queues.get(nexus) == null) {
+      queues.putIfAbsent(nexus, new ArrayDeque<>());
+    }
+  }
+
+  /** Takes the oldest condition for the nexus, or null. */
+  SenseReason poll(ItNexus nexus) {
+    if (pending.get() == 0) {
+      return null;
+    }
+    ArrayDeque<SenseReason> q = queues.get(nexus);
+    if (q == null) {
+      return null;
+    }
+    synchronized (q) {
+      SenseReason r = q.poll();
+      if (r != null) {
+        pending.decrementAndGet();
+      }
+      return r;
+    }
+  }
+
+  boolean hasPending(ItNexus nexus) {
+    if (pending.get() == 0) {
+      return false;
+    }
+    ArrayDeque<SenseReason> q = queues.get(nexus);
+    if (q == null) {
+      return false;
+    }
+    synchronized (q) {
+      return !q.isEmpty();
+    }
+  }
+
+  void post(ItNexus nexus, SenseReason reason) {
+    ArrayDeque<SenseReason> q = queues.computeIfAbsent(nexus, n -> new ArrayDeque<>());
+    add(q, reason);
+  }
+
+  /** Queues the condition for every known nexus except {@code except} (which may be null). */
+  void postToAllExcept(SenseReason reason, ItNexus except) {
+    for (Map.Entry<ItNexus, ArrayDeque<SenseReason>> e : queues.entrySet()) {
+      if (!e.getKey().equals(except)) {
+        add(e.getValue(), reason);
+      }
+    }
+  }
+
+  void forget(ItNexus nexus) {
+    ArrayDeque<SenseReason> q = queues.remove(nexus);
+    if (q != null) {
+      synchronized (q) {
+        pending.addAndGet(-q.size());
+        q.clear();
+      }
+    }
+  }
+
+  private void add(ArrayDeque<SenseReason> q, SenseReason reason) {
+    synchronized (q) {
+      if (q.size() < MAX_QUEUED && !q.contains(reason)) {
+        q.add(reason);
+        pending.incrementAndGet();
+      }
+    }
+  }
+}

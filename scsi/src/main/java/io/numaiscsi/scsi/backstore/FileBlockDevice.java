@@ -1,0 +1,370 @@
+package io.numaiscsi.scsi.backstore;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import io.netty.buffer.ByteBuf;
+import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.scsi.IoStatus;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A disk backed by a (sparse) file. Blocking I/O runs on the injected executor, never on the
+ * caller's thread. Aligned requests into aligned direct memory use an O_DIRECT channel, the rest a
+ * buffered one; unmap punches holes (fallocate through jnr-ffi) or writes zeros where it cannot.
+ */
+public final class FileBlockDevice implements BlockDevice {
+  private static final Logger LOG = LoggerFactory.getLogger(FileBlockDevice.class);
+  private static final int ZERO_CHUNK = 1 << 20;
+  private static final int POOL_LIMIT = 256;
+
+  private final Path file;
+  private final long size;
+  private final int blockSize;
+  private final int alignment;
+  private final FileChannel buffered;
+  private final FileChannel direct;
+  private final LibC libc;
+  private final int fd;
+  private final Executor executor;
+  private final IoRequest[] pool = new IoRequest[POOL_LIMIT];
+  private int pooled;
+  private ByteBuffer zeros;
+  private volatile boolean closed;
+
+  private FileBlockDevice(Path file, long size, int blockSize, int alignment, FileChannel buffered,
+                          FileChannel direct, LibC libc, int fd, Executor executor) {
+    this.file = file;
+    this.size = size;
+    this.blockSize = blockSize;
+    this.alignment = alignment;
+    this.buffered = buffered;
+    this.direct = direct;
+    this.libc = libc;
+    this.fd = fd;
+    this.executor = executor;
+  }
+
+  /**
+   * Opens {@code file}, creating a sparse file of {@code sizeBytes} if it is missing. An existing
+   * file keeps its data and must already have exactly that size.
+   */
+  public static FileBlockDevice open(Path file, long sizeBytes, int blockSize, Executor ioExecutor) throws IOException {
+    Objects.requireNonNull(ioExecutor, "ioExecutor");
+    if (blockSize != 512 && blockSize != 4096) {
+      throw new IOException("block size must be 512 or 4096: " + blockSize);
+    }
+    if (sizeBytes <= 0 || sizeBytes % blockSize != 0) {
+      throw new IOException("size of " + file + " must be a positive multiple of " + blockSize + ": " + sizeBytes);
+    }
+    if (Files.exists(file)) {
+      long actual = Files.size(file);
+      if (actual != sizeBytes) {
+        throw new IOException("backing file " + file + " is " + actual + " bytes but the configured size is "
+            + sizeBytes + " bytes; refusing to resize it (fix the configuration or the file)");
+      }
+    } else {
+      try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+        raf.setLength(sizeBytes); // ftruncate: sparse
+      }
+    }
+    int alignment = fileSystemBlockSize(file);
+    FileChannel buffered = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel direct = null;
+    try {
+      direct = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.info("{}: O_DIRECT not available ({}); all I/O goes through the page cache", file, e.toString());
+    }
+    LibC libc = LibC.instance();
+    int fd = -1;
+    if (libc != null) {
+      fd = libc.open(file.toAbsolutePath().toString(), LibC.O_RDWR | LibC.O_CLOEXEC);
+      if (fd < 0) {
+        LOG.warn("{}: libc open failed (errno {}); unmap writes zeros", file, LibC.errno());
+      }
+    }
+    return new FileBlockDevice(file, sizeBytes, blockSize, alignment, buffered, direct, libc, fd, ioExecutor);
+  }
+
+  private static int fileSystemBlockSize(Path file) {
+    try {
+      long b = Files.getFileStore(file).getBlockSize();
+      return b > 0 && b <= (1 << 16) && Long.bitCount(b) == 1 ? (int) b : 4096;
+    } catch (IOException | UnsupportedOperationException e) {
+      return 4096;
+    }
+  }
+
+  @Override
+  public int blockSize() {
+    return blockSize;
+  }
+
+  @Override
+  public long blockCount() {
+    return size / blockSize;
+  }
+
+  @Override
+  public int physicalBlockSize() {
+    return Math.max(blockSize, alignment);
+  }
+
+  /** true when the O_DIRECT channel is open (tests, metrics). */
+  public boolean directIoAvailable() {
+    return direct != null;
+  }
+
+  /** The alignment O_DIRECT requests must satisfy: the file system block size. */
+  public int alignment() {
+    return alignment;
+  }
+
+  @Override
+  public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
+    if (!inRange(offset, length, done)) {
+      return;
+    }
+    dst.ensureWritable(length);
+    submit(IoRequest.READ, offset, length, dst, false, done);
+  }
+
+  @Override
+  public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
+    if (!inRange(offset, src.readableBytes(), done)) {
+      return;
+    }
+    submit(IoRequest.WRITE, offset, src.readableBytes(), src, fua, done);
+  }
+
+  @Override
+  public void flush(IoCompletion done) {
+    submit(IoRequest.FLUSH, 0, 0, null, false, done);
+  }
+
+  @Override
+  public void unmap(long offset, long length, IoCompletion done) {
+    if (!inRange(offset, length, done)) {
+      return;
+    }
+    submit(IoRequest.UNMAP, offset, length, null, false, done);
+  }
+
+  @Override
+  public boolean isMapped(long offset) {
+    if (fd < 0 || closed) {
+      return true;
+    }
+    return libc.lseek(fd, offset, LibC.SEEK_DATA) == offset;
+  }
+
+  @Override
+  public long nextMappingChange(long offset) {
+    if (fd < 0 || closed) {
+      return size;
+    }
+    long r = libc.lseek(fd, offset, isMapped(offset) ? LibC.SEEK_HOLE : LibC.SEEK_DATA);
+    return r < 0 ? size : Math.min(r, size);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      buffered.close();
+      if (direct != null) {
+        direct.close();
+      }
+    } catch (IOException e) {
+      LOG.warn("{}: close failed: {}", file, e.toString());
+    }
+    if (fd >= 0) {
+      libc.close(fd);
+    }
+  }
+
+  private boolean inRange(long offset, long length, IoCompletion done) {
+    if (offset < 0 || length < 0 || offset > size || length > size - offset) {
+      done.ioComplete(IoStatus.OUT_OF_RANGE);
+      return false;
+    }
+    return true;
+  }
+
+  private void submit(int op, long offset, long length, ByteBuf buf, boolean fua, IoCompletion done) {
+    if (closed) {
+      done.ioComplete(IoStatus.UNAVAILABLE);
+      return;
+    }
+    IoRequest r = take();
+    r.op = op;
+    r.offset = offset;
+    r.length = length;
+    r.buf = buf;
+    r.fua = fua;
+    r.done = done;
+    try {
+      executor.execute(r);
+    } catch (RejectedExecutionException e) {
+      give(r);
+      done.ioComplete(IoStatus.UNAVAILABLE);
+    }
+  }
+
+  private synchronized IoRequest take() {
+    return pooled > 0 ? pool[--pooled] : new IoRequest(this);
+  }
+
+  private synchronized void give(IoRequest r) {
+    r.buf = null;
+    r.done = null;
+    if (pooled < POOL_LIMIT) {
+      pool[pooled++] = r;
+    }
+  }
+
+  // ---- blocking work, on the executor ----
+
+  IoStatus perform(int op, long offset, long length, ByteBuf buf, boolean fua) {
+    try {
+      switch (op) {
+        case IoRequest.READ:
+          doRead(offset, (int) length, buf);
+          return IoStatus.OK;
+        case IoRequest.WRITE:
+          doWrite(offset, buf);
+          if (fua) {
+            buffered.force(false);
+          }
+          return IoStatus.OK;
+        case IoRequest.FLUSH:
+          buffered.force(false);
+          return IoStatus.OK;
+        case IoRequest.UNMAP:
+          doUnmap(offset, length);
+          return IoStatus.OK;
+        default:
+          throw new IllegalStateException("op " + op);
+      }
+    } catch (IOException e) {
+      if (closed) {
+        return IoStatus.UNAVAILABLE;
+      }
+      String m = String.valueOf(e.getMessage());
+      if (m.contains("No space left")) {
+        return IoStatus.NO_SPACE;
+      }
+      LOG.warn("{}: I/O error at offset {} length {}: {}", file, offset, length, e.toString());
+      return IoStatus.MEDIUM_ERROR;
+    }
+  }
+
+  private boolean directOk(long offset, long length, ByteBuffer bb) {
+    return direct != null && bb.isDirect() && offset % alignment == 0 && length % alignment == 0
+        && bb.alignmentOffset(bb.position(), alignment) == 0;
+  }
+
+  private void doRead(long offset, int length, ByteBuf dst) throws IOException {
+    int wi = dst.writerIndex();
+    if (dst.nioBufferCount() == 1) {
+      ByteBuffer bb = dst.internalNioBuffer(wi, length);
+      readFully(directOk(offset, length, bb) ? direct : buffered, bb, offset);
+    } else {
+      ByteBuffer tmp = ByteBuffer.allocate(length);
+      readFully(buffered, tmp, offset);
+      tmp.flip();
+      dst.setBytes(wi, tmp);
+    }
+    dst.writerIndex(wi + length);
+  }
+
+  private void readFully(FileChannel ch, ByteBuffer bb, long offset) throws IOException {
+    long pos = offset;
+    while (bb.hasRemaining()) {
+      int n = ch.read(bb, pos);
+      if (n < 0) {
+        while (bb.hasRemaining()) {
+          bb.put((byte) 0); // beyond EOF of a file truncated behind our back: reads as zeros
+        }
+        return;
+      }
+      pos += n;
+    }
+  }
+
+  private void doWrite(long offset, ByteBuf src) throws IOException {
+    int length = src.readableBytes();
+    ByteBuffer bb = src.nioBufferCount() == 1
+        ? src.internalNioBuffer(src.readerIndex(), length)
+        : src.nioBuffer(src.readerIndex(), length);
+    writeFully(directOk(offset, length, bb) ? direct : buffered, bb, offset);
+  }
+
+  private static void writeFully(FileChannel ch, ByteBuffer bb, long offset) throws IOException {
+    long pos = offset;
+    while (bb.hasRemaining()) {
+      pos += ch.write(bb, pos);
+    }
+  }
+
+  private void doUnmap(long offset, long length) throws IOException {
+    if (fd >= 0 && libc.fallocate(fd, LibC.FALLOC_FL_PUNCH_HOLE | LibC.FALLOC_FL_KEEP_SIZE, offset, length) == 0) {
+      return;
+    }
+    ByteBuffer z = zeroBuffer();
+    long pos = offset;
+    long end = offset + length;
+    while (pos < end) {
+      ByteBuffer chunk = z.duplicate();
+      chunk.limit((int) Math.min(ZERO_CHUNK, end - pos));
+      writeFully(buffered, chunk, pos);
+      pos += chunk.limit();
+    }
+  }
+
+  private synchronized ByteBuffer zeroBuffer() {
+    if (zeros == null) {
+      zeros = ByteBuffer.allocateDirect(ZERO_CHUNK);
+    }
+    return zeros;
+  }
+
+  /** One pooled unit of blocking work: no allocation per I/O once the pool is warm. */
+  private static final class IoRequest implements Runnable {
+    static final int READ = 1;
+    static final int WRITE = 2;
+    static final int FLUSH = 3;
+    static final int UNMAP = 4;
+
+    private final FileBlockDevice device;
+    int op;
+    long offset;
+    long length;
+    ByteBuf buf;
+    boolean fua;
+    IoCompletion done;
+
+    IoRequest(FileBlockDevice device) {
+      this.device = device;
+    }
+
+    @Override
+    public void run() {
+      IoCompletion completion = done;
+      IoStatus status = device.perform(op, offset, length, buf, fua);
+      device.give(this);
+      completion.ioComplete(status);
+    }
+  }
+}

@@ -1,0 +1,239 @@
+package io.numaiscsi.scsi.backstore;
+
+import io.netty.buffer.ByteBuf;
+import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.scsi.IoStatus;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * A sparse in-memory disk: 1 MiB chunks allocated on first write, freed when unmap leaves no block
+ * of them mapped. Mapping is tracked per logical block, so GET LBA STATUS is exact. Completes inline.
+ */
+public final class RamBlockDevice implements BlockDevice {
+  static final int CHUNK_SIZE = 1 << 20;
+
+  private final long size;
+  private final int blockSize;
+  private final int blocksPerChunk;
+  private final AtomicReferenceArray<Chunk> chunks;
+  private volatile boolean closed;
+
+  /** Chunk data plus a bitmap of its mapped blocks; bitmap and liveness are guarded by the chunk. */
+  private static final class Chunk {
+    final byte[] data;
+    final long[] mapped;
+    int mappedCount;
+    boolean dead;
+
+    Chunk(int bytes, int blocks) {
+      data = new byte[bytes];
+      mapped = new long[(blocks + 63) >>> 6];
+    }
+  }
+
+  public RamBlockDevice(long sizeBytes, int blockSize) {
+    if (blockSize != 512 && blockSize != 4096) {
+      throw new IllegalArgumentException("block size must be 512 or 4096: " + blockSize);
+    }
+    if (sizeBytes <= 0 || sizeBytes % blockSize != 0) {
+      throw new IllegalArgumentException("size must be a positive multiple of " + blockSize + ": " + sizeBytes);
+    }
+    long chunkCount = (sizeBytes + CHUNK_SIZE - 1) / CHUNK_SIZE;
+    if (chunkCount > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("RAM disk too large: " + sizeBytes);
+    }
+    this.size = sizeBytes;
+    this.blockSize = blockSize;
+    this.blocksPerChunk = CHUNK_SIZE / blockSize;
+    this.chunks = new AtomicReferenceArray<>((int) chunkCount);
+  }
+
+  @Override
+  public int blockSize() {
+    return blockSize;
+  }
+
+  @Override
+  public long blockCount() {
+    return size / blockSize;
+  }
+
+  private boolean invalid(long offset, long length) {
+    return closed || offset < 0 || length < 0 || offset > size || length > size - offset;
+  }
+
+  @Override
+  public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
+    if (invalid(offset, length)) {
+      done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OUT_OF_RANGE);
+      return;
+    }
+    long pos = offset;
+    long end = offset + length;
+    while (pos < end) {
+      int index = (int) (pos / CHUNK_SIZE);
+      int within = (int) (pos % CHUNK_SIZE);
+      int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
+      Chunk c = chunks.get(index);
+      if (c == null) {
+        dst.writeZero(n);
+      } else {
+        dst.writeBytes(c.data, within, n);
+      }
+      pos += n;
+    }
+    done.ioComplete(IoStatus.OK);
+  }
+
+  @Override
+  public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
+    int length = src.readableBytes();
+    if (invalid(offset, length)) {
+      done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OUT_OF_RANGE);
+      return;
+    }
+    int from = src.readerIndex();
+    long pos = offset;
+    long end = offset + length;
+    while (pos < end) {
+      int index = (int) (pos / CHUNK_SIZE);
+      int within = (int) (pos % CHUNK_SIZE);
+      int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
+      Chunk c = mappedChunk(index, within, n);
+      src.getBytes(from + (int) (pos - offset), c.data, within, n);
+      pos += n;
+    }
+    done.ioComplete(IoStatus.OK);
+  }
+
+  /** The live chunk with blocks [within, within+n) marked mapped before any data is copied in. */
+  private Chunk mappedChunk(int index, int within, int n) {
+    while (true) {
+      Chunk c = chunks.get(index);
+      if (c == null) {
+        int bytes = (int) Math.min(CHUNK_SIZE, size - (long) index * CHUNK_SIZE);
+        Chunk fresh = new Chunk(bytes, blocksPerChunk);
+        c = chunks.compareAndSet(index, null, fresh) ? fresh : chunks.get(index);
+        if (c == null) {
+          continue;
+        }
+      }
+      synchronized (c) {
+        if (c.dead) {
+          continue;
+        }
+        for (int b = within / blockSize, last = (within + n - 1) / blockSize; b <= last; b++) {
+          long bit = 1L << b;
+          if ((c.mapped[b >>> 6] & bit) == 0) {
+            c.mapped[b >>> 6] |= bit;
+            c.mappedCount++;
+          }
+        }
+        return c;
+      }
+    }
+  }
+
+  @Override
+  public void flush(IoCompletion done) {
+    done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OK);
+  }
+
+  @Override
+  public void unmap(long offset, long length, IoCompletion done) {
+    if (invalid(offset, length)) {
+      done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OUT_OF_RANGE);
+      return;
+    }
+    long pos = offset;
+    long end = offset + length;
+    while (pos < end) {
+      int index = (int) (pos / CHUNK_SIZE);
+      int within = (int) (pos % CHUNK_SIZE);
+      int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
+      Chunk c = chunks.get(index);
+      if (c != null) {
+        synchronized (c) {
+          java.util.Arrays.fill(c.data, within, Math.min(c.data.length, within + n), (byte) 0);
+          for (int b = within / blockSize, last = (within + n - 1) / blockSize; b <= last; b++) {
+            long bit = 1L << b;
+            if ((c.mapped[b >>> 6] & bit) != 0) {
+              c.mapped[b >>> 6] &= ~bit;
+              c.mappedCount--;
+            }
+          }
+          if (c.mappedCount == 0) {
+            c.dead = true;
+            chunks.compareAndSet(index, c, null);
+          }
+        }
+      }
+      pos += n;
+    }
+    done.ioComplete(IoStatus.OK);
+  }
+
+  @Override
+  public boolean isMapped(long offset) {
+    if (offset < 0 || offset >= size) {
+      return false;
+    }
+    Chunk c = chunks.get((int) (offset / CHUNK_SIZE));
+    if (c == null) {
+      return false;
+    }
+    int b = (int) (offset % CHUNK_SIZE) / blockSize;
+    synchronized (c) {
+      return !c.dead && (c.mapped[b >>> 6] & 1L << b) != 0;
+    }
+  }
+
+  @Override
+  public long nextMappingChange(long offset) {
+    long pos = Math.max(0, offset - offset % blockSize);
+    boolean state = isMapped(pos);
+    while (pos < size) {
+      int index = (int) (pos / CHUNK_SIZE);
+      long chunkEnd = Math.min(size, (long) (index + 1) * CHUNK_SIZE);
+      Chunk c = chunks.get(index);
+      if (c == null) {
+        if (state) {
+          return pos;
+        }
+        pos = chunkEnd;
+        continue;
+      }
+      synchronized (c) {
+        for (; pos < chunkEnd; pos += blockSize) {
+          int b = (int) (pos % CHUNK_SIZE) / blockSize;
+          boolean mapped = !c.dead && (c.mapped[b >>> 6] & 1L << b) != 0;
+          if (mapped != state) {
+            return pos;
+          }
+        }
+      }
+    }
+    return size;
+  }
+
+  /** Bytes of chunk memory currently allocated (for tests and metrics). */
+  public long allocatedBytes() {
+    long total = 0;
+    for (int i = 0; i < chunks.length(); i++) {
+      Chunk c = chunks.get(i);
+      if (c != null) {
+        total += c.data.length;
+      }
+    }
+    return total;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    for (int i = 0; i < chunks.length(); i++) {
+      chunks.set(i, null);
+    }
+  }
+}

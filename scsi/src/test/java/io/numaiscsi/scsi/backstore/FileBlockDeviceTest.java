@@ -1,0 +1,145 @@
+package io.numaiscsi.scsi.backstore;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.numaiscsi.scsi.IoStatus;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileBlockDeviceTest {
+  private static final long SIZE = 8L << 20;
+
+  @TempDir
+  Path dir;
+  private ExecutorService io;
+  private FileBlockDevice d;
+
+  @BeforeEach
+  void open() throws IOException {
+    io = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-io"));
+    d = FileBlockDevice.open(dir.resolve("disk.img"), SIZE, 512, io);
+  }
+
+  @AfterEach
+  void close() {
+    d.close();
+    io.shutdownNow();
+  }
+
+  private static byte[] pattern(int length, int seed) {
+    byte[] b = new byte[length];
+    for (int i = 0; i < length; i++) {
+      b[i] = (byte) (i * 13 + seed);
+    }
+    return b;
+  }
+
+  private IoStatus write(long offset, ByteBuf src, boolean fua) throws InterruptedException {
+    Completion c = new Completion();
+    d.write(offset, src, fua, c);
+    return c.await();
+  }
+
+  private byte[] read(long offset, int length, ByteBuf dst) throws InterruptedException {
+    Completion c = new Completion();
+    d.read(offset, length, dst, c);
+    assertEquals(IoStatus.OK, c.await());
+    assertNotSame(Thread.currentThread(), c.thread, "completion runs off the calling thread");
+    return ByteBufUtil.getBytes(dst, dst.writerIndex() - length, length);
+  }
+
+  @Test
+  void createsSparseFileOfTheConfiguredSize() throws IOException {
+    assertEquals(SIZE, Files.size(dir.resolve("disk.img")));
+    assertEquals(SIZE / 512, d.blockCount());
+    assertFalse(d.isMapped(0), "a fresh sparse file has no data");
+  }
+
+  @Test
+  void alignedRoundTripThroughAlignedDirectMemory() throws InterruptedException {
+    int align = d.alignment();
+    ByteBuffer raw = ByteBuffer.allocateDirect(2 * 65536).alignedSlice(align);
+    ByteBuf src = Unpooled.wrappedBuffer(raw).clear();
+    src.writeBytes(pattern(65536, 1));
+    assertEquals(IoStatus.OK, write(align * 4L, src, false));
+    assertEquals(0, src.readerIndex(), "device leaves src indexes alone");
+    ByteBuffer rawDst = ByteBuffer.allocateDirect(2 * 65536).alignedSlice(align);
+    ByteBuf dst = Unpooled.wrappedBuffer(rawDst).clear();
+    assertArrayEquals(pattern(65536, 1), read(align * 4L, 65536, dst));
+    assertTrue(d.isMapped(align * 4L));
+  }
+
+  @Test
+  void unalignedRoundTripUsesTheBufferedPath() throws InterruptedException {
+    ByteBuf src = Unpooled.wrappedBuffer(pattern(1536, 2)); // heap memory, 512-byte offset
+    assertEquals(IoStatus.OK, write(512, src, false));
+    ByteBuf dst = PooledByteBufAllocator.DEFAULT.directBuffer(1536);
+    try {
+      assertArrayEquals(pattern(1536, 2), read(512, 1536, dst));
+    } finally {
+      dst.release();
+    }
+    ByteBuf heap = Unpooled.buffer(100);
+    heap.writeByte(9); // data is appended at the writer index
+    read(512, 512, heap);
+    assertEquals(9, heap.getByte(0));
+    assertEquals(513, heap.writerIndex());
+  }
+
+  @Test
+  void fuaWriteAndFlushSucceed() throws InterruptedException {
+    assertEquals(IoStatus.OK, write(0, Unpooled.wrappedBuffer(pattern(4096, 3)), true));
+    Completion c = new Completion();
+    d.flush(c);
+    assertEquals(IoStatus.OK, c.await());
+  }
+
+  @Test
+  void unmapPunchesAHoleThatReadsZeros() throws InterruptedException {
+    write(0, Unpooled.wrappedBuffer(pattern(256 * 1024, 4)), false);
+    assertTrue(d.isMapped(64 * 1024));
+    Completion c = new Completion();
+    d.unmap(64 * 1024, 64 * 1024, c);
+    assertEquals(IoStatus.OK, c.await());
+    assertArrayEquals(new byte[64 * 1024], read(64 * 1024, 64 * 1024, Unpooled.buffer(64 * 1024)));
+    assertFalse(d.isMapped(64 * 1024), "punched range is a hole");
+    assertTrue(d.isMapped(0));
+    assertEquals(64 * 1024, d.nextMappingChange(0));
+    assertEquals(128 * 1024, d.nextMappingChange(64 * 1024));
+  }
+
+  @Test
+  void existingFileKeepsDataAndSizeMismatchIsRefused() throws Exception {
+    write(4096, Unpooled.wrappedBuffer(pattern(512, 5)), true);
+    d.close();
+    d = FileBlockDevice.open(dir.resolve("disk.img"), SIZE, 512, io);
+    assertArrayEquals(pattern(512, 5), read(4096, 512, Unpooled.buffer(512)));
+    IOException e = assertThrows(IOException.class,
+        () -> FileBlockDevice.open(dir.resolve("disk.img"), SIZE * 2, 512, io));
+    assertTrue(e.getMessage().contains("configured size"), e.getMessage());
+  }
+
+  @Test
+  void outOfRangeIsRefused() throws InterruptedException {
+    Completion c = new Completion();
+    d.read(SIZE, 512, Unpooled.buffer(512), c);
+    assertEquals(IoStatus.OUT_OF_RANGE, c.await());
+  }
+}
