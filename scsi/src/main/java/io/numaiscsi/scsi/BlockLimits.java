@@ -2,9 +2,11 @@ package io.numaiscsi.scsi;
 
 /** The limits advertised in the Block Limits VPD page (0xB0) and enforced by the decoder. */
 final class BlockLimits {
-  private static final int MAX_TRANSFER_BYTES = 8 << 20;
+  private static final int MAX_TRANSFER_BYTES = 32 << 20;
   private static final int OPTIMAL_TRANSFER_BYTES = 1 << 20;
   private static final long MAX_UNMAP_BYTES = 1L << 30;
+  /** libiscsi considers more than 2^20 blocks per UNMAP "insanely big"; initiators split larger ranges. */
+  private static final long MAX_UNMAP_BLOCKS = 1 << 20;
   private static final long MAX_WRITE_SAME_BYTES = 1L << 30;
 
   final int maxTransferBlocks;
@@ -22,7 +24,7 @@ final class BlockLimits {
     optimalTransferBlocks = OPTIMAL_TRANSFER_BYTES / blockSize;
     logicalPerPhysical = Math.max(1, physicalBlockSize / blockSize);
     logicalPerPhysicalExponent = Integer.numberOfTrailingZeros(Integer.highestOneBit(logicalPerPhysical));
-    maxUnmapBlocks = MAX_UNMAP_BYTES / blockSize;
+    maxUnmapBlocks = Math.min(MAX_UNMAP_BLOCKS, MAX_UNMAP_BYTES / blockSize);
     maxWriteSameBlocks = MAX_WRITE_SAME_BYTES / blockSize;
   }
 }

@@ -60,7 +60,8 @@ public final class LogicalUnit {
   void reset(ItNexus requester) {
     reservations.reset();
     modePages.reset();
-    unitAttentions.postToAllExcept(SenseReason.BUS_DEVICE_RESET_FUNCTION_OCCURRED, requester);
+    // Every nexus learns of the reset, the requester included (libiscsi MultipathIO.Reset checks both paths).
+    unitAttentions.postToAllExcept(SenseReason.BUS_DEVICE_RESET_FUNCTION_OCCURRED, null);
   }
 
   void nexusLost(ItNexus nexus) {

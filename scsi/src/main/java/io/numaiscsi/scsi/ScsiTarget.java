@@ -69,6 +69,12 @@ public final class ScsiTarget {
       }
     }
     SenseReason r = CdbDecoder.decode(task, lu);
+    if (r == null && task.dataOutLength != task.expectedDataTransferLength
+        && (task.kind == CommandKind.COMPARE_AND_WRITE
+            || (task.kind == CommandKind.WRITE_SAME && task.dataOutLength > 0))) {
+      // Unlike a plain WRITE these have no meaningful partial form: the Data-Out must be exactly what the CDB says.
+      r = SenseReason.INVALID_FIELD_IN_CDB;
+    }
     if (r == null && lu != null) {
       r = lu.reservations.check(task);
     }

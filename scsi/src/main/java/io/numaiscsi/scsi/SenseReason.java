@@ -31,6 +31,8 @@ public enum SenseReason {
   REPORTED_LUNS_DATA_HAS_CHANGED(0x6, 0x3F, 0x0E),
   SPACE_ALLOCATION_FAILED_WRITE_PROTECT(0x7, 0x27, 0x07),
   MISCOMPARE_DURING_VERIFY_OPERATION(0xE, 0x1D, 0x00),
+  /** A Data-Out sequence error (wrong DataSN or offset): the command is aborted, the connection kept. */
+  DATA_PHASE_ERROR(0xB, 0x4B, 0x00),
   /** Status only: another I_T nexus holds a conflicting reservation. */
   RESERVATION_CONFLICT(ScsiStatus.RESERVATION_CONFLICT),
   /** Status only. */

@@ -88,12 +88,13 @@ class InquiryPagesTest {
     assertEquals(1, d[4] & 1, "WSNZ");
     assertEquals(64, d[5] & 0xFF, "maximum compare and write length");
     long maxTransfer = Cdb.u32(d, 8);
-    assertEquals((8 << 20) / 512, maxTransfer);
+    assertEquals((32 << 20) / 512, maxTransfer);
     assertEquals(64, Cdb.u32(d, 24), "max unmap descriptors");
     assertTrue(Cdb.u32(d, 20) > 0, "max unmap LBA count");
     assertTrue(Cdb.u64(d, 36) > 0, "max write same length");
     Harness big = new Harness(512, 64L << 20, 0);
-    big.check(A, 0, Harness.read10(0, (int) maxTransfer + 1), null, SenseReason.INVALID_FIELD_IN_CDB);
+    big.check(A, 0, Harness.cdb(String.format("88 00 0000000000000000 %08x 00 00", maxTransfer + 1)), null,
+        SenseReason.INVALID_FIELD_IN_CDB);
   }
 
   @Test

@@ -262,10 +262,11 @@ class ScsiTargetTest {
   }
 
   @Test
-  void logicalUnitResetQueuesUnitAttentionForOtherNexusesOnly() {
+  void logicalUnitResetQueuesUnitAttentionForEveryNexus() {
     h.good(A, 0, cdb("000000000000"), null);
     h.good(B, 0, cdb("000000000000"), null);
     h.target.logicalUnitReset(0, A);
+    h.check(A, 0, cdb("000000000000"), null, SenseReason.BUS_DEVICE_RESET_FUNCTION_OCCURRED);
     h.good(A, 0, cdb("000000000000"), null);
     // INQUIRY is not blocked, and does not clear the condition
     h.good(B, 0, cdb("120000006000"), null);

@@ -93,13 +93,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         }
         int dataOut = cmd.task.dataOutLength();
         if (dataOut > 0) {
-            if (!h.writeBit() || edtl < dataOut) {
-                // The initiator will not send all the data the CDB describes (SPDTL > EDTL): refuse, write nothing.
-                cmd.task.fail(SenseReason.INVALID_FIELD_IN_INFORMATION_UNIT);
-                finish(cmd, Residual.OVERFLOW, dataOut - (h.writeBit() ? edtl : 0), 0);
-                return;
-            }
-            startDataOut(cmd, pdu, h.finalBit(), dataOut);
+            // EDTL < SPDTL: the initiator sends only EDTL bytes; the SCSI layer writes the whole blocks it got and
+            // the response reports the overflow (libiscsi iSCSIResiduals). EDTL > SPDTL: surplus data is dropped.
+            cmd.scsiDataLength = dataOut;
+            startDataOut(cmd, pdu, h.finalBit(), h.writeBit() ? Math.min(edtl, dataOut) : 0);
             return;
         }
         byItt.put(itt, cmd);
@@ -135,11 +132,11 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         return cdbScratch.readableBytes();
     }
 
-    private void startDataOut(IscsiCommand cmd, Pdu pdu, boolean finalBit, int dataOut) {
+    private void startDataOut(IscsiCommand cmd, Pdu pdu, boolean finalBit, int toCollect) {
         cmd.state = IscsiCommand.State.COLLECTING_DATA;
-        cmd.toCollect = dataOut;
-        cmd.writeBuffer = connection.channel().alloc().directBuffer(dataOut, dataOut);
-        cmd.writeBuffer.writerIndex(dataOut);
+        cmd.toCollect = toCollect;
+        cmd.writeBuffer = connection.channel().alloc().directBuffer(toCollect, toCollect);
+        cmd.writeBuffer.writerIndex(toCollect);
         cmd.ttt = nextTargetTransferTag();
         byItt.put(cmd.itt, cmd);
 
@@ -202,12 +199,13 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         int ttt = h.targetTransferTag();
         IscsiCommand cmd = byItt.get(itt);
         if (cmd == null || cmd.state != IscsiCommand.State.COLLECTING_DATA) {
-            if (ttt != RESERVED && cmd == null) {
+            boolean issuedByUs = ttt != RESERVED && ttt > 0 && ttt < nextTtt;
+            if (ttt != RESERVED && cmd == null && !issuedByUs) {
                 LOG.warn("rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}", connection.channel().remoteAddress(),
                         Integer.toHexString(itt), Integer.toHexString(ttt));
                 out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
             }
-            return; // unsolicited data for a command already answered, or surplus data: dropped
+            return; // data for a command already answered (failed, aborted) or surplus data: dropped
         }
         ByteBuf data = pdu.data();
         int length = data == null ? 0 : data.readableBytes();
@@ -220,16 +218,33 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
             return;
         }
+        int expectedDataSN = ttt == RESERVED ? cmd.unsolicitedDataSN++ : cmd.solicitedDataSN++;
+        if (h.dataSN() != expectedDataSN) {
+            // ERL 0 cannot recover a lost or reordered Data-Out: fail the command, keep the connection.
+            LOG.warn("aborting command ITT 0x{} from {}: Data-Out DataSN {} where {} was expected (offset {}, length {})",
+                    Integer.toHexString(itt), connection.channel().remoteAddress(), Integer.toUnsignedString(h.dataSN()),
+                    expectedDataSN, offset, length);
+            failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
+            return;
+        }
         if (offset > cmd.received) {
-            LOG.warn("rejecting Data-Out from {}: ITT 0x{} offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
-                    connection.channel().remoteAddress(), Integer.toHexString(itt), offset, cmd.received);
-            out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+            LOG.warn("aborting command ITT 0x{} from {}: Data-Out offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
+                    Integer.toHexString(itt), connection.channel().remoteAddress(), offset, cmd.received);
+            failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
             return;
         }
         if (length > 0) {
             acceptData(cmd, data, offset);
         }
         advance(cmd);
+    }
+
+    /** Ends a command still collecting data with CHECK CONDITION; its later Data-Out PDUs are dropped. */
+    private void failCollecting(IscsiCommand cmd, SenseReason reason) {
+        byItt.remove(cmd.itt);
+        cmd.task.fail(reason);
+        finish(cmd, Residual.NONE, 0, cmd.r2tSN);
+        out.flush();
     }
 
     // ---- completion --------------------------------------------------------------------------
@@ -254,7 +269,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         if (status == STATUS_GOOD && dataIn != null && dataIn.isReadable()) {
             sendDataIn(cmd, dataIn);
         } else {
-            int moved = cmd.toCollect; // bytes of data-out for writes; no data for everything else
+            int moved = cmd.scsiDataLength; // data-out the CDB described for writes; no data for everything else
             int kind = status == STATUS_GOOD ? Residual.kind(moved, cmd.expectedLength) : Residual.NONE;
             int residual = kind == Residual.NONE ? 0 : Residual.amount(moved, cmd.expectedLength);
             out.scsiResponse(cmd.itt, status, cmd.task.senseBuffer(),

@@ -25,13 +25,15 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
 
     // Write (Data-Out) bookkeeping, in bytes of the data-out buffer.
     ByteBuf writeBuffer;
-    int toCollect;          // SCSI data-out length, clipped to EDTL
+    int scsiDataLength;     // data-out length the CDB asks for (SPDTL)
+    int toCollect;          // what the initiator will send: SPDTL clipped to EDTL
     int received;           // contiguous bytes received from offset 0
     int unsolicitedEnd;     // first offset that needs an R2T
     int nextR2tOffset;      // where the next R2T starts
     int outstandingR2t;
     int r2tSN;
-    int dataSequenceN;      // DataSN expected next in the current Data-Out sequence
+    int unsolicitedDataSN;  // DataSN expected next in the unsolicited sequence
+    int solicitedDataSN;    // DataSN expected next in the oldest outstanding R2T's sequence
     int ttt;
     final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
     int r2tHead;
@@ -59,7 +61,9 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
         this.nextR2tOffset = 0;
         this.outstandingR2t = 0;
         this.r2tSN = 0;
-        this.dataSequenceN = 0;
+        this.unsolicitedDataSN = 0;
+        this.solicitedDataSN = 0;
+        this.scsiDataLength = 0;
         this.ttt = ResponseWriter.RESERVED_TAG;
         this.r2tHead = 0;
         this.abortWaiter = null;
@@ -75,6 +79,7 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
         while (outstandingR2t > 0 && received >= r2tEnds[r2tHead]) {
             r2tHead = (r2tHead + 1) % r2tEnds.length;
             outstandingR2t--;
+            solicitedDataSN = 0; // each R2T's Data-Out sequence numbers its PDUs from 0
         }
     }
 
