@@ -4,6 +4,7 @@ import io.numaiscsi.config.ConfigException;
 import io.numaiscsi.config.ConfigLoader;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
+import io.numaiscsi.daemon.events.EventModel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,10 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--portal", paramLabel = "HOST:PORT", description = "listen address; repeatable; overrides the config's portals")
     List<String> portals = new ArrayList<>();
+
+    @Option(names = "--event-model", paramLabel = "MODEL",
+            description = "PER_LUN (default: an event thread per LUN) or CENTRALIZED (one thread for everything, as tgtd)")
+    EventModel eventModel = EventModel.PER_LUN;
 
     @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for relative backing files; overrides the config")
     Path dataDir;
@@ -57,7 +62,7 @@ public final class Main implements Callable<Integer> {
         if (dataDir != null) {
             config = config.withDataDir(dataDir);
         }
-        TargetDaemon daemon = new TargetDaemon(config);
+        TargetDaemon daemon = new TargetDaemon(config, eventModel);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.
         sun.misc.SignalHandler onSignal = signal -> stopRequested.countDown();

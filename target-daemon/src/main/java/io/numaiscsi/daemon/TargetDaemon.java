@@ -7,6 +7,10 @@ import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.daemon.events.EventLoops;
+import io.numaiscsi.daemon.events.EventModel;
+import io.numaiscsi.daemon.events.LunEventLoops;
+import io.numaiscsi.daemon.session.EventThreads;
 import io.numaiscsi.daemon.session.ExportedTarget;
 import io.numaiscsi.daemon.session.SessionSettings;
 import io.numaiscsi.daemon.session.SessionTable;
@@ -43,11 +47,14 @@ public final class TargetDaemon implements AutoCloseable {
     private final List<BlockDevice> devices = new ArrayList<>();
     private final SessionTable sessions = new SessionTable();
     private final List<InetSocketAddress> bound = new ArrayList<>();
+    private final EventModel eventModel;
+    private EventLoops eventLoops;
     private TcpPortal portal;
     private boolean closed;
 
-    public TargetDaemon(TargetConfig config) {
+    public TargetDaemon(TargetConfig config, EventModel eventModel) {
         this.config = config;
+        this.eventModel = eventModel;
         this.ioExecutor = Executors.newFixedThreadPool(config.daemon().ioThreads(), new DefaultThreadFactory("backing-io", true));
         int arenas = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.alloc = new PooledByteBufAllocator(true, 0, arenas, 8192, 9, 256, 64, true, DIRECT_IO_ALIGNMENT);
@@ -78,9 +85,15 @@ public final class TargetDaemon implements AutoCloseable {
         }
         SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
                 iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG);
-        portal = new TcpPortal(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        int lunCount = 0;
+        for (ExportedTarget t : exported) {
+            lunCount += t.scsi().units().size();
+        }
+        eventLoops = new EventLoops(eventModel, lunCount);
+        EventThreads eventThreads = new LunEventLoops(eventLoops.luns(), exported);
+        portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.epoll());
         for (Portal p : config.portals()) {
-            bound.add(portal.listen(p.host(), p.port(), settings, directory, sessions, alloc));
+            bound.add(portal.listen(p.host(), p.port(), settings, directory, sessions, eventThreads, alloc));
         }
     }
 
@@ -101,6 +114,9 @@ public final class TargetDaemon implements AutoCloseable {
         closed = true;
         if (portal != null) {
             portal.close();
+        }
+        if (eventLoops != null) {
+            eventLoops.close();
         }
         for (BlockDevice d : devices) {
             CompletableFuture<IoStatus> flushed = new CompletableFuture<>();

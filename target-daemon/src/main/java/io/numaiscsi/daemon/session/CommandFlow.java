@@ -14,6 +14,7 @@ import io.numaiscsi.scsi.SenseReason;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,8 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
 
     private final IscsiConnection connection;
     private final ScsiTarget scsi;
+    private final ExportedTarget target;
+    private final EventThreads eventThreads;
     private final ItNexus nexus;
     private final SessionParameters params;
     private final ResponseWriter out;
@@ -44,14 +47,19 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     private final ByteBuf cdbScratch;
     private int nextTtt = 1;
 
-    CommandFlow(IscsiConnection connection, ScsiTarget scsi, ItNexus nexus, SessionParameters params, int queueDepth) {
+    CommandFlow(IscsiConnection connection, ExportedTarget target, EventThreads eventThreads, ItNexus nexus,
+                SessionParameters params, int queueDepth) {
         this.connection = connection;
-        this.scsi = scsi;
+        this.target = target;
+        this.scsi = target.scsi();
+        this.eventThreads = eventThreads;
         this.nexus = nexus;
         this.params = params;
         this.out = connection.out();
         for (int i = 0; i < queueDepth + IMMEDIATE_SLACK; i++) {
-            free.add(new IscsiCommand(this, params.maxOutstandingR2T()));
+            IscsiCommand cmd = new IscsiCommand(this, params.maxOutstandingR2T());
+            cmd.execution = () -> scsi.execute(cmd.task);
+            free.add(cmd);
         }
         this.cdbScratch = io.netty.buffer.Unpooled.buffer(Pdu.BHS_LENGTH + 1024);
     }
@@ -100,7 +108,17 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             return;
         }
         byItt.put(itt, cmd);
-        scsi.execute(cmd.task);
+        execute(cmd);
+    }
+
+    /** Runs the command on its LUN's event thread: inline when that is this thread, else through its queue. */
+    private void execute(IscsiCommand cmd) {
+        Executor lunThread = eventThreads.lunThread(target, cmd.lun);
+        if (lunThread == null || lunThread == connection.channel().executor()) {
+            scsi.execute(cmd.task);
+        } else {
+            lunThread.execute(cmd.execution);
+        }
     }
 
     /** CDB = the 16 bytes of the BHS plus an Extended CDB AHS if present; -1 for a malformed AHS. */
@@ -180,7 +198,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             ByteBuf data = cmd.writeBuffer;
             cmd.writeBuffer = null;
             cmd.task.dataOut(data);
-            scsi.execute(cmd.task);
+            execute(cmd);
             return;
         }
         while (cmd.outstandingR2t < params.maxOutstandingR2T() && cmd.nextR2tOffset < cmd.toCollect) {

@@ -38,6 +38,9 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
     int r2tHead;
 
+    /** Runs the task on its LUN's event thread; made once per pooled command, not per I/O. */
+    Runnable execution;
+
     // Task management: the TMF that waits for this command to finish, if any.
     PendingTaskManagement abortWaiter;
 

@@ -43,6 +43,7 @@ public final class IscsiConnection {
     private final ConnectionLogin login;
     private final ResponseWriter out;
     private final LongSupplier nanoClock;
+    private final EventThreads eventThreads;
     private Phase phase = Phase.LOGIN;
     private IscsiSession session;
     private SessionParameters params;
@@ -57,8 +58,9 @@ public final class IscsiConnection {
     private final LogoutRequestHeader logoutRequest = new LogoutRequestHeader();
 
     public IscsiConnection(PduChannel channel, SessionSettings settings, TargetDirectory targets, SessionTable sessions,
-                           LongSupplier nanoClock) {
+                           EventThreads eventThreads, LongSupplier nanoClock) {
         this.channel = channel;
+        this.eventThreads = eventThreads;
         this.settings = settings;
         this.sessions = sessions;
         this.login = new ConnectionLogin(channel, settings, targets, sessions);
@@ -210,7 +212,7 @@ public final class IscsiConnection {
         channel.receiveLimits(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
         textExchange = new TextExchange(params, login);
         if (session.type() == SessionType.NORMAL) {
-            commands = new CommandFlow(this, session.target().scsi(), session.nexus(), params, settings.queueDepth());
+            commands = new CommandFlow(this, session.target(), eventThreads, session.nexus(), params, settings.queueDepth());
             taskManagement = new TaskManagement(this, sessions);
         }
         long interval = settings.nopInInterval().toNanos();
@@ -224,6 +226,9 @@ public final class IscsiConnection {
                 params.initiatorMaxRecvDataSegmentLength(), params.targetMaxRecvDataSegmentLength(),
                 params.maxBurstLength(), params.firstBurstLength(), params.immediateData(), params.initialR2T(),
                 params.headerDigest() ? "CRC32C" : "None", params.dataDigest() ? "CRC32C" : "None");
+        if (session.type() == SessionType.NORMAL) {
+            channel.handOff(eventThreads.homeOf(session.target()));
+        }
     }
 
     // ---- full feature phase ------------------------------------------------------------------

@@ -26,6 +26,12 @@ public interface PduChannel {
     /** Limits for what the initiator may send from now on (after login: the negotiated values). */
     void receiveLimits(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest);
 
+    /**
+     * Moves the connection to another event thread (the home of its target after login). Processing of
+     * received bytes pauses until the move completes; afterwards {@link #executor()} is the new thread.
+     */
+    void handOff(java.util.concurrent.Executor destination);
+
     /** "host:port" of the initiator, for logs. */
     String remoteAddress();
 

@@ -2,7 +2,11 @@ package io.numaiscsi.daemon.tcp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.EventLoop;
+import io.numaiscsi.daemon.session.EventThreads;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.EventExecutor;
@@ -34,15 +38,20 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     private final TargetDirectory targets;
     private final SessionTable sessions;
     private final ByteBufAllocator alloc;
+    private final EventThreads eventThreads;
     private final PduDecoder decoder = new PduDecoder();
     private ChannelHandlerContext ctx;
     private IscsiConnection connection;
     private ScheduledFuture<?> ticker;
     private boolean pendingFlush;
     private boolean closing;
+    /** Between deregistration from the login thread and registration on the home thread: decode nothing. */
+    private boolean moving;
 
-    TcpConnectionHandler(SessionSettings settings, TargetDirectory targets, SessionTable sessions, ByteBufAllocator alloc) {
+    TcpConnectionHandler(SessionSettings settings, TargetDirectory targets, SessionTable sessions, EventThreads eventThreads,
+                         ByteBufAllocator alloc) {
         this.settings = settings;
+        this.eventThreads = eventThreads;
         this.targets = targets;
         this.sessions = sessions;
         this.alloc = alloc;
@@ -51,14 +60,18 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        this.connection = new IscsiConnection(this, settings, targets, sessions, System::nanoTime);
-        this.ticker = ctx.executor().scheduleAtFixedRate(connection::onTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        this.connection = new IscsiConnection(this, settings, targets, sessions, eventThreads, System::nanoTime);
+        startTicker();
         LOG.debug("connection from {}", remoteAddress());
+    }
+
+    private void startTicker() {
+        ticker = ctx.executor().scheduleAtFixedRate(connection::onTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        while (!closing) {
+        while (!closing && !moving) {
             Pdu pdu = decoder.decode(in, alloc);
             if (pdu == null) {
                 if (decoder.failure() != null) {
@@ -69,7 +82,10 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
             }
             connection.onPdu(pdu);
         }
-        in.skipBytes(in.readableBytes());
+        if (closing) {
+            in.skipBytes(in.readableBytes());
+        }
+        // moving: leave the bytes in the cumulation; the home thread decodes them after the move
     }
 
     @Override
@@ -147,7 +163,42 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
             return;
         }
         closing = true;
-        ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void handOff(java.util.concurrent.Executor destination) {
+        if (!(destination instanceof EventLoop home) || home == ctx.channel().eventLoop() || closing) {
+            return;
+        }
+        moving = true;
+        flush();
+        if (ticker != null) {
+            ticker.cancel(false);
+            ticker = null;
+        }
+        Channel ch = ctx.channel();
+        ch.deregister().addListener(deregistered -> {
+            if (!deregistered.isSuccess()) {
+                LOG.warn("dropping connection from {}: cannot leave the login thread: {}", remoteAddress(),
+                        deregistered.cause().toString());
+                ch.close();
+                return;
+            }
+            home.register(ch).addListener(registered -> {
+                if (!registered.isSuccess()) {
+                    LOG.warn("dropping connection from {}: cannot move to its target's thread: {}", remoteAddress(),
+                            registered.cause().toString());
+                    ch.close();
+                    return;
+                }
+                moving = false;
+                startTicker();
+                // Bytes that arrived with the last login PDU wait in the cumulation: decode them here.
+                ctx.pipeline().fireChannelRead(Unpooled.EMPTY_BUFFER);
+                ctx.pipeline().fireChannelReadComplete();
+            });
+        });
     }
 
     @Override

@@ -6,14 +6,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.numaiscsi.daemon.session.EventThreads;
 import io.numaiscsi.daemon.session.SessionSettings;
 import io.numaiscsi.daemon.session.SessionTable;
 import io.numaiscsi.daemon.session.TargetDirectory;
@@ -31,28 +28,23 @@ public final class TcpPortal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TcpPortal.class);
 
     private final EventLoopGroup acceptor;
-    private final EventLoopGroup workers;
+    private final EventLoopGroup login;
     private final Class<? extends ServerChannel> channelClass;
     private final List<Channel> listeners = new ArrayList<>();
 
-    public TcpPortal(int workerThreads) {
-        if (Epoll.isAvailable()) {
-            acceptor = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-            workers = new MultiThreadIoEventLoopGroup(workerThreads, EpollIoHandler.newFactory());
-            channelClass = EpollServerSocketChannel.class;
-        } else {
-            LOG.warn("native epoll unavailable ({}); using NIO", Epoll.unavailabilityCause().toString());
-            acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-            workers = new MultiThreadIoEventLoopGroup(workerThreads, NioIoHandler.newFactory());
-            channelClass = NioServerSocketChannel.class;
-        }
+    /** Connections are accepted on {@code acceptor} and logged in on {@code login}; the event threads take them from there. */
+    public TcpPortal(EventLoopGroup acceptor, EventLoopGroup login, boolean epoll) {
+        this.acceptor = acceptor;
+        this.login = login;
+        this.channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     }
 
     /** Binds one portal; throws if the address cannot be bound. */
     public InetSocketAddress listen(String host, int port, SessionSettings settings, TargetDirectory targets,
-                                    SessionTable sessions, ByteBufAllocator alloc) throws InterruptedException {
+                                    SessionTable sessions, EventThreads eventThreads, ByteBufAllocator alloc)
+            throws InterruptedException {
         ServerBootstrap b = new ServerBootstrap()
-                .group(acceptor, workers)
+                .group(acceptor, login)
                 .channel(channelClass)
                 .option(ChannelOption.SO_BACKLOG, 256)
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -62,7 +54,7 @@ public final class TcpPortal implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast("iscsi", new TcpConnectionHandler(settings, targets, sessions, alloc));
+                        ch.pipeline().addLast("iscsi", new TcpConnectionHandler(settings, targets, sessions, eventThreads, alloc));
                     }
                 });
         Channel ch = b.bind(host, port).sync().channel();
@@ -72,12 +64,11 @@ public final class TcpPortal implements AutoCloseable {
         return bound;
     }
 
+    /** Stops listening; the event loop groups belong to the caller. */
     @Override
     public void close() {
         for (Channel ch : listeners) {
             ch.close().syncUninterruptibly();
         }
-        workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
-        acceptor.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
     }
 }
