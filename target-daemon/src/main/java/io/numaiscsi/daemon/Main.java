@@ -5,6 +5,8 @@ import io.numaiscsi.config.ConfigLoader;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.daemon.events.EventModel;
+import io.numaiscsi.daemon.metrics.DaemonMetrics;
+import io.numaiscsi.daemon.metrics.MetricsEndpoint;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +32,10 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--event-model", paramLabel = "MODEL",
             description = "PER_LUN (default: an event thread per LUN) or CENTRALIZED (one thread for everything, as tgtd)")
     EventModel eventModel = EventModel.PER_LUN;
+
+    @Option(names = "--metrics", paramLabel = "HOST:PORT",
+            description = "serve Prometheus metrics at http://HOST:PORT/metrics (off by default)")
+    String metrics;
 
     @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for relative backing files; overrides the config")
     Path dataDir;
@@ -76,7 +82,21 @@ public final class Main implements Callable<Integer> {
             daemon.close();
             return EXIT_STARTUP;
         }
+        MetricsEndpoint endpoint = null;
+        if (metrics != null) {
+            try {
+                Portal at = Portal.parse(metrics);
+                endpoint = new MetricsEndpoint(at.host(), at.port(), new DaemonMetrics(daemon.threadStats(), daemon.sessions()));
+            } catch (Exception e) {
+                System.err.println("--metrics " + metrics + ": " + e.getMessage());
+                daemon.close();
+                return EXIT_CONFIG;
+            }
+        }
         stopRequested.await();
+        if (endpoint != null) {
+            endpoint.close();
+        }
         daemon.close();
         return 0;
     }

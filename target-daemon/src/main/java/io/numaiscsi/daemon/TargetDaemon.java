@@ -10,7 +10,9 @@ import io.numaiscsi.config.TargetDefinition;
 import io.numaiscsi.daemon.events.EventLoops;
 import io.numaiscsi.daemon.events.EventModel;
 import io.numaiscsi.daemon.events.LunEventLoops;
+import io.numaiscsi.daemon.session.EventThreadRegistry;
 import io.numaiscsi.daemon.session.EventThreads;
+import io.numaiscsi.daemon.session.SessionServices;
 import io.numaiscsi.daemon.session.ExportedTarget;
 import io.numaiscsi.daemon.session.SessionSettings;
 import io.numaiscsi.daemon.session.SessionTable;
@@ -46,6 +48,7 @@ public final class TargetDaemon implements AutoCloseable {
     private final PooledByteBufAllocator alloc;
     private final List<BlockDevice> devices = new ArrayList<>();
     private final SessionTable sessions = new SessionTable();
+    private final EventThreadRegistry threadStats = new EventThreadRegistry();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private final EventModel eventModel;
     private EventLoops eventLoops;
@@ -92,13 +95,18 @@ public final class TargetDaemon implements AutoCloseable {
         eventLoops = new EventLoops(eventModel, lunCount);
         EventThreads eventThreads = new LunEventLoops(eventLoops.luns(), exported);
         portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.epoll());
+        SessionServices services = new SessionServices(settings, directory, sessions, eventThreads, threadStats);
         for (Portal p : config.portals()) {
-            bound.add(portal.listen(p.host(), p.port(), settings, directory, sessions, eventThreads, alloc));
+            bound.add(portal.listen(p.host(), p.port(), services, alloc));
         }
     }
 
     public List<InetSocketAddress> boundAddresses() {
         return bound;
+    }
+
+    public EventThreadRegistry threadStats() {
+        return threadStats;
     }
 
     public SessionTable sessions() {

@@ -15,6 +15,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,9 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     private final ScsiTarget scsi;
     private final ExportedTarget target;
     private final EventThreads eventThreads;
+    private final EventThreadRegistry threadStats;
+    private final LongSupplier nanoClock;
+    private EventThreadStats stats;
     private final ItNexus nexus;
     private final SessionParameters params;
     private final ResponseWriter out;
@@ -47,8 +51,11 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     private final ByteBuf cdbScratch;
     private int nextTtt = 1;
 
-    CommandFlow(IscsiConnection connection, ExportedTarget target, EventThreads eventThreads, ItNexus nexus,
-                SessionParameters params, int queueDepth) {
+    CommandFlow(IscsiConnection connection, ExportedTarget target, EventThreads eventThreads,
+                EventThreadRegistry threadStats, LongSupplier nanoClock, ItNexus nexus, SessionParameters params,
+                int queueDepth) {
+        this.threadStats = threadStats;
+        this.nanoClock = nanoClock;
         this.connection = connection;
         this.target = target;
         this.scsi = target.scsi();
@@ -58,7 +65,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         this.out = connection.out();
         for (int i = 0; i < queueDepth + IMMEDIATE_SLACK; i++) {
             IscsiCommand cmd = new IscsiCommand(this, params.maxOutstandingR2T());
-            cmd.execution = () -> scsi.execute(cmd.task);
+            cmd.execution = () -> {
+                cmd.startedAt = nanoClock.getAsLong();
+                scsi.execute(cmd.task);
+            };
             free.add(cmd);
         }
         this.cdbScratch = io.netty.buffer.Unpooled.buffer(Pdu.BHS_LENGTH + 1024);
@@ -113,9 +123,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
 
     /** Runs the command on its LUN's event thread: inline when that is this thread, else through its queue. */
     private void execute(IscsiCommand cmd) {
+        cmd.readyAt = nanoClock.getAsLong();
         Executor lunThread = eventThreads.lunThread(target, cmd.lun);
         if (lunThread == null || lunThread == connection.channel().executor()) {
-            scsi.execute(cmd.task);
+            cmd.execution.run();
         } else {
             lunThread.execute(cmd.execution);
         }
@@ -277,11 +288,17 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     }
 
     @Override
+    public long now() {
+        return nanoClock.getAsLong();
+    }
+
+    @Override
     public void onCompleted(IscsiCommand cmd) {
         if (cmd.task.aborted() || cmd.state != IscsiCommand.State.EXECUTING) {
             retire(cmd);
             return;
         }
+        recordStages(cmd);
         int status = cmd.task.status();
         ByteBuf dataIn = cmd.task.dataIn();
         if (status == STATUS_GOOD && dataIn != null && dataIn.isReadable()) {
@@ -295,6 +312,19 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         }
         out.flush();
         retire(cmd);
+    }
+
+    private void recordStages(IscsiCommand cmd) {
+        EventThreadStats s = stats;
+        if (s == null || s.thread() != Thread.currentThread()) {
+            s = stats = threadStats.current(); // first command on this thread, or the connection moved
+        }
+        long sentAt = nanoClock.getAsLong();
+        s.stage(EventThreadStats.Stage.LUN_QUEUE, cmd.startedAt - cmd.readyAt);
+        s.stage(EventThreadStats.Stage.EXECUTE, cmd.completedAt - cmd.startedAt);
+        s.stage(EventThreadStats.Stage.COMPLETION_QUEUE, sentAt - cmd.completedAt);
+        ByteBuf dataIn = cmd.task.dataIn();
+        s.completed(cmd.scsiDataLength + (dataIn == null ? 0 : Math.min(dataIn.readableBytes(), cmd.expectedLength)));
     }
 
     private void sendDataIn(IscsiCommand cmd, ByteBuf dataIn) {

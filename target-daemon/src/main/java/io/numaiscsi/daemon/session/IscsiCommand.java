@@ -38,6 +38,11 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
     int r2tHead;
 
+    // Stage timestamps (nanoseconds from the connection's clock): ready to run, started, SCSI-completed.
+    long readyAt;
+    volatile long startedAt;
+    volatile long completedAt;
+
     /** Runs the task on its LUN's event thread; made once per pooled command, not per I/O. */
     Runnable execution;
 
@@ -101,6 +106,7 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     /** Called by the SCSI layer on any thread. */
     @Override
     public void taskComplete(ScsiTask completed) {
+        completedAt = completions.now();
         completions.complete(this);
     }
 
@@ -116,5 +122,7 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
         void complete(IscsiCommand command);
 
         void onCompleted(IscsiCommand command);
+
+        long now();
     }
 }

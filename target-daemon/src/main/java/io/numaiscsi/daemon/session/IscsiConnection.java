@@ -44,6 +44,7 @@ public final class IscsiConnection {
     private final ResponseWriter out;
     private final LongSupplier nanoClock;
     private final EventThreads eventThreads;
+    private final EventThreadRegistry threadStats;
     private Phase phase = Phase.LOGIN;
     private IscsiSession session;
     private SessionParameters params;
@@ -57,13 +58,13 @@ public final class IscsiConnection {
     private final TextRequestHeader textRequest = new TextRequestHeader();
     private final LogoutRequestHeader logoutRequest = new LogoutRequestHeader();
 
-    public IscsiConnection(PduChannel channel, SessionSettings settings, TargetDirectory targets, SessionTable sessions,
-                           EventThreads eventThreads, LongSupplier nanoClock) {
+    public IscsiConnection(PduChannel channel, SessionServices services, LongSupplier nanoClock) {
         this.channel = channel;
-        this.eventThreads = eventThreads;
-        this.settings = settings;
-        this.sessions = sessions;
-        this.login = new ConnectionLogin(channel, settings, targets, sessions);
+        this.threadStats = services.threadStats();
+        this.eventThreads = services.eventThreads();
+        this.settings = services.settings();
+        this.sessions = services.sessions();
+        this.login = new ConnectionLogin(channel, settings, services.targets(), sessions);
         this.out = new ResponseWriter(channel);
         this.nanoClock = nanoClock;
     }
@@ -212,7 +213,8 @@ public final class IscsiConnection {
         channel.receiveLimits(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
         textExchange = new TextExchange(params, login);
         if (session.type() == SessionType.NORMAL) {
-            commands = new CommandFlow(this, session.target(), eventThreads, session.nexus(), params, settings.queueDepth());
+            commands = new CommandFlow(this, session.target(), eventThreads, threadStats, nanoClock, session.nexus(), params,
+                    settings.queueDepth());
             taskManagement = new TaskManagement(this, sessions);
         }
         long interval = settings.nopInInterval().toNanos();

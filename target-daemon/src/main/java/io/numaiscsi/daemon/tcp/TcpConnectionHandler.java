@@ -6,16 +6,13 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
-import io.numaiscsi.daemon.session.EventThreads;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.numaiscsi.daemon.session.IscsiConnection;
 import io.numaiscsi.daemon.session.PduChannel;
-import io.numaiscsi.daemon.session.SessionSettings;
-import io.numaiscsi.daemon.session.SessionTable;
-import io.numaiscsi.daemon.session.TargetDirectory;
+import io.numaiscsi.daemon.session.SessionServices;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.PduDecoder;
 import java.net.InetSocketAddress;
@@ -34,11 +31,8 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     private static final Logger LOG = LoggerFactory.getLogger(TcpConnectionHandler.class);
     private static final long TICK_MILLIS = 1000;
 
-    private final SessionSettings settings;
-    private final TargetDirectory targets;
-    private final SessionTable sessions;
+    private final SessionServices services;
     private final ByteBufAllocator alloc;
-    private final EventThreads eventThreads;
     private final PduDecoder decoder = new PduDecoder();
     private ChannelHandlerContext ctx;
     private IscsiConnection connection;
@@ -48,19 +42,15 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     /** Between deregistration from the login thread and registration on the home thread: decode nothing. */
     private boolean moving;
 
-    TcpConnectionHandler(SessionSettings settings, TargetDirectory targets, SessionTable sessions, EventThreads eventThreads,
-                         ByteBufAllocator alloc) {
-        this.settings = settings;
-        this.eventThreads = eventThreads;
-        this.targets = targets;
-        this.sessions = sessions;
+    TcpConnectionHandler(SessionServices services, ByteBufAllocator alloc) {
+        this.services = services;
         this.alloc = alloc;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        this.connection = new IscsiConnection(this, settings, targets, sessions, eventThreads, System::nanoTime);
+        this.connection = new IscsiConnection(this, services, System::nanoTime);
         startTicker();
         LOG.debug("connection from {}", remoteAddress());
     }

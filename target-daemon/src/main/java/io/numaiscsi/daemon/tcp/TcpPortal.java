@@ -10,10 +10,7 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.numaiscsi.daemon.session.EventThreads;
-import io.numaiscsi.daemon.session.SessionSettings;
-import io.numaiscsi.daemon.session.SessionTable;
-import io.numaiscsi.daemon.session.TargetDirectory;
+import io.numaiscsi.daemon.session.SessionServices;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,8 +37,7 @@ public final class TcpPortal implements AutoCloseable {
     }
 
     /** Binds one portal; throws if the address cannot be bound. */
-    public InetSocketAddress listen(String host, int port, SessionSettings settings, TargetDirectory targets,
-                                    SessionTable sessions, EventThreads eventThreads, ByteBufAllocator alloc)
+    public InetSocketAddress listen(String host, int port, SessionServices services, ByteBufAllocator alloc)
             throws InterruptedException {
         ServerBootstrap b = new ServerBootstrap()
                 .group(acceptor, login)
@@ -54,7 +50,7 @@ public final class TcpPortal implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast("iscsi", new TcpConnectionHandler(settings, targets, sessions, eventThreads, alloc));
+                        ch.pipeline().addLast("iscsi", new TcpConnectionHandler(services, alloc));
                     }
                 });
         Channel ch = b.bind(host, port).sync().channel();

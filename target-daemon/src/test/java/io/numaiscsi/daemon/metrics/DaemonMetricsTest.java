@@ -1,0 +1,31 @@
+package io.numaiscsi.daemon.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.numaiscsi.daemon.session.EventThreadRegistry;
+import io.numaiscsi.daemon.session.SessionTable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class DaemonMetricsTest {
+    @Test
+    void eventThreadsAppearInTheScrapeOnceTheyServedACommand() throws Exception {
+        EventThreadRegistry threads = new EventThreadRegistry();
+        DaemonMetrics metrics = new DaemonMetrics(threads, new SessionTable());
+        assertTrue(!metrics.scrape().contains("iscsi_thread_commands"), "no thread before any command");
+
+        AtomicReference<String> name = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            threads.current();
+            name.set(Thread.currentThread().getName());
+        }, "lun-event-test");
+        t.start();
+        t.join();
+
+        String text = metrics.scrape();
+        assertTrue(text.contains("iscsi_thread_commands_total{thread=\"lun-event-test\"} 0.0"), text);
+        assertTrue(text.contains("iscsi_stage_delay_seconds_total{stage=\"lun_queue\",thread=\"lun-event-test\"}"), text);
+        assertTrue(text.contains("iscsi_stage_commands_total{stage=\"execute\",thread=\"lun-event-test\"}"), text);
+        assertTrue(text.contains("iscsi_sessions 0.0"), text);
+    }
+}
