@@ -141,11 +141,8 @@ public final class IscsiConnection {
             commands.abortAllOnClose();
         }
         IscsiSession s = session != null ? session : login.session();
-        if (s != null) {
-            sessions.remove(s);
-            if (s.target() != null && s.nexus() != null) {
-                s.target().scsi().nexusLost(s.nexus());
-            }
+        if (s != null && sessions.remove(s) && s.target() != null && s.nexus() != null) {
+            s.target().scsi().nexusLost(s.nexus());
         }
         if (was == Phase.LOGIN && s == null) {
             LOG.debug("connection from {} closed during login", channel.remoteAddress());

@@ -28,6 +28,11 @@ public final class SessionTable {
             byTsih.remove(old.tsih());
             LOG.info("reinstating session tsih={} of {} isid={}: closing the old connection", old.tsih(), initiatorName,
                     Long.toHexString(isid));
+            // The reinstated session's I_T nexus is lost now, before the new session can run a command
+            // (its SPC-2 reservation must not survive into, or be released out from under, the new one).
+            if (old.target() != null && old.nexus() != null) {
+                old.target().scsi().nexusLost(old.nexus());
+            }
             IscsiConnection oldConnection = old.connection();
             if (oldConnection != null) {
                 oldConnection.closeFromOtherThread("session reinstated by a new login with the same ISID");
@@ -55,14 +60,19 @@ public final class SessionTable {
         return byTsih.get(tsih);
     }
 
-    /** Removes the session if it is still the registered one (a reinstated session must not remove its successor). */
-    synchronized void remove(IscsiSession s) {
-        if (byKey.get(s.key()) == s) {
+    /**
+     * Removes the session if it is still the registered one (a reinstated session must not remove its
+     * successor). Returns false when it was already gone, e.g. reinstated.
+     */
+    synchronized boolean remove(IscsiSession s) {
+        boolean registered = byKey.get(s.key()) == s;
+        if (registered) {
             byKey.remove(s.key());
         }
         if (byTsih.get(s.tsih()) == s) {
             byTsih.remove(s.tsih());
         }
+        return registered;
     }
 
     synchronized List<IscsiSession> sessionsOf(String targetName) {
