@@ -1,0 +1,107 @@
+# lib.sh - helpers for the guest test scripts (run-vm.sh copies this to /vmrun/lib.sh on every
+# run, so editing it needs no image rebuild). Usage in a guest script: . /vmrun/lib.sh
+# Env: PORTAL (10.0.2.100:3260, the guestfwd to the target), VM_* from the host's GUEST_*.
+
+OUT=/vmrun/out
+_passed=0
+_failed=0
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+log() { echo "[guest $(uptime_s)] $*"; }
+
+# check NAME CMD...: run CMD, count and print PASS/FAIL; returns CMD's status, never exits
+check() {
+  local name=$1 rc
+  shift
+  "$@"
+  rc=$?
+  if [ "$rc" = 0 ]; then
+    _passed=$((_passed + 1))
+    log "PASS $name"
+    return 0
+  fi
+  _failed=$((_failed + 1))
+  log "FAIL $name (status $rc)"
+  return "$rc"
+}
+
+# summary: the line the host parses; non-zero status if any check failed
+summary() {
+  echo "vmtest: $_passed passed, $_failed failed"
+  [ "$_failed" = 0 ]
+}
+
+# abort: a step later steps depend on failed: summary, and the script ends with status 1
+abort() {
+  log "ABORT: $*"
+  summary
+  exit 1
+}
+
+# iscsi_start: iscsi_tcp + iscsid. There is no udev: sd_mod and sg must be loaded by hand, or
+# the LUN shows in dmesg but never gets a /dev/sdX
+iscsi_start() {
+  modprobe -a iscsi_tcp sd_mod sg || return 1
+  pgrep -x iscsid >/dev/null || iscsid || return 1
+  for _ in $(seq 50); do [ -f /run/iscsid.pid ] && return 0; sleep 0.1; done
+  return 1
+}
+
+# iscsi_discover: SendTargets discovery at PORTAL; prints "portal,tpgt iqn" lines
+iscsi_discover() { iscsiadm -m discovery -t sendtargets -p "$PORTAL"; }
+
+# iscsi_node IQN: the node record of IQN at PORTAL. SendTargets reports the target's own address
+# (127.0.0.1:PORT on the host), which the guest cannot reach: records of IQN at any other portal
+# are deleted, and the one at PORTAL is created. (Plain `iscsiadm -m node` prints "portal,tpgt
+# iqn" lines; with -T it prints whole records.)
+iscsi_node() {
+  local iqn=$1 p
+  for p in $(iscsiadm -m node 2>/dev/null | awk -v q="$iqn" '$2 == q { sub(/,[0-9]+$/, "", $1); print $1 }' | sort -u); do
+    [ "$p" = "$PORTAL" ] || iscsiadm -m node -T "$iqn" -p "$p" -o delete >/dev/null
+  done
+  iscsiadm -m node -T "$iqn" -p "$PORTAL" >/dev/null 2>&1 \
+    || iscsiadm -m node -T "$iqn" -p "$PORTAL" -o new >/dev/null
+}
+
+iscsi_login() { iscsi_node "$1" && iscsiadm -m node -T "$1" -p "$PORTAL" --login; }
+iscsi_logout() { iscsiadm -m node -T "$1" -p "$PORTAL" --logout; }
+
+# iscsi_disk IQN [TIMEOUT]: wait for the block device of IQN's logged-in session; prints /dev/sdX
+iscsi_disk() {
+  local end=$((SECONDS + ${2:-30})) s d
+  while [ "$SECONDS" -lt "$end" ]; do
+    for s in /sys/class/iscsi_session/session*; do
+      [ "$(cat "$s/targetname" 2>/dev/null)" = "$1" ] || continue
+      for d in "$s"/device/target*/*/block/*; do
+        [ -e "$d" ] || continue
+        d=/dev/${d##*/}
+        [ -b "$d" ] && { echo "$d"; return 0; }
+      done
+    done
+    sleep 0.2
+  done
+  return 1
+}
+
+# ask_host WHAT [TIMEOUT]: ask the host (the JUnit test) to do WHAT, e.g. restart-daemon; waits for
+# its answer. Request and answer are files in the 9p dir, each written under a temporary name and
+# renamed, so neither side reads half a file. The answer starts with "ok" or "error: ...".
+_asked=0
+ask_host() {
+  local what=$1 end=$((SECONDS + ${2:-180})) n answer
+  _asked=$((_asked + 1))
+  n=$_asked
+  echo "$what" >"$OUT/.host-request-$n"
+  mv "$OUT/.host-request-$n" "$OUT/host-request-$n"
+  log "asked the host: $what (request $n)"
+  while [ "$SECONDS" -lt "$end" ]; do
+    if [ -f "$OUT/host-answer-$n" ]; then
+      answer=$(cat "$OUT/host-answer-$n")
+      log "host answered: $answer"
+      case $answer in ok*) return 0 ;; *) return 1 ;; esac
+    fi
+    sleep 0.5
+  done
+  log "no answer from the host within ${2:-180} s"
+  return 1
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# run-vm.sh - boot the test guest (build-image.sh) under qemu and run one guest test script in it
+# against an iSCSI target listening on 127.0.0.1:PORT on this host; exit with the script's status.
+#
+#   fio-tests/vm/run-vm.sh PORT RUNDIR GUEST_SCRIPT
+#
+# RUNDIR (created if missing) is the guest's /vmrun over 9p: test.sh, lib.sh (guest/lib.sh) and
+# env are copied there; the guest writes its results to /vmrun/out = RUNDIR/out, and
+# RUNDIR/serial.log gets the serial console with host-side timestamps (also echoed to stdout).
+# Guest environment: PORTAL=10.0.2.100:3260 and every host variable GUEST_* as VM_* (GUEST_IQN ->
+# VM_IQN), so a test gets its parameters without an image rebuild.
+#
+# Network: slirp with restrict=on, so the guest reaches nothing but 10.0.2.100:3260, where every
+# TCP connection (discovery, login, re-login) runs its own `socat STDIO TCP:127.0.0.1:PORT`: the
+# host side only ever connects to the target on loopback.
+# Machine: TCG (KVM is unusable on this host), 2 vCPUs and 2 GiB split over 2 NUMA nodes (one vCPU
+# and 1 GiB each).
+#
+# Env: VM_IMAGE   image directory (default: what build-image.sh prints, building it if needed)
+#      VM_TIMEOUT seconds before qemu is killed (default 600)
+#      VM_QUIET=1 do not echo the serial console
+# Exit: the guest script's status; 124 timeout; 125 no status from the guest (boot or harness).
+set -uo pipefail
+HERE=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+(( $# == 3 )) || { sed -n '2,6p' "$0" >&2; exit 2; }
+PORT=$1 RUNDIR=$2 SCRIPT=$3
+[[ $PORT =~ ^[0-9]+$ ]] || { echo "run-vm: PORT must be a number: $PORT" >&2; exit 2; }
+[[ -f $SCRIPT ]] || { echo "run-vm: no guest script $SCRIPT" >&2; exit 2; }
+IMAGE=${VM_IMAGE:-$("$HERE/build-image.sh" | tail -n 1)} || exit 125
+for f in vmlinux initramfs.img rootfs.ext4 ready; do
+  [[ -f $IMAGE/$f ]] || { echo "run-vm: $IMAGE/$f missing: run build-image.sh" >&2; exit 125; }
+done
+command -v socat >/dev/null || { echo "run-vm: socat missing: run build-image.sh" >&2; exit 125; }
+
+mkdir -p "$RUNDIR/out"
+RUNDIR=$(cd "$RUNDIR" && pwd)
+LOG=$RUNDIR/serial.log
+cp "$SCRIPT" "$RUNDIR/test.sh"
+cp "$HERE/guest/lib.sh" "$RUNDIR/lib.sh"
+{
+  echo "PORTAL=10.0.2.100:3260"
+  while IFS='=' read -r k _; do
+    [[ $k == GUEST_* ]] && printf 'VM_%s=%q\n' "${k#GUEST_}" "${!k}"
+  done < <(env)
+} >"$RUNDIR/env"
+
+QEMU=(qemu-system-x86_64 -accel tcg,thread=multi,tb-size=256 -cpu max -machine q35 -smp 2 -m 2048
+  -object memory-backend-ram,id=m0,size=1024M -numa node,nodeid=0,cpus=0,memdev=m0
+  -object memory-backend-ram,id=m1,size=1024M -numa node,nodeid=1,cpus=1,memdev=m1
+  -nodefaults -display none -no-reboot -serial stdio
+  -kernel "$IMAGE/vmlinux" -initrd "$IMAGE/initramfs.img"
+  -append "console=ttyS0 root=/dev/vda rw panic=1 net.ifnames=0 quiet loglevel=4"
+  -drive "file=$IMAGE/rootfs.ext4,if=virtio,format=raw,snapshot=on"
+  -netdev "user,id=n0,restrict=on,guestfwd=tcp:10.0.2.100:3260-cmd:socat STDIO TCP:127.0.0.1:$PORT"
+  -device virtio-net-pci,netdev=n0
+  -fsdev "local,id=run,path=$RUNDIR,security_model=none" -device virtio-9p-pci,fsdev=run,mount_tag=vmrun
+  -device virtio-rng-pci)
+printf '%q ' "${QEMU[@]}" >"$RUNDIR/qemu-cmdline"
+echo >>"$RUNDIR/qemu-cmdline"
+
+t0=${EPOCHREALTIME/[.,]/}
+: >"$LOG"
+{
+  timeout -k 10 "${VM_TIMEOUT:-600}" "${QEMU[@]}" </dev/null 2>&1
+  echo "[host] qemu exit status $?"
+} | while IFS= read -r line || [[ -n $line ]]; do
+  us=$(( ${EPOCHREALTIME/[.,]/} - t0 ))
+  printf -v line '[%4d.%03d] %s' $((us / 1000000)) $((us / 1000 % 1000)) "${line//$'\r'/}"
+  echo "$line" >>"$LOG"
+  [[ ${VM_QUIET:-0} == 1 ]] || echo "$line"
+done
+secs=$(( (${EPOCHREALTIME/[.,]/} - t0) / 1000000 ))
+rc=$(sed -n 's/.*VM-EXIT-STATUS=\([0-9]*\).*/\1/p' "$LOG" | tail -n 1)
+if [[ -z $rc ]]; then
+  qrc=$(sed -n 's/.*\[host\] qemu exit status \([0-9]*\).*/\1/p' "$LOG" | tail -n 1)
+  [[ $qrc == 124 || $qrc == 137 ]] && rc=124 || rc=125
+  echo "run-vm: no exit status from the guest after ${secs} s (qemu status ${qrc:-?}); log $LOG" >&2
+else
+  echo "run-vm: guest test exit status $rc after ${secs} s; log $LOG" >&2
+fi
+exit "$rc"
