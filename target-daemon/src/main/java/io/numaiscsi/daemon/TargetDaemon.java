@@ -2,6 +2,7 @@ package io.numaiscsi.daemon;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.numaiscsi.config.IscsiSettings;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.Portal;
@@ -94,6 +95,9 @@ public final class TargetDaemon implements AutoCloseable {
         }
         eventLoops = new EventLoops(eventModel, lunCount);
         EventThreads eventThreads = new LunEventLoops(eventLoops.luns(), exported);
+        for (EventExecutor lunThread : eventLoops.luns()) {
+            lunThread.execute(threadStats::current); // every event thread shows in the metrics from the start
+        }
         portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.epoll());
         SessionServices services = new SessionServices(settings, directory, sessions, eventThreads, threadStats);
         for (Portal p : config.portals()) {

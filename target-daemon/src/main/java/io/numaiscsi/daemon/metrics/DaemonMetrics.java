@@ -50,6 +50,8 @@ public final class DaemonMetrics {
                 .description("SCSI commands answered by this event thread").tags(tags).register(registry);
         FunctionCounter.builder("iscsi_thread_bytes", s, EventThreadStats::bytes)
                 .description("data bytes moved by the commands this event thread answered").tags(tags).register(registry);
+        FunctionCounter.builder("iscsi_thread_executed_commands", s, EventThreadStats::executedCommands)
+                .description("SCSI commands executed on this thread (the LUN's event thread)").tags(tags).register(registry);
         long id = t.getId();
         FunctionCounter.builder("iscsi_thread_cpu_seconds", mx, m -> Math.max(0, m.getThreadCpuTime(id)) / 1e9)
                 .description("CPU time of this event thread").tags(tags).register(registry);

@@ -67,6 +67,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             IscsiCommand cmd = new IscsiCommand(this, params.maxOutstandingR2T());
             cmd.execution = () -> {
                 cmd.startedAt = nanoClock.getAsLong();
+                threadStats.current().executed();
                 scsi.execute(cmd.task);
             };
             free.add(cmd);

@@ -22,6 +22,7 @@ public final class EventThreadStats {
     private final AtomicLongArray delaySum = new AtomicLongArray(Stage.values().length);
     private final AtomicLongArray delayCount = new AtomicLongArray(Stage.values().length);
     private volatile long commands;
+    private volatile long executed;
     private volatile long bytes;
 
     EventThreadStats(Thread thread) {
@@ -42,6 +43,16 @@ public final class EventThreadStats {
     void completed(int transferredBytes) {
         commands++;
         bytes += transferredBytes;
+    }
+
+    /** A command started executing on this thread (its LUN's thread). */
+    @SuppressWarnings("NonAtomicOperationOnVolatileField") // single writer
+    void executed() {
+        executed++;
+    }
+
+    public long executedCommands() {
+        return executed;
     }
 
     public long commands() {
