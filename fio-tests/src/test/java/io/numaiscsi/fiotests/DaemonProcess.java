@@ -11,8 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -56,6 +59,12 @@ final class DaemonProcess implements AutoCloseable {
      * {@code lunBytes} with 512-byte blocks, and waits until its portal accepts connections.
      */
     static DaemonProcess start(String testName, long lunBytes) throws IOException, InterruptedException {
+        return start(testName, Setup.fileLun(lunBytes));
+    }
+
+    /** Starts the daemon with extra {@code iscsi:} keys, LUNs or an allow list; see {@link Setup}. */
+    static DaemonProcess start(String testName, Setup setup) throws IOException, InterruptedException {
+        long lunBytes = setup.lunBytes;
         Path logDir = logDir();
         Files.createDirectories(logDir);
         Path log = logDir.resolve(testName + ".log");
@@ -72,14 +81,9 @@ final class DaemonProcess implements AutoCloseable {
         Files.createDirectories(dataRoot);
         Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
         Path config = dataDir.resolve("target.yaml");
-        Files.writeString(config, config(dataDir, port, lunBytes), StandardCharsets.UTF_8);
+        Files.writeString(config, config(dataDir, port, setup), StandardCharsets.UTF_8);
 
-        // the long classpath goes to a java @argfile, so the log and failure messages stay readable
-        Path argFile = logDir.resolve(testName + ".java-args");
-        Files.write(argFile, List.of("-Dchronicle.analytics.disable=true", "-cp",
-                "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "@" + argFile, MAIN_CLASS, "--config", config.toString());
+        List<String> cmd = command(testName, List.of("--config", config.toString()));
         Files.writeString(log, "$ " + String.join(" ", cmd) + "\n--- " + config + "\n"
                 + Files.readString(config) + "---\n", StandardCharsets.UTF_8);
         Process p = new ProcessBuilder(cmd)
@@ -95,14 +99,81 @@ final class DaemonProcess implements AutoCloseable {
         return d;
     }
 
+    /**
+     * The java command line that runs the daemon's main class with {@code mainArgs}. The long classpath
+     * goes to a java @argfile, so the log and failure messages stay readable.
+     */
+    static List<String> command(String testName, List<String> mainArgs) throws IOException {
+        Path logDir = logDir();
+        Files.createDirectories(logDir);
+        Path argFile = logDir.resolve(testName + ".java-args");
+        Files.write(argFile, List.of("-Dchronicle.analytics.disable=true", "-cp",
+                "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("@" + argFile);
+        cmd.add(MAIN_CLASS);
+        cmd.addAll(mainArgs);
+        return List.copyOf(cmd);
+    }
+
     static String config(Path dataDir, int port, long lunBytes) {
-        return "daemon:\n"
-                + "  data-dir: " + dataDir + "\n"
-                + "portals: [127.0.0.1:" + port + "]\n"
-                + "targets:\n"
-                + "  - name: " + IscsiTarget.DEFAULT_IQN + "\n"
-                + "    luns:\n"
-                + "      - {id: 0, backing: file, path: lun0.img, size: " + sizeLiteral(lunBytes) + ", block-size: 512}\n";
+        return config(dataDir, port, Setup.fileLun(lunBytes));
+    }
+
+    static String config(Path dataDir, int port, Setup setup) {
+        StringBuilder yaml = new StringBuilder()
+                .append("daemon:\n")
+                .append("  data-dir: ").append(dataDir).append('\n')
+                .append("portals: [127.0.0.1:").append(port).append("]\n");
+        if (!setup.iscsi.isEmpty()) {
+            yaml.append("iscsi:\n");
+            setup.iscsi.forEach((k, v) -> yaml.append("  ").append(k).append(": ").append(v).append('\n'));
+        }
+        yaml.append("targets:\n")
+                .append("  - name: ").append(IscsiTarget.DEFAULT_IQN).append('\n');
+        if (!setup.allow.isEmpty()) {
+            yaml.append("    allow: [").append(String.join(", ", setup.allow)).append("]\n");
+        }
+        yaml.append("    luns:\n")
+                .append("      - {id: 0, backing: file, path: lun0.img, size: ").append(sizeLiteral(setup.lunBytes))
+                .append(", block-size: 512}\n");
+        for (String lun : setup.extraLuns) {
+            yaml.append("      - ").append(lun).append('\n');
+        }
+        return yaml.toString();
+    }
+
+    /** What the test's config file holds beyond the file-backed LUN 0 of the default target. */
+    static final class Setup {
+        private final long lunBytes;
+        private final Map<String, String> iscsi = new LinkedHashMap<>();
+        private final List<String> extraLuns = new ArrayList<>();
+        private final List<String> allow = new ArrayList<>();
+
+        private Setup(long lunBytes) {
+            this.lunBytes = lunBytes;
+        }
+
+        static Setup fileLun(long lunBytes) {
+            return new Setup(lunBytes);
+        }
+
+        /** An {@code iscsi:} key as written in YAML, e.g. {@code ("header-digest", "[CRC32C, None]")}. */
+        Setup iscsi(String key, String value) {
+            iscsi.put(key, value);
+            return this;
+        }
+
+        Setup ramLun(int id, long bytes) {
+            extraLuns.add("{id: " + id + ", backing: ram, size: " + sizeLiteral(bytes) + ", block-size: 512}");
+            return this;
+        }
+
+        Setup allow(String initiatorName) {
+            allow.add(initiatorName);
+            return this;
+        }
     }
 
     /** The config file's size notation: 1G, 64M, 4K, or plain bytes. */

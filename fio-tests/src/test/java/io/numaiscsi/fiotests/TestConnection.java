@@ -24,8 +24,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class TestConnection implements AutoCloseable {
 
+    /** SCSI Command flags R and W. */
+    static final int READ_BIT = 0x40;
+    static final int WRITE_BIT = 0x20;
     static final String INITIATOR_NAME = "iqn.2026-11.io.numaiscsi:raw-pdu-test";
     static final Duration REPLY_TIMEOUT = Duration.ofSeconds(5);
+    /** Keys a target declares about itself: never answered. */
+    private static final java.util.Set<String> TARGET_DECLARATIONS = java.util.Set.of("MaxRecvDataSegmentLength",
+            "TargetAlias", "TargetAddress", "TargetPortalGroupTag");
     private static final AtomicInteger ISID_QUALIFIER = new AtomicInteger((int) (System.nanoTime() & 0xffff));
 
     /** What the target did with something it should not accept. */
@@ -40,6 +46,11 @@ final class TestConnection implements AutoCloseable {
     private int cmdSn = 1;
     private int expStatSn;
     private int targetMaxRecvDataSegmentLength = 8192;
+    private boolean headerDigest;
+    private boolean dataDigest;
+    private final Map<String, String> negotiated = new LinkedHashMap<>();
+    private TestPdu loginResponse;
+    private TestPdu lastReceived;
 
     private TestConnection(IscsiTarget target, Socket socket) throws IOException {
         this.target = target;
@@ -70,6 +81,39 @@ final class TestConnection implements AutoCloseable {
         return cmdSn;
     }
 
+    /** The CmdSN for a non-immediate command; later commands get the following numbers. */
+    int nextCmdSn() {
+        return cmdSn++;
+    }
+
+    /** The last PDU read from the target, or null. */
+    TestPdu lastReceived() {
+        return lastReceived;
+    }
+
+    /** The last Login Response of {@link #attemptLogin}, or null. */
+    TestPdu loginResponse() {
+        return loginResponse;
+    }
+
+    /** Keys the target sent during login, all rounds merged. */
+    Map<String, String> negotiated() {
+        return Map.copyOf(negotiated);
+    }
+
+    boolean headerDigest() {
+        return headerDigest;
+    }
+
+    boolean dataDigest() {
+        return dataDigest;
+    }
+
+    /** A fresh ISID qualifier for {@link #loginRequest(boolean, Map, int)}; each one names a new session. */
+    static int newIsidQualifier() {
+        return ISID_QUALIFIER.incrementAndGet();
+    }
+
     int expStatSn() {
         return expStatSn;
     }
@@ -84,7 +128,11 @@ final class TestConnection implements AutoCloseable {
 
     /** A Login Request with a fresh ISID; {@code transit} asks to go to Full Feature Phase. */
     TestPdu loginRequest(boolean transit, Map<String, String> keys) {
-        int q = ISID_QUALIFIER.incrementAndGet();
+        return loginRequest(transit, keys, newIsidQualifier());
+    }
+
+    /** A Login Request whose ISID carries {@code q}: the same qualifier twice means the same session. */
+    TestPdu loginRequest(boolean transit, Map<String, String> keys, int q) {
         // CSG=1 (operational negotiation, no authentication), NSG=3 (full feature)
         return TestPdu.of(TestPdu.LOGIN_REQUEST).immediate()
                 .flags(transit ? TestPdu.TRANSIT | 1 << 2 | 3 : 1 << 2)
@@ -109,31 +157,84 @@ final class TestConnection implements AutoCloseable {
     }
 
     void login() throws IOException {
-        send(loginRequest(true, loginKeys(target)));
+        TestPdu rsp = attemptLogin(loginKeys(target), newIsidQualifier());
+        if (rsp == null || rsp.byteAt(36) != 0) {
+            fail("login refused: " + rsp + "\ntrace: " + trace);
+        }
+    }
+
+    /** Opens a connection and logs in with these keys and ISID qualifier (fails the test if refused). */
+    static TestConnection loggedIn(IscsiTarget target, Map<String, String> keys, int isidQualifier) throws IOException {
+        TestConnection c = open(target);
+        TestPdu rsp = c.attemptLogin(keys, isidQualifier);
+        if (rsp == null || rsp.byteAt(36) != 0) {
+            fail("login refused: " + rsp + "\ntrace: " + c.trace);
+        }
+        return c;
+    }
+
+    /**
+     * Runs a login to Full Feature Phase and returns the last Login Response: the one with T=1 NSG=3,
+     * or the first with a non-zero Status-Class; null if the target closed or went silent. After a
+     * successful login CmdSN follows the target's ExpCmdSN and the negotiated digests are on.
+     */
+    TestPdu attemptLogin(Map<String, String> keys, int isidQualifier) throws IOException {
+        send(loginRequest(true, keys, isidQualifier));
+        java.util.Set<String> offered = new java.util.HashSet<>(keys.keySet());
         byte[] isid = null;
         for (int round = 0; round < 8; round++) {
-            TestPdu rsp = read(REPLY_TIMEOUT);
-            if (rsp == null || rsp.opcode() != TestPdu.LOGIN_RESPONSE || rsp.byteAt(36) != 0) {
-                fail("login refused: " + rsp + "\ntrace: " + trace);
+            TestPdu rsp;
+            try {
+                rsp = read(REPLY_TIMEOUT);
+            } catch (SocketTimeoutException e) {
+                return null;
             }
+            loginResponse = rsp;
+            if (rsp == null || rsp.opcode() != TestPdu.LOGIN_RESPONSE || rsp.byteAt(36) != 0) {
+                return rsp;
+            }
+            negotiated.putAll(rsp.textKeys());
             String mrdsl = rsp.textKeys().get("MaxRecvDataSegmentLength");
             if (mrdsl != null) {
                 targetMaxRecvDataSegmentLength = Integer.parseInt(mrdsl);
             }
             if ((rsp.flags() & TestPdu.TRANSIT) != 0 && (rsp.flags() & 3) == 3) {
                 cmdSn = rsp.int32(28);
-                return;
+                headerDigest = "CRC32C".equals(negotiated.get("HeaderDigest"));
+                dataDigest = "CRC32C".equals(negotiated.get("DataDigest"));
+                return rsp;
             }
             if (isid == null) {
                 isid = java.util.Arrays.copyOfRange(rsp.bhs, 8, 14);
             }
-            // the target wants another round: same ISID and ITT, no new keys
+            // the target wants another round: same ISID and ITT; keys it offered on its own are accepted as offered
+            Map<String, String> answers = new LinkedHashMap<>();
+            rsp.textKeys().forEach((k, v) -> {
+                if (!offered.contains(k) && !TARGET_DECLARATIONS.contains(k)) {
+                    answers.put(k, v);
+                    offered.add(k);
+                }
+            });
             TestPdu next = TestPdu.of(TestPdu.LOGIN_REQUEST).immediate().flags(TestPdu.TRANSIT | 1 << 2 | 3)
                     .itt(rsp.itt()).int32(24, cmdSn).int32(28, expStatSn);
+            if (!answers.isEmpty()) {
+                next.text(answers);
+            }
             System.arraycopy(isid, 0, next.bhs, 8, 6);
             send(next);
         }
         fail("login did not reach Full Feature Phase in 8 rounds\ntrace: " + trace);
+        return null;
+    }
+
+    /** After a scenario: the daemon runs, and a new connection logs in and answers a ping. */
+    static void assertFreshSessionWorks(DaemonProcess daemon) throws IOException {
+        daemon.assertAlive();
+        try (TestConnection c = loggedIn(daemon.target())) {
+            c.ping();
+        } catch (AssertionError e) {
+            fail("a fresh session does not work: " + e.getMessage() + "\n" + daemon.logTail());
+        }
     }
 
     /** NOP-Out (immediate, ITT != 0xffffffff) must be answered by a NOP-In with the same ITT. */
@@ -206,9 +307,98 @@ final class TestConnection implements AutoCloseable {
         }
     }
 
+    /** Sends the PDU, with the negotiated digests. */
+    /** The next PDU (keepalive pings answered); fails with the trace if the target closes or stays silent. */
+    TestPdu expect(Duration limit, String what) throws IOException {
+        TestPdu p;
+        try {
+            p = read(limit);
+        } catch (SocketTimeoutException e) {
+            fail("nothing in " + limit.toMillis() + " ms while waiting for " + what + "\ntrace: " + trace);
+            return null;
+        }
+        if (p == null) {
+            fail("connection closed while waiting for " + what + "\ntrace: " + trace);
+        }
+        return p;
+    }
+
+    /** A SCSI Command (simple task attribute) on {@code lun} taking the next CmdSN; add immediate data with {@code data()}. */
+    TestPdu scsiCommand(int lun, int itt, byte[] cdb, int expectedDataTransferLength, int readWrite, boolean finalBit) {
+        TestPdu p = TestPdu.of(TestPdu.SCSI_COMMAND).flags((finalBit ? TestPdu.FINAL : 0) | readWrite | 1)
+                .lun(lun).itt(itt).int32(20, expectedDataTransferLength).int32(24, nextCmdSn()).int32(28, expStatSn);
+        for (int i = 0; i < cdb.length; i++) {
+            p.byteAt(32 + i, cdb[i]);
+        }
+        return p;
+    }
+
+    /** A Data-Out PDU; {@code ttt} is 0xffffffff for unsolicited data. */
+    TestPdu dataOut(int lun, int itt, int ttt, int dataSn, int bufferOffset, byte[] data, boolean finalBit) {
+        return TestPdu.of(TestPdu.DATA_OUT).flags(finalBit ? TestPdu.FINAL : 0).lun(lun).itt(itt).int32(20, ttt)
+                .int32(28, expStatSn).int32(36, dataSn).int32(40, bufferOffset).data(data);
+    }
+
+    /** An immediate Task Management Function Request (RFC 7143 11.5). */
+    TestPdu taskManagement(int function, int lun, int itt, int referencedItt, int refCmdSn) {
+        return TestPdu.of(TestPdu.TASK_MGMT_REQUEST).immediate().flags(TestPdu.FINAL | function).lun(lun).itt(itt)
+                .int32(20, referencedItt).int32(24, cmdSn).int32(28, expStatSn).int32(32, refCmdSn);
+    }
+
+    /**
+     * Reads until the status of the command {@code itt} (SCSI Response, or Data-In with S=1), gathering its
+     * Data-In by Buffer Offset. PDUs for other tasks are kept in the result. Fails on close or timeout.
+     */
+    ScsiResult awaitStatus(int itt, Duration limit) throws IOException {
+        List<TestPdu> mine = new ArrayList<>();
+        List<TestPdu> others = new ArrayList<>();
+        byte[] data = new byte[0];
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+            TestPdu p;
+            try {
+                p = read(Duration.ofMillis(left));
+            } catch (SocketTimeoutException e) {
+                fail("no status for itt=0x" + Integer.toHexString(itt) + " in " + limit.toMillis() + " ms\ntrace: " + trace);
+                return null;
+            }
+            if (p == null) {
+                fail("connection closed while waiting for the status of itt=0x" + Integer.toHexString(itt)
+                        + "\ntrace: " + trace);
+            }
+            if (p.itt() != itt) {
+                others.add(p);
+                continue;
+            }
+            mine.add(p);
+            if (p.opcode() == TestPdu.DATA_IN) {
+                int offset = p.int32(40);
+                byte[] segment = p.data();
+                if (offset + segment.length > data.length) {
+                    data = java.util.Arrays.copyOf(data, offset + segment.length);
+                }
+                System.arraycopy(segment, 0, data, offset, segment.length);
+                if ((p.flags() & 0x01) != 0) {
+                    return new ScsiResult(p.byteAt(3), 0, data, new byte[0], p, mine, others);
+                }
+            } else if (p.opcode() == TestPdu.SCSI_RESPONSE) {
+                byte[] seg = p.data();
+                byte[] sense = new byte[0];
+                if (seg.length >= 2) {
+                    int senseLength = (seg[0] & 0xff) << 8 | (seg[1] & 0xff);
+                    sense = java.util.Arrays.copyOfRange(seg, 2, 2 + Math.min(senseLength, seg.length - 2));
+                }
+                return new ScsiResult(p.byteAt(3), p.byteAt(2), data, sense, p, mine, others);
+            } else if (p.opcode() != TestPdu.R2T) {
+                fail("unexpected PDU for itt=0x" + Integer.toHexString(itt) + ": " + p + "\ntrace: " + trace);
+            }
+        }
+    }
+
     void send(TestPdu pdu) throws IOException {
         trace.add("-> " + pdu);
-        out.write(pdu.toBytes());
+        out.write(pdu.toBytes(headerDigest, dataDigest));
         out.flush();
     }
 
@@ -226,7 +416,7 @@ final class TestConnection implements AutoCloseable {
      */
     TestPdu read(Duration limit) throws IOException {
         while (true) {
-            TestPdu p = readOne(limit);
+            TestPdu p = readRaw(limit);
             if (p == null || p.opcode() != TestPdu.NOP_IN || p.itt() != TestPdu.RESERVED_TAG
                     || p.int32(20) == TestPdu.RESERVED_TAG) {
                 return p;
@@ -238,20 +428,40 @@ final class TestConnection implements AutoCloseable {
         }
     }
 
-    private TestPdu readOne(Duration limit) throws IOException {
+    /**
+     * The next PDU as it comes (the target's keepalive pings included), or null once the target closed
+     * the connection. With digests negotiated they are read and checked into the PDU's
+     * {@code headerDigestOk} / {@code dataDigestOk}.
+     *
+     * @throws SocketTimeoutException if nothing arrives within {@code limit}
+     */
+    TestPdu readRaw(Duration limit) throws IOException {
         socket.setSoTimeout((int) limit.toMillis());
         try {
             byte[] bhs = readFully(TestPdu.BHS_LENGTH);
             TestPdu head = TestPdu.received(bhs, new byte[0]);
-            readFully(head.totalAhsLength());
+            byte[] ahs = readFully(head.totalAhsLength());
+            boolean headerOk = true;
+            if (headerDigest) {
+                byte[] header = new byte[bhs.length + ahs.length];
+                System.arraycopy(bhs, 0, header, 0, bhs.length);
+                System.arraycopy(ahs, 0, header, bhs.length, ahs.length);
+                headerOk = TestPdu.digestAt(readFully(TestPdu.DIGEST_LENGTH), 0)
+                        == TestPdu.crc32c(header, 0, header.length);
+            }
             int dsl = head.dataSegmentLength();
-            byte[] data = readFully(dsl);
-            readFully(((dsl + 3) & ~3) - dsl);
-            TestPdu p = TestPdu.received(bhs, data);
-            trace.add("<- " + p);
-            if (p.opcode() == TestPdu.LOGIN_RESPONSE || p.opcode() == TestPdu.SCSI_RESPONSE
-                    || p.opcode() == TestPdu.REJECT
-                    || p.opcode() == TestPdu.NOP_IN && p.itt() != TestPdu.RESERVED_TAG) {
+            int padded = (dsl + 3) & ~3;
+            byte[] segment = readFully(padded);
+            boolean dataOk = true;
+            if (dataDigest && dsl > 0) {
+                dataOk = TestPdu.digestAt(readFully(TestPdu.DIGEST_LENGTH), 0) == TestPdu.crc32c(segment, 0, padded);
+            }
+            TestPdu p = TestPdu.received(bhs, java.util.Arrays.copyOf(segment, dsl));
+            p.headerDigestOk = headerOk;
+            p.dataDigestOk = dataOk;
+            lastReceived = p;
+            trace.add("<- " + p + (headerOk && dataOk ? "" : " DIGEST MISMATCH header=" + headerOk + " data=" + dataOk));
+            if (advancesStatSn(p)) {
                 expStatSn = p.int32(24) + 1;
             }
             return p;
@@ -265,6 +475,16 @@ final class TestConnection implements AutoCloseable {
             trace.add("<- " + e.getMessage());
             return null;
         }
+    }
+
+    private static boolean advancesStatSn(TestPdu p) {
+        return switch (p.opcode()) {
+            case TestPdu.LOGIN_RESPONSE, TestPdu.SCSI_RESPONSE, TestPdu.REJECT, TestPdu.TASK_MGMT_RESPONSE,
+                    TestPdu.TEXT_RESPONSE, TestPdu.LOGOUT_RESPONSE -> true;
+            case TestPdu.NOP_IN -> p.itt() != TestPdu.RESERVED_TAG;
+            case TestPdu.DATA_IN -> (p.flags() & 0x01) != 0;
+            default -> false;
+        };
     }
 
     private byte[] readFully(int n) throws IOException {

@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.zip.CRC32C;
 
 /**
  * A hand-built iSCSI PDU for the raw-socket tests (RFC 7143 section 11): the 48-byte Basic
@@ -13,13 +14,23 @@ final class TestPdu {
 
     static final int BHS_LENGTH = 48;
 
+    static final int DIGEST_LENGTH = 4;
+
     static final int NOP_OUT = 0x00;
     static final int SCSI_COMMAND = 0x01;
+    static final int TASK_MGMT_REQUEST = 0x02;
     static final int LOGIN_REQUEST = 0x03;
+    static final int TEXT_REQUEST = 0x04;
     static final int DATA_OUT = 0x05;
+    static final int LOGOUT_REQUEST = 0x06;
     static final int NOP_IN = 0x20;
     static final int SCSI_RESPONSE = 0x21;
+    static final int TASK_MGMT_RESPONSE = 0x22;
     static final int LOGIN_RESPONSE = 0x23;
+    static final int TEXT_RESPONSE = 0x24;
+    static final int DATA_IN = 0x25;
+    static final int LOGOUT_RESPONSE = 0x26;
+    static final int R2T = 0x31;
     static final int REJECT = 0x3f;
 
     static final int IMMEDIATE = 0x40;
@@ -29,6 +40,9 @@ final class TestPdu {
 
     final byte[] bhs;
     private byte[] data = new byte[0];
+    /** Received PDUs on a connection with digests: whether the digests on the wire were right. */
+    boolean headerDigestOk = true;
+    boolean dataDigestOk = true;
 
     private TestPdu(byte[] bhs) {
         this.bhs = bhs;
@@ -102,11 +116,46 @@ final class TestPdu {
 
     /** BHS, data segment, zero padding to a 4-byte boundary. */
     byte[] toBytes() {
+        return toBytes(false, false);
+    }
+
+    /**
+     * BHS, header digest, data segment, padding, data digest (RFC 7143 11.1). The data digest covers the
+     * padding and is left out when there is no data segment.
+     */
+    byte[] toBytes(boolean headerDigest, boolean dataDigest) {
         int padded = (data.length + 3) & ~3;
-        byte[] out = new byte[BHS_LENGTH + padded];
+        int hd = headerDigest ? DIGEST_LENGTH : 0;
+        int dd = dataDigest && data.length > 0 ? DIGEST_LENGTH : 0;
+        byte[] out = new byte[BHS_LENGTH + hd + padded + dd];
         System.arraycopy(bhs, 0, out, 0, BHS_LENGTH);
-        System.arraycopy(data, 0, out, BHS_LENGTH, data.length);
+        if (hd > 0) {
+            putDigest(out, BHS_LENGTH, crc32c(out, 0, BHS_LENGTH));
+        }
+        System.arraycopy(data, 0, out, BHS_LENGTH + hd, data.length);
+        if (dd > 0) {
+            putDigest(out, BHS_LENGTH + hd + padded, crc32c(out, BHS_LENGTH + hd, padded));
+        }
         return out;
+    }
+
+    static int crc32c(byte[] b, int offset, int length) {
+        CRC32C crc = new CRC32C();
+        crc.update(b, offset, length);
+        return (int) crc.getValue();
+    }
+
+    /** iSCSI sends a digest least significant byte first (RFC 7143 Appendix A.4). */
+    static void putDigest(byte[] out, int offset, int crc) {
+        out[offset] = (byte) crc;
+        out[offset + 1] = (byte) (crc >>> 8);
+        out[offset + 2] = (byte) (crc >>> 16);
+        out[offset + 3] = (byte) (crc >>> 24);
+    }
+
+    static int digestAt(byte[] b, int offset) {
+        return (b[offset] & 0xff) | (b[offset + 1] & 0xff) << 8 | (b[offset + 2] & 0xff) << 16
+                | (b[offset + 3] & 0xff) << 24;
     }
 
     int opcode() {

@@ -50,4 +50,40 @@ class TestPduTest {
         assertEquals(0, b[8]);
         assertEquals(1, b[9]);
     }
+
+    @Test
+    void digestsGoLeastSignificantByteFirst() {
+        // RFC 7143 Appendix A.4: 32 bytes of zeroes give aa 36 91 8a on the wire
+        byte[] wire = new byte[4];
+        TestPdu.putDigest(wire, 0, TestPdu.crc32c(new byte[32], 0, 32));
+        assertEquals(java.util.List.of(0xaa, 0x36, 0x91, 0x8a),
+                java.util.List.of(wire[0] & 0xff, wire[1] & 0xff, wire[2] & 0xff, wire[3] & 0xff));
+        assertEquals(TestPdu.crc32c(new byte[32], 0, 32), TestPdu.digestAt(wire, 0));
+    }
+
+    @Test
+    void headerDigestOfTheRfcRead10Bhs() {
+        int[] read10 = {
+            0x01, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00,
+            0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x18, 0x28, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+        TestPdu p = TestPdu.of(0);
+        for (int i = 0; i < read10.length; i++) {
+            p.byteAt(i, read10[i]);
+        }
+        byte[] b = p.toBytes(true, true);
+        assertEquals(52, b.length, "header digest only: no data segment, so no data digest");
+        assertEquals(0x56, b[48] & 0xff);
+        assertEquals(0x3a, b[49] & 0xff);
+        assertEquals(0x96, b[50] & 0xff);
+        assertEquals(0xd9, b[51] & 0xff);
+    }
+
+    @Test
+    void dataDigestCoversThePadding() {
+        byte[] b = TestPdu.of(TestPdu.NOP_OUT).data(new byte[] {1, 2, 3, 4, 5}).toBytes(false, true);
+        assertEquals(48 + 8 + 4, b.length);
+        assertEquals(TestPdu.crc32c(new byte[] {1, 2, 3, 4, 5, 0, 0, 0}, 0, 8), TestPdu.digestAt(b, 56));
+    }
 }

@@ -95,7 +95,11 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         long lunRaw = h.lun();
         int lun = Lun.decode(lunRaw);
         cmd.start(itt, cmdSN, lunRaw, lun, edtl, h.immediate());
-        connection.window().taskStarted();
+        // Immediate commands are outside the CmdSN window; counting them would move MaxCmdSN backwards.
+        cmd.inWindow = !h.immediate();
+        if (cmd.inWindow) {
+            connection.window().taskStarted();
+        }
 
         int cdbLength = buildCdb(pdu);
         if (cdbLength < 0) {
@@ -382,7 +386,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         cmd.releaseBuffers();
         cmd.state = IscsiCommand.State.FREE;
         cmd.abortWaiter = null;
-        connection.window().taskFinished();
+        if (cmd.inWindow) {
+            cmd.inWindow = false;
+            connection.window().taskFinished();
+        }
         free.add(cmd);
     }
 

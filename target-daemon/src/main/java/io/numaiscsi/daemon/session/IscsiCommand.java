@@ -22,6 +22,8 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     int lun;
     int expectedLength;
     boolean immediate;
+    /** Counted as outstanding in the CmdSN window (non-immediate commands only). */
+    boolean inWindow;
 
     // Write (Data-Out) bookkeeping, in bytes of the data-out buffer.
     ByteBuf writeBuffer;

@@ -277,14 +277,9 @@ public final class IscsiConnection {
                 drainHeld();
             }
             case QUEUE -> {
-                pdu.bhs().retain();
-                if (pdu.ahs() != null) {
-                    pdu.ahs().retain();
-                }
-                if (pdu.data() != null) {
-                    pdu.data().retain();
-                }
-                heldForCmdSN.add(pdu);
+                // The decoded Pdu is pooled and recycled when onPdu returns: hold a new one over the same parts.
+                heldForCmdSN.add(Pdu.newInstance(pdu.bhs().retain(), pdu.ahs() == null ? null : pdu.ahs().retain(),
+                        pdu.data() == null ? null : pdu.data().retain()));
             }
             case DISCARD -> LOG.debug("discarding {} from {}: CmdSN {} outside window [{}, {}]", pdu.opcode(),
                     channel.remoteAddress(), Integer.toUnsignedString(cmdSN), Integer.toUnsignedString(window.expCmdSN()),

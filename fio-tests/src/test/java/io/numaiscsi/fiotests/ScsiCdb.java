@@ -1,0 +1,41 @@
+package io.numaiscsi.fiotests;
+
+/** The few CDBs the raw-socket tests send (SBC-3 / SPC-4). */
+final class ScsiCdb {
+
+    private ScsiCdb() {
+    }
+
+    static byte[] testUnitReady() {
+        return new byte[6];
+    }
+
+    static byte[] read10(long lba, int blocks) {
+        return rw10(0x28, lba, blocks);
+    }
+
+    static byte[] write10(long lba, int blocks) {
+        return rw10(0x2a, lba, blocks);
+    }
+
+    private static byte[] rw10(int opcode, long lba, int blocks) {
+        byte[] cdb = new byte[10];
+        cdb[0] = (byte) opcode;
+        cdb[2] = (byte) (lba >>> 24);
+        cdb[3] = (byte) (lba >>> 16);
+        cdb[4] = (byte) (lba >>> 8);
+        cdb[5] = (byte) lba;
+        cdb[7] = (byte) (blocks >>> 8);
+        cdb[8] = (byte) blocks;
+        return cdb;
+    }
+
+    /** Recognisable, position-dependent bytes: a misplaced block shows up as a mismatch. */
+    static byte[] pattern(int length, int seed) {
+        byte[] b = new byte[length];
+        for (int i = 0; i < length; i++) {
+            b[i] = (byte) (i * 31 + (i >>> 9) * 7 + seed);
+        }
+        return b;
+    }
+}
