@@ -83,7 +83,9 @@ final class DaemonProcess implements AutoCloseable {
         Path config = dataDir.resolve("target.yaml");
         Files.writeString(config, config(dataDir, port, setup), StandardCharsets.UTF_8);
 
-        List<String> cmd = command(testName, List.of("--config", config.toString()));
+        List<String> mainArgs = new ArrayList<>(List.of("--config", config.toString()));
+        mainArgs.addAll(setup.daemonArgs);
+        List<String> cmd = command(testName, mainArgs);
         Files.writeString(log, "$ " + String.join(" ", cmd) + "\n--- " + config + "\n"
                 + Files.readString(config) + "---\n", StandardCharsets.UTF_8);
         Process p = new ProcessBuilder(cmd)
@@ -150,6 +152,7 @@ final class DaemonProcess implements AutoCloseable {
         private final Map<String, String> iscsi = new LinkedHashMap<>();
         private final List<String> extraLuns = new ArrayList<>();
         private final List<String> allow = new ArrayList<>();
+        private final List<String> daemonArgs = new ArrayList<>();
 
         private Setup(long lunBytes) {
             this.lunBytes = lunBytes;
@@ -167,6 +170,12 @@ final class DaemonProcess implements AutoCloseable {
 
         Setup ramLun(int id, long bytes) {
             extraLuns.add("{id: " + id + ", backing: ram, size: " + sizeLiteral(bytes) + ", block-size: 512}");
+            return this;
+        }
+
+        /** Extra command-line arguments for the daemon, e.g. {@code --event-model CENTRALIZED}. */
+        Setup daemonArgs(String... args) {
+            daemonArgs.addAll(List.of(args));
             return this;
         }
 
