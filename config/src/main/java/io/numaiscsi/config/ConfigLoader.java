@@ -21,7 +21,8 @@ public final class ConfigLoader {
     static final String DEFAULT_RESOURCE = "default-config.yaml";
 
     private static final List<String> SECTIONS =
-            List.of(DaemonSection.KEY, PortalsSection.KEY, IscsiSection.KEY, TargetsSection.KEY);
+            List.of(DaemonSection.KEY, PortalsSection.KEY, IscsiSection.KEY, TargetsSection.KEY, CacheSection.KEY,
+                    NumaSection.KEY);
 
     private ConfigLoader() {
     }
@@ -50,7 +51,9 @@ public final class ConfigLoader {
         List<Portal> portals = PortalsSection.read(top);
         IscsiSettings iscsi = IscsiSection.read(top);
         List<TargetDefinition> targets = TargetsSection.read(top, daemon.dataDir());
-        return new TargetConfig(daemon, portals, iscsi, targets);
+        CacheSettings cache = CacheSection.read(top);
+        NumaSettings numa = NumaSection.read(top);
+        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa);
     }
 
     /** The embedded default: one target, one 1 GiB file LUN 0 "lun0.img", portal 127.0.0.1:3260, allow ALL. */

@@ -9,13 +9,21 @@ import java.util.Objects;
 import java.util.Set;
 
 /** The whole validated configuration. Build it with {@link ConfigLoader}. */
-public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets) {
+public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets,
+                           CacheSettings cache, NumaSettings numa) {
 
     public TargetConfig {
         Objects.requireNonNull(daemon, "daemon");
         Objects.requireNonNull(iscsi, "iscsi");
+        Objects.requireNonNull(cache, "cache");
+        Objects.requireNonNull(numa, "numa");
         portals = List.copyOf(portals);
         targets = List.copyOf(targets);
+    }
+
+    /** Without {@code cache:} and {@code numa:}: their defaults (cache off, real topology). */
+    public TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets) {
+        this(daemon, portals, iscsi, targets, CacheSettings.DEFAULT, NumaSettings.DEFAULT);
     }
 
     /** This configuration listening on other portals (the {@code --portal} override). */
@@ -29,7 +37,7 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
                 throw new IllegalArgumentException("duplicate portal " + p);
             }
         }
-        return new TargetConfig(daemon, portals, iscsi, targets);
+        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa);
     }
 
     /**
@@ -51,7 +59,7 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
             }
             moved.add(new TargetDefinition(t.name(), t.alias(), t.allowedInitiators(), luns));
         }
-        return new TargetConfig(new DaemonSettings(newDir, daemon.ioThreads()), portals, iscsi, moved);
+        return new TargetConfig(new DaemonSettings(newDir, daemon.ioThreads()), portals, iscsi, moved, cache, numa);
     }
 
     /** The target with this iSCSI name (case-insensitive), or null. */

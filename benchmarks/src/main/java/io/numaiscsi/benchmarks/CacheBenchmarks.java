@@ -1,0 +1,112 @@
+package io.numaiscsi.benchmarks;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.numaiscsi.cache.AffinityRouter;
+import io.numaiscsi.cache.CacheParameters;
+import io.numaiscsi.cache.CachedBlockDevice;
+import io.numaiscsi.cache.PartitionHash;
+import io.numaiscsi.cache.WritePolicy;
+import io.numaiscsi.numa.NodeMemory;
+import io.numaiscsi.numa.NumaTopology;
+import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The cache's hot paths on a fully cached 64 MiB RAM LUN (2 pretend nodes, 512 KiB blocks): a 4 KiB
+ * hit (partition lookup, pin, copy, unpin), the router, and a large hit copied into a pooled
+ * direct network buffer against a plain copy of the same bytes between two direct buffers.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class CacheBenchmarks {
+  private static final long DEVICE = 64L << 20;
+
+  @Param({"131072", "524288"})
+  public int copyBytes;
+
+  private CachedBlockDevice cache;
+  private AffinityRouter router;
+  private ByteBuf network;
+  private ByteBuf source;
+  private final Completion done = new Completion();
+  private long next;
+
+  /** Reusable completion; the RAM backing completes inline, so every read has finished on return. */
+  static final class Completion implements IoCompletion {
+    IoStatus status;
+
+    @Override
+    public void ioComplete(IoStatus st) {
+      status = st;
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void setup() {
+    NumaTopology t = NumaTopology.detect().nodeCount() > 1 ? NumaTopology.detect() : NumaTopology.detect().pretend(2);
+    CacheParameters p = new CacheParameters(64L << 20, 512 << 10, 16, 4, 64 << 10, WritePolicy.WRITE_THROUGH);
+    cache = CachedBlockDevice.create(new RamBlockDevice(DEVICE, 512), p, t, NodeMemory.open(t), null);
+    router = new AffinityRouter(new PartitionHash(t.nodeCount(), 16, 4), 512 << 10, 64 << 10);
+    network = PooledByteBufAllocator.DEFAULT.directBuffer(1 << 20);
+    source = PooledByteBufAllocator.DEFAULT.directBuffer(1 << 20);
+    source.writeZero(1 << 20);
+    for (long off = 0; off < DEVICE; off += 1 << 20) { // warm: every block cached
+      network.clear();
+      cache.read(off, 1 << 20, network, done);
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    network.release();
+    source.release();
+    cache.close();
+  }
+
+  /** Partition lookup on the hit path: one 4 KiB read from a cached block. */
+  @Benchmark
+  public IoStatus hit4k() {
+    next = (next + 4096 * 97) % DEVICE;
+    network.clear();
+    cache.read(next, 4096, network, done);
+    return done.status;
+  }
+
+  /** The router on a 256 KiB request at a moving offset. */
+  @Benchmark
+  public int route256k() {
+    next = (next + 4096 * 97) % DEVICE;
+    return router.route(next, 256 << 10, 0);
+  }
+
+  /** A cached read of copyBytes into the network buffer: lookup, pin, one copy, unpin. */
+  @Benchmark
+  public IoStatus cacheToNetwork() {
+    next = (next + (1 << 20)) % (DEVICE - (1 << 20));
+    network.clear();
+    cache.read(next, copyBytes, network, done);
+    return done.status;
+  }
+
+  /** The floor: a plain copy of copyBytes between two direct buffers. */
+  @Benchmark
+  public int plainCopy() {
+    network.clear();
+    network.writeBytes(source, 0, copyBytes);
+    return network.writerIndex();
+  }
+}

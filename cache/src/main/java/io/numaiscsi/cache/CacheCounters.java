@@ -1,0 +1,63 @@
+package io.numaiscsi.cache;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Per-node evidence for the daemon's metrics. Indexed by node. */
+public final class CacheCounters {
+  final LongAdder[] hits;
+  final LongAdder[] misses;
+  final LongAdder[] evictions;
+  final LongAdder[] localBytes;
+  final LongAdder[] remoteBytes;
+  final LongAdder[] forwards;
+  final LongAdder[] bypasses;
+
+  CacheCounters(int nodes) {
+    hits = adders(nodes);
+    misses = adders(nodes);
+    evictions = adders(nodes);
+    localBytes = adders(nodes);
+    remoteBytes = adders(nodes);
+    forwards = adders(nodes);
+    bypasses = adders(nodes);
+  }
+
+  private static LongAdder[] adders(int n) {
+    LongAdder[] a = new LongAdder[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = new LongAdder();
+    }
+    return a;
+  }
+
+  /**
+   * Counts per node: hits and misses (blocks looked up in that node's partitions; a read waiting
+   * on a block another request is filling counts as a miss), evictions, bytes copied out of that
+   * node's blocks by a thread on the same node (local) or another one (remote), requests forwarded
+   * to that node, and misses served straight from the backing device because every block of the
+   * partition was pinned (bypasses).
+   */
+  public record Snapshot(long[] hits, long[] misses, long[] evictions, long[] localBytes, long[] remoteBytes,
+                         long[] forwards, long[] bypasses) {
+    public long total(long[] perNode) {
+      long t = 0;
+      for (long v : perNode) {
+        t += v;
+      }
+      return t;
+    }
+  }
+
+  public Snapshot snapshot() {
+    return new Snapshot(sum(hits), sum(misses), sum(evictions), sum(localBytes), sum(remoteBytes), sum(forwards),
+        sum(bypasses));
+  }
+
+  private static long[] sum(LongAdder[] a) {
+    long[] out = new long[a.length];
+    for (int i = 0; i < a.length; i++) {
+      out[i] = a[i].sum();
+    }
+    return out;
+  }
+}

@@ -1,0 +1,257 @@
+package io.numaiscsi.cache;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.ByteBuffer;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One independent slice of a node's region: its own lock, block map, free list and LRU list. The
+ * lock covers lookup, pinning and eviction, never I/O or bulk copies. A slot is on the LRU list
+ * only when it is valid, clean, mapped and unpinned, so the LRU tail is always evictable; pinned
+ * (in use), filling and dirty slots are never evicted. A slot taken out of the map while pinned
+ * (invalidated or replaced) is an orphan and goes to the free list on its last unpin.
+ */
+final class CachePartition {
+  static final byte FREE = 0;
+  static final byte FILLING = 1;
+  static final byte VALID = 2;
+  /** Taken for a copy-on-write update; not in the map yet. */
+  static final byte RESERVED = 3;
+
+  final ReentrantLock lock = new ReentrantLock();
+  final int node;
+  final int slots;
+  final int blockSize;
+  final ByteBuf[] views;
+  final SlotIo[] io;
+  final LongIntMap map;
+  final long[] blockOf;
+  final byte[] state;
+  final boolean[] mapped;
+  final boolean[] dirty;
+  final boolean[] writeback;
+  final int[] pins;
+  final int[] version;
+  private final int[] freeStack;
+  private int freeCount;
+  private final int[] prev;
+  private final int[] next;
+  private final boolean[] inLru;
+  private int head = -1;
+  private int tail = -1;
+  private final CacheCounters counters;
+  /** Requests waiting for a slot (write-back writes only), linked through CacheRequest.nextParked. */
+  private CacheRequest parkedHead;
+  private CacheRequest parkedTail;
+  /** A slot became reusable while requests were parked: wake them after unlocking. */
+  private boolean wakeDue;
+
+  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, CacheCounters counters, CachedBlockDevice dev) {
+    this.node = node;
+    this.slots = slots;
+    this.blockSize = blockSize;
+    this.counters = counters;
+    views = new ByteBuf[slots];
+    io = new SlotIo[slots];
+    map = new LongIntMap(slots);
+    blockOf = new long[slots];
+    state = new byte[slots];
+    mapped = new boolean[slots];
+    dirty = new boolean[slots];
+    writeback = new boolean[slots];
+    pins = new int[slots];
+    version = new int[slots];
+    freeStack = new int[slots];
+    prev = new int[slots];
+    next = new int[slots];
+    inLru = new boolean[slots];
+    for (int s = 0; s < slots; s++) {
+      ByteBuffer slice = memory.duplicate().position(s * blockSize).limit((s + 1) * blockSize).slice();
+      views[s] = Unpooled.wrappedBuffer(slice).clear();
+      io[s] = new SlotIo(dev, this, s);
+      freeStack[s] = slots - 1 - s; // slot 0 handed out first
+    }
+    freeCount = slots;
+  }
+
+  // ---- everything below runs with the lock held ----
+
+  int lookup(long block) {
+    return map.get(block);
+  }
+
+  /** A free slot, or the LRU tail evicted; -1 when every slot is pinned, filling or dirty. Pinned once. */
+  int acquire() {
+    int s;
+    if (freeCount > 0) {
+      s = freeStack[--freeCount];
+    } else if (tail >= 0) {
+      s = tail;
+      lruRemove(s);
+      map.remove(blockOf[s]);
+      mapped[s] = false;
+      counters.evictions[node].increment();
+    } else {
+      return -1;
+    }
+    state[s] = RESERVED;
+    pins[s] = 1;
+    dirty[s] = false;
+    version[s]++;
+    return s;
+  }
+
+  /** Maps a freshly acquired slot as FILLING for {@code block}; the caller holds its pin. */
+  void startFill(int s, long block) {
+    state[s] = FILLING;
+    blockOf[s] = block;
+    mapped[s] = true;
+    map.put(block, s);
+  }
+
+  void pin(int s) {
+    if (pins[s]++ == 0 && inLru[s]) {
+      lruRemove(s);
+    }
+  }
+
+  /** Drops one pin; true when the slot became available for reuse (free list or LRU). */
+  boolean unpin(int s) {
+    if (--pins[s] > 0) {
+      return false;
+    }
+    if (pins[s] < 0) {
+      throw new IllegalStateException("unpin of unpinned slot " + s);
+    }
+    if (!mapped[s]) {
+      release(s);
+      return true;
+    }
+    if (state[s] == VALID && !dirty[s]) {
+      lruPushHead(s);
+      return true;
+    }
+    return false;
+  }
+
+  private void release(int s) {
+    state[s] = FREE;
+    dirty[s] = false;
+    freeStack[freeCount++] = s;
+    wakeDue |= parkedHead != null;
+  }
+
+  /** Whether parked requests must be woken (clears the flag). Lock held. */
+  boolean takeWakeDue() {
+    boolean w = wakeDue;
+    wakeDue = false;
+    return w;
+  }
+
+  /** Takes the slot out of the map; freed now if unpinned, else on its last unpin. */
+  void unmapSlot(int s) {
+    if (!mapped[s]) {
+      return;
+    }
+    map.remove(blockOf[s]);
+    mapped[s] = false;
+    if (inLru[s]) {
+      lruRemove(s);
+    }
+    if (pins[s] == 0) {
+      release(s);
+    }
+  }
+
+  /** Installs a reserved, pinned slot as the block's current version (replacing any other). */
+  void install(int s, long block, boolean isDirty) {
+    int old = map.get(block);
+    if (old >= 0) {
+      unmapSlot(old);
+    }
+    state[s] = VALID;
+    blockOf[s] = block;
+    mapped[s] = true;
+    dirty[s] = isDirty;
+    map.put(block, s);
+  }
+
+  /** Returns a reserved slot that will not be installed. */
+  void abandon(int s) {
+    pins[s] = 0;
+    release(s);
+  }
+
+  void park(CacheRequest r) {
+    r.nextParked = null;
+    if (parkedTail == null) {
+      parkedHead = r;
+    } else {
+      parkedTail.nextParked = r;
+    }
+    parkedTail = r;
+  }
+
+  /** Takes the whole parked list (resume it after unlocking), or null. */
+  CacheRequest takeParked() {
+    CacheRequest h = parkedHead;
+    parkedHead = null;
+    parkedTail = null;
+    return h;
+  }
+
+  boolean hasParked() {
+    return parkedHead != null;
+  }
+
+  // ---- LRU: head = most recently used, tail = next victim ----
+
+  private void lruPushHead(int s) {
+    prev[s] = -1;
+    next[s] = head;
+    if (head >= 0) {
+      prev[head] = s;
+    }
+    head = s;
+    if (tail < 0) {
+      tail = s;
+    }
+    inLru[s] = true;
+    wakeDue |= parkedHead != null;
+  }
+
+  private void lruRemove(int s) {
+    int p = prev[s];
+    int n = next[s];
+    if (p >= 0) {
+      next[p] = n;
+    } else {
+      head = n;
+    }
+    if (n >= 0) {
+      prev[n] = p;
+    } else {
+      tail = p;
+    }
+    inLru[s] = false;
+  }
+
+  /** Slots in LRU order, least recently used first (tests). */
+  int[] lruOrder() {
+    int n = 0;
+    for (int s = tail; s >= 0; s = prev[s]) {
+      n++;
+    }
+    int[] out = new int[n];
+    int i = 0;
+    for (int s = tail; s >= 0; s = prev[s]) {
+      out[i++] = s;
+    }
+    return out;
+  }
+
+  int freeCount() {
+    return freeCount;
+  }
+}

@@ -1,0 +1,29 @@
+package io.numaiscsi.cache;
+
+import io.numaiscsi.numa.NodeMemory;
+import java.nio.ByteBuffer;
+
+/** One node's cache memory, allocated up front on that node and split into independent partitions. */
+final class CacheRegion {
+  final int node;
+  final CachePartition[] partitions;
+  final ByteBuffer[] memory;
+
+  CacheRegion(int node, CacheParameters params, NodeMemory nodeMemory, CacheCounters counters, CachedBlockDevice dev) {
+    this.node = node;
+    int count = params.partitionsPerNode();
+    int slots = params.slotsPerPartition();
+    partitions = new CachePartition[count];
+    memory = new ByteBuffer[count];
+    for (int i = 0; i < count; i++) {
+      memory[i] = nodeMemory.allocate(node, slots * params.blockSize());
+      partitions[i] = new CachePartition(node, memory[i], slots, params.blockSize(), counters, dev);
+    }
+  }
+
+  void free(NodeMemory nodeMemory) {
+    for (ByteBuffer b : memory) {
+      nodeMemory.free(b);
+    }
+  }
+}

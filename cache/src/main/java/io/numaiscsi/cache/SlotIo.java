@@ -1,0 +1,57 @@
+package io.numaiscsi.cache;
+
+import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.scsi.IoStatus;
+
+/**
+ * The backing I/O of one slot (a fill or a write-back; a slot has at most one in flight) and the
+ * requests waiting for its fill. One per slot, made at start: no allocation per I/O.
+ */
+final class SlotIo implements IoCompletion {
+  final CachedBlockDevice device;
+  final CachePartition partition;
+  final int slot;
+  boolean writingBack;
+  private CacheRequest[] waiters = new CacheRequest[4];
+  private int waiterCount;
+
+  SlotIo(CachedBlockDevice device, CachePartition partition, int slot) {
+    this.device = device;
+    this.partition = partition;
+    this.slot = slot;
+  }
+
+  /** Partition lock held. */
+  void addWaiter(CacheRequest r) {
+    if (waiterCount == waiters.length) {
+      waiters = java.util.Arrays.copyOf(waiters, waiterCount * 2);
+    }
+    waiters[waiterCount++] = r;
+  }
+
+  /** Partition lock held: detaches the waiter count; notify with {@link #waiter(int)} after unlocking. */
+  int takeWaiters() {
+    int n = waiterCount;
+    waiterCount = 0;
+    return n;
+  }
+
+  /**
+   * The i-th detached waiter, cleared. Every waiter holds a pin, so the slot (and this array) cannot
+   * be reused before the last one has been handed out.
+   */
+  CacheRequest waiter(int i) {
+    CacheRequest r = waiters[i];
+    waiters[i] = null;
+    return r;
+  }
+
+  @Override
+  public void ioComplete(IoStatus status) {
+    if (writingBack) {
+      device.writebackDone(this, status);
+    } else {
+      device.fillDone(this, status);
+    }
+  }
+}

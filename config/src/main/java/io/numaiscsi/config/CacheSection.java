@@ -1,0 +1,76 @@
+package io.numaiscsi.config;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The {@code cache:} section; absent means cache off (each LUN served by its own store). */
+final class CacheSection {
+
+    static final String KEY = "cache";
+    static final List<String> KEYS = List.of("mode", "size-per-node", "block-size", "partitions-per-node",
+            "neighbours", "route-threshold", "write-policy");
+
+    private CacheSection() {
+    }
+
+    static CacheSettings read(Fields root) throws ConfigException {
+        Fields f = root.section(KEY, KEYS);
+        CacheSettings d = CacheSettings.DEFAULT;
+        CacheSettings.Mode mode = d.mode();
+        Cursor c = f.optional("mode");
+        if (c != null) {
+            mode = switch (c.text().toLowerCase(Locale.ROOT)) {
+                case "off" -> CacheSettings.Mode.OFF;
+                case "page-cache" -> CacheSettings.Mode.PAGE_CACHE;
+                case "numa" -> CacheSettings.Mode.NUMA;
+                default -> throw c.error("\"" + c.text() + "\" is not a cache mode (use off, page-cache or numa)");
+            };
+        }
+        long sizePerNode = d.sizePerNode();
+        c = f.optional("size-per-node");
+        if (c != null) {
+            sizePerNode = c.size();
+        }
+        int blockSize = d.blockSize();
+        c = f.optional("block-size");
+        if (c != null) {
+            long b = c.size();
+            if (b < 4096 || b > (1 << 20) || Long.bitCount(b) != 1) {
+                throw c.error(c.text() + " is not a power of two in 4K..1M");
+            }
+            blockSize = (int) b;
+        }
+        int partitions = f.integer("partitions-per-node", 1, 256, d.partitionsPerNode());
+        int neighbours = f.integer("neighbours", 1, 64, d.neighbours());
+        int routeThreshold = d.routeThreshold();
+        c = f.optional("route-threshold");
+        if (c != null) {
+            long t = c.size();
+            if (t > (1 << 30)) {
+                throw c.error(c.text() + " is out of range (1..1G)");
+            }
+            routeThreshold = (int) t;
+        }
+        CacheSettings.WritePolicy policy = d.writePolicy();
+        c = f.optional("write-policy");
+        if (c != null) {
+            policy = switch (c.text().toLowerCase(Locale.ROOT)) {
+                case "write-through" -> CacheSettings.WritePolicy.WRITE_THROUGH;
+                case "write-back" -> CacheSettings.WritePolicy.WRITE_BACK;
+                default -> throw c.error("\"" + c.text() + "\" is not a write policy (use write-through or write-back)");
+            };
+        }
+        if (sizePerNode / partitions / blockSize < 2) {
+            Cursor at = f.optional("size-per-node");
+            ConfigException e = at != null ? at.error(sizePerNode + " bytes give fewer than 2 blocks of " + blockSize
+                    + " per partition (" + partitions + " partitions per node)")
+                    : f.missing("size-per-node", "the default " + sizePerNode + " bytes give fewer than 2 blocks of "
+                    + blockSize + " per partition (" + partitions + " partitions per node); set size-per-node");
+            throw e;
+        }
+        if (sizePerNode / partitions > Integer.MAX_VALUE - 4096) {
+            throw f.optional("size-per-node").error("one partition would exceed 2 GiB; raise partitions-per-node");
+        }
+        return new CacheSettings(mode, sizePerNode, blockSize, partitions, neighbours, routeThreshold, policy);
+    }
+}

@@ -1,0 +1,32 @@
+package io.numaiscsi.config;
+
+import java.util.Objects;
+
+/**
+ * The {@code cache:} section.
+ *
+ * @param mode              off (the LUN's own store, O_DIRECT), page-cache (buffered file I/O baseline) or numa
+ * @param sizePerNode       bytes of cache memory per NUMA node
+ * @param blockSize         cache block, a power of two in 4K..1M
+ * @param partitionsPerNode 1..256
+ * @param neighbours        neighbouring blocks kept in one partition, 1..64
+ * @param routeThreshold    requests smaller than this many bytes are served where they arrive
+ * @param writePolicy       write-through or write-back
+ */
+public record CacheSettings(Mode mode, long sizePerNode, int blockSize, int partitionsPerNode, int neighbours,
+                            int routeThreshold, WritePolicy writePolicy) {
+
+    /** How LUN data is cached. */
+    public enum Mode { OFF, PAGE_CACHE, NUMA }
+
+    /** When a write is acknowledged. */
+    public enum WritePolicy { WRITE_THROUGH, WRITE_BACK }
+
+    public static final CacheSettings DEFAULT =
+            new CacheSettings(Mode.OFF, 256L << 20, 512 << 10, 16, 4, 64 << 10, WritePolicy.WRITE_THROUGH);
+
+    public CacheSettings {
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(writePolicy, "writePolicy");
+    }
+}

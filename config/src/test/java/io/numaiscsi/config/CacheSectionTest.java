@@ -1,0 +1,90 @@
+package io.numaiscsi.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The {@code cache:} and {@code numa:} sections: defaults, a full section, and each bad value's message. */
+class CacheSectionTest {
+
+    private static final String TARGETS = "targets:\n  - name: iqn.2026-11.io.numaiscsi:d\n    luns: [{id: 0, backing: ram, size: 1M}]\n";
+
+    private static TargetConfig parse(String sections) throws ConfigException {
+        return ConfigLoader.parse(TARGETS + sections, "t.yaml");
+    }
+
+    @Test
+    void absentSectionsTakeDefaultsWithCacheOff() throws ConfigException {
+        TargetConfig c = parse("");
+        assertEquals(CacheSettings.DEFAULT, c.cache());
+        assertEquals(CacheSettings.Mode.OFF, c.cache().mode());
+        assertEquals(new NumaSettings(0), c.numa());
+        assertEquals(CacheSettings.DEFAULT, parse("cache:\nnuma:\n").cache());
+    }
+
+    @Test
+    void fullSections() throws ConfigException {
+        TargetConfig c = parse("""
+                cache:
+                  mode: numa
+                  size-per-node: 1G
+                  block-size: 128K
+                  partitions-per-node: 32
+                  neighbours: 8
+                  route-threshold: 32K
+                  write-policy: write-back
+                numa:
+                  pretend-nodes: 2
+                """);
+        assertEquals(new CacheSettings(CacheSettings.Mode.NUMA, 1L << 30, 128 << 10, 32, 8, 32 << 10,
+                CacheSettings.WritePolicy.WRITE_BACK), c.cache());
+        assertEquals(2, c.numa().pretendNodes());
+        assertEquals(CacheSettings.Mode.PAGE_CACHE, parse("cache:\n  mode: page-cache\n").cache().mode());
+    }
+
+    @Test
+    void overridesKeepTheSections() throws ConfigException {
+        TargetConfig c = parse("cache:\n  mode: numa\nnuma:\n  pretend-nodes: 3\n");
+        TargetConfig moved = c.withDataDir(java.nio.file.Path.of("/elsewhere")).withPortals(
+                java.util.List.of(Portal.parse("127.0.0.1:3261")));
+        assertEquals(c.cache(), moved.cache());
+        assertEquals(c.numa(), moved.numa());
+    }
+
+    static Stream<Arguments> bad() {
+        int line = 5; // the first line after TARGETS and the section header
+        return Stream.of(
+                Arguments.of("cache:\n  mode: fast\n", line, "cache.mode",
+                        "\"fast\" is not a cache mode (use off, page-cache or numa)"),
+                Arguments.of("cache:\n  block-size: 3K\n", line, "cache.block-size", "3K is not a power of two in 4K..1M"),
+                Arguments.of("cache:\n  block-size: 2M\n", line, "cache.block-size", "2M is not a power of two in 4K..1M"),
+                Arguments.of("cache:\n  partitions-per-node: 0\n", line, "cache.partitions-per-node",
+                        "0 is out of range (1..256)"),
+                Arguments.of("cache:\n  neighbours: 65\n", line, "cache.neighbours", "65 is out of range (1..64)"),
+                Arguments.of("cache:\n  write-policy: lazy\n", line, "cache.write-policy",
+                        "\"lazy\" is not a write policy (use write-through or write-back)"),
+                Arguments.of("cache:\n  size-per-node: 1M\n", line, "cache.size-per-node",
+                        "1048576 bytes give fewer than 2 blocks of 524288 per partition (16 partitions per node)"),
+                Arguments.of("cache:\n  route-threshold: 0\n", line, "cache.route-threshold", "size must be greater than 0"),
+                Arguments.of("cache:\n  block_size: 4K\n", line, "cache.block_size",
+                        "unknown key (did you mean \"block-size\"?)"),
+                Arguments.of("numa:\n  pretend-nodes: 1\n", line, "numa.pretend-nodes",
+                        "1 is not allowed (0 = the real topology, 2..64 pretend nodes)"),
+                Arguments.of("numa:\n  pretend-nodes: 65\n", line, "numa.pretend-nodes", "65 is out of range (0..64)"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("bad")
+    void badValuesNameLineAndKey(String yaml, int line, String keyPath, String problem) {
+        ConfigException e = assertThrows(ConfigException.class, () -> parse(yaml));
+        assertEquals(keyPath, e.keyPath());
+        assertEquals(problem, e.problem());
+        assertEquals(line, e.line());
+        assertEquals("t.yaml:" + line + ": " + keyPath + ": " + problem, e.getMessage());
+    }
+}
