@@ -268,7 +268,7 @@ public final class CachedBlockDevice implements BlockDevice {
     r.servingNode = arrival;
     if (nodeExecutors != null && router.routes((int) r.length)) {
       int node = router.route(r.offset, r.length, arrival);
-      if (node != here) {
+      if (node != arrival) {
         r.routed = true;
         r.servingNode = node;
         counters.forwards[node].increment();

@@ -8,7 +8,7 @@ import java.util.List;
 final class DaemonSection {
 
     static final String KEY = "daemon";
-    static final List<String> KEYS = List.of("data-dir", "io-threads");
+    static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model");
     static final Path DEFAULT_DATA_DIR = Path.of("/var/tmp/numa-iscsi-target");
     static final int DEFAULT_IO_THREADS = 4;
 
@@ -25,7 +25,17 @@ final class DaemonSection {
                 throw c.error("\"" + c.text() + "\" must be an absolute path");
             }
         }
-        return new DaemonSettings(dataDir.normalize(), f.integer("io-threads", 1, 256, DEFAULT_IO_THREADS));
+        int ioThreads = f.integer("io-threads", 1, 256, DEFAULT_IO_THREADS);
+        DaemonSettings.EventModel model = DaemonSettings.EventModel.PER_LUN;
+        Cursor m = f.optional("event-model");
+        if (m != null) {
+            model = switch (m.text().toLowerCase(java.util.Locale.ROOT)) {
+                case "per-lun" -> DaemonSettings.EventModel.PER_LUN;
+                case "centralized" -> DaemonSettings.EventModel.CENTRALIZED;
+                default -> throw m.error("\"" + m.text() + "\" is not an event model (use per-lun or centralized)");
+            };
+        }
+        return new DaemonSettings(dataDir.normalize(), ioThreads, model);
     }
 
     /** A file-system path as written (not resolved). */

@@ -59,7 +59,7 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
             }
             moved.add(new TargetDefinition(t.name(), t.alias(), t.allowedInitiators(), luns));
         }
-        return new TargetConfig(new DaemonSettings(newDir, daemon.ioThreads()), portals, iscsi, moved, cache, numa);
+        return new TargetConfig(new DaemonSettings(newDir, daemon.ioThreads(), daemon.eventModel()), portals, iscsi, moved, cache, numa);
     }
 
     /** The target with this iSCSI name (case-insensitive), or null. */

@@ -29,6 +29,32 @@ public final class CpuPinning {
     }
   }
 
+  /**
+   * Pins the calling thread to one CPU of the node, the {@code ordinal}-th modulo the node's CPU count,
+   * and binds it to the node ({@link NodeThread#currentNode()}). For event threads: one core each.
+   */
+  public static boolean pinCurrentThreadToCore(NumaNode node, int ordinal) {
+    BitSet cpus = node.cpus();
+    NodeThread.bindCurrentThread(node.index());
+    if (cpus.isEmpty()) {
+      LOG.warn("{} has no CPUs; thread {} stays unpinned", node, Thread.currentThread().getName());
+      return false;
+    }
+    int cpu = cpus.nextSetBit(0);
+    for (int i = 0; i < Math.floorMod(ordinal, cpus.cardinality()); i++) {
+      cpu = cpus.nextSetBit(cpu + 1);
+    }
+    BitSet one = new BitSet();
+    one.set(cpu);
+    try {
+      Affinity.setAffinity(one);
+      return true;
+    } catch (RuntimeException | LinkageError e) {
+      LOG.warn("cannot pin thread {} to cpu {}: {}", Thread.currentThread().getName(), cpu, e.toString());
+      return false;
+    }
+  }
+
   /** The calling thread's current CPU set. */
   public static BitSet currentAffinity() {
     return Affinity.getAffinity();

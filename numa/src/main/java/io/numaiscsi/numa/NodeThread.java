@@ -13,8 +13,20 @@ public final class NodeThread extends Thread {
     return node;
   }
 
-  /** The node index of the calling thread, or -1 when it is not a node thread. */
+  /** Node of threads created elsewhere (e.g. Netty's event loops) that bound themselves with {@link #bindCurrentThread}. */
+  private static final ThreadLocal<int[]> BOUND = new ThreadLocal<>();
+
+  /** The node index of the calling thread, or -1 when it is neither a node thread nor bound to a node. */
   public static int currentNode() {
-    return Thread.currentThread() instanceof NodeThread t ? t.node : -1;
+    if (Thread.currentThread() instanceof NodeThread t) {
+      return t.node;
+    }
+    int[] bound = BOUND.get();
+    return bound == null ? -1 : bound[0];
+  }
+
+  /** Declares that the calling thread (created by someone else's factory) belongs to {@code node}. */
+  public static void bindCurrentThread(int node) {
+    BOUND.set(new int[] {node});
   }
 }

@@ -4,7 +4,7 @@ import io.numaiscsi.config.ConfigException;
 import io.numaiscsi.config.ConfigLoader;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
-import io.numaiscsi.daemon.events.EventModel;
+import io.numaiscsi.config.DaemonSettings.EventModel;
 import io.numaiscsi.daemon.metrics.DaemonMetrics;
 import io.numaiscsi.daemon.metrics.MetricsEndpoint;
 import java.nio.file.Path;
@@ -30,8 +30,9 @@ public final class Main implements Callable<Integer> {
     List<String> portals = new ArrayList<>();
 
     @Option(names = "--event-model", paramLabel = "MODEL",
-            description = "PER_LUN (default: an event thread per LUN) or CENTRALIZED (one thread for everything, as tgtd)")
-    EventModel eventModel = EventModel.PER_LUN;
+            description = "PER_LUN (an event thread per LUN) or CENTRALIZED (one thread for everything, as tgtd); "
+                    + "overrides daemon.event-model")
+    EventModel eventModel;
 
     @Option(names = "--metrics", paramLabel = "HOST:PORT",
             description = "serve Prometheus metrics at http://HOST:PORT/metrics (off by default)")
@@ -68,7 +69,11 @@ public final class Main implements Callable<Integer> {
         if (dataDir != null) {
             config = config.withDataDir(dataDir);
         }
-        TargetDaemon daemon = new TargetDaemon(config, eventModel);
+        if (eventModel != null) {
+            config = new TargetConfig(config.daemon().withEventModel(eventModel), config.portals(), config.iscsi(),
+                    config.targets(), config.cache(), config.numa());
+        }
+        TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.
         sun.misc.SignalHandler onSignal = signal -> stopRequested.countDown();
@@ -86,7 +91,8 @@ public final class Main implements Callable<Integer> {
         if (metrics != null) {
             try {
                 Portal at = Portal.parse(metrics);
-                endpoint = new MetricsEndpoint(at.host(), at.port(), new DaemonMetrics(daemon.threadStats(), daemon.sessions()));
+                endpoint = new MetricsEndpoint(at.host(), at.port(),
+                        new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon.cachedLuns()));
             } catch (Exception e) {
                 System.err.println("--metrics " + metrics + ": " + e.getMessage());
                 daemon.close();

@@ -3,18 +3,19 @@ package io.numaiscsi.daemon;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import io.numaiscsi.cache.CachedBlockDevice;
 import io.numaiscsi.config.IscsiSettings;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
 import io.numaiscsi.daemon.events.EventLoops;
-import io.numaiscsi.daemon.events.EventModel;
 import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.daemon.session.EventThreadRegistry;
 import io.numaiscsi.daemon.session.EventThreads;
 import io.numaiscsi.daemon.session.SessionServices;
 import io.numaiscsi.daemon.session.ExportedTarget;
+import io.numaiscsi.numa.CpuPinning;
 import io.numaiscsi.daemon.session.SessionSettings;
 import io.numaiscsi.daemon.session.SessionTable;
 import io.numaiscsi.daemon.session.TargetDirectory;
@@ -51,14 +52,19 @@ public final class TargetDaemon implements AutoCloseable {
     private final SessionTable sessions = new SessionTable();
     private final EventThreadRegistry threadStats = new EventThreadRegistry();
     private final List<InetSocketAddress> bound = new ArrayList<>();
-    private final EventModel eventModel;
+    private final NumaResources numa;
+    private final List<CachedLun> cachedLuns = new ArrayList<>();
     private EventLoops eventLoops;
     private TcpPortal portal;
     private boolean closed;
 
-    public TargetDaemon(TargetConfig config, EventModel eventModel) {
+    /** A LUN behind the NUMA cache, for the metrics. */
+    public record CachedLun(String target, int lun, CachedBlockDevice device) {
+    }
+
+    public TargetDaemon(TargetConfig config) {
         this.config = config;
-        this.eventModel = eventModel;
+        this.numa = new NumaResources(config.numa());
         this.ioExecutor = Executors.newFixedThreadPool(config.daemon().ioThreads(), new DefaultThreadFactory("backing-io", true));
         int arenas = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.alloc = new PooledByteBufAllocator(true, 0, arenas, 8192, 9, 256, 64, true, DIRECT_IO_ALIGNMENT);
@@ -70,8 +76,11 @@ public final class TargetDaemon implements AutoCloseable {
         for (TargetDefinition t : config.targets()) {
             List<LogicalUnit> units = new ArrayList<>();
             for (LunDefinition lun : t.luns()) {
-                BlockDevice device = BackingStores.open(lun, ioExecutor);
+                BlockDevice device = BackingStores.open(lun, ioExecutor, config.cache(), numa);
                 devices.add(device);
+                if (device instanceof CachedBlockDevice cached) {
+                    cachedLuns.add(new CachedLun(t.name(), lun.id(), cached));
+                }
                 units.add(new LogicalUnit(lun.id(), LunIdentity.derive(t.name(), lun.id(), lun.serial()), device));
                 LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", t.name(), lun.id(), lun.backing(),
                         lun.sizeBytes(), lun.blockSize(), lun.path() == null ? "" : " at " + lun.path());
@@ -93,10 +102,16 @@ public final class TargetDaemon implements AutoCloseable {
         for (ExportedTarget t : exported) {
             lunCount += t.scsi().units().size();
         }
-        eventLoops = new EventLoops(eventModel, lunCount);
+        eventLoops = new EventLoops(config.daemon().eventModel(), lunCount);
         EventThreads eventThreads = new LunEventLoops(eventLoops.luns(), exported);
+        int core = 0;
         for (EventExecutor lunThread : eventLoops.luns()) {
-            lunThread.execute(threadStats::current); // every event thread shows in the metrics from the start
+            int ordinal = core++;
+            lunThread.execute(() -> {
+                // One core of the portal's node each; every event thread shows in the metrics from the start.
+                CpuPinning.pinCurrentThreadToCore(numa.portalNode(), ordinal);
+                threadStats.current();
+            });
         }
         portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.epoll());
         SessionServices services = new SessionServices(settings, directory, sessions, eventThreads, threadStats);
@@ -111,6 +126,10 @@ public final class TargetDaemon implements AutoCloseable {
 
     public EventThreadRegistry threadStats() {
         return threadStats;
+    }
+
+    public List<CachedLun> cachedLuns() {
+        return cachedLuns;
     }
 
     public SessionTable sessions() {
@@ -148,6 +167,7 @@ public final class TargetDaemon implements AutoCloseable {
             }
         }
         ioExecutor.shutdown();
+        numa.close();
         LOG.info("stopped");
     }
 }

@@ -10,7 +10,11 @@ import io.numaiscsi.daemon.session.EventThreadStats;
 import io.numaiscsi.daemon.session.SessionTable;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import io.numaiscsi.cache.CacheCounters;
+import io.numaiscsi.daemon.TargetDaemon;
 import java.util.HashSet;
+import java.util.List;
+import java.util.function.ToLongFunction;
 import java.util.Set;
 
 /**
@@ -24,9 +28,37 @@ public final class DaemonMetrics {
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private final Set<Thread> registered = new HashSet<>();
 
-    public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions) {
+    public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions, List<TargetDaemon.CachedLun> cachedLuns) {
         this.threads = threads;
         Gauge.builder("iscsi_sessions", sessions, SessionTable::size).description("open iSCSI sessions").register(registry);
+        for (TargetDaemon.CachedLun lun : cachedLuns) {
+            registerCache(lun);
+        }
+    }
+
+    /** Per node of one cached LUN: hits, misses, evictions, bytes served from local and remote memory, forwards. */
+    private void registerCache(TargetDaemon.CachedLun lun) {
+        CacheCounters counters = lun.device().counters();
+        int nodes = counters.snapshot().hits().length;
+        for (int node = 0; node < nodes; node++) {
+            int n = node;
+            Tags tags = Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun()), "node", Integer.toString(node));
+            counter("cache_hits", "cache block hits", tags, counters, s -> s.hits()[n]);
+            counter("cache_misses", "cache block misses (filled from the backing store)", tags, counters, s -> s.misses()[n]);
+            counter("cache_evictions", "cache blocks evicted", tags, counters, s -> s.evictions()[n]);
+            counter("cache_local_bytes", "bytes served from the serving thread's own node's memory", tags, counters,
+                    s -> s.localBytes()[n]);
+            counter("cache_remote_bytes", "bytes served from another node's memory", tags, counters, s -> s.remoteBytes()[n]);
+            counter("cache_forwards", "requests forwarded to this node's workers", tags, counters, s -> s.forwards()[n]);
+            counter("cache_bypasses", "block reads that bypassed the cache (no free slot)", tags, counters,
+                    s -> s.bypasses()[n]);
+        }
+    }
+
+    private void counter(String name, String description, Tags tags, CacheCounters counters,
+                         ToLongFunction<CacheCounters.Snapshot> value) {
+        FunctionCounter.builder(name, counters, c -> value.applyAsLong(c.snapshot()))
+                .description(description).tags(tags).register(registry);
     }
 
     public PrometheusMeterRegistry registry() {

@@ -18,6 +18,8 @@ import io.numaiscsi.proto.login.SessionType;
 import io.numaiscsi.proto.login.TextExchange;
 import io.numaiscsi.proto.login.TextStep;
 import io.netty.buffer.ByteBufUtil;
+import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.LogicalUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,9 +145,22 @@ public final class IscsiConnection {
         IscsiSession s = session != null ? session : login.session();
         if (s != null && sessions.remove(s) && s.target() != null && s.nexus() != null) {
             s.target().scsi().nexusLost(s.nexus());
+            if (sessions.sessionsOf(s.target().name()).isEmpty()) {
+                flushTarget(s.target()); // the last session is gone: a write-back cache must not hold its data
+            }
         }
         if (was == Phase.LOGIN && s == null) {
             LOG.debug("connection from {} closed during login", channel.remoteAddress());
+        }
+    }
+
+    private static void flushTarget(ExportedTarget target) {
+        for (LogicalUnit unit : target.scsi().units()) {
+            unit.device().flush(status -> {
+                if (status != IoStatus.OK) {
+                    LOG.error("flush of {} LUN {} after its last session failed: {}", target.name(), unit.lun(), status);
+                }
+            });
         }
     }
 

@@ -11,7 +11,7 @@ class DaemonMetricsTest {
     @Test
     void eventThreadsAppearInTheScrapeOnceTheyServedACommand() throws Exception {
         EventThreadRegistry threads = new EventThreadRegistry();
-        DaemonMetrics metrics = new DaemonMetrics(threads, new SessionTable());
+        DaemonMetrics metrics = new DaemonMetrics(threads, new SessionTable(), java.util.List.of());
         assertTrue(!metrics.scrape().contains("iscsi_thread_commands"), "no thread before any command");
 
         AtomicReference<String> name = new AtomicReference<>();
