@@ -13,6 +13,7 @@
 #   --matrix FILE    workloads (default fio-tests/bench/matrix.txt)
 #   --out DIR        results (default fio-tests/target/bench/<timestamp>/)
 #   --no-centralized skip the third target (the daemon with --event-model CENTRALIZED)
+#   --cache MODE     the daemons' cache.mode: numa (default; each LUN gets a cache that holds it whole), page-cache or off
 # Env: JAVA_OPTS (daemon JVM options), TGTD_THREADS (tgtd -t, default tgtd's own),
 #      FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13300).
 #
@@ -29,13 +30,14 @@ LOG_TAG=run-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java, ensure_build_tools
 
-REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1
+REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1 CACHE_MODE=numa
 MATRIX=$ROOT/fio-tests/bench/matrix.txt
 OUT=$ROOT/fio-tests/target/bench/$(date +%Y%m%d-%H%M%S)
 FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
 while [[ $# -gt 0 ]]; do
   case $1 in
     --quick) REPEATS=1 RUNTIME=5 WARMUP=2 IPERF_SECONDS=2; shift ;;
+    --cache) CACHE_MODE=$2; shift 2 ;;
     --repeats) REPEATS=$2; shift 2 ;;
     --runtime) RUNTIME=$2; shift 2 ;;
     --warmup) WARMUP=$2; shift 2 ;;
@@ -197,6 +199,10 @@ daemon:
   data-dir: $SHM
 portals:
   - 127.0.0.1:$port
+cache:
+  mode: $CACHE_MODE
+  size-per-node: $(( LUN_BYTES + (64 << 20) ))
+  block-size: 128K
 targets:
   - name: $OUR_IQN
     luns:
