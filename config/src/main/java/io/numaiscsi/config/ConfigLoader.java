@@ -22,7 +22,7 @@ public final class ConfigLoader {
 
     private static final List<String> SECTIONS =
             List.of(DaemonSection.KEY, PortalsSection.KEY, IscsiSection.KEY, TargetsSection.KEY, CacheSection.KEY,
-                    NumaSection.KEY);
+                    NumaSection.KEY, LimitsSection.KEY, InitiatorsSection.DISCOVERY_KEY, InitiatorsSection.KEY);
 
     private ConfigLoader() {
     }
@@ -50,10 +50,14 @@ public final class ConfigLoader {
         DaemonSettings daemon = DaemonSection.read(top);
         List<Portal> portals = PortalsSection.read(top);
         IscsiSettings iscsi = IscsiSection.read(top);
-        List<TargetDefinition> targets = TargetsSection.read(top, daemon.dataDir());
+        ChapSection.Secrets secrets = new ChapSection.Secrets();
+        ChapCredentials discoveryChap = InitiatorsSection.discovery(top, secrets);
+        List<InitiatorDefinition> initiators = InitiatorsSection.read(top, secrets);
+        List<TargetDefinition> targets = TargetsSection.read(top, daemon.dataDir(), secrets);
         CacheSettings cache = CacheSection.read(top);
         NumaSettings numa = NumaSection.read(top);
-        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa);
+        LimitsSettings limits = LimitsSection.read(top);
+        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators);
     }
 
     /** The embedded default: one target, one 1 GiB file LUN 0 "lun0.img", portal 127.0.0.1:3260, allow ALL. */

@@ -12,11 +12,24 @@ import java.util.Objects;
  * @param sizeBytes capacity in bytes, a multiple of {@code blockSize}
  * @param blockSize logical block size, 512 or 4096
  * @param serial    unit serial number, or null to derive one ({@link TargetDefinition#serialOf})
+ * @param faults    test/debug fault injection ({@link FaultInjection#NONE} normally)
  */
-public record LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial) {
+public record LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
+        FaultInjection faults) {
 
     public LunDefinition {
         Objects.requireNonNull(backing, "backing");
+        Objects.requireNonNull(faults, "faults");
+    }
+
+    /** A LUN without fault injection. */
+    public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial) {
+        this(id, backing, path, sizeBytes, blockSize, serial, FaultInjection.NONE);
+    }
+
+    /** The same LUN on another backing file path. */
+    public LunDefinition withPath(Path newPath) {
+        return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults);
     }
 
     /** Number of logical blocks. */

@@ -1,6 +1,7 @@
 package io.numaiscsi.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,7 +12,10 @@ import java.util.Map;
 final class LunSection {
 
     static final String KEY = "luns";
-    static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "serial");
+    static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "serial",
+            "inject-latency", "inject-medium-error-every", "inject-no-space-after");
+    /** Upper bound of {@code inject-latency}: slow, but below any initiator's command timeout. */
+    static final Duration MAX_INJECTED_LATENCY = Duration.ofSeconds(60);
     /** SAM-5 single-level (peripheral/flat) LUN addressing: 14 bits. */
     static final int MAX_LUN_ID = 16_383;
     static final int DEFAULT_BLOCK_SIZE = 512;
@@ -70,7 +74,23 @@ final class LunSection {
         } else if (c != null) {
             throw c.error("is only used with backing: file (remove it for backing: ram)");
         }
-        return new LunDefinition(id, backing, path, size, blockSize, serial(f));
+        return new LunDefinition(id, backing, path, size, blockSize, serial(f), faults(f));
+    }
+
+    /** The test/debug {@code inject-*} keys (README: "Fault injection"); absent keys inject nothing. */
+    private static FaultInjection faults(Fields f) throws ConfigException {
+        Duration latency = Duration.ZERO;
+        Cursor c = f.optional("inject-latency");
+        if (c != null) {
+            latency = c.duration(Duration.ofMillis(1), MAX_INJECTED_LATENCY, true);
+        }
+        int every = f.integer("inject-medium-error-every", 0, Integer.MAX_VALUE, 0);
+        long noSpaceAfter = Long.MAX_VALUE;
+        c = f.optional("inject-no-space-after");
+        if (c != null) {
+            noSpaceAfter = c.text().equals("0") ? 0 : c.size();
+        }
+        return new FaultInjection(latency, every, noSpaceAfter);
     }
 
     private static BackingType backing(Fields f) throws ConfigException {

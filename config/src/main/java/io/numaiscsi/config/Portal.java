@@ -8,15 +8,25 @@ import java.util.Objects;
  * A listen address (RFC 7143 network portal).
  *
  * @param host IPv4 literal, IPv6 literal without brackets, or host name
- * @param port TCP port, 1..65535
+ * @param port TCP port (for iSER: the RDMA CM port), 1..65535
+ * @param transport iSCSI over TCP, or iSER (RFC 7145) over RDMA
  */
-public record Portal(String host, int port) {
+public record Portal(String host, int port, Transport transport) {
 
     /** The IANA-registered iSCSI target port, used when a portal names none. */
     public static final int DEFAULT_PORT = 3260;
 
+    /** How initiators reach the portal. */
+    public enum Transport { TCP, ISER }
+
+    /** A TCP portal. */
+    public Portal(String host, int port) {
+        this(host, port, Transport.TCP);
+    }
+
     public Portal {
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(transport, "transport");
         if (host.isEmpty()) {
             throw new IllegalArgumentException("portal host is empty");
         }
@@ -124,7 +134,12 @@ public record Portal(String host, int port) {
         return null;
     }
 
-    /** {@code host:port}, or {@code [v6]:port} for IPv6 addresses. */
+    /** The same address with another transport. */
+    public Portal withTransport(Transport t) {
+        return new Portal(host, port, t);
+    }
+
+    /** {@code host:port}, or {@code [v6]:port} for IPv6 addresses (what SendTargets reports; no transport). */
     @Override
     public String toString() {
         return host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;

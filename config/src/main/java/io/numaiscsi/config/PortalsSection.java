@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The {@code portals:} list. */
+/**
+ * The {@code portals:} list. An item is {@code host:port} (iSCSI over TCP) or a mapping
+ * {@code {address: host:port, transport: tcp|iser}}.
+ */
 final class PortalsSection {
 
     static final String KEY = "portals";
@@ -23,18 +26,36 @@ final class PortalsSection {
         List<Portal> portals = new ArrayList<>();
         Map<String, Cursor> seen = new HashMap<>();
         for (Cursor item : c.nonEmptyList("needs at least one portal (remove the key for the default 127.0.0.1:3260)")) {
-            Portal p;
-            try {
-                p = Portal.parse(item.text());
-            } catch (IllegalArgumentException e) {
-                throw item.error(e.getMessage());
-            }
-            Cursor previous = seen.putIfAbsent(p.toString().toLowerCase(Locale.ROOT), item);
+            Portal p = portal(item);
+            Cursor previous = seen.putIfAbsent(p.toString().toLowerCase(Locale.ROOT) + " " + p.transport(), item);
             if (previous != null) {
                 throw item.error("duplicate portal " + p + " (also " + previous.path() + " at line " + previous.line() + ")");
             }
             portals.add(p);
         }
         return portals;
+    }
+
+    private static Portal portal(Cursor item) throws ConfigException {
+        Cursor address = item;
+        Portal.Transport transport = Portal.Transport.TCP;
+        if (item.node() instanceof Node.Mapping) {
+            Fields f = item.fields(List.of("address", "transport"));
+            address = f.required("address");
+            Cursor t = f.optional("transport");
+            if (t != null) {
+                String name = t.text().toLowerCase(Locale.ROOT);
+                transport = switch (name) {
+                    case "tcp" -> Portal.Transport.TCP;
+                    case "iser" -> Portal.Transport.ISER;
+                    default -> throw t.error("unknown transport \"" + t.text() + "\" (tcp, iser)");
+                };
+            }
+        }
+        try {
+            return Portal.parse(address.text()).withTransport(transport);
+        } catch (IllegalArgumentException e) {
+            throw address.error(e.getMessage());
+        }
     }
 }

@@ -10,15 +10,28 @@ import java.util.Set;
 
 /** The whole validated configuration. Build it with {@link ConfigLoader}. */
 public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets,
-                           CacheSettings cache, NumaSettings numa) {
+                           CacheSettings cache, NumaSettings numa, LimitsSettings limits, ChapCredentials discoveryChap,
+                           List<InitiatorDefinition> initiators) {
 
     public TargetConfig {
         Objects.requireNonNull(daemon, "daemon");
         Objects.requireNonNull(iscsi, "iscsi");
         Objects.requireNonNull(cache, "cache");
         Objects.requireNonNull(numa, "numa");
+        Objects.requireNonNull(limits, "limits");
         portals = List.copyOf(portals);
         targets = List.copyOf(targets);
+        initiators = List.copyOf(initiators);
+    }
+
+    /**
+     * Without {@code limits:}, {@code discovery-chap:} and {@code initiators:}: default limits, no discovery or
+     * per-initiator CHAP. To change one section of a loaded configuration use the {@code with...} methods, which
+     * keep every other section (this constructor would drop the security settings).
+     */
+    public TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets,
+                        CacheSettings cache, NumaSettings numa) {
+        this(daemon, portals, iscsi, targets, cache, numa, LimitsSettings.DEFAULT, null, List.of());
     }
 
     /** Without {@code cache:} and {@code numa:}: their defaults (cache off, real topology). */
@@ -37,7 +50,26 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
                 throw new IllegalArgumentException("duplicate portal " + p);
             }
         }
-        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa);
+        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators);
+    }
+
+    /** This configuration with other daemon settings (the {@code --event-model} override), all else kept. */
+    public TargetConfig withDaemon(DaemonSettings newDaemon) {
+        return new TargetConfig(newDaemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators);
+    }
+
+    private TargetConfig withTargets(List<TargetDefinition> newTargets) {
+        return new TargetConfig(daemon, portals, iscsi, newTargets, cache, numa, limits, discoveryChap, initiators);
+    }
+
+    /** The CHAP credentials of this initiator name ({@code initiators:}, case-insensitive), or null. */
+    public ChapCredentials initiatorChap(String initiatorName) {
+        for (InitiatorDefinition i : initiators) {
+            if (i.name().equalsIgnoreCase(initiatorName)) {
+                return i.chap();
+            }
+        }
+        return null;
     }
 
     /**
@@ -55,11 +87,11 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
                 if (p != null && p.startsWith(oldDir)) {
                     p = newDir.resolve(oldDir.relativize(p)).normalize();
                 }
-                luns.add(new LunDefinition(l.id(), l.backing(), p, l.sizeBytes(), l.blockSize(), l.serial()));
+                luns.add(l.withPath(p));
             }
-            moved.add(new TargetDefinition(t.name(), t.alias(), t.allowedInitiators(), luns));
+            moved.add(t.withLuns(luns));
         }
-        return new TargetConfig(new DaemonSettings(newDir, daemon.ioThreads(), daemon.eventModel()), portals, iscsi, moved, cache, numa);
+        return withDaemon(new DaemonSettings(newDir, daemon.ioThreads(), daemon.eventModel())).withTargets(moved);
     }
 
     /** The target with this iSCSI name (case-insensitive), or null. */

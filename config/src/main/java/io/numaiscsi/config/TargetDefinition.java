@@ -15,13 +15,40 @@ import java.util.Objects;
  * @param alias             TargetAlias, or null
  * @param allowedInitiators initiator names allowed to log in; empty means any initiator
  * @param luns              logical units, ids unique
+ * @param chap              CHAP credentials an initiator must prove to log in, or null (no authentication)
+ * @param allowNetworks     source networks initiators may log in from; empty means any
  */
-public record TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns) {
+public record TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
+                               ChapCredentials chap, List<NetworkRange> allowNetworks) {
 
     public TargetDefinition {
         Objects.requireNonNull(name, "name");
         allowedInitiators = List.copyOf(allowedInitiators);
         luns = List.copyOf(luns);
+        allowNetworks = List.copyOf(allowNetworks);
+    }
+
+    /** A target without authentication or network restriction. */
+    public TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns) {
+        this(name, alias, allowedInitiators, luns, null, List.of());
+    }
+
+    /** This target with other LUNs, everything else kept. */
+    public TargetDefinition withLuns(List<LunDefinition> newLuns) {
+        return new TargetDefinition(name, alias, allowedInitiators, newLuns, chap, allowNetworks);
+    }
+
+    /** Whether an initiator at this source address may log in: in one of {@link #allowNetworks}, or any if empty. */
+    public boolean allowsAddress(java.net.InetAddress address) {
+        if (allowNetworks.isEmpty()) {
+            return true;
+        }
+        for (NetworkRange n : allowNetworks) {
+            if (n.contains(address)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

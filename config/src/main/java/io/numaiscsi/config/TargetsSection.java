@@ -12,7 +12,7 @@ import java.util.Map;
 final class TargetsSection {
 
     static final String KEY = "targets";
-    static final List<String> KEYS = List.of("name", "alias", "allow", "luns");
+    static final List<String> KEYS = List.of("name", "alias", "allow", "allow-networks", "chap", "luns");
     static final String ALL = "ALL";
     /** RFC 7143 TargetAlias: text of up to 255 bytes. */
     static final int MAX_ALIAS_BYTES = 255;
@@ -21,6 +21,10 @@ final class TargetsSection {
     }
 
     static List<TargetDefinition> read(Fields root, Path dataDir) throws ConfigException {
+        return read(root, dataDir, new ChapSection.Secrets());
+    }
+
+    static List<TargetDefinition> read(Fields root, Path dataDir, ChapSection.Secrets secrets) throws ConfigException {
         List<TargetDefinition> targets = new ArrayList<>();
         Map<String, Cursor> names = new HashMap<>();
         LunSection.BackingFiles files = new LunSection.BackingFiles();
@@ -37,7 +41,11 @@ final class TargetsSection {
                 throw nameAt.error("duplicate target name \"" + name + "\" (also " + previous.path() + " at line "
                         + previous.line() + ")");
             }
-            targets.add(new TargetDefinition(name, alias(f), allow(f), LunSection.readAll(f, dataDir, files)));
+            String alias = alias(f);
+            List<String> allow = allow(f);
+            List<NetworkRange> networks = allowNetworks(f);
+            ChapCredentials chap = ChapSection.read(f, "chap", secrets);
+            targets.add(new TargetDefinition(name, alias, allow, LunSection.readAll(f, dataDir, files), chap, networks));
         }
         return targets;
     }
@@ -54,6 +62,28 @@ final class TargetsSection {
             throw f.optional("alias").error("contains a control character");
         }
         return alias;
+    }
+
+    /** Source networks allowed to log in; absent means any. */
+    private static List<NetworkRange> allowNetworks(Fields f) throws ConfigException {
+        Cursor c = f.optional("allow-networks");
+        if (c == null) {
+            return List.of();
+        }
+        List<NetworkRange> out = new ArrayList<>();
+        for (Cursor item : c.nonEmptyList("must not be empty (leave the key out to allow any network)")) {
+            NetworkRange n;
+            try {
+                n = NetworkRange.parse(item.text());
+            } catch (IllegalArgumentException e) {
+                throw item.error(e.getMessage());
+            }
+            if (out.contains(n)) {
+                throw item.error("duplicate network " + n);
+            }
+            out.add(n);
+        }
+        return out;
     }
 
     /** Allowed initiator names; [ALL] (the default) becomes the empty list. */

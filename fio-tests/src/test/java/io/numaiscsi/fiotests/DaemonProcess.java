@@ -132,6 +132,9 @@ final class DaemonProcess implements AutoCloseable {
             yaml.append("iscsi:\n");
             setup.iscsi.forEach((k, v) -> yaml.append("  ").append(k).append(": ").append(v).append('\n'));
         }
+        for (String section : setup.sections) {
+            yaml.append(section.endsWith("\n") ? section : section + "\n");
+        }
         yaml.append("targets:\n")
                 .append("  - name: ").append(IscsiTarget.DEFAULT_IQN).append('\n');
         if (!setup.allow.isEmpty()) {
@@ -153,6 +156,7 @@ final class DaemonProcess implements AutoCloseable {
         private final List<String> extraLuns = new ArrayList<>();
         private final List<String> allow = new ArrayList<>();
         private final List<String> daemonArgs = new ArrayList<>();
+        private final List<String> sections = new ArrayList<>();
 
         private Setup(long lunBytes) {
             this.lunBytes = lunBytes;
@@ -173,6 +177,12 @@ final class DaemonProcess implements AutoCloseable {
             return this;
         }
 
+        /** Another LUN of the target as a YAML flow mapping, e.g. {@code "{id: 1, backing: ram, size: 8M, inject-latency: 200ms}"}. */
+        Setup lun(String flowMapping) {
+            extraLuns.add(flowMapping);
+            return this;
+        }
+
         /** Extra command-line arguments for the daemon, e.g. {@code --event-model CENTRALIZED}. */
         Setup daemonArgs(String... args) {
             daemonArgs.addAll(List.of(args));
@@ -182,6 +192,19 @@ final class DaemonProcess implements AutoCloseable {
         Setup allow(String initiatorName) {
             allow.add(initiatorName);
             return this;
+        }
+
+        /**
+         * A top-level section written as is before {@code targets:}, e.g.
+         * {@code "cache: {mode: numa, write-policy: write-back}"} or {@code "numa: {pretend-nodes: 2}"}.
+         */
+        Setup section(String yaml) {
+            sections.add(yaml);
+            return this;
+        }
+
+        List<String> daemonArgs() {
+            return List.copyOf(daemonArgs);
         }
     }
 
@@ -253,6 +276,11 @@ final class DaemonProcess implements AutoCloseable {
 
     Path log() {
         return log;
+    }
+
+    /** The daemon's process id (for /proc measurements), or -1 for an external target. */
+    long pid() {
+        return process == null ? -1 : process.pid();
     }
 
     boolean external() {

@@ -39,6 +39,11 @@ final class RestartableDaemon implements AutoCloseable {
 
     /** Writes the config ({@link DaemonProcess#config}) for a free loopback port and starts the daemon. */
     static RestartableDaemon start(String testName, long lunBytes) throws IOException, InterruptedException {
+        return start(testName, DaemonProcess.Setup.fileLun(lunBytes));
+    }
+
+    /** As {@link #start(String, long)} with the config and daemon arguments of {@code setup}. */
+    static RestartableDaemon start(String testName, DaemonProcess.Setup setup) throws IOException, InterruptedException {
         Path logDir = DaemonProcess.logDir();
         Files.createDirectories(logDir);
         int port = DaemonProcess.freeLoopbackPort();
@@ -46,17 +51,18 @@ final class RestartableDaemon implements AutoCloseable {
         Files.createDirectories(dataRoot);
         Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
         Path config = dataDir.resolve("target.yaml");
-        Files.writeString(config, DaemonProcess.config(dataDir, port, lunBytes), StandardCharsets.UTF_8);
+        Files.writeString(config, DaemonProcess.config(dataDir, port, setup), StandardCharsets.UTF_8);
         Path argFile = logDir.resolve(testName + ".java-args");
         Files.write(argFile, List.of("-Dchronicle.analytics.disable=true", "-cp",
                 "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "@" + argFile, DaemonProcess.MAIN_CLASS, "--config", config.toString());
+        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@" + argFile, DaemonProcess.MAIN_CLASS, "--config", config.toString()));
+        cmd.addAll(setup.daemonArgs());
         Path log = logDir.resolve(testName + ".log");
         Files.writeString(log, "$ " + String.join(" ", cmd) + "\n--- " + config + "\n"
                 + Files.readString(config) + "---\n", StandardCharsets.UTF_8);
         RestartableDaemon d = new RestartableDaemon(
-                new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log, dataDir, cmd);
+                new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log, dataDir, List.copyOf(cmd));
         d.launch();
         return d;
     }
@@ -102,6 +108,33 @@ final class RestartableDaemon implements AutoCloseable {
         appendToLog("--- harness: restart " + restarts + " (same port and data dir)\n");
         launch();
         return exit;
+    }
+
+    /**
+     * SIGKILL (no shutdown hook, no flush: whatever the daemon held only in memory is gone), then the
+     * same command again on the same port and data dir. Returns the killed process's exit code (137).
+     */
+    int killAndRestart() throws IOException, InterruptedException {
+        if (process != null) {
+            Process p = process;
+            process = null;
+            appendToLog("--- harness: SIGKILL pid " + p.pid() + "\n");
+            p.destroyForcibly();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                fail("daemon pid " + p.pid() + " still alive 10 s after SIGKILL");
+            }
+            appendToLog("--- harness: daemon killed, exit code " + p.exitValue() + "\n");
+            restarts++;
+            appendToLog("--- harness: restart " + restarts + " after SIGKILL (same port and data dir)\n");
+            launch();
+            return p.exitValue();
+        }
+        fail("killAndRestart: the daemon is not running");
+        return -1;
+    }
+
+    Path dataDir() {
+        return dataDir;
     }
 
     private int stopProcess() throws InterruptedException {

@@ -75,10 +75,22 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
      */
     static VmRun run(String name, int port, String guestScript, Map<String, String> guestEnv, Duration limit,
             HostRequests host) throws IOException, InterruptedException {
+        return run(name, port, guestScript, guestEnv, limit, host, runDir -> { });
+    }
+
+    /** What the host puts into the run dir (the guest's {@code /vmrun}) before the guest boots. */
+    interface RunDirSetup {
+        void prepare(Path runDir) throws IOException;
+    }
+
+    /** As above; {@code setup} fills the fresh run dir first (e.g. jars and a config for a process in the guest). */
+    static VmRun run(String name, int port, String guestScript, Map<String, String> guestEnv, Duration limit,
+            HostRequests host, RunDirSetup setup) throws IOException, InterruptedException {
         Path img = image();
         Path runDir = DaemonProcess.logDir().resolve("vm-" + name);
         deleteTree(runDir);
         Files.createDirectories(runDir.resolve("out"));
+        setup.prepare(runDir);
         List<String> cmd = List.of("bash", vmDir().resolve("run-vm.sh").toString(), Integer.toString(port),
                 runDir.toString(), vmDir().resolve("guest").resolve(guestScript).toString());
         ProcessBuilder pb = new ProcessBuilder(cmd)

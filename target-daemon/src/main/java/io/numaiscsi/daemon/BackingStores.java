@@ -2,20 +2,25 @@ package io.numaiscsi.daemon;
 
 import io.numaiscsi.cache.CacheParameters;
 import io.numaiscsi.cache.CachedBlockDevice;
-import io.numaiscsi.cache.PageCacheFileBlockDevice;
 import io.numaiscsi.cache.WritePolicy;
 import io.numaiscsi.config.BackingType;
 import io.numaiscsi.config.CacheSettings;
+import io.numaiscsi.config.FaultInjection;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.backstore.FaultInjectingBlockDevice;
 import io.numaiscsi.scsi.backstore.FileBlockDevice;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Opens the backing store a LUN definition names, behind the configured cache mode. */
 final class BackingStores {
+    private static final Logger LOG = LoggerFactory.getLogger(BackingStores.class);
+
     private BackingStores() {
     }
 
@@ -26,10 +31,10 @@ final class BackingStores {
         }
         BlockDevice store = switch (lun.backing()) {
             case RAM -> new RamBlockDevice(lun.sizeBytes(), lun.blockSize());
-            case FILE -> cache.mode() == CacheSettings.Mode.PAGE_CACHE
-                    ? PageCacheFileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), ioExecutor)
-                    : FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), ioExecutor);
+            case FILE -> FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), ioExecutor,
+                    cache.mode() != CacheSettings.Mode.PAGE_CACHE);
         };
+        store = withFaults(store, lun);
         if (cache.mode() != CacheSettings.Mode.NUMA) {
             return store;
         }
@@ -38,5 +43,16 @@ final class BackingStores {
                 cache.writePolicy() == CacheSettings.WritePolicy.WRITE_BACK ? WritePolicy.WRITE_BACK : WritePolicy.WRITE_THROUGH);
         Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
         return CachedBlockDevice.create(store, params, numa.topology(), numa.memory(), workers);
+    }
+
+    /** The test/debug {@code inject-*} keys: the faults sit between the cache (if any) and the real store. */
+    private static BlockDevice withFaults(BlockDevice store, LunDefinition lun) {
+        FaultInjection f = lun.faults();
+        if (!f.active()) {
+            return store;
+        }
+        LOG.warn("LUN {}: TEST/DEBUG fault injection on (latency {}, medium error every {}, no space after {} bytes)",
+                lun.id(), f.latency(), f.mediumErrorEvery(), f.noSpaceAfterBytes());
+        return new FaultInjectingBlockDevice(store, f.latency(), f.mediumErrorEvery(), f.noSpaceAfterBytes());
     }
 }

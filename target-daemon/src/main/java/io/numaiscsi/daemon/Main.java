@@ -70,8 +70,7 @@ public final class Main implements Callable<Integer> {
             config = config.withDataDir(dataDir);
         }
         if (eventModel != null) {
-            config = new TargetConfig(config.daemon().withEventModel(eventModel), config.portals(), config.iscsi(),
-                    config.targets(), config.cache(), config.numa());
+            config = config.withDaemon(config.daemon().withEventModel(eventModel));
         }
         TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);

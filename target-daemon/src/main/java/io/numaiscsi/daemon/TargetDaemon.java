@@ -4,14 +4,21 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.numaiscsi.cache.CachedBlockDevice;
+import io.numaiscsi.config.ChapCredentials;
+import io.numaiscsi.config.InitiatorDefinition;
 import io.numaiscsi.config.IscsiSettings;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
 import io.numaiscsi.daemon.events.EventLoops;
 import io.numaiscsi.daemon.events.LunEventLoops;
+import io.numaiscsi.daemon.iser.IserPortals;
+import io.numaiscsi.daemon.session.ChapAccount;
+import io.numaiscsi.daemon.session.ChapAccounts;
 import io.numaiscsi.daemon.session.EventThreadRegistry;
+import io.numaiscsi.daemon.session.ResourceLimits;
 import io.numaiscsi.daemon.session.EventThreads;
 import io.numaiscsi.daemon.session.SessionServices;
 import io.numaiscsi.daemon.session.ExportedTarget;
@@ -20,6 +27,7 @@ import io.numaiscsi.daemon.session.SessionSettings;
 import io.numaiscsi.daemon.session.SessionTable;
 import io.numaiscsi.daemon.session.TargetDirectory;
 import io.numaiscsi.daemon.tcp.TcpPortal;
+import io.numaiscsi.proto.login.ChapSecret;
 import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.scsi.IoStatus;
@@ -30,7 +38,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,13 +59,14 @@ public final class TargetDaemon implements AutoCloseable {
     private final ExecutorService ioExecutor;
     private final PooledByteBufAllocator alloc;
     private final List<BlockDevice> devices = new ArrayList<>();
-    private final SessionTable sessions = new SessionTable();
+    private final SessionTable sessions;
     private final EventThreadRegistry threadStats = new EventThreadRegistry();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private final NumaResources numa;
     private final List<CachedLun> cachedLuns = new ArrayList<>();
     private EventLoops eventLoops;
     private TcpPortal portal;
+    private IserPortals iserPortals;
     private boolean closed;
 
     /** A LUN behind the NUMA cache, for the metrics. */
@@ -64,6 +75,7 @@ public final class TargetDaemon implements AutoCloseable {
 
     public TargetDaemon(TargetConfig config) {
         this.config = config;
+        this.sessions = new SessionTable(config.limits().maxSessions(), config.limits().maxSessionsPerInitiator());
         this.numa = new NumaResources(config.numa());
         this.ioExecutor = Executors.newFixedThreadPool(config.daemon().ioThreads(), new DefaultThreadFactory("backing-io", true));
         int arenas = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -85,7 +97,12 @@ public final class TargetDaemon implements AutoCloseable {
                 LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", t.name(), lun.id(), lun.backing(),
                         lun.sizeBytes(), lun.blockSize(), lun.path() == null ? "" : " at " + lun.path());
             }
-            exported.add(new ExportedTarget(t.name(), t.alias(), t.allowedInitiators(), new ScsiTarget(t.name(), units, alloc)));
+            exported.add(new ExportedTarget(t.name(), t.alias(), t.allowedInitiators(), new ScsiTarget(t.name(), units, alloc),
+                    chapAccount(t.chap()), t.allowNetworks()));
+            LOG.info("target {}: {}, initiators {}, networks {}", t.name(),
+                    t.chap() == null ? "no authentication" : t.chap().mutual() ? "CHAP (mutual possible)" : "CHAP",
+                    t.allowedInitiators().isEmpty() ? "ALL" : t.allowedInitiators(),
+                    t.allowNetworks().isEmpty() ? "any" : t.allowNetworks());
         }
         TargetDirectory directory = new TargetDirectory(exported);
         IscsiSettings iscsi = config.iscsi();
@@ -96,8 +113,13 @@ public final class TargetDaemon implements AutoCloseable {
         for (Portal p : config.portals()) {
             portalNames.add(p.toString());
         }
+        LOG.info("limits: {} sessions, {} per initiator, {} bytes of write buffers per session; discovery {}; {} "
+                        + "initiators with their own CHAP", config.limits().maxSessions(),
+                config.limits().maxSessionsPerInitiator(), config.limits().writeBufferPerSession(),
+                config.discoveryChap() == null ? "open" : "needs CHAP", config.initiators().size());
         SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
-                iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG);
+                iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG, resourceLimits(config.limits()),
+                chapAccounts(config));
         int lunCount = 0;
         for (ExportedTarget t : exported) {
             lunCount += t.scsi().units().size();
@@ -116,8 +138,47 @@ public final class TargetDaemon implements AutoCloseable {
         portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.epoll());
         SessionServices services = new SessionServices(settings, directory, sessions, eventThreads, threadStats);
         for (Portal p : config.portals()) {
-            bound.add(portal.listen(p.host(), p.port(), services, alloc));
+            if (p.transport() == Portal.Transport.ISER) {
+                listenIser(p, services);
+            } else {
+                bound.add(portal.listen(p.host(), p.port(), services, alloc));
+            }
         }
+    }
+
+    /** An iSER portal (RFC 7145) beside the TCP ones; the host must have rdma-core and an RDMA device. */
+    private void listenIser(Portal p, SessionServices services) {
+        if (iserPortals == null) {
+            iserPortals = IserPortals.open();
+            if (iserPortals == null) {
+                throw new IllegalStateException("portal " + p + " is iSER but this host cannot do RDMA (see the log)");
+            }
+        }
+        iserPortals.listen(p.host(), p.port(), services, eventLoops.login(), alloc, numa.memory(),
+                numa.portalNode().index());
+    }
+
+    private static ResourceLimits resourceLimits(LimitsSettings l) {
+        return new ResourceLimits(l.maxSessions(), l.maxSessionsPerInitiator(), l.writeBufferPerSession());
+    }
+
+    /** Discovery and per-initiator CHAP from the config. */
+    private static ChapAccounts chapAccounts(TargetConfig config) {
+        Map<String, ChapAccount> byInitiator = new HashMap<>();
+        for (InitiatorDefinition i : config.initiators()) {
+            byInitiator.put(i.name(), chapAccount(i.chap()));
+        }
+        return new ChapAccounts(chapAccount(config.discoveryChap()), byInitiator);
+    }
+
+    /** The session layer's view of configured credentials; null stays null (no authentication). */
+    static ChapAccount chapAccount(ChapCredentials c) {
+        if (c == null) {
+            return null;
+        }
+        ChapSecret initiator = new ChapSecret(c.username(), c.secret());
+        ChapSecret target = c.mutual() ? new ChapSecret(c.mutualUsername(), c.mutualSecret()) : null;
+        return new ChapAccount(initiator, target);
     }
 
     public List<InetSocketAddress> boundAddresses() {
@@ -145,6 +206,9 @@ public final class TargetDaemon implements AutoCloseable {
         closed = true;
         if (portal != null) {
             portal.close();
+        }
+        if (iserPortals != null) {
+            iserPortals.close();
         }
         if (eventLoops != null) {
             eventLoops.close();

@@ -21,7 +21,7 @@ public final class BenchMain {
               --matrix FILE        workloads, lines "name rw bs iodepth numjobs luns" (default fio-tests/bench/matrix.txt)
               --repeats N          runs per cell and target (default 3)
               --runtime S          seconds per run (default 20)
-              --warmup S           discarded 4k random read run per target first (default 5, 0 = none)
+              --warmup S           discarded sequential read of both LUNs per target first, filling caches (default 5, 0 = none)
               --ceiling N=FILE     iperf3 -J client output measured with N parallel streams (repeatable)
               --fio PATH           fio with the libiscsi engine (default /opt/fio-libiscsi/bin/fio)
               --clk-tck N          USER_HZ of /proc/PID/stat (default 100)
@@ -72,7 +72,7 @@ public final class BenchMain {
                 Integer.parseInt(one(opts, "clk-tck", "100")), System.out);
         Runtime.getRuntime().addShutdownHook(new Thread(run::abort, "stop-fio"));
         if (warmup > 0) {
-            run.warmUp(targets, Workload.parseLine("warmup randread 4k 32 1 1"), warmup);
+            run.warmUp(targets, Workload.parseLine("warmup read 512k 8 1 2"), warmup);
         }
         List<Sample> samples = run.run(BenchRun.schedule(workloads, targets, repeats));
         List<String> names = targets.stream().map(Target::name).toList();

@@ -18,6 +18,11 @@ public interface Authenticator {
     /** The security keys of one request, in order; appends the target's keys to the response. */
     AuthVerdict onKeys(List<KeyValue> keys, List<KeyValue> response);
 
+    /** Why the exchange failed, for the daemon's log (never a secret); null when it has not failed. */
+    default String failureDetail() {
+        return null;
+    }
+
     /** AuthMethod=None: authenticated as soon as chosen, takes no keys. */
     static Authenticator none() {
         return NoAuthentication.INSTANCE;

@@ -23,8 +23,10 @@ public final class LoginStateMachine {
 
     private final TargetLimits limits;
     private final LoginContext context;
-    private final List<Authenticator> authenticators;
+    private final AuthPolicy authPolicy;
     private final Negotiation negotiation;
+    /** The AuthMethods of this login, chosen by the policy once the initiator and target are known. */
+    private List<Authenticator> authenticators = List.of();
 
     private int pdus;
     private boolean started;
@@ -55,17 +57,22 @@ public final class LoginStateMachine {
 
     /** A login offering these AuthMethods; without {@link Authenticator#none()} among them authentication is required. */
     public LoginStateMachine(TargetLimits limits, LoginContext context, List<Authenticator> authenticators) {
+        this(limits, context, AuthPolicy.fixed(nonEmpty(authenticators)));
+    }
+
+    /** A login whose AuthMethods the policy picks per initiator and target (CHAP for a protected target). */
+    public LoginStateMachine(TargetLimits limits, LoginContext context, AuthPolicy authPolicy) {
         this.limits = Objects.requireNonNull(limits, "limits");
         this.context = Objects.requireNonNull(context, "context");
+        this.authPolicy = Objects.requireNonNull(authPolicy, "authPolicy");
+        this.negotiation = new Negotiation(limits);
+    }
+
+    private static List<Authenticator> nonEmpty(List<Authenticator> authenticators) {
         if (authenticators.isEmpty()) {
             throw new IllegalArgumentException("no authenticator");
         }
-        this.authenticators = List.copyOf(authenticators);
-        List<String> methods = new ArrayList<>();
-        for (Authenticator a : this.authenticators) {
-            methods.add(a.method());
-        }
-        this.negotiation = new Negotiation(limits, methods);
+        return authenticators;
     }
 
     /** The negotiated parameters; valid once a step returned DONE, null before. */
@@ -170,7 +177,7 @@ public final class LoginStateMachine {
                     "no InitiatorName in the first login request");
         }
         if (sessionType == SessionType.DISCOVERY) {
-            return null;
+            return chooseAuthMethods();
         }
         String targetName = find(keys, TextKey.TARGET_NAME);
         if (targetName == null || targetName.isEmpty()) {
@@ -191,6 +198,16 @@ public final class LoginStateMachine {
         }
         response.add(new KeyValue(TextKey.TARGET_PORTAL_GROUP_TAG.wireName(),
                 Integer.toString(context.targetPortalGroupTag())));
+        return chooseAuthMethods();
+    }
+
+    private LoginFailure chooseAuthMethods() {
+        authenticators = List.copyOf(authPolicy.authenticators(sessionType, initiatorName, target));
+        List<String> methods = new ArrayList<>(authenticators.size());
+        for (Authenticator a : authenticators) {
+            methods.add(a.method());
+        }
+        negotiation.authMethods(methods);
         return null;
     }
 
@@ -221,8 +238,10 @@ public final class LoginStateMachine {
             authState = authenticator.onKeys(authKeys, response);
         }
         if (authState == AuthVerdict.FAIL) {
+            String detail = authenticator.failureDetail();
             return fail(request, new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.AUTHENTICATION_FAILURE,
-                    "authentication (" + authenticator.method() + ") of " + initiatorName + " failed"));
+                    "authentication (" + authenticator.method() + ") of " + initiatorName + " failed"
+                            + (detail == null ? "" : ": " + detail)));
         }
         if (!request.transit()) {
             return respond(LoginVerdict.MORE, false, SECURITY, 0, tsih, response);

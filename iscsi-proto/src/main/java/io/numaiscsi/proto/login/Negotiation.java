@@ -16,7 +16,7 @@ final class Negotiation {
     static final int OPERATIONAL_STAGE = 1;
 
     private final TargetLimits limits;
-    private final String authMethods;
+    private String authMethods = "";
     private final Map<TextKey, String> values = new EnumMap<>(TextKey.class);
     /** Every key name the initiator offered or declared in this login: a second time is an error. */
     private final Set<String> seen = new HashSet<>();
@@ -28,9 +28,18 @@ final class Negotiation {
     private boolean leading = true;
     private String authMethodAnswer;
 
-    Negotiation(TargetLimits limits, List<String> authMethods) {
+    Negotiation(TargetLimits limits) {
         this.limits = limits;
-        this.authMethods = String.join(",", authMethods);
+    }
+
+    Negotiation(TargetLimits limits, List<String> authMethods) {
+        this(limits);
+        authMethods(authMethods);
+    }
+
+    /** The AuthMethods the target accepts in this login; none until set (AuthMethod offers are then rejected). */
+    void authMethods(List<String> methods) {
+        this.authMethods = String.join(",", methods);
     }
 
     void sessionType(SessionType type) {
@@ -78,6 +87,9 @@ final class Negotiation {
             return answer(key, value);
         }
         if (!seen.add(name)) {
+            if (isIdentity(key) && value.equals(values.get(key))) {
+                return null; // libiscsi repeats its identity in the operational stage after CHAP: same value, no-op
+            }
             return LoginFailure.initiatorError("key " + name + " repeated in the login");
         }
         if (key == null) {
@@ -133,6 +145,11 @@ final class Negotiation {
             values.put(key, answer);
         }
         return null;
+    }
+
+    private static boolean isIdentity(TextKey key) {
+        return key == TextKey.INITIATOR_NAME || key == TextKey.TARGET_NAME || key == TextKey.SESSION_TYPE
+                || key == TextKey.INITIATOR_ALIAS;
     }
 
     private static boolean isIserOnly(TextKey key) {

@@ -9,6 +9,8 @@
  * <p>Keys are data ({@link io.numaiscsi.proto.login.TextKey}); the result functions are pure ({@code KeyRules});
  * the per-login key state ({@code Negotiation}) answers offers, records declarations and makes the target's own
  * offers when a default would break the target's limits, declining the transit (T=0) until they are answered.
- * Authentication plugs in as {@link io.numaiscsi.proto.login.Authenticator}s (AuthMethod=None built in).
+ * Authentication plugs in as {@link io.numaiscsi.proto.login.Authenticator}s chosen per login by an
+ * {@link io.numaiscsi.proto.login.AuthPolicy} (AuthMethod=None built in, CHAP in
+ * {@link io.numaiscsi.proto.login.ChapAuthenticator}).
  */
 package io.numaiscsi.proto.login;

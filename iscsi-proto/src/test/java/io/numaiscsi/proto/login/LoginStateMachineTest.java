@@ -515,4 +515,89 @@ class LoginStateMachineTest {
         LoginStep s1 = m.onRequest(req(false, false, 0, 0, INAME, TNAME, "AuthMethod=None"));
         assertArrayEquals(text("TargetAlias=disk one", "TargetPortalGroupTag=1", "AuthMethod=None"), s1.data());
     }
+
+    // ---- AuthPolicy and real CHAP --------------------------------------------------------------
+
+    private static final String CHAP_SECRET = "sixteen-byte-key";
+
+    private LoginStateMachine chapMachine(List<String> seen) {
+        AuthPolicy policy = (type, initiator, target) -> {
+            seen.add(type + " " + initiator + " " + (target == null ? null : target.name()));
+            return List.of(new ChapAuthenticator(new ChapSecret("user", CHAP_SECRET.getBytes()), null,
+                    new java.util.Random(1)));
+        };
+        return new LoginStateMachine(TargetLimits.defaults(), context, policy);
+    }
+
+    @Test
+    void policyChoosesChapOnceTheTargetIsKnownAndTheLoginRunsLikeLibiscsi() throws Exception {
+        List<String> seen = new ArrayList<>();
+        LoginStateMachine m = chapMachine(seen);
+        // libiscsi: AuthMethod=CHAP,None with T=1, then CHAP_A=5 with T=0, then CHAP_N/CHAP_R with T=1.
+        LoginStep s1 = m.onRequest(req(true, false, 0, 1, INAME, TNAME, "SessionType=Normal", "AuthMethod=CHAP,None"));
+        assertStep(s1, LoginVerdict.MORE, false, 0, 0);
+        assertEquals("CHAP", value(s1.data(), "AuthMethod"));
+        assertEquals(List.of("NORMAL " + INITIATOR + " " + TARGET), seen);
+        LoginStep s2 = m.onRequest(req(false, false, 0, 1, "CHAP_A=5"));
+        assertStep(s2, LoginVerdict.MORE, false, 0, 0);
+        int id = Integer.parseInt(value(s2.data(), "CHAP_I"));
+        byte[] c = java.util.HexFormat.of().parseHex(value(s2.data(), "CHAP_C").substring(2));
+        String r = ChapAuthenticatorTest.hex(ChapAuthenticatorTest.md5(id, CHAP_SECRET, c));
+        LoginStep s3 = m.onRequest(req(true, false, 0, 1, "CHAP_N=user", "CHAP_R=" + r));
+        assertStep(s3, LoginVerdict.MORE, true, 0, 1);
+        // libiscsi repeats InitiatorName, TargetName and SessionType in its operational-stage request.
+        LoginStep done = m.onRequest(req(true, false, 1, 3, concat(LINUX_OPERATIONAL, INAME, TNAME, "SessionType=Normal")));
+        assertEquals(LoginVerdict.DONE, done.verdict(), done.reason());
+        assertEquals("CHAP", m.parameters().negotiated(TextKey.AUTH_METHOD));
+        assertEquals(1, seen.size(), "the policy is asked once per login");
+    }
+
+    @Test
+    void identityRepeatedWithAnotherValueFails() {
+        LoginStateMachine m = machine();
+        assertEquals(LoginVerdict.MORE, m.onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None")).verdict());
+        LoginStep step = m.onRequest(req(true, false, 1, 3, "InitiatorName=iqn.2024-01.io.other:host"));
+        assertEquals(LoginVerdict.FAIL, step.verdict());
+        assertTrue(step.reason().contains("repeated"), step.reason());
+    }
+
+    @Test
+    void wrongChapSecretFailsWithTheAuthenticatorsReasonButNotTheSecret() {
+        LoginStateMachine m = chapMachine(new ArrayList<>());
+        m.onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=CHAP,None"));
+        m.onRequest(req(false, false, 0, 1, "CHAP_A=5"));
+        LoginStep step = m.onRequest(req(true, false, 0, 1, "CHAP_N=user", "CHAP_R=0x00112233445566778899aabbccddeeff"));
+        assertEquals(LoginVerdict.FAIL, step.verdict());
+        assertEquals(0x02, step.statusClass());
+        assertEquals(0x01, step.statusDetail());
+        assertTrue(step.reason().contains("wrong CHAP_R"), step.reason());
+        assertFalse(step.reason().contains(CHAP_SECRET));
+    }
+
+    @Test
+    void chapOnlyPolicyRefusesAuthMethodNoneAndSkippedSecurity() {
+        LoginStep none = chapMachine(new ArrayList<>()).onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None"));
+        assertEquals(LoginVerdict.FAIL, none.verdict());
+        assertEquals(0x01, none.statusDetail());
+        LoginStep skipped = chapMachine(new ArrayList<>()).onRequest(req(true, false, 1, 3, INAME, TNAME));
+        assertEquals(LoginVerdict.FAIL, skipped.verdict());
+        assertEquals(0x01, skipped.statusDetail());
+    }
+
+    @Test
+    void discoverySessionsAskThePolicyWithoutATarget() {
+        List<String> seen = new ArrayList<>();
+        LoginStateMachine m = chapMachine(seen);
+        LoginStep s1 = m.onRequest(req(true, false, 0, 1, INAME, "SessionType=Discovery", "AuthMethod=CHAP"));
+        assertEquals(LoginVerdict.MORE, s1.verdict());
+        assertEquals(List.of("DISCOVERY " + INITIATOR + " null"), seen);
+    }
+
+    @Test
+    void emptyPolicyRefusesEveryAuthMethod() {
+        LoginStateMachine m = new LoginStateMachine(TargetLimits.defaults(), context, (t, i, tg) -> List.of());
+        LoginStep step = m.onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None,CHAP"));
+        assertEquals(LoginVerdict.FAIL, step.verdict());
+        assertEquals(0x01, step.statusDetail());
+    }
 }

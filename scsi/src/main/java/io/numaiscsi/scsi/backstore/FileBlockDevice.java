@@ -60,6 +60,15 @@ public final class FileBlockDevice implements BlockDevice {
    * file keeps its data and must already have exactly that size.
    */
   public static FileBlockDevice open(Path file, long sizeBytes, int blockSize, Executor ioExecutor) throws IOException {
+    return open(file, sizeBytes, blockSize, ioExecutor, true);
+  }
+
+  /**
+   * As {@link #open(Path, long, int, Executor)}; with {@code directIo} false every read and write goes through
+   * the kernel's page cache (the {@code cache.mode: page-cache} A/B baseline).
+   */
+  public static FileBlockDevice open(Path file, long sizeBytes, int blockSize, Executor ioExecutor, boolean directIo)
+      throws IOException {
     Objects.requireNonNull(ioExecutor, "ioExecutor");
     if (blockSize != 512 && blockSize != 4096) {
       throw new IOException("block size must be 512 or 4096: " + blockSize);
@@ -81,10 +90,12 @@ public final class FileBlockDevice implements BlockDevice {
     int alignment = fileSystemBlockSize(file);
     FileChannel buffered = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     FileChannel direct = null;
-    try {
-      direct = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
-    } catch (IOException | UnsupportedOperationException e) {
-      LOG.info("{}: O_DIRECT not available ({}); all I/O goes through the page cache", file, e.toString());
+    if (directIo) {
+      try {
+        direct = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
+      } catch (IOException | UnsupportedOperationException e) {
+        LOG.info("{}: O_DIRECT not available ({}); all I/O goes through the page cache", file, e.toString());
+      }
     }
     LibC libc = LibC.instance();
     int fd = -1;

@@ -104,6 +104,23 @@ class FileBlockDeviceTest {
   }
 
   @Test
+  void pageCacheModeNeverUsesDirectIoAndRoundTrips() throws Exception {
+    d.close();
+    d = FileBlockDevice.open(dir.resolve("buffered.img"), SIZE, 512, io, false);
+    assertFalse(d.directIoAvailable(), "cache.mode page-cache: every I/O through the page cache");
+    ByteBuffer raw = ByteBuffer.allocateDirect(2 * 65536).alignedSlice(4096);
+    ByteBuf src = Unpooled.wrappedBuffer(raw).clear();
+    src.writeBytes(pattern(65536, 9));
+    assertEquals(IoStatus.OK, write(4096, src, false));
+    ByteBuf dst = PooledByteBufAllocator.DEFAULT.directBuffer(65536);
+    try {
+      assertArrayEquals(pattern(65536, 9), read(4096, 65536, dst));
+    } finally {
+      dst.release();
+    }
+  }
+
+  @Test
   void fuaWriteAndFlushSucceed() throws InterruptedException {
     assertEquals(IoStatus.OK, write(0, Unpooled.wrappedBuffer(pattern(4096, 3)), true));
     Completion c = new Completion();

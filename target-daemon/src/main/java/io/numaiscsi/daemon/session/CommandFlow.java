@@ -8,6 +8,8 @@ import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.RejectReason;
 import io.numaiscsi.proto.ScsiCommandHeader;
 import io.numaiscsi.proto.login.SessionParameters;
+import io.numaiscsi.proto.transport.DataMover;
+import io.numaiscsi.proto.transport.DataOutListener;
 import io.numaiscsi.scsi.ItNexus;
 import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.SenseReason;
@@ -25,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * MaxRecvDataSegmentLength with the status in the last Data-In, and residuals. Runs on the connection's
  * thread; the SCSI layer may complete on any thread and is brought back through the executor.
  */
-final class CommandFlow implements IscsiCommand.CommandCompletions {
+final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListener {
     private static final Logger LOG = LoggerFactory.getLogger(CommandFlow.class);
     private static final int RESERVED = ResponseWriter.RESERVED_TAG;
     private static final int STATUS_GOOD = 0x00;
@@ -50,10 +52,19 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     private final DataOutHeader dataOutHeader = new DataOutHeader();
     private final ByteBuf cdbScratch;
     private int nextTtt = 1;
+    /**
+     * Write-buffer budget of this connection (limits.write-buffer-per-session): bytes of Data-Out buffers of
+     * commands past their unsolicited data. A write that does not fit is parked (its R2Ts wait) until one is
+     * released; a write alone may exceed it, so one oversized write still runs.
+     */
+    private final long writeBudget;
+    private long writeBytesHeld;
+    private final ArrayDeque<IscsiCommand> parked = new ArrayDeque<>();
+    private boolean holdParked;
 
     CommandFlow(IscsiConnection connection, ExportedTarget target, EventThreads eventThreads,
                 EventThreadRegistry threadStats, LongSupplier nanoClock, ItNexus nexus, SessionParameters params,
-                int queueDepth) {
+                int queueDepth, long writeBudget) {
         this.threadStats = threadStats;
         this.nanoClock = nanoClock;
         this.connection = connection;
@@ -63,6 +74,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         this.nexus = nexus;
         this.params = params;
         this.out = connection.out();
+        this.writeBudget = writeBudget;
         for (int i = 0; i < queueDepth + IMMEDIATE_SLACK; i++) {
             IscsiCommand cmd = new IscsiCommand(this, params.maxOutstandingR2T());
             cmd.execution = () -> {
@@ -169,23 +181,68 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     private void startDataOut(IscsiCommand cmd, Pdu pdu, boolean finalBit, int toCollect) {
         cmd.state = IscsiCommand.State.COLLECTING_DATA;
         cmd.toCollect = toCollect;
-        cmd.writeBuffer = connection.channel().alloc().directBuffer(toCollect, toCollect);
-        cmd.writeBuffer.writerIndex(toCollect);
-        cmd.ttt = nextTargetTransferTag();
-        byItt.put(cmd.itt, cmd);
-
         ByteBuf immediate = pdu.data();
         int immediateLength = immediate == null ? 0 : immediate.readableBytes();
-        if (immediateLength > 0) {
-            acceptData(cmd, immediate, 0);
-        }
         int unsolicited = immediateLength;
         if (!params.initialR2T() && !finalBit) {
             unsolicited = Math.min(cmd.expectedLength, params.firstBurstLength());
         }
         cmd.unsolicitedEnd = Math.min(unsolicited, cmd.toCollect);
+        // Over budget: take the unsolicited part (at most FirstBurstLength) now, solicit the rest later.
+        cmd.parked = cmd.unsolicitedEnd < toCollect && (!parked.isEmpty() || !fitsBudget(toCollect));
+        int size = cmd.parked ? cmd.unsolicitedEnd : toCollect;
+        cmd.writeBuffer = connection.channel().alloc().directBuffer(size, size);
+        cmd.writeBuffer.writerIndex(size);
+        if (!cmd.parked) {
+            cmd.writeCharge = toCollect;
+            writeBytesHeld += toCollect;
+        }
+        cmd.ttt = nextTargetTransferTag();
+        byItt.put(cmd.itt, cmd);
+        if (immediateLength > 0) {
+            acceptData(cmd, immediate, 0);
+        }
         cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
+        if (cmd.parked) {
+            parked.add(cmd);
+            return;
+        }
         advance(cmd);
+    }
+
+    private boolean fitsBudget(int bytes) {
+        return writeBytesHeld == 0 || writeBytesHeld + bytes <= writeBudget;
+    }
+
+    /** Gives parked writes their full buffer and R2Ts, oldest first, while the budget allows. */
+    private void unpark() {
+        boolean any = false;
+        while (!holdParked && !parked.isEmpty() && fitsBudget(parked.peek().toCollect)) {
+            IscsiCommand cmd = parked.poll();
+            cmd.parked = false;
+            ByteBuf full = connection.channel().alloc().directBuffer(cmd.toCollect, cmd.toCollect);
+            full.writerIndex(cmd.toCollect);
+            full.setBytes(0, cmd.writeBuffer, 0, cmd.received); // DataPDUInOrder: nothing lies beyond received
+            cmd.writeBuffer.release();
+            cmd.writeBuffer = full;
+            cmd.writeCharge = cmd.toCollect;
+            writeBytesHeld += cmd.toCollect;
+            cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
+            advance(cmd);
+            any = true;
+        }
+        if (any) {
+            out.flush();
+        }
+    }
+
+    /** Bytes of write buffers held against the budget, and writes parked; for tests. */
+    long writeBytesHeld() {
+        return writeBytesHeld;
+    }
+
+    int parkedWrites() {
+        return parked.size();
     }
 
     private int nextTargetTransferTag() {
@@ -197,7 +254,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     /** Copies the part of a data segment that lies inside the SCSI transfer; counts it if it is in order. */
     private void acceptData(IscsiCommand cmd, ByteBuf data, int offset) {
         int length = data.readableBytes();
-        int end = Math.min(offset + length, cmd.toCollect);
+        int end = Math.min(offset + length, cmd.writeBuffer.writerIndex()); // a parked write holds only its first part
         if (end > offset) {
             cmd.writeBuffer.setBytes(offset, data, data.readerIndex(), end - offset);
         }
@@ -208,6 +265,9 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
 
     /** Issues R2Ts up to MaxOutstandingR2T, or starts execution once all data is in. */
     private void advance(IscsiCommand cmd) {
+        if (cmd.parked) {
+            return; // its unsolicited data is kept; R2Ts and execution wait for budget
+        }
         cmd.retireCompletedR2ts();
         if (cmd.allDataReceived()) {
             cmd.state = IscsiCommand.State.EXECUTING;
@@ -217,11 +277,39 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             execute(cmd);
             return;
         }
+        DataMover mover = connection.channel().dataMover();
+        if (mover != null) {
+            // iSER: the rest is RDMA-Read from the initiator's buffer once the unsolicited part is in; no R2T
+            if (cmd.received >= cmd.unsolicitedEnd && cmd.nextR2tOffset < cmd.toCollect) {
+                int from = cmd.nextR2tOffset;
+                cmd.nextR2tOffset = cmd.toCollect;
+                mover.getDataOut(cmd.itt, cmd.writeBuffer, from, cmd.toCollect - from, cmd.unsolicitedEnd, this);
+            }
+            return;
+        }
         while (cmd.outstandingR2t < params.maxOutstandingR2T() && cmd.nextR2tOffset < cmd.toCollect) {
             int length = Math.min(params.maxBurstLength(), cmd.toCollect - cmd.nextR2tOffset);
             out.r2t(cmd.lunRaw, cmd.itt, cmd.ttt, cmd.r2tSN++, cmd.nextR2tOffset, length);
             cmd.pushR2t(cmd.nextR2tOffset + length);
             cmd.nextR2tOffset += length;
+        }
+    }
+
+    @Override
+    public void dataOutArrived(int itt, int end) {
+        IscsiCommand cmd = byItt.get(itt);
+        if (cmd == null || cmd.state != IscsiCommand.State.COLLECTING_DATA) {
+            return; // aborted while the transport was moving its data
+        }
+        cmd.received = Math.max(cmd.received, end);
+        advance(cmd);
+    }
+
+    @Override
+    public void dataOutFailed(int itt) {
+        IscsiCommand cmd = byItt.get(itt);
+        if (cmd != null && cmd.state == IscsiCommand.State.COLLECTING_DATA) {
+            failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
         }
     }
 
@@ -341,6 +429,13 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             out.scsiResponse(cmd.itt, STATUS_GOOD, null, 0, kind, residual, 0);
             return;
         }
+        DataMover mover = connection.channel().dataMover();
+        if (mover != null) {
+            // iSER: the data goes by RDMA Write, the status follows in a SCSI Response ordered after it
+            mover.putDataIn(cmd.itt, dataIn, total);
+            out.scsiResponse(cmd.itt, STATUS_GOOD, null, 0, kind, residual, 0);
+            return;
+        }
         int maxSegment = params.initiatorMaxRecvDataSegmentLength();
         int maxBurst = params.maxBurstLength();
         int base = dataIn.readerIndex();
@@ -383,6 +478,13 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     }
 
     private void recycle(IscsiCommand cmd) {
+        if (cmd.parked) {
+            parked.remove(cmd);
+            cmd.parked = false;
+        }
+        boolean released = cmd.writeCharge > 0;
+        writeBytesHeld -= cmd.writeCharge;
+        cmd.writeCharge = 0;
         cmd.releaseBuffers();
         cmd.state = IscsiCommand.State.FREE;
         cmd.abortWaiter = null;
@@ -391,6 +493,9 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             connection.window().taskFinished();
         }
         free.add(cmd);
+        if (released) {
+            unpark();
+        }
     }
 
     // ---- aborts (task management, connection loss) ---------------------------------------------
@@ -427,13 +532,21 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             }
         }
         int waits = 0;
-        for (IscsiCommand c : victims) {
-            waits += abort(c, waiter);
+        boolean held = holdParked;
+        holdParked = true; // a victim must not get R2Ts while the others are aborted
+        try {
+            for (IscsiCommand c : victims) {
+                waits += abort(c, waiter);
+            }
+        } finally {
+            holdParked = held;
         }
+        unpark();
         return waits;
     }
 
     void abortAllOnClose() {
+        holdParked = true; // closed: nothing more to solicit
         abortAll(-1, null);
     }
 }

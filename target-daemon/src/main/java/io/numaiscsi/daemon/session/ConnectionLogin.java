@@ -7,6 +7,9 @@ import io.numaiscsi.proto.LoginRequestHeader;
 import io.numaiscsi.proto.LoginResponseHeader;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.PduEncoder;
+import io.numaiscsi.proto.login.AuthPolicy;
+import io.numaiscsi.proto.login.Authenticator;
+import io.numaiscsi.proto.login.ChapAuthenticator;
 import io.numaiscsi.proto.login.KeyValue;
 import io.numaiscsi.proto.login.LoginContext;
 import io.numaiscsi.proto.login.LoginRequest;
@@ -16,15 +19,21 @@ import io.numaiscsi.proto.login.LoginVerdict;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.login.SessionType;
 import io.numaiscsi.proto.login.TargetInfo;
+import java.net.InetAddress;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The login phase of one connection: feeds Login Request PDUs to the pure state machine, answers
  * with Login Responses, and binds the session when the machine says DONE. Owns the connection's
- * StatSN until full feature phase starts.
+ * StatSN until full feature phase starts. Enforces the access lists (initiator name, source network), picks the
+ * AuthMethods (CHAP where the config has credentials for the login) and the session limits.
  */
-final class ConnectionLogin implements LoginContext {
+final class ConnectionLogin implements LoginContext, AuthPolicy {
+    /** CHAP challenges and identifiers; SecureRandom is thread-safe and costly to seed, so one per daemon. */
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private final PduChannel channel;
     private final SessionSettings settings;
     private final TargetDirectory targets;
@@ -38,13 +47,15 @@ final class ConnectionLogin implements LoginContext {
     private int loginCmdSN;
     private IscsiSession boundSession;
     private String failureReason;
+    /** The daemon's own reason for a refusal it caused (access list, session limit), more precise than the machine's. */
+    private String denial;
 
     ConnectionLogin(PduChannel channel, SessionSettings settings, TargetDirectory targets, SessionTable sessions) {
         this.channel = channel;
         this.settings = settings;
         this.targets = targets;
         this.sessions = sessions;
-        this.machine = new LoginStateMachine(settings.limits(), this);
+        this.machine = new LoginStateMachine(settings.limits(), this, this);
     }
 
     /** Handles one Login Request, sends the response; returns the verdict. */
@@ -60,7 +71,7 @@ final class ConnectionLogin implements LoginContext {
                 request.cmdSN(), request.expStatSN(), request.initiatorTaskTag(), text);
         LoginStep step = machine.onRequest(req);
         if (step.verdict() == LoginVerdict.FAIL) {
-            failureReason = step.reason();
+            failureReason = denial != null ? denial : step.reason();
         }
         sendResponse(req, step);
         channel.flush();
@@ -119,7 +130,30 @@ final class ConnectionLogin implements LoginContext {
     @Override
     public boolean initiatorAllowed(TargetInfo target, String initiatorName) {
         ExportedTarget t = targets.find(target.name());
-        return t != null && t.allows(initiatorName);
+        if (t == null) {
+            return false;
+        }
+        if (!t.allows(initiatorName)) {
+            denial = "authorization failure (02/02): " + initiatorName + " is not in the allow list of " + t.name();
+            return false;
+        }
+        InetAddress from = channel.remoteInetAddress();
+        if (!t.allowsAddress(from)) {
+            denial = "authorization failure (02/02): " + initiatorName + " from " + channel.remoteAddress()
+                    + " is outside the allow-networks " + t.allowNetworks() + " of " + t.name();
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public List<Authenticator> authenticators(SessionType type, String initiatorName, TargetInfo target) {
+        ExportedTarget t = target == null ? null : targets.find(target.name());
+        ChapAccount account = settings.chapAccounts().forLogin(type, initiatorName, t);
+        if (account == null) {
+            return List.of(Authenticator.none());
+        }
+        return List.of(new ChapAuthenticator(account.initiator(), account.target(), RANDOM));
     }
 
     @Override
@@ -130,6 +164,10 @@ final class ConnectionLogin implements LoginContext {
         }
         ExportedTarget target = type == SessionType.NORMAL ? targets.find(targetName) : null;
         boundSession = sessions.create(type, initiatorName, isid, target, settings.targetPortalGroupTag());
+        if (boundSession == null) {
+            denial = "out of resources (03/02): " + sessions.limitReport(initiatorName);
+            return 0;
+        }
         return boundSession.tsih();
     }
 
@@ -140,19 +178,21 @@ final class ConnectionLogin implements LoginContext {
 
     @Override
     public List<KeyValue> sendTargets(String initiatorName, String scope) {
-        return SendTargets.answer(targets, settings, channel.localAddress(), initiatorName, scope);
+        return SendTargets.answer(targets, settings, channel.localAddress(), channel.remoteInetAddress(), initiatorName,
+                scope);
     }
 
     static final class SendTargets {
         private SendTargets() {
         }
 
+        /** The targets this initiator, at {@code from}, may log in to: both access lists admit it. */
         static List<KeyValue> answer(TargetDirectory targets, SessionSettings settings, String localAddress,
-                                     String initiatorName, String scope) {
+                                     InetAddress from, String initiatorName, String scope) {
             List<KeyValue> out = new ArrayList<>();
             for (ExportedTarget t : targets.all()) {
                 boolean inScope = scope.equals("All") || scope.equals(t.name()) || scope.isEmpty();
-                if (!inScope || !t.allows(initiatorName)) {
+                if (!inScope || !t.allows(initiatorName) || !t.allowsAddress(from)) {
                     continue;
                 }
                 out.add(new KeyValue("TargetName", t.name()));

@@ -37,6 +37,10 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     int unsolicitedDataSN;  // DataSN expected next in the unsolicited sequence
     int solicitedDataSN;    // DataSN expected next in the oldest outstanding R2T's sequence
     int ttt;
+    /** Waiting for write-buffer budget: holds only its unsolicited part, no R2T issued yet. */
+    boolean parked;
+    /** Bytes of the connection's write-buffer budget this command holds (0 while parked). */
+    int writeCharge;
     final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
     int r2tHead;
 
@@ -75,6 +79,8 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
         this.solicitedDataSN = 0;
         this.scsiDataLength = 0;
         this.ttt = ResponseWriter.RESERVED_TAG;
+        this.parked = false;
+        this.writeCharge = 0;
         this.r2tHead = 0;
         this.abortWaiter = null;
     }

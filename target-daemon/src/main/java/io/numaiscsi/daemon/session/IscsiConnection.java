@@ -226,7 +226,7 @@ public final class IscsiConnection {
         textExchange = new TextExchange(params, login);
         if (session.type() == SessionType.NORMAL) {
             commands = new CommandFlow(this, session.target(), eventThreads, threadStats, nanoClock, session.nexus(), params,
-                    settings.queueDepth());
+                    settings.queueDepth(), settings.resources().writeBufferPerSession());
             taskManagement = new TaskManagement(this, sessions);
         }
         long interval = settings.nopInInterval().toNanos();

@@ -32,8 +32,24 @@ public interface PduChannel {
      */
     void handOff(java.util.concurrent.Executor destination);
 
+    /**
+     * The transport's own mover of solicited data (iSER: RDMA Read and Write), or null when the session layer
+     * sends R2T and Data-In PDUs itself (TCP).
+     */
+    default io.numaiscsi.proto.transport.DataMover dataMover() {
+        return null;
+    }
+
     /** "host:port" of the initiator, for logs. */
     String remoteAddress();
+
+    /**
+     * The initiator's IP address, for access lists; null when unknown. The default parses {@link #remoteAddress()}
+     * ("a.b.c.d:port" or "[v6]:port"), which holds a literal, so no name is ever looked up.
+     */
+    default java.net.InetAddress remoteInetAddress() {
+        return RemoteAddresses.parse(remoteAddress());
+    }
 
     /** "host:port" this connection arrived on (SendTargets answers with it when the portal is a wildcard). */
     String localAddress();

@@ -18,11 +18,34 @@ public final class SessionTable {
 
     private final Map<IscsiSession.SessionKey, IscsiSession> byKey = new HashMap<>();
     private final Map<Integer, IscsiSession> byTsih = new HashMap<>();
+    private final int maxSessions;
+    private final int maxSessionsPerInitiator;
     private int nextTsih = 1;
 
-    /** Creates a session, reinstating (closing) an existing one with the same key. */
+    /** A table without limits beyond the 65535 TSIHs. */
+    public SessionTable() {
+        this(0xffff, 0xffff);
+    }
+
+    /** A table admitting at most {@code maxSessions} sessions, {@code maxSessionsPerInitiator} of one initiator name. */
+    public SessionTable(int maxSessions, int maxSessionsPerInitiator) {
+        if (maxSessions < 1 || maxSessionsPerInitiator < 1) {
+            throw new IllegalArgumentException("session limits must be positive");
+        }
+        this.maxSessions = maxSessions;
+        this.maxSessionsPerInitiator = maxSessionsPerInitiator;
+    }
+
+    /**
+     * Creates a session, reinstating (closing) an existing one with the same key. Returns null, changing nothing,
+     * when a new session would exceed the daemon's or the initiator's session limit (a reinstatement never does).
+     */
     synchronized IscsiSession create(SessionType type, String initiatorName, long isid, ExportedTarget target, int tpgt) {
         IscsiSession.SessionKey key = new IscsiSession.SessionKey(initiatorName, isid, target == null ? "" : target.name());
+        boolean full = byKey.size() >= maxSessions || sessionsOfInitiator(initiatorName) >= maxSessionsPerInitiator;
+        if (full && !byKey.containsKey(key)) {
+            return null;
+        }
         IscsiSession old = byKey.remove(key);
         if (old != null) {
             byTsih.remove(old.tsih());
@@ -43,6 +66,23 @@ public final class SessionTable {
         byKey.put(key, s);
         byTsih.put(tsih, s);
         return s;
+    }
+
+    private int sessionsOfInitiator(String initiatorName) {
+        int n = 0;
+        for (IscsiSession.SessionKey k : byKey.keySet()) {
+            if (k.initiatorName().equalsIgnoreCase(initiatorName)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Why {@link #create} refused this initiator, for the log. */
+    synchronized String limitReport(String initiatorName) {
+        return "session limit reached: " + initiatorName + " holds " + sessionsOfInitiator(initiatorName) + " of at most "
+                + maxSessionsPerInitiator + " sessions per initiator, the daemon " + byKey.size() + " of at most "
+                + maxSessions;
     }
 
     private int allocateTsih() {

@@ -3,6 +3,7 @@ package io.numaiscsi.daemon.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,5 +50,19 @@ class SessionTableTest {
         table.create(SessionType.DISCOVERY, INITIATOR, 1, null, 1);
         assertTrue(table.sessionsOf(target.name()).isEmpty());
         assertEquals(1, table.size());
+    }
+
+    @Test
+    void daemonAndPerInitiatorLimitsRefuseNewSessionsButNotReinstatement() {
+        SessionTable limited = new SessionTable(3, 2);
+        IscsiSession a = limited.create(SessionType.NORMAL, INITIATOR, 1, target, 1);
+        assertNotNull(limited.create(SessionType.NORMAL, INITIATOR, 2, target, 1));
+        assertNull(limited.create(SessionType.NORMAL, INITIATOR.toUpperCase(), 3, target, 1), "per-initiator limit");
+        assertNotNull(limited.create(SessionType.NORMAL, INITIATOR, 1, target, 1), "reinstating ISID 1 is no new session");
+        assertNull(limited.byTsih(a.tsih()), "the reinstated session is gone");
+        assertNotNull(limited.create(SessionType.DISCOVERY, "iqn.2026-11.test:other", 1, null, 1));
+        assertNull(limited.create(SessionType.DISCOVERY, "iqn.2026-11.test:third", 1, null, 1), "daemon limit");
+        assertEquals(3, limited.size());
+        assertTrue(limited.limitReport(INITIATOR).contains("holds 2 of at most 2"), limited.limitReport(INITIATOR));
     }
 }

@@ -1,0 +1,56 @@
+package io.numaiscsi.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class LimitsSectionTest {
+    private static final String TARGETS = "targets:\n  - name: iqn.2026-11.io.numaiscsi:d\n    luns: [{id: 0, backing: ram, size: 1M}]\n";
+
+    @Test
+    void defaultsWhenAbsent() throws ConfigException {
+        assertEquals(LimitsSettings.DEFAULT, ConfigLoader.parse(TARGETS, "t.yaml").limits());
+        assertEquals(new LimitsSettings(1024, 256, 64L << 20), LimitsSettings.DEFAULT);
+    }
+
+    @Test
+    void values() throws ConfigException {
+        LimitsSettings l = ConfigLoader.parse("limits:\n  max-sessions: 8\n  max-sessions-per-initiator: 2\n"
+                + "  write-buffer-per-session: 4M\n" + TARGETS, "t.yaml").limits();
+        assertEquals(new LimitsSettings(8, 2, 4L << 20), l);
+    }
+
+    @Test
+    void perInitiatorDefaultFollowsASmallDaemonLimit() throws ConfigException {
+        assertEquals(4, ConfigLoader.parse("limits: {max-sessions: 4}\n" + TARGETS, "t.yaml").limits()
+                .maxSessionsPerInitiator());
+    }
+
+    static Stream<Arguments> bad() {
+        return Stream.of(
+                Arguments.of("max-sessions: 0", "limits.max-sessions", "0 is out of range (1..65535)"),
+                Arguments.of("max-sessions: 65536", "limits.max-sessions", "65536 is out of range (1..65535)"),
+                Arguments.of("max-sessions: 2\n  max-sessions-per-initiator: 3", "limits.max-sessions-per-initiator",
+                        "3 exceeds max-sessions 2"),
+                Arguments.of("write-buffer-per-session: 4K", "limits.write-buffer-per-session",
+                        "4K is out of range (64K..64G)"),
+                Arguments.of("write-buffer-per-session: lots", "limits.write-buffer-per-session", null),
+                Arguments.of("max-session: 3", "limits.max-session", "unknown key (did you mean \"max-sessions\"?)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bad")
+    void rejects(String line, String path, String problem) {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse("limits:\n  " + line + "\n" + TARGETS, "t.yaml"));
+        assertEquals(path, e.keyPath(), e.getMessage());
+        if (problem != null) {
+            assertEquals(problem, e.problem());
+        }
+    }
+}

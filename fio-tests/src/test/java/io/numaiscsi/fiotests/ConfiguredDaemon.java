@@ -1,0 +1,147 @@
+package io.numaiscsi.fiotests;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The daemon started from a test's own YAML sections (CHAP, access lists, limits), which
+ * {@link DaemonProcess.Setup} cannot express. The harness writes {@code daemon:} and {@code portals:}; the test
+ * gives the rest, naming targets as it likes.
+ */
+final class ConfiguredDaemon implements AutoCloseable {
+    private final IscsiTarget target;
+    private final Path log;
+    private final Path dataDir;
+    private final Process process;
+    private Integer exitCode;
+
+    private ConfiguredDaemon(IscsiTarget target, Path log, Path dataDir, Process process) {
+        this.target = target;
+        this.log = log;
+        this.dataDir = dataDir;
+        this.process = process;
+    }
+
+    /** Starts the daemon with {@code yaml} after the daemon and portal sections; waits for its portal. */
+    static ConfiguredDaemon start(String testName, String yaml) throws IOException, InterruptedException {
+        Path logDir = DaemonProcess.logDir();
+        Files.createDirectories(logDir);
+        Path log = logDir.resolve(testName + ".log");
+        int port = DaemonProcess.freeLoopbackPort();
+        Path dataRoot = logDir.resolveSibling("it-data");
+        Files.createDirectories(dataRoot);
+        Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
+        Path config = dataDir.resolve("target.yaml");
+        Files.writeString(config, "daemon:\n  data-dir: " + dataDir + "\nportals: [127.0.0.1:" + port + "]\n" + yaml,
+                StandardCharsets.UTF_8);
+        List<String> cmd = DaemonProcess.command(testName, List.of("--config", config.toString()));
+        // The config holds secrets: the log gets the command only, so a secret found in it came from the daemon.
+        Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
+        ConfiguredDaemon d = new ConfiguredDaemon(new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log,
+                dataDir, p);
+        d.awaitReady();
+        return d;
+    }
+
+    private void awaitReady() throws InterruptedException {
+        long deadline = System.nanoTime() + DaemonProcess.READY_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                exitCode = process.exitValue();
+                fail("daemon exited with code " + exitCode + " before its portal accepted connections\n" + logTail());
+            }
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(target.host(), target.port()), 500);
+                return;
+            } catch (IOException e) {
+                Thread.sleep(100);
+            }
+        }
+        close();
+        fail("daemon portal not ready\n" + logTail());
+    }
+
+    /** The portal, with target {@code iqn} LUN 0. */
+    IscsiTarget target(String iqn) {
+        return new IscsiTarget(target.host(), target.port(), iqn, 0);
+    }
+
+    Path log() {
+        return log;
+    }
+
+    String logText() throws IOException {
+        return Files.readString(log, StandardCharsets.UTF_8);
+    }
+
+    /** Lines of the daemon log containing {@code text}. */
+    List<String> logLines(String text) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String line : logText().split("\n")) {
+            if (line.contains(text)) {
+                out.add(line);
+            }
+        }
+        return out;
+    }
+
+    /** Waits up to 5 s for at least {@code count} log lines containing {@code text} (the log is written async). */
+    List<String> awaitLogLines(String text, int count) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        List<String> lines = logLines(text);
+        while (lines.size() < count && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            lines = logLines(text);
+        }
+        return lines;
+    }
+
+    String logTail() {
+        return "--- daemon log " + log + ":\n" + ToolRun.tail(log, 40) + "\n---";
+    }
+
+    void assertAlive() {
+        if (!process.isAlive()) {
+            fail("daemon died with exit code " + process.exitValue() + "\n" + logTail());
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (exitCode != null) {
+            return;
+        }
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        exitCode = process.exitValue();
+        if (!Boolean.getBoolean("it.keepData")) {
+            try (Stream<Path> files = Files.walk(dataDir)) {
+                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            } catch (IOException ignored) {
+                // diagnostics only
+            }
+        }
+    }
+}

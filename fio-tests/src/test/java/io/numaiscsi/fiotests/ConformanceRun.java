@@ -1,0 +1,56 @@
+package io.numaiscsi.fiotests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * One run of libiscsi's conformance suite, all families, destructive tests allowed ({@code --dataloss});
+ * the LUN URL is given twice so the MultipathIO suite runs. The raw output goes to {@code it-logs/LOG},
+ * the per-suite counts to {@code it-logs/SUMMARY}.
+ */
+final class ConformanceRun {
+
+    static final Duration LIMIT = Duration.ofMinutes(10);
+
+    private ConformanceRun() {
+    }
+
+    /**
+     * Runs {@code iscsi-test-cu} against the daemon's LUN and asserts: it finished, printed CUnit's run
+     * summary, the parsed counts agree with it, and no test FAILED. Returns the parsed summary.
+     */
+    static CuLogSummary runAndAssert(DaemonProcess daemon, String logName, String summaryName)
+            throws IOException, InterruptedException {
+        Path dir = DaemonProcess.logDir();
+        String url = daemon.target().lunUrl();
+        ToolRun run = ToolRun.run(dir.resolve(logName), LIMIT,
+                List.of("iscsi-test-cu", "--test=ALL", "--dataloss", "--verbose", url, url));
+        CuLogSummary summary = CuLogSummary.parse(Files.readAllLines(run.log(), StandardCharsets.ISO_8859_1));
+        Path summaryFile = dir.resolve(summaryName);
+        Files.writeString(summaryFile, "iscsi-test-cu against " + url + " ("
+                + (run.timedOut() ? "TIMED OUT" : "exit " + run.exitCode()) + ", "
+                + run.elapsed().toSeconds() + " s)\n" + summary.report());
+        String context = "\nsummary: " + summaryFile + "\n" + run.describe(20) + "\n" + daemon.logTail();
+
+        assertFalse(run.timedOut(), "iscsi-test-cu did not finish" + context);
+        int[] cunit = summary.cunitTests();
+        assertNotNull(cunit, "iscsi-test-cu printed no CUnit run summary (crashed?)" + context);
+        assertEquals(cunit[1], summary.results().size(), "tests parsed vs CUnit 'Ran'" + context);
+        assertEquals(cunit[3], summary.count(CuLogSummary.Verdict.FAILED), "FAILED parsed vs CUnit" + context);
+        List<CuLogSummary.TestResult> failures = summary.failures();
+        assertTrue(failures.isEmpty(), failures.size() + " conformance tests FAILED:\n"
+                + failures.stream().map(CuLogSummary.TestResult::toString).collect(Collectors.joining("\n"))
+                + context);
+        return summary;
+    }
+}

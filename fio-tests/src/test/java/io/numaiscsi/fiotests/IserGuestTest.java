@@ -1,0 +1,124 @@
+package io.numaiscsi.fiotests;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * iSER (RFC 7145) against the Linux kernel initiator, all inside the qemu guest ({@code vm/guest/iser.sh}):
+ * Soft-RoCE on the guest's eth0, the daemon in the guest with an iSER portal and a TCP portal on 10.0.2.15,
+ * {@code iscsiadm -I iser} login, ext4 with checksummed files across a remount, fio with crc32c verify,
+ * logout; then the same run over TCP. The fio figures of both are printed side by side (functional only:
+ * emulated RDMA under TCG is no speed measure).
+ */
+@Tag("it")
+class IserGuestTest {
+    static final Duration GUEST_LIMIT = Duration.ofMinutes(12);
+    static final String GUEST_RUN = "/vmrun";
+
+    @Test
+    void kernelIserInitiatorMountsWritesAndVerifiesOverSoftRoce() throws Exception {
+        VmRun.image();
+        String iqn = IscsiTarget.DEFAULT_IQN;
+        int unusedHostPort = DaemonProcess.freeLoopbackPort(); // the guest talks to the daemon inside itself
+        VmRun run = VmRun.run("iser", unusedHostPort, "iser.sh", Map.of("IQN", iqn), GUEST_LIMIT,
+                request -> "error: this test asks nothing of the host, got " + request,
+                runDir -> prepareRunDir(runDir, iqn));
+        Path logs = DaemonProcess.logDir();
+        if (Files.exists(run.serialLog())) {
+            Files.copy(run.serialLog(), logs.resolve("IserGuestTest.serial.log"), StandardCopyOption.REPLACE_EXISTING);
+        }
+        for (String f : List.of("daemon.log", "fio-iser.txt", "fio-tcp.txt", "dmesg-iser.txt")) {
+            if (Files.exists(run.out(f))) {
+                Files.copy(run.out(f), logs.resolve("IserGuestTest-" + f), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        String context = "\n" + run.describe() + "\n--- guest daemon log (last 40 lines):\n"
+                + ToolRun.tail(run.out("daemon.log"), 40);
+        try (Stream<Path> out = Files.list(run.runDir().resolve("out"))) {
+            List<Path> crashes = out.filter(p -> p.getFileName().toString().startsWith("hs_err_")).toList();
+            if (!crashes.isEmpty()) {
+                fail("the JVM in the guest crashed (TCG, see JAVA-IN-GUEST.md): " + crashes + context);
+            }
+        }
+        System.out.println("[IserGuestTest] fio over iSER vs TCP in the guest (functional figures):\n"
+                + summary(run.out("fio-iser.txt")) + summary(run.out("fio-tcp.txt")));
+        assertTrue(run.succeeded(), "guest test iser.sh" + context);
+    }
+
+    private static String summary(Path fio) throws IOException {
+        if (!Files.exists(fio)) {
+            return "  " + fio.getFileName() + ": missing\n";
+        }
+        StringBuilder b = new StringBuilder();
+        for (String line : Files.readAllLines(fio)) {
+            if (line.matches("\\s+(read|write):.*")) {
+                b.append("  ").append(fio.getFileName()).append(": ").append(line.trim()).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    static String guestConfig(String iqn) {
+        return "daemon:\n"
+                + "  data-dir: /tmp/nit-data\n"
+                + "portals:\n"
+                + "  - 10.0.2.15:3260\n"
+                + "  - {address: 10.0.2.15:3260, transport: iser}\n"
+                + "targets:\n"
+                + "  - name: " + iqn + "\n"
+                + "    luns:\n"
+                + "      - {id: 0, backing: ram, size: 96M, block-size: 512}\n";
+    }
+
+    /** The daemon's jars (or class dirs) under java/, a java @argfile naming them, and the daemon's config. */
+    private static void prepareRunDir(Path runDir, String iqn) throws IOException {
+        Path jars = runDir.resolve("java");
+        Files.createDirectories(jars);
+        String cp = System.getProperty("it.daemon.classpath", "");
+        if (cp.isBlank() || cp.startsWith("${") || !cp.contains("target-daemon")) {
+            fail("no daemon classpath: run through Maven (the fio-tests pom sets -Dit.daemon.classpath), got: " + cp);
+        }
+        List<String> guestClasspath = new ArrayList<>();
+        int i = 0;
+        for (String entry : cp.split(java.io.File.pathSeparator)) {
+            Path src = Path.of(entry);
+            if (!Files.exists(src)) {
+                continue;
+            }
+            String name = String.format("%02d-%s", i++, src.getFileName());
+            copyTree(src, jars.resolve(name));
+            guestClasspath.add(GUEST_RUN + "/java/" + name);
+        }
+        Files.write(jars.resolve("args"), List.of("-cp", String.join(":", guestClasspath)));
+        Files.writeString(runDir.resolve("target.yaml"), guestConfig(iqn));
+    }
+
+    private static void copyTree(Path src, Path dst) throws IOException {
+        if (Files.isRegularFile(src)) {
+            Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
+            return;
+        }
+        try (Stream<Path> files = Files.walk(src)) {
+            for (Path f : files.toList()) {
+                Path to = dst.resolve(src.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+}

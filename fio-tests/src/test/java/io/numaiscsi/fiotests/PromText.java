@@ -1,0 +1,79 @@
+package io.numaiscsi.fiotests;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The daemon's {@code /metrics} (Prometheus text exposition), fetched and summed by metric name. */
+record PromText(String text) {
+
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})? (\\S+)$",
+            Pattern.MULTILINE);
+
+    static PromText fetch(int port) throws IOException, InterruptedException {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException("GET /metrics on port " + port + ": HTTP " + r.statusCode());
+        }
+        return new PromText(r.body());
+    }
+
+    /** The sum of every sample of {@code name} (all label sets). */
+    double sum(String name) {
+        return sum(name, "");
+    }
+
+    /** The sum of the samples of {@code name} whose labels contain {@code label} (e.g. {@code node="1"}). */
+    double sum(String name, String label) {
+        Matcher m = SAMPLE.matcher(text);
+        double total = 0;
+        while (m.find()) {
+            String labels = m.group(3) == null ? "" : m.group(3);
+            if (m.group(1).equals(name) && (label.isEmpty() || labels.contains(label))) {
+                total += Double.parseDouble(m.group(4));
+            }
+        }
+        return total;
+    }
+
+    /** Whether any sample of {@code name} is present. */
+    boolean has(String name) {
+        Matcher m = SAMPLE.matcher(text);
+        while (m.find()) {
+            if (m.group(1).equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Local bytes as a share of local + remote bytes served by the cache; NaN when it served nothing. */
+    double localShare() {
+        double local = sum("cache_local_bytes_total");
+        double remote = sum("cache_remote_bytes_total");
+        return local / (local + remote);
+    }
+
+    /** The counters that grew from {@code before} to this scrape, for one metric: this minus before. */
+    double delta(PromText before, String name) {
+        return sum(name) - before.sum(name);
+    }
+
+    /** One line per cache counter, summed over LUNs, per node: for logs and assertion messages. */
+    String cacheSummary() {
+        StringBuilder sb = new StringBuilder();
+        for (String n : new String[] {"cache_hits_total", "cache_misses_total", "cache_evictions_total",
+                "cache_local_bytes_total", "cache_remote_bytes_total", "cache_forwards_total", "cache_bypasses_total"}) {
+            sb.append(String.format("%-26s node0 %14.0f  node1 %14.0f  all %14.0f%n", n, sum(n, "node=\"0\""),
+                    sum(n, "node=\"1\""), sum(n)));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,107 @@
+#!/bin/bash
+# Guest test (IserGuestTest): the daemon runs IN the guest with an iSER portal on the guest's address over
+# Soft-RoCE (rdma_rxe on eth0) beside a TCP portal on the same address; the guest's kernel initiator logs
+# in over iSER (iscsiadm -I iser, ib_iser), then mkfs, mount, writes files and checks their checksums after
+# a remount, runs fio with crc32c verify on a file in the filesystem, logs out; then the same fio run over
+# TCP for a functional comparison (emulated RDMA is not a speed measure).
+# Files in /vmrun/out: daemon.log, fio-iser.txt, fio-tcp.txt, sums-*.txt, dmesg-iser.txt.
+# Env from the host: VM_IQN.
+. /vmrun/lib.sh
+IQN=$VM_IQN
+IP=10.0.2.15
+PORTAL=$IP:3260
+JAVA_FLAGS=(-XX:TieredStopAtLevel=1 "-XX:ErrorFile=$OUT/hs_err_%p.log" -Dchronicle.analytics.disable=true)
+FIO_ARGS=(--size=24m --bs=64k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c
+  --verify_fatal=1 --do_verify=1 --runtime=20 --time_based=0 --eta=never)
+
+wait_port() {
+  local end=$((SECONDS + $3))
+  while [ "$SECONDS" -lt "$end" ]; do
+    kill -0 "$DPID" 2>/dev/null || return 2
+    (echo >"/dev/tcp/$1/$2") 2>/dev/null && return 0
+    sleep 0.5
+  done
+  return 1
+}
+
+stop_daemon() {
+  kill -TERM "$DPID" 2>/dev/null
+  for _ in $(seq 120); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.5; done
+  kill -0 "$DPID" 2>/dev/null && { log "daemon still running 60 s after SIGTERM: SIGKILL"; kill -KILL "$DPID"; }
+  wait "$DPID"
+}
+
+# files_and_sums MOUNTPOINT NAME: a small tree of random files and its sha256 list in $OUT/sums-NAME.txt
+files_and_sums() {
+  mkdir -p "$1/tree" && for i in $(seq 8); do head -c $((i * 300 * 1024 + 4097)) /dev/urandom >"$1/tree/f$i"; done \
+    && (cd "$1/tree" && sha256sum f*) >"$OUT/sums-$2.txt"
+}
+verify_sums() { (cd "$1/tree" && sha256sum -c --quiet "$OUT/sums-$2.txt"); }
+
+# fs_run IFACE TRANSPORT: login through iscsiadm iface IFACE, mkfs, files, remount, checksums, fio verify,
+# logout; checks are named after TRANSPORT
+fs_run() {
+  local iface=$1 name=$2 disk
+  iscsiadm -m node -T "$IQN" -p "$PORTAL" -I "$iface" >/dev/null 2>&1 \
+    || iscsiadm -m node -o new -T "$IQN" -p "$PORTAL" -I "$iface" >/dev/null
+  local t0=$SECONDS
+  check "$name-login" iscsiadm -m node -T "$IQN" -p "$PORTAL" -I "$iface" --login || return 1
+  log "$name login took $((SECONDS - t0)) s"
+  disk=$(iscsi_disk "$IQN" 60) || { check "$name-disk" false; return 1; }
+  check "$name-session-transport" sh -c "iscsiadm -m session -P 1 | grep -q 'Iface Transport: $name'"
+  check "$name-mkfs" mkfs.ext4 -q -F "$disk"
+  mkdir -p /mnt/nit
+  check "$name-mount" mount "$disk" /mnt/nit
+  check "$name-files" files_and_sums /mnt/nit "$name"
+  check "$name-umount" umount /mnt/nit
+  echo 3 >/proc/sys/vm/drop_caches
+  check "$name-remount" mount "$disk" /mnt/nit
+  check "$name-checksums" verify_sums /mnt/nit "$name"
+  check "$name-fio-verify" fio --name="$name" --filename=/mnt/nit/fio.dat "${FIO_ARGS[@]}" --output="$OUT/fio-$name.txt"
+  grep -E '^\s+(read|write):' "$OUT/fio-$name.txt"
+  check "$name-umount-2" umount /mnt/nit
+  check "$name-logout" iscsiadm -m node -T "$IQN" -p "$PORTAL" -I "$iface" --logout
+}
+
+modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0
+modprobe -a rdma_ucm ib_iser sd_mod sg
+check rxe-device sh -c "ibv_devices | grep -q rxe0" || abort "no rxe0 RDMA device"
+check rdma-cm-device test -e /dev/infiniband/rdma_cm || abort "no /dev/infiniband/rdma_cm (rdma_ucm)"
+
+mkdir -p /tmp/nit-data
+log "starting the daemon: java ${JAVA_FLAGS[*]} @/vmrun/java/args"
+java "${JAVA_FLAGS[@]}" @/vmrun/java/args io.numaiscsi.daemon.Main --config /vmrun/target.yaml \
+  >"$OUT/daemon.log" 2>&1 &
+DPID=$!
+if ! check daemon-tcp-portal wait_port "$IP" 3260 240; then
+  tail -n 40 "$OUT/daemon.log"
+  abort "the daemon's TCP portal is not up"
+fi
+# wait_log PATTERN SECONDS: until the daemon log has PATTERN (jnr-ffi needs 5-10 s to bind the shim under TCG)
+wait_log() {
+  local end=$((SECONDS + $2))
+  while [ "$SECONDS" -lt "$end" ]; do
+    grep -q "$1" "$OUT/daemon.log" && return 0
+    kill -0 "$DPID" 2>/dev/null || return 2
+    sleep 0.5
+  done
+  return 1
+}
+check daemon-iser-portal wait_log "(iSER" 180 || { tail -n 40 "$OUT/daemon.log"; abort "no iSER portal"; }
+
+check iscsid iscsi_start || abort "iscsid does not start"
+check discovery sh -c "iscsiadm -m discovery -t sendtargets -p $PORTAL | grep -q ' $IQN\$'"
+fs_run iser iser
+dmesg | grep -iE 'iser|rxe' | tail -20 >"$OUT/dmesg-iser.txt"
+# the daemon's closing line of the iSER connection: data really moved by RDMA Write (reads) and Read (writes)
+check iser-rdma-writes wait_log " [1-9][0-9]* RDMA Writes" 30
+check iser-rdma-reads wait_log " [1-9][0-9]* RDMA Reads" 30
+grep "iSER connection from" "$OUT/daemon.log" | tail -2
+fs_run default tcp
+
+stop_daemon
+rc=$?
+log "daemon exit status $rc"
+check daemon-clean-exit test "$rc" = 0
+grep -E 'iSER|iser' "$OUT/daemon.log" | tail -20
+summary

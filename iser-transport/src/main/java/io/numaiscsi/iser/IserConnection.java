@@ -1,0 +1,720 @@
+package io.numaiscsi.iser;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.collection.IntObjectHashMap;
+import io.numaiscsi.proto.Pdu;
+import io.numaiscsi.proto.transport.DataMover;
+import io.numaiscsi.proto.transport.DataOutListener;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One iSER connection (RFC 7145) over a reliable-connected queue pair: control-type PDUs travel in Sends and
+ * Receives behind an iSER header; solicited data moves by RDMA Read (data-out) and RDMA Write (data-in), so
+ * no R2T, Data-Out or Data-In PDU is ever on the wire. Receive buffers for every command plus the unexpected
+ * PDUs are posted before the connection is accepted and reposted as each is consumed, so the initiator never
+ * meets receiver-not-ready. Outgoing work requests are queued in order and reach the device once per batch.
+ *
+ * <p>Single-threaded: {@link #poll}, {@link #write}, {@link #flush}, {@link #close} and the {@link DataMover}
+ * calls all run on the connection's thread; the {@link PduSink} is called there too.
+ */
+public final class IserConnection implements DataMover {
+    private static final Logger LOG = LoggerFactory.getLogger(IserConnection.class);
+    private static final int OPCODE_SCSI_COMMAND = 0x01;
+    private static final int OPCODE_SCSI_RESPONSE = 0x21;
+    private static final int OPCODE_DATA_IN = 0x25;
+    private static final int OPCODE_R2T = 0x31;
+    private static final int FLAG_READ = 0x40;
+    private static final int FLAG_WRITE = 0x20;
+
+    public enum State { LOGIN, FULL_FEATURE, CLOSING, CLOSED }
+
+    private final RdmaEndpoint endpoint;
+    private final IserSettings settings;
+    private final ByteBufAllocator alloc;
+    private final PduSink sink;
+    private final Runnable onDestroyed;
+    private final MemoryRegion region;
+    private final ByteBuffer view;
+    private final ChunkPool rx;
+    private final ChunkPool tx;
+    private final ChunkPool data;
+    private final SendQueue sq;
+    private final CompletionHandler completions = this::onCompletion;
+    private final SendQueue.Retirer retirer = this::retired;
+
+    private final IntObjectHashMap<TaskBuffers> tasks = new IntObjectHashMap<>();
+    private final ArrayDeque<TaskBuffers> freeTasks = new ArrayDeque<>();
+    private final ArrayDeque<Outgoing> backlog = new ArrayDeque<>();
+    private final ArrayDeque<Outgoing> freeOutgoing = new ArrayDeque<>();
+    private final ArrayDeque<ReadOp> waitingReads = new ArrayDeque<>();
+    private final ArrayDeque<ReadOp> freeReadOps = new ArrayDeque<>();
+    private final ReadOp[] readOpOfChunk;
+    private final int[] readOffsetOfChunk;
+    private final int[] readLengthOfChunk;
+
+    private State state = State.LOGIN;
+    private int postedReceives;
+    private int outstandingReads;
+    private boolean doorbell;
+    /** close() asked for: what was queued goes out (its last request signaled), then the teardown. */
+    private boolean closeRequested;
+    private String failure;
+
+    // Counters (read by tests and metrics; written on this thread only).
+    private long receives;
+    private long sends;
+    private long rdmaWrites;
+    private long rdmaReads;
+    private long bytesWritten;
+    private long bytesRead;
+
+    /**
+     * @param slabOffset where this connection's slab ({@link IserSettings#connectionBytes()}) starts in
+     *                   {@code region}
+     * @param onDestroyed runs once when the queue pair is destroyed and the slab may be reused
+     */
+    public IserConnection(RdmaEndpoint endpoint, MemoryRegion region, int slabOffset, IserSettings settings,
+                          ByteBufAllocator alloc, PduSink sink, Runnable onDestroyed) {
+        this.endpoint = endpoint;
+        this.settings = settings;
+        this.alloc = alloc;
+        this.sink = sink;
+        this.onDestroyed = onDestroyed;
+        this.region = region;
+        this.view = region.buffer().duplicate();
+        int at = slabOffset;
+        this.rx = new ChunkPool(region, at, settings.receiveBufferSize(), settings.receiveBuffers());
+        at += settings.receiveBuffers() * settings.receiveBufferSize();
+        this.tx = new ChunkPool(region, at, settings.sendBufferSize(), settings.sendBuffers());
+        at += settings.sendBuffers() * settings.sendBufferSize();
+        this.data = new ChunkPool(region, at, settings.dataChunkSize(), settings.dataChunks());
+        this.sq = new SendQueue(settings.sendQueueDepth(), settings.signalInterval());
+        this.readOpOfChunk = new ReadOp[settings.dataChunks()];
+        this.readOffsetOfChunk = new int[settings.dataChunks()];
+        this.readLengthOfChunk = new int[settings.dataChunks()];
+        for (int i = 0; i < settings.queueDepth(); i++) {
+            freeTasks.add(new TaskBuffers());
+            freeReadOps.add(new ReadOp());
+        }
+        for (int i = 0; i < settings.sendBuffers() + settings.queueDepth(); i++) {
+            freeOutgoing.add(new Outgoing());
+        }
+    }
+
+    /**
+     * Posts every receive buffer; call before the CM accept so the initiator's first Send finds one. Returns
+     * false (and the connection is closed) when the device refuses.
+     */
+    public boolean start() {
+        for (int i = 0; i < rx.capacity(); i++) {
+            int chunk = rx.take();
+            if (!postReceive(chunk)) {
+                return false;
+            }
+        }
+        return ring();
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /**
+     * Login is over: from now on SCSI commands may carry STags. iSER has no digests (RFC 7145 5.1.2): a
+     * negotiated digest is a login bug, so the connection is dropped.
+     */
+    public void enterFullFeature(boolean headerDigest, boolean dataDigest) {
+        if (headerDigest || dataDigest) {
+            fail("digests negotiated on an iSER connection (RFC 7145 requires None)");
+            return;
+        }
+        if (state == State.LOGIN) {
+            state = State.FULL_FEATURE;
+        }
+    }
+
+    // ---- polling -------------------------------------------------------------------------------
+
+    /** Reaps up to {@code max} completions and acts on them; returns the work done (0: idle). */
+    public int poll(int max) {
+        if (state == State.CLOSED) {
+            return 0;
+        }
+        int n = endpoint.poll(completions, max);
+        issueReads();
+        drainBacklog();
+        ring();
+        if (closeRequested && state.compareTo(State.CLOSING) < 0 && sq.inFlight() == 0) {
+            teardown(); // the last response (a Logout Response) has left
+        }
+        maybeDestroy();
+        return n;
+    }
+
+    private void onCompletion(long wrId, int status, int byteLength) {
+        int kind = SendQueue.kindOf(wrId);
+        if (kind == SendQueue.RECV) {
+            onReceive(SendQueue.lowBits(wrId), status, byteLength);
+            return;
+        }
+        if (status != WorkCompletion.SUCCESS && state.compareTo(State.CLOSING) < 0) {
+            fail("send queue completion " + WorkCompletion.statusName(status) + " (" + kindName(kind) + ")");
+        }
+        sq.retireThrough(wrId, status, retirer);
+    }
+
+    private void retired(int kind, int resource, boolean completedOne, int status) {
+        switch (kind) {
+            case SendQueue.SEND -> tx.give(resource);
+            case SendQueue.WRITE -> data.give(resource);
+            case SendQueue.READ -> onReadRetired(resource, status);
+            default -> throw new IllegalStateException("unknown send queue kind " + kind);
+        }
+    }
+
+    // ---- receive -------------------------------------------------------------------------------
+
+    private void onReceive(int chunk, int status, int byteLength) {
+        postedReceives--;
+        if (status != WorkCompletion.SUCCESS) {
+            rx.give(chunk);
+            if (state.compareTo(State.CLOSING) < 0) {
+                fail("receive completion " + WorkCompletion.statusName(status));
+            }
+            return;
+        }
+        if (state.compareTo(State.CLOSING) >= 0 || closeRequested) {
+            rx.give(chunk);
+            return;
+        }
+        receives++;
+        int at = rx.offset(chunk);
+        ByteBuffer b = region.buffer();
+        if (byteLength < IserSettings.HEADERS || IserHeader.kind(b, at) != IserHeader.Kind.CONTROL) {
+            rx.give(chunk);
+            fail(byteLength < IserSettings.HEADERS ? "Send of " + byteLength + " bytes, shorter than the headers"
+                    : "iSER opcode " + IserHeader.kind(b, at) + " (Hello is for iWARP only)");
+            return;
+        }
+        int bhsAt = at + IserHeader.LENGTH;
+        int ahsLength = (b.get(bhsAt + 4) & 0xff) * 4;
+        int dataLength = ((b.get(bhsAt + 5) & 0xff) << 16) | ((b.get(bhsAt + 6) & 0xff) << 8) | (b.get(bhsAt + 7) & 0xff);
+        if (IserSettings.HEADERS + ahsLength + dataLength > byteLength) {
+            rx.give(chunk);
+            fail("PDU of " + (IserSettings.HEADERS + ahsLength + dataLength) + " bytes in a Send of " + byteLength);
+            return;
+        }
+        int opcode = b.get(bhsAt) & 0x3f;
+        if (opcode == OPCODE_SCSI_COMMAND) {
+            recordTaskBuffers(b, at, bhsAt);
+        }
+        ByteBuf bhs = alloc.buffer(48, 48);
+        bhs.writeBytes(slice(bhsAt, 48));
+        ByteBuf ahs = null;
+        if (ahsLength > 0) {
+            ahs = alloc.buffer(ahsLength, ahsLength);
+            ahs.writeBytes(slice(bhsAt + 48, ahsLength));
+        }
+        ByteBuf segment = null;
+        if (dataLength > 0) {
+            segment = alloc.directBuffer(dataLength, dataLength);
+            segment.writeBytes(slice(bhsAt + 48 + ahsLength, dataLength));
+        }
+        // Copied out: the buffer goes back to the receive queue before the session sees the PDU.
+        if (!postReceive(chunk)) {
+            release(bhs, ahs, segment);
+            return;
+        }
+        sink.onPdu(Pdu.newInstance(bhs, ahs, segment));
+    }
+
+    private void recordTaskBuffers(ByteBuffer b, int at, int bhsAt) {
+        int itt = b.getInt(bhsAt + 16);
+        int flags = b.get(bhsAt + 1);
+        TaskBuffers t = tasks.get(itt);
+        if (t == null) {
+            t = freeTasks.poll();
+            if (t == null) {
+                t = new TaskBuffers(); // more tasks than the queue depth: the session answers TASK SET FULL
+            }
+            tasks.put(itt, t);
+        }
+        boolean wsv = (flags & FLAG_WRITE) != 0 && IserHeader.writeStagValid(b, at);
+        boolean rsv = (flags & FLAG_READ) != 0 && IserHeader.readStagValid(b, at);
+        t.set(itt, wsv, IserHeader.writeStag(b, at), IserHeader.writeBaseOffset(b, at), rsv, IserHeader.readStag(b, at),
+                IserHeader.readBaseOffset(b, at), b.getInt(bhsAt + 20));
+    }
+
+    private boolean postReceive(int chunk) {
+        int rc = endpoint.postRecv(SendQueue.recvWrId(chunk), region, rx.offset(chunk), rx.chunkSize());
+        if (rc != 0) {
+            rx.give(chunk);
+            fail("ibv_post_recv failed: " + rc);
+            return false;
+        }
+        postedReceives++;
+        doorbell = true;
+        return true;
+    }
+
+    private ByteBuffer slice(int from, int length) {
+        view.clear();
+        view.position(from).limit(from + length);
+        return view;
+    }
+
+    // ---- send side: control PDUs ---------------------------------------------------------------
+
+    /**
+     * Queues one framed PDU (BHS, AHS, data, padding; no digests) for a Send; takes ownership. Nothing is posted
+     * before {@link #flush()}.
+     */
+    public void write(ByteBuf framedPdu) {
+        if (state.compareTo(State.CLOSING) >= 0) {
+            framedPdu.release();
+            return;
+        }
+        int length = framedPdu.readableBytes();
+        int opcode = framedPdu.getByte(framedPdu.readerIndex()) & 0x3f;
+        if (length + IserHeader.LENGTH > tx.chunkSize() || opcode == OPCODE_DATA_IN || opcode == OPCODE_R2T) {
+            framedPdu.release();
+            fail(length + IserHeader.LENGTH > tx.chunkSize()
+                    ? "a " + length + "-byte PDU exceeds the " + tx.chunkSize() + "-byte send buffers"
+                    : "the session sent opcode 0x" + Integer.toHexString(opcode) + ", which iSER moves by RDMA");
+            return;
+        }
+        if (opcode == OPCODE_SCSI_RESPONSE) {
+            forget(framedPdu.getInt(framedPdu.readerIndex() + 16)); // the task is over: its STags are spent
+        }
+        Outgoing o = outgoing();
+        o.kind = SendQueue.SEND;
+        o.buffer = framedPdu;
+        o.index = framedPdu.readerIndex();
+        o.remaining = length;
+        backlog.add(o);
+    }
+
+    /** Posts what is queued and rings the doorbell once. */
+    public void flush() {
+        issueReads();
+        drainBacklog();
+        ring();
+    }
+
+    private void forget(int itt) {
+        TaskBuffers t = tasks.remove(itt);
+        if (t != null) {
+            freeTasks.add(t);
+        }
+    }
+
+    /** Posts queued Sends and RDMA Writes in order while send buffers, data chunks and queue slots last. */
+    private void drainBacklog() {
+        Outgoing o;
+        while ((o = backlog.peek()) != null && state.compareTo(State.CLOSING) < 0) {
+            if (sq.full()) {
+                return;
+            }
+            if (o.kind == SendQueue.SEND) {
+                int chunk = tx.take();
+                if (chunk < 0) {
+                    return;
+                }
+                int at = tx.offset(chunk);
+                IserHeader.putControl(region.buffer(), at);
+                o.buffer.getBytes(o.index, slice(at + IserHeader.LENGTH, o.remaining));
+                o.buffer.release();
+                boolean signal = sq.mustSignal(SendQueue.SEND, closeRequested || tx.available() < settings.signalInterval());
+                long wrId = sq.push(SendQueue.SEND, chunk, signal);
+                int rc = endpoint.postSend(wrId, region, at, IserHeader.LENGTH + o.remaining, signal);
+                backlog.poll();
+                recycle(o);
+                sends++;
+                doorbell = true;
+                if (rc != 0) {
+                    fail("ibv_post_send failed: " + rc);
+                    return;
+                }
+            } else {
+                int chunk = data.take();
+                if (chunk < 0) {
+                    return;
+                }
+                int n = Math.min(o.remaining, data.chunkSize());
+                int at = data.offset(chunk);
+                o.buffer.getBytes(o.index, slice(at, n));
+                boolean signal = sq.mustSignal(SendQueue.WRITE, closeRequested || data.available() < 2);
+                long wrId = sq.push(SendQueue.WRITE, chunk, signal);
+                int rc = endpoint.postRdmaWrite(wrId, region, at, n, o.remote, o.rkey, signal);
+                rdmaWrites++;
+                bytesWritten += n;
+                doorbell = true;
+                o.index += n;
+                o.remote += n;
+                o.remaining -= n;
+                if (o.remaining == 0) {
+                    backlog.poll();
+                    o.buffer.release();
+                    recycle(o);
+                }
+                if (rc != 0) {
+                    fail("ibv_post_send (RDMA Write) failed: " + rc);
+                    return;
+                }
+            }
+        }
+    }
+
+    private boolean ring() {
+        if (!doorbell || state == State.CLOSED) {
+            return true;
+        }
+        doorbell = false;
+        int rc = endpoint.ring();
+        if (rc != 0) {
+            fail("posting work requests failed: " + rc);
+            return false;
+        }
+        return true;
+    }
+
+    // ---- DataMover -----------------------------------------------------------------------------
+
+    @Override
+    public void putDataIn(int itt, ByteBuf source, int length) {
+        if (state != State.FULL_FEATURE) {
+            return;
+        }
+        TaskBuffers t = tasks.get(itt);
+        long remote = t == null ? -1 : t.dataInAddress(length);
+        if (remote == -1) {
+            LOG.warn("dropping iSER connection from {}: ITT 0x{} has {} bytes of data-in but no read buffer to hold "
+                    + "them (Read STag {})", endpoint.remoteAddress(), Integer.toHexString(itt), length,
+                    t == null ? "never seen" : t.readValid ? "too short, EDTL " + t.expectedLength : "not valid");
+            fail("data-in without a read buffer");
+            return;
+        }
+        if (length == 0) {
+            return;
+        }
+        Outgoing o = outgoing();
+        o.kind = SendQueue.WRITE;
+        o.buffer = source.retain();
+        o.index = source.readerIndex();
+        o.remaining = length;
+        o.remote = remote;
+        o.rkey = t.readStag;
+        backlog.add(o);
+    }
+
+    @Override
+    public void getDataOut(int itt, ByteBuf into, int offset, int length, int solicitedStart, DataOutListener listener) {
+        if (state != State.FULL_FEATURE) {
+            listener.dataOutFailed(itt);
+            return;
+        }
+        TaskBuffers t = tasks.get(itt);
+        long remote = t == null ? -1 : t.dataOutAddress(offset, length, solicitedStart);
+        if (remote == -1 || length <= 0) {
+            LOG.warn("dropping iSER connection from {}: ITT 0x{} needs data-out [{}, {}) but advertised {}",
+                    endpoint.remoteAddress(), Integer.toHexString(itt), offset, offset + length,
+                    t == null ? "nothing" : t.writeValid ? "EDTL " + t.expectedLength + " from offset " + solicitedStart
+                            : "no Write STag");
+            fail("data-out without a write buffer");
+            listener.dataOutFailed(itt);
+            return;
+        }
+        ReadOp op = freeReadOps.poll();
+        if (op == null) {
+            op = new ReadOp();
+        }
+        op.itt = itt;
+        op.into = into.retain();
+        op.start = offset;
+        op.next = offset;
+        op.end = offset + length;
+        op.remote = remote;
+        op.rkey = t.writeStag;
+        op.pending = 0;
+        op.listener = listener;
+        waitingReads.add(op);
+        issueReads();
+    }
+
+    /** Posts RDMA Reads for waiting transfers while chunks, read credits and queue slots last. */
+    private void issueReads() {
+        ReadOp op;
+        while ((op = waitingReads.peek()) != null && state.compareTo(State.CLOSING) < 0) {
+            while (op.next < op.end) {
+                if (outstandingReads >= settings.maxOutstandingReads() || sq.full()) {
+                    return;
+                }
+                int chunk = data.take();
+                if (chunk < 0) {
+                    return;
+                }
+                int n = Math.min(op.end - op.next, data.chunkSize());
+                readOpOfChunk[chunk] = op;
+                readOffsetOfChunk[chunk] = op.next;
+                readLengthOfChunk[chunk] = n;
+                long wrId = sq.push(SendQueue.READ, chunk, true);
+                int rc = endpoint.postRdmaRead(wrId, region, data.offset(chunk), n, op.remote + (op.next - op.start),
+                        op.rkey);
+                op.next += n;
+                op.pending++;
+                outstandingReads++;
+                rdmaReads++;
+                doorbell = true;
+                if (rc != 0) {
+                    fail("ibv_post_send (RDMA Read) failed: " + rc);
+                    return;
+                }
+            }
+            waitingReads.poll();
+        }
+    }
+
+    private void onReadRetired(int chunk, int status) {
+        ReadOp op = readOpOfChunk[chunk];
+        readOpOfChunk[chunk] = null;
+        outstandingReads--;
+        op.pending--;
+        if (status == WorkCompletion.SUCCESS && op.into != null) {
+            int n = readLengthOfChunk[chunk];
+            op.into.setBytes(readOffsetOfChunk[chunk], slice(data.offset(chunk), n));
+            bytesRead += n;
+        }
+        data.give(chunk);
+        if (op.pending > 0 || op.next < op.end && op.into != null) {
+            return;
+        }
+        if (op.into != null) {
+            op.into.release();
+            op.into = null;
+            if (state.compareTo(State.CLOSING) < 0) {
+                op.listener.dataOutArrived(op.itt, op.end);
+            }
+        }
+        op.listener = null;
+        freeReadOps.add(op);
+    }
+
+    // ---- teardown ------------------------------------------------------------------------------
+
+    /**
+     * Closes the connection: what the session queued is sent first (a Logout Response must reach the
+     * initiator), then the queue pair is disconnected, outstanding transfers are dropped and the sink hears
+     * {@link PduSink#onClosed()} once. Idempotent.
+     */
+    public void close() {
+        if (state.compareTo(State.CLOSING) >= 0 || closeRequested) {
+            return;
+        }
+        LOG.info("closing iSER connection from {}", endpoint.remoteAddress());
+        closeRequested = true;
+        long before = sq.postedCount();
+        drainBacklog();
+        ring();
+        if (state.compareTo(State.CLOSING) < 0 && (sq.postedCount() == before || sq.inFlight() == 0)) {
+            teardown(); // nothing new to wait for
+        }
+    }
+
+    private void fail(String reason) {
+        if (state.compareTo(State.CLOSING) >= 0) {
+            return;
+        }
+        failure = reason;
+        LOG.warn("dropping iSER connection from {}: {}", endpoint.remoteAddress(), reason);
+        teardown();
+    }
+
+    private void teardown() {
+        state = State.CLOSING;
+        doorbell = false;
+        endpoint.disconnect();
+        Outgoing o;
+        while ((o = backlog.poll()) != null) {
+            o.buffer.release();
+            recycle(o);
+        }
+        ReadOp op;
+        while ((op = waitingReads.poll()) != null) {
+            if (op.into != null) {
+                op.into.release(); // its posted part, if any, still comes back flushed
+                op.into = null;
+            }
+            op.next = op.end;
+            if (op.pending == 0) {
+                op.listener = null;
+                freeReadOps.add(op);
+            }
+        }
+        for (TaskBuffers t : tasks.values()) {
+            freeTasks.add(t);
+        }
+        tasks.clear();
+        sink.onClosed();
+        maybeDestroy();
+    }
+
+    /** Once every posted work request has come back (flushed), the queue pair goes and the slab is free. */
+    private void maybeDestroy() {
+        if (state == State.CLOSING && postedReceives == 0 && sq.inFlight() == 0) {
+            destroy();
+        }
+    }
+
+    /**
+     * Destroys the queue pair now, whatever is still outstanding (the flushes never came back within the
+     * caller's patience); buffers are reclaimed as if flushed.
+     */
+    public void forceDestroy() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (state != State.CLOSING) {
+            close();
+        }
+        if (state == State.CLOSING) {
+            sq.retireAll(retirer);
+            postedReceives = 0;
+            destroy();
+        }
+    }
+
+    private void destroy() {
+        state = State.CLOSED;
+        endpoint.destroy();
+        LOG.info("iSER connection from {} closed{}: {} receives, {} sends, {} RDMA Writes ({} bytes), {} RDMA Reads "
+                        + "({} bytes), {} of {} send queue requests signaled", endpoint.remoteAddress(),
+                failure == null ? "" : " (" + failure + ")", receives, sends, rdmaWrites, bytesWritten, rdmaReads,
+                bytesRead, sq.signaledCount(), sq.postedCount());
+        onDestroyed.run();
+    }
+
+    // ---- small helpers ---------------------------------------------------------------------------
+
+    private Outgoing outgoing() {
+        Outgoing o = freeOutgoing.poll();
+        return o == null ? new Outgoing() : o;
+    }
+
+    private void recycle(Outgoing o) {
+        o.buffer = null;
+        freeOutgoing.add(o);
+    }
+
+    private static void release(ByteBuf a, ByteBuf b, ByteBuf c) {
+        if (a != null) {
+            a.release();
+        }
+        if (b != null) {
+            b.release();
+        }
+        if (c != null) {
+            c.release();
+        }
+    }
+
+    private static String kindName(int kind) {
+        return switch (kind) {
+            case SendQueue.SEND -> "Send";
+            case SendQueue.WRITE -> "RDMA Write";
+            case SendQueue.READ -> "RDMA Read";
+            default -> "kind " + kind;
+        };
+    }
+
+    /** Why the connection failed, or null (closed normally or still up). */
+    public String failure() {
+        return failure;
+    }
+
+    public String remoteAddress() {
+        return endpoint.remoteAddress();
+    }
+
+    public String localAddress() {
+        return endpoint.localAddress();
+    }
+
+    public long receives() {
+        return receives;
+    }
+
+    public long sends() {
+        return sends;
+    }
+
+    public long rdmaWrites() {
+        return rdmaWrites;
+    }
+
+    public long rdmaReads() {
+        return rdmaReads;
+    }
+
+    public long bytesWritten() {
+        return bytesWritten;
+    }
+
+    public long bytesRead() {
+        return bytesRead;
+    }
+
+    long signaledRequests() {
+        return sq.signaledCount();
+    }
+
+    long sendQueueRequests() {
+        return sq.postedCount();
+    }
+
+    int postedReceives() {
+        return postedReceives;
+    }
+
+    int sendBuffersInUse() {
+        return tx.inUse();
+    }
+
+    int dataChunksInUse() {
+        return data.inUse();
+    }
+
+    int tasksTracked() {
+        return tasks.size();
+    }
+
+    int backlogLength() {
+        return backlog.size();
+    }
+
+    /** A Send or RDMA Write waiting for buffers, in post order. */
+    private static final class Outgoing {
+        int kind;
+        ByteBuf buffer;
+        int index;
+        int remaining;
+        long remote;
+        int rkey;
+    }
+
+    /** One getDataOut: RDMA Reads of up to a chunk each, copied into the session's buffer as they land. */
+    private static final class ReadOp {
+        int itt;
+        ByteBuf into;
+        int start;
+        int next;
+        int end;
+        long remote;
+        int rkey;
+        int pending;
+        DataOutListener listener;
+    }
+}

@@ -1,0 +1,341 @@
+package io.numaiscsi.iser.rdma;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.concurrent.EventExecutor;
+import io.numaiscsi.iser.IserCmHeader;
+import io.numaiscsi.iser.IserConnection;
+import io.numaiscsi.iser.IserSettings;
+import io.numaiscsi.iser.LateSink;
+import io.numaiscsi.iser.PduSink;
+import io.numaiscsi.iser.RegisteredSlabs;
+import io.numaiscsi.numa.NodeMemory;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+import jnr.ffi.Pointer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An iSER portal on RDMA verbs: an RDMA CM listener, one thread for CM events (connect requests,
+ * disconnects) and one for completion events of every connection's completion queue. Neither thread runs
+ * protocol code: a completion event only schedules the owning connection's poll on its own executor, which
+ * drains the queue, re-arms the notification and polls once more (the arm/poll race).
+ *
+ * <p>Connection resources: a completion queue and a reliable-connected queue pair each, buffers from the
+ * portal's slabs, registered once when the portal starts (the listening address must belong to an RDMA
+ * device, e.g. the rxe link's netdev).
+ */
+public final class IserPortal implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(IserPortal.class);
+    private static final int EVENT_WAIT_MILLIS = 200;
+    private static final int POLL_BUDGET = 64;
+
+    /** The daemon side: who owns a new connection, and the session layer that consumes its PDUs. */
+    public interface Acceptor {
+        /** The thread that will own a connection from {@code remoteAddress} (all its calls run there). */
+        EventExecutor executorFor(String remoteAddress);
+
+        /**
+         * Builds the session side of a connection about to be accepted; runs on the connection's executor.
+         * {@code relocation} moves the connection to another thread later (after login).
+         */
+        PduSink open(IserConnection connection, EventExecutor executor, Relocation relocation);
+    }
+
+    /** Moves one connection, with its completion handling, to another thread. */
+    public interface Relocation {
+        /**
+         * Called on the connection's thread while it handles a PDU: when that handling is over the connection
+         * stops being polled here, and {@code onArrival} then every later poll run on {@code destination}.
+         */
+        void moveTo(EventExecutor destination, Runnable onArrival);
+    }
+
+    private final LibIserShim shim;
+    private final IserSettings settings;
+    private final ByteBufAllocator alloc;
+    private final Acceptor acceptor;
+    private final Pointer cmChannel;
+    private final Pointer listenId;
+    private final NativeVerbs verbs;
+    private final RegisteredSlabs slabs;
+    private final Pointer compChannel;
+    private final Map<Long, Polled> byCq = new ConcurrentHashMap<>();
+    private final Map<Long, Polled> byId = new ConcurrentHashMap<>();
+    private final Thread cmThread;
+    private final Thread cqThread;
+    private final String address;
+    private volatile boolean running = true;
+
+    private IserPortal(LibIserShim shim, IserSettings settings, ByteBufAllocator alloc, Acceptor acceptor,
+                       Pointer cmChannel, Pointer listenId, NativeVerbs verbs, RegisteredSlabs slabs,
+                       Pointer compChannel, String address, ThreadFactory threads) {
+        this.shim = shim;
+        this.settings = settings;
+        this.alloc = alloc;
+        this.acceptor = acceptor;
+        this.cmChannel = cmChannel;
+        this.listenId = listenId;
+        this.verbs = verbs;
+        this.slabs = slabs;
+        this.compChannel = compChannel;
+        this.address = address;
+        this.cmThread = threads.newThread(this::cmLoop);
+        this.cqThread = threads.newThread(this::cqLoop);
+    }
+
+    /**
+     * Listens on {@code host:port} (a literal address of an RDMA device) for at most {@code maxConnections}
+     * connections, with buffers on NUMA node {@code node}. Throws IllegalStateException with the reason when
+     * the address has no RDMA device or the device refuses resources.
+     */
+    public static IserPortal listen(LibIserShim shim, String host, int port, IserSettings settings, NodeMemory memory,
+                                    int node, int maxConnections, ByteBufAllocator alloc, Acceptor acceptor,
+                                    ThreadFactory threads) {
+        Pointer channel = shim.ishim_channel_create();
+        if (channel == null) {
+            throw new IllegalStateException("rdma_create_event_channel failed (errno " + shim.ishim_errno()
+                    + "); is rdma_ucm loaded (/dev/infiniband/rdma_cm)?");
+        }
+        Pointer listenId = shim.ishim_listen(channel, host, port, 64);
+        if (listenId == null) {
+            int errno = shim.ishim_errno();
+            shim.ishim_channel_destroy(channel);
+            throw new IllegalStateException("cannot listen for iSER on " + host + ":" + port + " (errno " + errno + ")");
+        }
+        Pointer context = shim.ishim_id_context(listenId);
+        if (context == null) {
+            shim.ishim_destroy(listenId, null);
+            shim.ishim_channel_destroy(channel);
+            throw new IllegalStateException("iSER portal " + host + ":" + port + " is not the address of an RDMA "
+                    + "device (a wildcard or a plain NIC); add one, e.g. rdma link add rxe0 type rxe netdev eth0");
+        }
+        NativeVerbs verbs = NativeVerbs.open(shim, context);
+        if (verbs == null) {
+            shim.ishim_destroy(listenId, null);
+            shim.ishim_channel_destroy(channel);
+            throw new IllegalStateException("ibv_alloc_pd failed on the device of " + host + " (errno "
+                    + shim.ishim_errno() + ")");
+        }
+        RegisteredSlabs slabs = RegisteredSlabs.allocate(verbs, memory, node, settings, maxConnections);
+        Pointer comp = shim.ishim_comp_channel(context);
+        if (comp == null) {
+            throw new IllegalStateException("ibv_create_comp_channel failed (errno " + shim.ishim_errno() + ")");
+        }
+        IserPortal portal = new IserPortal(shim, settings, alloc, acceptor, channel, listenId, verbs, slabs, comp,
+                host + ":" + port, threads);
+        portal.cmThread.start();
+        portal.cqThread.start();
+        LOG.info("listening on {} (iSER, {} connections of {} KiB registered on node {})", portal.address,
+                maxConnections, settings.connectionBytes() / 1024, node);
+        return portal;
+    }
+
+    // ---- CM events -----------------------------------------------------------------------------
+
+    private void cmLoop() {
+        long[] ev = new long[8];
+        while (running) {
+            int n = shim.ishim_get_cm_event(cmChannel, EVENT_WAIT_MILLIS, ev);
+            if (n < 0) {
+                LOG.error("iSER portal {}: rdma_get_cm_event failed (errno {}); no more connections", address,
+                        shim.ishim_errno());
+                return;
+            }
+            if (n == 0) {
+                continue;
+            }
+            int type = (int) ev[0];
+            Pointer id = Pointer.wrap(jnr.ffi.Runtime.getRuntime(shim), ev[1]);
+            switch (type) {
+                case LibIserShim.CONNECT_REQUEST -> onConnectRequest(id, (int) ev[3], (int) ev[4], (int) ev[6], (int) ev[7]);
+                case LibIserShim.ESTABLISHED -> LOG.debug("iSER connection established on {}", address);
+                case LibIserShim.DISCONNECTED, LibIserShim.DEVICE_REMOVAL -> {
+                    Polled p = byId.get(ev[1]);
+                    if (p != null && p.connection != null) {
+                        p.executor.execute(p.connection::close);
+                    }
+                }
+                default -> LOG.debug("iSER portal {}: CM event {}", address, type);
+            }
+        }
+    }
+
+    private void onConnectRequest(Pointer id, int privateFlags, int privateLength, int peerResponderResources,
+                                  int peerInitiatorDepth) {
+        int slab = slabs.take();
+        if (slab < 0) {
+            LOG.warn("rejecting iSER connection on {}: all {} connection slots are in use", address, slabs.capacity());
+            shim.ishim_reject(id);
+            shim.ishim_destroy(id, null);
+            return;
+        }
+        int receives = settings.receiveBuffers();
+        int sq = settings.sendQueueDepth();
+        Pointer cq = shim.ishim_create_cq(verbs.context(), sq + receives, compChannel);
+        if (cq == null || shim.ishim_create_qp(id, verbs.pd(), cq, sq, receives) != 0) {
+            LOG.warn("rejecting iSER connection on {}: cannot create its completion queue / queue pair (errno {})",
+                    address, shim.ishim_errno());
+            shim.ishim_reject(id);
+            shim.ishim_destroy(id, cq);
+            slabs.give(slab);
+            return;
+        }
+        Pointer batch = shim.ishim_batch_new(Math.max(sq, receives));
+        NativeEndpoint endpoint = new NativeEndpoint(shim, id, cq, batch, POLL_BUDGET);
+        ByteBuffer flags = ByteBuffer.allocate(1).put(0, (byte) Math.max(privateFlags, 0));
+        IserCmHeader cm = IserCmHeader.parse(privateFlags < 0 ? null : flags, 0, privateLength);
+        LOG.info("iSER connect request from {} on {} ({})", endpoint.remoteAddress(), address, cm);
+        // Our RDMA Reads in flight may not exceed what the initiator's side serves at once.
+        int reads = Math.max(1, Math.min(settings.maxOutstandingReads(), peerResponderResources));
+        IserSettings s = settings;
+        IserSettings mine = new IserSettings(s.queueDepth(), s.maxOutstandingUnexpectedPdus(), s.recvDataSegmentLength(),
+                s.sendDataSegmentLength(), s.dataChunkSize(), s.dataChunks(), reads, s.sendQueueDepth(),
+                s.signalInterval());
+        EventExecutor executor = acceptor.executorFor(endpoint.remoteAddress());
+        Polled polled = new Polled(endpoint, executor);
+        byCq.put(cq.address(), polled);
+        byId.put(id.address(), polled);
+        executor.execute(() -> open(polled, slab, mine, peerInitiatorDepth));
+    }
+
+    /** On the connection's executor: build it, post its receives, then accept. */
+    private void open(Polled polled, int slab, IserSettings mine, int peerInitiatorDepth) {
+        NativeEndpoint endpoint = polled.endpoint;
+        LateSink sink = new LateSink();
+        IserConnection connection = new IserConnection(endpoint, slabs.region(), slab, mine, alloc, sink,
+                () -> {
+                    byCq.remove(endpoint.cq().address());
+                    byId.remove(endpoint.id().address());
+                    slabs.give(slab);
+                });
+        polled.connection = connection;
+        sink.bind(acceptor.open(connection, polled.executor, polled));
+        if (!connection.start()) {
+            shim.ishim_reject(endpoint.id());
+            connection.forceDestroy();
+            return;
+        }
+        endpoint.armNotify();
+        byte[] privateData = new byte[IserCmHeader.LENGTH];
+        IserCmHeader.putAccept(ByteBuffer.wrap(privateData), 0);
+        // initiator_depth: the RDMA Reads we issue; responder_resources: what we serve (the initiator reads nothing)
+        int responder = Math.min(peerInitiatorDepth, mine.maxOutstandingReads());
+        if (shim.ishim_accept(endpoint.id(), responder, mine.maxOutstandingReads(), privateData, privateData.length) != 0) {
+            LOG.warn("rdma_accept for {} failed (errno {})", endpoint.remoteAddress(), shim.ishim_errno());
+            connection.forceDestroy();
+        }
+    }
+
+    // ---- completion events ---------------------------------------------------------------------
+
+    private void cqLoop() {
+        Pointer cq = jnr.ffi.Memory.allocateDirect(jnr.ffi.Runtime.getRuntime(shim), 8);
+        while (running) {
+            int n = shim.ishim_get_cq_event(compChannel, EVENT_WAIT_MILLIS, cq);
+            if (n < 0) {
+                LOG.error("iSER portal {}: ibv_get_cq_event failed (errno {})", address, shim.ishim_errno());
+                return;
+            }
+            if (n == 0) {
+                continue;
+            }
+            Polled p = byCq.get(cq.getLong(0));
+            if (p != null) {
+                p.schedule();
+            }
+        }
+    }
+
+    /**
+     * One connection's poll task: scheduled once per completion event, run on the connection's executor. A
+     * run that lands on a thread the connection has left forwards itself.
+     */
+    private static final class Polled implements Runnable, Relocation {
+        final NativeEndpoint endpoint;
+        volatile EventExecutor executor;
+        final AtomicBoolean scheduled = new AtomicBoolean();
+        volatile IserConnection connection;
+        private EventExecutor moveTo;    // owner thread only
+        private Runnable onArrival;
+
+        Polled(NativeEndpoint endpoint, EventExecutor executor) {
+            this.endpoint = endpoint;
+            this.executor = executor;
+        }
+
+        void schedule() {
+            if (scheduled.compareAndSet(false, true)) {
+                executor.execute(this);
+            }
+        }
+
+        @Override
+        public void moveTo(EventExecutor destination, Runnable arrival) {
+            moveTo = destination;
+            onArrival = arrival;
+        }
+
+        @Override
+        public void run() {
+            EventExecutor owner = executor;
+            if (!owner.inEventLoop()) {
+                owner.execute(this);
+                return;
+            }
+            scheduled.set(false);
+            IserConnection c = connection;
+            if (c == null) {
+                return;
+            }
+            int n;
+            do {
+                n = c.poll(POLL_BUDGET);
+            } while (n == POLL_BUDGET);
+            if (moveTo != null && c.state() != IserConnection.State.CLOSED) {
+                EventExecutor destination = moveTo;
+                Runnable arrival = onArrival;
+                moveTo = null;
+                onArrival = null;
+                executor = destination; // from here on, events are dispatched there
+                destination.execute(() -> {
+                    arrival.run();
+                    run(); // arms the notification there and picks up what came meanwhile
+                });
+                return;
+            }
+            if (c.state() != IserConnection.State.CLOSED) {
+                endpoint.armNotify();
+                if (c.poll(POLL_BUDGET) > 0) {
+                    schedule(); // completions raced the re-arm
+                }
+            }
+        }
+    }
+
+    public String address() {
+        return address;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        try {
+            cmThread.join(2 * EVENT_WAIT_MILLIS + 100);
+            cqThread.join(2 * EVENT_WAIT_MILLIS + 100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Polled p : byId.values()) {
+            IserConnection c = p.connection;
+            if (c != null) {
+                p.executor.execute(c::forceDestroy);
+            }
+        }
+        shim.ishim_destroy(listenId, null);
+        shim.ishim_channel_destroy(cmChannel);
+    }
+}

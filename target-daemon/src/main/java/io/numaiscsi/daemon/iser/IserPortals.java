@@ -1,0 +1,72 @@
+package io.numaiscsi.daemon.iser;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.numaiscsi.daemon.session.SessionServices;
+import io.numaiscsi.daemon.session.SessionSettings;
+import io.numaiscsi.iser.IserConnection;
+import io.numaiscsi.iser.IserLimits;
+import io.numaiscsi.iser.IserSettings;
+import io.numaiscsi.iser.PduSink;
+import io.numaiscsi.iser.rdma.IserPortal;
+import io.numaiscsi.iser.rdma.LibIserShim;
+import io.numaiscsi.numa.NodeMemory;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The daemon's iSER portals: each listens through the verbs shim, logs connections in on the login event
+ * loops with iSER negotiation limits (RDMAExtensions=Yes, no digests, InitialR2T=Yes), and keeps each
+ * connection on the thread that accepted it.
+ */
+public final class IserPortals implements AutoCloseable {
+    /** Connections one portal registers buffers for. */
+    private static final int MAX_CONNECTIONS = 4;
+
+    private final LibIserShim shim;
+    private final List<IserPortal> portals = new ArrayList<>();
+
+    private IserPortals(LibIserShim shim) {
+        this.shim = shim;
+    }
+
+    /** Null (with the reason logged) when this host cannot do iSER: no shim, no rdma-core. */
+    public static IserPortals open() {
+        LibIserShim shim = LibIserShim.load();
+        return shim == null ? null : new IserPortals(shim);
+    }
+
+    /** Listens on one iSER portal; throws IllegalStateException with the reason when it cannot. */
+    public void listen(String host, int port, SessionServices tcpServices, EventLoopGroup login, ByteBufAllocator alloc,
+                       NodeMemory memory, int node) {
+        SessionSettings base = tcpServices.settings();
+        IserSettings iser = IserSettings.defaults(base.queueDepth());
+        SessionSettings settings = new SessionSettings(IserLimits.of(base.limits(), iser), base.queueDepth(),
+                base.nopInInterval(), base.nopInTimeout(), base.portalAddresses(), base.targetPortalGroupTag(),
+                base.resources(), base.chapAccounts());
+        SessionServices services = new SessionServices(settings, tcpServices.targets(), tcpServices.sessions(),
+                tcpServices.eventThreads(), tcpServices.threadStats());
+        IserPortal.Acceptor acceptor = new IserPortal.Acceptor() {
+            @Override
+            public EventExecutor executorFor(String remoteAddress) {
+                return login.next();
+            }
+
+            @Override
+            public PduSink open(IserConnection connection, EventExecutor executor, IserPortal.Relocation relocation) {
+                return new IserChannel(connection, executor, relocation, services, alloc, System::nanoTime);
+            }
+        };
+        portals.add(IserPortal.listen(shim, host, port, iser, memory, node, MAX_CONNECTIONS, alloc, acceptor,
+                new DefaultThreadFactory("iser-" + port, true)));
+    }
+
+    @Override
+    public void close() {
+        for (IserPortal p : portals) {
+            p.close();
+        }
+    }
+}

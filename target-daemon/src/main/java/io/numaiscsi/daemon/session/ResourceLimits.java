@@ -1,0 +1,18 @@
+package io.numaiscsi.daemon.session;
+
+/**
+ * What the daemon lets initiators hold.
+ *
+ * @param maxSessions             sessions of the daemon (discovery sessions included)
+ * @param maxSessionsPerInitiator sessions of one initiator name
+ * @param writeBufferPerSession   bytes of Data-Out buffers one session may hold before further writes wait for R2Ts
+ */
+public record ResourceLimits(int maxSessions, int maxSessionsPerInitiator, long writeBufferPerSession) {
+    public static final ResourceLimits DEFAULT = new ResourceLimits(1024, 256, 64L << 20);
+
+    public ResourceLimits {
+        if (maxSessions < 1 || maxSessionsPerInitiator < 1 || writeBufferPerSession < 1) {
+            throw new IllegalArgumentException("resource limits must be positive");
+        }
+    }
+}

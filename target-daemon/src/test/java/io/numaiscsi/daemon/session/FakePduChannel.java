@@ -1,0 +1,75 @@
+package io.numaiscsi.daemon.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/** A PduChannel that keeps what is written, for session-layer tests without a transport. */
+final class FakePduChannel implements PduChannel {
+    final List<ByteBuf> written = new ArrayList<>();
+    final String remote;
+    boolean closed;
+
+    FakePduChannel(String remote) {
+        this.remote = remote;
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return UnpooledByteBufAllocator.DEFAULT;
+    }
+
+    @Override
+    public EventExecutor executor() {
+        return ImmediateEventExecutor.INSTANCE;
+    }
+
+    @Override
+    public void write(ByteBuf framedPdu) {
+        written.add(framedPdu);
+    }
+
+    @Override
+    public void flush() {
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    @Override
+    public void receiveLimits(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
+    }
+
+    @Override
+    public void handOff(Executor destination) {
+    }
+
+    @Override
+    public String remoteAddress() {
+        return remote;
+    }
+
+    @Override
+    public String localAddress() {
+        return "127.0.0.1:3260";
+    }
+
+    /** The last PDU written; the caller releases nothing (the list keeps them). */
+    ByteBuf last() {
+        return written.get(written.size() - 1);
+    }
+
+    void release() {
+        for (ByteBuf b : written) {
+            b.release();
+        }
+        written.clear();
+    }
+}
