@@ -471,9 +471,15 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
     private void retire(IscsiCommand cmd) {
         byItt.remove(cmd.itt);
         PendingTaskManagement waiter = cmd.abortWaiter;
+        List<PendingTaskManagement> more = cmd.moreAbortWaiters;
         recycle(cmd);
         if (waiter != null) {
             waiter.done();
+        }
+        if (more != null) {
+            for (PendingTaskManagement w : more) {
+                w.done();
+            }
         }
     }
 
@@ -488,6 +494,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         cmd.releaseBuffers();
         cmd.state = IscsiCommand.State.FREE;
         cmd.abortWaiter = null;
+        cmd.moreAbortWaiters = null;
         if (cmd.inWindow) {
             cmd.inWindow = false;
             connection.window().taskFinished();
@@ -516,11 +523,20 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             return 0;
         }
         cmd.task.abort();
-        if (waiter != null) {
-            cmd.abortWaiter = waiter;
-            return 1;
+        if (waiter == null || waiter == cmd.abortWaiter
+                || (cmd.moreAbortWaiters != null && cmd.moreAbortWaiters.contains(waiter))) {
+            return 0;
         }
-        return 0;
+        if (cmd.abortWaiter == null) {
+            cmd.abortWaiter = waiter;
+        } else {
+            // Aborted again while still executing: every TMF that aborted it waits for it (none is forgotten).
+            if (cmd.moreAbortWaiters == null) {
+                cmd.moreAbortWaiters = new ArrayList<>(2);
+            }
+            cmd.moreAbortWaiters.add(waiter);
+        }
+        return 1;
     }
 
     /** Aborts every command on {@code lun} (or all when lun < 0); returns completions to wait for. */

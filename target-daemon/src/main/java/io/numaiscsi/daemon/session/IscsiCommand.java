@@ -54,6 +54,8 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
 
     // Task management: the TMF that waits for this command to finish, if any.
     PendingTaskManagement abortWaiter;
+    /** Further TMFs aborting the same command (an ABORT TASK, then a LUN RESET); null until needed. */
+    java.util.List<PendingTaskManagement> moreAbortWaiters;
 
     IscsiCommand(CommandCompletions completions, int maxOutstandingR2t) {
         this.completions = completions;
@@ -83,6 +85,7 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
         this.writeCharge = 0;
         this.r2tHead = 0;
         this.abortWaiter = null;
+        this.moreAbortWaiters = null;
     }
 
     void pushR2t(int end) {
