@@ -91,7 +91,7 @@ public final class Main implements Callable<Integer> {
             try {
                 Portal at = Portal.parse(metrics);
                 endpoint = new MetricsEndpoint(at.host(), at.port(),
-                        new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon.cachedLuns()));
+                        new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon.cachedLuns(), daemon.bufferMetric()));
             } catch (Exception e) {
                 System.err.println("--metrics " + metrics + ": " + e.getMessage());
                 daemon.close();

@@ -189,6 +189,10 @@ public final class TargetDaemon implements AutoCloseable {
         return threadStats;
     }
 
+    public io.netty.buffer.ByteBufAllocatorMetric bufferMetric() {
+        return alloc.metric();
+    }
+
     public List<CachedLun> cachedLuns() {
         return cachedLuns;
     }

@@ -10,6 +10,7 @@ import io.numaiscsi.daemon.session.EventThreadStats;
 import io.numaiscsi.daemon.session.SessionTable;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import io.netty.buffer.ByteBufAllocatorMetric;
 import io.numaiscsi.cache.CacheCounters;
 import io.numaiscsi.daemon.TargetDaemon;
 import java.util.HashSet;
@@ -29,8 +30,20 @@ public final class DaemonMetrics {
     private final Set<Thread> registered = new HashSet<>();
 
     public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions, List<TargetDaemon.CachedLun> cachedLuns) {
+        this(threads, sessions, cachedLuns, null);
+    }
+
+    /** With {@code buffers}: the pooled allocator's memory in use, to see buffer leaks. */
+    public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions, List<TargetDaemon.CachedLun> cachedLuns,
+                         ByteBufAllocatorMetric buffers) {
         this.threads = threads;
         Gauge.builder("iscsi_sessions", sessions, SessionTable::size).description("open iSCSI sessions").register(registry);
+        if (buffers != null) {
+            Gauge.builder("netty_pooled_direct_bytes", buffers, ByteBufAllocatorMetric::usedDirectMemory)
+                    .description("direct memory held by the pooled PDU/data buffer allocator").register(registry);
+            Gauge.builder("netty_pooled_heap_bytes", buffers, ByteBufAllocatorMetric::usedHeapMemory)
+                    .description("heap memory held by the pooled buffer allocator").register(registry);
+        }
         for (TargetDaemon.CachedLun lun : cachedLuns) {
             registerCache(lun);
         }

@@ -11,7 +11,8 @@ class DaemonMetricsTest {
     @Test
     void eventThreadsAppearInTheScrapeOnceTheyServedACommand() throws Exception {
         EventThreadRegistry threads = new EventThreadRegistry();
-        DaemonMetrics metrics = new DaemonMetrics(threads, new SessionTable(), java.util.List.of());
+        DaemonMetrics metrics = new DaemonMetrics(threads, new SessionTable(), java.util.List.of(),
+                io.netty.buffer.PooledByteBufAllocator.DEFAULT.metric());
         assertTrue(!metrics.scrape().contains("iscsi_thread_commands"), "no thread before any command");
 
         AtomicReference<String> name = new AtomicReference<>();
@@ -27,5 +28,6 @@ class DaemonMetricsTest {
         assertTrue(text.contains("iscsi_stage_delay_seconds_total{stage=\"lun_queue\",thread=\"lun-event-test\"}"), text);
         assertTrue(text.contains("iscsi_stage_commands_total{stage=\"execute\",thread=\"lun-event-test\"}"), text);
         assertTrue(text.contains("iscsi_sessions 0.0"), text);
+        assertTrue(text.contains("netty_pooled_direct_bytes "), text);
     }
 }
