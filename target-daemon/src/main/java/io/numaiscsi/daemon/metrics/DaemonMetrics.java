@@ -37,12 +37,15 @@ public final class DaemonMetrics {
     public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions, List<TargetDaemon.CachedLun> cachedLuns,
                          ByteBufAllocatorMetric buffers) {
         this.threads = threads;
-        Gauge.builder("iscsi_sessions", sessions, SessionTable::size).description("open iSCSI sessions").register(registry);
+        Gauge.builder("iscsi_sessions", sessions, SessionTable::size).description("open iSCSI sessions")
+                .strongReference(true).register(registry);
         if (buffers != null) {
             Gauge.builder("netty_pooled_direct_bytes", buffers, ByteBufAllocatorMetric::usedDirectMemory)
-                    .description("direct memory held by the pooled PDU/data buffer allocator").register(registry);
+                    .description("direct memory held by the pooled PDU/data buffer allocator").strongReference(true)
+                    .register(registry);
             Gauge.builder("netty_pooled_heap_bytes", buffers, ByteBufAllocatorMetric::usedHeapMemory)
-                    .description("heap memory held by the pooled buffer allocator").register(registry);
+                    .description("heap memory held by the pooled buffer allocator").strongReference(true)
+                    .register(registry);
         }
         for (TargetDaemon.CachedLun lun : cachedLuns) {
             registerCache(lun);

@@ -45,6 +45,42 @@ class TcpConnectionHandlerTest {
     private static final String TARGET = "iqn.2026-11.test:disk";
     private static final int BLOCK = 512;
 
+    /** RAM store whose reads wait until {@link #release()}: an I/O still in flight when TMFs arrive. */
+    static final class GatedDevice implements io.numaiscsi.scsi.BlockDevice {
+        private final RamBlockDevice ram = new RamBlockDevice(4 << 20, BLOCK);
+        private final List<Runnable> held = new ArrayList<>();
+        boolean gate;
+
+        @Override public int blockSize() { return ram.blockSize(); }
+        @Override public long blockCount() { return ram.blockCount(); }
+        @Override public void read(long offset, int length, ByteBuf dst, io.numaiscsi.scsi.IoCompletion done) {
+            if (gate) {
+                held.add(() -> ram.read(offset, length, dst, done));
+            } else {
+                ram.read(offset, length, dst, done);
+            }
+        }
+        @Override public void write(long offset, ByteBuf src, boolean fua, io.numaiscsi.scsi.IoCompletion done) {
+            ram.write(offset, src, fua, done);
+        }
+        @Override public void flush(io.numaiscsi.scsi.IoCompletion done) { ram.flush(done); }
+        @Override public void unmap(long offset, long length, io.numaiscsi.scsi.IoCompletion done) {
+            ram.unmap(offset, length, done);
+        }
+        @Override public boolean isMapped(long offset) { return ram.isMapped(offset); }
+        @Override public long nextMappingChange(long offset) { return ram.nextMappingChange(offset); }
+        @Override public void close() { ram.close(); }
+
+        void release() {
+            gate = false;
+            for (Runnable r : held) {
+                r.run();
+            }
+            held.clear();
+        }
+    }
+
+    private final GatedDevice device = new GatedDevice();
     private EmbeddedChannel ch;
     private final SessionTable sessions = new SessionTable();
     private int cmdSN = 1;
@@ -52,7 +88,7 @@ class TcpConnectionHandlerTest {
     @BeforeEach
     void connect() {
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
-                new RamBlockDevice(4 << 20, BLOCK))), UnpooledByteBufAllocator.DEFAULT);
+                device)), UnpooledByteBufAllocator.DEFAULT);
         ExportedTarget target = new ExportedTarget(TARGET, null, List.of(), scsi);
         // Limits chosen so data movement is visible: bursts of 2 KiB, one R2T at a time, no unsolicited data.
         TargetLimits limits = new TargetLimits(8192, 2048, 2048, 1, false, true, List.of("None"), List.of("None"), 2, 0, false);
@@ -233,6 +269,31 @@ class TcpConnectionHandlerTest {
         sendByteByByte(Wire.scsiCommand(0x302, cmdSN++, 1024, true, false, true, Wire.read10(0, 2), null));
         r = received();
         assertArrayEquals(new byte[1024], io.netty.buffer.ByteBufUtil.getBytes(r.get(0)[1]), "the aborted write never landed");
+        release(r);
+    }
+
+    @Test
+    void aCommandAbortedByTwoTaskManagementRequestsAnswersBothOnceItStops() {
+        login(8192);
+        device.gate = true;
+        int readItt = 0x500;
+        int readCmdSN = cmdSN++;
+        sendByteByByte(Wire.scsiCommand(readItt, readCmdSN, 1024, true, false, true, Wire.read10(0, 2), null));
+        sendByteByByte(Wire.abortTask(0x501, cmdSN, readItt, readCmdSN));
+        sendByteByByte(Wire.lunReset(0x502, cmdSN));
+        assertTrue(received().isEmpty(), "both TMFs wait while the aborted READ is still in the store");
+
+        device.release();
+        ch.runPendingTasks();
+        List<ByteBuf[]> r = received();
+        assertEquals(2, r.size(), "one response per TMF, none for the aborted READ");
+        for (ByteBuf[] pdu : r) {
+            assertEquals(Opcode.TASK_MGMT_RESPONSE.code(), opcode(pdu));
+            assertEquals(0, new TaskMgmtResponseHeader().wrap(pdu[0]).response());
+        }
+        assertEquals(java.util.Set.of(0x501, 0x502), java.util.Set.of(
+                new TaskMgmtResponseHeader().wrap(r.get(0)[0]).initiatorTaskTag(),
+                new TaskMgmtResponseHeader().wrap(r.get(1)[0]).initiatorTaskTag()));
         release(r);
     }
 

@@ -84,6 +84,16 @@ final class Wire {
         return pdu(h, null);
     }
 
+    static ByteBuf lunReset(int itt, int cmdSN) {
+        byte[] h = new byte[48];
+        h[0] = 0x42; // immediate + TASK_MGMT_REQUEST
+        h[1] = (byte) 0x85; // F + LOGICAL UNIT RESET
+        putInt(h, 16, itt);
+        putInt(h, 20, 0xffffffff);
+        putInt(h, 24, cmdSN);
+        return pdu(h, null);
+    }
+
     static byte[] read10(int lba, int blocks) {
         return new byte[] {0x28, 0, (byte) (lba >>> 24), (byte) (lba >>> 16), (byte) (lba >>> 8), (byte) lba, 0,
                 (byte) (blocks >>> 8), (byte) blocks, 0};
