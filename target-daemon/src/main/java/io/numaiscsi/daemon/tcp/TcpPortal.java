@@ -10,10 +10,12 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.numaiscsi.daemon.session.ResourceLimits;
 import io.numaiscsi.daemon.session.SessionServices;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +30,8 @@ public final class TcpPortal implements AutoCloseable {
     private final EventLoopGroup login;
     private final Class<? extends ServerChannel> channelClass;
     private final List<Channel> listeners = new ArrayList<>();
+    /** Open connections over every portal of this transport, those still in login included. */
+    private final AtomicInteger open = new AtomicInteger();
 
     /** Connections are accepted on {@code acceptor} and logged in on {@code login}; the event threads take them from there. */
     public TcpPortal(EventLoopGroup acceptor, EventLoopGroup login, boolean epoll) {
@@ -50,6 +54,15 @@ public final class TcpPortal implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        int max = services.settings().resources().maxConnections();
+                        if (open.incrementAndGet() > max) {
+                            open.decrementAndGet();
+                            LOG.warn("refusing connection from {}: {} connections open (limits.max-sessions + {} logging in)",
+                                    ch.remoteAddress(), max, ResourceLimits.LOGIN_SLACK);
+                            ch.close();
+                            return;
+                        }
+                        ch.closeFuture().addListener(f -> open.decrementAndGet());
                         ch.pipeline().addLast("iscsi", new TcpConnectionHandler(services, alloc));
                     }
                 });
