@@ -209,12 +209,48 @@ public final class CachedBlockDevice implements BlockDevice {
   /** Mapping state comes from the backing device (in write-back, as of the last flush). */
   @Override
   public boolean isMapped(long offset) {
-    return backing.isMapped(offset);
+    // A block written under write-back may still be only here: dirty in the cache means mapped.
+    return dirtyInCache(offset) || backing.isMapped(offset);
   }
 
   @Override
   public long nextMappingChange(long offset) {
-    return backing.nextMappingChange(offset);
+    if (dirtyInCache(offset)) {
+      long blockEnd = (offset / blockSize + 1) * blockSize;
+      return Math.min(size, blockEnd); // mapped at least to the end of this dirty block
+    }
+    long backingChange = backing.nextMappingChange(offset);
+    if (writeBack && !backing.isMapped(offset)) {
+      // An unmapped run of the backing file ends early where a dirty cache block begins.
+      long first = offset / blockSize + 1;
+      for (long b = first; b * blockSize < backingChange; b++) {
+        if (dirtyInCache(b * blockSize)) {
+          return b * blockSize;
+        }
+        if (b - first >= MAPPING_SCAN_BLOCKS) {
+          return (b + 1) * blockSize; // a shorter extent is still correct; the initiator asks again from there
+        }
+      }
+    }
+    return backingChange;
+  }
+
+  /** Cache blocks GET LBA STATUS looks at per call for dirty blocks inside an unmapped run. */
+  private static final int MAPPING_SCAN_BLOCKS = 4096;
+
+  private boolean dirtyInCache(long offset) {
+    if (!writeBack) {
+      return false;
+    }
+    long block = offset / blockSize;
+    CachePartition p = partitionOf(block);
+    p.lock.lock();
+    try {
+      int s = p.lookup(block);
+      return s >= 0 && p.dirty[s];
+    } finally {
+      p.lock.unlock();
+    }
   }
 
   /** Flushes dirty blocks (write-back), waits for requests in flight, closes the backing device, frees the regions. */
