@@ -84,41 +84,7 @@ class IserGuestTest {
 
     /** The daemon's jars (or class dirs) under java/, a java @argfile naming them, and the daemon's config. */
     private static void prepareRunDir(Path runDir, String iqn) throws IOException {
-        Path jars = runDir.resolve("java");
-        Files.createDirectories(jars);
-        String cp = System.getProperty("it.daemon.classpath", "");
-        if (cp.isBlank() || cp.startsWith("${") || !cp.contains("target-daemon")) {
-            fail("no daemon classpath: run through Maven (the fio-tests pom sets -Dit.daemon.classpath), got: " + cp);
-        }
-        List<String> guestClasspath = new ArrayList<>();
-        int i = 0;
-        for (String entry : cp.split(java.io.File.pathSeparator)) {
-            Path src = Path.of(entry);
-            if (!Files.exists(src)) {
-                continue;
-            }
-            String name = String.format("%02d-%s", i++, src.getFileName());
-            copyTree(src, jars.resolve(name));
-            guestClasspath.add(GUEST_RUN + "/java/" + name);
-        }
-        Files.write(jars.resolve("args"), List.of("-cp", String.join(":", guestClasspath)));
-        Files.writeString(runDir.resolve("target.yaml"), guestConfig(iqn));
+        GuestDaemon.stage(runDir, guestConfig(iqn));
     }
 
-    private static void copyTree(Path src, Path dst) throws IOException {
-        if (Files.isRegularFile(src)) {
-            Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
-            return;
-        }
-        try (Stream<Path> files = Files.walk(src)) {
-            for (Path f : files.toList()) {
-                Path to = dst.resolve(src.relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-    }
 }

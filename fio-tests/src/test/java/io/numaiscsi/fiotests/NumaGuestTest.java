@@ -127,21 +127,7 @@ class NumaGuestTest {
 
     /** The daemon's jars (or class dirs) under java/, a java @argfile naming them, and the daemon's config. */
     private static void prepareRunDir(Path runDir, String iqn) throws IOException {
-        Path jars = runDir.resolve("java");
-        Files.createDirectories(jars);
-        List<String> guestClasspath = new ArrayList<>();
-        int i = 0;
-        for (String entry : daemonClasspath().split(java.io.File.pathSeparator)) {
-            Path src = Path.of(entry);
-            if (!Files.exists(src)) {
-                continue;
-            }
-            String name = String.format("%02d-%s", i++, src.getFileName());
-            copyTree(src, jars.resolve(name));
-            guestClasspath.add(GUEST_RUN + "/java/" + name);
-        }
-        Files.write(jars.resolve("args"), List.of("-cp", String.join(":", guestClasspath)));
-        Files.writeString(runDir.resolve("target.yaml"), guestConfig(iqn));
+        GuestDaemon.stage(runDir, guestConfig(iqn));
     }
 
     static String guestConfig(String iqn) {
@@ -154,31 +140,6 @@ class NumaGuestTest {
                 + "  - name: " + iqn + "\n"
                 + "    luns:\n"
                 + "      - {id: 0, backing: ram, size: " + DaemonProcess.sizeLiteral(LUN_BYTES) + ", block-size: 512}\n";
-    }
-
-    private static String daemonClasspath() {
-        String cp = System.getProperty("it.daemon.classpath", "");
-        if (cp.isBlank() || cp.startsWith("${") || !cp.contains("target-daemon")) {
-            fail("no daemon classpath: run through Maven (the fio-tests pom sets -Dit.daemon.classpath), got: " + cp);
-        }
-        return cp;
-    }
-
-    private static void copyTree(Path src, Path dst) throws IOException {
-        if (Files.isRegularFile(src)) {
-            Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
-            return;
-        }
-        try (Stream<Path> files = Files.walk(src)) {
-            for (Path f : files.toList()) {
-                Path to = dst.resolve(src.relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
     }
 
     /** The serial log, the guest's daemon log, numa_maps, threads and metrics next to the other logs. */
