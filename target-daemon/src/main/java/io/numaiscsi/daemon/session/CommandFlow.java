@@ -38,8 +38,8 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
 
     private final IscsiConnection connection;
     private final ScsiTarget scsi;
-    private final ExportedTarget target;
-    private final EventThreads eventThreads;
+    /** Each LUN's event thread, by LUN id (null where there is no LUN): fixed for the session, so looked up once. */
+    private final Executor[] lunThreads;
     private final EventThreadRegistry threadStats;
     private final LongSupplier nanoClock;
     private EventThreadStats stats;
@@ -68,9 +68,8 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         this.threadStats = threadStats;
         this.nanoClock = nanoClock;
         this.connection = connection;
-        this.target = target;
         this.scsi = target.scsi();
-        this.eventThreads = eventThreads;
+        this.lunThreads = lunThreads(target, eventThreads);
         this.nexus = nexus;
         this.params = params;
         this.out = connection.out();
@@ -138,10 +137,22 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         execute(cmd);
     }
 
+    private static Executor[] lunThreads(ExportedTarget target, EventThreads eventThreads) {
+        int maxLun = -1;
+        for (var unit : target.scsi().units()) {
+            maxLun = Math.max(maxLun, unit.lun());
+        }
+        Executor[] threads = new Executor[maxLun + 1];
+        for (var unit : target.scsi().units()) {
+            threads[unit.lun()] = eventThreads.lunThread(target, unit.lun());
+        }
+        return threads;
+    }
+
     /** Runs the command on its LUN's event thread: inline when that is this thread, else through its queue. */
     private void execute(IscsiCommand cmd) {
         cmd.readyAt = nanoClock.getAsLong();
-        Executor lunThread = eventThreads.lunThread(target, cmd.lun);
+        Executor lunThread = cmd.lun >= 0 && cmd.lun < lunThreads.length ? lunThreads[cmd.lun] : null;
         if (lunThread == null || lunThread == connection.channel().executor()) {
             cmd.execution.run();
         } else {

@@ -1,7 +1,6 @@
 package io.numaiscsi.daemon.session;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.util.collection.IntObjectHashMap;
 import io.numaiscsi.proto.CmdSnVerdict;
 import io.numaiscsi.proto.CmdSnWindow;
 import io.numaiscsi.proto.Opcode;
@@ -20,7 +19,6 @@ import io.numaiscsi.proto.login.TextStep;
 import io.netty.buffer.ByteBufUtil;
 import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.LogicalUnit;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -34,7 +32,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class IscsiConnection {
     private static final Logger LOG = LoggerFactory.getLogger(IscsiConnection.class);
-    /** Non-immediate commands that may wait for a CmdSN gap to fill; beyond the window they are discarded anyway. */
     private static final int RESERVED = ResponseWriter.RESERVED_TAG;
 
     enum Phase { LOGIN, FULL_FEATURE, LOGGED_OUT, CLOSED }
@@ -55,6 +52,7 @@ public final class IscsiConnection {
     private TaskManagement taskManagement;
     private TextExchange textExchange;
     private Keepalive keepalive;
+    /** Non-immediate commands waiting for a CmdSN gap to fill; beyond the window they are discarded anyway. */
     private final List<Pdu> heldForCmdSN = new ArrayList<>();
     private final NopOutHeader nopOut = new NopOutHeader();
     private final TextRequestHeader textRequest = new TextRequestHeader();
