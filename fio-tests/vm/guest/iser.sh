@@ -96,6 +96,9 @@ dmesg | grep -iE 'iser|rxe' | tail -20 >"$OUT/dmesg-iser.txt"
 # the daemon's closing line of the iSER connection: data really moved by RDMA Write (reads) and Read (writes)
 check iser-rdma-writes wait_log " [1-9][0-9]* RDMA Writes" 30
 check iser-rdma-reads wait_log " [1-9][0-9]* RDMA Reads" 30
+# reads served from the NUMA cache leave by RDMA Write straight from its registered blocks, no staging copy
+check iser-rdma-writes-in-place wait_log " [1-9][0-9]* of them in place" 30
+check iser-cache-registered wait_log "MiB of cache memory in [1-9][0-9]* regions registered" 5
 grep "iSER connection from" "$OUT/daemon.log" | tail -2
 fs_run default tcp
 

@@ -183,6 +183,10 @@ ISHIM_EXPORT struct ibv_comp_channel *ishim_comp_channel(struct ibv_context *ctx
     return ibv_create_comp_channel(ctx);
 }
 
+ISHIM_EXPORT int ishim_comp_channel_destroy(struct ibv_comp_channel *channel) {
+    return ibv_destroy_comp_channel(channel);
+}
+
 ISHIM_EXPORT struct ibv_cq *ishim_create_cq(struct ibv_context *ctx, int cqe, struct ibv_comp_channel *channel) {
     return ibv_create_cq(ctx, cqe, NULL, channel, 0);
 }

@@ -11,6 +11,7 @@ public final class CacheCounters {
   final LongAdder[] remoteBytes;
   final LongAdder[] forwards;
   final LongAdder[] bypasses;
+  final LongAdder[] inPlaceBytes;
 
   CacheCounters(int nodes) {
     hits = adders(nodes);
@@ -20,6 +21,7 @@ public final class CacheCounters {
     remoteBytes = adders(nodes);
     forwards = adders(nodes);
     bypasses = adders(nodes);
+    inPlaceBytes = adders(nodes);
   }
 
   private static LongAdder[] adders(int n) {
@@ -35,10 +37,11 @@ public final class CacheCounters {
    * on a block another request is filling counts as a miss), evictions, bytes copied out of that
    * node's blocks by a thread on the same node (local) or another one (remote), requests forwarded
    * to that node, and misses served straight from the backing device because every block of the
-   * partition was pinned (bypasses).
+   * partition was pinned (bypasses), and bytes of that node's blocks handed to a transport in place, without a
+   * copy (iSER's RDMA Write from the registered cache region).
    */
   public record Snapshot(long[] hits, long[] misses, long[] evictions, long[] localBytes, long[] remoteBytes,
-                         long[] forwards, long[] bypasses) {
+                         long[] forwards, long[] bypasses, long[] inPlaceBytes) {
     public long total(long[] perNode) {
       long t = 0;
       for (long v : perNode) {
@@ -50,7 +53,7 @@ public final class CacheCounters {
 
   public Snapshot snapshot() {
     return new Snapshot(sum(hits), sum(misses), sum(evictions), sum(localBytes), sum(remoteBytes), sum(forwards),
-        sum(bypasses));
+        sum(bypasses), sum(inPlaceBytes));
   }
 
   private static long[] sum(LongAdder[] a) {

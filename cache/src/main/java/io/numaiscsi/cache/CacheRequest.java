@@ -1,9 +1,11 @@
 package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.SharedRead;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -34,6 +36,9 @@ final class CacheRequest implements Runnable, IoCompletion {
   int base;
   boolean fua;
   IoCompletion done;
+  /** A shared read (served in place) reports here instead of {@link #done}; buf is null until a bypass needs one. */
+  SharedRead shared;
+  ByteBufAllocator alloc;
   boolean routed;
   int servingNode;
   private int stage;
@@ -57,6 +62,8 @@ final class CacheRequest implements Runnable, IoCompletion {
   void reset() {
     buf = null;
     done = null;
+    shared = null;
+    alloc = null;
     routed = false;
     status = IoStatus.OK;
     nextParked = null;
@@ -136,7 +143,9 @@ final class CacheRequest implements Runnable, IoCompletion {
   // ---- reads ----
 
   private void startRead() {
-    buf.ensureWritable((int) length);
+    if (buf != null) {
+      buf.ensureWritable((int) length);
+    }
     if (slots.length < blocks) {
       slots = new int[Math.max(blocks, slots.length * 2)];
     }
@@ -186,6 +195,10 @@ final class CacheRequest implements Runnable, IoCompletion {
   private void bypass(long block) {
     long start = Math.max(offset, block * blockSize);
     long end = Math.min(offset + length, (block + 1) * blockSize);
+    if (buf == null) {
+      buf = alloc.directBuffer((int) length, (int) length); // a shared read falls back to one copy
+      base = 0;
+    }
     int at = base + (int) (start - offset);
     ByteBuf piece = buf.slice(at, (int) (end - start)).clear(); // the rare path may allocate
     pending.incrementAndGet();
@@ -205,6 +218,10 @@ final class CacheRequest implements Runnable, IoCompletion {
 
   private void arrive() {
     if (pending.decrementAndGet() != 0) {
+      return;
+    }
+    if (shared != null && buf == null) {
+      serveInPlace();
       return;
     }
     int here = NodeThread.currentNode();
@@ -241,6 +258,29 @@ final class CacheRequest implements Runnable, IoCompletion {
       buf.writerIndex(base + (int) length);
     }
     finish(status);
+  }
+
+  /** Every block is pinned and valid (or the read failed): hand over the blocks themselves, pins included. */
+  private void serveInPlace() {
+    if (status != IoStatus.OK) {
+      for (int i = 0; i < blocks; i++) {
+        dev.unpin(dev.partitionOf(firstBlock + i), slots[i]);
+      }
+      finish(status);
+      return;
+    }
+    PinnedBlocks view = new PinnedBlocks(dev, alloc, blocks);
+    for (int i = 0; i < blocks; i++) {
+      long block = firstBlock + i;
+      CachePartition p = dev.partitionOf(block);
+      long start = Math.max(offset, block * blockSize);
+      long end = Math.min(offset + length, (block + 1) * blockSize);
+      int n = (int) (end - start);
+      view.add(p, slots[i], (int) (start - block * blockSize), n);
+      dev.counters0().inPlaceBytes[p.node].add(n);
+    }
+    buf = view;
+    finish(IoStatus.OK);
   }
 
   // ---- write-back writes: one block at a time, copy-on-write into a fresh slot ----
@@ -394,7 +434,17 @@ final class CacheRequest implements Runnable, IoCompletion {
 
   private void finish(IoStatus st) {
     IoCompletion d = done;
+    SharedRead sr = shared;
+    ByteBuf out = buf;
     dev.recycle(this);
-    d.ioComplete(st);
+    if (sr == null) {
+      d.ioComplete(st);
+      return;
+    }
+    if (st != IoStatus.OK && out != null) {
+      out.release();
+      out = null;
+    }
+    sr.sharedReadDone(st, out);
   }
 }

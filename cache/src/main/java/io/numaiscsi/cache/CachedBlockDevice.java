@@ -1,12 +1,17 @@
 package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.SharedRead;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -14,12 +19,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The partitioned per-node block cache in front of a LUN's backing device (which does O_DIRECT).
- * Reads pin hit blocks and copy once into the caller's buffer; misses fill whole cache blocks from
+ * Reads pin hit blocks and copy once into the caller's buffer, or, as shared reads, hand over a buffer over the
+ * pinned blocks themselves (for a transport that sends straight from them); misses fill whole cache blocks from
  * the backing device asynchronously, one backing read per block however many requests miss on it.
  * Requests of at least the route threshold are forwarded once to the executor of the node holding
  * most of their bytes; smaller ones run on the calling thread.
@@ -159,6 +166,38 @@ public final class CachedBlockDevice implements BlockDevice {
     dispatch(r);
   }
 
+  /** Served in place: nothing to copy, so never forwarded to another node. */
+  @Override
+  public boolean readShared(long offset, int length, ByteBufAllocator alloc, SharedRead done) {
+    if (closed) {
+      done.sharedReadDone(IoStatus.UNAVAILABLE, null);
+      return true;
+    }
+    if (offset < 0 || length < 0 || offset > size || length > size - offset) {
+      done.sharedReadDone(IoStatus.OUT_OF_RANGE, null);
+      return true;
+    }
+    CacheRequest r = take();
+    r.op = CacheRequest.READ;
+    r.offset = offset;
+    r.length = length;
+    r.shared = done;
+    r.alloc = alloc;
+    r.fua = false;
+    r.servingNode = Math.max(0, NodeThread.currentNode());
+    r.start();
+    return true;
+  }
+
+  /** Every node's cache memory, e.g. for a transport to register with its device once at start. */
+  public List<ByteBuffer> memory() {
+    List<ByteBuffer> all = new ArrayList<>();
+    for (CacheRegion region : regions) {
+      all.addAll(List.of(region.memory));
+    }
+    return all;
+  }
+
   @Override
   public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
     if (!admit(offset, src.readableBytes(), done)) {
@@ -275,12 +314,17 @@ public final class CachedBlockDevice implements BlockDevice {
       Thread.yield();
     }
     backing.close();
-    if (inflight.get() == 0) {
+    // A buffer served in place may still be queued in a transport: its memory must outlive it.
+    while (pinnedSlots() > 0 && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(1_000_000);
+    }
+    if (inflight.get() == 0 && pinnedSlots() == 0) {
       for (CacheRegion region : regions) {
         region.free(memory);
       }
     } else {
-      LOG.warn("cache close: {} requests still in flight; cache memory is not freed", inflight.get());
+      LOG.warn("cache close: {} requests still in flight, {} blocks pinned; cache memory is not freed",
+          inflight.get(), pinnedSlots());
     }
   }
 

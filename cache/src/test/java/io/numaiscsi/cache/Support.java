@@ -106,10 +106,16 @@ final class Support {
     final AtomicInteger writes = new AtomicInteger();
     final AtomicInteger flushes = new AtomicInteger();
     private boolean holding;
+    private volatile boolean failReads;
     private final List<Runnable> held = new ArrayList<>();
 
     CountingDevice(long size) {
       ram = new RamBlockDevice(size, 512);
+    }
+
+    /** From now on every backing read fails with MEDIUM ERROR. */
+    void failReads(boolean fail) {
+      failReads = fail;
     }
 
     synchronized void hold() {
@@ -143,6 +149,10 @@ final class Support {
     @Override
     public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
       reads.incrementAndGet();
+      if (failReads) {
+        done.ioComplete(IoStatus.MEDIUM_ERROR);
+        return;
+      }
       synchronized (this) {
         if (holding) {
           held.add(() -> ram.read(offset, length, dst, done));

@@ -10,11 +10,15 @@ import java.util.Objects;
  * @param host IPv4 literal, IPv6 literal without brackets, or host name
  * @param port TCP port (for iSER: the RDMA CM port), 1..65535
  * @param transport iSCSI over TCP, or iSER (RFC 7145) over RDMA
+ * @param connections iSER: connections whose buffers are registered at start (the most served at once)
  */
-public record Portal(String host, int port, Transport transport) {
+public record Portal(String host, int port, Transport transport, int connections) {
 
     /** The IANA-registered iSCSI target port, used when a portal names none. */
     public static final int DEFAULT_PORT = 3260;
+    /** iSER connections per portal unless configured: about 6.5 MiB of registered memory each. */
+    public static final int DEFAULT_ISER_CONNECTIONS = 16;
+    public static final int MAX_ISER_CONNECTIONS = 1024;
 
     /** How initiators reach the portal. */
     public enum Transport { TCP, ISER }
@@ -22,6 +26,10 @@ public record Portal(String host, int port, Transport transport) {
     /** A TCP portal. */
     public Portal(String host, int port) {
         this(host, port, Transport.TCP);
+    }
+
+    public Portal(String host, int port, Transport transport) {
+        this(host, port, transport, DEFAULT_ISER_CONNECTIONS);
     }
 
     public Portal {
@@ -32,6 +40,10 @@ public record Portal(String host, int port, Transport transport) {
         }
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("portal port " + port + " is out of range (1..65535)");
+        }
+        if (connections < 1 || connections > MAX_ISER_CONNECTIONS) {
+            throw new IllegalArgumentException("connections " + connections + " is out of range (1.."
+                    + MAX_ISER_CONNECTIONS + ")");
         }
     }
 
@@ -136,7 +148,12 @@ public record Portal(String host, int port, Transport transport) {
 
     /** The same address with another transport. */
     public Portal withTransport(Transport t) {
-        return new Portal(host, port, t);
+        return new Portal(host, port, t, connections);
+    }
+
+    /** The same portal serving at most {@code n} iSER connections. */
+    public Portal withConnections(int n) {
+        return new Portal(host, port, transport, n);
     }
 
     /** {@code host:port}, or {@code [v6]:port} for IPv6 addresses (what SendTargets reports; no transport). */

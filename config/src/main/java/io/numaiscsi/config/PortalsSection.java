@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The {@code portals:} list. An item is {@code host:port} (iSCSI over TCP) or a mapping
- * {@code {address: host:port, transport: tcp|iser}}.
+ * {@code {address: host:port, transport: tcp|iser, connections: N}} ({@code connections}: iSER only, the
+ * connections whose buffers are registered at start).
  */
 final class PortalsSection {
 
@@ -39,8 +40,10 @@ final class PortalsSection {
     private static Portal portal(Cursor item) throws ConfigException {
         Cursor address = item;
         Portal.Transport transport = Portal.Transport.TCP;
+        Cursor connections = null;
         if (item.node() instanceof Node.Mapping) {
-            Fields f = item.fields(List.of("address", "transport"));
+            Fields f = item.fields(List.of("address", "transport", "connections"));
+            connections = f.optional("connections");
             address = f.required("address");
             Cursor t = f.optional("transport");
             if (t != null) {
@@ -52,10 +55,19 @@ final class PortalsSection {
                 };
             }
         }
+        Portal portal;
         try {
-            return Portal.parse(address.text()).withTransport(transport);
+            portal = Portal.parse(address.text()).withTransport(transport);
         } catch (IllegalArgumentException e) {
             throw address.error(e.getMessage());
         }
+        if (connections == null) {
+            return portal;
+        }
+        if (transport != Portal.Transport.ISER) {
+            throw connections.error("applies to iSER portals only (a TCP portal's sessions are bounded by "
+                    + "limits.max-sessions)");
+        }
+        return portal.withConnections(connections.integer(1, Portal.MAX_ISER_CONNECTIONS));
     }
 }

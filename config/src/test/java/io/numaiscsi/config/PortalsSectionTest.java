@@ -58,4 +58,32 @@ class PortalsSectionTest {
                 """ + TARGETS, "p.yaml"));
         assertEquals("is required", e.problem());
     }
+
+    @Test
+    void anIserPortalSizesItsRegisteredConnections() throws ConfigException {
+        TargetConfig c = ConfigLoader.parse("""
+                portals:
+                  - {address: 10.0.2.15:3260, transport: iser, connections: 4}
+                  - {address: 10.0.2.15:3261, transport: iser}
+                """ + TARGETS, "p.yaml");
+        assertEquals(4, c.portals().get(0).connections());
+        assertEquals(Portal.DEFAULT_ISER_CONNECTIONS, c.portals().get(1).connections());
+    }
+
+    @Test
+    void connectionsOnATcpPortalOrOutOfRangeAreErrorsOnTheirLine() {
+        ConfigException tcp = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                portals:
+                  - 127.0.0.1:3260
+                  - {address: 127.0.0.1:3261, connections: 8}
+                """ + TARGETS, "p.yaml"));
+        assertTrue(tcp.problem().startsWith("applies to iSER portals only"), tcp.problem());
+        assertEquals(3, tcp.line());
+        ConfigException big = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                portals:
+                  - {address: 10.0.2.15:3260, transport: iser, connections: 5000}
+                """ + TARGETS, "p.yaml"));
+        assertEquals(2, big.line());
+        assertTrue(big.getMessage().contains("connections"), big.getMessage());
+    }
 }

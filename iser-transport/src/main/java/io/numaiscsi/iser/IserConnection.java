@@ -29,6 +29,8 @@ public final class IserConnection implements DataMover {
     private static final int OPCODE_R2T = 0x31;
     private static final int FLAG_READ = 0x40;
     private static final int FLAG_WRITE = 0x20;
+    /** Most pieces (cache blocks) one data-in may have to be RDMA-Written in place. */
+    private static final int MAX_PIECES = 64;
 
     public enum State { LOGIN, FULL_FEATURE, CLOSING, CLOSED }
 
@@ -45,6 +47,14 @@ public final class IserConnection implements DataMover {
     private final SendQueue sq;
     private final CompletionHandler completions = this::onCompletion;
     private final SendQueue.Retirer retirer = this::retired;
+    private final RegisteredMemory shared;
+    /** Data-in buffers RDMA-Written in place, held until their last write completes; indexed by hold slot. */
+    private final ByteBuf[] held;
+    private final int[] freeHolds;
+    private int freeHoldCount;
+    private final long[] pieceAddress = new long[MAX_PIECES];
+    private final int[] pieceLength = new int[MAX_PIECES];
+    private final MemoryRegion[] pieceRegion = new MemoryRegion[MAX_PIECES];
 
     private final IntObjectHashMap<TaskBuffers> tasks = new IntObjectHashMap<>();
     private final ArrayDeque<TaskBuffers> freeTasks = new ArrayDeque<>();
@@ -71,14 +81,16 @@ public final class IserConnection implements DataMover {
     private long rdmaReads;
     private long bytesWritten;
     private long bytesRead;
+    private long bytesWrittenInPlace;
 
     /**
      * @param slabOffset where this connection's slab ({@link IserSettings#connectionBytes()}) starts in
      *                   {@code region}
+     * @param shared memory registered besides the slab (the cache regions): data-in lying there is RDMA-Written in place
      * @param onDestroyed runs once when the queue pair is destroyed and the slab may be reused
      */
     public IserConnection(RdmaEndpoint endpoint, MemoryRegion region, int slabOffset, IserSettings settings,
-                          ByteBufAllocator alloc, PduSink sink, Runnable onDestroyed) {
+                          RegisteredMemory shared, ByteBufAllocator alloc, PduSink sink, Runnable onDestroyed) {
         this.endpoint = endpoint;
         this.settings = settings;
         this.alloc = alloc;
@@ -93,6 +105,12 @@ public final class IserConnection implements DataMover {
         at += settings.sendBuffers() * settings.sendBufferSize();
         this.data = new ChunkPool(region, at, settings.dataChunkSize(), settings.dataChunks());
         this.sq = new SendQueue(settings.sendQueueDepth(), settings.signalInterval());
+        this.shared = shared;
+        this.held = new ByteBuf[settings.queueDepth()];
+        this.freeHolds = new int[settings.queueDepth()];
+        for (int i = 0; i < freeHolds.length; i++) {
+            freeHolds[freeHoldCount++] = i;
+        }
         this.readOpOfChunk = new ReadOp[settings.dataChunks()];
         this.readOffsetOfChunk = new int[settings.dataChunks()];
         this.readLengthOfChunk = new int[settings.dataChunks()];
@@ -171,6 +189,11 @@ public final class IserConnection implements DataMover {
         switch (kind) {
             case SendQueue.SEND -> tx.give(resource);
             case SendQueue.WRITE -> data.give(resource);
+            case SendQueue.WRITE_IN_PLACE -> {
+                if (resource >= 0) {
+                    releaseHold(resource);
+                }
+            }
             case SendQueue.READ -> onReadRetired(resource, status);
             default -> throw new IllegalStateException("unknown send queue kind " + kind);
         }
@@ -339,6 +362,22 @@ public final class IserConnection implements DataMover {
                     fail("ibv_post_send failed: " + rc);
                     return;
                 }
+            } else if (o.kind == SendQueue.WRITE_IN_PLACE) {
+                // the last piece is signaled: its completion releases the pinned cache blocks
+                boolean signal = sq.mustSignal(SendQueue.WRITE_IN_PLACE, closeRequested || o.hold >= 0);
+                long wrId = sq.push(SendQueue.WRITE_IN_PLACE, o.hold, signal);
+                int rc = endpoint.postRdmaWrite(wrId, o.region, o.index, o.remaining, o.remote, o.rkey, signal);
+                rdmaWrites++;
+                bytesWritten += o.remaining;
+                bytesWrittenInPlace += o.remaining;
+                doorbell = true;
+                backlog.poll();
+                o.hold = -1;
+                recycle(o);
+                if (rc != 0) {
+                    fail("ibv_post_send (RDMA Write) failed: " + rc);
+                    return;
+                }
             } else {
                 int chunk = data.take();
                 if (chunk < 0) {
@@ -398,7 +437,7 @@ public final class IserConnection implements DataMover {
             fail("data-in without a read buffer");
             return;
         }
-        if (length == 0) {
+        if (length == 0 || writeInPlace(source, length, remote, t.readStag)) {
             return;
         }
         Outgoing o = outgoing();
@@ -409,6 +448,67 @@ public final class IserConnection implements DataMover {
         o.remote = remote;
         o.rkey = t.readStag;
         backlog.add(o);
+    }
+
+    /**
+     * Queues RDMA Writes straight from {@code source}'s memory when every piece of it lies in registered memory (a
+     * read served from the cache blocks); false when it does not, and the data goes through a staging chunk.
+     */
+    private boolean writeInPlace(ByteBuf source, int length, long remote, int rkey) {
+        int count = source.nioBufferCount();
+        if (shared.regions() == 0 || count < 1 || count > MAX_PIECES || freeHoldCount == 0) {
+            return false;
+        }
+        int index = source.readerIndex();
+        if (count == 1) {
+            if (!piece(0, source.nioBuffer(index, length))) {
+                return false;
+            }
+        } else {
+            ByteBuffer[] buffers = source.nioBuffers(index, length);
+            count = buffers.length;
+            if (count > MAX_PIECES) {
+                return false;
+            }
+            for (int i = 0; i < count; i++) {
+                if (!piece(i, buffers[i])) {
+                    return false;
+                }
+            }
+        }
+        int hold = freeHolds[--freeHoldCount];
+        held[hold] = source.retain();
+        for (int i = 0; i < count; i++) {
+            Outgoing o = outgoing();
+            o.kind = SendQueue.WRITE_IN_PLACE;
+            o.region = pieceRegion[i];
+            o.index = shared.offsetIn(pieceRegion[i], pieceAddress[i]);
+            o.remaining = pieceLength[i];
+            o.remote = remote;
+            o.rkey = rkey;
+            o.hold = i == count - 1 ? hold : -1;
+            backlog.add(o);
+            remote += pieceLength[i];
+        }
+        return true;
+    }
+
+    private boolean piece(int i, ByteBuffer b) {
+        if (!b.isDirect()) {
+            return false;
+        }
+        long address = RegisteredMemory.cpuAddress(b) + b.position();
+        MemoryRegion r = shared.find(address, b.remaining());
+        pieceAddress[i] = address;
+        pieceLength[i] = b.remaining();
+        pieceRegion[i] = r;
+        return r != null;
+    }
+
+    private void releaseHold(int hold) {
+        held[hold].release();
+        held[hold] = null;
+        freeHolds[freeHoldCount++] = hold;
     }
 
     @Override
@@ -539,7 +639,12 @@ public final class IserConnection implements DataMover {
         endpoint.disconnect();
         Outgoing o;
         while ((o = backlog.poll()) != null) {
-            o.buffer.release();
+            if (o.buffer != null) {
+                o.buffer.release();
+            }
+            if (o.hold >= 0) {
+                releaseHold(o.hold);
+            }
             recycle(o);
         }
         ReadOp op;
@@ -590,10 +695,10 @@ public final class IserConnection implements DataMover {
     private void destroy() {
         state = State.CLOSED;
         endpoint.destroy();
-        LOG.info("iSER connection from {} closed{}: {} receives, {} sends, {} RDMA Writes ({} bytes), {} RDMA Reads "
-                        + "({} bytes), {} of {} send queue requests signaled", endpoint.remoteAddress(),
-                failure == null ? "" : " (" + failure + ")", receives, sends, rdmaWrites, bytesWritten, rdmaReads,
-                bytesRead, sq.signaledCount(), sq.postedCount());
+        LOG.info("iSER connection from {} closed{}: {} receives, {} sends, {} RDMA Writes ({} bytes, {} of them in place "
+                        + "from registered cache memory), {} RDMA Reads ({} bytes), {} of {} send queue requests signaled",
+                endpoint.remoteAddress(), failure == null ? "" : " (" + failure + ")", receives, sends, rdmaWrites,
+                bytesWritten, bytesWrittenInPlace, rdmaReads, bytesRead, sq.signaledCount(), sq.postedCount());
         onDestroyed.run();
     }
 
@@ -606,6 +711,8 @@ public final class IserConnection implements DataMover {
 
     private void recycle(Outgoing o) {
         o.buffer = null;
+        o.region = null;
+        o.hold = -1;
         freeOutgoing.add(o);
     }
 
@@ -624,10 +731,15 @@ public final class IserConnection implements DataMover {
     private static String kindName(int kind) {
         return switch (kind) {
             case SendQueue.SEND -> "Send";
-            case SendQueue.WRITE -> "RDMA Write";
+            case SendQueue.WRITE, SendQueue.WRITE_IN_PLACE -> "RDMA Write";
             case SendQueue.READ -> "RDMA Read";
             default -> "kind " + kind;
         };
+    }
+
+    /** The largest data segment a Send of ours can carry (the send buffers'). */
+    public int maxSendDataSegmentLength() {
+        return settings.sendDataSegmentLength();
     }
 
     /** Why the connection failed, or null (closed normally or still up). */
@@ -667,6 +779,11 @@ public final class IserConnection implements DataMover {
         return bytesRead;
     }
 
+    /** Bytes of data-in RDMA-Written straight from registered memory (the cache), no staging copy. */
+    public long bytesWrittenInPlace() {
+        return bytesWrittenInPlace;
+    }
+
     long signaledRequests() {
         return sq.signaledCount();
     }
@@ -695,10 +812,15 @@ public final class IserConnection implements DataMover {
         return backlog.size();
     }
 
-    /** A Send or RDMA Write waiting for buffers, in post order. */
+    /**
+     * A Send or RDMA Write waiting for buffers, in post order. An in-place write is one piece of registered memory
+     * ({@code region} from {@code index}); the last piece of a data-in carries its hold slot.
+     */
     private static final class Outgoing {
         int kind;
         ByteBuf buffer;
+        MemoryRegion region;
+        int hold = -1;
         int index;
         int remaining;
         long remote;

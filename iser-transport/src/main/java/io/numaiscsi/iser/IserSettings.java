@@ -26,7 +26,7 @@ public record IserSettings(int queueDepth, int maxOutstandingUnexpectedPdus, int
 
     public IserSettings {
         check("queueDepth", queueDepth, 1, 4096);
-        check("maxOutstandingUnexpectedPdus", maxOutstandingUnexpectedPdus, 1, 4096);
+        check("maxOutstandingUnexpectedPdus", maxOutstandingUnexpectedPdus, 2, 4096); // RFC 7145: 2 or more
         check("recvDataSegmentLength", recvDataSegmentLength, MIN_SEGMENT, 16777215);
         check("sendDataSegmentLength", sendDataSegmentLength, MIN_SEGMENT, 16777215);
         check("dataChunkSize", dataChunkSize, 4096, 16 << 20);

@@ -12,6 +12,8 @@ final class SendQueue {
     static final int WRITE = 2;
     static final int READ = 3;
     static final int RECV = 4;
+    /** An RDMA Write straight from registered memory outside the slab (no chunk to give back). */
+    static final int WRITE_IN_PLACE = 5;
 
     private static final int KIND_SHIFT = 48;
 

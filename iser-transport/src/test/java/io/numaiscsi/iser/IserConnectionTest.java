@@ -31,6 +31,9 @@ class IserConnectionTest {
     private Sink sink;
     private IserSettings settings;
     private int destroyed;
+    /** Stands in for the cache regions the portal registers at start. */
+    private ByteBuffer cacheMemory;
+    private RegisteredMemory shared;
 
     /** Plays the session layer: keeps copies of the PDUs and counts closes. */
     static final class Sink implements PduSink {
@@ -86,7 +89,10 @@ class IserConnectionTest {
         MemoryRegion region = fabric.register(ByteBuffer.allocateDirect((int) s.connectionBytes() + 4096));
         sink = new Sink();
         destroyed = 0;
-        conn = new IserConnection(target, region, 4096, s, UnpooledByteBufAllocator.DEFAULT, sink, () -> destroyed++);
+        cacheMemory = ByteBuffer.allocateDirect(256 * 1024);
+        shared = RegisteredMemory.register(fabric, List.of(cacheMemory));
+        conn = new IserConnection(target, region, 4096, s, shared, UnpooledByteBufAllocator.DEFAULT, sink,
+                () -> destroyed++);
         assertTrue(conn.start());
         initiator = new FakeInitiator(fabric, initiatorSide, 16);
     }
@@ -175,9 +181,67 @@ class IserConnectionTest {
         assertArrayEquals(payload, placed, "data is in place when the response arrives");
         assertEquals(4, conn.rdmaWrites());
         assertEquals(length, conn.bytesWritten());
+        assertEquals(0, conn.bytesWrittenInPlace(), "unregistered memory goes through the staging chunks");
         assertEquals(0, conn.tasksTracked(), "the response retires the task's STags");
         assertTrue(target.signaledPosted < target.sqPosted, "not every work request is signaled: "
                 + target.signaledPosted + " of " + target.sqPosted);
+    }
+
+    /** Data-in over two separate pieces of registered "cache" memory, as a read served from two cache blocks. */
+    private ByteBuf cacheBlocks(byte[] payload, int firstAt, int secondAt, int split) {
+        ByteBuf cache = Unpooled.wrappedBuffer(cacheMemory);
+        cache.setBytes(firstAt, payload, 0, split);
+        cache.setBytes(secondAt, payload, split, payload.length - split);
+        return Unpooled.compositeBuffer().addComponent(true, cache.retainedSlice(firstAt, split))
+                .addComponent(true, cache.retainedSlice(secondAt, payload.length - split));
+    }
+
+    @Test
+    void dataInLyingInRegisteredCacheMemoryIsRdmaWrittenInPlace() {
+        fullFeature();
+        int length = 48 * 1024;
+        MemoryRegion readBuffer = fabric.register(ByteBuffer.allocateDirect(length));
+        initiator.send(FakeInitiator.scsiCommand(0x23, true, false, length, 1), null, false, 0, 0, true,
+                readBuffer.rkey(), readBuffer.address());
+        pollAll();
+        byte[] payload = pattern(length, 23);
+        ByteBuf dataIn = cacheBlocks(payload, 128 * 1024, 4096, 20 * 1024);
+        conn.putDataIn(0x23, dataIn, length);
+        conn.write(Unpooled.wrappedBuffer(FakeInitiator.scsiResponse(0x23)));
+        conn.flush();
+        assertEquals(0, conn.dataChunksInUse(), "no staging chunk");
+        assertEquals(2, dataIn.refCnt(), "held until the RDMA Write from it completes");
+
+        List<FakeInitiator.Received> got = initiator.receive();
+        assertEquals(1, got.size());
+        byte[] placed = new byte[length];
+        readBuffer.buffer().get(0, placed);
+        assertArrayEquals(payload, placed, "both pieces land back to back before the response");
+        assertEquals(2, conn.rdmaWrites(), "one RDMA Write per piece");
+        assertEquals(length, conn.bytesWrittenInPlace());
+        pollAll();
+        assertEquals(1, dataIn.refCnt(), "the completion released the transport's hold (the cache blocks' pins)");
+        dataIn.release();
+    }
+
+    @Test
+    void aTornConnectionReleasesDataInHeldInPlace() {
+        fullFeature();
+        int length = 32 * 1024;
+        MemoryRegion readBuffer = fabric.register(ByteBuffer.allocateDirect(length));
+        initiator.send(FakeInitiator.scsiCommand(0x24, true, false, length, 1), null, false, 0, 0, true,
+                readBuffer.rkey(), readBuffer.address());
+        pollAll();
+        target.failWriteAt = 1;
+        ByteBuf dataIn = cacheBlocks(pattern(length, 24), 0, 64 * 1024, 8 * 1024);
+        conn.putDataIn(0x24, dataIn, length);
+        conn.write(Unpooled.wrappedBuffer(FakeInitiator.scsiResponse(0x24)));
+        conn.flush();
+        pollAll();
+        assertEquals(1, sink.closed);
+        assertEquals(IserConnection.State.CLOSED, conn.state());
+        assertEquals(1, dataIn.refCnt(), "flushed writes gave the held data-in back");
+        dataIn.release();
     }
 
     @Test

@@ -43,5 +43,15 @@ class IserSettingsTest {
         assertEquals(8192, iser.maxRecvDataSegmentLength(), "no more than a receive buffer holds");
         assertEquals(262144, iser.maxBurstLength());
         assertEquals(65536, iser.firstBurstLength());
+        assertEquals(16, iser.maxOutstandingUnexpectedPdus(), "the receive buffers beyond the command window");
+        assertEquals(0, base.maxOutstandingUnexpectedPdus());
+    }
+
+    @Test
+    void iserLimitsCarryTheUnexpectedPduCount() {
+        IserSettings s = new IserSettings(32, 4, 8192, 8192, 4096, 1, 1, 64, 8);
+        TargetLimits iser = IserLimits.of(TargetLimits.defaults(), s);
+        assertEquals(4, iser.maxOutstandingUnexpectedPdus());
+        assertEquals(s.receiveBuffers() - s.queueDepth(), iser.maxOutstandingUnexpectedPdus());
     }
 }

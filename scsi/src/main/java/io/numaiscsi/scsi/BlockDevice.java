@@ -1,6 +1,7 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 
 /**
  * The backend contract, as small as LIO's exec_cmd_ops. Offsets and lengths are in bytes and are
@@ -15,6 +16,17 @@ public interface BlockDevice extends AutoCloseable {
 
   /** Appends {@code length} bytes at {@code dst.writerIndex()} and advances it. */
   void read(long offset, int length, ByteBuf dst, IoCompletion done);
+
+  /**
+   * Reads without a copy where the device keeps the bytes in memory of its own (a cache): {@code done} receives a
+   * buffer over that memory, which stays reserved (its blocks pinned) until the receiver releases it, so a transport
+   * can send straight from it (an RDMA Write from a registered cache region). {@code alloc} serves the parts the
+   * device has to copy after all. Returns false, calling nothing, when the device has no memory of its own; the
+   * caller then uses {@link #read}.
+   */
+  default boolean readShared(long offset, int length, ByteBufAllocator alloc, SharedRead done) {
+    return false;
+  }
 
   /** Writes src's readable bytes at offset; fua: durable before done. */
   void write(long offset, ByteBuf src, boolean fua, IoCompletion done);

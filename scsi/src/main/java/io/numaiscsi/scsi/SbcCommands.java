@@ -29,9 +29,12 @@ final class SbcCommands {
     }
     LogicalUnit lu = t.unit;
     int length = (int) t.blocks * lu.blockSize;
+    t.phase = PHASE_READ;
+    if (t.sharedDataIn() && lu.device.readShared(t.lba * lu.blockSize, length, lu.alloc, t.io)) {
+      return;
+    }
     ByteBuf buf = lu.alloc.directBuffer(length, length);
     t.dataIn = buf;
-    t.phase = PHASE_READ;
     lu.device.read(t.lba * lu.blockSize, length, buf, t.io);
   }
 

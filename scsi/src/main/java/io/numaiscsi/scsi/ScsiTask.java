@@ -46,6 +46,8 @@ public final class ScsiTask {
   ByteBuf dataOut;
   private volatile boolean aborted;
   private Object transportContext;
+  /** The transport sends data-in straight from device memory (iSER's RDMA Write), so reads need not copy. */
+  private boolean sharedDataIn;
 
   public ScsiTask(ScsiTaskListener listener) {
     this.listener = Objects.requireNonNull(listener, "listener");
@@ -158,6 +160,18 @@ public final class ScsiTask {
     return aborted;
   }
 
+  /**
+   * Whether the transport moves data-in straight out of device memory (RDMA Write from registered memory): READs then
+   * ask the device for a buffer over its own memory instead of a copy. Stays set across {@link #init}.
+   */
+  public void sharedDataIn(boolean shared) {
+    sharedDataIn = shared;
+  }
+
+  boolean sharedDataIn() {
+    return sharedDataIn;
+  }
+
   public Object transportContext() {
     return transportContext;
   }
@@ -212,9 +226,16 @@ public final class ScsiTask {
   }
 
   /** The task's one reusable completion object: no allocation per I/O. */
-  final class IoStep implements IoCompletion {
+  final class IoStep implements IoCompletion, SharedRead {
     @Override
     public void ioComplete(IoStatus ioStatus) {
+      SbcCommands.ioComplete(ScsiTask.this, ioStatus);
+    }
+
+    @Override
+    public void sharedReadDone(IoStatus ioStatus, ByteBuf data) {
+      releaseDataIn();
+      dataIn = data;
       SbcCommands.ioComplete(ScsiTask.this, ioStatus);
     }
   }

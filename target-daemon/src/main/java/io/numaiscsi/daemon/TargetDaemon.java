@@ -154,8 +154,12 @@ public final class TargetDaemon implements AutoCloseable {
                 throw new IllegalStateException("portal " + p + " is iSER but this host cannot do RDMA (see the log)");
             }
         }
-        iserPortals.listen(p.host(), p.port(), services, eventLoops.login(), alloc, numa.memory(),
-                numa.portalNode().index());
+        List<java.nio.ByteBuffer> cacheMemory = new ArrayList<>();
+        for (CachedLun lun : cachedLuns) {
+            cacheMemory.addAll(lun.device().memory());
+        }
+        iserPortals.listen(p.host(), p.port(), p.connections(), services, eventLoops.login(), alloc, numa.memory(),
+                numa.portalNode().index(), cacheMemory);
     }
 
     private static ResourceLimits resourceLimits(LimitsSettings l) {

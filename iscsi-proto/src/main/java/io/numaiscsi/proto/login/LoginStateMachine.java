@@ -268,7 +268,7 @@ public final class LoginStateMachine {
             }
             authState = AuthVerdict.SUCCESS;
         }
-        declareMaxRecvDataSegmentLength(response);
+        declareLimits(response);
         if (!request.transit()) {
             return respond(LoginVerdict.MORE, false, OPERATIONAL, 0, tsih, response);
         }
@@ -280,7 +280,7 @@ public final class LoginStateMachine {
     }
 
     private LoginStep finish(LoginRequest request, List<KeyValue> response) {
-        declareMaxRecvDataSegmentLength(response);
+        declareLimits(response);
         String outside = outsideTargetLimits();
         if (outside != null) {
             return fail(request, LoginFailure.initiatorError(outside));
@@ -350,13 +350,18 @@ public final class LoginStateMachine {
                 + " (a rejected offer falls back to the RFC default)" : null;
     }
 
-    /** RFC 7143 13.12: the target always declares its MaxRecvDataSegmentLength, once. */
-    private void declareMaxRecvDataSegmentLength(List<KeyValue> response) {
+    /**
+     * RFC 7143 13.12: the target always declares its MaxRecvDataSegmentLength, once; with RDMAExtensions=Yes also
+     * the iSER keys (RFC 7145 6). MaxRecvDataSegmentLength stays declared under iSER (open-iscsi ignores it there and
+     * takes TargetRecvDataSegmentLength, which carries the same value unless the initiator asked for less).
+     */
+    private void declareLimits(List<KeyValue> response) {
         if (!mrdslDeclared) {
             mrdslDeclared = true;
             response.add(new KeyValue(TextKey.MAX_RECV_DATA_SEGMENT_LENGTH.wireName(),
                     Integer.toString(limits.maxRecvDataSegmentLength())));
         }
+        negotiation.declareIserKeys(response);
     }
 
     /** Sends the response, split with the C bit (and T=0) when its text exceeds one login PDU. */

@@ -27,6 +27,8 @@ final class Negotiation {
     private SessionType sessionType = SessionType.NORMAL;
     private boolean leading = true;
     private String authMethodAnswer;
+    private boolean segmentDeclared;
+    private boolean unexpectedPdusDeclared;
 
     Negotiation(TargetLimits limits) {
         this.limits = limits;
@@ -136,6 +138,9 @@ final class Negotiation {
             if (key.max() > key.min() && !KeyRules.inRange(key, value)) {
                 return LoginFailure.initiatorError(name + "=" + value + " outside " + key.min() + ".." + key.max());
             }
+            if (key == TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH && segmentDeclared) {
+                return null; // the target's declaration is the outcome
+            }
             values.put(key, value);
             return null;
         }
@@ -221,6 +226,35 @@ final class Negotiation {
             response.add(new KeyValue(key.wireName(), value));
         }
         return 1;
+    }
+
+    /**
+     * RFC 7145 6, once RDMAExtensions=Yes holds (only in the leading login of a normal session: the key is
+     * leading-only and irrelevant in discovery): declares TargetRecvDataSegmentLength, the largest data segment the
+     * target receives in a control PDU; an initiator's own TargetRecvDataSegmentLength (what it means to send) lowers
+     * it, and the declared value is the outcome. Declares MaxOutstandingUnexpectedPDUs only to an initiator that
+     * declared it: open-iscsi fails the login on a key it does not know, and this is one.
+     */
+    void declareIserKeys(List<KeyValue> response) {
+        if (!KeyRules.YES.equals(value(TextKey.RDMA_EXTENSIONS))) {
+            return;
+        }
+        if (!segmentDeclared) {
+            segmentDeclared = true;
+            long segment = limits.maxRecvDataSegmentLength();
+            if (has(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH)) {
+                segment = Math.min(segment, KeyRules.parseNumber(value(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH)));
+            }
+            String declared = Long.toString(segment);
+            values.put(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH, declared);
+            response.add(new KeyValue(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH.wireName(), declared));
+        }
+        if (!unexpectedPdusDeclared && limits.maxOutstandingUnexpectedPdus() > 0
+                && has(TextKey.MAX_OUTSTANDING_UNEXPECTED_PDUS)) {
+            unexpectedPdusDeclared = true;
+            response.add(new KeyValue(TextKey.MAX_OUTSTANDING_UNEXPECTED_PDUS.wireName(),
+                    Integer.toString(limits.maxOutstandingUnexpectedPdus())));
+        }
     }
 
     boolean hasPendingOffers() {

@@ -29,6 +29,8 @@ public final class SessionParameters {
     private final int defaultTime2Retain;
     private final int maxConnections;
     private final boolean rdmaExtensions;
+    private final int targetRecvDataSegmentLength;
+    private final long maxOutstandingUnexpectedPdus;
     private final int expCmdSN;
     private final Map<TextKey, String> values;
 
@@ -47,7 +49,10 @@ public final class SessionParameters {
         this.isid = isid;
         this.tsih = tsih;
         this.cid = cid;
-        this.initiatorMaxRecvDataSegmentLength = number(TextKey.MAX_RECV_DATA_SEGMENT_LENGTH);
+        this.rdmaExtensions = yes(TextKey.RDMA_EXTENSIONS);
+        // RFC 7145 6: under iSER MaxRecvDataSegmentLength is not used, InitiatorRecvDataSegmentLength bounds our Sends
+        this.initiatorMaxRecvDataSegmentLength = number(rdmaExtensions
+                ? TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH : TextKey.MAX_RECV_DATA_SEGMENT_LENGTH);
         this.targetMaxRecvDataSegmentLength = targetMaxRecvDataSegmentLength;
         this.maxBurstLength = number(TextKey.MAX_BURST_LENGTH);
         this.firstBurstLength = number(TextKey.FIRST_BURST_LENGTH);
@@ -62,7 +67,8 @@ public final class SessionParameters {
         this.defaultTime2Wait = number(TextKey.DEFAULT_TIME2WAIT);
         this.defaultTime2Retain = number(TextKey.DEFAULT_TIME2RETAIN);
         this.maxConnections = number(TextKey.MAX_CONNECTIONS);
-        this.rdmaExtensions = yes(TextKey.RDMA_EXTENSIONS);
+        this.targetRecvDataSegmentLength = number(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH);
+        this.maxOutstandingUnexpectedPdus = KeyRules.parseNumber(values.get(TextKey.MAX_OUTSTANDING_UNEXPECTED_PDUS));
         this.expCmdSN = expCmdSN;
     }
 
@@ -83,7 +89,8 @@ public final class SessionParameters {
     public long isid() { return isid; }
     public int tsih() { return tsih; }
     public int cid() { return cid; }
-    /** What WE may send in one PDU (Data-In, text responses): the initiator's declaration. */
+    /** What WE may send in one PDU (Data-In, text responses): the initiator's MaxRecvDataSegmentLength, or with
+     *  RDMAExtensions=Yes its InitiatorRecvDataSegmentLength. */
     public int initiatorMaxRecvDataSegmentLength() { return initiatorMaxRecvDataSegmentLength; }
     /** What the initiator may send us (immediate data, Data-Out): our declaration. */
     public int targetMaxRecvDataSegmentLength() { return targetMaxRecvDataSegmentLength; }
@@ -101,6 +108,10 @@ public final class SessionParameters {
     public int defaultTime2Retain() { return defaultTime2Retain; }
     public int maxConnections() { return maxConnections; }
     public boolean rdmaExtensions() { return rdmaExtensions; }
+    /** iSER: the largest data segment the initiator may Send us in a control PDU, as declared (else 8192). */
+    public int targetRecvDataSegmentLength() { return targetRecvDataSegmentLength; }
+    /** iSER: the initiator's MaxOutstandingUnexpectedPDUs (unexpected PDUs it takes at once); 0 = none declared. */
+    public long maxOutstandingUnexpectedPdus() { return maxOutstandingUnexpectedPdus; }
     /** The CmdSN of the leading Login Request: the number of the first command. */
     public int expCmdSN() { return expCmdSN; }
 

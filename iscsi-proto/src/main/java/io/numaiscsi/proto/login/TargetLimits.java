@@ -6,10 +6,12 @@ import java.util.Objects;
 /**
  * What the target offers or accepts in negotiation, from the daemon's configuration. Digest lists hold "CRC32C" and/or
  * "None", in the target's preference order; the initiator's order still decides among values both support.
+ * {@code maxOutstandingUnexpectedPdus} is the iSER MaxOutstandingUnexpectedPDUs the target declares (RFC 7145 6:
+ * 2 or more), 0 when it declares none.
  */
 public record TargetLimits(int maxRecvDataSegmentLength, int maxBurstLength, int firstBurstLength, int maxOutstandingR2T,
         boolean immediateData, boolean initialR2T, List<String> headerDigests, List<String> dataDigests,
-        int defaultTime2Wait, int defaultTime2Retain, boolean iser) {
+        int defaultTime2Wait, int defaultTime2Retain, boolean iser, int maxOutstandingUnexpectedPdus) {
 
     public TargetLimits {
         checkRange("maxRecvDataSegmentLength", maxRecvDataSegmentLength, 512, 16777215);
@@ -24,12 +26,23 @@ public record TargetLimits(int maxRecvDataSegmentLength, int maxBurstLength, int
         checkRange("defaultTime2Retain", defaultTime2Retain, 0, 3600);
         headerDigests = checkDigests("headerDigests", headerDigests);
         dataDigests = checkDigests("dataDigests", dataDigests);
+        if (maxOutstandingUnexpectedPdus != 0) {
+            checkRange("maxOutstandingUnexpectedPdus", maxOutstandingUnexpectedPdus, 2, Integer.MAX_VALUE);
+        }
+    }
+
+    /** Limits that declare no MaxOutstandingUnexpectedPDUs. */
+    public TargetLimits(int maxRecvDataSegmentLength, int maxBurstLength, int firstBurstLength, int maxOutstandingR2T,
+            boolean immediateData, boolean initialR2T, List<String> headerDigests, List<String> dataDigests,
+            int defaultTime2Wait, int defaultTime2Retain, boolean iser) {
+        this(maxRecvDataSegmentLength, maxBurstLength, firstBurstLength, maxOutstandingR2T, immediateData, initialR2T,
+                headerDigests, dataDigests, defaultTime2Wait, defaultTime2Retain, iser, 0);
     }
 
     /** RFC 7143 defaults for every key, no digests required, 256 KiB data segments, no iSER. */
     public static TargetLimits defaults() {
         return new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None", "CRC32C"),
-                List.of("None", "CRC32C"), 2, 20, false);
+                List.of("None", "CRC32C"), 2, 20, false, 0);
     }
 
     private static void checkRange(String name, int value, int min, int max) {

@@ -20,6 +20,7 @@ public final class TextExchange {
     private final SessionParameters params;
     private final LoginContext context;
     private int initiatorMaxRecvDataSegmentLength;
+    private final int transportLimit;
     private int nextTag = 1;
     private ByteArrayOutputStream requestText;
     private int requestTag = RESERVED_TAG;
@@ -28,12 +29,18 @@ public final class TextExchange {
     private int pendingTag = RESERVED_TAG;
 
     public TextExchange(SessionParameters params, LoginContext context) {
-        this.params = Objects.requireNonNull(params, "params");
-        this.context = Objects.requireNonNull(context, "context");
-        this.initiatorMaxRecvDataSegmentLength = params.initiatorMaxRecvDataSegmentLength();
+        this(params, context, Integer.MAX_VALUE);
     }
 
-    /** The initiator's MaxRecvDataSegmentLength now: the login value unless re-declared in a Text Request. */
+    /** {@code transportLimit}: the largest data segment the transport can send (iSER: its send buffers). */
+    public TextExchange(SessionParameters params, LoginContext context, int transportLimit) {
+        this.params = Objects.requireNonNull(params, "params");
+        this.context = Objects.requireNonNull(context, "context");
+        this.transportLimit = transportLimit;
+        this.initiatorMaxRecvDataSegmentLength = Math.min(params.initiatorMaxRecvDataSegmentLength(), transportLimit);
+    }
+
+    /** What we may send in one PDU now: the login value unless MaxRecvDataSegmentLength is re-declared (not iSER). */
     public int initiatorMaxRecvDataSegmentLength() {
         return initiatorMaxRecvDataSegmentLength;
     }
@@ -93,10 +100,10 @@ public final class TextExchange {
         switch (key) {
             case SEND_TARGETS -> sendTargets(kv.value(), response);
             case MAX_RECV_DATA_SEGMENT_LENGTH -> {
-                if (KeyRules.inRange(key, kv.value())) {
-                    initiatorMaxRecvDataSegmentLength = (int) KeyRules.parseNumber(kv.value());
-                } else {
+                if (!KeyRules.inRange(key, kv.value())) {
                     response.add(new KeyValue(kv.key(), KeyRules.REJECT));
+                } else if (!params.rdmaExtensions()) { // iSER: InitiatorRecvDataSegmentLength holds (RFC 7145 6)
+                    initiatorMaxRecvDataSegmentLength = (int) Math.min(KeyRules.parseNumber(kv.value()), transportLimit);
                 }
             }
             case INITIATOR_ALIAS -> { } // declarative, nothing to answer

@@ -423,11 +423,147 @@ class LoginStateMachineTest {
                 "TargetRecvDataSegmentLength=131072", "RDMAExtensions=Yes", "MaxOutstandingUnexpectedPDUs=8"));
         assertEquals(LoginVerdict.DONE, step.verdict(), step.reason());
         assertEquals("Yes", value(step.data(), "RDMAExtensions"));
+        assertEquals("131072", value(step.data(), "TargetRecvDataSegmentLength"), "the initiator's lower value");
+        assertNull(value(step.data(), "MaxOutstandingUnexpectedPDUs"), "these limits declare none");
         SessionParameters p = m.parameters();
         assertTrue(p.rdmaExtensions());
         assertEquals("131072", p.negotiated(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH));
+        assertEquals(131072, p.targetRecvDataSegmentLength());
         assertEquals("262144", p.negotiated(TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH));
+        assertEquals(262144, p.initiatorMaxRecvDataSegmentLength());
         assertEquals("8", p.negotiated(TextKey.MAX_OUTSTANDING_UNEXPECTED_PDUS));
+        assertEquals(8, p.maxOutstandingUnexpectedPdus());
+    }
+
+    /** An iSER portal's limits: 8 KiB receive buffers, 16 of them for unexpected PDUs. */
+    private static TargetLimits iserLimits() {
+        return new TargetLimits(8192, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 20, true, 16);
+    }
+
+    @Test
+    void iserLoginWithoutIserKeysGetsTheTargetsTargetRecvDataSegmentLength() {
+        LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
+        LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "RDMAExtensions=Yes",
+                "MaxRecvDataSegmentLength=262144"));
+        assertStep(step, LoginVerdict.DONE, true, 1, 3);
+        // No MaxOutstandingUnexpectedPDUs: the initiator did not show it knows the key (open-iscsi fails on it).
+        assertEquals(List.of(new KeyValue("TargetAlias", "disk one"), new KeyValue("TargetPortalGroupTag", "1"),
+                new KeyValue("RDMAExtensions", "Yes"), new KeyValue("MaxRecvDataSegmentLength", "8192"),
+                new KeyValue("TargetRecvDataSegmentLength", "8192")), keys(step.data()));
+        SessionParameters p = m.parameters();
+        assertTrue(p.rdmaExtensions());
+        assertEquals(8192, p.targetRecvDataSegmentLength());
+        assertEquals(8192, p.targetMaxRecvDataSegmentLength());
+        assertEquals(8192, p.initiatorMaxRecvDataSegmentLength(),
+                "InitiatorRecvDataSegmentLength's default, not the MaxRecvDataSegmentLength of 262144");
+        assertEquals(0, p.maxOutstandingUnexpectedPdus());
+    }
+
+    @Test
+    void iserInitiatorDeclarationsReachTheParameters() {
+        LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
+        LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "InitiatorRecvDataSegmentLength=4096",
+                "MaxOutstandingUnexpectedPDUs=3", "RDMAExtensions=Yes"));
+        assertStep(step, LoginVerdict.DONE, true, 1, 3);
+        assertEquals("Yes", value(step.data(), "RDMAExtensions"));
+        assertEquals("8192", value(step.data(), "TargetRecvDataSegmentLength"));
+        assertEquals("16", value(step.data(), "MaxOutstandingUnexpectedPDUs"), "the target's own number");
+        assertNull(value(step.data(), "InitiatorRecvDataSegmentLength"), "declarative: no answer");
+        SessionParameters p = m.parameters();
+        assertEquals(4096, p.initiatorMaxRecvDataSegmentLength());
+        assertEquals(3, p.maxOutstandingUnexpectedPdus());
+        assertEquals(8192, p.targetRecvDataSegmentLength());
+    }
+
+    /** The operational keys open-iscsi (usr/login.c) sends for a normal iSER session, and the ones it accepts back. */
+    static final String[] OPEN_ISCSI_ISER = {
+            "DefaultTime2Wait=2", "DefaultTime2Retain=0", "IFMarker=No", "OFMarker=No", "ErrorRecoveryLevel=0",
+            "InitialR2T=No", "ImmediateData=Yes", "MaxBurstLength=16776192", "FirstBurstLength=262144",
+            "MaxOutstandingR2T=1", "MaxConnections=1", "DataPDUInOrder=Yes", "DataSequenceInOrder=Yes",
+            "InitiatorRecvDataSegmentLength=262144", "TargetRecvDataSegmentLength=262144", "RDMAExtensions=Yes"};
+    static final List<String> OPEN_ISCSI_KNOWS = List.of("TargetAlias", "TargetAddress", "TargetPortalGroupTag",
+            "InitialR2T", "ImmediateData", "MaxRecvDataSegmentLength", "FirstBurstLength", "MaxBurstLength",
+            "HeaderDigest", "DataDigest", "DefaultTime2Wait", "DefaultTime2Retain", "OFMarker", "OFMarkInt", "IFMarker",
+            "IFMarkInt", "DataPDUInOrder", "DataSequenceInOrder", "MaxOutstandingR2T", "MaxConnections",
+            "ErrorRecoveryLevel", "RDMAExtensions", "InitiatorRecvDataSegmentLength", "TargetRecvDataSegmentLength");
+
+    @Test
+    void openIscsiIserLoginGetsOnlyKeysItKnows() {
+        LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
+        LoginStep step = m.onRequest(req(true, false, 1, 3, concat(OPEN_ISCSI_ISER, INAME, TNAME)));
+        assertStep(step, LoginVerdict.DONE, true, 1, 3);
+        for (KeyValue kv : keys(step.data())) {
+            assertTrue(OPEN_ISCSI_KNOWS.contains(kv.key()), kv + " would fail an open-iscsi login");
+        }
+        assertEquals("8192", value(step.data(), "TargetRecvDataSegmentLength"), "capped to our receive buffers");
+        assertEquals("8192", value(step.data(), "MaxRecvDataSegmentLength"));
+        SessionParameters p = m.parameters();
+        assertEquals(262144, p.initiatorMaxRecvDataSegmentLength());
+        assertEquals(8192, p.targetRecvDataSegmentLength());
+    }
+
+    @Test
+    void iserKeysAreDeclaredOnceWhenRdmaExtensionsComeInALaterPdu() {
+        LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
+        LoginStep first = m.onRequest(req(false, false, 1, 0, INAME, TNAME, "InitiatorRecvDataSegmentLength=4096"));
+        assertStep(first, LoginVerdict.MORE, false, 1, 0);
+        assertEquals("Irrelevant", value(first.data(), "InitiatorRecvDataSegmentLength"), "no RDMAExtensions=Yes yet");
+        assertEquals("8192", value(first.data(), "MaxRecvDataSegmentLength"));
+        assertNull(value(first.data(), "TargetRecvDataSegmentLength"));
+        LoginStep second = m.onRequest(req(false, false, 1, 0, "RDMAExtensions=Yes"));
+        assertEquals(List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "8192")),
+                keys(second.data()));
+        LoginStep last = m.onRequest(req(true, false, 1, 3, "TargetRecvDataSegmentLength=4096",
+                "MaxOutstandingUnexpectedPDUs=5"));
+        assertStep(last, LoginVerdict.DONE, true, 1, 3);
+        assertEquals(List.of(new KeyValue("MaxOutstandingUnexpectedPDUs", "16")), keys(last.data()));
+        SessionParameters p = m.parameters();
+        assertEquals(8192, p.targetRecvDataSegmentLength(), "the target's declaration stands");
+        assertEquals(5, p.maxOutstandingUnexpectedPdus());
+        assertEquals(8192, p.initiatorMaxRecvDataSegmentLength(), "the Irrelevant declaration left the default");
+    }
+
+    @Test
+    void tcpLoginDeclaresNoIserKey() {
+        LoginStateMachine m = machine();
+        LoginStep step = m.onRequest(req(true, false, 1, 3, concat(LINUX_OPERATIONAL, INAME, TNAME)));
+        assertStep(step, LoginVerdict.DONE, true, 1, 3);
+        assertNull(value(step.data(), "RDMAExtensions"));
+        assertNull(value(step.data(), "TargetRecvDataSegmentLength"));
+        assertNull(value(step.data(), "MaxOutstandingUnexpectedPDUs"));
+        SessionParameters p = m.parameters();
+        assertFalse(p.rdmaExtensions());
+        assertEquals(262144, p.initiatorMaxRecvDataSegmentLength());
+        assertEquals(8192, p.targetRecvDataSegmentLength(), "the key's default");
+        assertEquals(0, p.maxOutstandingUnexpectedPdus());
+    }
+
+    @Test
+    void iserPortalLoginWithoutRdmaExtensionsDeclaresNoIserKey() {
+        LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
+        LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "MaxRecvDataSegmentLength=65536"));
+        assertStep(step, LoginVerdict.DONE, true, 1, 3);
+        assertEquals(List.of(new KeyValue("TargetAlias", "disk one"), new KeyValue("TargetPortalGroupTag", "1"),
+                new KeyValue("MaxRecvDataSegmentLength", "8192")), keys(step.data()));
+        assertFalse(m.parameters().rdmaExtensions());
+        assertEquals(65536, m.parameters().initiatorMaxRecvDataSegmentLength());
+    }
+
+    @Test
+    void discoveryWithRdmaExtensionsDeclaresNoIserKey() {
+        LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
+        LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, "SessionType=Discovery", "RDMAExtensions=Yes",
+                "InitiatorRecvDataSegmentLength=4096", "MaxOutstandingUnexpectedPDUs=3",
+                "MaxRecvDataSegmentLength=32768"));
+        assertStep(step, LoginVerdict.DONE, true, 1, 3);
+        assertEquals(List.of(new KeyValue("RDMAExtensions", "Irrelevant"),
+                new KeyValue("InitiatorRecvDataSegmentLength", "Irrelevant"),
+                new KeyValue("MaxOutstandingUnexpectedPDUs", "Irrelevant"),
+                new KeyValue("MaxRecvDataSegmentLength", "8192")), keys(step.data()));
+        SessionParameters p = m.parameters();
+        assertFalse(p.rdmaExtensions());
+        assertEquals(32768, p.initiatorMaxRecvDataSegmentLength());
+        assertEquals(0, p.maxOutstandingUnexpectedPdus());
     }
 
     @Test
@@ -439,6 +575,7 @@ class LoginStateMachineTest {
         assertEquals("Irrelevant", value(step.data(), "TargetRecvDataSegmentLength"));
         assertFalse(m.parameters().rdmaExtensions());
         assertEquals("8192", m.parameters().negotiated(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH));
+        assertNull(value(step.data(), "MaxOutstandingUnexpectedPDUs"));
     }
 
     /** A CHAP-shaped authenticator: challenge after CHAP_A, success on the expected CHAP_R. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -45,6 +46,54 @@ class NegotiationTest {
         n.sessionType(type);
         assertNull(n.process(kv(key, value), Negotiation.OPERATIONAL_STAGE, response));
         assertEquals(kv(key, expected), response);
+    }
+
+    private static Negotiation iser(int unexpectedPdus) {
+        return new Negotiation(new TargetLimits(65536, 262144, 65536, 1, true, true, List.of("None"), List.of("None"),
+                2, 20, true, unexpectedPdus), List.of("None"));
+    }
+
+    @Test
+    void iserDeclarationsFollowRdmaExtensions() {
+        Negotiation n = iser(32);
+        n.declareIserKeys(response);
+        assertTrue(response.isEmpty(), "RDMAExtensions not yet Yes");
+        assertNull(n.process(List.of(new KeyValue("RDMAExtensions", "Yes"),
+                new KeyValue("TargetRecvDataSegmentLength", "16384")), Negotiation.OPERATIONAL_STAGE, response));
+        n.declareIserKeys(response);
+        assertEquals(List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "16384")),
+                response, "min(ours, the initiator's); no MaxOutstandingUnexpectedPDUs before the initiator's");
+        response.clear();
+        assertNull(n.process(kv("MaxOutstandingUnexpectedPDUs", "0"), Negotiation.OPERATIONAL_STAGE, response));
+        n.declareIserKeys(response);
+        n.declareIserKeys(response);
+        assertEquals(kv("MaxOutstandingUnexpectedPDUs", "32"), response, "declared once");
+        assertEquals("16384", n.value(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH));
+        assertEquals("0", n.value(TextKey.MAX_OUTSTANDING_UNEXPECTED_PDUS), "the initiator's declaration is kept");
+    }
+
+    @Test
+    void iserLimitsWithoutUnexpectedPdusDeclareOnlyTheSegmentLength() {
+        Negotiation n = iser(0);
+        assertNull(n.process(List.of(new KeyValue("RDMAExtensions", "Yes"),
+                new KeyValue("MaxOutstandingUnexpectedPDUs", "8")), Negotiation.OPERATIONAL_STAGE, response));
+        n.declareIserKeys(response);
+        assertEquals(List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "65536")),
+                response);
+    }
+
+    @Test
+    void targetLimitsKeepTheElevenArgumentConstructorAndCheckUnexpectedPdus() {
+        TargetLimits old = new TargetLimits(8192, 65536, 8192, 1, true, true, List.of("None"), List.of("None"), 2, 20,
+                true);
+        assertEquals(0, old.maxOutstandingUnexpectedPdus());
+        assertEquals(0, TargetLimits.defaults().maxOutstandingUnexpectedPdus());
+        assertEquals(2, new TargetLimits(8192, 65536, 8192, 1, true, true, List.of("None"), List.of("None"), 2, 20,
+                true, 2).maxOutstandingUnexpectedPdus());
+        for (int bad : new int[] {1, -1}) {
+            assertThrows(IllegalArgumentException.class, () -> new TargetLimits(8192, 65536, 8192, 1, true, true,
+                    List.of("None"), List.of("None"), 2, 20, true, bad), "RFC 7145: 0 or 2..2^32-1");
+        }
     }
 
     @Test

@@ -146,6 +146,30 @@ class TextExchangeTest {
     }
 
     @Test
+    void iserSessionsKeepInitiatorRecvDataSegmentLengthOverAMaxRecvDataSegmentLengthRedeclaration() {
+        SessionParameters iser = new SessionParameters(SessionType.NORMAL, INITIATOR, TARGET, 0x1L, 1, 0, 8192,
+                Map.of(TextKey.RDMA_EXTENSIONS, "Yes", TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH, "4096",
+                        TextKey.MAX_RECV_DATA_SEGMENT_LENGTH, "262144"), 1);
+        TextExchange exchange = new TextExchange(iser, context);
+        assertEquals(4096, exchange.initiatorMaxRecvDataSegmentLength());
+        TextStep step = exchange.onRequest(true, false, ITT, NONE, text("MaxRecvDataSegmentLength=65536"));
+        assertFinal(step);
+        assertEquals(List.of(), keys(step.data()));
+        assertEquals(4096, exchange.initiatorMaxRecvDataSegmentLength());
+    }
+
+    @Test
+    void theTransportsSendBuffersCapWhatTheInitiatorDeclared() {
+        SessionParameters iser = new SessionParameters(SessionType.NORMAL, INITIATOR, TARGET, 0x1L, 1, 0, 8192,
+                Map.of(TextKey.RDMA_EXTENSIONS, "Yes", TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH, "262144"), 1);
+        assertEquals(262144, iser.initiatorMaxRecvDataSegmentLength());
+        assertEquals(8192, new TextExchange(iser, context, 8192).initiatorMaxRecvDataSegmentLength());
+        TextExchange tcp = new TextExchange(session(SessionType.NORMAL, 8192), context, 4096);
+        tcp.onRequest(true, false, ITT, NONE, text("MaxRecvDataSegmentLength=65536"));
+        assertEquals(4096, tcp.initiatorMaxRecvDataSegmentLength(), "a re-declaration stays under the cap too");
+    }
+
+    @Test
     void sendTargetsInANormalSessionCoversItsOwnTargetOnly() {
         TextExchange exchange = new TextExchange(session(SessionType.NORMAL, 8192), context);
         assertEquals(context.targets, keys(exchange.onRequest(true, false, ITT, NONE, text("SendTargets=")).data()));

@@ -7,11 +7,15 @@ import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserSettings;
 import io.numaiscsi.iser.LateSink;
 import io.numaiscsi.iser.PduSink;
+import io.numaiscsi.iser.RegisteredMemory;
 import io.numaiscsi.iser.RegisteredSlabs;
 import io.numaiscsi.numa.NodeMemory;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jnr.ffi.Pointer;
@@ -26,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Connection resources: a completion queue and a reliable-connected queue pair each, buffers from the
  * portal's slabs, registered once when the portal starts (the listening address must belong to an RDMA
- * device, e.g. the rxe link's netdev).
+ * device, e.g. the rxe link's netdev). Shared memory (every NUMA node's cache regions) is registered at start too,
+ * so data-in is RDMA-Written straight from the cache blocks.
  */
 public final class IserPortal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IserPortal.class);
@@ -62,6 +67,7 @@ public final class IserPortal implements AutoCloseable {
     private final Pointer listenId;
     private final NativeVerbs verbs;
     private final RegisteredSlabs slabs;
+    private final RegisteredMemory shared;
     private final Pointer compChannel;
     private final Map<Long, Polled> byCq = new ConcurrentHashMap<>();
     private final Map<Long, Polled> byId = new ConcurrentHashMap<>();
@@ -72,7 +78,7 @@ public final class IserPortal implements AutoCloseable {
 
     private IserPortal(LibIserShim shim, IserSettings settings, ByteBufAllocator alloc, Acceptor acceptor,
                        Pointer cmChannel, Pointer listenId, NativeVerbs verbs, RegisteredSlabs slabs,
-                       Pointer compChannel, String address, ThreadFactory threads) {
+                       RegisteredMemory shared, Pointer compChannel, String address, ThreadFactory threads) {
         this.shim = shim;
         this.settings = settings;
         this.alloc = alloc;
@@ -81,6 +87,7 @@ public final class IserPortal implements AutoCloseable {
         this.listenId = listenId;
         this.verbs = verbs;
         this.slabs = slabs;
+        this.shared = shared;
         this.compChannel = compChannel;
         this.address = address;
         this.cmThread = threads.newThread(this::cmLoop);
@@ -89,12 +96,13 @@ public final class IserPortal implements AutoCloseable {
 
     /**
      * Listens on {@code host:port} (a literal address of an RDMA device) for at most {@code maxConnections}
-     * connections, with buffers on NUMA node {@code node}. Throws IllegalStateException with the reason when
-     * the address has no RDMA device or the device refuses resources.
+     * connections, with buffers on NUMA node {@code node} (the NIC's; the connections' threads run there), and
+     * registers {@code sharedMemory} (direct buffers on any node) for in-place RDMA Writes. Throws
+     * IllegalStateException with the reason when the address has no RDMA device or the device refuses resources.
      */
     public static IserPortal listen(LibIserShim shim, String host, int port, IserSettings settings, NodeMemory memory,
-                                    int node, int maxConnections, ByteBufAllocator alloc, Acceptor acceptor,
-                                    ThreadFactory threads) {
+                                    int node, int maxConnections, List<ByteBuffer> sharedMemory, ByteBufAllocator alloc,
+                                    Acceptor acceptor, ThreadFactory threads) {
         Pointer channel = shim.ishim_channel_create();
         if (channel == null) {
             throw new IllegalStateException("rdma_create_event_channel failed (errno " + shim.ishim_errno()
@@ -120,18 +128,35 @@ public final class IserPortal implements AutoCloseable {
             throw new IllegalStateException("ibv_alloc_pd failed on the device of " + host + " (errno "
                     + shim.ishim_errno() + ")");
         }
-        RegisteredSlabs slabs = RegisteredSlabs.allocate(verbs, memory, node, settings, maxConnections);
-        Pointer comp = shim.ishim_comp_channel(context);
-        if (comp == null) {
-            throw new IllegalStateException("ibv_create_comp_channel failed (errno " + shim.ishim_errno() + ")");
+        RegisteredSlabs slabs = null;
+        RegisteredMemory shared = null;
+        try {
+            slabs = RegisteredSlabs.allocate(verbs, memory, node, settings, maxConnections);
+            shared = RegisteredMemory.register(verbs, sharedMemory);
+            Pointer comp = shim.ishim_comp_channel(context);
+            if (comp == null) {
+                throw new IllegalStateException("ibv_create_comp_channel failed (errno " + shim.ishim_errno() + ")");
+            }
+            IserPortal portal = new IserPortal(shim, settings, alloc, acceptor, channel, listenId, verbs, slabs, shared,
+                    comp, host + ":" + port, threads);
+            portal.cmThread.start();
+            portal.cqThread.start();
+            LOG.info("listening on {} (iSER, {} connections of {} KiB registered on node {}; {} MiB of cache memory in "
+                    + "{} regions registered for in-place RDMA Writes)", portal.address, maxConnections,
+                    settings.connectionBytes() / 1024, node, shared.bytes() >> 20, shared.regions());
+            return portal;
+        } catch (RuntimeException e) {
+            if (shared != null) {
+                shared.close();
+            }
+            if (slabs != null) {
+                slabs.close();
+            }
+            verbs.close();
+            shim.ishim_destroy(listenId, null);
+            shim.ishim_channel_destroy(channel);
+            throw e;
         }
-        IserPortal portal = new IserPortal(shim, settings, alloc, acceptor, channel, listenId, verbs, slabs, comp,
-                host + ":" + port, threads);
-        portal.cmThread.start();
-        portal.cqThread.start();
-        LOG.info("listening on {} (iSER, {} connections of {} KiB registered on node {})", portal.address,
-                maxConnections, settings.connectionBytes() / 1024, node);
-        return portal;
     }
 
     // ---- CM events -----------------------------------------------------------------------------
@@ -206,7 +231,7 @@ public final class IserPortal implements AutoCloseable {
     private void open(Polled polled, int slab, IserSettings mine, int peerInitiatorDepth) {
         NativeEndpoint endpoint = polled.endpoint;
         LateSink sink = new LateSink();
-        IserConnection connection = new IserConnection(endpoint, slabs.region(), slab, mine, alloc, sink,
+        IserConnection connection = new IserConnection(endpoint, slabs.region(), slab, mine, shared, alloc, sink,
                 () -> {
                     byCq.remove(endpoint.cq().address());
                     byId.remove(endpoint.id().address());
@@ -329,11 +354,35 @@ public final class IserPortal implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // Each connection's queue pair goes on its own thread; memory is deregistered only once all are gone.
+        CountDownLatch gone = new CountDownLatch(byId.size());
         for (Polled p : byId.values()) {
             IserConnection c = p.connection;
-            if (c != null) {
-                p.executor.execute(c::forceDestroy);
+            try {
+                p.executor.execute(() -> {
+                    if (c != null) {
+                        c.forceDestroy();
+                    }
+                    gone.countDown();
+                });
+            } catch (RuntimeException e) {
+                gone.countDown(); // the executor is already shut down
             }
+        }
+        boolean allGone;
+        try {
+            allGone = gone.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            allGone = false;
+        }
+        if (allGone) {
+            shared.close();
+            slabs.close();
+            shim.ishim_comp_channel_destroy(compChannel);
+            verbs.close();
+        } else {
+            LOG.warn("iSER portal {}: connections still open after 5 s; their memory stays registered", address);
         }
         shim.ishim_destroy(listenId, null);
         shim.ishim_channel_destroy(cmChannel);

@@ -58,6 +58,8 @@ public interface LibIserShim {
 
     Pointer ishim_comp_channel(Pointer context);
 
+    int ishim_comp_channel_destroy(Pointer channel);
+
     Pointer ishim_create_cq(Pointer context, int cqe, Pointer channel);
 
     int ishim_req_notify_cq(Pointer cq);

@@ -112,6 +112,11 @@ final class IserChannel implements PduChannel, PduSink {
     }
 
     @Override
+    public int maxSendDataSegmentLength() {
+        return iser.maxSendDataSegmentLength();
+    }
+
+    @Override
     public DataMover dataMover() {
         return iser;
     }

@@ -13,18 +13,17 @@ import io.numaiscsi.iser.PduSink;
 import io.numaiscsi.iser.rdma.IserPortal;
 import io.numaiscsi.iser.rdma.LibIserShim;
 import io.numaiscsi.numa.NodeMemory;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The daemon's iSER portals: each listens through the verbs shim, logs connections in on the login event
- * loops with iSER negotiation limits (RDMAExtensions=Yes, no digests, InitialR2T=Yes), and keeps each
- * connection on the thread that accepted it.
+ * loops with iSER negotiation limits (RDMAExtensions=Yes, no digests, InitialR2T=Yes), then hands each
+ * connection to its target's event thread like a TCP connection. Every cached LUN's memory (all NUMA nodes) is
+ * registered with each portal's device at start, so reads leave by RDMA Write straight from the cache blocks.
  */
 public final class IserPortals implements AutoCloseable {
-    /** Connections one portal registers buffers for. */
-    private static final int MAX_CONNECTIONS = 4;
-
     private final LibIserShim shim;
     private final List<IserPortal> portals = new ArrayList<>();
 
@@ -38,9 +37,12 @@ public final class IserPortals implements AutoCloseable {
         return shim == null ? null : new IserPortals(shim);
     }
 
-    /** Listens on one iSER portal; throws IllegalStateException with the reason when it cannot. */
-    public void listen(String host, int port, SessionServices tcpServices, EventLoopGroup login, ByteBufAllocator alloc,
-                       NodeMemory memory, int node) {
+    /**
+     * Listens on one iSER portal for at most {@code connections} connections, registering {@code cacheMemory};
+     * throws IllegalStateException with the reason when it cannot.
+     */
+    public void listen(String host, int port, int connections, SessionServices tcpServices, EventLoopGroup login,
+                       ByteBufAllocator alloc, NodeMemory memory, int node, List<ByteBuffer> cacheMemory) {
         SessionSettings base = tcpServices.settings();
         IserSettings iser = IserSettings.defaults(base.queueDepth());
         SessionSettings settings = new SessionSettings(IserLimits.of(base.limits(), iser), base.queueDepth(),
@@ -59,7 +61,7 @@ public final class IserPortals implements AutoCloseable {
                 return new IserChannel(connection, executor, relocation, services, alloc, System::nanoTime);
             }
         };
-        portals.add(IserPortal.listen(shim, host, port, iser, memory, node, MAX_CONNECTIONS, alloc, acceptor,
+        portals.add(IserPortal.listen(shim, host, port, iser, memory, node, connections, cacheMemory, alloc, acceptor,
                 new DefaultThreadFactory("iser-" + port, true)));
     }
 

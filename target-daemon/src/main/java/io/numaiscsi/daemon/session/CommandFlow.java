@@ -121,6 +121,8 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             return;
         }
         cmd.task.init(nexus, lun, cdbScratch, 0, cdbLength, edtl, h.readBit(), h.writeBit());
+        // A transport with a data mover (iSER) sends data-in from where it lies: reads need not copy it out.
+        cmd.task.sharedDataIn(connection.channel().dataMover() != null);
         if (!scsi.prepare(cmd.task)) {
             respondWithoutData(cmd);
             return;

@@ -221,7 +221,7 @@ public final class IscsiConnection {
         window.start(login.loginCmdSN());
         out.startFullFeature(window, login.nextStatSN(), params.headerDigest(), params.dataDigest());
         channel.receiveLimits(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
-        textExchange = new TextExchange(params, login);
+        textExchange = new TextExchange(params, login, channel.maxSendDataSegmentLength());
         if (session.type() == SessionType.NORMAL) {
             commands = new CommandFlow(this, session.target(), eventThreads, threadStats, nanoClock, session.nexus(), params,
                     settings.queueDepth(), settings.resources().writeBufferPerSession());
@@ -362,7 +362,7 @@ public final class IscsiConnection {
         ByteBuf ping = pdu.data();
         ByteBuf echo = null;
         if (ping != null) {
-            int len = Math.min(ping.readableBytes(), params.initiatorMaxRecvDataSegmentLength());
+            int len = Math.min(ping.readableBytes(), textExchange.initiatorMaxRecvDataSegmentLength());
             echo = ping.retainedSlice(ping.readerIndex(), len);
         }
         out.nopIn(nopOut.lun(), itt, RESERVED, echo);

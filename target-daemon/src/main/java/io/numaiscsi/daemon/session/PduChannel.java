@@ -36,6 +36,11 @@ public interface PduChannel {
      * The transport's own mover of solicited data (iSER: RDMA Read and Write), or null when the session layer
      * sends R2T and Data-In PDUs itself (TCP).
      */
+    /** The largest data segment this transport can send in one PDU, whatever the initiator declared. */
+    default int maxSendDataSegmentLength() {
+        return Integer.MAX_VALUE;
+    }
+
     default io.numaiscsi.proto.transport.DataMover dataMover() {
         return null;
     }

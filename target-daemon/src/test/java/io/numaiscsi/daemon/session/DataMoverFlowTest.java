@@ -12,16 +12,24 @@ import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ImmediateEventExecutor;
+import io.netty.util.internal.PlatformDependent;
+import io.numaiscsi.cache.CacheParameters;
+import io.numaiscsi.cache.CachedBlockDevice;
+import io.numaiscsi.cache.WritePolicy;
 import io.numaiscsi.iser.IserLimits;
 import io.numaiscsi.iser.IserSettings;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.proto.transport.DataMover;
 import io.numaiscsi.proto.transport.DataOutListener;
+import io.numaiscsi.numa.NodeMemory;
+import io.numaiscsi.numa.NumaTopology;
+import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +61,8 @@ class DataMoverFlowTest {
         DataOutListener getListener;
         int putItt = -1;
         byte[] putData;
+        /** Where the data-in lay: one direct buffer per piece. */
+        ByteBuffer[] putPieces;
 
         @Override
         public void getDataOut(int itt, ByteBuf into, int offset, int length, int solicitedStart,
@@ -69,6 +79,7 @@ class DataMoverFlowTest {
         public void putDataIn(int itt, ByteBuf data, int length) {
             putItt = itt;
             putData = ByteBufUtil.getBytes(data, data.readerIndex(), length);
+            putPieces = data.nioBuffers(data.readerIndex(), length);
         }
 
         @Override
@@ -151,11 +162,15 @@ class DataMoverFlowTest {
 
     @BeforeEach
     void logIn() {
+        logIn(new RamBlockDevice(1 << 20, 512));
+    }
+
+    private void logIn(BlockDevice device) {
         TargetLimits limits = IserLimits.of(TargetLimits.defaults(), IserSettings.defaults(16));
         SessionSettings settings = new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO,
                 List.of("10.0.2.15:3260"), 1);
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
-                new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
+                device)), UnpooledByteBufAllocator.DEFAULT);
         TargetDirectory directory = new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi)));
         EventThreads inline = new EventThreads() {
             @Override
@@ -232,6 +247,46 @@ class DataMoverFlowTest {
         assertEquals(0x11, readResponse.getInt(16));
         assertEquals(0, readResponse.getByte(3));
         assertTrue(!channel.opcodes().contains(OPCODE_DATA_IN), "no Data-In PDU: " + channel.opcodes());
+    }
+
+    @Test
+    void aReadFromTheCacheReachesTheMoverAsTheCacheBlocksThemselves() {
+        release();
+        NumaTopology topology = NumaTopology.detect().pretend(2);
+        CachedBlockDevice cached = CachedBlockDevice.create(new RamBlockDevice(1 << 20, 512),
+                new CacheParameters(256 * 1024, 64 * 1024, 2, 1, 64 * 1024, WritePolicy.WRITE_THROUGH), topology,
+                NodeMemory.open(topology), null);
+        try {
+            logIn(cached);
+            byte[] payload = new byte[4096];
+            new Random(8).nextBytes(payload);
+            connection.onPdu(command(0x30, false, 8, java.util.Arrays.copyOf(payload, 1024)));
+            channel.getInto.setBytes(1024, payload, 1024, 3072);
+            channel.getListener.dataOutArrived(0x30, 4096);
+
+            connection.onPdu(command(0x31, true, 8, null));
+            assertArrayEquals(payload, channel.putData);
+            for (ByteBuffer piece : channel.putPieces) {
+                assertTrue(inside(piece, cached.memory()), "data-in lies in the cache's own memory (no copy)");
+            }
+            assertEquals(4096, cached.counters().snapshot().total(cached.counters().snapshot().inPlaceBytes()));
+        } finally {
+            channel.release();
+            connection.onClosed();
+            cached.close();
+            logIn(); // for the @AfterEach
+        }
+    }
+
+    private static boolean inside(ByteBuffer piece, List<ByteBuffer> regions) {
+        long at = PlatformDependent.directBufferAddress(piece) + piece.position();
+        for (ByteBuffer r : regions) {
+            long base = PlatformDependent.directBufferAddress(r);
+            if (at >= base && at + piece.remaining() <= base + r.capacity()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test
