@@ -38,7 +38,7 @@ public final class CacheCounters {
    * node's blocks by a thread on the same node (local) or another one (remote), requests forwarded
    * to that node, and misses served straight from the backing device because every block of the
    * partition was pinned (bypasses), and bytes of that node's blocks handed to a transport in place, without a
-   * copy (iSER's RDMA Write from the registered cache region).
+   * copy (a shared read: iSER's RDMA Write from the registered cache region, or a large read sent over TCP).
    */
   public record Snapshot(long[] hits, long[] misses, long[] evictions, long[] localBytes, long[] remoteBytes,
                          long[] forwards, long[] bypasses, long[] inPlaceBytes) {

@@ -8,7 +8,7 @@ final class CacheSection {
 
     static final String KEY = "cache";
     static final List<String> KEYS = List.of("mode", "size-per-node", "block-size", "partitions-per-node",
-            "neighbours", "route-threshold", "write-policy");
+            "neighbours", "route-threshold", "write-policy", "zero-copy-min");
 
     private CacheSection() {
     }
@@ -60,6 +60,19 @@ final class CacheSection {
                 default -> throw c.error("\"" + c.text() + "\" is not a write policy (use write-through or write-back)");
             };
         }
+        int zeroCopyMin = d.zeroCopyMin();
+        c = f.optional("zero-copy-min");
+        if (c != null) {
+            if (c.text().equalsIgnoreCase("off")) {
+                zeroCopyMin = CacheSettings.ZERO_COPY_OFF;
+            } else {
+                long z = c.size();
+                if (z > (1 << 30)) {
+                    throw c.error(c.text() + " is out of range (0..1G, or off)");
+                }
+                zeroCopyMin = (int) z;
+            }
+        }
         if (sizePerNode / partitions / blockSize < 2) {
             Cursor at = f.optional("size-per-node");
             ConfigException e = at != null ? at.error(sizePerNode + " bytes give fewer than 2 blocks of " + blockSize
@@ -71,6 +84,7 @@ final class CacheSection {
         if (sizePerNode / partitions > Integer.MAX_VALUE - 4096) {
             throw f.optional("size-per-node").error("one partition would exceed 2 GiB; raise partitions-per-node");
         }
-        return new CacheSettings(mode, sizePerNode, blockSize, partitions, neighbours, routeThreshold, policy);
+        return new CacheSettings(mode, sizePerNode, blockSize, partitions, neighbours, routeThreshold, policy,
+                zeroCopyMin);
     }
 }

@@ -12,9 +12,12 @@ import java.util.Objects;
  * @param neighbours        neighbouring blocks kept in one partition, 1..64
  * @param routeThreshold    requests smaller than this many bytes are served where they arrive
  * @param writePolicy       write-through or write-back
+ * @param zeroCopyMin       reads of at least this many bytes leave over TCP straight from the pinned cache blocks;
+ *                          smaller ones are copied where they arrive ({@link #ZERO_COPY_OFF}: every read is copied).
+ *                          iSER sends every read from the cache blocks (the NIC reads them, no CPU copy at all).
  */
 public record CacheSettings(Mode mode, long sizePerNode, int blockSize, int partitionsPerNode, int neighbours,
-                            int routeThreshold, WritePolicy writePolicy) {
+                            int routeThreshold, WritePolicy writePolicy, int zeroCopyMin) {
 
     /** How LUN data is cached. */
     public enum Mode { OFF, PAGE_CACHE, NUMA }
@@ -22,8 +25,10 @@ public record CacheSettings(Mode mode, long sizePerNode, int blockSize, int part
     /** When a write is acknowledged. */
     public enum WritePolicy { WRITE_THROUGH, WRITE_BACK }
 
-    public static final CacheSettings DEFAULT =
-            new CacheSettings(Mode.OFF, 256L << 20, 512 << 10, 16, 4, 64 << 10, WritePolicy.WRITE_THROUGH);
+    public static final int ZERO_COPY_OFF = Integer.MAX_VALUE;
+
+    public static final CacheSettings DEFAULT = new CacheSettings(Mode.OFF, 256L << 20, 512 << 10, 16, 4, 64 << 10,
+            WritePolicy.WRITE_THROUGH, 64 << 10);
 
     public CacheSettings {
         Objects.requireNonNull(mode, "mode");

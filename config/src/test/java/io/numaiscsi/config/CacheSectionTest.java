@@ -38,11 +38,15 @@ class CacheSectionTest {
                   neighbours: 8
                   route-threshold: 32K
                   write-policy: write-back
+                  zero-copy-min: 256K
                 numa:
                   pretend-nodes: 2
                 """);
         assertEquals(new CacheSettings(CacheSettings.Mode.NUMA, 1L << 30, 128 << 10, 32, 8, 32 << 10,
-                CacheSettings.WritePolicy.WRITE_BACK), c.cache());
+                CacheSettings.WritePolicy.WRITE_BACK, 256 << 10), c.cache());
+        assertEquals(CacheSettings.ZERO_COPY_OFF, parse("cache:\n  mode: numa\n  zero-copy-min: off\n").cache()
+                .zeroCopyMin());
+        assertEquals(64 << 10, parse("cache:\n  mode: numa\n").cache().zeroCopyMin());
         assertEquals(2, c.numa().pretendNodes());
         assertEquals(CacheSettings.Mode.PAGE_CACHE, parse("cache:\n  mode: page-cache\n").cache().mode());
     }

@@ -96,7 +96,7 @@ class CacheModesTest {
             String counters = "\n" + metrics.cacheSummary() + daemon.logTail();
             System.out.print("[" + name + "] cache counters after the suite and fio:\n" + metrics.cacheSummary());
             for (String counter : List.of("cache_hits_total", "cache_misses_total", "cache_evictions_total",
-                    "cache_forwards_total", "cache_local_bytes_total")) {
+                    "cache_forwards_total", "cache_local_bytes_total", "cache_in_place_bytes_total")) {
                 assertTrue(metrics.sum(counter) > 0, counter + " > 0" + counters);
             }
             daemon.assertAlive();

@@ -18,6 +18,8 @@ public final class LogicalUnit {
   final Reservations reservations = new Reservations(unitAttentions);
   final CompareAndWriteLock compareAndWriteLock = new CompareAndWriteLock();
   ByteBufAllocator alloc;
+  /** Reads of at least this many bytes ask the device for its own memory (no copy) on any transport. */
+  private int sharedReadMin = Integer.MAX_VALUE;
 
   public LogicalUnit(int lun, LunIdentity identity, BlockDevice device) {
     if (lun < 0 || lun > MAX_LUN) {
@@ -35,6 +37,22 @@ public final class LogicalUnit {
       throw new IllegalArgumentException("device has no blocks");
     }
     this.limits = new BlockLimits(blockSize, device.physicalBlockSize());
+  }
+
+  /**
+   * Reads of at least {@code bytes} take the device's own memory ({@link BlockDevice#readShared}) even when the
+   * transport copies it out itself (TCP): one copy fewer for large reads, where copying costs most. Set before the
+   * unit serves; default never.
+   */
+  public void sharedReadMin(int bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("sharedReadMin " + bytes);
+    }
+    sharedReadMin = bytes;
+  }
+
+  int sharedReadMin() {
+    return sharedReadMin;
   }
 
   public int lun() {

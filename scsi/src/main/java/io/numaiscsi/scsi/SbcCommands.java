@@ -30,7 +30,8 @@ final class SbcCommands {
     LogicalUnit lu = t.unit;
     int length = (int) t.blocks * lu.blockSize;
     t.phase = PHASE_READ;
-    if (t.sharedDataIn() && lu.device.readShared(t.lba * lu.blockSize, length, lu.alloc, t.io)) {
+    if ((t.sharedDataIn() || length >= lu.sharedReadMin())
+        && lu.device.readShared(t.lba * lu.blockSize, length, lu.alloc, t.io)) {
       return;
     }
     ByteBuf buf = lu.alloc.directBuffer(length, length);

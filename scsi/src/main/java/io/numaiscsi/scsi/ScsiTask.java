@@ -46,7 +46,7 @@ public final class ScsiTask {
   ByteBuf dataOut;
   private volatile boolean aborted;
   private Object transportContext;
-  /** The transport sends data-in straight from device memory (iSER's RDMA Write), so reads need not copy. */
+  /** The transport sends data-in straight from device memory (iSER's RDMA Write), so no read needs a copy. */
   private boolean sharedDataIn;
 
   public ScsiTask(ScsiTaskListener listener) {

@@ -118,6 +118,24 @@ class SharedDataInTest implements ScsiTaskListener {
     assertEquals(2, completions);
   }
 
+  @Test
+  void aCopyingTransportTakesTheDevicesBufferForReadsOfAtLeastTheUnitsMinimum() {
+    MemoryDevice device = new MemoryDevice();
+    LogicalUnit unit = new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null), device);
+    ScsiTarget target = new ScsiTarget(TARGET, List.of(unit), PooledByteBufAllocator.DEFAULT);
+    ScsiTask task = new ScsiTask(this);
+    unit.sharedReadMin(2048);
+    run(target, task); // 1024 bytes: below the minimum
+    task.recycle();
+    assertEquals(0, device.sharedReads);
+    unit.sharedReadMin(1024);
+    run(target, task);
+    assertSame(device.lastShared, task.dataIn(), "large enough: served from the device's memory");
+    task.recycle();
+    assertEquals(1, device.sharedReads);
+    assertEquals(1, device.copyReads);
+  }
+
   private static void run(ScsiTarget target, ScsiTask task) {
     task.init(Harness.A, 0, Unpooled.wrappedBuffer(READ_16_LBA2_2BLOCKS), 0, 16, 1024, true, false);
     assertEquals(true, target.prepare(task));

@@ -93,7 +93,9 @@ public final class TargetDaemon implements AutoCloseable {
                 if (device instanceof CachedBlockDevice cached) {
                     cachedLuns.add(new CachedLun(t.name(), lun.id(), cached));
                 }
-                units.add(new LogicalUnit(lun.id(), LunIdentity.derive(t.name(), lun.id(), lun.serial()), device));
+                LogicalUnit unit = new LogicalUnit(lun.id(), LunIdentity.derive(t.name(), lun.id(), lun.serial()), device);
+                unit.sharedReadMin(config.cache().zeroCopyMin());
+                units.add(unit);
                 LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", t.name(), lun.id(), lun.backing(),
                         lun.sizeBytes(), lun.blockSize(), lun.path() == null ? "" : " at " + lun.path());
             }

@@ -68,8 +68,8 @@ public final class DaemonMetrics {
             counter("cache_forwards", "requests forwarded to this node's workers", tags, counters, s -> s.forwards()[n]);
             counter("cache_bypasses", "block reads that bypassed the cache (no free slot)", tags, counters,
                     s -> s.bypasses()[n]);
-            counter("cache_in_place_bytes", "bytes of this node's blocks sent without a copy (RDMA Write from the "
-                    + "registered cache)", tags, counters, s -> s.inPlaceBytes()[n]);
+            counter("cache_in_place_bytes", "bytes of this node's blocks sent straight from the blocks, no copy (iSER "
+                    + "RDMA Write; TCP reads of at least cache.zero-copy-min)", tags, counters, s -> s.inPlaceBytes()[n]);
         }
     }
 
