@@ -169,12 +169,9 @@ public final class CachedBlockDevice implements BlockDevice {
   /** Served in place: nothing to copy, so never forwarded to another node. */
   @Override
   public boolean readShared(long offset, int length, ByteBufAllocator alloc, SharedRead done) {
-    if (closed) {
-      done.sharedReadDone(IoStatus.UNAVAILABLE, null);
-      return true;
-    }
-    if (offset < 0 || length < 0 || offset > size || length > size - offset) {
-      done.sharedReadDone(IoStatus.OUT_OF_RANGE, null);
+    IoStatus refused = refusal(offset, length);
+    if (refused != null) {
+      done.sharedReadDone(refused, null);
       return true;
     }
     CacheRequest r = take();
@@ -331,15 +328,23 @@ public final class CachedBlockDevice implements BlockDevice {
   // ---- request admission and routing ----
 
   private boolean admit(long offset, long length, IoCompletion done) {
-    if (closed) {
-      done.ioComplete(IoStatus.UNAVAILABLE);
-      return false;
-    }
-    if (offset < 0 || length < 0 || offset > size || length > size - offset) {
-      done.ioComplete(IoStatus.OUT_OF_RANGE);
+    IoStatus refused = refusal(offset, length);
+    if (refused != null) {
+      done.ioComplete(refused);
       return false;
     }
     return true;
+  }
+
+  /** Why a request cannot start (closed, outside the device), or null. */
+  private IoStatus refusal(long offset, long length) {
+    if (closed) {
+      return IoStatus.UNAVAILABLE;
+    }
+    if (offset < 0 || length < 0 || offset > size || length > size - offset) {
+      return IoStatus.OUT_OF_RANGE;
+    }
+    return null;
   }
 
   private void dispatch(CacheRequest r) {
