@@ -660,8 +660,8 @@ public final class CachedBlockDevice implements BlockDevice {
     }
   }
 
-  /** Slots pinned right now (tests: zero when nothing is in flight). */
-  int pinnedSlots() {
+  /** Cache blocks pinned right now: by reads in flight and by buffers served in place not yet released. */
+  public int pinnedSlots() {
     int n = 0;
     for (CachePartition p : partitions) {
       p.lock.lock();

@@ -99,6 +99,8 @@ class CacheModesTest {
                     "cache_forwards_total", "cache_local_bytes_total", "cache_in_place_bytes_total")) {
                 assertTrue(metrics.sum(counter) > 0, counter + " > 0" + counters);
             }
+            assertEquals(0, PromText.settled(metricsPort, "cache_pinned_blocks", 0, Duration.ofSeconds(5)),
+                    "no block stays pinned once the sessions are gone" + counters);
             daemon.assertAlive();
         }
     }

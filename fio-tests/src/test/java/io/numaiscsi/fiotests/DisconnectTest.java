@@ -21,7 +21,8 @@ import org.junit.jupiter.api.TestInstance;
  * Initiators that vanish in the middle of a command: after a WRITE's command PDU (the target waits with an R2T),
  * halfway through the solicited Data-Out, and after a few Data-In PDUs of a large READ (the target still has data to
  * send into a closed socket). Each case runs {@link #ROUNDS} times; afterwards the daemon runs, a fresh session writes
- * and reads back, and its file descriptors and threads are back to where they were.
+ * and reads back, and its file descriptors and threads are back to where they were. The LUN sits behind the NUMA
+ * cache, so the large READ leaves from pinned cache blocks (zero-copy): no block may stay pinned at the end.
  */
 @Tag("it")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -34,11 +35,16 @@ class DisconnectTest {
 
     private DaemonProcess daemon;
     private RawIo.ProcStats baseline;
+    private int metricsPort;
 
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon");
-        daemon = DaemonProcess.start("DisconnectTest", DaemonProcess.Setup.fileLun(LUN_BYTES));
+        metricsPort = DaemonProcess.freeLoopbackPort();
+        daemon = DaemonProcess.start("DisconnectTest", DaemonProcess.Setup.fileLun(LUN_BYTES)
+                .section("cache: {mode: numa, size-per-node: 32M, block-size: 64K}")
+                .section("numa: {pretend-nodes: 2}")
+                .daemonArgs("--metrics", "127.0.0.1:" + metricsPort));
         // warm up: the first sessions start Netty's and the store's threads
         for (int i = 0; i < 4; i++) {
             writeAndReadBack(i);
@@ -56,9 +62,14 @@ class DisconnectTest {
     void stop() throws Exception {
         if (daemon != null) {
             RawIo.ProcStats after = settledStats();
+            double pinned = PromText.settled(metricsPort, "cache_pinned_blocks", 0, Duration.ofSeconds(10));
+            double inPlace = PromText.fetch(metricsPort).sum("cache_in_place_bytes_total");
             String tail = daemon.logTail();
             int exit = daemon.stop();
-            System.out.println("DisconnectTest: " + 4 * ROUNDS + " disconnects; before " + baseline + ", after " + after);
+            System.out.println("DisconnectTest: " + 4 * ROUNDS + " disconnects; before " + baseline + ", after " + after
+                    + "; " + (long) inPlace + " bytes sent from pinned cache blocks, " + (long) pinned + " still pinned");
+            assertTrue(inPlace > 0, "the large READs did not leave from the cache blocks\n" + tail);
+            assertEquals(0, pinned, "cache blocks stayed pinned after the initiators vanished\n" + tail);
             assertTrue(after.fds() <= baseline.fds() + 2, "file descriptors leaked: before " + baseline + ", after "
                     + after + "\n" + tail);
             assertTrue(after.threads() <= baseline.threads() + 2, "threads leaked: before " + baseline + ", after "

@@ -67,6 +67,21 @@ record PromText(String text) {
     }
 
     /** One line per cache counter, summed over LUNs, per node: for logs and assertion messages. */
+    /**
+     * The sum of {@code metric} once it reads {@code expected} (a gauge that settles as connections close), or its
+     * last reading when {@code patience} runs out.
+     */
+    static double settled(int port, String metric, double expected, Duration patience)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + patience.toNanos();
+        double value = fetch(port).sum(metric);
+        while (value != expected && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            value = fetch(port).sum(metric);
+        }
+        return value;
+    }
+
     String cacheSummary() {
         StringBuilder sb = new StringBuilder();
         for (String n : new String[] {"cache_hits_total", "cache_misses_total", "cache_evictions_total",

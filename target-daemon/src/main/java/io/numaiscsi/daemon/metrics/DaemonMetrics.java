@@ -54,6 +54,10 @@ public final class DaemonMetrics {
 
     /** Per node of one cached LUN: hits, misses, evictions, bytes served from local and remote memory, forwards. */
     private void registerCache(TargetDaemon.CachedLun lun) {
+        Gauge.builder("cache_pinned_blocks", lun.device(), d -> d.pinnedSlots())
+                .description("cache blocks pinned now (reads in flight, buffers sent in place not yet released)")
+                .tags(Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun()))).strongReference(true)
+                .register(registry);
         CacheCounters counters = lun.device().counters();
         int nodes = counters.snapshot().hits().length;
         for (int node = 0; node < nodes; node++) {
