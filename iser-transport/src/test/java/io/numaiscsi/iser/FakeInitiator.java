@@ -56,6 +56,15 @@ final class FakeInitiator {
         endpoint.ring();
     }
 
+    /** Sends arbitrary bytes as one Send (iSER header, PDU and all up to the caller); at most 64 KiB. */
+    void sendRaw(byte[] bytes) {
+        int slot = txSlot++ % 16;
+        int at = slot * 64 * 1024;
+        tx.buffer().put(at, bytes);
+        endpoint.postSend(slot, tx, at, bytes.length, true);
+        endpoint.ring();
+    }
+
     void send(byte[] bhs, byte[] data) {
         send(bhs, data, false, 0, 0, false, 0, 0);
     }
