@@ -6,12 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.internal.PlatformDependent;
 import io.numaiscsi.cache.CacheParameters;
 import io.numaiscsi.cache.CachedBlockDevice;
@@ -51,8 +48,7 @@ class DataMoverFlowTest {
     private static final int OPCODE_R2T = 0x31;
 
     /** A channel whose transport moves data itself; records what the session asks of it. */
-    static final class MoverChannel implements PduChannel, DataMover {
-        final List<ByteBuf> written = new ArrayList<>();
+    static final class MoverChannel extends FakePduChannel implements DataMover {
         int getItt = -1;
         ByteBuf getInto;
         int getOffset = -1;
@@ -63,6 +59,10 @@ class DataMoverFlowTest {
         byte[] putData;
         /** Where the data-in lay: one direct buffer per piece. */
         ByteBuffer[] putPieces;
+
+        MoverChannel() {
+            super("10.0.2.15:40000");
+        }
 
         @Override
         public void getDataOut(int itt, ByteBuf into, int offset, int length, int solicitedStart,
@@ -88,42 +88,6 @@ class DataMoverFlowTest {
         }
 
         @Override
-        public ByteBufAllocator alloc() {
-            return UnpooledByteBufAllocator.DEFAULT;
-        }
-
-        @Override
-        public EventExecutor executor() {
-            return ImmediateEventExecutor.INSTANCE;
-        }
-
-        @Override
-        public void write(ByteBuf framedPdu) {
-            written.add(framedPdu);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public void receiveLimits(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
-        }
-
-        @Override
-        public void handOff(Executor destination) {
-        }
-
-        @Override
-        public String remoteAddress() {
-            return "10.0.2.15:40000";
-        }
-
-        @Override
         public String localAddress() {
             return "10.0.2.15:3260";
         }
@@ -146,9 +110,9 @@ class DataMoverFlowTest {
             return null;
         }
 
+        @Override
         void release() {
-            written.forEach(ByteBuf::release);
-            written.clear();
+            super.release();
             if (getInto != null) {
                 getInto.release();
                 getInto = null;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 /** A PduChannel that keeps what is written, for session-layer tests without a transport. */
-final class FakePduChannel implements PduChannel {
+class FakePduChannel implements PduChannel {
     final List<ByteBuf> written = new ArrayList<>();
     final String remote;
     boolean closed;
