@@ -14,23 +14,6 @@ JAVA_FLAGS=(-XX:TieredStopAtLevel=1 "-XX:ErrorFile=$OUT/hs_err_%p.log" -Dchronic
 FIO_ARGS=(--size=24m --bs=64k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c
   --verify_fatal=1 --do_verify=1 --runtime=20 --time_based=0 --eta=never)
 
-wait_port() {
-  local end=$((SECONDS + $3))
-  while [ "$SECONDS" -lt "$end" ]; do
-    kill -0 "$DPID" 2>/dev/null || return 2
-    (echo >"/dev/tcp/$1/$2") 2>/dev/null && return 0
-    sleep 0.5
-  done
-  return 1
-}
-
-stop_daemon() {
-  kill -TERM "$DPID" 2>/dev/null
-  for _ in $(seq 120); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$DPID" 2>/dev/null && { log "daemon still running 60 s after SIGTERM: SIGKILL"; kill -KILL "$DPID"; }
-  wait "$DPID"
-}
-
 # files_and_sums MOUNTPOINT NAME: a small tree of random files and its sha256 list in $OUT/sums-NAME.txt
 files_and_sums() {
   mkdir -p "$1/tree" && for i in $(seq 8); do head -c $((i * 300 * 1024 + 4097)) /dev/urandom >"$1/tree/f$i"; done \

@@ -34,25 +34,6 @@ metrics() {
 # sum NAME FILE: the sum of every sample of one metric
 sum() { awk -v n="$1" 'index($0, n "{") == 1 || index($0, n " ") == 1 { s += $NF } END { printf "%.0f\n", s }' "$2"; }
 
-# wait_port HOST PORT SECONDS: until something accepts there (fails at once if the daemon died)
-wait_port() {
-  local end=$((SECONDS + $3))
-  while [ "$SECONDS" -lt "$end" ]; do
-    kill -0 "$DPID" 2>/dev/null || return 2
-    (echo >"/dev/tcp/$1/$2") 2>/dev/null && return 0
-    sleep 0.5
-  done
-  return 1
-}
-
-# stop_daemon: SIGTERM, SIGKILL after 60 s; returns the daemon's exit status
-stop_daemon() {
-  kill -TERM "$DPID" 2>/dev/null
-  for _ in $(seq 120); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.5; done
-  kill -0 "$DPID" 2>/dev/null && { log "daemon still running 60 s after SIGTERM: SIGKILL"; kill -KILL "$DPID"; }
-  wait "$DPID"
-}
-
 mkdir -p /tmp/nit-data
 log "starting the daemon: java ${JAVA_FLAGS[*]} @/vmrun/java/args"
 java "${JAVA_FLAGS[@]}" @/vmrun/java/args io.numaiscsi.daemon.Main --config /vmrun/target.yaml \
