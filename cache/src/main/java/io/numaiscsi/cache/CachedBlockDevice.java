@@ -155,13 +155,9 @@ public final class CachedBlockDevice implements BlockDevice {
     if (!admit(offset, length, done)) {
       return;
     }
-    CacheRequest r = take();
-    r.op = CacheRequest.READ;
-    r.offset = offset;
-    r.length = length;
+    CacheRequest r = readRequest(offset, length);
     r.buf = dst;
     r.base = dst.writerIndex();
-    r.fua = false;
     r.done = done;
     dispatch(r);
   }
@@ -174,16 +170,21 @@ public final class CachedBlockDevice implements BlockDevice {
       done.sharedReadDone(refused, null);
       return true;
     }
+    CacheRequest r = readRequest(offset, length);
+    r.shared = done;
+    r.alloc = alloc;
+    r.servingNode = Math.max(0, NodeThread.currentNode());
+    r.start();
+    return true;
+  }
+
+  private CacheRequest readRequest(long offset, int length) {
     CacheRequest r = take();
     r.op = CacheRequest.READ;
     r.offset = offset;
     r.length = length;
-    r.shared = done;
-    r.alloc = alloc;
     r.fua = false;
-    r.servingNode = Math.max(0, NodeThread.currentNode());
-    r.start();
-    return true;
+    return r;
   }
 
   /** Every node's cache memory, e.g. for a transport to register with its device once at start. */
