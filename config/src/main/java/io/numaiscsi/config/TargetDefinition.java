@@ -38,36 +38,19 @@ public record TargetDefinition(String name, String alias, List<String> allowedIn
         return new TargetDefinition(name, alias, allowedInitiators, newLuns, chap, allowNetworks);
     }
 
-    /** Whether an initiator at this source address may log in: in one of {@link #allowNetworks}, or any if empty. */
-    public boolean allowsAddress(java.net.InetAddress address) {
-        if (allowNetworks.isEmpty()) {
-            return true;
-        }
-        for (NetworkRange n : allowNetworks) {
-            if (n.contains(address)) {
-                return true;
-            }
-        }
-        return false;
+    /** Who may log in: {@link #allowedInitiators} and {@link #allowNetworks}. */
+    public AccessList access() {
+        return new AccessList(allowedInitiators, allowNetworks);
     }
 
-    /**
-     * Whether an initiator may log in to this target. iSCSI names are compared after the
-     * RFC 7143 case normalization (ASCII names: lower case).
-     */
+    /** Whether an initiator at this source address may log in: in one of {@link #allowNetworks}, or any if empty. */
+    public boolean allowsAddress(java.net.InetAddress address) {
+        return access().allowsAddress(address);
+    }
+
+    /** Whether an initiator may log in to this target ({@link AccessList#allows}). */
     public boolean allows(String initiatorName) {
-        if (initiatorName == null || initiatorName.isEmpty()) {
-            return false;
-        }
-        if (allowedInitiators.isEmpty()) {
-            return true;
-        }
-        for (String allowed : allowedInitiators) {
-            if (allowed.equalsIgnoreCase(initiatorName)) {
-                return true;
-            }
-        }
-        return false;
+        return access().allows(initiatorName);
     }
 
     /** The LUN with this id, or null. */

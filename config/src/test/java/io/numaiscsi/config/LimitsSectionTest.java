@@ -26,6 +26,20 @@ class LimitsSectionTest {
     }
 
     @Test
+    void loginAndBufferLimits() throws ConfigException {
+        LimitsSettings l = ConfigLoader.parse("limits:\n  max-logins: 32\n  logins-per-address: 4\n"
+                + "  login-timeout: 10s\n  login-pdu-timeout: 2s\n  data-out-timeout: 30s\n"
+                + "  data-in-per-connection: 8M\n  buffer-memory: 256M\n" + TARGETS, "t.yaml").limits();
+        assertEquals(new LimitsSettings(1024, 256, 64L << 20, 32, 4, java.time.Duration.ofSeconds(10),
+                java.time.Duration.ofSeconds(2), java.time.Duration.ofSeconds(30), 8L << 20, 256L << 20), l);
+    }
+
+    @Test
+    void perAddressDefaultFollowsASmallLoginLimit() throws ConfigException {
+        assertEquals(8, ConfigLoader.parse("limits: {max-logins: 8}\n" + TARGETS, "t.yaml").limits().loginsPerAddress());
+    }
+
+    @Test
     void perInitiatorDefaultFollowsASmallDaemonLimit() throws ConfigException {
         assertEquals(4, ConfigLoader.parse("limits: {max-sessions: 4}\n" + TARGETS, "t.yaml").limits()
                 .maxSessionsPerInitiator());
@@ -40,6 +54,13 @@ class LimitsSectionTest {
                 Arguments.of("write-buffer-per-session: 4K", "limits.write-buffer-per-session",
                         "4K is out of range (64K..64G)"),
                 Arguments.of("write-buffer-per-session: lots", "limits.write-buffer-per-session", null),
+                Arguments.of("max-logins: 4\n  logins-per-address: 5", "limits.logins-per-address",
+                        "5 exceeds max-logins 4"),
+                Arguments.of("login-timeout: 2s", "limits.login-timeout",
+                        "login-pdu-timeout 5s is longer than login-timeout 2s"),
+                Arguments.of("login-pdu-timeout: 0", "limits.login-pdu-timeout", null),
+                Arguments.of("buffer-memory: 1M", "limits.buffer-memory", "1M is out of range (16M..1T)"),
+                Arguments.of("data-in-per-connection: 1K", "limits.data-in-per-connection", "1K is out of range (64K..64G)"),
                 Arguments.of("max-session: 3", "limits.max-session", "unknown key (did you mean \"max-sessions\"?)"));
     }
 

@@ -109,6 +109,11 @@ public final class ScsiTask {
     return dataOutLength;
   }
 
+  /** After a successful prepare(): bytes of a READ's data-in (the buffer it fills); 0 for every other command. */
+  public long readDataLength() {
+    return kind == CommandKind.READ && unit != null ? blocks * unit.blockSize : 0;
+  }
+
   /** The transport hands over the collected write data; ownership moves to the task. */
   public void dataOut(ByteBuf collected) {
     if (dataOut != null) {

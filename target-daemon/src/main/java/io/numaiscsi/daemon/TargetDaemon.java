@@ -1,6 +1,7 @@
 package io.numaiscsi.daemon;
 
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.internal.PlatformDependent;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.numaiscsi.cache.CachedBlockDevice;
@@ -115,13 +116,17 @@ public final class TargetDaemon implements AutoCloseable {
         for (Portal p : config.portals()) {
             portalNames.add(p.toString());
         }
-        LOG.info("limits: {} sessions, {} per initiator, {} bytes of write buffers per session; discovery {}; {} "
-                        + "initiators with their own CHAP", config.limits().maxSessions(),
-                config.limits().maxSessionsPerInitiator(), config.limits().writeBufferPerSession(),
+        ResourceLimits resources = resourceLimits(config.limits());
+        LOG.info("limits: {} sessions, {} per initiator; {} connections in login, {} per source address, login "
+                        + "timeout {} ms ({} ms per PDU); buffers: {} bytes daemon-wide (direct memory ceiling {} bytes), "
+                        + "{} of writes and {} of reads per connection, Data-Out timeout {} ms; discovery {}; {} "
+                        + "initiators with their own CHAP", resources.maxSessions(), resources.maxSessionsPerInitiator(),
+                resources.maxLogins(), resources.loginsPerAddress(), resources.loginTimeout().toMillis(),
+                resources.loginPduTimeout().toMillis(), resources.bufferMemory(), PlatformDependent.maxDirectMemory(),
+                resources.writeBufferPerSession(), resources.dataInPerConnection(), resources.dataOutTimeout().toMillis(),
                 config.discoveryChap() == null ? "open" : "needs CHAP", config.initiators().size());
         SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
-                iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG, resourceLimits(config.limits()),
-                chapAccounts(config));
+                iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG, resources, chapAccounts(config));
         int lunCount = 0;
         for (ExportedTarget t : exported) {
             lunCount += t.scsi().units().size();
@@ -165,7 +170,20 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     private static ResourceLimits resourceLimits(LimitsSettings l) {
-        return new ResourceLimits(l.maxSessions(), l.maxSessionsPerInitiator(), l.writeBufferPerSession());
+        return new ResourceLimits(l.maxSessions(), l.maxSessionsPerInitiator(), l.writeBufferPerSession(), l.maxLogins(),
+                l.loginsPerAddress(), l.loginTimeout(), l.loginPduTimeout(), l.dataOutTimeout(), l.dataInPerConnection(),
+                bufferMemory(l.bufferMemory()));
+    }
+
+    /** The configured buffer budget, at most half of the JVM's direct memory (the rest: Netty's pools, PDUs). */
+    private static long bufferMemory(long configured) {
+        long ceiling = PlatformDependent.maxDirectMemory();
+        long budget = Math.min(configured, Math.max(16L << 20, ceiling / 2));
+        if (budget < configured) {
+            LOG.warn("limits.buffer-memory {} bytes is more than half of the JVM's direct memory ceiling {} bytes: "
+                    + "using {} (raise -XX:MaxDirectMemorySize to allow more)", configured, ceiling, budget);
+        }
+        return budget;
     }
 
     /** Discovery and per-initiator CHAP from the config. */

@@ -80,6 +80,11 @@ public final class LoginStateMachine {
         return finished && pendingResponse == null ? parameters : null;
     }
 
+    /** The InitiatorName of the first request, or null before it (or when it had none). */
+    public String initiatorName() {
+        return initiatorName;
+    }
+
     public LoginStep onRequest(LoginRequest request) {
         if (finished && pendingResponse == null) {
             return fail(request, LoginFailure.initiatorError("Login Request after the login ended"));
@@ -186,7 +191,10 @@ public final class LoginStateMachine {
         }
         target = context.findTarget(targetName);
         if (target == null) {
-            return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.NOT_FOUND, "no target " + targetName);
+            // Same status as "not allowed" (02/02), so an unauthenticated peer cannot probe for target names;
+            // the real reason goes to the target's log.
+            return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.AUTHORIZATION_FAILURE,
+                    "no target " + targetName);
         }
         if (!context.initiatorAllowed(target, initiatorName)) {
             return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.AUTHORIZATION_FAILURE,

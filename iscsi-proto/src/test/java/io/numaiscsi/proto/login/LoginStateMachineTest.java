@@ -183,7 +183,8 @@ class LoginStateMachineTest {
                 Arguments.of("no InitiatorName", req(true, false, 1, 3, concat(op, TNAME)), 2, 0x07),
                 Arguments.of("no TargetName", req(true, false, 1, 3, concat(op, INAME)), 2, 0x07),
                 Arguments.of("empty InitiatorName", req(true, false, 0, 1, "InitiatorName=", TNAME), 2, 0x07),
-                Arguments.of("unknown target", req(true, false, 0, 1, INAME, "TargetName=iqn.x:none"), 2, 0x03),
+                // the same status as "not allowed": an unauthenticated peer cannot probe for target names
+                Arguments.of("unknown target", req(true, false, 0, 1, INAME, "TargetName=iqn.x:none"), 2, 0x02),
                 Arguments.of("bad SessionType", req(true, false, 0, 1, INAME, "SessionType=Boot"), 2, 0x09),
                 Arguments.of("NSG 2", req(true, false, 0, 2, INAME, TNAME), 2, 0x00),
                 Arguments.of("CSG 2", req(false, false, 2, 0, INAME, TNAME), 2, 0x00),

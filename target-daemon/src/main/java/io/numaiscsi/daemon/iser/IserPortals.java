@@ -49,7 +49,7 @@ public final class IserPortals implements AutoCloseable {
                 base.nopInInterval(), base.nopInTimeout(), base.portalAddresses(), base.targetPortalGroupTag(),
                 base.resources(), base.chapAccounts());
         SessionServices services = new SessionServices(settings, tcpServices.targets(), tcpServices.sessions(),
-                tcpServices.eventThreads(), tcpServices.threadStats());
+                tcpServices.eventThreads(), tcpServices.threadStats(), tcpServices.guards());
         IserPortal.Acceptor acceptor = new IserPortal.Acceptor() {
             @Override
             public EventExecutor executorFor(String remoteAddress) {

@@ -1,7 +1,7 @@
 package io.numaiscsi.daemon.session;
 
 import io.numaiscsi.proto.login.SessionType;
-import java.util.Locale;
+import io.numaiscsi.config.AccessList;
 import java.util.Map;
 import java.util.HashMap;
 
@@ -18,7 +18,7 @@ public final class ChapAccounts {
     /** {@code byInitiator} is keyed by initiator name (compared case-insensitively). */
     public ChapAccounts(ChapAccount discovery, Map<String, ChapAccount> byInitiator) {
         this.discovery = discovery;
-        byInitiator.forEach((name, account) -> this.byInitiator.put(name.toLowerCase(Locale.ROOT), account));
+        byInitiator.forEach((name, account) -> this.byInitiator.put(AccessList.normalizedName(name), account));
     }
 
     /** The account this login must prove, or null when it needs no authentication. */
@@ -26,7 +26,7 @@ public final class ChapAccounts {
         if (type == SessionType.DISCOVERY) {
             return discovery;
         }
-        ChapAccount own = byInitiator.get(initiatorName.toLowerCase(Locale.ROOT));
+        ChapAccount own = byInitiator.get(AccessList.normalizedName(initiatorName));
         if (own != null) {
             return own;
         }

@@ -61,10 +61,22 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
     private long writeBytesHeld;
     private final ArrayDeque<IscsiCommand> parked = new ArrayDeque<>();
     private boolean holdParked;
+    /**
+     * Read budget of this connection (limits.data-in-per-connection): bytes of READs executing. A READ runs only
+     * while it fits and the transport takes more output (a peer that does not read its socket stops getting
+     * data); handed to the transport, its bytes no longer count. A READ alone may exceed it.
+     */
+    private final long readBudget;
+    private long readBytesHeld;
+    private final ArrayDeque<IscsiCommand> parkedReads = new ArrayDeque<>();
+    /** The daemon-wide budget both kinds of buffer are charged to as well (limits.buffer-memory). */
+    private final BufferBudget buffers;
+    private boolean awaitingBuffers;
+    private final Runnable buffersReleased;
 
     CommandFlow(IscsiConnection connection, ExportedTarget target, EventThreads eventThreads,
                 EventThreadRegistry threadStats, LongSupplier nanoClock, ItNexus nexus, SessionParameters params,
-                int queueDepth, long writeBudget) {
+                int queueDepth, ResourceLimits limits, BufferBudget buffers) {
         this.threadStats = threadStats;
         this.nanoClock = nanoClock;
         this.connection = connection;
@@ -73,7 +85,20 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         this.nexus = nexus;
         this.params = params;
         this.out = connection.out();
-        this.writeBudget = writeBudget;
+        this.writeBudget = limits.writeBufferPerSession();
+        this.readBudget = limits.dataInPerConnection();
+        this.buffers = buffers;
+        Runnable retry = () -> {
+            awaitingBuffers = false;
+            retryParked();
+        };
+        this.buffersReleased = () -> {
+            try {
+                connection.channel().executor().execute(retry);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // the connection's thread is gone: nothing left to retry
+            }
+        };
         for (int i = 0; i < queueDepth + IMMEDIATE_SLACK; i++) {
             IscsiCommand cmd = new IscsiCommand(this, params.maxOutstandingR2T());
             cmd.execution = () -> {
@@ -92,8 +117,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         ScsiCommandHeader h = commandHeader.wrap(pdu.bhs());
         int itt = h.initiatorTaskTag();
         if (byItt.containsKey(itt)) {
-            LOG.warn("rejecting SCSI command from {}: ITT 0x{} already in use (CmdSN {})",
-                    connection.channel().remoteAddress(), Integer.toHexString(itt), Integer.toUnsignedString(cmdSN));
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("rejecting SCSI command from {}: ITT 0x{} already in use (CmdSN {})",
+                        connection.channel().remoteAddress(), Integer.toHexString(itt), Integer.toUnsignedString(cmdSN));
+            }
             out.reject(RejectReason.TASK_IN_PROGRESS.code(), pdu.bhs());
             return;
         }
@@ -136,6 +163,14 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             return;
         }
         byItt.put(itt, cmd);
+        long readLength = cmd.task.readDataLength();
+        if (readLength > 0 && (!parkedReads.isEmpty() || !connection.channel().writable()
+                || !charge(readLength, false))) {
+            cmd.readParked = true;
+            parkedReads.add(cmd);
+            return;
+        }
+        cmd.readCharge = readLength;
         execute(cmd);
     }
 
@@ -202,13 +237,17 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         }
         cmd.unsolicitedEnd = Math.min(unsolicited, cmd.toCollect);
         // Over budget: take the unsolicited part (at most FirstBurstLength) now, solicit the rest later.
-        cmd.parked = cmd.unsolicitedEnd < toCollect && (!parked.isEmpty() || !fitsBudget(toCollect));
+        if (cmd.unsolicitedEnd < toCollect) {
+            cmd.parked = !parked.isEmpty() || !charge(toCollect, true);
+        } else {
+            forceCharge(toCollect); // all of it is already on its way: bounded by FirstBurstLength
+        }
         int size = cmd.parked ? cmd.unsolicitedEnd : toCollect;
         cmd.writeBuffer = connection.channel().alloc().directBuffer(size, size);
         cmd.writeBuffer.writerIndex(size);
+        cmd.lastDataAt = nanoClock.getAsLong();
         if (!cmd.parked) {
             cmd.writeCharge = toCollect;
-            writeBytesHeld += toCollect;
         }
         cmd.ttt = nextTargetTransferTag();
         byItt.put(cmd.itt, cmd);
@@ -223,14 +262,45 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         advance(cmd);
     }
 
-    private boolean fitsBudget(int bytes) {
-        return writeBytesHeld == 0 || writeBytesHeld + bytes <= writeBudget;
+    /**
+     * Charges a command's buffer to this connection's budget of its kind and to the daemon-wide one. A connection
+     * holding nothing of that kind may exceed its own budget with one command; one holding nothing at all may
+     * always take {@link ResourceLimits#GUARANTEED_BUFFER} bytes, so the daemon-wide budget filled by others slows
+     * it but never stops it. A refusal by the daemon-wide budget asks to be woken when bytes come back.
+     */
+    private boolean charge(long bytes, boolean write) {
+        long held = write ? writeBytesHeld : readBytesHeld;
+        long budget = write ? writeBudget : readBudget;
+        if (held > 0 && held + bytes > budget) {
+            return false;
+        }
+        if (!buffers.tryCharge(bytes)) {
+            if (writeBytesHeld > 0 || readBytesHeld > 0 || bytes > ResourceLimits.GUARANTEED_BUFFER) {
+                if (!awaitingBuffers) {
+                    awaitingBuffers = true;
+                    buffers.awaitRelease(buffersReleased, bytes);
+                }
+                return false;
+            }
+            buffers.forceCharge(bytes);
+        }
+        if (write) {
+            writeBytesHeld += bytes;
+        } else {
+            readBytesHeld += bytes;
+        }
+        return true;
     }
 
-    /** Gives parked writes their full buffer and R2Ts, oldest first, while the budget allows. */
-    private void unpark() {
+    private void forceCharge(long bytes) {
+        buffers.forceCharge(bytes);
+        writeBytesHeld += bytes;
+    }
+
+    /** Runs parked writes (full buffer, R2Ts) and parked READs, oldest first, while the budgets allow. */
+    void retryParked() {
         boolean any = false;
-        while (!holdParked && !parked.isEmpty() && fitsBudget(parked.peek().toCollect)) {
+        while (!holdParked && !parked.isEmpty() && charge(parked.peek().toCollect, true)) {
             IscsiCommand cmd = parked.poll();
             cmd.parked = false;
             ByteBuf full = connection.channel().alloc().directBuffer(cmd.toCollect, cmd.toCollect);
@@ -239,14 +309,43 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             cmd.writeBuffer.release();
             cmd.writeBuffer = full;
             cmd.writeCharge = cmd.toCollect;
-            writeBytesHeld += cmd.toCollect;
             cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
+            cmd.lastDataAt = nanoClock.getAsLong();
             advance(cmd);
             any = true;
+        }
+        while (!holdParked && !parkedReads.isEmpty() && connection.channel().writable()
+                && charge(parkedReads.peek().task.readDataLength(), false)) {
+            IscsiCommand cmd = parkedReads.poll();
+            cmd.readParked = false;
+            cmd.readCharge = cmd.task.readDataLength();
+            execute(cmd);
         }
         if (any) {
             out.flush();
         }
+    }
+
+    /**
+     * The oldest command owing solicited Data-Out for longer than {@code timeoutNanos} (its R2Ts sent, no data
+     * since), or null. Parked writes owe nothing yet.
+     */
+    IscsiCommand overdueDataOut(long now, long timeoutNanos) {
+        for (IscsiCommand c : byItt.values()) {
+            if (c.state == IscsiCommand.State.COLLECTING_DATA && !c.parked && now - c.lastDataAt > timeoutNanos) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Bytes of READs charged to this connection, and READs parked; for tests. */
+    long readBytesHeld() {
+        return readBytesHeld;
+    }
+
+    int parkedReads() {
+        return parkedReads.size();
     }
 
     /** Bytes of write buffers held against the budget, and writes parked; for tests. */
@@ -266,6 +365,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
 
     /** Copies the part of a data segment that lies inside the SCSI transfer; counts it if it is in order. */
     private void acceptData(IscsiCommand cmd, ByteBuf data, int offset) {
+        cmd.lastDataAt = nanoClock.getAsLong();
         int length = data.readableBytes();
         int end = Math.min(offset + length, cmd.writeBuffer.writerIndex()); // a parked write holds only its first part
         if (end > offset) {
@@ -303,6 +403,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         while (cmd.outstandingR2t < params.maxOutstandingR2T() && cmd.nextR2tOffset < cmd.toCollect) {
             int length = Math.min(params.maxBurstLength(), cmd.toCollect - cmd.nextR2tOffset);
             out.r2t(cmd.lunRaw, cmd.itt, cmd.ttt, cmd.r2tSN++, cmd.nextR2tOffset, length);
+            cmd.lastDataAt = nanoClock.getAsLong();
             cmd.pushR2t(cmd.nextR2tOffset + length);
             cmd.nextR2tOffset += length;
         }
@@ -336,8 +437,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         if (cmd == null || cmd.state != IscsiCommand.State.COLLECTING_DATA) {
             boolean issuedByUs = ttt != RESERVED && ttt > 0 && ttt < nextTtt;
             if (ttt != RESERVED && cmd == null && !issuedByUs) {
-                LOG.warn("rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}", connection.channel().remoteAddress(),
-                        Integer.toHexString(itt), Integer.toHexString(ttt));
+                if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                    LOG.warn("rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}", connection.channel().remoteAddress(),
+                            Integer.toHexString(itt), Integer.toHexString(ttt));
+                }
                 out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
             }
             return; // data for a command already answered (failed, aborted) or surplus data: dropped
@@ -347,24 +450,30 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         int offset = h.bufferOffset();
         if ((ttt != RESERVED && ttt != cmd.ttt) || offset < 0 || (long) offset + length > cmd.expectedLength
                 || (ttt == RESERVED && offset + length > Math.max(cmd.unsolicitedEnd, params.firstBurstLength()))) {
-            LOG.warn("rejecting Data-Out from {}: ITT 0x{} TTT 0x{} offset {} length {} outside the transfer "
-                            + "(EDTL {}, FirstBurstLength {})", connection.channel().remoteAddress(), Integer.toHexString(itt),
-                    Integer.toHexString(ttt), offset, length, cmd.expectedLength, params.firstBurstLength());
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("rejecting Data-Out from {}: ITT 0x{} TTT 0x{} offset {} length {} outside the transfer "
+                                + "(EDTL {}, FirstBurstLength {})", connection.channel().remoteAddress(), Integer.toHexString(itt),
+                        Integer.toHexString(ttt), offset, length, cmd.expectedLength, params.firstBurstLength());
+            }
             out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
             return;
         }
         int expectedDataSN = ttt == RESERVED ? cmd.unsolicitedDataSN++ : cmd.solicitedDataSN++;
         if (h.dataSN() != expectedDataSN) {
             // ERL 0 cannot recover a lost or reordered Data-Out: fail the command, keep the connection.
-            LOG.warn("aborting command ITT 0x{} from {}: Data-Out DataSN {} where {} was expected (offset {}, length {})",
-                    Integer.toHexString(itt), connection.channel().remoteAddress(), Integer.toUnsignedString(h.dataSN()),
-                    expectedDataSN, offset, length);
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("aborting command ITT 0x{} from {}: Data-Out DataSN {} where {} was expected (offset {}, length {})",
+                        Integer.toHexString(itt), connection.channel().remoteAddress(), Integer.toUnsignedString(h.dataSN()),
+                        expectedDataSN, offset, length);
+            }
             failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
             return;
         }
         if (offset > cmd.received) {
-            LOG.warn("aborting command ITT 0x{} from {}: Data-Out offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
-                    Integer.toHexString(itt), connection.channel().remoteAddress(), offset, cmd.received);
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("aborting command ITT 0x{} from {}: Data-Out offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
+                        Integer.toHexString(itt), connection.channel().remoteAddress(), offset, cmd.received);
+            }
             failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
             return;
         }
@@ -501,9 +610,16 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             parked.remove(cmd);
             cmd.parked = false;
         }
-        boolean released = cmd.writeCharge > 0;
+        if (cmd.readParked) {
+            parkedReads.remove(cmd);
+            cmd.readParked = false;
+        }
+        long charged = cmd.writeCharge + cmd.readCharge;
+        boolean released = charged > 0;
         writeBytesHeld -= cmd.writeCharge;
+        readBytesHeld -= cmd.readCharge;
         cmd.writeCharge = 0;
+        cmd.readCharge = 0;
         cmd.releaseBuffers();
         cmd.state = IscsiCommand.State.FREE;
         cmd.abortWaiter = null;
@@ -514,7 +630,8 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         }
         free.add(cmd);
         if (released) {
-            unpark();
+            buffers.release(charged);
+            retryParked();
         }
     }
 
@@ -530,7 +647,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
      * completions {@code waiter} must wait for (0 or 1).
      */
     int abort(IscsiCommand cmd, PendingTaskManagement waiter) {
-        if (cmd.state == IscsiCommand.State.COLLECTING_DATA) {
+        if (cmd.state == IscsiCommand.State.COLLECTING_DATA || cmd.readParked) {
             byItt.remove(cmd.itt);
             recycle(cmd);
             return 0;
@@ -570,7 +687,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         } finally {
             holdParked = held;
         }
-        unpark();
+        retryParked();
         return waits;
     }
 

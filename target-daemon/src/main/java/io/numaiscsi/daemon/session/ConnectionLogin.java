@@ -14,6 +14,7 @@ import io.numaiscsi.proto.login.KeyValue;
 import io.numaiscsi.proto.login.LoginContext;
 import io.numaiscsi.proto.login.LoginRequest;
 import io.numaiscsi.proto.login.LoginStateMachine;
+import io.numaiscsi.proto.login.LoginStatus;
 import io.numaiscsi.proto.login.LoginStep;
 import io.numaiscsi.proto.login.LoginVerdict;
 import io.numaiscsi.proto.login.SessionParameters;
@@ -47,6 +48,7 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     private int loginCmdSN;
     private IscsiSession boundSession;
     private String failureReason;
+    private boolean failureGuessed;
     /** The daemon's own reason for a refusal it caused (access list, session limit), more precise than the machine's. */
     private String denial;
 
@@ -72,10 +74,22 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
         LoginStep step = machine.onRequest(req);
         if (step.verdict() == LoginVerdict.FAIL) {
             failureReason = denial != null ? denial : step.reason();
+            failureGuessed = step.statusClass() == LoginStatus.INITIATOR_ERROR
+                    && (step.statusDetail() == LoginStatus.AUTHENTICATION_FAILURE
+                    || step.statusDetail() == LoginStatus.AUTHORIZATION_FAILURE);
         }
-        sendResponse(req, step);
-        channel.flush();
+        sendResponse(req, step); // the caller flushes: a throttled answer waits
         return step.verdict();
+    }
+
+    /** The login failed on a secret, a name or an access list: what a guesser would try again. */
+    boolean failureCountsAsGuess() {
+        return failureGuessed;
+    }
+
+    /** The InitiatorName the login declared, or null before the first request named one. */
+    String initiatorName() {
+        return machine.initiatorName();
     }
 
     private void sendResponse(LoginRequest req, LoginStep step) {

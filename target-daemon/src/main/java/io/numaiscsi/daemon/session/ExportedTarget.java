@@ -1,5 +1,6 @@
 package io.numaiscsi.daemon.session;
 
+import io.numaiscsi.config.AccessList;
 import io.numaiscsi.config.NetworkRange;
 import io.numaiscsi.scsi.ScsiTarget;
 import java.net.InetAddress;
@@ -9,12 +10,11 @@ import java.util.List;
  * One iSCSI target as the session layer sees it: its name, who may log in (initiator names and source networks,
  * empty lists meaning anyone), the CHAP account its logins need (null: none), and its LUNs.
  */
-public record ExportedTarget(String name, String alias, List<String> allowedInitiators, ScsiTarget scsi,
-                             ChapAccount chap, List<NetworkRange> allowNetworks) {
+public record ExportedTarget(String name, String alias, AccessList access, ScsiTarget scsi, ChapAccount chap) {
 
-    public ExportedTarget {
-        allowedInitiators = List.copyOf(allowedInitiators);
-        allowNetworks = List.copyOf(allowNetworks);
+    public ExportedTarget(String name, String alias, List<String> allowedInitiators, ScsiTarget scsi,
+                          ChapAccount chap, List<NetworkRange> allowNetworks) {
+        this(name, alias, new AccessList(allowedInitiators, allowNetworks), scsi, chap);
     }
 
     /** An open target: no CHAP, any network. */
@@ -23,27 +23,15 @@ public record ExportedTarget(String name, String alias, List<String> allowedInit
     }
 
     public boolean allows(String initiatorName) {
-        if (allowedInitiators.isEmpty()) {
-            return true;
-        }
-        for (String allowed : allowedInitiators) {
-            if (allowed.equalsIgnoreCase(initiatorName)) {
-                return true;
-            }
-        }
-        return false;
+        return access.allows(initiatorName);
     }
 
     /** Whether an initiator at this address may log in; an unknown address (null) only when any network may. */
     public boolean allowsAddress(InetAddress address) {
-        if (allowNetworks.isEmpty()) {
-            return true;
-        }
-        for (NetworkRange n : allowNetworks) {
-            if (n.contains(address)) {
-                return true;
-            }
-        }
-        return false;
+        return access.allowsAddress(address);
+    }
+
+    public List<NetworkRange> allowNetworks() {
+        return access.networks();
     }
 }

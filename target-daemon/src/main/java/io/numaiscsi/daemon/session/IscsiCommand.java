@@ -41,6 +41,12 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     boolean parked;
     /** Bytes of the connection's write-buffer budget this command holds (0 while parked). */
     int writeCharge;
+    /** Bytes of the connection's read budget this READ holds while it executes (0 while parked). */
+    long readCharge;
+    /** A READ waiting for read budget or for the transport to drain its output. */
+    boolean readParked;
+    /** When this command last got Data-Out or an R2T (connection clock): for limits.data-out-timeout. */
+    long lastDataAt;
     final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
     int r2tHead;
 
@@ -83,6 +89,9 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
         this.ttt = ResponseWriter.RESERVED_TAG;
         this.parked = false;
         this.writeCharge = 0;
+        this.readCharge = 0;
+        this.readParked = false;
+        this.lastDataAt = 0;
         this.r2tHead = 0;
         this.abortWaiter = null;
         this.moreAbortWaiters = null;

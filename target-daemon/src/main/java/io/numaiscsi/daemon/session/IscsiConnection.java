@@ -34,7 +34,7 @@ public final class IscsiConnection {
     private static final Logger LOG = LoggerFactory.getLogger(IscsiConnection.class);
     private static final int RESERVED = ResponseWriter.RESERVED_TAG;
 
-    enum Phase { LOGIN, FULL_FEATURE, LOGGED_OUT, CLOSED }
+    enum Phase { LOGIN, FULL_FEATURE, LOGGED_OUT, CLOSING, CLOSED }
 
     private final PduChannel channel;
     private final SessionSettings settings;
@@ -44,6 +44,14 @@ public final class IscsiConnection {
     private final LongSupplier nanoClock;
     private final EventThreads eventThreads;
     private final EventThreadRegistry threadStats;
+    private final ConnectionGuards guards;
+    private final long openedAt;
+    private long lastLoginPduAt;
+    /** The login slot this connection holds in {@link LoginAdmission}, from open until its login ends. */
+    private boolean holdsLoginSlot;
+    private java.net.InetAddress loginSlotAddress;
+    /** A login response held back by the failed-login throttle: no PDU may arrive meanwhile. */
+    private boolean loginResponseDelayed;
     private Phase phase = Phase.LOGIN;
     private IscsiSession session;
     private SessionParameters params;
@@ -67,6 +75,35 @@ public final class IscsiConnection {
         this.login = new ConnectionLogin(channel, settings, services.targets(), sessions);
         this.out = new ResponseWriter(channel);
         this.nanoClock = nanoClock;
+        this.guards = services.guards();
+        this.openedAt = nanoClock.getAsLong();
+        this.lastLoginPduAt = openedAt;
+    }
+
+    /**
+     * The transport accepted the connection and can close it: it takes a login slot (limits.max-logins,
+     * limits.logins-per-address) or is closed at once.
+     */
+    public void onOpen() {
+        java.net.InetAddress from = channel.remoteInetAddress();
+        String refusal = guards.logins().enter(from);
+        if (refusal != null) {
+            if (PeerEventLogs.CONNECTION_REFUSALS.permit()) {
+                LOG.warn("refusing connection from {}: {}", channel.remoteAddress(), refusal);
+            }
+            phase = Phase.CLOSED;
+            channel.close();
+            return;
+        }
+        holdsLoginSlot = true;
+        loginSlotAddress = from;
+    }
+
+    private void leaveLogin() {
+        if (holdsLoginSlot) {
+            holdsLoginSlot = false;
+            guards.logins().leave(loginSlotAddress);
+        }
     }
 
     PduChannel channel() {
@@ -114,7 +151,9 @@ public final class IscsiConnection {
         if (phase == Phase.FULL_FEATURE && failedBhs != null && failure != PduFailure.HEADER_DIGEST_ERROR) {
             out.reject(RejectReason.PROTOCOL_ERROR.code(), failedBhs);
         }
-        LOG.warn("dropping connection from {}: {} ({})", channel.remoteAddress(), failure, describe(failedBhs));
+        if (PeerEventLogs.REJECTED_PDUS.permit()) {
+            LOG.warn("dropping connection from {}: {} ({})", channel.remoteAddress(), failure, describe(failedBhs));
+        }
         close();
     }
 
@@ -133,6 +172,7 @@ public final class IscsiConnection {
         }
         Phase was = phase;
         phase = Phase.CLOSED;
+        leaveLogin();
         for (Pdu p : heldForCmdSN) {
             p.release();
         }
@@ -164,8 +204,23 @@ public final class IscsiConnection {
 
     /** Periodic keepalive check, scheduled by the transport on this connection's thread. */
     public void onTick() {
+        if (phase == Phase.LOGIN) {
+            checkLoginTimeouts();
+            return;
+        }
         if (phase != Phase.FULL_FEATURE || keepalive == null) {
             return;
+        }
+        if (commands != null) {
+            IscsiCommand overdue = commands.overdueDataOut(nanoClock.getAsLong(),
+                    settings.resources().dataOutTimeout().toNanos());
+            if (overdue != null) {
+                LOG.warn("dropping connection from {}: no Data-Out for ITT 0x{} in {} ms ({} of {} bytes received; "
+                                + "limits.data-out-timeout)", channel.remoteAddress(), Integer.toHexString(overdue.itt),
+                        settings.resources().dataOutTimeout().toMillis(), overdue.received, overdue.toCollect);
+                close();
+                return;
+            }
         }
         switch (keepalive.tick()) {
             case PING -> {
@@ -185,6 +240,27 @@ public final class IscsiConnection {
         channel.close();
     }
 
+    /** A login that takes too long in all, or between two PDUs, holds a slot others need: it is dropped. */
+    private void checkLoginTimeouts() {
+        long now = nanoClock.getAsLong();
+        ResourceLimits limits = settings.resources();
+        String broken = null;
+        if (now - openedAt > limits.loginTimeout().toNanos()) {
+            broken = "login not complete after " + limits.loginTimeout().toMillis() + " ms (limits.login-timeout)";
+        } else if (!loginResponseDelayed && now - lastLoginPduAt > limits.loginPduTimeout().toNanos()) {
+            broken = "no complete login PDU for " + limits.loginPduTimeout().toMillis()
+                    + " ms (limits.login-pdu-timeout)";
+        }
+        if (broken != null) {
+            if (PeerEventLogs.LOGIN_FAILURES.permit()) {
+                LOG.warn("dropping connection from {}: {}", channel.remoteAddress(), broken);
+            }
+            phase = Phase.CLOSING;
+            leaveLogin();
+            close();
+        }
+    }
+
     /** Any thread: close this connection on its own thread. */
     void closeFromOtherThread(String reason) {
         channel.executor().execute(() -> {
@@ -196,24 +272,60 @@ public final class IscsiConnection {
     // ---- login phase -------------------------------------------------------------------------
 
     private void onLoginPhasePdu(Pdu pdu) {
-        if (pdu.opcode() != Opcode.LOGIN_REQUEST) {
-            LOG.warn("rejecting connection from {}: {} before login completed", channel.remoteAddress(),
-                    pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode()) : pdu.opcode());
+        lastLoginPduAt = nanoClock.getAsLong();
+        if (pdu.opcode() != Opcode.LOGIN_REQUEST || loginResponseDelayed) {
+            if (PeerEventLogs.LOGIN_FAILURES.permit()) {
+                LOG.warn("rejecting connection from {}: {} before login completed", channel.remoteAddress(),
+                        loginResponseDelayed ? "a PDU before the answer to its last login request"
+                                : pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
+                                : pdu.opcode());
+            }
+            phase = Phase.CLOSING;
+            leaveLogin();
             close();
             return;
         }
         LoginVerdict verdict = login.onLoginRequest(pdu);
-        switch (verdict) {
-            case MORE -> { }
-            case FAIL -> {
+        java.net.InetAddress from = channel.remoteInetAddress();
+        long delay = guards.authThrottle().delayNanos(from, login.initiatorName());
+        if (verdict == LoginVerdict.FAIL) {
+            if (login.failureCountsAsGuess()) {
+                guards.authThrottle().failed(from, login.initiatorName());
+            }
+            if (PeerEventLogs.LOGIN_FAILURES.permit()) {
                 LOG.warn("login from {} rejected: {}", channel.remoteAddress(), login.failureReason());
+            }
+        }
+        if (delay > 0) {
+            // Held back whatever the verdict, so the delay does not tell a guesser whether it guessed right.
+            loginResponseDelayed = true;
+            channel.executor().schedule(() -> answerLogin(verdict), delay, java.util.concurrent.TimeUnit.NANOSECONDS);
+            return;
+        }
+        answerLogin(verdict);
+    }
+
+    private void answerLogin(LoginVerdict verdict) {
+        loginResponseDelayed = false;
+        if (phase != Phase.LOGIN) {
+            return; // closed meanwhile
+        }
+        switch (verdict) {
+            case MORE -> channel.flush();
+            case FAIL -> {
+                phase = Phase.CLOSING;
+                leaveLogin();
                 close();
             }
-            case DONE -> enterFullFeature();
+            case DONE -> {
+                channel.flush();
+                enterFullFeature();
+            }
         }
     }
 
     private void enterFullFeature() {
+        leaveLogin();
         params = login.parameters();
         session = login.session();
         session.attach(this);
@@ -224,7 +336,7 @@ public final class IscsiConnection {
         textExchange = new TextExchange(params, login, channel.maxSendDataSegmentLength());
         if (session.type() == SessionType.NORMAL) {
             commands = new CommandFlow(this, session.target(), eventThreads, threadStats, nanoClock, session.nexus(), params,
-                    settings.queueDepth(), settings.resources().writeBufferPerSession());
+                    settings.queueDepth(), settings.resources(), guards.buffers());
             taskManagement = new TaskManagement(this, sessions);
         }
         long interval = settings.nopInInterval().toNanos();
@@ -247,15 +359,19 @@ public final class IscsiConnection {
 
     private void onFullFeaturePdu(Pdu pdu) {
         if (pdu.dataDigestError()) {
-            LOG.warn("data digest error from {} on {} itt=0x{}: rejected", channel.remoteAddress(), pdu.opcode(),
-                    Integer.toHexString(Bhs.initiatorTaskTag(pdu.bhs())));
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("data digest error from {} on {} itt=0x{}: rejected", channel.remoteAddress(), pdu.opcode(),
+                        Integer.toHexString(Bhs.initiatorTaskTag(pdu.bhs())));
+            }
             out.reject(RejectReason.DATA_DIGEST_ERROR.code(), pdu.bhs());
             return;
         }
         Opcode op = pdu.opcode();
         if (op == null || !op.fromInitiator()) {
-            LOG.warn("rejecting PDU from {}: opcode 0x{} is not an initiator opcode", channel.remoteAddress(),
-                    Integer.toHexString(pdu.opcodeCode()));
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("rejecting PDU from {}: opcode 0x{} is not an initiator opcode", channel.remoteAddress(),
+                        Integer.toHexString(pdu.opcodeCode()));
+            }
             out.reject(op == null ? RejectReason.COMMAND_NOT_SUPPORTED.code() : RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
             return;
         }
@@ -330,7 +446,9 @@ public final class IscsiConnection {
             case NOP_OUT -> onNopOut(pdu);
             case SCSI_COMMAND -> {
                 if (commands == null) {
-                    LOG.warn("rejecting SCSI command from {} in a discovery session", channel.remoteAddress());
+                    if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                        LOG.warn("rejecting SCSI command from {} in a discovery session", channel.remoteAddress());
+                    }
                     out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
                 } else {
                     commands.onScsiCommand(pdu, cmdSN);
@@ -399,6 +517,13 @@ public final class IscsiConnection {
                     channel.remoteAddress());
             phase = Phase.LOGGED_OUT;
             channel.close();
+        }
+    }
+
+    /** The transport can take more output again: reads waiting for it may run. */
+    public void onWritable() {
+        if (phase == Phase.FULL_FEATURE && commands != null) {
+            commands.retryParked();
         }
     }
 

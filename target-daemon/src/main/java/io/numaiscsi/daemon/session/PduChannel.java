@@ -45,6 +45,15 @@ public interface PduChannel {
         return null;
     }
 
+    /**
+     * Whether the transport takes more output now. While it does not, the session layer starts no READ on this
+     * connection, and the transport stops reading new PDUs, so a peer that does not drain its responses cannot make
+     * the target queue data without bound; the transport calls {@link IscsiConnection#onWritable()} when it drains.
+     */
+    default boolean writable() {
+        return true;
+    }
+
     /** "host:port" of the initiator, for logs. */
     String remoteAddress();
 

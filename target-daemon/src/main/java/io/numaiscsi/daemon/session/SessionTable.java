@@ -1,5 +1,6 @@
 package io.numaiscsi.daemon.session;
 
+import io.numaiscsi.config.AccessList;
 import io.numaiscsi.proto.login.SessionType;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,7 +42,9 @@ public final class SessionTable {
      * when a new session would exceed the daemon's or the initiator's session limit (a reinstatement never does).
      */
     synchronized IscsiSession create(SessionType type, String initiatorName, long isid, ExportedTarget target, int tpgt) {
-        IscsiSession.SessionKey key = new IscsiSession.SessionKey(initiatorName, isid, target == null ? "" : target.name());
+        // RFC 3722: iSCSI names are case-insensitive; an upper-case variant of a name is the same initiator.
+        IscsiSession.SessionKey key = new IscsiSession.SessionKey(AccessList.normalizedName(initiatorName), isid,
+                target == null ? "" : target.name());
         boolean full = byKey.size() >= maxSessions || sessionsOfInitiator(initiatorName) >= maxSessionsPerInitiator;
         if (full && !byKey.containsKey(key)) {
             return null;
@@ -70,8 +73,9 @@ public final class SessionTable {
 
     private int sessionsOfInitiator(String initiatorName) {
         int n = 0;
+        String name = AccessList.normalizedName(initiatorName);
         for (IscsiSession.SessionKey k : byKey.keySet()) {
-            if (k.initiatorName().equalsIgnoreCase(initiatorName)) {
+            if (k.initiatorName().equals(name)) {
                 n++;
             }
         }

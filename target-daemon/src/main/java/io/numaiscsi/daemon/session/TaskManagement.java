@@ -53,8 +53,10 @@ final class TaskManagement {
             respond(itt, LUN_DOES_NOT_EXIST);
             return;
         }
-        LOG.info("task management function {} for LUN {} from {} (itt=0x{})", function, lun,
-                connection.parameters().initiatorName(), Integer.toHexString(itt));
+        if (PeerEventLogs.TASK_MANAGEMENT.permit()) {
+            LOG.info("task management function {} for LUN {} from {} (itt=0x{})", function, lun,
+                    connection.parameters().initiatorName(), Integer.toHexString(itt));
+        }
         switch (function) {
             case ABORT_TASK -> abortTask(itt, h.referencedTaskTag(), h.refCmdSN());
             case ABORT_TASK_SET -> {

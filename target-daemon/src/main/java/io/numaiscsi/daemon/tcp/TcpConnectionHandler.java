@@ -12,6 +12,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.numaiscsi.daemon.session.IscsiConnection;
 import io.numaiscsi.daemon.session.PduChannel;
+import io.numaiscsi.daemon.session.PeerEventLogs;
 import io.numaiscsi.daemon.session.SessionServices;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.PduDecoder;
@@ -30,6 +31,7 @@ import org.slf4j.LoggerFactory;
 final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChannel {
     private static final Logger LOG = LoggerFactory.getLogger(TcpConnectionHandler.class);
     private static final long TICK_MILLIS = 1000;
+    private static final long CLOSE_GRACE_MILLIS = 5000;
 
     private final SessionServices services;
     private final ByteBufAllocator alloc;
@@ -53,6 +55,18 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
         this.connection = new IscsiConnection(this, services, System::nanoTime);
         startTicker();
         LOG.debug("connection from {}", remoteAddress());
+        connection.onOpen();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        boolean writable = ctx.channel().isWritable();
+        // A peer that does not read its responses is not read from either: its commands wait in its own socket.
+        ctx.channel().config().setAutoRead(writable);
+        if (writable && connection != null && !closing) {
+            connection.onWritable();
+        }
+        super.channelWritabilityChanged(ctx);
     }
 
     private void startTicker() {
@@ -100,7 +114,9 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
             return;
         }
         if (!closing) {
-            LOG.info("connection from {} closed by the initiator", remoteAddress());
+            if (PeerEventLogs.CONNECTION_ENDS.permit()) {
+                LOG.info("connection from {} closed by the initiator", remoteAddress());
+            }
             closing = true;
         }
         if (ticker != null) {
@@ -154,6 +170,15 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
         }
         closing = true;
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        // A peer that does not read would keep the flush, and so the close, pending forever.
+        ctx.executor().schedule(() -> {
+            ctx.channel().close();
+        }, CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public boolean writable() {
+        return ctx.channel().isWritable();
     }
 
     @Override

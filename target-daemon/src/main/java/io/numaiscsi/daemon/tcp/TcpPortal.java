@@ -10,6 +10,8 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.numaiscsi.daemon.session.PeerEventLogs;
 import io.numaiscsi.daemon.session.ResourceLimits;
 import io.numaiscsi.daemon.session.SessionServices;
 import java.net.InetSocketAddress;
@@ -51,14 +53,17 @@ public final class TcpPortal implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 .childOption(ChannelOption.ALLOCATOR, alloc)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark(services.settings().resources()))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         int max = services.settings().resources().maxConnections();
                         if (open.incrementAndGet() > max) {
                             open.decrementAndGet();
-                            LOG.warn("refusing connection from {}: {} connections open (limits.max-sessions + {} logging in)",
-                                    ch.remoteAddress(), max, ResourceLimits.LOGIN_SLACK);
+                            if (PeerEventLogs.CONNECTION_REFUSALS.permit()) {
+                                LOG.warn("refusing connection from {}: {} connections open (limits.max-sessions + "
+                                        + "limits.max-logins)", ch.remoteAddress(), max);
+                            }
                             ch.close();
                             return;
                         }
@@ -71,6 +76,12 @@ public final class TcpPortal implements AutoCloseable {
         InetSocketAddress bound = (InetSocketAddress) ch.localAddress();
         LOG.info("listening on {}:{} (iSCSI/TCP, {})", host, bound.getPort(), channelClass.getSimpleName());
         return bound;
+    }
+
+    /** Output queued per connection: above the high mark it reads no new command and starts no READ. */
+    private static WriteBufferWaterMark waterMark(ResourceLimits limits) {
+        int high = (int) Math.min(Integer.MAX_VALUE, limits.dataInPerConnection());
+        return new WriteBufferWaterMark(high / 2, high);
     }
 
     /** Stops listening; the event loop groups belong to the caller. */
