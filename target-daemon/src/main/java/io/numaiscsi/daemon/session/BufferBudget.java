@@ -44,8 +44,12 @@ public final class BufferBudget {
             return;
         }
         used.addAndGet(-bytes);
-        Runnable w;
-        while ((w = waiters.poll()) != null) {
+        // Only those waiting now: one woken inline that fails again registers anew, for the next release.
+        for (int n = waiters.size(); n > 0; n--) {
+            Runnable w = waiters.poll();
+            if (w == null) {
+                break;
+            }
             w.run();
         }
     }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -18,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,12 +39,20 @@ class CommandFlowBudgetTest {
     private FakePduChannel channel;
     private IscsiConnection connection;
     private int cmdSN = 1;
+    private final AtomicLong clock = new AtomicLong();
+    private ConnectionGuards guards;
 
     private void logIn(boolean initialR2T) {
+        logIn(initialR2T, new ResourceLimits(16, 16, BUDGET), null);
+    }
+
+    /** Logs in with these limits; {@code shared} guards (null: the connection's own) play the rest of the daemon. */
+    private void logIn(boolean initialR2T, ResourceLimits resources, ConnectionGuards shared) {
         TargetLimits limits = new TargetLimits(262144, 262144, 65536, 1, true, initialR2T, List.of("None"),
                 List.of("None"), 2, 0, false);
         SessionSettings settings = new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO,
-                List.of("127.0.0.1:3260"), 1, new ResourceLimits(16, 16, BUDGET), ChapAccounts.NONE);
+                List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
+        guards = shared != null ? shared : ConnectionGuards.of(resources);
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
                 new RamBlockDevice(4 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
         TargetDirectory directory = new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi)));
@@ -58,7 +69,7 @@ class CommandFlowBudgetTest {
         };
         channel = new FakePduChannel("127.0.0.1:40000");
         connection = new IscsiConnection(channel, new SessionServices(settings, directory, new SessionTable(), inline,
-                new EventThreadRegistry()), System::nanoTime);
+                new EventThreadRegistry(), guards), clock::get);
         connection.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370000L, ConnectionLoginTest.keys(
                 "InitiatorName", "iqn.2026-11.test:host", "TargetName", TARGET, "SessionType", "Normal",
                 "ImmediateData", "Yes", "InitialR2T", initialR2T ? "Yes" : "No", "FirstBurstLength", "16384",
@@ -191,5 +202,70 @@ class CommandFlowBudgetTest {
         assertEquals(0, connection.commands().parkedWrites());
         assertEquals(0, connection.commands().writeBytesHeld());
         assertNull(last(OPCODE_R2T, 2), "an aborted parked write is never solicited");
+    }
+
+    @Test
+    void readsWaitWhileTheTransportTakesNoMoreOutput() {
+        logIn(true);
+        byte[] a = pattern(5);
+        connection.onPdu(command(1, false, 0, WRITE, true, null));
+        answerR2t(1, a);
+        channel.release();
+        channel.writable = false; // the peer stopped reading its socket
+        connection.onPdu(command(2, true, 0, WRITE, true, null));
+        assertNull(last(OPCODE_DATA_IN, 2), "no READ runs while the output is not drained");
+        assertEquals(1, connection.commands().parkedReads());
+        channel.writable = true;
+        connection.onWritable();
+        assertEquals(0, connection.commands().parkedReads());
+        assertNotNull(last(OPCODE_SCSI_RESPONSE, 2) == null ? last(OPCODE_DATA_IN, 2) : last(OPCODE_SCSI_RESPONSE, 2));
+        assertEquals(0, connection.commands().readBytesHeld(), "handed to the transport: no longer charged");
+        assertEquals(0, guards.buffers().used());
+    }
+
+    @Test
+    void aParkedReadIsAbortedWithoutRunning() {
+        logIn(true);
+        channel.writable = false;
+        connection.onPdu(command(1, true, 0, WRITE, true, null));
+        assertEquals(1, connection.commands().parkedReads());
+        connection.commands().abortAll(-1, null);
+        assertEquals(0, connection.commands().parkedReads());
+        channel.writable = true;
+        connection.onWritable();
+        assertNull(last(OPCODE_DATA_IN, 1), "an aborted READ never runs");
+    }
+
+    @Test
+    void daemonWideBudgetFilledByOthersParksThenWakes() {
+        // The rest of the daemon holds the whole buffer budget; this connection has a large budget of its own.
+        ResourceLimits resources = new ResourceLimits(16, 16, 16L << 20);
+        ConnectionGuards shared = new ConnectionGuards(new LoginAdmission(8, 8),
+                new AuthThrottle(0, clock::get), new BufferBudget(2 * WRITE));
+        assertTrue(shared.buffers().tryCharge(2 * WRITE));
+        logIn(true, resources, shared);
+        connection.onPdu(command(1, false, 0, WRITE, true, null));
+        assertNotNull(last(OPCODE_R2T, 1), "a connection holding nothing always gets one modest buffer");
+        connection.onPdu(command(2, false, 1024, WRITE, true, null));
+        assertNull(last(OPCODE_R2T, 2), "a second one waits for the daemon-wide budget");
+        assertEquals(1, connection.commands().parkedWrites());
+        shared.buffers().release(2 * WRITE); // another connection gives its buffers back
+        assertNotNull(last(OPCODE_R2T, 2), "woken by the release");
+        answerR2t(1, pattern(6));
+        answerR2t(2, pattern(7));
+        assertEquals(0, shared.buffers().used(), "every byte charged came back");
+    }
+
+    @Test
+    void aConnectionOwingDataOutPastTheTimeoutIsDropped() {
+        logIn(true);
+        connection.onPdu(command(1, false, 0, WRITE, true, null));
+        assertNotNull(last(OPCODE_R2T, 1));
+        clock.addAndGet(ResourceLimits.DEFAULT.dataOutTimeout().toNanos() - 1);
+        connection.onTick();
+        assertFalse(channel.closed, "within the timeout");
+        clock.addAndGet(2);
+        connection.onTick();
+        assertTrue(channel.closed, "no Data-Out for limits.data-out-timeout: dropped");
     }
 }

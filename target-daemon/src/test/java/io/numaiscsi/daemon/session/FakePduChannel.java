@@ -14,6 +14,11 @@ class FakePduChannel implements PduChannel {
     final List<ByteBuf> written = new ArrayList<>();
     final String remote;
     boolean closed;
+    /** What {@link #writable()} answers: false plays a peer that does not read its socket. */
+    boolean writable = true;
+    /** The connection's thread; tests that need scheduling use an EmbeddedChannel's event loop. */
+    EventExecutor executor = ImmediateEventExecutor.INSTANCE;
+    int flushes;
 
     FakePduChannel(String remote) {
         this.remote = remote;
@@ -26,7 +31,7 @@ class FakePduChannel implements PduChannel {
 
     @Override
     public EventExecutor executor() {
-        return ImmediateEventExecutor.INSTANCE;
+        return executor;
     }
 
     @Override
@@ -36,11 +41,17 @@ class FakePduChannel implements PduChannel {
 
     @Override
     public void flush() {
+        flushes++;
     }
 
     @Override
     public void close() {
         closed = true;
+    }
+
+    @Override
+    public boolean writable() {
+        return writable;
     }
 
     @Override
