@@ -1,41 +1,103 @@
 package io.numaiscsi.daemon.metrics;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Serves {@code GET /metrics} (Prometheus text) on an admin address, off the data path. */
+/**
+ * Serves {@code GET /metrics} (Prometheus text) on an admin address, off the data path: its own event
+ * loop thread ({@value #THREAD_NAME}), so scrapes never run on iSCSI event threads, and bounded per
+ * {@link MetricsLimits} so slow or hostile clients cannot keep it from other scrapers.
+ */
 public final class MetricsEndpoint implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
-    private final HttpServer server;
+    static final String THREAD_NAME = "metrics-http";
+
+    private final EventLoopGroup group;
+    private final Channel listener;
+    private final AtomicInteger open = new AtomicInteger();
 
     public MetricsEndpoint(String host, int port, DaemonMetrics metrics) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(host, port), 8);
-        server.createContext("/metrics", exchange -> respond(exchange, metrics.scrape()));
-        server.start();
-        LOG.info("metrics on http://{}:{}/metrics", host, server.getAddress().getPort());
+        this(host, port, metrics::scrape, MetricsLimits.DEFAULT);
+    }
+
+    MetricsEndpoint(String host, int port, Supplier<String> scrape, MetricsLimits limits) throws IOException {
+        group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(THREAD_NAME, true), NioIoHandler.newFactory());
+        HttpDecoderConfig decoding = new HttpDecoderConfig().setMaxInitialLineLength(limits.maxRequestBytes())
+                .setMaxHeaderSize(limits.maxRequestBytes()).setMaxChunkSize(limits.maxRequestBytes());
+        ServerBootstrap b = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, limits.maxConnections())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        if (open.incrementAndGet() > limits.maxConnections()) {
+                            open.decrementAndGet();
+                            // debug only: a flood of these must not flood the log too
+                            LOG.debug("closing metrics connection from {}: {} open", ch.remoteAddress(),
+                                    limits.maxConnections());
+                            ch.close();
+                            return;
+                        }
+                        ch.closeFuture().addListener(f -> open.decrementAndGet());
+                        ch.pipeline()
+                                .addLast("deadline", new RequestDeadline(limits.requestTimeout(), limits.idleTimeout()))
+                                .addLast("http", new HttpServerCodec(decoding))
+                                .addLast("aggregate", new HttpObjectAggregator(limits.maxRequestBytes()))
+                                .addLast("metrics", new MetricsHttpHandler(scrape));
+                    }
+                });
+        try {
+            listener = b.bind(host, port).sync().channel();
+        } catch (Exception e) {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            throw bindFailure(host, port, e);
+        }
+        LOG.info("metrics on http://{}:{}{} (requests within {} ms, idle {} ms, {} connections, {} bytes)", host, port(),
+                MetricsHttpHandler.PATH, limits.requestTimeout().toMillis(), limits.idleTimeout().toMillis(),
+                limits.maxConnections(), limits.maxRequestBytes());
+    }
+
+    private static IOException bindFailure(String host, int port, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        String address = "metrics address " + host + ":" + port;
+        if (e instanceof BindException && String.valueOf(e.getMessage()).contains("in use")) {
+            return new IOException(address + " is in use", e);
+        }
+        return new IOException(address + " cannot be bound: " + e, e);
     }
 
     public int port() {
-        return server.getAddress().getPort();
+        return ((InetSocketAddress) listener.localAddress()).getPort();
     }
 
-    private static void respond(HttpExchange exchange, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-        exchange.sendResponseHeaders(200, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
-    }
-
+    /** Stops listening, closes every open connection and ends the endpoint's thread. */
     @Override
     public void close() {
-        server.stop(0);
+        listener.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }
