@@ -2,9 +2,6 @@ package io.numaiscsi.fiotests;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,14 +12,23 @@ record PromText(String text) {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})? (\\S+)$",
             Pattern.MULTILINE);
 
+    /** One scrape on a connection of its own, closed after the answer (so no test counts our idle connections). */
     static PromText fetch(int port) throws IOException, InterruptedException {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-            throw new IOException("GET /metrics on port " + port + ": HTTP " + r.statusCode());
+        java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/metrics")
+                .toURL().openConnection();
+        c.setConnectTimeout(10_000);
+        c.setReadTimeout(10_000);
+        c.setRequestProperty("Connection", "close");
+        try {
+            if (c.getResponseCode() != 200) {
+                throw new IOException("GET /metrics on port " + port + ": HTTP " + c.getResponseCode());
+            }
+            try (java.io.InputStream in = c.getInputStream()) {
+                return new PromText(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        } finally {
+            c.disconnect();
         }
-        return new PromText(r.body());
     }
 
     /** The sum of every sample of {@code name} (all label sets). */

@@ -66,6 +66,21 @@ final class TestConnection implements AutoCloseable {
         return new TestConnection(target, s);
     }
 
+    /**
+     * A connection from another loopback address (e.g. 127.0.0.2), so a test can play a second host; a receive
+     * buffer size > 0 is set before connecting (a small one plays a peer that reads slowly or not at all).
+     */
+    static TestConnection openFrom(IscsiTarget target, String localHost, int receiveBuffer) throws IOException {
+        Socket s = new Socket();
+        s.setTcpNoDelay(true);
+        if (receiveBuffer > 0) {
+            s.setReceiveBufferSize(receiveBuffer);
+        }
+        s.bind(new InetSocketAddress(localHost, 0));
+        s.connect(new InetSocketAddress(target.host(), target.port()), 5000);
+        return new TestConnection(target, s);
+    }
+
     /** Opens a connection and logs in a normal session (fails the test if the target refuses). */
     static TestConnection loggedIn(IscsiTarget target) throws IOException {
         TestConnection c = open(target);

@@ -33,7 +33,7 @@ class PduDecoderFuzzTest {
     static final int HEADER = 5;
     static final int SEEDED_INPUTS = 3000;
 
-    @FuzzTest(maxDuration = "5m")
+    @FuzzTest(maxDuration = "90m", maxExecutions = 10_000_000L)
     void decode(byte[] input) {
         check(input);
     }

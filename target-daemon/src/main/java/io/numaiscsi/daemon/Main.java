@@ -91,7 +91,8 @@ public final class Main implements Callable<Integer> {
             try {
                 Portal at = Portal.parse(metrics);
                 endpoint = new MetricsEndpoint(at.host(), at.port(),
-                        new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon.cachedLuns(), daemon.bufferMetric()));
+                        new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon.cachedLuns(), daemon.bufferMetric())
+                                .guards(daemon.guards()));
             } catch (Exception e) {
                 System.err.println("--metrics " + metrics + ": " + e.getMessage());
                 daemon.close();

@@ -18,6 +18,7 @@ import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.daemon.iser.IserPortals;
 import io.numaiscsi.daemon.session.ChapAccount;
 import io.numaiscsi.daemon.session.ChapAccounts;
+import io.numaiscsi.daemon.session.ConnectionGuards;
 import io.numaiscsi.daemon.session.EventThreadRegistry;
 import io.numaiscsi.daemon.session.ResourceLimits;
 import io.numaiscsi.daemon.session.EventThreads;
@@ -68,6 +69,7 @@ public final class TargetDaemon implements AutoCloseable {
     private EventLoops eventLoops;
     private TcpPortal portal;
     private IserPortals iserPortals;
+    private ConnectionGuards guards;
     private boolean closed;
 
     /** A LUN behind the NUMA cache, for the metrics. */
@@ -127,6 +129,7 @@ public final class TargetDaemon implements AutoCloseable {
                 config.discoveryChap() == null ? "open" : "needs CHAP", config.initiators().size());
         SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
                 iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG, resources, chapAccounts(config));
+        guards = ConnectionGuards.of(resources);
         int lunCount = 0;
         for (ExportedTarget t : exported) {
             lunCount += t.scsi().units().size();
@@ -143,7 +146,7 @@ public final class TargetDaemon implements AutoCloseable {
             });
         }
         portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.epoll());
-        SessionServices services = new SessionServices(settings, directory, sessions, eventThreads, threadStats);
+        SessionServices services = new SessionServices(settings, directory, sessions, eventThreads, threadStats, guards);
         for (Portal p : config.portals()) {
             if (p.transport() == Portal.Transport.ISER) {
                 listenIser(p, services);
@@ -219,6 +222,11 @@ public final class TargetDaemon implements AutoCloseable {
 
     public List<CachedLun> cachedLuns() {
         return cachedLuns;
+    }
+
+    /** Login slots, the failed-login throttle and the buffer budget; null before {@link #start()}. */
+    public ConnectionGuards guards() {
+        return guards;
     }
 
     public SessionTable sessions() {

@@ -34,7 +34,7 @@ class LoginNegotiationFuzzTest {
     static final long ISID = 0x023d00000001L;
     static final int SEEDED_INPUTS = 1500;
 
-    @FuzzTest(maxDuration = "5m")
+    @FuzzTest(maxDuration = "90m", maxExecutions = 2_000_000L)
     void negotiate(byte[] input) {
         check(input);
     }

@@ -5,7 +5,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.util.internal.PlatformDependent;
+import io.numaiscsi.daemon.session.BufferBudget;
+import io.numaiscsi.daemon.session.ConnectionGuards;
 import io.numaiscsi.daemon.session.EventThreadRegistry;
+import io.numaiscsi.daemon.session.LoginAdmission;
 import io.numaiscsi.daemon.session.EventThreadStats;
 import io.numaiscsi.daemon.session.SessionTable;
 import java.lang.management.ManagementFactory;
@@ -50,6 +54,24 @@ public final class DaemonMetrics {
         for (TargetDaemon.CachedLun lun : cachedLuns) {
             registerCache(lun);
         }
+    }
+
+    /** The daemon-wide guards: buffer budget in use and its limit, connections in login, direct memory. */
+    public DaemonMetrics guards(ConnectionGuards guards) {
+        Gauge.builder("iscsi_buffer_bytes", guards.buffers(), BufferBudget::used)
+                .description("bytes of read and write data buffers charged to the daemon-wide budget")
+                .strongReference(true).register(registry);
+        Gauge.builder("iscsi_buffer_limit_bytes", guards.buffers(), BufferBudget::limit)
+                .description("the daemon-wide data buffer budget (limits.buffer-memory)").strongReference(true)
+                .register(registry);
+        Gauge.builder("iscsi_logins_in_progress", guards.logins(), LoginAdmission::inLogin)
+                .description("connections still in login").strongReference(true).register(registry);
+        Gauge.builder("jvm_direct_memory_used_bytes", () -> PlatformDependent.usedDirectMemory())
+                .description("direct memory Netty has reserved (-1: not tracked)").strongReference(true)
+                .register(registry);
+        Gauge.builder("jvm_direct_memory_max_bytes", () -> PlatformDependent.maxDirectMemory())
+                .description("the direct memory ceiling").strongReference(true).register(registry);
+        return this;
     }
 
     /** Per node of one cached LUN: hits, misses, evictions, bytes served from local and remote memory, forwards. */

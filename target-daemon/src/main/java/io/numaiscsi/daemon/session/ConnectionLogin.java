@@ -49,6 +49,8 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     private IscsiSession boundSession;
     private String failureReason;
     private boolean failureGuessed;
+    private LoginRequest pendingRequest;
+    private LoginStep pendingStep;
     /** The daemon's own reason for a refusal it caused (access list, session limit), more precise than the machine's. */
     private String denial;
 
@@ -60,7 +62,7 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
         this.machine = new LoginStateMachine(settings.limits(), this, this);
     }
 
-    /** Handles one Login Request, sends the response; returns the verdict. */
+    /** Handles one Login Request and holds its response for {@link #respond()}; returns the verdict. */
     LoginVerdict onLoginRequest(Pdu pdu) {
         request.wrap(pdu.bhs());
         byte[] text = pdu.data() == null ? new byte[0] : ByteBufUtil.getBytes(pdu.data());
@@ -78,8 +80,18 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
                     && (step.statusDetail() == LoginStatus.AUTHENTICATION_FAILURE
                     || step.statusDetail() == LoginStatus.AUTHORIZATION_FAILURE);
         }
-        sendResponse(req, step); // the caller flushes: a throttled answer waits
+        pendingRequest = req;
+        pendingStep = step;
         return step.verdict();
+    }
+
+    /** Writes the response to the last request (not flushed); the caller decides when: a throttled answer waits. */
+    void respond() {
+        if (pendingStep != null) {
+            sendResponse(pendingRequest, pendingStep);
+            pendingRequest = null;
+            pendingStep = null;
+        }
     }
 
     /** The login failed on a secret, a name or an access list: what a guesser would try again. */

@@ -275,10 +275,10 @@ public final class IscsiConnection {
         lastLoginPduAt = nanoClock.getAsLong();
         if (pdu.opcode() != Opcode.LOGIN_REQUEST || loginResponseDelayed) {
             if (PeerEventLogs.LOGIN_FAILURES.permit()) {
-                LOG.warn("rejecting connection from {}: {} before login completed", channel.remoteAddress(),
+                LOG.warn("rejecting connection from {}: {}", channel.remoteAddress(),
                         loginResponseDelayed ? "a PDU before the answer to its last login request"
-                                : pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
-                                : pdu.opcode());
+                                : (pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
+                                : pdu.opcode()) + " before login completed");
             }
             phase = Phase.CLOSING;
             leaveLogin();
@@ -310,6 +310,7 @@ public final class IscsiConnection {
         if (phase != Phase.LOGIN) {
             return; // closed meanwhile
         }
+        login.respond();
         switch (verdict) {
             case MORE -> channel.flush();
             case FAIL -> {

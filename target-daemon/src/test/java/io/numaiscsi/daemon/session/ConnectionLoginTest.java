@@ -96,7 +96,9 @@ class ConnectionLoginTest {
 
     private LoginVerdict send(ConnectionLogin login, Pdu pdu) {
         try {
-            return login.onLoginRequest(pdu);
+            LoginVerdict verdict = login.onLoginRequest(pdu);
+            login.respond();
+            return verdict;
         } finally {
             pdu.release();
         }
