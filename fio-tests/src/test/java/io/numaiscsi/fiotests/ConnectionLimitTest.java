@@ -13,8 +13,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Connections that never finish logging in are bounded daemon-wide: at most limits.max-sessions plus
- * 64 connections may be open; the rest are closed at once, and the daemon serves again when they go.
+ * Connections that never finish logging in are bounded: from one address at most limits.logins-per-address (64)
+ * may be in login, daemon-wide at most limits.max-logins, and at most max-sessions + max-logins may be open; the
+ * rest are closed at once, and the daemon serves again when they go. (HostileInitiatorTest floods from a second
+ * address and shows the login timeouts dropping the rest.)
  */
 @Tag("it")
 class ConnectionLimitTest {
