@@ -467,13 +467,62 @@ public final class CachedBlockDevice implements BlockDevice {
     resumeAll(r);
   }
 
+  /**
+   * Resumes parked requests one after another, never one inside another: a resumed write may park again and run
+   * a write-back batch inline, which frees slots and resumes more; nested, a long chain of parked writes
+   * overflowed the stack. Requests to resume while this thread is already resuming join its queue.
+   */
   void resumeAll(CacheRequest list) {
-    CacheRequest r = list;
-    while (r != null) {
-      CacheRequest next = r.nextParked;
-      r.nextParked = null;
-      r.resume();
-      r = next;
+    if (list == null) {
+      return;
+    }
+    ResumeQueue q = RESUMING.get();
+    q.append(list);
+    if (q.draining) {
+      return;
+    }
+    q.draining = true;
+    try {
+      CacheRequest r;
+      while ((r = q.poll()) != null) {
+        r.resume();
+      }
+    } finally {
+      q.draining = false;
+    }
+  }
+
+  private static final ThreadLocal<ResumeQueue> RESUMING = ThreadLocal.withInitial(ResumeQueue::new);
+
+  /** This thread's requests waiting to be resumed, linked through {@code nextParked}. */
+  private static final class ResumeQueue {
+    private CacheRequest head;
+    private CacheRequest tail;
+    private boolean draining;
+
+    void append(CacheRequest list) {
+      if (head == null) {
+        head = list;
+      } else {
+        tail.nextParked = list;
+      }
+      CacheRequest last = list;
+      while (last.nextParked != null) {
+        last = last.nextParked;
+      }
+      tail = last;
+    }
+
+    CacheRequest poll() {
+      CacheRequest r = head;
+      if (r != null) {
+        head = r.nextParked;
+        if (head == null) {
+          tail = null;
+        }
+        r.nextParked = null;
+      }
+      return r;
     }
   }
 
@@ -545,7 +594,37 @@ public final class CachedBlockDevice implements BlockDevice {
     runNextExclusive();
   }
 
+  /**
+   * Runs the next exclusive step (an unmap or a write-back batch). A step that completes inline (a synchronous
+   * backing store) asks for the next one from inside itself: that request is left to the loop already running on
+   * this thread, so a long run of steps does not nest one stack frame chain per step.
+   */
   private void runNextExclusive() {
+    ExclusiveDriver d = exclusiveDriver.get();
+    if (d.driving) {
+      d.again = true;
+      return;
+    }
+    d.driving = true;
+    try {
+      do {
+        d.again = false;
+        runOneExclusive();
+      } while (d.again);
+    } finally {
+      d.driving = false;
+    }
+  }
+
+  /** Whether this thread is inside {@link #runNextExclusive}, and whether a step asked for another meanwhile. */
+  private static final class ExclusiveDriver {
+    boolean driving;
+    boolean again;
+  }
+
+  private final ThreadLocal<ExclusiveDriver> exclusiveDriver = ThreadLocal.withInitial(ExclusiveDriver::new);
+
+  private void runOneExclusive() {
     CacheRequest unmap;
     synchronized (serial) {
       unmap = unmapQueue.poll();

@@ -324,11 +324,12 @@ class SessionTest {
         }
     }
 
+    /** 02/02 like a forbidden target, not 02/03: an unauthenticated peer must not learn which names exist. */
     @Test
-    void unknownTargetNameIsNotFound() throws Exception {
+    void unknownTargetNameIsRefusedAsNotAuthorized() throws Exception {
         Map<String, String> keys = keys();
         keys.put("TargetName", "iqn.2026-11.io.numaiscsi:no-such-disk");
-        assertLoginRefused(keys, 2, 3);
+        assertLoginRefused(keys, 2, 2);
     }
 
     @Test
