@@ -307,11 +307,7 @@ public final class IserPortal implements AutoCloseable {
          */
         void onOwner(Consumer<IserConnection> action) {
             try {
-                executor.execute(() -> {
-                    if (!executor.inEventLoop()) {
-                        onOwner(action); // the connection moved meanwhile
-                        return;
-                    }
+                runOnOwner(() -> {
                     IserConnection c = connection;
                     if (c != null && c.state() != IserConnection.State.CLOSED) {
                         action.accept(c);
@@ -322,6 +318,17 @@ public final class IserPortal implements AutoCloseable {
                 LOG.debug("CM event for {} dropped: its thread is shut down ({})", endpoint.remoteAddress(),
                         e.toString());
             }
+        }
+
+        /** Runs {@code task} on the connection's current thread; throws when that executor is shut down. */
+        void runOnOwner(Runnable task) {
+            executor.execute(() -> {
+                if (executor.inEventLoop()) {
+                    task.run();
+                } else {
+                    runOnOwner(task); // the connection moved meanwhile
+                }
+            });
         }
 
         @Override
@@ -380,12 +387,14 @@ public final class IserPortal implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        // Each connection's queue pair goes on its own thread; memory is deregistered only once all are gone.
-        CountDownLatch gone = new CountDownLatch(byId.size());
-        for (Polled p : byId.values()) {
-            IserConnection c = p.connection;
+        // Each connection's queue pair goes on its own thread; memory is deregistered only once all are gone. A
+        // snapshot: connections closing meanwhile leave the map, and the latch must count what is waited for.
+        List<Polled> open = List.copyOf(byId.values());
+        CountDownLatch gone = new CountDownLatch(open.size());
+        for (Polled p : open) {
             try {
-                p.executor.execute(() -> {
+                p.runOnOwner(() -> {
+                    IserConnection c = p.connection; // read there: the connection's open ran before on that thread
                     if (c != null) {
                         c.forceDestroy();
                     }
