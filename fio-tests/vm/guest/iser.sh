@@ -1,9 +1,11 @@
 #!/bin/bash
 # Guest test (IserGuestTest): the daemon runs IN the guest with an iSER portal on the guest's address over
-# Soft-RoCE (rdma_rxe on eth0) beside a TCP portal on the same address; the guest's kernel initiator logs
-# in over iSER (iscsiadm -I iser, ib_iser), then mkfs, mount, writes files and checks their checksums after
-# a remount, runs fio with crc32c verify on a file in the filesystem, logs out; then the same fio run over
-# TCP for a functional comparison (emulated RDMA is not a speed measure).
+# Soft-RoCE (rdma_rxe on eth0) beside a TCP portal on the same address; the guest's kernel initiator runs
+# SendTargets discovery over iSER more times in a row than the portal has connection slots (each discovery
+# connection must give its slot back as soon as it ends), then logs in over iSER (iscsiadm -I iser, ib_iser),
+# mkfs, mount, writes files and checks their checksums after a remount, runs fio with crc32c verify on a file
+# in the filesystem, logs out; then the same fio run over TCP for a functional comparison (emulated RDMA is not
+# a speed measure).
 # Files in /vmrun/out: daemon.log, fio-iser.txt, fio-tcp.txt, sums-*.txt, dmesg-iser.txt.
 # Env from the host: VM_IQN.
 . /vmrun/lib.sh
@@ -11,6 +13,8 @@ IQN=$VM_IQN
 IP=10.0.2.15
 PORTAL=$IP:3260
 JAVA_FLAGS=(-XX:TieredStopAtLevel=1 "-XX:ErrorFile=$OUT/hs_err_%p.log" -Dchronicle.analytics.disable=true)
+# iSER discoveries in a row: more than the portal's connections (4 in IserGuestTest's config)
+ISER_DISCOVERIES=20
 FIO_ARGS=(--size=24m --bs=64k --rw=randrw --direct=1 --ioengine=libaio --iodepth=8 --verify=crc32c
   --verify_fatal=1 --do_verify=1 --runtime=20 --time_based=0 --eta=never)
 
@@ -74,6 +78,37 @@ check daemon-iser-portal wait_log "(iSER" 180 || { tail -n 40 "$OUT/daemon.log";
 
 check iscsid iscsi_start || abort "iscsid does not start"
 check discovery sh -c "iscsiadm -m discovery -t sendtargets -p $PORTAL | grep -q ' $IQN\$'"
+
+# iser_discoveries N: N SendTargets discoveries over iSER, one after the other; each must find the target
+iser_discoveries() {
+  local i t0=$SECONDS
+  for i in $(seq "$1"); do
+    iscsiadm -m discovery -t sendtargets -p "$PORTAL" -I iser | grep -q " $IQN\$" \
+      || { log "iSER discovery $i of $1 failed"; return 1; }
+  done
+  log "$1 iSER discoveries took $((SECONDS - t0)) s"
+}
+# iser_connections_closed N: the daemon logged the close of every iSER connection it was asked for (at least N),
+# each queue pair destroyed within 1 s of its disconnect, and refused none for want of a slot; waits up to 10 s
+iser_connections_closed() {
+  local end=$((SECONDS + 10)) requests closed slow
+  while :; do
+    requests=$(grep -c "iSER connect request from" "$OUT/daemon.log")
+    closed=$(grep -c "iSER connection from .* closed .*queue pair destroyed" "$OUT/daemon.log")
+    [ "$requests" -ge "$1" ] && [ "$closed" = "$requests" ] && break
+    [ "$SECONDS" -ge "$end" ] && break
+    sleep 0.5
+  done
+  slow=$(grep -o "queue pair destroyed [0-9]* ms" "$OUT/daemon.log" | awk '$4 >= 1000' | wc -l)
+  log "iSER connections: $requests connect requests, $closed closed, $slow destroyed 1 s or more after the disconnect"
+  grep "iSER connection from .* closed" "$OUT/daemon.log" | tail -2
+  if grep "connection slots are in use" "$OUT/daemon.log"; then
+    return 1
+  fi
+  [ "$requests" -ge "$1" ] && [ "$closed" = "$requests" ] && [ "$slow" = 0 ]
+}
+check iser-discoveries iser_discoveries "$ISER_DISCOVERIES"
+check iser-discovery-connections-closed iser_connections_closed "$ISER_DISCOVERIES"
 fs_run iser iser
 dmesg | grep -iE 'iser|rxe' | tail -20 >"$OUT/dmesg-iser.txt"
 # the daemon's closing line of the iSER connection: data really moved by RDMA Write (reads) and Read (writes)

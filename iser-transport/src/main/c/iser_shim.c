@@ -293,7 +293,8 @@ ISHIM_EXPORT int ishim_batch_send(struct ishim_batch *b, int64_t wr_id, int opco
     sge->lkey = lkey;
     wr->wr_id = (uint64_t) wr_id;
     wr->sg_list = sge;
-    wr->num_sge = 1;
+    /* zero length: no scatter entry at all (some devices read a zero-length entry as 2 GiB) */
+    wr->num_sge = length > 0 ? 1 : 0;
     wr->send_flags = signaled ? IBV_SEND_SIGNALED : 0;
     switch (opcode) {
         case ISHIM_SEND: wr->opcode = IBV_WR_SEND; break;

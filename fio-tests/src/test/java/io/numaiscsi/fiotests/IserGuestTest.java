@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * iSER (RFC 7145) against the Linux kernel initiator, all inside the qemu guest ({@code vm/guest/iser.sh}):
- * Soft-RoCE on the guest's eth0, the daemon in the guest with an iSER portal and a TCP portal on 10.0.2.15,
+ * Soft-RoCE on the guest's eth0, the daemon in the guest with an iSER portal (4 connections) and a TCP portal on
+ * 10.0.2.15, 20 SendTargets discoveries over iSER in a row (each connection closed and its slot free again at once),
  * {@code iscsiadm -I iser} login, ext4 with checksummed files across a remount, fio with crc32c verify,
  * logout; then the same run over TCP. The fio figures of both are printed side by side (functional only:
  * emulated RDMA under TCG is no speed measure).

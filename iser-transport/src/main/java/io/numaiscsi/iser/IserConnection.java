@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * PDUs are posted before the connection is accepted and reposted as each is consumed, so the initiator never
  * meets receiver-not-ready. Outgoing work requests are queued in order and reach the device once per batch.
  *
- * <p>Single-threaded: {@link #poll}, {@link #write}, {@link #flush}, {@link #close} and the {@link DataMover}
- * calls all run on the connection's thread; the {@link PduSink} is called there too.
+ * <p>Single-threaded: {@link #poll}, {@link #write}, {@link #flush}, {@link #close}, the CM events
+ * ({@link #peerDisconnected}, {@link #quiesced}) and the {@link DataMover} calls all run on the connection's thread;
+ * the {@link PduSink} is called there too.
  */
 public final class IserConnection implements DataMover {
     private static final Logger LOG = LoggerFactory.getLogger(IserConnection.class);
@@ -73,6 +74,9 @@ public final class IserConnection implements DataMover {
     /** close() asked for: what was queued goes out (its last request signaled), then the teardown. */
     private boolean closeRequested;
     private String failure;
+    /** How it ended, for the one line logged when the queue pair is gone: "by the initiator", "by the target"... */
+    private String closedBy;
+    private long teardownNanos;
 
     // Counters (read by tests and metrics; written on this thread only).
     private long receives;
@@ -166,7 +170,7 @@ public final class IserConnection implements DataMover {
         issueReads();
         drainBacklog();
         ring();
-        if (closeRequested && state.compareTo(State.CLOSING) < 0 && sq.inFlight() == 0) {
+        if (closeRequested && state.compareTo(State.CLOSING) < 0 && !sq.signaledInFlight()) {
             teardown(); // the last response (a Logout Response) has left
         }
         maybeDestroy();
@@ -195,6 +199,7 @@ public final class IserConnection implements DataMover {
                 }
             }
             case SendQueue.READ -> onReadRetired(resource, status);
+            case SendQueue.DRAIN -> { }
             default -> throw new IllegalStateException("unknown send queue kind " + kind);
         }
     }
@@ -351,7 +356,9 @@ public final class IserConnection implements DataMover {
                 IserHeader.putControl(region.buffer(), at);
                 o.buffer.getBytes(o.index, slice(at + IserHeader.LENGTH, o.remaining));
                 o.buffer.release();
-                boolean signal = sq.mustSignal(SendQueue.SEND, closeRequested || tx.available() < settings.signalInterval());
+                // login PDUs are signaled: a login reject flushed just before close() must be seen to leave
+                boolean signal = sq.mustSignal(SendQueue.SEND, closeRequested || state == State.LOGIN
+                        || tx.available() < settings.signalInterval());
                 long wrId = sq.push(SendQueue.SEND, chunk, signal);
                 int rc = endpoint.postSend(wrId, region, at, IserHeader.LENGTH + o.remaining, signal);
                 backlog.poll();
@@ -431,10 +438,9 @@ public final class IserConnection implements DataMover {
         TaskBuffers t = tasks.get(itt);
         long remote = t == null ? -1 : t.dataInAddress(length);
         if (remote == -1) {
-            LOG.warn("dropping iSER connection from {}: ITT 0x{} has {} bytes of data-in but no read buffer to hold "
-                    + "them (Read STag {})", endpoint.remoteAddress(), Integer.toHexString(itt), length,
-                    t == null ? "never seen" : t.readValid ? "too short, EDTL " + t.expectedLength : "not valid");
-            fail("data-in without a read buffer");
+            fail("data-in without a read buffer: ITT 0x" + Integer.toHexString(itt) + " has " + length
+                    + " bytes of data-in, Read STag " + (t == null ? "never seen" : t.readValid
+                    ? "too short, EDTL " + t.expectedLength : "not valid"));
             return;
         }
         if (length == 0 || writeInPlace(source, length, remote, t.readStag)) {
@@ -520,11 +526,9 @@ public final class IserConnection implements DataMover {
         TaskBuffers t = tasks.get(itt);
         long remote = t == null ? -1 : t.dataOutAddress(offset, length, solicitedStart);
         if (remote == -1 || length <= 0) {
-            LOG.warn("dropping iSER connection from {}: ITT 0x{} needs data-out [{}, {}) but advertised {}",
-                    endpoint.remoteAddress(), Integer.toHexString(itt), offset, offset + length,
-                    t == null ? "nothing" : t.writeValid ? "EDTL " + t.expectedLength + " from offset " + solicitedStart
-                            : "no Write STag");
-            fail("data-out without a write buffer");
+            fail("data-out without a write buffer: ITT 0x" + Integer.toHexString(itt) + " needs [" + offset + ", "
+                    + (offset + length) + ") but advertised " + (t == null ? "nothing" : t.writeValid
+                    ? "EDTL " + t.expectedLength + " from offset " + solicitedStart : "no Write STag"));
             listener.dataOutFailed(itt);
             return;
         }
@@ -606,21 +610,51 @@ public final class IserConnection implements DataMover {
     // ---- teardown ------------------------------------------------------------------------------
 
     /**
-     * Closes the connection: what the session queued is sent first (a Logout Response must reach the
-     * initiator), then the queue pair is disconnected, outstanding transfers are dropped and the sink hears
-     * {@link PduSink#onClosed()} once. Idempotent.
+     * Closes the connection: what the session queued or flushed is sent first (a Logout Response, a login
+     * reject must reach the initiator), then the queue pair is disconnected, outstanding transfers are dropped and
+     * the sink hears {@link PduSink#onClosed()} once. Idempotent.
      */
     public void close() {
         if (state.compareTo(State.CLOSING) >= 0 || closeRequested) {
             return;
         }
-        LOG.info("closing iSER connection from {}", endpoint.remoteAddress());
+        LOG.debug("closing iSER connection from {}", endpoint.remoteAddress());
         closeRequested = true;
+        closedBy = "by the target";
         long before = sq.postedCount();
         drainBacklog();
         ring();
-        if (state.compareTo(State.CLOSING) < 0 && (sq.postedCount() == before || sq.inFlight() == 0)) {
-            teardown(); // nothing new to wait for
+        // wait only for a completion that says the last response has left: of what close() posted (signaled, as
+        // everything posted from now on), or of a response flushed just before and signaled (login phase)
+        if (state.compareTo(State.CLOSING) < 0 && sq.postedCount() == before && !sq.newestIsSignaledSend()) {
+            teardown();
+        }
+    }
+
+    /**
+     * The initiator is gone (RDMA_CM_EVENT_DISCONNECTED, or the connection never got established): nothing queued
+     * can reach it any more, so the teardown starts at once.
+     */
+    public void peerDisconnected() {
+        if (state.compareTo(State.CLOSING) >= 0) {
+            return;
+        }
+        if (closedBy == null) {
+            closedBy = "by the initiator";
+        }
+        teardown();
+    }
+
+    /**
+     * RDMA_CM_EVENT_TIMEWAIT_EXIT: nothing more can arrive on the queue pair. The flushes have normally brought
+     * every work request back long before; what has not come back by now never will, so the queue pair goes.
+     */
+    public void quiesced() {
+        while (state == State.CLOSING && poll(64) > 0) {
+            // reap the last flushes
+        }
+        if (state != State.CLOSED) {
+            forceDestroy();
         }
     }
 
@@ -629,14 +663,26 @@ public final class IserConnection implements DataMover {
             return;
         }
         failure = reason;
-        LOG.warn("dropping iSER connection from {}: {}", endpoint.remoteAddress(), reason);
+        closedBy = "on error: " + reason;
         teardown();
     }
 
     private void teardown() {
         state = State.CLOSING;
+        teardownNanos = System.nanoTime();
         doorbell = false;
         endpoint.disconnect();
+        // what is still batched (the marker, receives reposted just before a failure) goes to the queue pair in
+        // the error state, so it all comes back flushed
+        int rc = pushDrainMarker();
+        if (rc == 0) {
+            rc = endpoint.ring();
+        }
+        if (rc != 0) {
+            // then the CM's TIMEWAIT_EXIT (quiesced) destroys the queue pair
+            LOG.debug("iSER connection from {}: posting to the disconnected queue pair failed ({})",
+                    endpoint.remoteAddress(), rc);
+        }
         Outgoing o;
         while ((o = backlog.poll()) != null) {
             if (o.buffer != null) {
@@ -667,6 +713,19 @@ public final class IserConnection implements DataMover {
         maybeDestroy();
     }
 
+    /**
+     * Unsignaled requests the device completed before the disconnect never produce a completion, and a flush only
+     * comes for those still queued, so nothing would retire them: a signaled marker behind them (as ib_drain_sq
+     * does), posted to the queue pair now in the error state, comes back flushed and retires them all.
+     */
+    private int pushDrainMarker() {
+        if (!sq.silentTail() || sq.full()) {
+            return 0; // sq.full(): its last request is signaled (SendQueue.mustSignal), so no silent tail
+        }
+        // a zero-length RDMA Write: no local or remote memory is named (the shim posts it without a scatter entry)
+        return endpoint.postRdmaWrite(sq.push(SendQueue.DRAIN, 0, true), region, 0, 0, 0, 0, true);
+    }
+
     /** Once every posted work request has come back (flushed), the queue pair goes and the slab is free. */
     private void maybeDestroy() {
         if (state == State.CLOSING && postedReceives == 0 && sq.inFlight() == 0) {
@@ -679,26 +738,34 @@ public final class IserConnection implements DataMover {
      * caller's patience); buffers are reclaimed as if flushed.
      */
     public void forceDestroy() {
-        if (state == State.CLOSED) {
-            return;
-        }
-        if (state != State.CLOSING) {
-            close();
+        if (state.compareTo(State.CLOSING) < 0) {
+            if (closedBy == null) {
+                closedBy = "by the target";
+            }
+            teardown();
         }
         if (state == State.CLOSING) {
-            sq.retireAll(retirer);
-            postedReceives = 0;
             destroy();
         }
     }
 
     private void destroy() {
         state = State.CLOSED;
-        endpoint.destroy();
-        LOG.info("iSER connection from {} closed{}: {} receives, {} sends, {} RDMA Writes ({} bytes, {} of them in place "
-                        + "from registered cache memory), {} RDMA Reads ({} bytes), {} of {} send queue requests signaled",
-                endpoint.remoteAddress(), failure == null ? "" : " (" + failure + ")", receives, sends, rdmaWrites,
-                bytesWritten, bytesWrittenInPlace, rdmaReads, bytesRead, sq.signaledCount(), sq.postedCount());
+        endpoint.destroy(); // first: from here on the device touches none of the buffers reclaimed below
+        int lost = sq.retireAll(retirer) + postedReceives;
+        postedReceives = 0;
+        long millis = (System.nanoTime() - teardownNanos) / 1_000_000;
+        String line = "iSER connection from {} closed {} (queue pair destroyed {} ms after the disconnect{}): {} "
+                + "receives, {} sends, {} RDMA Writes ({} bytes, {} of them in place from registered cache memory), {} "
+                + "RDMA Reads ({} bytes), {} of {} send queue requests signaled";
+        Object[] args = {endpoint.remoteAddress(), closedBy, millis,
+                lost == 0 ? "" : "; " + lost + " work requests never came back", receives, sends, rdmaWrites,
+                bytesWritten, bytesWrittenInPlace, rdmaReads, bytesRead, sq.signaledCount(), sq.postedCount()};
+        if (failure != null) {
+            LOG.warn(line, args);
+        } else {
+            LOG.info(line, args);
+        }
         onDestroyed.run();
     }
 
@@ -733,6 +800,7 @@ public final class IserConnection implements DataMover {
             case SendQueue.SEND -> "Send";
             case SendQueue.WRITE, SendQueue.WRITE_IN_PLACE -> "RDMA Write";
             case SendQueue.READ -> "RDMA Read";
+            case SendQueue.DRAIN -> "drain marker";
             default -> "kind " + kind;
         };
     }

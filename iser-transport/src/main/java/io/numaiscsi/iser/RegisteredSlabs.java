@@ -14,6 +14,7 @@ public final class RegisteredSlabs implements AutoCloseable {
     private final MemoryRegion region;
     private final int slabBytes;
     private final ArrayDeque<Integer> free = new ArrayDeque<>();
+    private final boolean[] taken;
     private final int slabs;
     private final NodeMemory memory;
 
@@ -23,6 +24,7 @@ public final class RegisteredSlabs implements AutoCloseable {
         this.slabBytes = slabBytes;
         this.slabs = slabs;
         this.memory = memory;
+        this.taken = new boolean[slabs];
         for (int i = 0; i < slabs; i++) {
             free.add(i);
         }
@@ -47,11 +49,20 @@ public final class RegisteredSlabs implements AutoCloseable {
     /** A free slab's byte offset in {@link #region()}, or -1 when every slab is in use. */
     public synchronized int take() {
         Integer slab = free.poll();
-        return slab == null ? -1 : slab * slabBytes;
+        if (slab == null) {
+            return -1;
+        }
+        taken[slab] = true;
+        return slab * slabBytes;
     }
 
     public synchronized void give(int offset) {
-        free.add(offset / slabBytes);
+        int slab = offset / slabBytes;
+        if (!taken[slab]) {
+            throw new IllegalStateException("slab " + slab + " given back twice");
+        }
+        taken[slab] = false;
+        free.add(slab);
     }
 
     public synchronized int available() {

@@ -14,6 +14,8 @@ final class SendQueue {
     static final int RECV = 4;
     /** An RDMA Write straight from registered memory outside the slab (no chunk to give back). */
     static final int WRITE_IN_PLACE = 5;
+    /** A signaled marker posted after the disconnect: its flush says every earlier request is done. */
+    static final int DRAIN = 6;
 
     private static final int KIND_SHIFT = 48;
 
@@ -29,6 +31,7 @@ final class SendQueue {
     private final int[] resources;
     private long head;  // sequence number of the next request
     private long tail;  // oldest request not retired
+    private long newestSignaled = -1;
     private int unsignaledRun;
     private long signaled;
     private long posted;
@@ -81,6 +84,7 @@ final class SendQueue {
         head++;
         posted++;
         if (signal) {
+            newestSignaled = head - 1;
             unsignaledRun = 0;
             signaled++;
         } else {
@@ -109,6 +113,24 @@ final class SendQueue {
             retirer.retired(kinds[slot], resources[slot], last, last ? status : WorkCompletion.SUCCESS);
         }
         return n;
+    }
+
+    /** Whether a signaled request is outstanding: its completion (success or flush) is sure to come. */
+    boolean signaledInFlight() {
+        return newestSignaled >= tail;
+    }
+
+    /**
+     * Whether unsignaled requests are outstanding behind the newest signaled one. The device may have completed
+     * them already without a word, so after a disconnect only a later signaled request's flush retires them.
+     */
+    boolean silentTail() {
+        return head > tail && newestSignaled != head - 1;
+    }
+
+    /** Whether the newest request is a Send, signaled and not yet retired: its completion will say it left. */
+    boolean newestIsSignaledSend() {
+        return head > tail && newestSignaled == head - 1 && kinds[(int) newestSignaled & mask] == SEND;
     }
 
     /** Retires everything outstanding (the queue pair is gone): each with WR_FLUSH_ERR. */

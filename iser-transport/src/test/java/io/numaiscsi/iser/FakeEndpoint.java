@@ -12,7 +12,7 @@ import java.util.List;
  * requests make no completion unless they fail or are flushed; after an error or a disconnect everything
  * outstanding and everything posted later completes with WR_FLUSH_ERR, as on a real queue pair.
  */
-final class FakeEndpoint implements RdmaEndpoint {
+public final class FakeEndpoint implements RdmaEndpoint {
     private static final int RECV = 0;
     private static final int SEND = 1;
     private static final int WRITE = 2;
@@ -36,6 +36,8 @@ final class FakeEndpoint implements RdmaEndpoint {
     int failStatus = WorkCompletion.REM_ACCESS_ERR;
     int readsSeen;
     int writesSeen;
+    /** A device that never reports flushes: only the CM's TIMEWAIT_EXIT can end a torn connection. */
+    boolean loseFlushes;
     /** Hold RDMA Reads instead of executing them (a transfer caught mid-flight). */
     boolean holdReads;
     final List<Wr> heldReads = new ArrayList<>();
@@ -201,6 +203,9 @@ final class FakeEndpoint implements RdmaEndpoint {
     }
 
     void complete(long wrId, int status, int bytes) {
+        if (loseFlushes && status == WorkCompletion.WR_FLUSH_ERR) {
+            return;
+        }
         cq.add(new long[] {wrId, status, bytes});
     }
 
@@ -242,6 +247,11 @@ final class FakeEndpoint implements RdmaEndpoint {
 
     int postedReceives() {
         return receives.size();
+    }
+
+    /** Whether the queue pair was destroyed. */
+    public boolean isDestroyed() {
+        return destroyed;
     }
 
     @Override

@@ -6,9 +6,10 @@ import java.util.Map;
 
 /**
  * In-process RDMA for tests: memory regions with keys and addresses (absolute, or zero-based on request), and
- * pairs of connected {@link FakeEndpoint}s that move bytes between registered buffers.
+ * pairs of connected {@link FakeEndpoint}s that move bytes between registered buffers. Public for target-daemon's
+ * tests (this module's test jar).
  */
-final class FakeFabric implements Verbs {
+public final class FakeFabric implements Verbs {
     private final Map<Integer, MemoryRegion> byRkey = new HashMap<>();
     private int nextKey = 0x1000;
     private long nextAddress = 0x7f00_0000_0000L;
@@ -50,7 +51,8 @@ final class FakeFabric implements Verbs {
         return (int) offset;
     }
 
-    FakeEndpoint[] connect() {
+    /** A connected pair: [0] the target's side, [1] the initiator's. */
+    public FakeEndpoint[] connect() {
         FakeEndpoint a = new FakeEndpoint(this, "10.0.2.15:3260");
         FakeEndpoint b = new FakeEndpoint(this, "10.0.2.15:40000");
         a.peer = b;

@@ -8,7 +8,7 @@ import java.util.List;
  * The initiator side of a fake iSER connection, as the Linux iser module behaves: receive buffers posted
  * ahead, each control PDU Sent behind an iSER header that advertises the task's buffers.
  */
-final class FakeInitiator {
+public final class FakeInitiator {
     static final int RX_SIZE = 28 + 48 + 8192;
     private final FakeEndpoint endpoint;
     private final MemoryRegion rx;
@@ -17,17 +17,17 @@ final class FakeInitiator {
     private int txSlot;
 
     /** One received PDU, copied out. */
-    record Received(int iserFlags, byte[] bhs, byte[] data) {
-        int opcode() {
+    public record Received(int iserFlags, byte[] bhs, byte[] data) {
+        public int opcode() {
             return bhs[0] & 0x3f;
         }
 
-        int itt() {
+        public int itt() {
             return ByteBuffer.wrap(bhs).getInt(16);
         }
     }
 
-    FakeInitiator(FakeFabric fabric, FakeEndpoint endpoint, int receiveBuffers) {
+    public FakeInitiator(FakeFabric fabric, FakeEndpoint endpoint, int receiveBuffers) {
         this.endpoint = endpoint;
         this.receiveBuffers = receiveBuffers;
         this.rx = fabric.register(ByteBuffer.allocateDirect(RX_SIZE * receiveBuffers));
@@ -65,12 +65,12 @@ final class FakeInitiator {
         endpoint.ring();
     }
 
-    void send(byte[] bhs, byte[] data) {
+    public void send(byte[] bhs, byte[] data) {
         send(bhs, data, false, 0, 0, false, 0, 0);
     }
 
     /** Everything received so far (receive buffers reposted); send completions are dropped. */
-    List<Received> receive() {
+    public List<Received> receive() {
         List<Received> out = new ArrayList<>();
         endpoint.poll((wrId, status, bytes) -> {
             if (SendQueue.kindOf(wrId) != SendQueue.RECV || status != WorkCompletion.SUCCESS) {

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
  * An iSER connection fed arbitrary Sends by a hostile initiator (iSER headers with any STags and base offsets, any
  * BHS and lengths), while a session plays along: every SCSI command it sees gets data-in placed or data-out pulled with
  * lengths and offsets taken from the input. Invariants: no exception escapes; the connection is either still up or
- * torn down; after a close every send buffer, data chunk and receive comes back, the queue pair is destroyed once,
- * and every buffer the session lent the transport is given back (reference counts return to the session's own).
+ * torn down; a close ends with the queue pair destroyed once as soon as the flushes come back (no forced destroy),
+ * every send buffer, data chunk and receive comes back, and every buffer the session lent the transport is given back
+ * (reference counts return to the session's own).
  *
  * <p>Input layout: byte 0 bit 0: full feature phase from the start; then records of [u16 length][length bytes], each
  * Sent as is; a record's first two bytes also steer the session's reply to the next command (data-in length,
@@ -177,8 +178,8 @@ class IserConnectionFuzzTest {
             conn.poll(64);
             initiator.receive();
         }
+        assertEquals(IserConnection.State.CLOSED, conn.state(), "the disconnect's flushes alone end the connection");
         conn.forceDestroy();
-        assertEquals(IserConnection.State.CLOSED, conn.state());
         assertEquals(1, destroyed[0], "the queue pair is destroyed exactly once");
         assertTrue(session.closed <= 1, "the session hears of the end at most once");
         assertEquals(0, conn.sendBuffersInUse(), "send buffers back");

@@ -408,6 +408,111 @@ class IserConnectionTest {
         assertEquals(1, destroyed);
     }
 
+    /** Responses flushed unsignaled, as in every discovery: the device completes them without a word. */
+    private void answerSilently(int responses) {
+        fullFeature();
+        for (int i = 0; i < responses; i++) {
+            conn.write(Unpooled.wrappedBuffer(FakeInitiator.scsiResponse(0x80 + i)));
+            conn.flush();
+        }
+        assertEquals(responses, initiator.receive().size());
+        pollAll();
+        assertEquals(0, conn.signaledRequests(), "fewer responses than the signal interval: none signaled");
+    }
+
+    private void assertEverythingBack() {
+        assertEquals(IserConnection.State.CLOSED, conn.state());
+        assertEquals(1, destroyed, "the queue pair is destroyed and the slab free");
+        assertTrue(target.destroyed);
+        assertEquals(1, sink.closed);
+        assertEquals(0, conn.sendBuffersInUse());
+        assertEquals(0, conn.dataChunksInUse());
+        assertEquals(0, conn.postedReceives());
+    }
+
+    @Test
+    void anInitiatorThatDisconnectsAfterUnsignaledResponsesLeavesNoQueuePairBehind() {
+        answerSilently(3);
+        initiatorSide.disconnect();
+        CmEvent.deliver(CmEvent.DISCONNECTED, conn);
+        assertEquals(IserConnection.State.CLOSING, conn.state());
+        pollAll(); // the flushes of the receives and of the drain marker behind the silent Sends
+        assertEverythingBack();
+        assertNull(conn.failure(), "the initiator leaving is no failure");
+    }
+
+    @Test
+    void closeByTheTargetAfterFlushedResponsesWaitsForNoCompletionThatCannotCome() {
+        answerSilently(2);
+        conn.close();
+        assertEquals(1, sink.closed, "nothing left to send: the teardown starts at once");
+        pollAll();
+        assertEverythingBack();
+    }
+
+    @Test
+    void aLoginRejectFlushedJustBeforeCloseLeavesBeforeTheDisconnect() {
+        initiator.send(FakeInitiator.loginRequest(0x31), null);
+        pollAll();
+        byte[] reject = new byte[48];
+        reject[0] = 0x23;
+        reject[36] = 0x02; // status class: initiator error
+        ByteBuffer.wrap(reject).putInt(16, 0x31);
+        conn.write(Unpooled.wrappedBuffer(reject));
+        conn.flush();
+        conn.close();
+        assertEquals(0, sink.closed, "login responses are signaled: close waits for the reject to leave");
+        assertEquals(0x23, initiator.receive().get(0).opcode());
+        pollAll();
+        assertEverythingBack();
+    }
+
+    @Test
+    void aCloseWaitingForItsLogoutResponseEndsAtOnceWhenTheInitiatorLeaves() {
+        answerSilently(1);
+        byte[] logoutResponse = new byte[48];
+        logoutResponse[0] = 0x26;
+        conn.write(Unpooled.wrappedBuffer(logoutResponse));
+        conn.close();
+        assertEquals(0, sink.closed, "waiting for the Logout Response's completion");
+        initiatorSide.disconnect();
+        CmEvent.deliver(CmEvent.DISCONNECTED, conn);
+        assertEquals(1, sink.closed, "the initiator is gone: no more waiting");
+        pollAll();
+        assertEverythingBack();
+    }
+
+    @Test
+    void timewaitExitEndsAConnectionWhoseFlushesNeverCome() {
+        answerSilently(2);
+        int length = 32 * 1024;
+        MemoryRegion writeBuffer = fabric.register(ByteBuffer.allocateDirect(length));
+        initiator.send(FakeInitiator.scsiCommand(0x61, false, true, length, 1), null, true, writeBuffer.rkey(),
+                writeBuffer.address(), false, 0, 0);
+        pollAll();
+        target.holdReads = true;
+        ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
+        conn.getDataOut(0x61, into, 0, length, 0, new Listener());
+        conn.flush();
+        target.loseFlushes = true;
+        initiatorSide.disconnect();
+        CmEvent.deliver(CmEvent.DISCONNECTED, conn);
+        pollAll();
+        assertEquals(IserConnection.State.CLOSING, conn.state(), "no flush came back");
+        assertEquals(0, destroyed);
+        CmEvent.deliver(CmEvent.TIMEWAIT_EXIT, conn);
+        assertEverythingBack();
+        assertEquals(1, into.refCnt(), "the transfer's buffer is given back");
+        into.release();
+    }
+
+    @Test
+    void deviceRemovalDestroysTheQueuePairAtOnce() {
+        fullFeature();
+        CmEvent.deliver(CmEvent.DEVICE_REMOVAL, conn);
+        assertEverythingBack();
+    }
+
     @Test
     void dataInWithoutAReadStagDropsTheConnection() {
         fullFeature();

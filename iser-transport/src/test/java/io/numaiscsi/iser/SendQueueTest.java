@@ -85,6 +85,31 @@ class SendQueueTest {
     }
 
     @Test
+    void knowsWhetherACompletionIsComingAndWhetherUnsignaledRequestsFollowTheLastSignaledOne() {
+        SendQueue q = new SendQueue(16, 8);
+        assertFalse(q.signaledInFlight());
+        assertFalse(q.silentTail(), "empty");
+        q.push(SendQueue.SEND, 1, false);
+        assertFalse(q.signaledInFlight());
+        assertTrue(q.silentTail(), "completed or not, the device will not say");
+        long send = q.push(SendQueue.SEND, 2, true);
+        assertTrue(q.signaledInFlight());
+        assertFalse(q.silentTail());
+        assertTrue(q.newestIsSignaledSend());
+        q.push(SendQueue.WRITE, 3, false);
+        assertTrue(q.silentTail(), "an unsignaled request behind the signaled one");
+        assertFalse(q.newestIsSignaledSend());
+        q.retireThrough(send, WorkCompletion.SUCCESS, retirer);
+        assertFalse(q.signaledInFlight());
+        long drain = q.push(SendQueue.DRAIN, 0, true);
+        assertFalse(q.silentTail());
+        assertFalse(q.newestIsSignaledSend(), "a drain marker is no response");
+        assertEquals(2, q.retireThrough(drain, WorkCompletion.WR_FLUSH_ERR, retirer));
+        assertEquals(0, q.inFlight());
+        assertFalse(q.silentTail());
+    }
+
+    @Test
     void receiveIdsCarryTheirBufferIndex() {
         long id = SendQueue.recvWrId(77);
         assertEquals(SendQueue.RECV, SendQueue.kindOf(id));

@@ -2,6 +2,8 @@ package io.numaiscsi.iser.rdma;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
+import io.numaiscsi.iser.CmEvent;
+import io.numaiscsi.iser.ConnectionSlots;
 import io.numaiscsi.iser.IserCmHeader;
 import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserSettings;
@@ -18,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,10 +31,12 @@ import org.slf4j.LoggerFactory;
  * protocol code: a completion event only schedules the owning connection's poll on its own executor, which
  * drains the queue, re-arms the notification and polls once more (the arm/poll race).
  *
- * <p>Connection resources: a completion queue and a reliable-connected queue pair each, buffers from the
- * portal's slabs, registered once when the portal starts (the listening address must belong to an RDMA
- * device, e.g. the rxe link's netdev). Shared memory (every NUMA node's cache regions) is registered at start too,
- * so data-in is RDMA-Written straight from the cache blocks.
+ * <p>Connection resources: a completion queue and a reliable-connected queue pair each, buffers from one of the
+ * portal's slots ({@link ConnectionSlots}), registered once when the portal starts (the listening address must
+ * belong to an RDMA device, e.g. the rxe link's netdev). Shared memory (every NUMA node's cache regions) is
+ * registered at start too, so data-in is RDMA-Written straight from the cache blocks. A connection gives its slot
+ * back when its queue pair is destroyed, as soon as the flushes of its disconnect come back, whichever side ended
+ * it; the CM events of an accepted connection (disconnect, timewait exit, device removal) run on its own thread.
  */
 public final class IserPortal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IserPortal.class);
@@ -61,13 +66,13 @@ public final class IserPortal implements AutoCloseable {
 
     private final LibIserShim shim;
     private final IserSettings settings;
-    private final ByteBufAllocator alloc;
     private final Acceptor acceptor;
     private final Pointer cmChannel;
     private final Pointer listenId;
     private final NativeVerbs verbs;
     private final RegisteredSlabs slabs;
     private final RegisteredMemory shared;
+    private final ConnectionSlots slots;
     private final Pointer compChannel;
     private final Map<Long, Polled> byCq = new ConcurrentHashMap<>();
     private final Map<Long, Polled> byId = new ConcurrentHashMap<>();
@@ -81,13 +86,13 @@ public final class IserPortal implements AutoCloseable {
                        RegisteredMemory shared, Pointer compChannel, String address, ThreadFactory threads) {
         this.shim = shim;
         this.settings = settings;
-        this.alloc = alloc;
         this.acceptor = acceptor;
         this.cmChannel = cmChannel;
         this.listenId = listenId;
         this.verbs = verbs;
         this.slabs = slabs;
         this.shared = shared;
+        this.slots = new ConnectionSlots(slabs, shared, alloc);
         this.compChannel = compChannel;
         this.address = address;
         this.cmThread = threads.newThread(this::cmLoop);
@@ -174,26 +179,25 @@ public final class IserPortal implements AutoCloseable {
                 continue;
             }
             int type = (int) ev[0];
-            Pointer id = Pointer.wrap(jnr.ffi.Runtime.getRuntime(shim), ev[1]);
-            switch (type) {
-                case LibIserShim.CONNECT_REQUEST -> onConnectRequest(id, (int) ev[3], (int) ev[4], (int) ev[6], (int) ev[7]);
-                case LibIserShim.ESTABLISHED -> LOG.debug("iSER connection established on {}", address);
-                case LibIserShim.DISCONNECTED, LibIserShim.DEVICE_REMOVAL -> {
-                    Polled p = byId.get(ev[1]);
-                    if (p != null && p.connection != null) {
-                        p.executor.execute(p.connection::close);
-                    }
-                }
-                default -> LOG.debug("iSER portal {}: CM event {}", address, type);
+            if (type == CmEvent.CONNECT_REQUEST) {
+                onConnectRequest(Pointer.wrap(jnr.ffi.Runtime.getRuntime(shim), ev[1]), (int) ev[3], (int) ev[4],
+                        (int) ev[6], (int) ev[7]);
+                continue;
+            }
+            Polled p = byId.get(ev[1]);
+            LOG.debug("iSER portal {}: {} for {} (status {})", address, CmEvent.name(type),
+                    p == null ? "no connection" : p.endpoint.remoteAddress(), ev[5]);
+            if (p != null && CmEvent.concernsConnection(type)) {
+                p.onOwner(c -> CmEvent.deliver(type, c));
             }
         }
     }
 
     private void onConnectRequest(Pointer id, int privateFlags, int privateLength, int peerResponderResources,
                                   int peerInitiatorDepth) {
-        int slab = slabs.take();
-        if (slab < 0) {
-            LOG.warn("rejecting iSER connection on {}: all {} connection slots are in use", address, slabs.capacity());
+        int slot = slots.reserve();
+        if (slot < 0) {
+            LOG.warn("rejecting iSER connection on {}: all {} connection slots are in use", address, slots.capacity());
             shim.ishim_reject(id);
             shim.ishim_destroy(id, null);
             return;
@@ -206,7 +210,7 @@ public final class IserPortal implements AutoCloseable {
                     address, shim.ishim_errno());
             shim.ishim_reject(id);
             shim.ishim_destroy(id, cq);
-            slabs.give(slab);
+            slots.cancel(slot);
             return;
         }
         Pointer batch = shim.ishim_batch_new(Math.max(sq, receives));
@@ -224,19 +228,18 @@ public final class IserPortal implements AutoCloseable {
         Polled polled = new Polled(endpoint, executor);
         byCq.put(cq.address(), polled);
         byId.put(id.address(), polled);
-        executor.execute(() -> open(polled, slab, mine, peerInitiatorDepth));
+        executor.execute(() -> open(polled, slot, mine, peerInitiatorDepth));
     }
 
     /** On the connection's executor: build it, post its receives, then accept. */
-    private void open(Polled polled, int slab, IserSettings mine, int peerInitiatorDepth) {
+    private void open(Polled polled, int slot, IserSettings mine, int peerInitiatorDepth) {
         NativeEndpoint endpoint = polled.endpoint;
         LateSink sink = new LateSink();
-        IserConnection connection = new IserConnection(endpoint, slabs.region(), slab, mine, shared, alloc, sink,
-                () -> {
-                    byCq.remove(endpoint.cq().address());
-                    byId.remove(endpoint.id().address());
-                    slabs.give(slab);
-                });
+        // removed only if still this connection's: a new id may already reuse the destroyed one's address
+        IserConnection connection = slots.open(slot, endpoint, mine, sink, () -> {
+            byCq.remove(endpoint.cq().address(), polled);
+            byId.remove(endpoint.id().address(), polled);
+        });
         polled.connection = connection;
         sink.bind(acceptor.open(connection, polled.executor, polled));
         if (!connection.start()) {
@@ -298,6 +301,36 @@ public final class IserPortal implements AutoCloseable {
             }
         }
 
+        /**
+         * Runs {@code action} on the thread that owns the connection (after its open, which was queued there first),
+         * then polls: a teardown it started has flushes to reap.
+         */
+        void onOwner(Consumer<IserConnection> action) {
+            try {
+                runOnOwner(() -> {
+                    IserConnection c = connection;
+                    if (c != null && c.state() != IserConnection.State.CLOSED) {
+                        action.accept(c);
+                        schedule();
+                    }
+                });
+            } catch (RuntimeException e) {
+                LOG.debug("CM event for {} dropped: its thread is shut down ({})", endpoint.remoteAddress(),
+                        e.toString());
+            }
+        }
+
+        /** Runs {@code task} on the connection's current thread; throws when that executor is shut down. */
+        void runOnOwner(Runnable task) {
+            executor.execute(() -> {
+                if (executor.inEventLoop()) {
+                    task.run();
+                } else {
+                    runOnOwner(task); // the connection moved meanwhile
+                }
+            });
+        }
+
         @Override
         public void moveTo(EventExecutor destination, Runnable arrival) {
             moveTo = destination;
@@ -354,12 +387,14 @@ public final class IserPortal implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        // Each connection's queue pair goes on its own thread; memory is deregistered only once all are gone.
-        CountDownLatch gone = new CountDownLatch(byId.size());
-        for (Polled p : byId.values()) {
-            IserConnection c = p.connection;
+        // Each connection's queue pair goes on its own thread; memory is deregistered only once all are gone. A
+        // snapshot: connections closing meanwhile leave the map, and the latch must count what is waited for.
+        List<Polled> open = List.copyOf(byId.values());
+        CountDownLatch gone = new CountDownLatch(open.size());
+        for (Polled p : open) {
             try {
-                p.executor.execute(() -> {
+                p.runOnOwner(() -> {
+                    IserConnection c = p.connection; // read there: the connection's open ran before on that thread
                     if (c != null) {
                         c.forceDestroy();
                     }

@@ -81,13 +81,6 @@ public interface LibIserShim {
 
     int ishim_batch_post(Pointer batch, Pointer id);
 
-    /** RDMA CM event types (enum rdma_cm_event_type). */
-    int CONNECT_REQUEST = 4;
-    int ESTABLISHED = 9;
-    int DISCONNECTED = 10;
-    int DEVICE_REMOVAL = 11;
-    int TIMEWAIT_EXIT = 15;
-
     /**
      * The shim from {@code -Dnumaiscsi.iser.shim=/path}, else the copy built into this jar; null (with the
      * reason logged) when neither loads, e.g. the build machine had no libibverbs-dev or the host no rdma-core.

@@ -8,8 +8,7 @@ import jnr.ffi.Pointer;
 
 /**
  * One accepted RDMA CM id with its queue pair and completion queue. Posts go into the shim's batch and reach
- * the device at {@link #ring()}; when the batch fills it is posted early. Owned by the connection's thread
- * (destroy may come from the CM thread only after the connection is CLOSED).
+ * the device at {@link #ring()}; when the batch fills it is posted early. Owned by the connection's thread.
  */
 final class NativeEndpoint implements RdmaEndpoint {
     private static final int SEND = 1;

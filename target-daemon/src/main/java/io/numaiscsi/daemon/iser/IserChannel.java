@@ -46,6 +46,11 @@ final class IserChannel implements PduChannel, PduSink {
         ticker = executor.scheduleAtFixedRate(connection::onTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
+    /** Whether the session layer's periodic tick is scheduled (for tests). */
+    boolean ticking() {
+        return ticker != null && !ticker.isDone();
+    }
+
     // ---- PduSink (from the transport) ----------------------------------------------------------
 
     @Override

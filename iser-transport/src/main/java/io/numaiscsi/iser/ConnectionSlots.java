@@ -1,0 +1,51 @@
+package io.numaiscsi.iser;
+
+import io.netty.buffer.ByteBufAllocator;
+
+/**
+ * The connections one portal can hold, one slab of its registered buffer each ({@link RegisteredSlabs}). A slot is
+ * reserved at the connect request and comes back the moment the connection's queue pair is destroyed, however the
+ * connection ended (logout, closed by the target, the initiator gone, an error). Thread-safe.
+ */
+public final class ConnectionSlots {
+    private final RegisteredSlabs slabs;
+    private final RegisteredMemory shared;
+    private final ByteBufAllocator alloc;
+
+    /** @param shared memory registered besides the slabs (the cache regions), for in-place RDMA Writes */
+    public ConnectionSlots(RegisteredSlabs slabs, RegisteredMemory shared, ByteBufAllocator alloc) {
+        this.slabs = slabs;
+        this.shared = shared;
+        this.alloc = alloc;
+    }
+
+    /** A free slot for a connection about to be accepted, or -1 when every slot is taken. */
+    public int reserve() {
+        return slabs.take();
+    }
+
+    /** Gives back a reserved slot no connection was built on. */
+    public void cancel(int slot) {
+        slabs.give(slot);
+    }
+
+    /**
+     * The connection on reserved {@code slot}. When its queue pair is destroyed, {@code onDestroyed} runs and then
+     * the slot is free again.
+     */
+    public IserConnection open(int slot, RdmaEndpoint endpoint, IserSettings settings, PduSink sink,
+                               Runnable onDestroyed) {
+        return new IserConnection(endpoint, slabs.region(), slot, settings, shared, alloc, sink, () -> {
+            onDestroyed.run();
+            slabs.give(slot);
+        });
+    }
+
+    public int free() {
+        return slabs.available();
+    }
+
+    public int capacity() {
+        return slabs.capacity();
+    }
+}

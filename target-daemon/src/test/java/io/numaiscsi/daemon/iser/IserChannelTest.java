@@ -1,0 +1,243 @@
+package io.numaiscsi.daemon.iser;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.DefaultEventLoop;
+import io.numaiscsi.daemon.session.EventThreadRegistry;
+import io.numaiscsi.daemon.session.EventThreads;
+import io.numaiscsi.daemon.session.ExportedTarget;
+import io.numaiscsi.daemon.session.SessionServices;
+import io.numaiscsi.daemon.session.SessionSettings;
+import io.numaiscsi.daemon.session.SessionTable;
+import io.numaiscsi.daemon.session.TargetDirectory;
+import io.numaiscsi.iser.CmEvent;
+import io.numaiscsi.iser.ConnectionSlots;
+import io.numaiscsi.iser.FakeEndpoint;
+import io.numaiscsi.iser.FakeFabric;
+import io.numaiscsi.iser.FakeInitiator;
+import io.numaiscsi.iser.IserConnection;
+import io.numaiscsi.iser.IserLimits;
+import io.numaiscsi.iser.IserSettings;
+import io.numaiscsi.iser.LateSink;
+import io.numaiscsi.iser.RegisteredMemory;
+import io.numaiscsi.iser.RegisteredSlabs;
+import io.numaiscsi.numa.NodeMemory;
+import io.numaiscsi.numa.NumaTopology;
+import io.numaiscsi.proto.login.TargetLimits;
+import io.numaiscsi.scsi.LogicalUnit;
+import io.numaiscsi.scsi.LunIdentity;
+import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The session layer on iSER connections over the fake verbs, wired as {@code IserPortal} and {@code IserPortals} wire
+ * them (a slot, a {@link LateSink}, an {@link IserChannel} on the connection's thread): a discovery session that logs
+ * out, connections closed through their channel during login (as a login timeout does), and one dropped by the
+ * keepalive from its periodic tick each give the portal's slot back at once.
+ */
+class IserChannelTest {
+    private static final String TARGET = "iqn.2026-11.test:iser";
+    private static final int SLOTS = 4;
+    private static final IserSettings SETTINGS = new IserSettings(8, 4, 8192, 8192, 16 * 1024, 8, 4, 64, 8);
+
+    private final DefaultEventLoop loop = new DefaultEventLoop();
+    private final FakeFabric fabric = new FakeFabric();
+    private final NodeMemory memory = NodeMemory.open(NumaTopology.detect().pretend(2));
+    private final RegisteredSlabs slabs = RegisteredSlabs.allocate(fabric, memory, 0, SETTINGS, SLOTS);
+    private final ConnectionSlots slots = new ConnectionSlots(slabs, RegisteredMemory.register(fabric, List.of()),
+            UnpooledByteBufAllocator.DEFAULT);
+    private SessionServices services = services(Duration.ZERO);
+    private long nextIsid = 0x400001370000L;
+
+    /** One accepted connection: the initiator's end and the target's channel. */
+    private final class Peer {
+        final FakeEndpoint target;
+        final FakeEndpoint initiatorSide;
+        final FakeInitiator initiator;
+        IserConnection conn;
+        IserChannel channel;
+        final List<FakeInitiator.Received> received = new ArrayList<>();
+
+        Peer() throws Exception {
+            int slot = slots.reserve();
+            assertTrue(slot >= 0, "a free slot");
+            FakeEndpoint[] pair = fabric.connect();
+            target = pair[0];
+            initiatorSide = pair[1];
+            onLoop(() -> {
+                LateSink sink = new LateSink();
+                conn = slots.open(slot, target, SETTINGS, sink, () -> { });
+                channel = new IserChannel(conn, loop, (destination, onArrival) -> { }, services,
+                        UnpooledByteBufAllocator.DEFAULT, System::nanoTime);
+                sink.bind(channel);
+                assertTrue(conn.start());
+                return null;
+            });
+            initiator = new FakeInitiator(fabric, initiatorSide, 16);
+        }
+
+        /** Sends one PDU and lets the connection's thread reap it, as a completion event would. */
+        void send(byte[] bhs, String text) throws Exception {
+            initiator.send(bhs, text == null ? null : text.getBytes(StandardCharsets.UTF_8));
+            poll();
+        }
+
+        void poll() throws Exception {
+            onLoop(() -> {
+                while (conn.poll(64) > 0) {
+                    received.addAll(initiator.receive());
+                }
+                received.addAll(initiator.receive());
+                return null;
+            });
+        }
+
+        FakeInitiator.Received last() {
+            return received.get(received.size() - 1);
+        }
+
+        void discoveryLogin() throws Exception {
+            send(loginRequest(nextIsid++), "InitiatorName=iqn.2026-11.test:host\0SessionType=Discovery\0");
+            assertEquals(0x23, last().opcode());
+            assertEquals(0, last().bhs()[36], "login status class: success");
+            assertEquals(IserConnection.State.FULL_FEATURE, conn.state());
+        }
+
+        void assertGone() {
+            assertEquals(IserConnection.State.CLOSED, conn.state());
+            assertTrue(target.isDestroyed(), "the queue pair is destroyed");
+            assertFalse(channel.ticking(), "no tick for a closed connection");
+        }
+    }
+
+    private static SessionServices services(Duration nopInTimeout) {
+        TargetLimits limits = IserLimits.of(TargetLimits.defaults(), IserSettings.defaults(8));
+        SessionSettings settings = new SessionSettings(limits, 8, Duration.ZERO, nopInTimeout,
+                List.of("10.0.2.15:3260"), 1);
+        ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
+                new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
+        EventThreads inline = new EventThreads() {
+            @Override
+            public Executor homeOf(ExportedTarget target) {
+                return null;
+            }
+
+            @Override
+            public Executor lunThread(ExportedTarget target, int lun) {
+                return null;
+            }
+        };
+        return new SessionServices(settings, new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(),
+                scsi))), new SessionTable(), inline, new EventThreadRegistry());
+    }
+
+    /** A Login Request from the operational stage straight to full feature phase (T=1, CSG=1, NSG=3). */
+    private static byte[] loginRequest(long isid) {
+        ByteBuffer b = ByteBuffer.allocate(48);
+        b.put(0, (byte) 0x43).put(1, (byte) 0x87);
+        for (int i = 0; i < 6; i++) {
+            b.put(8 + i, (byte) (isid >>> (40 - 8 * i)));
+        }
+        b.putInt(16, 1).putInt(24, 1);
+        return b.array();
+    }
+
+    /** An immediate Text or Logout Request (F bit set; for Logout: reason 0, close the session). */
+    private static byte[] immediate(int opcode, int itt, int cmdSN) {
+        ByteBuffer b = ByteBuffer.allocate(48);
+        b.put(0, (byte) (0x40 | opcode)).put(1, (byte) 0x80);
+        b.putInt(16, itt).putInt(20, -1).putInt(24, cmdSN).putInt(28, 1);
+        return b.array();
+    }
+
+    private <T> T onLoop(Callable<T> task) throws Exception {
+        return loop.submit(task).get(10, TimeUnit.SECONDS);
+    }
+
+    private List<Peer> fillEverySlot() throws Exception {
+        List<Peer> peers = new ArrayList<>();
+        for (int i = 0; i < SLOTS; i++) {
+            peers.add(new Peer());
+        }
+        assertEquals(-1, slots.reserve(), "every slot is taken");
+        return peers;
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+        slabs.close();
+        memory.close();
+    }
+
+    @Test
+    void aDiscoverySessionThatLogsOutGivesItsSlotBackAtOnce() throws Exception {
+        List<Peer> peers = fillEverySlot();
+        Peer discovery = peers.get(0);
+        discovery.discoveryLogin();
+        discovery.send(immediate(0x04, 2, 1), "SendTargets=All\0");
+        assertEquals(0x24, discovery.last().opcode());
+        String text = new String(discovery.last().data(), StandardCharsets.UTF_8);
+        assertTrue(text.contains("TargetName=" + TARGET), text);
+        discovery.send(immediate(0x06, 3, 2), null);
+        assertEquals(0x26, discovery.last().opcode(), "the Logout Response reached the initiator");
+        discovery.assertGone();
+        assertEquals(1, slots.free(), "the slot is back with the Logout Response's completion");
+
+        new Peer().discoveryLogin();
+    }
+
+    @Test
+    void channelCloseDuringLoginFreesEverySlot() throws Exception {
+        List<Peer> peers = fillEverySlot();
+        for (Peer p : peers) {
+            assertTrue(p.channel.ticking(), "connections in login are ticked");
+        }
+        Peer gone = peers.get(0); // this initiator disconnected too, before the target closes
+        gone.initiatorSide.disconnect();
+        onLoop(() -> {
+            CmEvent.deliver(CmEvent.DISCONNECTED, gone.conn);
+            return null;
+        });
+        for (Peer p : peers) {
+            onLoop(() -> {
+                p.channel.close(); // what a login timeout does from IscsiConnection.onTick
+                return null;
+            });
+            p.poll();
+            p.assertGone();
+        }
+        assertEquals(SLOTS, slots.free());
+        for (int i = 0; i < SLOTS; i++) {
+            new Peer().discoveryLogin();
+        }
+    }
+
+    @Test
+    void theTickDrivesTheSessionLayerOnIserConnections() throws Exception {
+        services = services(Duration.ofMillis(1500)); // NOP-In timeout: only a tick can notice the silence
+        Peer silent = new Peer();
+        silent.discoveryLogin();
+        assertTrue(silent.channel.ticking());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (onLoop(() -> silent.conn.state()) == IserConnection.State.FULL_FEATURE && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        silent.poll();
+        silent.assertGone();
+        assertEquals(SLOTS, slots.free());
+    }
+}
