@@ -8,8 +8,7 @@ import java.util.List;
 final class DaemonSection {
 
     static final String KEY = "daemon";
-    static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model");
-    static final Path DEFAULT_DATA_DIR = Path.of("/var/tmp/numa-iscsi-target");
+    static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model", "secret-file-check");
     static final int DEFAULT_IO_THREADS = 4;
 
     private DaemonSection() {
@@ -17,7 +16,7 @@ final class DaemonSection {
 
     static DaemonSettings read(Fields root) throws ConfigException {
         Fields f = root.section(KEY, KEYS);
-        Path dataDir = DEFAULT_DATA_DIR;
+        Path dataDir = DefaultDataDir.forThisProcess();
         Cursor c = f.optional("data-dir");
         if (c != null) {
             dataDir = path(c);
@@ -35,7 +34,16 @@ final class DaemonSection {
                 default -> throw m.error("\"" + m.text() + "\" is not an event model (use per-lun or centralized)");
             };
         }
-        return new DaemonSettings(dataDir.normalize(), ioThreads, model);
+        DaemonSettings.SecretFileCheck secretFileCheck = DaemonSettings.SecretFileCheck.WARN;
+        Cursor s = f.optional("secret-file-check");
+        if (s != null) {
+            secretFileCheck = switch (s.text().toLowerCase(java.util.Locale.ROOT)) {
+                case "warn" -> DaemonSettings.SecretFileCheck.WARN;
+                case "refuse" -> DaemonSettings.SecretFileCheck.REFUSE;
+                default -> throw s.error("\"" + s.text() + "\" is not a secret-file-check (use warn or refuse)");
+            };
+        }
+        return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck);
     }
 
     /** A file-system path as written (not resolved). */

@@ -91,7 +91,12 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
             }
             moved.add(t.withLuns(luns));
         }
-        return withDaemon(new DaemonSettings(newDir, daemon.ioThreads(), daemon.eventModel())).withTargets(moved);
+        return withDaemon(daemon.withDataDir(newDir)).withTargets(moved);
+    }
+
+    /** true when the configuration holds a CHAP secret: a target's, an initiator's or discovery's. */
+    public boolean holdsSecrets() {
+        return discoveryChap != null || !initiators.isEmpty() || targets.stream().anyMatch(t -> t.chap() != null);
     }
 
     /** The target with this iSCSI name (case-insensitive), or null. */

@@ -66,7 +66,7 @@ class ConfigLoaderTest {
     @Test
     void embeddedDefaultHasTheDocumentedValues() {
         TargetConfig c = ConfigLoader.embeddedDefault();
-        assertEquals(new DaemonSettings(Path.of("/var/tmp/numa-iscsi-target"), 4), c.daemon());
+        assertEquals(new DaemonSettings(DefaultDataDir.forThisProcess(), 4), c.daemon());
         assertEquals(List.of(new Portal("127.0.0.1", 3260)), c.portals());
         IscsiSettings i = c.iscsi();
         assertEquals(262_144, i.maxRecvDataSegmentLength());
@@ -87,7 +87,7 @@ class ConfigLoaderTest {
         assertEquals("iqn.2026-11.io.numaiscsi:disk0", t.name());
         assertEquals("disk0", t.alias());
         assertEquals(List.of(), t.allowedInitiators());
-        assertEquals(List.of(new LunDefinition(0, BackingType.FILE, Path.of("/var/tmp/numa-iscsi-target/lun0.img"),
+        assertEquals(List.of(new LunDefinition(0, BackingType.FILE, DefaultDataDir.forThisProcess().resolve("lun0.img"),
                 1L << 30, 512, null)), t.luns());
     }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
-/** {@code daemon.event-model}: default, both values, and a bad value's message. */
+/** {@code daemon.event-model}, {@code daemon.secret-file-check}, the default data dir: defaults, values, bad values. */
 class DaemonSectionTest {
     private static final String TARGETS = "targets:\n  - name: iqn.2026-11.io.numaiscsi:d\n    luns: [{id: 0, backing: ram, size: 1M}]\n";
 
@@ -28,5 +28,34 @@ class DaemonSectionTest {
                 () -> ConfigLoader.parse("daemon:\n  event-model: threaded\n" + TARGETS, "t.yaml"));
         assertEquals("t.yaml:2: daemon.event-model: \"threaded\" is not an event model (use per-lun or centralized)",
                 e.getMessage());
+    }
+
+    @Test
+    void secretFileCheckDefaultsToWarn() throws ConfigException {
+        assertEquals(DaemonSettings.SecretFileCheck.WARN,
+                ConfigLoader.parse(TARGETS, "t.yaml").daemon().secretFileCheck());
+        assertEquals(DaemonSettings.SecretFileCheck.WARN,
+                ConfigLoader.parse("daemon:\n  secret-file-check:\n" + TARGETS, "t.yaml").daemon().secretFileCheck());
+    }
+
+    @Test
+    void secretFileCheckValues() throws ConfigException {
+        assertEquals(DaemonSettings.SecretFileCheck.REFUSE, ConfigLoader.parse(
+                "daemon:\n  secret-file-check: refuse\n" + TARGETS, "t.yaml").daemon().secretFileCheck());
+        assertEquals(DaemonSettings.SecretFileCheck.WARN, ConfigLoader.parse(
+                "daemon:\n  secret-file-check: warn\n" + TARGETS, "t.yaml").daemon().secretFileCheck());
+    }
+
+    @Test
+    void badSecretFileCheckNamesFileLineAndKey() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse("daemon:\n  io-threads: 2\n  secret-file-check: deny\n" + TARGETS, "t.yaml"));
+        assertEquals("t.yaml:3: daemon.secret-file-check: \"deny\" is not a secret-file-check (use warn or refuse)",
+                e.getMessage());
+    }
+
+    @Test
+    void dataDirDefaultsToThisUsersDefault() throws ConfigException {
+        assertEquals(DefaultDataDir.forThisProcess(), ConfigLoader.parse(TARGETS, "t.yaml").daemon().dataDir());
     }
 }

@@ -1,8 +1,10 @@
 package io.numaiscsi.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -39,6 +41,26 @@ class TargetConfigTest {
         TargetConfig moved = config().withDataDir(Path.of("rel"));
         assertEquals(Path.of("rel").toAbsolutePath().normalize(), moved.daemon().dataDir());
         assertEquals(moved.daemon().dataDir().resolve("lun0.img"), moved.targets().get(0).luns().get(0).path());
+    }
+
+    @Test
+    void withDataDirKeepsTheOtherDaemonSettings() throws ConfigException {
+        TargetConfig c = ConfigLoader.parse("daemon: {data-dir: /old, secret-file-check: refuse, event-model: centralized}\n"
+                + "targets: [{name: iqn.2026-11.io.numaiscsi:d, luns: [{id: 0, backing: ram, size: 1M}]}]\n", "t.yaml");
+        assertEquals(new DaemonSettings(Path.of("/new"), 4, DaemonSettings.EventModel.CENTRALIZED,
+                DaemonSettings.SecretFileCheck.REFUSE), c.withDataDir(Path.of("/new")).daemon());
+    }
+
+    @Test
+    void holdsSecretsWithAnyChapSection() throws ConfigException {
+        String target = "targets: [{name: iqn.2026-11.io.numaiscsi:d, luns: [{id: 0, backing: ram, size: 1M}]}]\n";
+        String chap = "{username: u, secret: secret-of-16-b}";
+        assertFalse(ConfigLoader.parse(target, "t.yaml").holdsSecrets());
+        assertTrue(ConfigLoader.parse("discovery-chap: " + chap + "\n" + target, "t.yaml").holdsSecrets());
+        assertTrue(ConfigLoader.parse("initiators: [{name: iqn.2026-11.io.numaiscsi:i, chap: " + chap + "}]\n" + target,
+                "t.yaml").holdsSecrets());
+        assertTrue(ConfigLoader.parse("targets: [{name: iqn.2026-11.io.numaiscsi:d, chap: " + chap
+                + ", luns: [{id: 0, backing: ram, size: 1M}]}]\n", "t.yaml").holdsSecrets());
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -45,6 +46,7 @@ final class ConfiguredDaemon implements AutoCloseable {
         Path config = dataDir.resolve("target.yaml");
         Files.writeString(config, "daemon:\n  data-dir: " + dataDir + "\nportals: [127.0.0.1:" + port + "]\n" + yaml,
                 StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------")); // it holds secrets
         List<String> cmd = DaemonProcess.command(testName, List.of("--config", config.toString()));
         // The config holds secrets: the log gets the command only, so a secret found in it came from the daemon.
         Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);

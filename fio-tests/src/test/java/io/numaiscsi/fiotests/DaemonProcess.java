@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -82,10 +83,14 @@ final class DaemonProcess implements AutoCloseable {
         Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
         Path config = dataDir.resolve("target.yaml");
         Files.writeString(config, config(dataDir, port, setup), StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(config, PosixFilePermissions.fromString(setup.configPermissions));
 
         List<String> mainArgs = new ArrayList<>(List.of("--config", config.toString()));
         mainArgs.addAll(setup.daemonArgs);
         List<String> cmd = command(testName, mainArgs);
+        if (setup.umask != null) {
+            cmd = withUmask(setup.umask, cmd);
+        }
         Files.writeString(log, "$ " + String.join(" ", cmd) + "\n--- " + config + "\n"
                 + Files.readString(config) + "---\n", StandardCharsets.UTF_8);
         Process p = new ProcessBuilder(cmd)
@@ -116,6 +121,13 @@ final class DaemonProcess implements AutoCloseable {
         cmd.add("@" + argFile);
         cmd.add(MAIN_CLASS);
         cmd.addAll(mainArgs);
+        return List.copyOf(cmd);
+    }
+
+    /** {@code command} run by {@code sh} under another umask (octal); exec keeps the daemon's pid. */
+    static List<String> withUmask(String umask, List<String> command) {
+        List<String> cmd = new ArrayList<>(List.of("sh", "-c", "umask " + umask + " && exec \"$@\"", "sh"));
+        cmd.addAll(command);
         return List.copyOf(cmd);
     }
 
@@ -157,6 +169,8 @@ final class DaemonProcess implements AutoCloseable {
         private final List<String> allow = new ArrayList<>();
         private final List<String> daemonArgs = new ArrayList<>();
         private final List<String> sections = new ArrayList<>();
+        private String configPermissions = "rw-------";
+        private String umask;
 
         private Setup(long lunBytes) {
             this.lunBytes = lunBytes;
@@ -200,6 +214,18 @@ final class DaemonProcess implements AutoCloseable {
          */
         Setup section(String yaml) {
             sections.add(yaml);
+            return this;
+        }
+
+        /** The config file's mode as {@code ls} shows it; default {@code rw-------} (a config may hold secrets). */
+        Setup configPermissions(String permissions) {
+            configPermissions = permissions;
+            return this;
+        }
+
+        /** Starts the daemon under this umask (octal, e.g. {@code "000"}) instead of the test JVM's. */
+        Setup umask(String octal) {
+            umask = octal;
             return this;
         }
 

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,6 +50,16 @@ class DaemonProcessTest {
                 + "      - {id: 0, backing: file, path: lun0.img, size: 16M, block-size: 512}\n"
                 + "      - {id: 1, backing: ram, size: 8M, block-size: 512}\n",
                 DaemonProcess.config(Path.of("/tmp/d"), 40001, setup));
+    }
+
+    @Test
+    void withUmaskExecsTheSameCommandUnderSh() throws Exception {
+        List<String> cmd = DaemonProcess.withUmask("000", List.of("sh", "-c", "umask; echo \"$0|$1\"", "a b", "c"));
+        assertEquals(List.of("sh", "-c", "umask 000 && exec \"$@\"", "sh", "sh", "-c", "umask; echo \"$0|$1\"", "a b", "c"),
+                cmd);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        assertEquals("0000\na b|c\n", new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        assertEquals(0, p.waitFor());
     }
 
     @Test

@@ -10,9 +10,10 @@ import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.scsi.backstore.FaultInjectingBlockDevice;
 import io.numaiscsi.scsi.backstore.FileBlockDevice;
+import io.numaiscsi.scsi.backstore.ProcessUser;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +28,9 @@ final class BackingStores {
     static BlockDevice open(LunDefinition lun, Executor ioExecutor, CacheSettings cache, NumaResources numa)
             throws IOException {
         if (lun.backing() == BackingType.FILE && lun.path().getParent() != null) {
-            Files.createDirectories(lun.path().getParent());
+            Path parent = lun.path().getParent();
+            DirectoryChain.check(parent, ProcessUser.uid());
+            PrivateDirectories.createMissing(parent);
         }
         BlockDevice store = switch (lun.backing()) {
             case RAM -> new RamBlockDevice(lun.sizeBytes(), lun.blockSize());

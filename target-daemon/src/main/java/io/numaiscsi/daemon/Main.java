@@ -7,6 +7,7 @@ import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.DaemonSettings.EventModel;
 import io.numaiscsi.daemon.metrics.DaemonMetrics;
 import io.numaiscsi.daemon.metrics.MetricsEndpoint;
+import io.numaiscsi.scsi.backstore.UnsafeFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,9 @@ public final class Main implements Callable<Integer> {
         TargetConfig config;
         try {
             config = configFile == null ? ConfigLoader.embeddedDefault() : ConfigLoader.load(configFile);
+            if (configFile != null) {
+                ConfigFileSecrecy.check(configFile, config);
+            }
         } catch (ConfigException e) {
             System.err.println(e.getMessage());
             return EXIT_CONFIG;
@@ -81,6 +85,10 @@ public final class Main implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "shutdown"));
         try {
             daemon.start();
+        } catch (UnsafeFileException e) {
+            System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
+            daemon.close();
+            return EXIT_STARTUP;
         } catch (Exception e) {
             System.err.println("numa-iscsi-target: cannot start: " + e);
             daemon.close();

@@ -36,9 +36,9 @@ import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.scsi.backstore.ProcessUser;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -86,7 +86,7 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     public void start() throws IOException, InterruptedException {
-        Files.createDirectories(config.daemon().dataDir());
+        DataDirectory.prepare(config.daemon().dataDir(), ProcessUser.uid(), ProcessUser.name());
         List<ExportedTarget> exported = new ArrayList<>();
         for (TargetDefinition t : config.targets()) {
             List<LogicalUnit> units = new ArrayList<>();

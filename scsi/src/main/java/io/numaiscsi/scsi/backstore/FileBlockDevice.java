@@ -6,7 +6,6 @@ import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -56,8 +55,10 @@ public final class FileBlockDevice implements BlockDevice {
   }
 
   /**
-   * Opens {@code file}, creating a sparse file of {@code sizeBytes} if it is missing. An existing
-   * file keeps its data and must already have exactly that size.
+   * Opens {@code file}, creating a sparse file of {@code sizeBytes} (mode 0600) if it is missing. An existing
+   * file keeps its data and must already have exactly that size. The file is never reached through a symbolic
+   * link and must be a regular file with one link owned by this process's user ({@link BackingFile}); a file group
+   * or others may read or write is used with a warning in the log.
    */
   public static FileBlockDevice open(Path file, long sizeBytes, int blockSize, Executor ioExecutor) throws IOException {
     return open(file, sizeBytes, blockSize, ioExecutor, true);
@@ -76,35 +77,35 @@ public final class FileBlockDevice implements BlockDevice {
     if (sizeBytes <= 0 || sizeBytes % blockSize != 0) {
       throw new IOException("size of " + file + " must be a positive multiple of " + blockSize + ": " + sizeBytes);
     }
-    if (Files.exists(file)) {
-      long actual = Files.size(file);
-      if (actual != sizeBytes) {
-        throw new IOException("backing file " + file + " is " + actual + " bytes but the configured size is "
-            + sizeBytes + " bytes; refusing to resize it (fix the configuration or the file)");
-      }
-    } else {
-      try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-        raf.setLength(sizeBytes); // ftruncate: sparse
-      }
+    BackingFile backing = BackingFile.open(file, sizeBytes, ProcessUser.uid());
+    if (backing.warning() != null) {
+      LOG.warn("{}", backing.warning());
     }
-    int alignment = fileSystemBlockSize(file);
-    FileChannel buffered = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    if (backing.created()) {
+      LOG.info("{}: created, {} bytes (sparse), mode 0600", file, sizeBytes);
+    }
+    Path handle = backing.handle();
+    FileChannel buffered = null;
     FileChannel direct = null;
-    if (directIo) {
-      try {
-        direct = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
-      } catch (IOException | UnsupportedOperationException e) {
-        LOG.info("{}: O_DIRECT not available ({}); all I/O goes through the page cache", file, e.toString());
+    try {
+      buffered = FileChannel.open(handle, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      if (directIo) {
+        try {
+          direct = FileChannel.open(handle, StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
+        } catch (IOException | UnsupportedOperationException e) {
+          LOG.info("{}: O_DIRECT not available ({}); all I/O goes through the page cache", file, e.toString());
+        }
       }
-    }
-    LibC libc = LibC.instance();
-    int fd = -1;
-    if (libc != null) {
-      fd = libc.open(file.toAbsolutePath().toString(), LibC.O_RDWR | LibC.O_CLOEXEC);
-      if (fd < 0) {
-        LOG.warn("{}: libc open failed (errno {}); unmap writes zeros", file, LibC.errno());
+    } catch (IOException | RuntimeException e) {
+      if (buffered != null) {
+        buffered.close();
       }
+      backing.close();
+      throw e;
     }
+    int alignment = fileSystemBlockSize(handle);
+    LibC libc = backing.libc();
+    int fd = backing.fd();
     return new FileBlockDevice(file, sizeBytes, blockSize, alignment, buffered, direct, libc, fd, ioExecutor);
   }
 

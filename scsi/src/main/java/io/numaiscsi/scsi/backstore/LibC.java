@@ -5,10 +5,19 @@ import jnr.ffi.annotations.SaveError;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The few libc calls Java's file API lacks: hole punching and SEEK_DATA/SEEK_HOLE. */
+/**
+ * The few libc calls Java's file API lacks: opening without following a symbolic link, fchmod and ftruncate on that
+ * descriptor, hole punching and SEEK_DATA/SEEK_HOLE.
+ */
 public interface LibC {
   int O_RDWR = 2;
+  int O_CREAT = 0x40;
+  int O_EXCL = 0x80;
   int O_CLOEXEC = 0x80000;
+  /** Not the same number everywhere: arm, arm64 and powerpc use 0x8000, the generic Linux value is 0x20000. */
+  int O_NOFOLLOW = noFollowFlag();
+  int EEXIST = 17;
+  int ELOOP = 40;
   int FALLOC_FL_KEEP_SIZE = 0x01;
   int FALLOC_FL_PUNCH_HOLE = 0x02;
   int SEEK_DATA = 3;
@@ -17,7 +26,7 @@ public interface LibC {
   int EOPNOTSUPP = 95;
 
   @SaveError
-  int open(String path, int flags);
+  int open(String path, int flags, int mode);
 
   @SaveError
   int close(int fd);
@@ -28,13 +37,37 @@ public interface LibC {
   @SaveError
   long lseek(int fd, long offset, int whence);
 
-  /** libc, or null where it cannot be loaded (callers fall back to portable behaviour). */
+  @SaveError
+  int fchmod(int fd, int mode);
+
+  @SaveError
+  int ftruncate(int fd, long length);
+
+  String strerror(int errnum);
+
+  /**
+   * libc, or null where it cannot be loaded: callers fall back to portable behaviour where there is one, but backing
+   * files are not opened without it ({@link BackingFile}).
+   */
   static LibC instance() {
     return Holder.LIBC;
   }
 
   static int errno() {
     return jnr.ffi.Runtime.getRuntime(Holder.LIBC).getLastError();
+  }
+
+  private static int noFollowFlag() {
+    switch (jnr.ffi.Platform.getNativePlatform().getCPU()) {
+      case ARM:
+      case AARCH64:
+      case PPC:
+      case PPC64:
+      case PPC64LE:
+        return 0x8000;
+      default:
+        return 0x20000;
+    }
   }
 
   /** Lazy, failure-tolerant loading. */
@@ -48,7 +81,7 @@ public interface LibC {
       try {
         return LibraryLoader.create(LibC.class).load("c");
       } catch (RuntimeException | LinkageError e) {
-        LOG.warn("libc not loadable through jnr-ffi ({}); unmap writes zeros and every block reads as mapped", e.toString());
+        LOG.warn("libc not loadable through jnr-ffi ({}); file-backed LUNs cannot be opened", e.toString());
         return null;
       }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -14,8 +15,10 @@ import io.netty.buffer.Unpooled;
 import io.numaiscsi.scsi.IoStatus;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
@@ -158,5 +161,27 @@ class FileBlockDeviceTest {
     Completion c = new Completion();
     d.read(SIZE, 512, Unpooled.buffer(512), c);
     assertEquals(IoStatus.OUT_OF_RANGE, c.await());
+  }
+
+  @Test
+  void aSymbolicLinkIsNotFollowed() throws IOException {
+    Path victim = dir.resolve("victim.img");
+    Path link = Files.createSymbolicLink(dir.resolve("link.img"), victim);
+    UnsafeFileException e = assertThrows(UnsafeFileException.class, () -> FileBlockDevice.open(link, SIZE, 512, io));
+    assertTrue(e.getMessage().contains("is a symbolic link"), e.getMessage());
+    assertFalse(Files.exists(victim));
+  }
+
+  @Test
+  void directChannelWhereverTheFileSystemHasODirect() throws IOException {
+    Path probe = Files.createFile(dir.resolve("probe"));
+    boolean supported;
+    try (FileChannel c = FileChannel.open(probe, StandardOpenOption.READ, StandardOpenOption.WRITE,
+        ExtendedOpenOption.DIRECT)) {
+      supported = true;
+    } catch (IOException | UnsupportedOperationException e) {
+      supported = false;
+    }
+    assertEquals(supported, d.directIoAvailable(), "O_DIRECT through the descriptor's /proc path as on the file");
   }
 }
