@@ -40,6 +40,9 @@ final class IserChannel implements PduChannel, PduSink {
         this.alloc = alloc;
         this.connection = new IscsiConnection(this, services, nanoClock);
         startTicker();
+        // a login slot like a TCP connection's (limits.max-logins, logins-per-address); once the transport has
+        // this channel as its sink, so a refusal can close it
+        executor.execute(connection::onOpen);
     }
 
     private void startTicker() {
