@@ -17,6 +17,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,26 +54,14 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
     private final ByteBuf cdbScratch;
     private int nextTtt = 1;
     /**
-     * Write-buffer budget of this connection (limits.write-buffer-per-session): bytes of Data-Out buffers of
-     * commands past their unsolicited data. A write that does not fit is parked (its R2Ts wait) until one is
-     * released; a write alone may exceed it, so one oversized write still runs.
+     * Buffers held against the budgets. A write whose buffer does not fit is parked (its R2Ts wait), a READ that does
+     * not fit, or finds the transport not taking output (a peer that does not read its socket), is parked too; both
+     * run when buffers come back. A READ's bytes count while it executes: handed to the transport, they no longer do.
      */
-    private final long writeBudget;
-    private long writeBytesHeld;
+    private final BufferCharges charges;
     private final ArrayDeque<IscsiCommand> parked = new ArrayDeque<>();
-    private boolean holdParked;
-    /**
-     * Read budget of this connection (limits.data-in-per-connection): bytes of READs executing. A READ runs only
-     * while it fits and the transport takes more output (a peer that does not read its socket stops getting
-     * data); handed to the transport, its bytes no longer count. A READ alone may exceed it.
-     */
-    private final long readBudget;
-    private long readBytesHeld;
     private final ArrayDeque<IscsiCommand> parkedReads = new ArrayDeque<>();
-    /** The daemon-wide budget both kinds of buffer are charged to as well (limits.buffer-memory). */
-    private final BufferBudget buffers;
-    private boolean awaitingBuffers;
-    private final Runnable buffersReleased;
+    private boolean holdParked;
 
     CommandFlow(IscsiConnection connection, ExportedTarget target, EventThreads eventThreads,
                 EventThreadRegistry threadStats, LongSupplier nanoClock, ItNexus nexus, SessionParameters params,
@@ -85,20 +74,14 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         this.nexus = nexus;
         this.params = params;
         this.out = connection.out();
-        this.writeBudget = limits.writeBufferPerSession();
-        this.readBudget = limits.dataInPerConnection();
-        this.buffers = buffers;
-        Runnable retry = () -> {
-            awaitingBuffers = false;
-            retryParked();
-        };
-        this.buffersReleased = () -> {
+        Runnable retry = this::retryParked;
+        this.charges = new BufferCharges(limits.writeBufferPerSession(), limits.dataInPerConnection(), buffers, () -> {
             try {
                 connection.channel().executor().execute(retry);
-            } catch (java.util.concurrent.RejectedExecutionException closed) {
+            } catch (RejectedExecutionException closed) {
                 // the connection's thread is gone: nothing left to retry
             }
-        };
+        });
         for (int i = 0; i < queueDepth + IMMEDIATE_SLACK; i++) {
             IscsiCommand cmd = new IscsiCommand(this, params.maxOutstandingR2T());
             cmd.execution = () -> {
@@ -165,7 +148,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         byItt.put(itt, cmd);
         long readLength = cmd.task.readDataLength();
         if (readLength > 0 && (!parkedReads.isEmpty() || !connection.channel().writable()
-                || !charge(readLength, false))) {
+                || !charges.charge(readLength, false))) {
             cmd.readParked = true;
             parkedReads.add(cmd);
             return;
@@ -238,9 +221,9 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         cmd.unsolicitedEnd = Math.min(unsolicited, cmd.toCollect);
         // Over budget: take the unsolicited part (at most FirstBurstLength) now, solicit the rest later.
         if (cmd.unsolicitedEnd < toCollect) {
-            cmd.parked = !parked.isEmpty() || !charge(toCollect, true);
+            cmd.parked = !parked.isEmpty() || !charges.charge(toCollect, true);
         } else {
-            forceCharge(toCollect); // all of it is already on its way: bounded by FirstBurstLength
+            charges.force(toCollect); // all of it is already on its way: bounded by FirstBurstLength
         }
         int size = cmd.parked ? cmd.unsolicitedEnd : toCollect;
         cmd.writeBuffer = connection.channel().alloc().directBuffer(size, size);
@@ -262,45 +245,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         advance(cmd);
     }
 
-    /**
-     * Charges a command's buffer to this connection's budget of its kind and to the daemon-wide one. A connection
-     * holding nothing of that kind may exceed its own budget with one command; one holding nothing at all may
-     * always take {@link ResourceLimits#GUARANTEED_BUFFER} bytes, so the daemon-wide budget filled by others slows
-     * it but never stops it. A refusal by the daemon-wide budget asks to be woken when bytes come back.
-     */
-    private boolean charge(long bytes, boolean write) {
-        long held = write ? writeBytesHeld : readBytesHeld;
-        long budget = write ? writeBudget : readBudget;
-        if (held > 0 && held + bytes > budget) {
-            return false;
-        }
-        if (!buffers.tryCharge(bytes)) {
-            if (writeBytesHeld > 0 || readBytesHeld > 0 || bytes > ResourceLimits.GUARANTEED_BUFFER) {
-                if (!awaitingBuffers) {
-                    awaitingBuffers = true;
-                    buffers.awaitRelease(buffersReleased, bytes);
-                }
-                return false;
-            }
-            buffers.forceCharge(bytes);
-        }
-        if (write) {
-            writeBytesHeld += bytes;
-        } else {
-            readBytesHeld += bytes;
-        }
-        return true;
-    }
-
-    private void forceCharge(long bytes) {
-        buffers.forceCharge(bytes);
-        writeBytesHeld += bytes;
-    }
-
     /** Runs parked writes (full buffer, R2Ts) and parked READs, oldest first, while the budgets allow. */
     void retryParked() {
         boolean any = false;
-        while (!holdParked && !parked.isEmpty() && charge(parked.peek().toCollect, true)) {
+        while (!holdParked && !parked.isEmpty() && charges.charge(parked.peek().toCollect, true)) {
             IscsiCommand cmd = parked.poll();
             cmd.parked = false;
             ByteBuf full = connection.channel().alloc().directBuffer(cmd.toCollect, cmd.toCollect);
@@ -315,7 +263,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             any = true;
         }
         while (!holdParked && !parkedReads.isEmpty() && connection.channel().writable()
-                && charge(parkedReads.peek().task.readDataLength(), false)) {
+                && charges.charge(parkedReads.peek().task.readDataLength(), false)) {
             IscsiCommand cmd = parkedReads.poll();
             cmd.readParked = false;
             cmd.readCharge = cmd.task.readDataLength();
@@ -341,7 +289,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
 
     /** Bytes of READs charged to this connection, and READs parked; for tests. */
     long readBytesHeld() {
-        return readBytesHeld;
+        return charges.readHeld();
     }
 
     int parkedReads() {
@@ -350,7 +298,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
 
     /** Bytes of write buffers held against the budget, and writes parked; for tests. */
     long writeBytesHeld() {
-        return writeBytesHeld;
+        return charges.writeHeld();
     }
 
     int parkedWrites() {
@@ -614,10 +562,8 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             parkedReads.remove(cmd);
             cmd.readParked = false;
         }
-        long charged = cmd.writeCharge + cmd.readCharge;
-        boolean released = charged > 0;
-        writeBytesHeld -= cmd.writeCharge;
-        readBytesHeld -= cmd.readCharge;
+        long writeCharged = cmd.writeCharge;
+        long readCharged = cmd.readCharge;
         cmd.writeCharge = 0;
         cmd.readCharge = 0;
         cmd.releaseBuffers();
@@ -629,8 +575,8 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             connection.window().taskFinished();
         }
         free.add(cmd);
-        if (released) {
-            buffers.release(charged);
+        if (writeCharged + readCharged > 0) {
+            charges.release(writeCharged, readCharged);
             retryParked();
         }
     }

@@ -21,6 +21,7 @@ import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.LogicalUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,13 +46,7 @@ public final class IscsiConnection {
     private final EventThreads eventThreads;
     private final EventThreadRegistry threadStats;
     private final ConnectionGuards guards;
-    private final long openedAt;
-    private long lastLoginPduAt;
-    /** The login slot this connection holds in {@link LoginAdmission}, from open until its login ends. */
-    private boolean holdsLoginSlot;
-    private java.net.InetAddress loginSlotAddress;
-    /** A login response held back by the failed-login throttle: no PDU may arrive meanwhile. */
-    private boolean loginResponseDelayed;
+    private final LoginGuard loginGuard;
     private Phase phase = Phase.LOGIN;
     private IscsiSession session;
     private SessionParameters params;
@@ -76,8 +71,7 @@ public final class IscsiConnection {
         this.out = new ResponseWriter(channel);
         this.nanoClock = nanoClock;
         this.guards = services.guards();
-        this.openedAt = nanoClock.getAsLong();
-        this.lastLoginPduAt = openedAt;
+        this.loginGuard = new LoginGuard(guards, settings.resources(), nanoClock, channel.remoteInetAddress());
     }
 
     /**
@@ -85,24 +79,13 @@ public final class IscsiConnection {
      * limits.logins-per-address) or is closed at once.
      */
     public void onOpen() {
-        java.net.InetAddress from = channel.remoteInetAddress();
-        String refusal = guards.logins().enter(from);
+        String refusal = loginGuard.admit();
         if (refusal != null) {
             if (PeerEventLogs.CONNECTION_REFUSALS.permit()) {
                 LOG.warn("refusing connection from {}: {}", channel.remoteAddress(), refusal);
             }
             phase = Phase.CLOSED;
             channel.close();
-            return;
-        }
-        holdsLoginSlot = true;
-        loginSlotAddress = from;
-    }
-
-    private void leaveLogin() {
-        if (holdsLoginSlot) {
-            holdsLoginSlot = false;
-            guards.logins().leave(loginSlotAddress);
         }
     }
 
@@ -172,7 +155,7 @@ public final class IscsiConnection {
         }
         Phase was = phase;
         phase = Phase.CLOSED;
-        leaveLogin();
+        loginGuard.release();
         for (Pdu p : heldForCmdSN) {
             p.release();
         }
@@ -242,21 +225,13 @@ public final class IscsiConnection {
 
     /** A login that takes too long in all, or between two PDUs, holds a slot others need: it is dropped. */
     private void checkLoginTimeouts() {
-        long now = nanoClock.getAsLong();
-        ResourceLimits limits = settings.resources();
-        String broken = null;
-        if (now - openedAt > limits.loginTimeout().toNanos()) {
-            broken = "login not complete after " + limits.loginTimeout().toMillis() + " ms (limits.login-timeout)";
-        } else if (!loginResponseDelayed && now - lastLoginPduAt > limits.loginPduTimeout().toNanos()) {
-            broken = "no complete login PDU for " + limits.loginPduTimeout().toMillis()
-                    + " ms (limits.login-pdu-timeout)";
-        }
+        String broken = loginGuard.brokenTimeout();
         if (broken != null) {
             if (PeerEventLogs.LOGIN_FAILURES.permit()) {
                 LOG.warn("dropping connection from {}: {}", channel.remoteAddress(), broken);
             }
             phase = Phase.CLOSING;
-            leaveLogin();
+            loginGuard.release();
             close();
         }
     }
@@ -272,41 +247,36 @@ public final class IscsiConnection {
     // ---- login phase -------------------------------------------------------------------------
 
     private void onLoginPhasePdu(Pdu pdu) {
-        lastLoginPduAt = nanoClock.getAsLong();
-        if (pdu.opcode() != Opcode.LOGIN_REQUEST || loginResponseDelayed) {
+        loginGuard.pduArrived();
+        boolean answerHeld = loginGuard.answerHeld();
+        if (pdu.opcode() != Opcode.LOGIN_REQUEST || answerHeld) {
             if (PeerEventLogs.LOGIN_FAILURES.permit()) {
                 LOG.warn("rejecting connection from {}: {}", channel.remoteAddress(),
-                        loginResponseDelayed ? "a PDU before the answer to its last login request"
+                        answerHeld ? "a PDU before the answer to its last login request"
                                 : (pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
                                 : pdu.opcode()) + " before login completed");
             }
             phase = Phase.CLOSING;
-            leaveLogin();
+            loginGuard.release();
             close();
             return;
         }
         LoginVerdict verdict = login.onLoginRequest(pdu);
-        java.net.InetAddress from = channel.remoteInetAddress();
-        long delay = guards.authThrottle().delayNanos(from, login.initiatorName());
-        if (verdict == LoginVerdict.FAIL) {
-            if (login.failureCountsAsGuess()) {
-                guards.authThrottle().failed(from, login.initiatorName());
-            }
-            if (PeerEventLogs.LOGIN_FAILURES.permit()) {
-                LOG.warn("login from {} rejected: {}", channel.remoteAddress(), login.failureReason());
-            }
+        boolean failed = verdict == LoginVerdict.FAIL;
+        if (failed && PeerEventLogs.LOGIN_FAILURES.permit()) {
+            LOG.warn("login from {} rejected: {}", channel.remoteAddress(), login.failureReason());
         }
+        long delay = loginGuard.holdAnswer(login.initiatorName(), failed && login.failureCountsAsGuess());
         if (delay > 0) {
             // Held back whatever the verdict, so the delay does not tell a guesser whether it guessed right.
-            loginResponseDelayed = true;
-            channel.executor().schedule(() -> answerLogin(verdict), delay, java.util.concurrent.TimeUnit.NANOSECONDS);
+            channel.executor().schedule(() -> answerLogin(verdict), delay, TimeUnit.NANOSECONDS);
             return;
         }
         answerLogin(verdict);
     }
 
     private void answerLogin(LoginVerdict verdict) {
-        loginResponseDelayed = false;
+        loginGuard.answered();
         if (phase != Phase.LOGIN) {
             return; // closed meanwhile
         }
@@ -315,7 +285,7 @@ public final class IscsiConnection {
             case MORE -> channel.flush();
             case FAIL -> {
                 phase = Phase.CLOSING;
-                leaveLogin();
+                loginGuard.release();
                 close();
             }
             case DONE -> {
@@ -326,7 +296,7 @@ public final class IscsiConnection {
     }
 
     private void enterFullFeature() {
-        leaveLogin();
+        loginGuard.release();
         params = login.parameters();
         session = login.session();
         session.attach(this);
