@@ -8,6 +8,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.DefaultEventLoop;
 import io.numaiscsi.daemon.session.EventThreadRegistry;
 import io.numaiscsi.daemon.session.EventThreads;
+import io.numaiscsi.daemon.session.InlineEventThreads;
 import io.numaiscsi.daemon.session.ExportedTarget;
 import io.numaiscsi.daemon.session.SessionServices;
 import io.numaiscsi.daemon.session.SessionSettings;
@@ -37,7 +38,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -129,17 +129,7 @@ class IserChannelTest {
                 List.of("10.0.2.15:3260"), 1);
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
                 new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
-        EventThreads inline = new EventThreads() {
-            @Override
-            public Executor homeOf(ExportedTarget target) {
-                return null;
-            }
-
-            @Override
-            public Executor lunThread(ExportedTarget target, int lun) {
-                return null;
-            }
-        };
+        EventThreads inline = InlineEventThreads.INSTANCE;
         return new SessionServices(settings, new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(),
                 scsi))), new SessionTable(), inline, new EventThreadRegistry());
     }

@@ -19,7 +19,6 @@ import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -56,17 +55,7 @@ class CommandFlowBudgetTest {
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
                 new RamBlockDevice(4 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
         TargetDirectory directory = new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi)));
-        EventThreads inline = new EventThreads() {
-            @Override
-            public Executor homeOf(ExportedTarget target) {
-                return null;
-            }
-
-            @Override
-            public Executor lunThread(ExportedTarget target, int lun) {
-                return null;
-            }
-        };
+        EventThreads inline = InlineEventThreads.INSTANCE;
         channel = new FakePduChannel("127.0.0.1:40000");
         connection = new IscsiConnection(channel, new SessionServices(settings, directory, new SessionTable(), inline,
                 new EventThreadRegistry(), guards), clock::get);

@@ -31,7 +31,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Executor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -136,17 +135,7 @@ class DataMoverFlowTest {
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
                 device)), UnpooledByteBufAllocator.DEFAULT);
         TargetDirectory directory = new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi)));
-        EventThreads inline = new EventThreads() {
-            @Override
-            public Executor homeOf(ExportedTarget target) {
-                return null;
-            }
-
-            @Override
-            public Executor lunThread(ExportedTarget target, int lun) {
-                return null;
-            }
-        };
+        EventThreads inline = InlineEventThreads.INSTANCE;
         SessionServices services = new SessionServices(settings, directory, new SessionTable(), inline,
                 new EventThreadRegistry());
         channel = new MoverChannel();

@@ -14,7 +14,6 @@ import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -36,17 +35,7 @@ class IscsiConnectionTest {
                 List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
                 new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
-        EventThreads inline = new EventThreads() {
-            @Override
-            public Executor homeOf(ExportedTarget target) {
-                return null;
-            }
-
-            @Override
-            public Executor lunThread(ExportedTarget target, int lun) {
-                return null;
-            }
-        };
+        EventThreads inline = InlineEventThreads.INSTANCE;
         services = new SessionServices(settings, new TargetDirectory(List.of(new ExportedTarget(TARGET, null,
                 List.of(), scsi))), new SessionTable(), inline, new EventThreadRegistry(), guards);
     }
