@@ -1,14 +1,8 @@
 package io.numaiscsi.proto;
 
-import io.netty.buffer.ByteBuf;
-
 /** Asynchronous Message BHS, RFC 7143 11.9. Reusable flyweight. */
-public final class AsyncMessageHeader {
-    public static final int LUN_OFFSET = 8;
-    public static final int INITIATOR_TASK_TAG_OFFSET = 16;
-    public static final int STAT_SN_OFFSET = 24;
-    public static final int EXP_CMD_SN_OFFSET = 28;
-    public static final int MAX_CMD_SN_OFFSET = 32;
+public final class AsyncMessageHeader extends TargetBhsFlyweight<AsyncMessageHeader>
+        implements LunField<AsyncMessageHeader> {
     public static final int ASYNC_EVENT_OFFSET = 36;
     public static final int ASYNC_VCODE_OFFSET = 37;
     public static final int PARAMETER1_OFFSET = 38;
@@ -23,66 +17,9 @@ public final class AsyncMessageHeader {
     public static final int EVENT_TASK_TERMINATION = 5;
     public static final int EVENT_VENDOR_SPECIFIC = 255;
 
-    private ByteBuf buf;
-
-    public AsyncMessageHeader wrap(ByteBuf bhs) {
-        buf = bhs;
-        return this;
-    }
-
     /** Zeroes the BHS, sets the opcode, byte 1 bit 7 and the ITT 0xffffffff the RFC requires. */
     public AsyncMessageHeader init() {
-        Bhs.init(buf, Opcode.ASYNC_MESSAGE.code(), Bhs.FINAL_BIT);
-        buf.setInt(INITIATOR_TASK_TAG_OFFSET, Bhs.RESERVED_TAG);
-        return this;
-    }
-
-    public ByteBuf buffer() {
-        return buf;
-    }
-
-    public boolean finalBit() {
-        return Bhs.finalBit(buf);
-    }
-
-    public int initiatorTaskTag() {
-        return buf.getInt(INITIATOR_TASK_TAG_OFFSET);
-    }
-
-    public long lun() {
-        return buf.getLong(LUN_OFFSET);
-    }
-
-    public AsyncMessageHeader lun(long lun) {
-        buf.setLong(LUN_OFFSET, lun);
-        return this;
-    }
-
-    public int statSN() {
-        return buf.getInt(STAT_SN_OFFSET);
-    }
-
-    public AsyncMessageHeader statSN(int statSN) {
-        buf.setInt(STAT_SN_OFFSET, statSN);
-        return this;
-    }
-
-    public int expCmdSN() {
-        return buf.getInt(EXP_CMD_SN_OFFSET);
-    }
-
-    public AsyncMessageHeader expCmdSN(int expCmdSN) {
-        buf.setInt(EXP_CMD_SN_OFFSET, expCmdSN);
-        return this;
-    }
-
-    public int maxCmdSN() {
-        return buf.getInt(MAX_CMD_SN_OFFSET);
-    }
-
-    public AsyncMessageHeader maxCmdSN(int maxCmdSN) {
-        buf.setInt(MAX_CMD_SN_OFFSET, maxCmdSN);
-        return this;
+        return init(Opcode.ASYNC_MESSAGE, Bhs.FINAL_BIT).initiatorTaskTag(Bhs.RESERVED_TAG);
     }
 
     /** One of the EVENT_ constants. */
@@ -91,8 +28,7 @@ public final class AsyncMessageHeader {
     }
 
     public AsyncMessageHeader asyncEvent(int event) {
-        buf.setByte(ASYNC_EVENT_OFFSET, event);
-        return this;
+        return setByte(ASYNC_EVENT_OFFSET, event);
     }
 
     public int asyncVCode() {
@@ -100,8 +36,7 @@ public final class AsyncMessageHeader {
     }
 
     public AsyncMessageHeader asyncVCode(int vcode) {
-        buf.setByte(ASYNC_VCODE_OFFSET, vcode);
-        return this;
+        return setByte(ASYNC_VCODE_OFFSET, vcode);
     }
 
     public int parameter1() {
@@ -109,8 +44,7 @@ public final class AsyncMessageHeader {
     }
 
     public AsyncMessageHeader parameter1(int value) {
-        buf.setShort(PARAMETER1_OFFSET, value);
-        return this;
+        return setShort(PARAMETER1_OFFSET, value);
     }
 
     public int parameter2() {
@@ -118,8 +52,7 @@ public final class AsyncMessageHeader {
     }
 
     public AsyncMessageHeader parameter2(int value) {
-        buf.setShort(PARAMETER2_OFFSET, value);
-        return this;
+        return setShort(PARAMETER2_OFFSET, value);
     }
 
     public int parameter3() {
@@ -127,7 +60,6 @@ public final class AsyncMessageHeader {
     }
 
     public AsyncMessageHeader parameter3(int value) {
-        buf.setShort(PARAMETER3_OFFSET, value);
-        return this;
+        return setShort(PARAMETER3_OFFSET, value);
     }
 }

@@ -15,6 +15,16 @@ public final class Bhs {
     public static final int DATA_SEGMENT_LENGTH_OFFSET = 5;
     public static final int LUN_OFFSET = 8;
     public static final int INITIATOR_TASK_TAG_OFFSET = 16;
+    /** Target Transfer Tag where the PDU has one (RFC 7143 11.7.4, 11.8, 11.18, 11.19, 11.10). */
+    public static final int TARGET_TRANSFER_TAG_OFFSET = 20;
+    /** CmdSN in initiator PDUs, StatSN in target PDUs. */
+    public static final int CMD_SN_OFFSET = 24;
+    public static final int STAT_SN_OFFSET = 24;
+    /** ExpStatSN in initiator PDUs, ExpCmdSN in target PDUs. */
+    public static final int EXP_STAT_SN_OFFSET = 28;
+    public static final int EXP_CMD_SN_OFFSET = 28;
+    /** MaxCmdSN in target PDUs. */
+    public static final int MAX_CMD_SN_OFFSET = 32;
 
     public static final int OPCODE_MASK = 0x3f;
     /** Byte 0 bit 6. */

@@ -1,18 +1,11 @@
 package io.numaiscsi.proto;
 
-import io.netty.buffer.ByteBuf;
-
 /** Login Response BHS, RFC 7143 11.13. Reusable flyweight. */
-public final class LoginResponseHeader {
-    public static final int FLAGS_OFFSET = 1;
-    public static final int VERSION_MAX_OFFSET = 2;
+public final class LoginResponseHeader extends TargetBhsFlyweight<LoginResponseHeader> {
+    public static final int VERSION_MAX_OFFSET = LoginRequestHeader.VERSION_MAX_OFFSET;
     public static final int VERSION_ACTIVE_OFFSET = 3;
-    public static final int ISID_OFFSET = 8;
-    public static final int TSIH_OFFSET = 14;
-    public static final int INITIATOR_TASK_TAG_OFFSET = 16;
-    public static final int STAT_SN_OFFSET = 24;
-    public static final int EXP_CMD_SN_OFFSET = 28;
-    public static final int MAX_CMD_SN_OFFSET = 32;
+    public static final int ISID_OFFSET = LoginRequestHeader.ISID_OFFSET;
+    public static final int TSIH_OFFSET = LoginRequestHeader.TSIH_OFFSET;
     public static final int STATUS_CLASS_OFFSET = 36;
     public static final int STATUS_DETAIL_OFFSET = 37;
 
@@ -22,60 +15,42 @@ public final class LoginResponseHeader {
     public static final int CSG_SHIFT = LoginRequestHeader.CSG_SHIFT;
     public static final int NSG_MASK = LoginRequestHeader.NSG_MASK;
 
-    private ByteBuf buf;
-
-    public LoginResponseHeader wrap(ByteBuf bhs) {
-        buf = bhs;
-        return this;
-    }
-
     /** Zeroes the BHS and sets the opcode. */
     public LoginResponseHeader init() {
-        Bhs.init(buf, Opcode.LOGIN_RESPONSE.code(), 0);
-        return this;
-    }
-
-    public ByteBuf buffer() {
-        return buf;
-    }
-
-    public int dataSegmentLength() {
-        return Bhs.dataSegmentLength(buf);
+        return init(Opcode.LOGIN_RESPONSE, 0);
     }
 
     public boolean transit() {
-        return Bhs.flag(buf, FLAGS_OFFSET, TRANSIT_BIT);
+        return flag(TRANSIT_BIT);
     }
 
     public LoginResponseHeader transit(boolean on) {
-        Bhs.flag(buf, FLAGS_OFFSET, TRANSIT_BIT, on);
-        return this;
+        return flag(TRANSIT_BIT, on);
     }
 
     public boolean continueBit() {
-        return Bhs.flag(buf, FLAGS_OFFSET, CONTINUE_BIT);
+        return flag(CONTINUE_BIT);
     }
 
     public LoginResponseHeader continueBit(boolean on) {
-        Bhs.flag(buf, FLAGS_OFFSET, CONTINUE_BIT, on);
-        return this;
+        return flag(CONTINUE_BIT, on);
     }
 
     public int csg() {
-        return (buf.getByte(FLAGS_OFFSET) & CSG_MASK) >>> CSG_SHIFT;
+        return LoginRequestHeader.csg(buf);
     }
 
     public LoginResponseHeader csg(int stage) {
-        Bhs.bits(buf, FLAGS_OFFSET, CSG_MASK, CSG_SHIFT, stage);
+        Bhs.bits(buf, Bhs.FLAGS_OFFSET, CSG_MASK, CSG_SHIFT, stage);
         return this;
     }
 
     public int nsg() {
-        return buf.getByte(FLAGS_OFFSET) & NSG_MASK;
+        return LoginRequestHeader.nsg(buf);
     }
 
     public LoginResponseHeader nsg(int stage) {
-        Bhs.bits(buf, FLAGS_OFFSET, NSG_MASK, 0, stage);
+        Bhs.bits(buf, Bhs.FLAGS_OFFSET, NSG_MASK, 0, stage);
         return this;
     }
 
@@ -84,8 +59,7 @@ public final class LoginResponseHeader {
     }
 
     public LoginResponseHeader versionMax(int version) {
-        buf.setByte(VERSION_MAX_OFFSET, version);
-        return this;
+        return setByte(VERSION_MAX_OFFSET, version);
     }
 
     public int versionActive() {
@@ -93,8 +67,7 @@ public final class LoginResponseHeader {
     }
 
     public LoginResponseHeader versionActive(int version) {
-        buf.setByte(VERSION_ACTIVE_OFFSET, version);
-        return this;
+        return setByte(VERSION_ACTIVE_OFFSET, version);
     }
 
     public long isid() {
@@ -112,44 +85,7 @@ public final class LoginResponseHeader {
     }
 
     public LoginResponseHeader tsih(int tsih) {
-        buf.setShort(TSIH_OFFSET, tsih);
-        return this;
-    }
-
-    public int initiatorTaskTag() {
-        return buf.getInt(INITIATOR_TASK_TAG_OFFSET);
-    }
-
-    public LoginResponseHeader initiatorTaskTag(int itt) {
-        buf.setInt(INITIATOR_TASK_TAG_OFFSET, itt);
-        return this;
-    }
-
-    public int statSN() {
-        return buf.getInt(STAT_SN_OFFSET);
-    }
-
-    public LoginResponseHeader statSN(int statSN) {
-        buf.setInt(STAT_SN_OFFSET, statSN);
-        return this;
-    }
-
-    public int expCmdSN() {
-        return buf.getInt(EXP_CMD_SN_OFFSET);
-    }
-
-    public LoginResponseHeader expCmdSN(int expCmdSN) {
-        buf.setInt(EXP_CMD_SN_OFFSET, expCmdSN);
-        return this;
-    }
-
-    public int maxCmdSN() {
-        return buf.getInt(MAX_CMD_SN_OFFSET);
-    }
-
-    public LoginResponseHeader maxCmdSN(int maxCmdSN) {
-        buf.setInt(MAX_CMD_SN_OFFSET, maxCmdSN);
-        return this;
+        return setShort(TSIH_OFFSET, tsih);
     }
 
     public int statusClass() {
@@ -157,8 +93,7 @@ public final class LoginResponseHeader {
     }
 
     public LoginResponseHeader statusClass(int statusClass) {
-        buf.setByte(STATUS_CLASS_OFFSET, statusClass);
-        return this;
+        return setByte(STATUS_CLASS_OFFSET, statusClass);
     }
 
     public int statusDetail() {
@@ -166,8 +101,7 @@ public final class LoginResponseHeader {
     }
 
     public LoginResponseHeader statusDetail(int statusDetail) {
-        buf.setByte(STATUS_DETAIL_OFFSET, statusDetail);
-        return this;
+        return setByte(STATUS_DETAIL_OFFSET, statusDetail);
     }
 
     /** Sets Status-Class and Status-Detail together. */

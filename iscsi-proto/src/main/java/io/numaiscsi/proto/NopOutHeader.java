@@ -1,56 +1,9 @@
 package io.numaiscsi.proto;
 
-import io.netty.buffer.ByteBuf;
-
-/** NOP-Out BHS, RFC 7143 11.18. Reusable flyweight; absolute access, indexes untouched. */
-public final class NopOutHeader {
-    public static final int LUN_OFFSET = 8;
-    public static final int INITIATOR_TASK_TAG_OFFSET = 16;
-    public static final int TARGET_TRANSFER_TAG_OFFSET = 20;
-    public static final int CMD_SN_OFFSET = 24;
-    public static final int EXP_STAT_SN_OFFSET = 28;
-
-    private ByteBuf buf;
-
-    public NopOutHeader wrap(ByteBuf bhs) {
-        buf = bhs;
-        return this;
-    }
-
-    public ByteBuf buffer() {
-        return buf;
-    }
-
-    public boolean immediate() {
-        return Bhs.immediate(buf);
-    }
-
-    public boolean finalBit() {
-        return Bhs.finalBit(buf);
-    }
-
-    public int dataSegmentLength() {
-        return Bhs.dataSegmentLength(buf);
-    }
-
-    public long lun() {
-        return buf.getLong(LUN_OFFSET);
-    }
-
-    /** 0xffffffff when the NOP-Out answers a target NOP-In (no response wanted). */
-    public int initiatorTaskTag() {
-        return buf.getInt(INITIATOR_TASK_TAG_OFFSET);
-    }
-
-    public int targetTransferTag() {
-        return buf.getInt(TARGET_TRANSFER_TAG_OFFSET);
-    }
-
-    public int cmdSN() {
-        return buf.getInt(CMD_SN_OFFSET);
-    }
-
-    public int expStatSN() {
-        return buf.getInt(EXP_STAT_SN_OFFSET);
-    }
+/**
+ * NOP-Out BHS, RFC 7143 11.18. Reusable flyweight; absolute access, indexes untouched. The ITT is 0xffffffff
+ * when the NOP-Out answers a target NOP-In (no response wanted).
+ */
+public final class NopOutHeader extends InitiatorBhsFlyweight<NopOutHeader>
+        implements LunField<NopOutHeader>, TransferTagField<NopOutHeader> {
 }

@@ -3,7 +3,10 @@ package io.numaiscsi.iser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.collection.IntObjectHashMap;
+import io.numaiscsi.proto.Bhs;
+import io.numaiscsi.proto.Opcode;
 import io.numaiscsi.proto.Pdu;
+import io.numaiscsi.proto.ScsiCommandHeader;
 import io.numaiscsi.proto.transport.DataMover;
 import io.numaiscsi.proto.transport.DataOutListener;
 import java.nio.ByteBuffer;
@@ -24,12 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class IserConnection implements DataMover {
     private static final Logger LOG = LoggerFactory.getLogger(IserConnection.class);
-    private static final int OPCODE_SCSI_COMMAND = 0x01;
-    private static final int OPCODE_SCSI_RESPONSE = 0x21;
-    private static final int OPCODE_DATA_IN = 0x25;
-    private static final int OPCODE_R2T = 0x31;
-    private static final int FLAG_READ = 0x40;
-    private static final int FLAG_WRITE = 0x20;
     /** Most pieces (cache blocks) one data-in may have to be RDMA-Written in place. */
     private static final int MAX_PIECES = 64;
 
@@ -229,28 +226,29 @@ public final class IserConnection implements DataMover {
             return;
         }
         int bhsAt = at + IserHeader.LENGTH;
-        int ahsLength = (b.get(bhsAt + 4) & 0xff) * 4;
-        int dataLength = ((b.get(bhsAt + 5) & 0xff) << 16) | ((b.get(bhsAt + 6) & 0xff) << 8) | (b.get(bhsAt + 7) & 0xff);
+        int ahsLength = (b.get(bhsAt + Bhs.TOTAL_AHS_LENGTH_OFFSET) & 0xff) * 4;
+        int lengthAt = bhsAt + Bhs.DATA_SEGMENT_LENGTH_OFFSET;
+        int dataLength = ((b.get(lengthAt) & 0xff) << 16) | ((b.get(lengthAt + 1) & 0xff) << 8) | (b.get(lengthAt + 2) & 0xff);
         if (IserSettings.HEADERS + ahsLength + dataLength > byteLength) {
             rx.give(chunk);
             fail("PDU of " + (IserSettings.HEADERS + ahsLength + dataLength) + " bytes in a Send of " + byteLength);
             return;
         }
-        int opcode = b.get(bhsAt) & 0x3f;
-        if (opcode == OPCODE_SCSI_COMMAND) {
+        int opcode = b.get(bhsAt + Bhs.OPCODE_OFFSET) & Bhs.OPCODE_MASK;
+        if (opcode == Opcode.SCSI_COMMAND.code()) {
             recordTaskBuffers(b, at, bhsAt);
         }
-        ByteBuf bhs = alloc.buffer(48, 48);
-        bhs.writeBytes(slice(bhsAt, 48));
+        ByteBuf bhs = alloc.buffer(Bhs.LENGTH, Bhs.LENGTH);
+        bhs.writeBytes(slice(bhsAt, Bhs.LENGTH));
         ByteBuf ahs = null;
         if (ahsLength > 0) {
             ahs = alloc.buffer(ahsLength, ahsLength);
-            ahs.writeBytes(slice(bhsAt + 48, ahsLength));
+            ahs.writeBytes(slice(bhsAt + Bhs.LENGTH, ahsLength));
         }
         ByteBuf segment = null;
         if (dataLength > 0) {
             segment = alloc.directBuffer(dataLength, dataLength);
-            segment.writeBytes(slice(bhsAt + 48 + ahsLength, dataLength));
+            segment.writeBytes(slice(bhsAt + Bhs.LENGTH + ahsLength, dataLength));
         }
         // Copied out: the buffer goes back to the receive queue before the session sees the PDU.
         if (!postReceive(chunk)) {
@@ -261,8 +259,8 @@ public final class IserConnection implements DataMover {
     }
 
     private void recordTaskBuffers(ByteBuffer b, int at, int bhsAt) {
-        int itt = b.getInt(bhsAt + 16);
-        int flags = b.get(bhsAt + 1);
+        int itt = b.getInt(bhsAt + Bhs.INITIATOR_TASK_TAG_OFFSET);
+        int flags = b.get(bhsAt + Bhs.FLAGS_OFFSET);
         TaskBuffers t = tasks.get(itt);
         if (t == null) {
             t = freeTasks.poll();
@@ -271,10 +269,11 @@ public final class IserConnection implements DataMover {
             }
             tasks.put(itt, t);
         }
-        boolean wsv = (flags & FLAG_WRITE) != 0 && IserHeader.writeStagValid(b, at);
-        boolean rsv = (flags & FLAG_READ) != 0 && IserHeader.readStagValid(b, at);
+        boolean wsv = (flags & ScsiCommandHeader.WRITE_BIT) != 0 && IserHeader.writeStagValid(b, at);
+        boolean rsv = (flags & ScsiCommandHeader.READ_BIT) != 0 && IserHeader.readStagValid(b, at);
         t.set(itt, wsv, IserHeader.writeStag(b, at), IserHeader.writeBaseOffset(b, at), rsv, IserHeader.readStag(b, at),
-                IserHeader.readBaseOffset(b, at), b.getInt(bhsAt + 20));
+                IserHeader.readBaseOffset(b, at),
+                b.getInt(bhsAt + ScsiCommandHeader.EXPECTED_DATA_TRANSFER_LENGTH_OFFSET));
     }
 
     private boolean postReceive(int chunk) {
@@ -307,16 +306,18 @@ public final class IserConnection implements DataMover {
             return;
         }
         int length = framedPdu.readableBytes();
-        int opcode = framedPdu.getByte(framedPdu.readerIndex()) & 0x3f;
-        if (length + IserHeader.LENGTH > tx.chunkSize() || opcode == OPCODE_DATA_IN || opcode == OPCODE_R2T) {
+        int opcode = framedPdu.getByte(framedPdu.readerIndex() + Bhs.OPCODE_OFFSET) & Bhs.OPCODE_MASK;
+        boolean movedByRdma = opcode == Opcode.SCSI_DATA_IN.code() || opcode == Opcode.R2T.code();
+        if (length + IserHeader.LENGTH > tx.chunkSize() || movedByRdma) {
             framedPdu.release();
             fail(length + IserHeader.LENGTH > tx.chunkSize()
                     ? "a " + length + "-byte PDU exceeds the " + tx.chunkSize() + "-byte send buffers"
                     : "the session sent opcode 0x" + Integer.toHexString(opcode) + ", which iSER moves by RDMA");
             return;
         }
-        if (opcode == OPCODE_SCSI_RESPONSE) {
-            forget(framedPdu.getInt(framedPdu.readerIndex() + 16)); // the task is over: its STags are spent
+        if (opcode == Opcode.SCSI_RESPONSE.code()) {
+            // the task is over: its STags are spent
+            forget(framedPdu.getInt(framedPdu.readerIndex() + Bhs.INITIATOR_TASK_TAG_OFFSET));
         }
         Outgoing o = outgoing();
         o.kind = SendQueue.SEND;

@@ -1,5 +1,7 @@
 package io.numaiscsi.iser;
 
+import io.numaiscsi.proto.Bhs;
+
 /**
  * Sizes of one iSER connection's resources, fixed at start.
  *
@@ -18,7 +20,7 @@ public record IserSettings(int queueDepth, int maxOutstandingUnexpectedPdus, int
                            int sendDataSegmentLength, int dataChunkSize, int dataChunks, int maxOutstandingReads,
                            int sendQueueDepth, int signalInterval) {
     /** iSER header + BHS: what precedes the data segment in every Send. */
-    public static final int HEADERS = IserHeader.LENGTH + 48;
+    public static final int HEADERS = IserHeader.LENGTH + Bhs.LENGTH;
     /** AHS we accept in a received PDU (an Extended CDB). */
     public static final int AHS_ALLOWANCE = 256;
     /** RFC 7143 default data segment length; login PDUs never exceed it. */

@@ -1,5 +1,6 @@
 package io.numaiscsi.proto.login;
 
+import io.numaiscsi.proto.Bhs;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +14,7 @@ import java.util.Objects;
  * bit and a Target Transfer Tag, each continued by an empty Text Request carrying that tag. Pure: no I/O.
  */
 public final class TextExchange {
-    public static final int RESERVED_TAG = 0xffffffff;
+    public static final int RESERVED_TAG = Bhs.RESERVED_TAG;
     static final int MAX_REQUEST_TEXT = 65536;
     private static final byte[] EMPTY = new byte[0];
 

@@ -11,6 +11,7 @@ import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.transport.DataMover;
 import io.numaiscsi.proto.transport.DataOutListener;
 import io.numaiscsi.scsi.ItNexus;
+import io.numaiscsi.scsi.ScsiStatus;
 import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.SenseReason;
 import java.util.ArrayDeque;
@@ -31,9 +32,6 @@ import org.slf4j.LoggerFactory;
 final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListener {
     private static final Logger LOG = LoggerFactory.getLogger(CommandFlow.class);
     private static final int RESERVED = ResponseWriter.RESERVED_TAG;
-    private static final int STATUS_GOOD = 0x00;
-    private static final int STATUS_CHECK_CONDITION = 0x02;
-    private static final int STATUS_TASK_SET_FULL = 0x28;
     /** Commands beyond the CmdSN window's depth: immediate ones, which the window does not bound. */
     private static final int IMMEDIATE_SLACK = 16;
 
@@ -109,7 +107,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         }
         IscsiCommand cmd = free.poll();
         if (cmd == null) {
-            out.scsiResponse(itt, STATUS_TASK_SET_FULL, null, 0, Residual.NONE, 0, 0);
+            out.scsiResponse(itt, ScsiStatus.TASK_SET_FULL, null, 0, Residual.NONE, 0, 0);
             return;
         }
         int edtl = (int) Math.min(h.expectedDataTransferLength(), Integer.MAX_VALUE);
@@ -464,14 +462,14 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         recordStages(cmd);
         int status = cmd.task.status();
         ByteBuf dataIn = cmd.task.dataIn();
-        if (status == STATUS_GOOD && dataIn != null && dataIn.isReadable()) {
+        if (status == ScsiStatus.GOOD && dataIn != null && dataIn.isReadable()) {
             sendDataIn(cmd, dataIn);
         } else {
             int moved = cmd.scsiDataLength; // data-out the CDB described for writes; no data for everything else
-            int kind = status == STATUS_GOOD ? Residual.kind(moved, cmd.expectedLength) : Residual.NONE;
+            int kind = status == ScsiStatus.GOOD ? Residual.kind(moved, cmd.expectedLength) : Residual.NONE;
             int residual = kind == Residual.NONE ? 0 : Residual.amount(moved, cmd.expectedLength);
             out.scsiResponse(cmd.itt, status, cmd.task.senseBuffer(),
-                    status == STATUS_CHECK_CONDITION ? cmd.task.senseLength() : 0, kind, residual, cmd.r2tSN);
+                    status == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0, kind, residual, cmd.r2tSN);
         }
         out.flush();
         retire(cmd);
@@ -496,14 +494,14 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         int kind = Residual.kind(produced, cmd.expectedLength);
         int residual = Residual.amount(produced, cmd.expectedLength);
         if (total == 0) {
-            out.scsiResponse(cmd.itt, STATUS_GOOD, null, 0, kind, residual, 0);
+            out.scsiResponse(cmd.itt, ScsiStatus.GOOD, null, 0, kind, residual, 0);
             return;
         }
         DataMover mover = connection.channel().dataMover();
         if (mover != null) {
             // iSER: the data goes by RDMA Write, the status follows in a SCSI Response ordered after it
             mover.putDataIn(cmd.itt, dataIn, total);
-            out.scsiResponse(cmd.itt, STATUS_GOOD, null, 0, kind, residual, 0);
+            out.scsiResponse(cmd.itt, ScsiStatus.GOOD, null, 0, kind, residual, 0);
             return;
         }
         int maxSegment = params.initiatorMaxRecvDataSegmentLength();
@@ -518,7 +516,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             burstLeft -= length;
             boolean endOfSequence = last || burstLeft == 0;
             out.dataIn(cmd.lunRaw, cmd.itt, dataSN++, offset, dataIn.retainedSlice(base + offset, length), endOfSequence,
-                    last, STATUS_GOOD, kind, residual);
+                    last, ScsiStatus.GOOD, kind, residual);
             if (burstLeft == 0) {
                 burstLeft = maxBurst;
             }
@@ -533,7 +531,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
 
     private void finish(IscsiCommand cmd, int residualKind, int residual, int expDataSN) {
         out.scsiResponse(cmd.itt, cmd.task.status(), cmd.task.senseBuffer(),
-                cmd.task.status() == STATUS_CHECK_CONDITION ? cmd.task.senseLength() : 0, residualKind, residual, expDataSN);
+                cmd.task.status() == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0, residualKind, residual, expDataSN);
         cmd.state = IscsiCommand.State.DONE;
         recycle(cmd);
     }

@@ -2,6 +2,7 @@ package io.numaiscsi.daemon.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.numaiscsi.proto.Bhs;
 import io.numaiscsi.proto.CmdSnWindow;
 import io.numaiscsi.proto.DataInHeader;
 import io.numaiscsi.proto.LogoutResponseHeader;
@@ -19,7 +20,7 @@ import io.numaiscsi.proto.TextResponseHeader;
  * the only allocations per PDU are the pooled 48-byte header and what the encoder frames.
  */
 final class ResponseWriter {
-    static final int RESERVED_TAG = 0xffffffff;
+    static final int RESERVED_TAG = Bhs.RESERVED_TAG;
 
     private final PduChannel channel;
     private final PduEncoder encoder = new PduEncoder();
