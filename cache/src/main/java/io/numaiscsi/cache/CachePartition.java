@@ -47,7 +47,7 @@ final class CachePartition {
   /** A slot became reusable while requests were parked: wake them after unlocking. */
   private boolean wakeDue;
 
-  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, CacheCounters counters, CachedBlockDevice dev) {
+  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, CacheCounters counters, SlotIo.Sink slotSink) {
     this.node = node;
     this.slots = slots;
     this.blockSize = blockSize;
@@ -69,7 +69,7 @@ final class CachePartition {
     for (int s = 0; s < slots; s++) {
       ByteBuffer slice = memory.duplicate().position(s * blockSize).limit((s + 1) * blockSize).slice();
       views[s] = Unpooled.wrappedBuffer(slice).clear();
-      io[s] = new SlotIo(dev, this, s);
+      io[s] = new SlotIo(slotSink, this, s);
       freeStack[s] = slots - 1 - s; // slot 0 handed out first
     }
     freeCount = slots;

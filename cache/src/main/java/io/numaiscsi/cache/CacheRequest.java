@@ -3,6 +3,7 @@ package io.numaiscsi.cache;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.numa.NodeThread;
+import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.SharedRead;
@@ -14,22 +15,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  * hot path allocates nothing once the pool is warm.
  */
 final class CacheRequest implements Runnable, IoCompletion {
-  static final int READ = 1;
-  static final int WRITE = 2;
-  static final int UNMAP = 3;
+  enum Op { READ, WRITE, UNMAP }
 
   /** What ioComplete means right now. */
-  private static final int WAIT_BYPASS = 1;
-  private static final int WAIT_BACKING_WRITE = 2;
-  private static final int WAIT_FLUSH = 3;
-  private static final int WAIT_BACKING_UNMAP = 4;
+  private enum Wait { NOTHING, BYPASS, BACKING_WRITE, FLUSH, BACKING_UNMAP }
 
-  private static final int STAGE_START = 1;
-  private static final int STAGE_COPY = 2;
+  /** What run() does: start the request, or (a read whose last block arrived on another node) copy it out. */
+  private enum Stage { START, COPY }
 
-  final CachedBlockDevice dev;
+  private final RequestPool pool;
+  private final BlockDevice backing;
+  private final CacheSpace space;
+  private final FillCoordinator fills;
+  /** Null under write-through. */
+  private final WriteBackScheduler writeBacks;
+  private final CacheCounters counters;
+  private final NodeExecutors executors;
   private final int blockSize;
-  int op;
+  Op op;
   long offset;
   long length;
   ByteBuf buf;
@@ -41,8 +44,8 @@ final class CacheRequest implements Runnable, IoCompletion {
   ByteBufAllocator alloc;
   boolean routed;
   int servingNode;
-  private int stage;
-  private int waiting;
+  private Stage stage;
+  private Wait waiting = Wait.NOTHING;
   private long firstBlock;
   private int blocks;
   private int[] slots = new int[4];
@@ -54,9 +57,16 @@ final class CacheRequest implements Runnable, IoCompletion {
   private int baseVersion;
   CacheRequest nextParked;
 
-  CacheRequest(CachedBlockDevice dev) {
-    this.dev = dev;
-    this.blockSize = dev.cacheBlockSize();
+  CacheRequest(RequestPool pool, BlockDevice backing, CacheSpace space, FillCoordinator fills,
+               WriteBackScheduler writeBacks, CacheCounters counters, NodeExecutors executors) {
+    this.pool = pool;
+    this.backing = backing;
+    this.space = space;
+    this.fills = fills;
+    this.writeBacks = writeBacks;
+    this.counters = counters;
+    this.executors = executors;
+    this.blockSize = space.blockSize;
   }
 
   void reset() {
@@ -67,12 +77,12 @@ final class CacheRequest implements Runnable, IoCompletion {
     routed = false;
     status = IoStatus.OK;
     nextParked = null;
-    stage = STAGE_START;
+    stage = Stage.START;
   }
 
   @Override
   public void run() {
-    if (stage == STAGE_COPY) {
+    if (stage == Stage.COPY) {
       copyOut();
     } else {
       start();
@@ -85,17 +95,17 @@ final class CacheRequest implements Runnable, IoCompletion {
     switch (op) {
       case READ -> startRead();
       case WRITE -> {
-        if (dev.writeBack()) {
+        if (writeBacks != null) {
           cursor = 0;
           wbStep();
         } else {
-          waiting = WAIT_BACKING_WRITE;
-          dev.backing().write(offset, buf, fua, this);
+          waiting = Wait.BACKING_WRITE;
+          backing.write(offset, buf, fua, this);
         }
       }
       case UNMAP -> {
-        if (dev.writeBack()) {
-          dev.enqueueExclusive(this);
+        if (writeBacks != null) {
+          writeBacks.enqueueUnmap(this);
         } else {
           runUnmap();
         }
@@ -106,30 +116,30 @@ final class CacheRequest implements Runnable, IoCompletion {
 
   /** Write-back unmaps run here only while no write-back batch is in flight. */
   void runUnmap() {
-    waiting = WAIT_BACKING_UNMAP;
-    dev.backing().unmap(offset, length, this);
+    waiting = Wait.BACKING_UNMAP;
+    backing.unmap(offset, length, this);
   }
 
   @Override
   public void ioComplete(IoStatus st) {
     switch (waiting) {
-      case WAIT_BYPASS -> {
+      case BYPASS -> {
         record(st);
         arrive();
       }
-      case WAIT_BACKING_WRITE -> {
-        dev.invalidate(offset, length, false);
+      case BACKING_WRITE -> {
+        fills.invalidate(offset, length, false);
         finish(st);
       }
-      case WAIT_BACKING_UNMAP -> {
-        dev.invalidate(offset, length, true);
-        boolean exclusive = dev.writeBack();
+      case BACKING_UNMAP -> {
+        fills.invalidate(offset, length, true);
+        boolean exclusive = writeBacks != null;
         finish(st);
         if (exclusive) {
-          dev.exclusiveDone();
+          writeBacks.exclusiveDone();
         }
       }
-      case WAIT_FLUSH -> finish(st);
+      case FLUSH -> finish(st);
       default -> throw new IllegalStateException("unexpected completion, waiting " + waiting);
     }
   }
@@ -152,7 +162,7 @@ final class CacheRequest implements Runnable, IoCompletion {
     pending.set(1);
     for (int i = 0; i < blocks; i++) {
       long block = firstBlock + i;
-      CachePartition p = dev.partitionOf(block);
+      CachePartition p = space.partitionOf(block);
       int fill = -1;
       p.lock.lock();
       try {
@@ -160,11 +170,11 @@ final class CacheRequest implements Runnable, IoCompletion {
         if (s >= 0) {
           p.pin(s);
           if (p.state[s] == CachePartition.VALID) {
-            dev.counters0().hits[p.node].increment();
+            counters.hits[p.node].increment();
           } else {
             pending.incrementAndGet();
             p.io[s].addWaiter(this);
-            dev.counters0().misses[p.node].increment();
+            counters.misses[p.node].increment();
           }
         } else {
           s = p.acquire();
@@ -172,10 +182,10 @@ final class CacheRequest implements Runnable, IoCompletion {
             p.startFill(s, block);
             pending.incrementAndGet();
             p.io[s].addWaiter(this);
-            dev.counters0().misses[p.node].increment();
+            counters.misses[p.node].increment();
             fill = s;
           } else {
-            dev.counters0().bypasses[p.node].increment();
+            counters.bypasses[p.node].increment();
           }
         }
         slots[i] = s;
@@ -183,7 +193,7 @@ final class CacheRequest implements Runnable, IoCompletion {
         p.lock.unlock();
       }
       if (fill >= 0) {
-        dev.issueFill(p, fill, block);
+        fills.issueFill(p, fill, block);
       } else if (slots[i] < 0) {
         bypass(block);
       }
@@ -202,13 +212,13 @@ final class CacheRequest implements Runnable, IoCompletion {
     int at = base + (int) (start - offset);
     ByteBuf piece = buf.slice(at, (int) (end - start)).clear(); // the rare path may allocate
     pending.incrementAndGet();
-    waiting = WAIT_BYPASS;
-    dev.backing().read(start, (int) (end - start), piece, this);
+    waiting = Wait.BYPASS;
+    backing.read(start, (int) (end - start), piece, this);
   }
 
   /** A filled block this request waits on is ready (or failed). */
   void blockReady(IoStatus st) {
-    if (op == WRITE) {
+    if (op == Op.WRITE) {
       wbBaseReady(st);
       return;
     }
@@ -226,8 +236,8 @@ final class CacheRequest implements Runnable, IoCompletion {
     }
     int here = NodeThread.currentNode();
     if (here != servingNode && routed) {
-      stage = STAGE_COPY; // before the hand-off: the worker may run this request at once
-      if (dev.forwardCopy(this)) {
+      stage = Stage.COPY; // before the hand-off: the worker may run this request at once
+      if (executors.execute(servingNode, this)) {
         return;
       }
     }
@@ -244,15 +254,15 @@ final class CacheRequest implements Runnable, IoCompletion {
         continue;
       }
       long block = firstBlock + i;
-      CachePartition p = dev.partitionOf(block);
+      CachePartition p = space.partitionOf(block);
       if (ok) {
         long start = Math.max(offset, block * blockSize);
         long end = Math.min(offset + length, (block + 1) * blockSize);
         int n = (int) (end - start);
         buf.setBytes(base + (int) (start - offset), p.views[s], (int) (start - block * blockSize), n);
-        (p.node == node ? dev.counters0().localBytes : dev.counters0().remoteBytes)[p.node].add(n);
+        (p.node == node ? counters.localBytes : counters.remoteBytes)[p.node].add(n);
       }
-      dev.unpin(p, s);
+      fills.unpin(p, s);
     }
     if (ok) {
       buf.writerIndex(base + (int) length);
@@ -264,20 +274,20 @@ final class CacheRequest implements Runnable, IoCompletion {
   private void serveInPlace() {
     if (status != IoStatus.OK) {
       for (int i = 0; i < blocks; i++) {
-        dev.unpin(dev.partitionOf(firstBlock + i), slots[i]);
+        fills.unpin(space.partitionOf(firstBlock + i), slots[i]);
       }
       finish(status);
       return;
     }
-    PinnedBlocks view = new PinnedBlocks(dev, alloc, blocks);
+    PinnedBlocks view = new PinnedBlocks(fills, alloc, blocks);
     for (int i = 0; i < blocks; i++) {
       long block = firstBlock + i;
-      CachePartition p = dev.partitionOf(block);
+      CachePartition p = space.partitionOf(block);
       long start = Math.max(offset, block * blockSize);
       long end = Math.min(offset + length, (block + 1) * blockSize);
       int n = (int) (end - start);
       view.add(p, slots[i], (int) (start - block * blockSize), n);
-      dev.counters0().inPlaceBytes[p.node].add(n);
+      counters.inPlaceBytes[p.node].add(n);
     }
     buf = view;
     finish(IoStatus.OK);
@@ -293,13 +303,13 @@ final class CacheRequest implements Runnable, IoCompletion {
     boolean parked = false;
     while (cursor < blocks) {
       long block = firstBlock + cursor;
-      CachePartition p = dev.partitionOf(block);
+      CachePartition p = space.partitionOf(block);
       long blockStart = block * blockSize;
       long start = Math.max(offset, blockStart);
       long end = Math.min(offset + length, blockStart + blockSize);
       int n = (int) (end - start);
       int inBlock = (int) (start - blockStart);
-      boolean full = inBlock == 0 && n == dev.blockBytes(block);
+      boolean full = inBlock == 0 && n == space.blockBytes(block);
       int fill = -1;
       p.lock.lock();
       try {
@@ -345,11 +355,11 @@ final class CacheRequest implements Runnable, IoCompletion {
         }
       } finally {
         if (p.lock.isHeldByCurrentThread()) {
-          dev.unlockAndWake(p);
+          fills.unlockAndWake(p);
         }
       }
       if (fill >= 0) {
-        dev.issueFill(p, fill, block);
+        fills.issueFill(p, fill, block);
         return;
       }
       if (!wbApply(p, block, start, n, inBlock)) {
@@ -358,21 +368,21 @@ final class CacheRequest implements Runnable, IoCompletion {
     }
     if (parked) {
       // another thread may already have resumed this request: touch no field from here on
-      dev.requestWriteback(); // make dirty blocks clean so slots come free
+      writeBacks.requestWriteback(); // make dirty blocks clean so slots come free
       return;
     }
     if (fua) {
-      waiting = WAIT_FLUSH;
-      dev.flush(this);
+      waiting = Wait.FLUSH;
+      writeBacks.flush(this);
     } else {
       finish(IoStatus.OK);
     }
   }
 
   private void wbBaseReady(IoStatus st) {
-    CachePartition p = dev.partitionOf(firstBlock + cursor);
+    CachePartition p = space.partitionOf(firstBlock + cursor);
     if (st != IoStatus.OK) {
-      dev.unpin(p, baseSlot);
+      fills.unpin(p, baseSlot);
       finish(st);
       return;
     }
@@ -409,11 +419,11 @@ final class CacheRequest implements Runnable, IoCompletion {
       p.lock.unlock();
     }
     if (s < 0) {
-      dev.resumeAll(others);
-      dev.requestWriteback();
+      fills.resumeAll(others);
+      writeBacks.requestWriteback();
       return false;
     }
-    int bytes = dev.blockBytes(block);
+    int bytes = space.blockBytes(block);
     p.views[s].setBytes(0, p.views[baseSlot], 0, bytes);
     p.views[s].setBytes(inBlock, buf, base + (int) (start - offset), n);
     p.lock.lock();
@@ -427,7 +437,7 @@ final class CacheRequest implements Runnable, IoCompletion {
       }
       p.unpin(baseSlot);
     } finally {
-      dev.unlockAndWake(p);
+      fills.unlockAndWake(p);
     }
     return true;
   }
@@ -436,7 +446,7 @@ final class CacheRequest implements Runnable, IoCompletion {
     IoCompletion d = done;
     SharedRead sr = shared;
     ByteBuf out = buf;
-    dev.recycle(this);
+    pool.recycle(this);
     if (sr == null) {
       d.ioComplete(st);
       return;
