@@ -41,9 +41,9 @@ final class CachePartition {
   private int head = -1;
   private int tail = -1;
   private final CacheCounters counters;
-  /** Requests waiting for a slot (write-back writes only), linked through CacheRequest.nextParked. */
-  private CacheRequest parkedHead;
-  private CacheRequest parkedTail;
+  /** Requests waiting for a slot (write-back writes only), linked through WriteBackWrite.nextParked. */
+  private WriteBackWrite parkedHead;
+  private WriteBackWrite parkedTail;
   /** A slot became reusable while requests were parked: wake them after unlocking. */
   private boolean wakeDue;
 
@@ -183,7 +183,7 @@ final class CachePartition {
     release(s);
   }
 
-  void park(CacheRequest r) {
+  void park(WriteBackWrite r) {
     r.nextParked = null;
     if (parkedTail == null) {
       parkedHead = r;
@@ -194,8 +194,8 @@ final class CachePartition {
   }
 
   /** Takes the whole parked list (resume it after unlocking), or null. */
-  CacheRequest takeParked() {
-    CacheRequest h = parkedHead;
+  WriteBackWrite takeParked() {
+    WriteBackWrite h = parkedHead;
     parkedHead = null;
     parkedTail = null;
     return h;

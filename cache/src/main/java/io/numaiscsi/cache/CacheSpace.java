@@ -44,4 +44,38 @@ final class CacheSpace {
     }
     return n;
   }
+
+  int pinnedSlots() {
+    int n = 0;
+    for (CachePartition p : partitions) {
+      p.lock.lock();
+      try {
+        for (int s = 0; s < p.slots; s++) {
+          n += p.pins[s] > 0 ? 1 : 0;
+        }
+      } finally {
+        p.lock.unlock();
+      }
+    }
+    return n;
+  }
+
+  /** Slot states per partition: state, m(apped), d(irty), w(riting back), pins. */
+  void describe(StringBuilder sb) {
+    for (int i = 0; i < partitions.length; i++) {
+      CachePartition p = partitions[i];
+      p.lock.lock();
+      try {
+        sb.append("partition ").append(i).append(" free=").append(p.freeCount()).append(" lru=")
+            .append(p.lruOrder().length).append(" parked=").append(p.hasParked()).append(" slots:");
+        for (int s = 0; s < p.slots; s++) {
+          sb.append(' ').append(p.state[s]).append(p.mapped[s] ? "m" : "-").append(p.dirty[s] ? "d" : "")
+              .append(p.writeback[s] ? "w" : "").append('/').append(p.pins[s]);
+        }
+        sb.append('\n');
+      } finally {
+        p.lock.unlock();
+      }
+    }
+  }
 }

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +53,10 @@ public final class CachedBlockDevice implements BlockDevice {
   private final FillCoordinator fills;
   /** Null under write-through. */
   private final WriteBackScheduler writeBacks;
-  private final RequestPool pool;
+  private final AtomicInteger inflight = new AtomicInteger();
+  private final RequestPool<ReadRequest> reads;
+  private final RequestPool<WriteBackWrite> writeBackWrites;
+  private final RequestPool<BackingRequest> backingRequests;
   private volatile boolean closed;
 
   private CachedBlockDevice(BlockDevice backing, CacheParameters params, NumaTopology topology, NodeMemory memory,
@@ -72,8 +76,10 @@ public final class CachedBlockDevice implements BlockDevice {
     this.writeBacks = params.writePolicy() == WritePolicy.WRITE_BACK
         ? new WriteBackScheduler(backing, space, fills) : null;
     slotCompletions.bind(fills, writeBacks);
-    this.pool = new RequestPool(p -> new CacheRequest(p, backing, space, fills, writeBacks, counters,
-        this.nodeExecutors));
+    NodeExecutors executors = this.nodeExecutors;
+    this.reads = new RequestPool<>(inflight, p -> new ReadRequest(p, backing, space, fills, counters, executors));
+    this.writeBackWrites = new RequestPool<>(inflight, p -> new WriteBackWrite(p, space, fills, writeBacks));
+    this.backingRequests = new RequestPool<>(inflight, p -> new BackingRequest(p, backing, fills, writeBacks));
   }
 
   /**
@@ -131,7 +137,7 @@ public final class CachedBlockDevice implements BlockDevice {
     if (!admit(offset, length, done)) {
       return;
     }
-    CacheRequest r = readRequest(offset, length);
+    ReadRequest r = readRequest(offset, length);
     r.buf = dst;
     r.base = dst.writerIndex();
     r.done = done;
@@ -146,7 +152,7 @@ public final class CachedBlockDevice implements BlockDevice {
       done.sharedReadDone(refused, null);
       return true;
     }
-    CacheRequest r = readRequest(offset, length);
+    ReadRequest r = readRequest(offset, length);
     r.shared = done;
     r.alloc = alloc;
     r.servingNode = Math.max(0, NodeThread.currentNode());
@@ -154,12 +160,10 @@ public final class CachedBlockDevice implements BlockDevice {
     return true;
   }
 
-  private CacheRequest readRequest(long offset, int length) {
-    CacheRequest r = pool.take();
-    r.op = CacheRequest.Op.READ;
+  private ReadRequest readRequest(long offset, int length) {
+    ReadRequest r = reads.take();
     r.offset = offset;
     r.length = length;
-    r.fua = false;
     return r;
   }
 
@@ -177,15 +181,26 @@ public final class CachedBlockDevice implements BlockDevice {
     if (!admit(offset, src.readableBytes(), done)) {
       return;
     }
-    CacheRequest r = pool.take();
-    r.op = CacheRequest.Op.WRITE;
-    r.offset = offset;
-    r.length = src.readableBytes();
-    r.buf = src;
-    r.base = src.readerIndex();
-    r.fua = fua;
-    r.done = done;
-    dispatch(r);
+    int length = src.readableBytes();
+    if (writeBacks != null) {
+      WriteBackWrite r = writeBackWrites.take();
+      r.offset = offset;
+      r.length = length;
+      r.buf = src;
+      r.base = src.readerIndex();
+      r.fua = fua;
+      r.done = done;
+      dispatch(r);
+    } else {
+      BackingRequest r = backingRequests.take();
+      r.kind = BackingRequest.Kind.WRITE_THROUGH;
+      r.offset = offset;
+      r.length = length;
+      r.buf = src;
+      r.fua = fua;
+      r.done = done;
+      dispatch(r);
+    }
   }
 
   @Override
@@ -193,8 +208,8 @@ public final class CachedBlockDevice implements BlockDevice {
     if (!admit(offset, length, done)) {
       return;
     }
-    CacheRequest r = pool.take();
-    r.op = CacheRequest.Op.UNMAP;
+    BackingRequest r = backingRequests.take();
+    r.kind = BackingRequest.Kind.UNMAP;
     r.offset = offset;
     r.length = length;
     r.done = done;
@@ -261,7 +276,7 @@ public final class CachedBlockDevice implements BlockDevice {
     }
     closed = true;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (pool.inflight() > 0 && System.nanoTime() < deadline) {
+    while (inflight.get() > 0 && System.nanoTime() < deadline) {
       Thread.onSpinWait();
       Thread.yield();
     }
@@ -270,13 +285,13 @@ public final class CachedBlockDevice implements BlockDevice {
     while (pinnedSlots() > 0 && System.nanoTime() < deadline) {
       LockSupport.parkNanos(1_000_000);
     }
-    if (pool.inflight() == 0 && pinnedSlots() == 0) {
+    if (inflight.get() == 0 && pinnedSlots() == 0) {
       for (CacheRegion region : space.regions) {
         region.free(memory);
       }
     } else {
       LOG.warn("cache close: {} requests still in flight, {} blocks pinned; cache memory is not freed",
-          pool.inflight(), pinnedSlots());
+          inflight.get(), pinnedSlots());
     }
   }
 
@@ -302,7 +317,7 @@ public final class CachedBlockDevice implements BlockDevice {
     return null;
   }
 
-  private void dispatch(CacheRequest r) {
+  private void dispatch(RoutedRequest r) {
     int here = NodeThread.currentNode();
     int arrival = Math.max(0, here);
     r.servingNode = arrival;
@@ -325,18 +340,7 @@ public final class CachedBlockDevice implements BlockDevice {
 
   /** Cache blocks pinned right now: by reads in flight and by buffers served in place not yet released. */
   public int pinnedSlots() {
-    int n = 0;
-    for (CachePartition p : space.partitions) {
-      p.lock.lock();
-      try {
-        for (int s = 0; s < p.slots; s++) {
-          n += p.pins[s] > 0 ? 1 : 0;
-        }
-      } finally {
-        p.lock.unlock();
-      }
-    }
-    return n;
+    return space.pinnedSlots();
   }
 
   /** Slot states per partition and the serializer's state, for diagnosing a stuck request. */
@@ -346,23 +350,8 @@ public final class CachedBlockDevice implements BlockDevice {
       writeBacks.describe(sb);
       sb.append(' ');
     }
-    sb.append("inflight=").append(pool.inflight()).append('\n');
-    CachePartition[] partitions = space.partitions;
-    for (int i = 0; i < partitions.length; i++) {
-      CachePartition p = partitions[i];
-      p.lock.lock();
-      try {
-        sb.append("partition ").append(i).append(" free=").append(p.freeCount()).append(" lru=")
-            .append(p.lruOrder().length).append(" parked=").append(p.hasParked()).append(" slots:");
-        for (int s = 0; s < p.slots; s++) {
-          sb.append(' ').append(p.state[s]).append(p.mapped[s] ? "m" : "-").append(p.dirty[s] ? "d" : "")
-              .append(p.writeback[s] ? "w" : "").append('/').append(p.pins[s]);
-        }
-        sb.append('\n');
-      } finally {
-        p.lock.unlock();
-      }
-    }
+    sb.append("inflight=").append(inflight.get()).append('\n');
+    space.describe(sb);
     return sb.toString();
   }
 

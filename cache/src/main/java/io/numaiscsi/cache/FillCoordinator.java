@@ -69,7 +69,7 @@ final class FillCoordinator {
 
   /** Resumes the partition's parked write-back writes (a slot came free). */
   void wake(CachePartition p) {
-    CacheRequest r;
+    WriteBackWrite r;
     p.lock.lock();
     try {
       r = p.takeParked();
@@ -94,7 +94,7 @@ final class FillCoordinator {
    * a write-back batch inline, which frees slots and resumes more; nested, a long chain of parked writes
    * overflowed the stack. Requests to resume while this thread is already resuming join its queue.
    */
-  void resumeAll(CacheRequest list) {
+  void resumeAll(WriteBackWrite list) {
     if (list == null) {
       return;
     }
@@ -105,7 +105,7 @@ final class FillCoordinator {
     }
     q.draining = true;
     try {
-      CacheRequest r;
+      WriteBackWrite r;
       while ((r = q.poll()) != null) {
         r.resume();
       }
@@ -154,25 +154,25 @@ final class FillCoordinator {
 
   /** This thread's requests waiting to be resumed, linked through {@code nextParked}. */
   private static final class ResumeQueue {
-    private CacheRequest head;
-    private CacheRequest tail;
+    private WriteBackWrite head;
+    private WriteBackWrite tail;
     private boolean draining;
 
-    void append(CacheRequest list) {
+    void append(WriteBackWrite list) {
       if (head == null) {
         head = list;
       } else {
         tail.nextParked = list;
       }
-      CacheRequest last = list;
+      WriteBackWrite last = list;
       while (last.nextParked != null) {
         last = last.nextParked;
       }
       tail = last;
     }
 
-    CacheRequest poll() {
-      CacheRequest r = head;
+    WriteBackWrite poll() {
+      WriteBackWrite r = head;
       if (r != null) {
         head = r.nextParked;
         if (head == null) {

@@ -19,7 +19,7 @@ final class SlotIo implements IoCompletion {
   final CachePartition partition;
   final int slot;
   boolean writingBack;
-  private CacheRequest[] waiters = new CacheRequest[4];
+  private FillWaiter[] waiters = new FillWaiter[4];
   private int waiterCount;
 
   SlotIo(Sink sink, CachePartition partition, int slot) {
@@ -29,7 +29,7 @@ final class SlotIo implements IoCompletion {
   }
 
   /** Partition lock held. */
-  void addWaiter(CacheRequest r) {
+  void addWaiter(FillWaiter r) {
     if (waiterCount == waiters.length) {
       waiters = java.util.Arrays.copyOf(waiters, waiterCount * 2);
     }
@@ -47,8 +47,8 @@ final class SlotIo implements IoCompletion {
    * The i-th detached waiter, cleared. Every waiter holds a pin, so the slot (and this array) cannot
    * be reused before the last one has been handed out.
    */
-  CacheRequest waiter(int i) {
-    CacheRequest r = waiters[i];
+  FillWaiter waiter(int i) {
+    FillWaiter r = waiters[i];
     waiters[i] = null;
     return r;
   }

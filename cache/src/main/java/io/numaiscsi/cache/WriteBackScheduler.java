@@ -22,7 +22,7 @@ final class WriteBackScheduler {
   private boolean exclusiveRunning;
   private boolean batchWanted;
   private final ArrayDeque<IoCompletion> flushWaiters = new ArrayDeque<>();
-  private final ArrayDeque<CacheRequest> unmapQueue = new ArrayDeque<>();
+  private final ArrayDeque<BackingRequest> unmapQueue = new ArrayDeque<>();
   private final ArrayDeque<IoCompletion> batchWaiters = new ArrayDeque<>();
   private final SlotIo[] batch;
   private final AtomicInteger batchPending = new AtomicInteger();
@@ -44,21 +44,19 @@ final class WriteBackScheduler {
     boolean kick;
     synchronized (serial) {
       flushWaiters.add(done);
-      kick = !exclusiveRunning;
-      exclusiveRunning = true;
+      kick = claimDriver();
     }
     if (kick) {
       runNextExclusive();
     }
   }
 
-  /** Runs {@code unmap} (its {@link CacheRequest#runUnmap}) when no batch is in flight; it reports {@link #exclusiveDone}. */
-  void enqueueUnmap(CacheRequest unmap) {
+  /** Runs {@code unmap} (its {@link BackingRequest#runUnmap}) when no batch is in flight; it reports {@link #exclusiveDone}. */
+  void enqueueUnmap(BackingRequest unmap) {
     boolean kick;
     synchronized (serial) {
       unmapQueue.add(unmap);
-      kick = !exclusiveRunning;
-      exclusiveRunning = true;
+      kick = claimDriver();
     }
     if (kick) {
       runNextExclusive();
@@ -70,12 +68,18 @@ final class WriteBackScheduler {
     boolean kick;
     synchronized (serial) {
       batchWanted = true;
-      kick = !exclusiveRunning;
-      exclusiveRunning = true;
+      kick = claimDriver();
     }
     if (kick) {
       runNextExclusive();
     }
+  }
+
+  /** Lock held: true when no exclusive step is running, so the caller must start the next one. */
+  private boolean claimDriver() {
+    boolean idle = !exclusiveRunning;
+    exclusiveRunning = true;
+    return idle;
   }
 
   /** An unmap run by {@link #enqueueUnmap} finished. */
@@ -125,7 +129,7 @@ final class WriteBackScheduler {
   }
 
   private void runOneExclusive() {
-    CacheRequest unmap;
+    BackingRequest unmap;
     synchronized (serial) {
       unmap = unmapQueue.poll();
       if (unmap == null) {
