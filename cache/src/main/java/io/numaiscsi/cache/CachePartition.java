@@ -41,13 +41,13 @@ final class CachePartition {
   private int head = -1;
   private int tail = -1;
   private final CacheCounters counters;
-  /** Requests waiting for a slot (write-back writes only), linked through CacheRequest.nextParked. */
-  private CacheRequest parkedHead;
-  private CacheRequest parkedTail;
+  /** Requests waiting for a slot (write-back writes only), linked through WriteBackWrite.nextParked. */
+  private WriteBackWrite parkedHead;
+  private WriteBackWrite parkedTail;
   /** A slot became reusable while requests were parked: wake them after unlocking. */
   private boolean wakeDue;
 
-  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, CacheCounters counters, CachedBlockDevice dev) {
+  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, CacheCounters counters, SlotIo.Sink slotSink) {
     this.node = node;
     this.slots = slots;
     this.blockSize = blockSize;
@@ -69,7 +69,7 @@ final class CachePartition {
     for (int s = 0; s < slots; s++) {
       ByteBuffer slice = memory.duplicate().position(s * blockSize).limit((s + 1) * blockSize).slice();
       views[s] = Unpooled.wrappedBuffer(slice).clear();
-      io[s] = new SlotIo(dev, this, s);
+      io[s] = new SlotIo(slotSink, this, s);
       freeStack[s] = slots - 1 - s; // slot 0 handed out first
     }
     freeCount = slots;
@@ -183,7 +183,7 @@ final class CachePartition {
     release(s);
   }
 
-  void park(CacheRequest r) {
+  void park(WriteBackWrite r) {
     r.nextParked = null;
     if (parkedTail == null) {
       parkedHead = r;
@@ -194,8 +194,8 @@ final class CachePartition {
   }
 
   /** Takes the whole parked list (resume it after unlocking), or null. */
-  CacheRequest takeParked() {
-    CacheRequest h = parkedHead;
+  WriteBackWrite takeParked() {
+    WriteBackWrite h = parkedHead;
     parkedHead = null;
     parkedTail = null;
     return h;

@@ -11,14 +11,14 @@ import io.netty.buffer.CompositeByteBuf;
  * drop the cached copy.
  */
 final class PinnedBlocks extends CompositeByteBuf {
-  private final CachedBlockDevice dev;
+  private final FillCoordinator fills;
   private final CachePartition[] partitions;
   private final int[] slots;
   private int count;
 
-  PinnedBlocks(CachedBlockDevice dev, ByteBufAllocator alloc, int blocks) {
+  PinnedBlocks(FillCoordinator fills, ByteBufAllocator alloc, int blocks) {
     super(alloc, true, Math.max(blocks, 2));
-    this.dev = dev;
+    this.fills = fills;
     this.partitions = new CachePartition[blocks];
     this.slots = new int[blocks];
   }
@@ -34,7 +34,7 @@ final class PinnedBlocks extends CompositeByteBuf {
   protected void deallocate() {
     super.deallocate();
     for (int i = 0; i < count; i++) {
-      dev.unpin(partitions[i], slots[i]);
+      fills.unpin(partitions[i], slots[i]);
     }
     count = 0;
   }

@@ -8,21 +8,28 @@ import io.numaiscsi.scsi.IoStatus;
  * requests waiting for its fill. One per slot, made at start: no allocation per I/O.
  */
 final class SlotIo implements IoCompletion {
-  final CachedBlockDevice device;
+  /** Where a slot's backing I/O reports: fills to the fill coordinator, write-backs to the write-back scheduler. */
+  interface Sink {
+    void fillDone(SlotIo io, IoStatus status);
+
+    void writebackDone(SlotIo io, IoStatus status);
+  }
+
+  private final Sink sink;
   final CachePartition partition;
   final int slot;
   boolean writingBack;
-  private CacheRequest[] waiters = new CacheRequest[4];
+  private FillWaiter[] waiters = new FillWaiter[4];
   private int waiterCount;
 
-  SlotIo(CachedBlockDevice device, CachePartition partition, int slot) {
-    this.device = device;
+  SlotIo(Sink sink, CachePartition partition, int slot) {
+    this.sink = sink;
     this.partition = partition;
     this.slot = slot;
   }
 
   /** Partition lock held. */
-  void addWaiter(CacheRequest r) {
+  void addWaiter(FillWaiter r) {
     if (waiterCount == waiters.length) {
       waiters = java.util.Arrays.copyOf(waiters, waiterCount * 2);
     }
@@ -40,8 +47,8 @@ final class SlotIo implements IoCompletion {
    * The i-th detached waiter, cleared. Every waiter holds a pin, so the slot (and this array) cannot
    * be reused before the last one has been handed out.
    */
-  CacheRequest waiter(int i) {
-    CacheRequest r = waiters[i];
+  FillWaiter waiter(int i) {
+    FillWaiter r = waiters[i];
     waiters[i] = null;
     return r;
   }
@@ -49,9 +56,9 @@ final class SlotIo implements IoCompletion {
   @Override
   public void ioComplete(IoStatus status) {
     if (writingBack) {
-      device.writebackDone(this, status);
+      sink.writebackDone(this, status);
     } else {
-      device.fillDone(this, status);
+      sink.fillDone(this, status);
     }
   }
 }

@@ -1,0 +1,213 @@
+package io.numaiscsi.cache;
+
+import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.scsi.IoStatus;
+
+/**
+ * A write under write-back: one block at a time, each written block becomes a fresh dirty copy (copy-on-write, so
+ * readers never see a half-updated block). A partial block is read-modify-write: its base is filled first when not
+ * cached, and the new copy is installed only if the base is still current (else the block is retried). Without a
+ * free slot the write parks on the partition and asks for a write-back batch; it resumes when a slot comes free.
+ * A FUA write then flushes everything before it completes.
+ */
+final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWaiter {
+  private final RequestPool<WriteBackWrite> pool;
+  private final CacheSpace space;
+  private final FillCoordinator fills;
+  private final WriteBackScheduler writeBacks;
+  private final int blockSize;
+  int base;
+  boolean fua;
+  private long firstBlock;
+  private int blocks;
+  /** The block being written, its base slot and the base's version at pin time. */
+  private int cursor;
+  private int baseSlot;
+  private int baseVersion;
+  /** Next in its partition's parked list or in a resume queue. */
+  WriteBackWrite nextParked;
+
+  WriteBackWrite(RequestPool<WriteBackWrite> pool, CacheSpace space, FillCoordinator fills,
+                 WriteBackScheduler writeBacks) {
+    this.pool = pool;
+    this.space = space;
+    this.fills = fills;
+    this.writeBacks = writeBacks;
+    this.blockSize = space.blockSize;
+  }
+
+  @Override
+  public void reset() {
+    super.reset();
+    nextParked = null;
+  }
+
+  @Override
+  void start() {
+    firstBlock = offset / blockSize;
+    blocks = length == 0 ? 0 : (int) ((offset + length - 1) / blockSize - firstBlock + 1);
+    cursor = 0;
+    step();
+  }
+
+  /** A slot came free in the partition this write parked on. */
+  void resume() {
+    step();
+  }
+
+  private void step() {
+    boolean parked = false;
+    while (cursor < blocks) {
+      long block = firstBlock + cursor;
+      CachePartition p = space.partitionOf(block);
+      long blockStart = block * blockSize;
+      long start = Math.max(offset, blockStart);
+      long end = Math.min(offset + length, blockStart + blockSize);
+      int n = (int) (end - start);
+      int inBlock = (int) (start - blockStart);
+      boolean full = inBlock == 0 && n == space.blockBytes(block);
+      int fill = -1;
+      p.lock.lock();
+      try {
+        if (full) {
+          int s = p.acquire();
+          if (s < 0) {
+            p.park(this);
+            parked = true;
+            break;
+          }
+          p.lock.unlock();
+          try {
+            p.views[s].setBytes(0, buf, base + (int) (start - offset), n);
+          } finally {
+            p.lock.lock();
+          }
+          p.install(s, block, true);
+          p.unpin(s);
+          cursor++;
+          continue;
+        }
+        int b = p.lookup(block);
+        if (b >= 0) {
+          p.pin(b);
+          baseSlot = b;
+          baseVersion = p.version[b];
+          if (p.state[b] == CachePartition.FILLING) {
+            p.io[b].addWaiter(this);
+            return;
+          }
+        } else {
+          b = p.acquire();
+          if (b < 0) {
+            p.park(this);
+            parked = true;
+            break;
+          }
+          p.startFill(b, block);
+          p.io[b].addWaiter(this);
+          baseSlot = b;
+          baseVersion = p.version[b];
+          fill = b;
+        }
+      } finally {
+        if (p.lock.isHeldByCurrentThread()) {
+          fills.unlockAndWake(p);
+        }
+      }
+      if (fill >= 0) {
+        fills.issueFill(p, fill, block);
+        return;
+      }
+      if (!apply(p, block, start, n, inBlock)) {
+        return;
+      }
+    }
+    if (parked) {
+      // another thread may already have resumed this request: touch no field from here on
+      writeBacks.requestWriteback(); // make dirty blocks clean so slots come free
+      return;
+    }
+    if (fua) {
+      writeBacks.flush(this);
+    } else {
+      finish(IoStatus.OK);
+    }
+  }
+
+  /** The base of a partial block is filled (or failed). */
+  @Override
+  public void blockReady(IoStatus st) {
+    CachePartition p = space.partitionOf(firstBlock + cursor);
+    if (st != IoStatus.OK) {
+      fills.unpin(p, baseSlot);
+      finish(st);
+      return;
+    }
+    long block = firstBlock + cursor;
+    long blockStart = block * blockSize;
+    long start = Math.max(offset, blockStart);
+    long end = Math.min(offset + length, blockStart + blockSize);
+    if (apply(p, block, start, (int) (end - start), (int) (start - blockStart))) {
+      step();
+    }
+  }
+
+  /**
+   * Base slot pinned and valid: copy it plus the new bytes into a fresh slot and install that if the
+   * base is still current. false when parked (no slot); on a lost race the same block is retried.
+   */
+  private boolean apply(CachePartition p, long block, long start, int n, int inBlock) {
+    int s;
+    WriteBackWrite others = null;
+    p.lock.lock();
+    try {
+      s = p.acquire();
+      if (s < 0) {
+        // The base may be the only reusable slot and this request needs two: a slot freed by this
+        // unpin wakes the requests parked before, not this one (that would spin), which waits for a
+        // write-back or another unpin.
+        p.unpin(baseSlot);
+        if (p.takeWakeDue()) {
+          others = p.takeParked();
+        }
+        p.park(this);
+      }
+    } finally {
+      p.lock.unlock();
+    }
+    if (s < 0) {
+      fills.resumeAll(others);
+      writeBacks.requestWriteback();
+      return false;
+    }
+    int bytes = space.blockBytes(block);
+    p.views[s].setBytes(0, p.views[baseSlot], 0, bytes);
+    p.views[s].setBytes(inBlock, buf, base + (int) (start - offset), n);
+    p.lock.lock();
+    try {
+      if (p.lookup(block) == baseSlot && p.version[baseSlot] == baseVersion) {
+        p.install(s, block, true);
+        p.unpin(s);
+        cursor++;
+      } else {
+        p.abandon(s);
+      }
+      p.unpin(baseSlot);
+    } finally {
+      fills.unlockAndWake(p);
+    }
+    return true;
+  }
+
+  /** The FUA flush finished. */
+  @Override
+  public void ioComplete(IoStatus st) {
+    finish(st);
+  }
+
+  private void finish(IoStatus st) {
+    IoCompletion d = done;
+    pool.recycle(this);
+    d.ioComplete(st);
+  }
+}
