@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * Write-back batches and parked writes run one after another, never one inside another: with a synchronous
  * backing store a batch completes inline and starts the next from inside itself, and a resumed write that parks
  * again runs a batch inline that resumes the next parked write. Nested, a long run overflowed the stack (seen as a
- * StackOverflowError in CacheRequest.wbStep on a backing-io thread under CacheModesTest, and a hung fio run;
+ * StackOverflowError in CacheRequest.wbStep (now WriteBackWrite.step) on a backing-io thread under CacheModesTest, and a hung fio run;
  * reproduced here on the old code: 12,177 of 20,000 writes completed, then StackOverflowError in startBatch /
  * batchArrive / batchFinished / runNextExclusive).
  */
