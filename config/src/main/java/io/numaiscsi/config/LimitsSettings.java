@@ -32,7 +32,7 @@ public record LimitsSettings(int maxSessions, int maxSessionsPerInitiator, long 
 
     /** The session limits and write budget given, every other limit at its default. */
     public LimitsSettings(int maxSessions, int maxSessionsPerInitiator, long writeBufferPerSession) {
-        this(maxSessions, maxSessionsPerInitiator, writeBufferPerSession, 256, 64, Duration.ofSeconds(15),
+        this(maxSessions, maxSessionsPerInitiator, writeBufferPerSession, 512, 128, Duration.ofSeconds(15),
                 Duration.ofSeconds(5), Duration.ofSeconds(20), 16L << 20, 1L << 30);
     }
 }

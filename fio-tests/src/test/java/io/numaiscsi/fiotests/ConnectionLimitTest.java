@@ -21,13 +21,14 @@ import org.junit.jupiter.api.Test;
 @Tag("it")
 class ConnectionLimitTest {
     private static final int MAX_SESSIONS = 1;
-    private static final int CAP = MAX_SESSIONS + 64;
+    private static final int CAP = MAX_SESSIONS + 64; // max-sessions + max-logins
     private static final int EXTRA = 5;
 
     @Test
     void connectionsBeyondTheCapAreClosedAndServiceResumes() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20).section("limits:\n  max-sessions: " + MAX_SESSIONS + "\n");
+        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20).section("limits:\n  max-sessions: " + MAX_SESSIONS
+                + "\n  max-logins: 64\n  logins-per-address: 64\n");
         try (DaemonProcess daemon = DaemonProcess.start("ConnectionLimitTest", setup)) {
             List<Socket> sockets = new ArrayList<>();
             try {

@@ -44,6 +44,7 @@ import org.junit.jupiter.api.Test;
 class HostileInitiatorTest {
     private static final String ATTACKER = "127.0.0.2";
     private static final Duration HONEST_LIMIT = Duration.ofSeconds(10);
+    private static final int LOGINS_PER_ADDRESS = 128; // the default of limits.logins-per-address
     private static final int READ_BLOCKS = 65_535; // 32 MiB of 512-byte blocks, the target's maximum transfer
 
     @BeforeEach
@@ -69,7 +70,8 @@ class HostileInitiatorTest {
                 RawIo.ProcStats during = RawIo.ProcStats.of(daemon.pid());
                 long honestMs = honestSessionWorks(daemon);
                 int open = stillOpen(flood, 50);
-                assertTrue(open <= 64, open + " idle connections from one address held, limits.logins-per-address is 64");
+                assertTrue(open <= LOGINS_PER_ADDRESS, open + " idle connections from one address held, limits.logins-per-address is "
+                        + LOGINS_PER_ADDRESS);
                 // limits.login-pdu-timeout (5 s) drops the rest; ticks are once a second
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(9);
                 while (stillOpen(flood, 10) > 0 && System.nanoTime() < deadline) {
