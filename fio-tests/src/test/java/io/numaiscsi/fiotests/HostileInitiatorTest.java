@@ -151,7 +151,7 @@ class HostileInitiatorTest {
             for (int i = 0; i < 16; i++) {
                 Thread.sleep(250);
                 peakRss = Math.max(peakRss, RawIo.ProcStats.of(daemon.pid()).rssKb());
-                peakBuffers = Math.max(peakBuffers, PromText.fetch(metrics).sum("iscsi_buffer_bytes"));
+                peakBuffers = Math.max(peakBuffers, PromText.fetch(metrics).sum("iscsi_buffer_budget_used_bytes"));
             }
             RawIo.ProcStats during = RawIo.ProcStats.of(daemon.pid());
             long honestMs = honestSessionWorks(daemon);
@@ -160,7 +160,7 @@ class HostileInitiatorTest {
             // the connection reads no PDU while its output is stuck, so the NOP-In timeout (30 s) drops it
             waitForLog(daemon, "dropping connection from " + ATTACKER, Duration.ofSeconds(60));
             attacker.close();
-            double buffersAfter = PromText.settled(metrics, "iscsi_buffer_bytes", 0, Duration.ofSeconds(10));
+            double buffersAfter = PromText.settled(metrics, "iscsi_buffer_budget_used_bytes", 0, Duration.ofSeconds(10));
             assertEquals(0, buffersAfter, "every buffer charge is returned");
             RawIo.ProcStats after = settle(daemon);
             record(String.format("64 x 32 MiB READs never received: RSS peak +%d MB, buffer budget peak %.0f MB; "
@@ -177,7 +177,7 @@ class HostileInitiatorTest {
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(1L << 30).daemonArgs("--metrics", "127.0.0.1:" + metrics);
         try (DaemonProcess daemon = DaemonProcess.start("HostileWriteHolders", setup)) {
             RawIo.ProcStats before = settle(daemon);
-            double limit = PromText.fetch(metrics).sum("iscsi_buffer_limit_bytes");
+            double limit = PromText.fetch(metrics).sum("iscsi_buffer_budget_limit_bytes");
             List<TestConnection> holders = new ArrayList<>();
             try {
                 // 100 sessions, each asking for 64 MiB of write buffers (its whole per-session budget), no data
@@ -196,12 +196,12 @@ class HostileInitiatorTest {
                     holders.add(c);
                 }
                 Thread.sleep(1000);
-                double held = PromText.fetch(metrics).sum("iscsi_buffer_bytes");
+                double held = PromText.fetch(metrics).sum("iscsi_buffer_budget_used_bytes");
                 RawIo.ProcStats during = RawIo.ProcStats.of(daemon.pid());
                 long honestMs = honestWriteAndReadBack(daemon);
                 assertTrue(held <= limit + 100 * (1 << 20), String.format("%.0f bytes of buffers held, budget %.0f", held, limit));
                 // limits.data-out-timeout (20 s) drops every holder, and their budget comes back
-                double after = PromText.settled(metrics, "iscsi_buffer_bytes", 0, Duration.ofSeconds(40));
+                double after = PromText.settled(metrics, "iscsi_buffer_budget_used_bytes", 0, Duration.ofSeconds(40));
                 assertEquals(0, after, "buffers of dropped holders are returned" + daemon.logTail());
                 for (TestConnection c : holders) {
                     c.close();

@@ -58,10 +58,11 @@ public final class DaemonMetrics {
 
     /** The daemon-wide guards: buffer budget in use and its limit, connections in login, direct memory. */
     public DaemonMetrics guards(ConnectionGuards guards) {
-        Gauge.builder("iscsi_buffer_bytes", guards.buffers(), BufferBudget::used)
-                .description("bytes of read and write data buffers charged to the daemon-wide budget")
+        Gauge.builder("iscsi_buffer_budget_used_bytes", guards.buffers(), BufferBudget::used)
+                .description("bytes charged to the daemon-wide buffer budget: write buffers until released, READ buffers "
+                        + "while they execute (data queued in a socket is bounded per connection instead)")
                 .strongReference(true).register(registry);
-        Gauge.builder("iscsi_buffer_limit_bytes", guards.buffers(), BufferBudget::limit)
+        Gauge.builder("iscsi_buffer_budget_limit_bytes", guards.buffers(), BufferBudget::limit)
                 .description("the daemon-wide data buffer budget (limits.buffer-memory)").strongReference(true)
                 .register(registry);
         Gauge.builder("iscsi_logins_in_progress", guards.logins(), LoginAdmission::inLogin)
