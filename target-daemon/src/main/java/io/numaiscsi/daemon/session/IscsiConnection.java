@@ -230,10 +230,15 @@ public final class IscsiConnection {
             if (PeerEventLogs.LOGIN_FAILURES.permit()) {
                 LOG.warn("dropping connection from {}: {}", channel.remoteAddress(), broken);
             }
-            phase = Phase.CLOSING;
-            loginGuard.release();
-            close();
+            abandonLogin();
         }
+    }
+
+    /** The login ends unfinished: nothing more is processed, the slot goes back now, the connection closes. */
+    private void abandonLogin() {
+        phase = Phase.CLOSING;
+        loginGuard.release();
+        close();
     }
 
     /** Any thread: close this connection on its own thread. */
@@ -256,9 +261,7 @@ public final class IscsiConnection {
                                 : (pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
                                 : pdu.opcode()) + " before login completed");
             }
-            phase = Phase.CLOSING;
-            loginGuard.release();
-            close();
+            abandonLogin();
             return;
         }
         LoginVerdict verdict = login.onLoginRequest(pdu);
@@ -284,9 +287,7 @@ public final class IscsiConnection {
         switch (verdict) {
             case MORE -> channel.flush();
             case FAIL -> {
-                phase = Phase.CLOSING;
-                loginGuard.release();
-                close();
+                abandonLogin();
             }
             case DONE -> {
                 channel.flush();
