@@ -4,14 +4,15 @@ import java.util.ArrayDeque;
 
 /**
  * Serialises COMPARE AND WRITE on one logical unit without blocking a thread: a task that finds
- * the lock taken waits in a queue and is handed the lock by the releasing task.
+ * the lock taken waits in a queue and is handed the lock by the releasing task. On the unit's thread only (I/O
+ * completions are brought back there), so it needs no monitor.
  */
 final class CompareAndWriteLock {
   private final ArrayDeque<ScsiTask> waiting = new ArrayDeque<>();
   private boolean held;
 
   /** true: the caller now holds the lock. false: the task was queued and will be started by release(). */
-  synchronized boolean tryAcquire(ScsiTask task) {
+  boolean tryAcquire(ScsiTask task) {
     if (!held) {
       held = true;
       return true;
@@ -21,7 +22,7 @@ final class CompareAndWriteLock {
   }
 
   /** Releases the lock, or hands it to the next waiting task, which the caller must then start. */
-  synchronized ScsiTask release() {
+  ScsiTask release() {
     ScsiTask next = waiting.poll();
     if (next == null) {
       held = false;

@@ -3,7 +3,11 @@ package io.numaiscsi.scsi;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.Objects;
 
-/** One logical unit: a {@link BlockDevice} with its identity and SCSI state (modes, reservations, unit attentions). */
+/**
+ * One logical unit: a {@link BlockDevice} with its identity and SCSI state (modes, reservations, unit attentions, the
+ * task set). That state belongs to the unit's {@link LunThread}: commands run there, and everything else (resets, a
+ * lost nexus, retirement) is sent there as a message.
+ */
 public final class LogicalUnit {
   static final int MAX_LUN = 16383;
 
@@ -17,7 +21,11 @@ public final class LogicalUnit {
   final UnitAttentions unitAttentions = new UnitAttentions();
   final Reservations reservations = new Reservations(unitAttentions);
   final CompareAndWriteLock compareAndWriteLock = new CompareAndWriteLock();
+  final TaskSet tasks = new TaskSet();
   ByteBufAllocator alloc;
+  private LunThread thread = LunThread.CALLER;
+  /** Removed from its target: commands that still reach it are answered LOGICAL UNIT NOT SUPPORTED. */
+  private boolean retired;
   /** Reads of at least this many bytes ask the device for its own memory (no copy) on any transport. */
   private int sharedReadMin = Integer.MAX_VALUE;
 
@@ -59,6 +67,15 @@ public final class LogicalUnit {
     return lun;
   }
 
+  /** The thread that owns this unit; set before it serves, by whoever runs the event threads. */
+  public void thread(LunThread owner) {
+    thread = Objects.requireNonNull(owner, "owner");
+  }
+
+  public LunThread thread() {
+    return thread;
+  }
+
   public LunIdentity identity() {
     return identity;
   }
@@ -74,16 +91,61 @@ public final class LogicalUnit {
     alloc = allocator;
   }
 
-  /** SAM LOGICAL UNIT RESET effects: SPC-2 reservation released, mode pages back to defaults. */
-  void reset(ItNexus requester) {
-    reservations.reset();
-    modePages.reset();
-    // Every nexus learns of the reset, the requester included (libiscsi MultipathIO.Reset checks both paths).
-    unitAttentions.postToAllExcept(SenseReason.BUS_DEVICE_RESET_FUNCTION_OCCURRED, null);
+  /**
+   * Admission on the unit's thread, in arrival order: a unit attention, a reservation conflict or a retired unit
+   * ends the task here (null: it may run). INQUIRY, REPORT LUNS and REQUEST SENSE pass a unit attention (SAM-5 5.14).
+   */
+  SenseReason admit(ScsiTask task) {
+    if (retired) {
+      return SenseReason.LOGICAL_UNIT_NOT_SUPPORTED;
+    }
+    unitAttentions.touch(task.nexus);
+    int op = task.cdb[0] & 0xFF;
+    if (op != 0x12 && op != 0xA0 && op != 0x03) {
+      SenseReason ua = unitAttentions.poll(task.nexus);
+      if (ua != null) {
+        return ua;
+      }
+    }
+    return reservations.check(task);
   }
 
+  /** SAM LOGICAL UNIT RESET effects: SPC-2 reservation released, mode pages back to defaults. Any thread. */
+  void reset(ItNexus requester) {
+    thread.execute(() -> {
+      reservations.reset();
+      modePages.reset();
+      // Every nexus learns of the reset, the requester included (libiscsi MultipathIO.Reset checks both paths).
+      unitAttentions.postToAllExcept(SenseReason.BUS_DEVICE_RESET_FUNCTION_OCCURRED, null);
+    });
+  }
+
+  /** The nexus is gone (session closed or reinstated): its SPC-2 reservation and unit attentions go. Any thread. */
   void nexusLost(ItNexus nexus) {
-    reservations.nexusLost(nexus);
-    unitAttentions.forget(nexus);
+    thread.execute(() -> {
+      reservations.nexusLost(nexus);
+      unitAttentions.forget(nexus);
+    });
+  }
+
+  /** A unit attention for every nexus that has used this unit. Any thread. */
+  void postToAll(SenseReason reason) {
+    thread.execute(() -> unitAttentions.postToAllExcept(reason, null));
+  }
+
+  /**
+   * Takes the unit out of service (its target no longer lists it): later commands that still reach it fail, and
+   * {@code whenIdle} runs, on this unit's thread, once the tasks it is executing have completed. Any thread.
+   */
+  public void retire(Runnable whenIdle) {
+    thread.execute(() -> {
+      retired = true;
+      tasks.whenEmpty(whenIdle);
+    });
+  }
+
+  /** Tasks executing now; on the unit's thread. */
+  int executing() {
+    return tasks.size();
   }
 }

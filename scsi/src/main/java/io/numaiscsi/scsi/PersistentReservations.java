@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * SPC-4 persistent reservations of one logical unit (5.9, 6.15, 6.16). Registrations are kept per
  * I_T nexus; APTPL, SPEC_I_PT, ALL_TG_PT and REGISTER AND MOVE are not supported (REPORT
- * CAPABILITIES says so). Every method runs under the owning {@link Reservations} lock.
+ * CAPABILITIES says so). On the unit's thread only.
  */
 final class PersistentReservations {
   static final int REGISTER = 0;
@@ -43,10 +43,17 @@ final class PersistentReservations {
   private ItNexus holder;
   private int type;
   private int generation;
+  /** The nexuses whose registrations the last OUT removed: PREEMPT AND ABORT aborts their tasks. */
+  private final List<ItNexus> preempted = new ArrayList<>();
 
   PersistentReservations(UnitAttentions unitAttentions, Reservations owner) {
     this.unitAttentions = unitAttentions;
     this.owner = owner;
+  }
+
+  /** The nexuses the last {@link #out} preempted (empty for other service actions). */
+  List<ItNexus> preempted() {
+    return preempted;
   }
 
   int reservationType() {
@@ -96,6 +103,7 @@ final class PersistentReservations {
 
   /** PERSISTENT RESERVE OUT; {@code p} is the 24-byte basic parameter list. */
   SenseReason out(ItNexus nexus, int serviceAction, int scope, int requestedType, byte[] p) {
+    preempted.clear();
     long key = Cdb.u64(p, 0);
     long serviceActionKey = Cdb.u64(p, 8);
     int flags = p[20];
@@ -238,6 +246,7 @@ final class PersistentReservations {
       Map.Entry<ItNexus, Long> e = it.next();
       if (!e.getKey().equals(requester) && (all || e.getValue() == key)) {
         it.remove();
+        preempted.add(e.getKey());
         unitAttentions.post(e.getKey(), SenseReason.REGISTRATIONS_PREEMPTED);
         removed++;
       }

@@ -2,13 +2,13 @@ package io.numaiscsi.scsi;
 
 /**
  * Reservation state of one logical unit: the SPC-2 RESERVE/RELEASE holder and the persistent
- * reservations, plus the conflict check every command passes (SPC-4 5.9.1, table 63).
+ * reservations, plus the conflict check every command passes (SPC-4 5.9.1, table 63). On the unit's thread only.
  */
 final class Reservations {
   final PersistentReservations persistent;
   private ItNexus spc2Holder;
   /** true while any reservation exists: the hot path reads only this. */
-  private volatile boolean active;
+  private boolean active;
 
   Reservations(UnitAttentions unitAttentions) {
     this.persistent = new PersistentReservations(unitAttentions, this);
@@ -19,18 +19,16 @@ final class Reservations {
     if (!active) {
       return null;
     }
-    synchronized (this) {
-      ItNexus nexus = task.nexus;
-      CommandKind kind = task.kind;
-      if (spc2Holder != null && !spc2Holder.equals(nexus) && !kind.allowedUnderSpc2Reservation) {
-        return SenseReason.RESERVATION_CONFLICT;
-      }
-      return persistent.conflicts(nexus, kind, task) ? SenseReason.RESERVATION_CONFLICT : null;
+    ItNexus nexus = task.nexus;
+    CommandKind kind = task.kind;
+    if (spc2Holder != null && !spc2Holder.equals(nexus) && !kind.allowedUnderSpc2Reservation) {
+      return SenseReason.RESERVATION_CONFLICT;
     }
+    return persistent.conflicts(nexus, kind, task) ? SenseReason.RESERVATION_CONFLICT : null;
   }
 
   /** RESERVE(6)/(10), SPC-2 semantics (no extents, no third party). */
-  synchronized SenseReason reserve(ItNexus nexus) {
+  SenseReason reserve(ItNexus nexus) {
     if (persistent.hasRegistrations()) {
       return SenseReason.RESERVATION_CONFLICT;
     }
@@ -43,7 +41,7 @@ final class Reservations {
   }
 
   /** RELEASE(6)/(10): releasing someone else's (or no) reservation is GOOD and changes nothing. */
-  synchronized SenseReason release(ItNexus nexus) {
+  SenseReason release(ItNexus nexus) {
     if (persistent.hasRegistrations()) {
       return SenseReason.RESERVATION_CONFLICT;
     }
@@ -54,28 +52,28 @@ final class Reservations {
     return null;
   }
 
-  synchronized boolean spc2ReservedByOther(ItNexus nexus) {
+  boolean spc2ReservedByOther(ItNexus nexus) {
     return spc2Holder != null && !spc2Holder.equals(nexus);
   }
 
-  synchronized ItNexus spc2Holder() {
+  ItNexus spc2Holder() {
     return spc2Holder;
   }
 
   /** Logical unit reset and target reset clear SPC-2 reservations; persistent ones survive. */
-  synchronized void reset() {
+  void reset() {
     spc2Holder = null;
     updateActive();
   }
 
-  synchronized void nexusLost(ItNexus nexus) {
+  void nexusLost(ItNexus nexus) {
     if (spc2Holder != null && spc2Holder.equals(nexus)) {
       spc2Holder = null;
       updateActive();
     }
   }
 
-  /** Called with this object's lock held whenever either reservation changes. */
+  /** Called whenever either reservation changes. */
   void updateActive() {
     active = spc2Holder != null || persistent.reservationType() != 0;
   }

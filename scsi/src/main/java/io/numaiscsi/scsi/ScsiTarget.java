@@ -9,31 +9,28 @@ import java.util.Objects;
 
 /**
  * The logical units of one iSCSI target: routes tasks to their LU, answers REPORT LUNS and commands
- * to missing LUNs, and applies task management effects. Thread-safe.
+ * to missing LUNs, and passes task management effects to each LU's thread. The set of units can change while the
+ * target serves ({@link #add}, {@link #remove}); readers on any thread see one consistent snapshot.
  */
 public final class ScsiTarget {
   private final String targetName;
-  private final LogicalUnit[] byLun;
-  private final List<LogicalUnit> units;
+  /** Snapshot of the units by LUN, replaced whole on every change; written only under {@code this}. */
+  private volatile LogicalUnit[] byLun;
+  private volatile List<LogicalUnit> units;
+  private volatile TransportTaskAborts transportAborts = TransportTaskAborts.NONE;
   final ByteBufAllocator alloc;
 
   public ScsiTarget(String targetName, List<LogicalUnit> units, ByteBufAllocator alloc) {
     this.targetName = Objects.requireNonNull(targetName, "targetName");
     this.alloc = Objects.requireNonNull(alloc, "alloc");
-    List<LogicalUnit> sorted = new ArrayList<>(units);
-    sorted.sort(Comparator.comparingInt(LogicalUnit::lun));
-    int max = sorted.isEmpty() ? -1 : sorted.get(sorted.size() - 1).lun;
-    byLun = new LogicalUnit[max + 1];
-    for (LogicalUnit lu : sorted) {
-      if (byLun[lu.lun] != null) {
+    this.byLun = new LogicalUnit[0];
+    this.units = List.of();
+    for (LogicalUnit lu : units) {
+      if (unit(lu.lun) != null) {
         throw new IllegalArgumentException("target " + targetName + ": LUN " + lu.lun + " configured twice");
       }
-      byLun[lu.lun] = lu;
+      install(lu);
     }
-    for (LogicalUnit lu : sorted) {
-      lu.attach(alloc);
-    }
-    this.units = List.copyOf(sorted);
   }
 
   public String targetName() {
@@ -41,42 +38,91 @@ public final class ScsiTarget {
   }
 
   public LogicalUnit unit(int lun) {
-    return lun >= 0 && lun < byLun.length ? byLun[lun] : null;
+    LogicalUnit[] snapshot = byLun;
+    return lun >= 0 && lun < snapshot.length ? snapshot[lun] : null;
   }
 
+  /** The units in LUN order, as of now. */
   public List<LogicalUnit> units() {
     return units;
   }
 
+  /** Who ends the tasks the transport still holds when PREEMPT AND ABORT aborts a nexus. */
+  public void transportAborts(TransportTaskAborts aborts) {
+    transportAborts = Objects.requireNonNull(aborts, "aborts");
+  }
+
+  TransportTaskAborts transportAborts() {
+    return transportAborts;
+  }
+
   /**
-   * Decodes and validates the CDB, checks unit attentions and reservations. true: proceed
-   * ({@link ScsiTask#dataOutLength()} says what to collect, then call {@link #execute}). false: the
-   * task is already complete (status and sense set, listener not called): send status now.
+   * Adds a unit while the target serves. Every nexus that has used one of the other units gets REPORTED LUNS DATA HAS
+   * CHANGED (SPC-4 7.5.1).
+   */
+  public synchronized void add(LogicalUnit lu) {
+    if (unit(lu.lun) != null) {
+      throw new IllegalArgumentException("target " + targetName + " already has LUN " + lu.lun);
+    }
+    List<LogicalUnit> others = units;
+    install(lu);
+    for (LogicalUnit other : others) {
+      other.postToAll(SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
+    }
+  }
+
+  /**
+   * Removes a unit while the target serves: from now on its LUN answers LOGICAL UNIT NOT SUPPORTED and REPORT LUNS
+   * leaves it out; the other units' nexuses get REPORTED LUNS DATA HAS CHANGED. Returns the unit (null when there is
+   * none); {@link LogicalUnit#retire} says when its last task is done.
+   */
+  public synchronized LogicalUnit remove(int lun) {
+    LogicalUnit lu = unit(lun);
+    if (lu == null) {
+      return null;
+    }
+    LogicalUnit[] next = byLun.clone();
+    next[lun] = null;
+    int length = next.length;
+    while (length > 0 && next[length - 1] == null) {
+      length--;
+    }
+    byLun = java.util.Arrays.copyOf(next, length);
+    List<LogicalUnit> rest = new ArrayList<>(units);
+    rest.remove(lu);
+    units = List.copyOf(rest);
+    for (LogicalUnit other : rest) {
+      other.postToAll(SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
+    }
+    return lu;
+  }
+
+  private void install(LogicalUnit lu) {
+    lu.attach(alloc);
+    LogicalUnit[] next = java.util.Arrays.copyOf(byLun, Math.max(byLun.length, lu.lun + 1));
+    next[lu.lun] = lu;
+    List<LogicalUnit> sorted = new ArrayList<>(units);
+    sorted.add(lu);
+    sorted.sort(Comparator.comparingInt(LogicalUnit::lun));
+    byLun = next;
+    units = List.copyOf(sorted);
+  }
+
+  /**
+   * Decodes and validates the CDB on the transport's thread. true: proceed ({@link ScsiTask#dataOutLength()} says
+   * what to collect, then call {@link #execute} on the unit's thread). false: the task is already complete (status
+   * and sense set, listener not called): send status now. Unit attentions and reservations are checked by
+   * {@link #execute}, on the unit's thread, where they live.
    */
   public boolean prepare(ScsiTask task) {
     LogicalUnit lu = unit(task.lun);
     task.unit = lu;
-    if (lu != null) {
-      lu.unitAttentions.touch(task.nexus);
-      int op = task.cdb[0] & 0xFF;
-      // INQUIRY, REPORT LUNS and REQUEST SENSE are not blocked by a unit attention (SAM-5 5.14)
-      if (op != 0x12 && op != 0xA0 && op != 0x03) {
-        SenseReason ua = lu.unitAttentions.poll(task.nexus);
-        if (ua != null) {
-          task.fail(ua);
-          return false;
-        }
-      }
-    }
     SenseReason r = CdbDecoder.decode(task, lu);
     if (r == null && task.dataOutLength != task.expectedDataTransferLength
         && (task.kind == CommandKind.COMPARE_AND_WRITE
             || (task.kind == CommandKind.WRITE_SAME && task.dataOutLength > 0))) {
       // Unlike a plain WRITE these have no meaningful partial form: the Data-Out must be exactly what the CDB says.
       r = SenseReason.INVALID_FIELD_IN_CDB;
-    }
-    if (r == null && lu != null) {
-      r = lu.reservations.check(task);
     }
     if (r != null) {
       task.kind = null;
@@ -87,11 +133,32 @@ public final class ScsiTarget {
     return true;
   }
 
-  /** Runs a prepared task; completes through the listener, possibly on another thread. */
+  /**
+   * Runs a prepared task on its unit's thread (any thread for a LUN that does not exist): admission (an aborted
+   * task, a unit attention, a reservation conflict end it here), then the command. Completes through the listener,
+   * on the unit's thread.
+   */
   public void execute(ScsiTask task) {
     CommandKind kind = task.kind;
     if (kind == null) {
       throw new IllegalStateException("execute() without a successful prepare()");
+    }
+    LogicalUnit lu = task.unit;
+    if (lu != null) {
+      if (!lu.thread().isCurrent()) {
+        throw new IllegalStateException("LUN " + lu.lun + " executes on " + lu.thread() + ", not "
+            + Thread.currentThread().getName());
+      }
+      if (task.aborted()) {
+        task.completeFailed(SenseReason.TASK_ABORTED);
+        return;
+      }
+      SenseReason refused = lu.admit(task);
+      if (refused != null) {
+        task.completeFailed(refused);
+        return;
+      }
+      lu.tasks.enter(task);
     }
     switch (kind) {
       case READ:
@@ -121,7 +188,7 @@ public final class ScsiTarget {
     }
   }
 
-  /** LOGICAL UNIT RESET effects on LU state; aborting tasks is the transport's job. */
+  /** LOGICAL UNIT RESET effects on LU state, applied on its thread; aborting tasks is the transport's job. */
   public void logicalUnitReset(int lun, ItNexus requester) {
     LogicalUnit lu = unit(lun);
     if (lu != null) {

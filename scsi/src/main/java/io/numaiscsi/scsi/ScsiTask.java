@@ -45,6 +45,13 @@ public final class ScsiTask {
   ByteBuf dataIn;
   ByteBuf dataOut;
   private volatile boolean aborted;
+  // task set membership and aborts waited for (TaskSet), touched only on the unit's thread
+  ScsiTask prevInSet;
+  ScsiTask nextInSet;
+  boolean inSet;
+  /** The task that aborted this one (PREEMPT AND ABORT) and completes when this one leaves the task set. */
+  ScsiTask abortWaiter;
+  int abortsPending;
   private Object transportContext;
   /** The transport sends data-in straight from device memory (iSER's RDMA Write), so no read needs a copy. */
   private boolean sharedDataIn;
@@ -85,10 +92,17 @@ public final class ScsiTask {
     status = ScsiStatus.GOOD;
     senseLength = 0;
     aborted = false;
+    abortWaiter = null;
+    abortsPending = 0;
   }
 
   public int lun() {
     return lun;
+  }
+
+  /** The logical unit prepare() bound this task to; null for a LUN that does not exist. */
+  public LogicalUnit unit() {
+    return unit;
   }
 
   public ItNexus nexus() {
@@ -203,7 +217,7 @@ public final class ScsiTask {
     status = ScsiStatus.GOOD;
     senseLength = 0;
     releaseScratch();
-    listener.taskComplete(this);
+    finished();
   }
 
   void completeFailed(SenseReason reason) {
@@ -213,7 +227,16 @@ public final class ScsiTask {
   void completeFailed(SenseReason reason, long information, boolean informationValid) {
     fail(reason, information, informationValid);
     releaseScratch();
+    finished();
+  }
+
+  /** Leaves the unit's task set (on its thread: every completion is brought there), then tells the transport. */
+  private void finished() {
+    ScsiTask waiter = inSet ? unit.tasks.leave(this) : null;
     listener.taskComplete(this);
+    if (waiter != null) {
+      waiter.completeGood();
+    }
   }
 
   void releaseScratch() {
@@ -230,18 +253,36 @@ public final class ScsiTask {
     }
   }
 
-  /** The task's one reusable completion object: no allocation per I/O. */
-  final class IoStep implements IoCompletion, SharedRead {
+  /**
+   * The task's one reusable completion object: no allocation per I/O. A device completing on another thread (a backing
+   * I/O pool, a cache node worker) is brought back to the unit's thread before the command goes on.
+   */
+  final class IoStep implements IoCompletion, SharedRead, Runnable {
+    private IoStatus handedOver;
+
     @Override
     public void ioComplete(IoStatus ioStatus) {
-      SbcCommands.ioComplete(ScsiTask.this, ioStatus);
+      LunThread home = unit.thread();
+      if (home.isCurrent()) {
+        SbcCommands.ioComplete(ScsiTask.this, ioStatus);
+      } else {
+        handedOver = ioStatus;
+        home.execute(this);
+      }
     }
 
     @Override
     public void sharedReadDone(IoStatus ioStatus, ByteBuf data) {
       releaseDataIn();
       dataIn = data;
-      SbcCommands.ioComplete(ScsiTask.this, ioStatus);
+      ioComplete(ioStatus);
+    }
+
+    @Override
+    public void run() {
+      IoStatus s = handedOver;
+      handedOver = null;
+      SbcCommands.ioComplete(ScsiTask.this, s);
     }
   }
 }

@@ -38,7 +38,9 @@ public enum SenseReason {
   /** Status only. */
   BUSY(ScsiStatus.BUSY),
   /** Status only. */
-  TASK_SET_FULL(ScsiStatus.TASK_SET_FULL);
+  TASK_SET_FULL(ScsiStatus.TASK_SET_FULL),
+  /** A task ended by task management before it ran; the transport discards it unless TAS asks for a status. */
+  TASK_ABORTED(ScsiStatus.TASK_ABORTED);
 
   private final int status;
   private final int senseKey;

@@ -1,6 +1,7 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
+import java.util.List;
 
 /**
  * Execute steps of the control-path commands (SPC-4 and the non-data SBC-3 commands). They complete
@@ -30,7 +31,7 @@ final class SpcCommands {
         finish(t, lu.modePages.select(t, lu.unitAttentions));
         return;
       case PERSISTENT_RESERVE_OUT:
-        finish(t, persistentReserveOut(t, lu));
+        persistentReserveOut(t, lu, target);
         return;
       default:
         break;
@@ -66,9 +67,7 @@ final class SpcCommands {
         r = lu.modePages.sense(t, lu, out);
         break;
       case PERSISTENT_RESERVE_IN:
-        synchronized (lu.reservations) {
-          r = lu.reservations.persistent.in(t.cdb[1] & 0x1F, out);
-        }
+        r = lu.reservations.persistent.in(t.cdb[1] & 0x1F, out);
         break;
       default:
         r = SenseReason.INVALID_COMMAND_OPERATION_CODE;
@@ -109,7 +108,27 @@ final class SpcCommands {
     return null;
   }
 
-  private static SenseReason persistentReserveOut(ScsiTask t, LogicalUnit lu) {
+  /**
+   * PERSISTENT RESERVE OUT. PREEMPT AND ABORT also aborts the preempted nexuses' tasks (SPC-4 5.13.11.2.6): those
+   * the unit is executing, and, through the transport, those not yet here; it completes once none of them can still
+   * touch the medium.
+   */
+  private static void persistentReserveOut(ScsiTask t, LogicalUnit lu, ScsiTarget target) {
+    SenseReason r = reserveOut(t, lu);
+    List<ItNexus> victims = lu.reservations.persistent.preempted();
+    if (r != null || (t.cdb[1] & 0x1F) != PersistentReservations.PREEMPT_AND_ABORT || victims.isEmpty()) {
+      finish(t, r);
+      return;
+    }
+    for (ItNexus victim : victims) {
+      target.transportAborts().abort(victim, lu.lun);
+    }
+    if (lu.tasks.abortTasksOf(victims, t) == 0) {
+      t.completeGood();
+    }
+  }
+
+  private static SenseReason reserveOut(ScsiTask t, LogicalUnit lu) {
     ByteBuf p = t.dataOut;
     if (p == null || p.readableBytes() < t.dataOutLength) {
       return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
@@ -124,11 +143,9 @@ final class SpcCommands {
     int serviceAction = t.cdb[1] & 0x1F;
     int scope = (t.cdb[2] & 0xF0) >>> 4;
     int type = t.cdb[2] & 0x0F;
-    synchronized (lu.reservations) {
-      if (lu.reservations.spc2ReservedByOther(t.nexus)) {
-        return SenseReason.RESERVATION_CONFLICT;
-      }
-      return lu.reservations.persistent.out(t.nexus, serviceAction, scope, type, list);
+    if (lu.reservations.spc2ReservedByOther(t.nexus)) {
+      return SenseReason.RESERVATION_CONFLICT;
     }
+    return lu.reservations.persistent.out(t.nexus, serviceAction, scope, type, list);
   }
 }

@@ -1,54 +1,43 @@
 package io.numaiscsi.scsi;
 
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
-/** Unit attention conditions of one logical unit: a queue per I_T nexus (SAM-5 5.14). */
+/** Unit attention conditions of one logical unit: a queue per I_T nexus (SAM-5 5.14). On the unit's thread only. */
 final class UnitAttentions {
   private static final int MAX_QUEUED = 16;
 
-  private final ConcurrentHashMap<ItNexus, ArrayDeque<SenseReason>> queues = new ConcurrentHashMap<>();
+  private final HashMap<ItNexus, ArrayDeque<SenseReason>> queues = new HashMap<>();
   /** Conditions queued over all nexuses: lets the hot path skip the lookup. */
-  private final AtomicInteger pending = new AtomicInteger();
+  private int pending;
 
   /** Records that the nexus uses this LU, so later conditions reach it. No condition is queued for it. */
   void touch(ItNexus nexus) {
     if (queues.get(nexus) == null) {
-      queues.putIfAbsent(nexus, new ArrayDeque<>());
+      queues.put(nexus, new ArrayDeque<>());
     }
   }
 
   /** Takes the oldest condition for the nexus, or null. */
   SenseReason poll(ItNexus nexus) {
-    if (pending.get() == 0) {
+    if (pending == 0) {
       return null;
     }
     ArrayDeque<SenseReason> q = queues.get(nexus);
-    if (q == null) {
-      return null;
+    SenseReason r = q == null ? null : q.poll();
+    if (r != null) {
+      pending--;
     }
-    synchronized (q) {
-      SenseReason r = q.poll();
-      if (r != null) {
-        pending.decrementAndGet();
-      }
-      return r;
-    }
+    return r;
   }
 
   boolean hasPending(ItNexus nexus) {
-    if (pending.get() == 0) {
+    if (pending == 0) {
       return false;
     }
     ArrayDeque<SenseReason> q = queues.get(nexus);
-    if (q == null) {
-      return false;
-    }
-    synchronized (q) {
-      return !q.isEmpty();
-    }
+    return q != null && !q.isEmpty();
   }
 
   void post(ItNexus nexus, SenseReason reason) {
@@ -68,19 +57,14 @@ final class UnitAttentions {
   void forget(ItNexus nexus) {
     ArrayDeque<SenseReason> q = queues.remove(nexus);
     if (q != null) {
-      synchronized (q) {
-        pending.addAndGet(-q.size());
-        q.clear();
-      }
+      pending -= q.size();
     }
   }
 
   private void add(ArrayDeque<SenseReason> q, SenseReason reason) {
-    synchronized (q) {
-      if (q.size() < MAX_QUEUED && !q.contains(reason)) {
-        q.add(reason);
-        pending.incrementAndGet();
-      }
+    if (q.size() < MAX_QUEUED && !q.contains(reason)) {
+      q.add(reason);
+      pending++;
     }
   }
 }

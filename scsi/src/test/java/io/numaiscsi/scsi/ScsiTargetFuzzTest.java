@@ -183,7 +183,7 @@ class ScsiTargetFuzzTest {
         assertNotEquals(0, SenseData.senseKey(task.senseBuffer()) | SenseData.ascAscq(task.senseBuffer()),
             "CHECK CONDITION without a reason for " + what);
       }
-      case ScsiStatus.RESERVATION_CONFLICT, ScsiStatus.BUSY, ScsiStatus.TASK_SET_FULL ->
+      case ScsiStatus.RESERVATION_CONFLICT, ScsiStatus.BUSY, ScsiStatus.TASK_SET_FULL, ScsiStatus.TASK_ABORTED ->
           assertEquals(0, task.senseLength(), "sense with status " + status);
       default -> fail("status 0x" + Integer.toHexString(status) + " for " + what);
     }

@@ -1,0 +1,35 @@
+package io.numaiscsi.scsi;
+
+import java.util.concurrent.Executor;
+
+/**
+ * The one thread that owns a logical unit's state (its task set, unit attentions, reservations, the COMPARE AND WRITE
+ * queue): commands execute there, I/O completions come back there, and task management reaches it as messages
+ * ({@link #execute}), so none of that state needs a lock.
+ */
+public interface LunThread extends Executor {
+
+  /** Whether the calling thread is this one. */
+  boolean isCurrent();
+
+  /**
+   * Runs everything on the calling thread. For tools and tests that drive a unit from one thread; a unit served by
+   * several threads needs a real one.
+   */
+  LunThread CALLER = new LunThread() {
+      @Override
+      public boolean isCurrent() {
+      return true;
+      }
+
+      @Override
+      public void execute(Runnable r) {
+      r.run();
+      }
+
+      @Override
+      public String toString() {
+      return "caller's thread";
+      }
+  };
+}
