@@ -5,37 +5,32 @@ import io.netty.util.internal.PlatformDependent;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.numaiscsi.cache.CachedBlockDevice;
-import io.numaiscsi.config.ChapCredentials;
 import io.numaiscsi.config.InitiatorDefinition;
 import io.numaiscsi.config.IscsiSettings;
 import io.numaiscsi.config.LimitsSettings;
-import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
 import io.numaiscsi.daemon.events.EventLoops;
 import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.daemon.iser.IserPortals;
+import io.numaiscsi.daemon.registry.ConfigOperations;
+import io.numaiscsi.daemon.registry.Credentials;
+import io.numaiscsi.daemon.registry.RegisteredLun;
+import io.numaiscsi.daemon.registry.TargetRegistry;
+import io.numaiscsi.daemon.session.SessionAborts;
 import io.numaiscsi.daemon.session.ChapAccount;
 import io.numaiscsi.daemon.session.ChapAccounts;
 import io.numaiscsi.daemon.session.ConnectionGuards;
 import io.numaiscsi.daemon.session.EventThreadRegistry;
 import io.numaiscsi.daemon.session.ResourceLimits;
-import io.numaiscsi.daemon.session.EventThreads;
 import io.numaiscsi.daemon.session.SessionServices;
-import io.numaiscsi.daemon.session.ExportedTarget;
 import io.numaiscsi.numa.CpuPinning;
 import io.numaiscsi.daemon.session.SessionSettings;
 import io.numaiscsi.daemon.session.SessionTable;
 import io.numaiscsi.daemon.session.TargetDirectory;
 import io.numaiscsi.daemon.tcp.TcpPortal;
-import io.numaiscsi.proto.login.ChapSecret;
 import io.numaiscsi.proto.login.TargetLimits;
-import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.IoStatus;
-import io.numaiscsi.scsi.LogicalUnit;
-import io.numaiscsi.scsi.LunIdentity;
-import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.backstore.ProcessUser;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -43,10 +38,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,13 +53,13 @@ public final class TargetDaemon implements AutoCloseable {
     private final TargetConfig config;
     private final ExecutorService ioExecutor;
     private final PooledByteBufAllocator alloc;
-    private final List<BlockDevice> devices = new ArrayList<>();
     private final SessionTable sessions;
     private final EventThreadRegistry threadStats = new EventThreadRegistry();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private final NumaResources numa;
     private final List<CachedLun> cachedLuns = new ArrayList<>();
     private EventLoops eventLoops;
+    private TargetRegistry registry;
     private TcpPortal portal;
     private IserPortals iserPortals;
     private ConnectionGuards guards;
@@ -87,29 +80,21 @@ public final class TargetDaemon implements AutoCloseable {
 
     public void start() throws IOException, InterruptedException {
         DataDirectory.prepare(config.daemon().dataDir(), ProcessUser.uid(), ProcessUser.name());
-        List<ExportedTarget> exported = new ArrayList<>();
+        int lunCount = 0;
         for (TargetDefinition t : config.targets()) {
-            List<LogicalUnit> units = new ArrayList<>();
-            for (LunDefinition lun : t.luns()) {
-                BlockDevice device = BackingStores.open(lun, ioExecutor, config.cache(), numa);
-                devices.add(device);
-                if (device instanceof CachedBlockDevice cached) {
-                    cachedLuns.add(new CachedLun(t.name(), lun.id(), cached));
-                }
-                LogicalUnit unit = new LogicalUnit(lun.id(), LunIdentity.derive(t.name(), lun.id(), lun.serial()), device);
-                unit.sharedReadMin(config.cache().zeroCopyMin());
-                units.add(unit);
-                LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", t.name(), lun.id(), lun.backing(),
-                        lun.sizeBytes(), lun.blockSize(), lun.path() == null ? "" : " at " + lun.path());
-            }
-            exported.add(new ExportedTarget(t.name(), t.alias(), t.allowedInitiators(), new ScsiTarget(t.name(), units, alloc),
-                    chapAccount(t.chap()), t.allowNetworks()));
-            LOG.info("target {}: {}, initiators {}, networks {}", t.name(),
-                    t.chap() == null ? "no authentication" : t.chap().mutual() ? "CHAP (mutual possible)" : "CHAP",
-                    t.allowedInitiators().isEmpty() ? "ALL" : t.allowedInitiators(),
-                    t.allowNetworks().isEmpty() ? "any" : t.allowNetworks());
+            lunCount += t.luns().size();
         }
-        TargetDirectory directory = new TargetDirectory(exported);
+        eventLoops = new EventLoops(config.daemon().eventModel(), lunCount);
+        LunEventLoops eventThreads = new LunEventLoops(eventLoops.luns());
+        registry = new TargetRegistry(lun -> BackingStores.open(lun, ioExecutor, config.cache(), numa), eventThreads,
+                alloc, new SessionAborts(sessions), config.cache().zeroCopyMin());
+        registry.applyAll(ConfigOperations.of(config));
+        for (RegisteredLun lun : registry.luns()) {
+            if (lun.device() instanceof CachedBlockDevice cached) {
+                cachedLuns.add(new CachedLun(lun.target(), lun.definition().id(), cached));
+            }
+        }
+        TargetDirectory directory = registry.directory();
         IscsiSettings iscsi = config.iscsi();
         TargetLimits limits = new TargetLimits(iscsi.maxRecvDataSegmentLength(), iscsi.maxBurstLength(),
                 iscsi.firstBurstLength(), iscsi.maxOutstandingR2T(), iscsi.immediateData(), iscsi.initialR2T(),
@@ -130,12 +115,6 @@ public final class TargetDaemon implements AutoCloseable {
         SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
                 iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG, resources, chapAccounts(config));
         guards = ConnectionGuards.of(resources);
-        int lunCount = 0;
-        for (ExportedTarget t : exported) {
-            lunCount += t.scsi().units().size();
-        }
-        eventLoops = new EventLoops(config.daemon().eventModel(), lunCount);
-        EventThreads eventThreads = new LunEventLoops(eventLoops.luns(), exported);
         int core = 0;
         for (EventExecutor lunThread : eventLoops.luns()) {
             int ordinal = core++;
@@ -193,19 +172,9 @@ public final class TargetDaemon implements AutoCloseable {
     private static ChapAccounts chapAccounts(TargetConfig config) {
         Map<String, ChapAccount> byInitiator = new HashMap<>();
         for (InitiatorDefinition i : config.initiators()) {
-            byInitiator.put(i.name(), chapAccount(i.chap()));
+            byInitiator.put(i.name(), Credentials.account(i.chap()));
         }
-        return new ChapAccounts(chapAccount(config.discoveryChap()), byInitiator);
-    }
-
-    /** The session layer's view of configured credentials; null stays null (no authentication). */
-    static ChapAccount chapAccount(ChapCredentials c) {
-        if (c == null) {
-            return null;
-        }
-        ChapSecret initiator = new ChapSecret(c.username(), c.secret());
-        ChapSecret target = c.mutual() ? new ChapSecret(c.mutualUsername(), c.mutualSecret()) : null;
-        return new ChapAccount(initiator, target);
+        return new ChapAccounts(Credentials.account(config.discoveryChap()), byInitiator);
     }
 
     public List<InetSocketAddress> boundAddresses() {
@@ -229,6 +198,11 @@ public final class TargetDaemon implements AutoCloseable {
         return guards;
     }
 
+    /** The running model of targets and LUNs; null before {@link #start()}. */
+    public TargetRegistry registry() {
+        return registry;
+    }
+
     public SessionTable sessions() {
         return sessions;
     }
@@ -249,22 +223,8 @@ public final class TargetDaemon implements AutoCloseable {
         if (eventLoops != null) {
             eventLoops.close();
         }
-        for (BlockDevice d : devices) {
-            CompletableFuture<IoStatus> flushed = new CompletableFuture<>();
-            d.flush(flushed::complete);
-            try {
-                IoStatus s = flushed.get(30, TimeUnit.SECONDS);
-                if (s != IoStatus.OK) {
-                    LOG.error("flush at shutdown failed: {}", s);
-                }
-            } catch (Exception e) {
-                LOG.error("flush at shutdown failed", e);
-            }
-            try {
-                d.close();
-            } catch (Exception e) {
-                LOG.error("closing backing store failed", e);
-            }
+        if (registry != null) {
+            registry.close();
         }
         ioExecutor.shutdown();
         numa.close();

@@ -4,45 +4,34 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.numaiscsi.daemon.session.EventThreads;
 import io.numaiscsi.daemon.session.ExportedTarget;
-import java.util.HashMap;
-import java.util.List;
+import io.numaiscsi.scsi.LogicalUnit;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
- * Assigns one event loop to every LUN, round robin over a group sized to the LUN count (so with
- * enough threads each LUN has its own). A target's home is its lowest LUN's loop: its connections
- * live there and commands for its other LUNs hop to their loop through that loop's lock-free queue.
+ * Gives every logical unit one event loop, round robin over a group sized to the LUN count at start (so each
+ * configured LUN has its own; LUNs added later share). A target's home is the loop of its first LUN: its connections
+ * live there, and commands for its other LUNs hop to their loop through that loop's lock-free queue.
  */
 public final class LunEventLoops implements EventThreads {
-    private final Map<String, EventLoop[]> byTarget = new HashMap<>();
-    private final Map<String, EventLoop> homes = new HashMap<>();
+    private final EventLoopGroup group;
+    private final Map<String, EventLoop> homes = new ConcurrentHashMap<>();
 
-    public LunEventLoops(EventLoopGroup group, List<ExportedTarget> targets) {
-        for (ExportedTarget t : targets) {
-            int maxLun = 0;
-            int firstLun = Integer.MAX_VALUE;
-            for (var unit : t.scsi().units()) {
-                maxLun = Math.max(maxLun, unit.lun());
-                firstLun = Math.min(firstLun, unit.lun());
-            }
-            EventLoop[] loops = new EventLoop[maxLun + 1];
-            for (var unit : t.scsi().units()) {
-                loops[unit.lun()] = group.next();
-            }
-            byTarget.put(t.name(), loops);
-            homes.put(t.name(), loops[firstLun]);
-        }
+    public LunEventLoops(EventLoopGroup group) {
+        this.group = group;
     }
 
+    /** Binds a new unit to its event loop; the first unit of a target also makes that loop the target's home. */
+    public void assign(String targetName, LogicalUnit unit) {
+        EventLoop loop = group.next();
+        unit.thread(new EventLoopLunThread(loop));
+        homes.putIfAbsent(targetName, loop);
+    }
+
+    /** The home; a target logged in to before it has a LUN gets the next loop. */
     @Override
     public Executor homeOf(ExportedTarget target) {
-        return homes.get(target.name());
-    }
-
-    @Override
-    public Executor lunThread(ExportedTarget target, int lun) {
-        EventLoop[] loops = byTarget.get(target.name());
-        return loops == null || lun < 0 || lun >= loops.length ? null : loops[lun];
+        return homes.computeIfAbsent(target.name(), n -> group.next());
     }
 }

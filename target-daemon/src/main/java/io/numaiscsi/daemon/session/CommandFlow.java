@@ -11,13 +11,13 @@ import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.transport.DataMover;
 import io.numaiscsi.proto.transport.DataOutListener;
 import io.numaiscsi.scsi.ItNexus;
+import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiStatus;
 import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.SenseReason;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -37,8 +37,6 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
 
     private final IscsiConnection connection;
     private final ScsiTarget scsi;
-    /** Each LUN's event thread, by LUN id (null where there is no LUN): fixed for the session, so looked up once. */
-    private final Executor[] lunThreads;
     private final EventThreadRegistry threadStats;
     private final LongSupplier nanoClock;
     private EventThreadStats stats;
@@ -61,14 +59,13 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
     private final ArrayDeque<IscsiCommand> parkedReads = new ArrayDeque<>();
     private boolean holdParked;
 
-    CommandFlow(IscsiConnection connection, ExportedTarget target, EventThreads eventThreads,
+    CommandFlow(IscsiConnection connection, ExportedTarget target,
                 EventThreadRegistry threadStats, LongSupplier nanoClock, ItNexus nexus, SessionParameters params,
                 int queueDepth, ResourceLimits limits, BufferBudget buffers) {
         this.threadStats = threadStats;
         this.nanoClock = nanoClock;
         this.connection = connection;
         this.scsi = target.scsi();
-        this.lunThreads = lunThreads(target, eventThreads);
         this.nexus = nexus;
         this.params = params;
         this.out = connection.out();
@@ -155,26 +152,17 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         execute(cmd);
     }
 
-    private static Executor[] lunThreads(ExportedTarget target, EventThreads eventThreads) {
-        int maxLun = -1;
-        for (var unit : target.scsi().units()) {
-            maxLun = Math.max(maxLun, unit.lun());
-        }
-        Executor[] threads = new Executor[maxLun + 1];
-        for (var unit : target.scsi().units()) {
-            threads[unit.lun()] = eventThreads.lunThread(target, unit.lun());
-        }
-        return threads;
-    }
-
-    /** Runs the command on its LUN's event thread: inline when that is this thread, else through its queue. */
+    /**
+     * Runs the command on its LUN's thread, as the registry has it now: inline when that is this thread (or there is
+     * no such LUN), else through that thread's queue.
+     */
     private void execute(IscsiCommand cmd) {
         cmd.readyAt = nanoClock.getAsLong();
-        Executor lunThread = cmd.lun >= 0 && cmd.lun < lunThreads.length ? lunThreads[cmd.lun] : null;
-        if (lunThread == null || lunThread == connection.channel().executor()) {
+        LogicalUnit unit = cmd.task.unit();
+        if (unit == null || unit.thread().isCurrent()) {
             cmd.execution.run();
         } else {
-            lunThread.execute(cmd.execution);
+            unit.thread().execute(cmd.execution);
         }
     }
 

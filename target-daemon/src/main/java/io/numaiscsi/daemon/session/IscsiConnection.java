@@ -307,7 +307,7 @@ public final class IscsiConnection {
         channel.receiveLimits(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
         textExchange = new TextExchange(params, login, channel.maxSendDataSegmentLength());
         if (session.type() == SessionType.NORMAL) {
-            commands = new CommandFlow(this, session.target(), eventThreads, threadStats, nanoClock, session.nexus(), params,
+            commands = new CommandFlow(this, session.target(), threadStats, nanoClock, session.nexus(), params,
                     settings.queueDepth(), settings.resources(), guards.buffers());
             taskManagement = new TaskManagement(this, sessions);
         }

@@ -129,6 +129,16 @@ public final class SessionTable {
         return out;
     }
 
+    /** The session of an I_T nexus, or null when it has gone. */
+    synchronized IscsiSession byNexus(io.numaiscsi.scsi.ItNexus nexus) {
+        for (IscsiSession s : byKey.values()) {
+            if (nexus.equals(s.nexus())) {
+                return s;
+            }
+        }
+        return null;
+    }
+
     public synchronized List<IscsiSession> all() {
         return new ArrayList<>(byKey.values());
     }

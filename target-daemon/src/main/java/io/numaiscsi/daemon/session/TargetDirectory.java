@@ -2,17 +2,19 @@ package io.numaiscsi.daemon.session;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** The targets this daemon exports, by name. Immutable after start. */
+/**
+ * The targets this daemon exports, by name, in the order they were added. Logins read it on any thread; the registry's
+ * control thread changes it, replacing the snapshot whole.
+ */
 public final class TargetDirectory {
-    private final Map<String, ExportedTarget> byName = new LinkedHashMap<>();
+    private volatile Map<String, ExportedTarget> byName = Map.of();
 
     public TargetDirectory(Collection<ExportedTarget> targets) {
         for (ExportedTarget t : targets) {
-            if (byName.putIfAbsent(t.name(), t) != null) {
-                throw new IllegalArgumentException("duplicate target " + t.name());
-            }
+            add(t);
         }
     }
 
@@ -22,5 +24,19 @@ public final class TargetDirectory {
 
     public Collection<ExportedTarget> all() {
         return byName.values();
+    }
+
+    public synchronized void add(ExportedTarget t) {
+        if (byName.containsKey(t.name())) {
+            throw new IllegalArgumentException("duplicate target " + t.name());
+        }
+        Map<String, ExportedTarget> next = new LinkedHashMap<>(byName);
+        next.put(t.name(), t);
+        byName = java.util.Collections.unmodifiableMap(next);
+    }
+
+    /** The names, for logs and tests. */
+    public List<String> names() {
+        return List.copyOf(byName.keySet());
     }
 }

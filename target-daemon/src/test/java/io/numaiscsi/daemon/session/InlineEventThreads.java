@@ -13,9 +13,4 @@ public final class InlineEventThreads implements EventThreads {
     public Executor homeOf(ExportedTarget target) {
         return null;
     }
-
-    @Override
-    public Executor lunThread(ExportedTarget target, int lun) {
-        return null;
-    }
 }

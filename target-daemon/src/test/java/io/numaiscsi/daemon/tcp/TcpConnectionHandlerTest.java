@@ -99,11 +99,6 @@ class TcpConnectionHandlerTest {
             public Executor homeOf(ExportedTarget t) {
                 return ch.eventLoop();
             }
-
-            @Override
-            public Executor lunThread(ExportedTarget t, int lun) {
-                return ch.eventLoop();
-            }
         };
         SessionServices services = new SessionServices(settings, new TargetDirectory(List.of(target)), sessions, sameThread,
                 new EventThreadRegistry());

@@ -1,0 +1,111 @@
+package io.numaiscsi.daemon.registry;
+
+import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.TargetConfig;
+import io.numaiscsi.config.TargetDefinition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A config as registry operations: the whole of it at start, or what changed between two at a reload. */
+public final class ConfigOperations {
+
+    /** Operations and, for a reload, the changes they do not cover (applied only by a restart). */
+    public record Plan(List<RegistryOperation> operations, List<String> needRestart) {
+    }
+
+    private ConfigOperations() {
+    }
+
+    /** Every target, then each of its LUNs, in file order. */
+    public static List<RegistryOperation> of(TargetConfig config) {
+        List<RegistryOperation> ops = new ArrayList<>();
+        for (TargetDefinition t : config.targets()) {
+            addTarget(t, ops);
+        }
+        return ops;
+    }
+
+    /**
+     * What turns {@code running} into {@code wanted}: new targets and LUNs are added, LUNs gone from the file removed
+     * (LUNs first removed, then added, so a LUN id can move to a new store). A changed LUN definition, a removed or
+     * changed target, portals and settings are listed as needing a restart.
+     */
+    public static Plan diff(TargetConfig running, TargetConfig wanted) {
+        List<RegistryOperation> removals = new ArrayList<>();
+        List<RegistryOperation> additions = new ArrayList<>();
+        List<String> needRestart = new ArrayList<>();
+        Map<String, TargetDefinition> before = byName(running);
+        Map<String, TargetDefinition> after = byName(wanted);
+        for (TargetDefinition t : running.targets()) {
+            if (!after.containsKey(t.name())) {
+                needRestart.add("target " + t.name() + " removed");
+            }
+        }
+        for (TargetDefinition t : wanted.targets()) {
+            TargetDefinition old = before.get(t.name());
+            if (old == null) {
+                addTarget(t, additions);
+                continue;
+            }
+            if (!sameTargetSettings(old, t)) {
+                needRestart.add("target " + t.name() + ": access rules, CHAP or alias changed");
+            }
+            Map<Integer, LunDefinition> oldLuns = byId(old);
+            Map<Integer, LunDefinition> newLuns = byId(t);
+            for (LunDefinition lun : old.luns()) {
+                if (!newLuns.containsKey(lun.id())) {
+                    removals.add(new RegistryOperation.RemoveLun(t.name(), lun.id()));
+                }
+            }
+            for (LunDefinition lun : t.luns()) {
+                LunDefinition was = oldLuns.get(lun.id());
+                if (was == null) {
+                    additions.add(new RegistryOperation.AddLun(t.name(), lun));
+                } else if (!was.equals(lun)) {
+                    needRestart.add("target " + t.name() + " LUN " + lun.id() + " changed (remove it, reload, add it back "
+                            + "to apply without a restart)");
+                }
+            }
+        }
+        if (!running.portals().equals(wanted.portals()) || !running.iscsi().equals(wanted.iscsi())
+                || !running.limits().equals(wanted.limits()) || !running.cache().equals(wanted.cache())
+                || !running.daemon().equals(wanted.daemon()) || !running.numa().equals(wanted.numa())
+                || !running.initiators().equals(wanted.initiators())
+                || !java.util.Objects.equals(running.discoveryChap(), wanted.discoveryChap())) {
+            needRestart.add("portals, iscsi, limits, cache, numa, daemon, initiators or discovery settings changed");
+        }
+        List<RegistryOperation> ops = new ArrayList<>(removals);
+        ops.addAll(additions);
+        return new Plan(ops, needRestart);
+    }
+
+    private static void addTarget(TargetDefinition t, List<RegistryOperation> ops) {
+        ops.add(new RegistryOperation.AddTarget(t));
+        for (LunDefinition lun : t.luns()) {
+            ops.add(new RegistryOperation.AddLun(t.name(), lun));
+        }
+    }
+
+    private static boolean sameTargetSettings(TargetDefinition a, TargetDefinition b) {
+        return java.util.Objects.equals(a.alias(), b.alias()) && a.access().equals(b.access())
+                && java.util.Objects.equals(a.chap(), b.chap());
+    }
+
+    private static Map<String, TargetDefinition> byName(TargetConfig c) {
+        Map<String, TargetDefinition> m = new HashMap<>();
+        for (TargetDefinition t : c.targets()) {
+            m.put(t.name(), t);
+        }
+        return m;
+    }
+
+    private static Map<Integer, LunDefinition> byId(TargetDefinition t) {
+        Map<Integer, LunDefinition> m = new HashMap<>();
+        for (LunDefinition lun : t.luns()) {
+            m.put(lun.id(), lun);
+        }
+        return m;
+    }
+}

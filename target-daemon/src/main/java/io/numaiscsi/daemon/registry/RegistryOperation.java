@@ -1,0 +1,38 @@
+package io.numaiscsi.daemon.registry;
+
+import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.TargetDefinition;
+
+/**
+ * One change to the running target, as {@link TargetRegistry} applies it. The config file at start is a list of these;
+ * a reload is the difference between two configs as a list of these; the admin API will send them one by one.
+ */
+public sealed interface RegistryOperation {
+
+    /** A new target with its access rules and CHAP, without LUNs (its {@code luns} are not read). */
+    record AddTarget(TargetDefinition target) implements RegistryOperation {
+        @Override
+        public String toString() {
+            return "add target " + target.name();
+        }
+    }
+
+    /** A new LUN of an existing target: opens its backing store, then makes it visible to initiators. */
+    record AddLun(String target, LunDefinition lun) implements RegistryOperation {
+        @Override
+        public String toString() {
+            return "add LUN " + lun.id() + " (" + lun.backing() + ", " + lun.sizeBytes() + " bytes) to " + target;
+        }
+    }
+
+    /**
+     * Takes a LUN away from initiators at once; its backing store is flushed and closed once the commands it is
+     * executing have completed.
+     */
+    record RemoveLun(String target, int lun) implements RegistryOperation {
+        @Override
+        public String toString() {
+            return "remove LUN " + lun + " from " + target;
+        }
+    }
+}

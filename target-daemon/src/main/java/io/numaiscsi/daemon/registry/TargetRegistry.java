@@ -1,0 +1,192 @@
+package io.numaiscsi.daemon.registry;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.daemon.events.LunEventLoops;
+import io.numaiscsi.daemon.session.ExportedTarget;
+import io.numaiscsi.daemon.session.TargetDirectory;
+import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.LogicalUnit;
+import io.numaiscsi.scsi.LunIdentity;
+import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.scsi.TransportTaskAborts;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running target's model: its targets, their LUNs and backing stores. One control thread owns it and applies
+ * {@link RegistryOperation}s one at a time, so no two changes interleave; sessions see the result through the
+ * {@link TargetDirectory} and each target's {@link ScsiTarget}, whose snapshots are safe to read from any thread.
+ */
+public final class TargetRegistry implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TargetRegistry.class);
+
+    private final ExecutorService control = Executors.newSingleThreadExecutor(new DefaultThreadFactory("control", true));
+    private final TargetDirectory directory = new TargetDirectory(List.of());
+    private final BackingOpener opener;
+    private final LunEventLoops threads;
+    private final ByteBufAllocator alloc;
+    private final TransportTaskAborts transportAborts;
+    private final int sharedReadMin;
+    /** By target, then LUN id; control thread only. */
+    private final Map<String, Map<Integer, RegisteredLun>> lunsByTarget = new HashMap<>();
+    /** Every LUN that has a device open, also those removed but not yet idle; for readers on other threads. */
+    private final List<RegisteredLun> open = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param sharedReadMin reads of at least this many bytes are served from device memory ({@link
+     *                      LogicalUnit#sharedReadMin})
+     */
+    public TargetRegistry(BackingOpener opener, LunEventLoops threads, ByteBufAllocator alloc,
+                          TransportTaskAborts transportAborts, int sharedReadMin) {
+        this.opener = opener;
+        this.threads = threads;
+        this.alloc = alloc;
+        this.transportAborts = transportAborts;
+        this.sharedReadMin = sharedReadMin;
+    }
+
+    public TargetDirectory directory() {
+        return directory;
+    }
+
+    /** Every LUN with an open device, as of now. */
+    public List<RegisteredLun> luns() {
+        return List.copyOf(open);
+    }
+
+    /** Queues one change; the future fails with the reason when it cannot be applied (nothing changed then). */
+    public CompletableFuture<Void> apply(RegistryOperation op) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                applyNow(op);
+            } catch (IOException e) {
+                throw new RegistryException(op + ": " + e.getMessage(), e);
+            }
+        }, control);
+    }
+
+    /**
+     * Applies changes in order, waiting for each; stops at the first that fails and throws its cause (an
+     * {@link IOException} from a backing store as itself, so callers can tell a bad file from a bad request).
+     */
+    public void applyAll(List<RegistryOperation> ops) throws IOException, InterruptedException {
+        for (RegistryOperation op : ops) {
+            try {
+                apply(op).get();
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof RegistryException r && r.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                if (cause instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw new IllegalStateException(cause);
+            }
+        }
+    }
+
+    private void applyNow(RegistryOperation op) throws IOException {
+        if (op instanceof RegistryOperation.AddTarget a) {
+            addTarget(a.target());
+        } else if (op instanceof RegistryOperation.AddLun a) {
+            addLun(a.target(), a.lun());
+        } else if (op instanceof RegistryOperation.RemoveLun r) {
+            removeLun(r.target(), r.lun());
+        } else {
+            throw new IllegalArgumentException("unknown operation " + op);
+        }
+    }
+
+    private void addTarget(TargetDefinition t) {
+        if (directory.find(t.name()) != null) {
+            throw new IllegalArgumentException("target " + t.name() + " exists already");
+        }
+        ScsiTarget scsi = new ScsiTarget(t.name(), List.of(), alloc);
+        scsi.transportAborts(transportAborts);
+        directory.add(new ExportedTarget(t.name(), t.alias(), t.access(), scsi, Credentials.account(t.chap())));
+        lunsByTarget.put(t.name(), new HashMap<>());
+        LOG.info("target {}: {}, initiators {}, networks {}", t.name(),
+                t.chap() == null ? "no authentication" : t.chap().mutual() ? "CHAP (mutual possible)" : "CHAP",
+                t.allowedInitiators().isEmpty() ? "ALL" : t.allowedInitiators(),
+                t.allowNetworks().isEmpty() ? "any" : t.allowNetworks());
+    }
+
+    private void addLun(String targetName, LunDefinition lun) throws IOException {
+        ExportedTarget target = existing(targetName);
+        if (target.scsi().unit(lun.id()) != null) {
+            throw new IllegalArgumentException("target " + targetName + " has a LUN " + lun.id() + " already");
+        }
+        BlockDevice device = opener.open(lun);
+        LogicalUnit unit = new LogicalUnit(lun.id(), LunIdentity.derive(targetName, lun.id(), lun.serial()), device);
+        unit.sharedReadMin(sharedReadMin);
+        threads.assign(targetName, unit);
+        RegisteredLun registered = new RegisteredLun(targetName, lun, device, unit);
+        open.add(registered);
+        lunsByTarget.get(targetName).put(lun.id(), registered);
+        target.scsi().add(unit);
+        LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", targetName, lun.id(), lun.backing(), lun.sizeBytes(),
+                lun.blockSize(), lun.path() == null ? "" : " at " + lun.path());
+    }
+
+    private void removeLun(String targetName, int lun) {
+        ExportedTarget target = existing(targetName);
+        LogicalUnit unit = target.scsi().remove(lun);
+        if (unit == null) {
+            throw new IllegalArgumentException("target " + targetName + " has no LUN " + lun);
+        }
+        RegisteredLun registered = lunsByTarget.get(targetName).remove(lun);
+        LOG.info("target {} LUN {}: removed; closing its backing store once its commands have completed", targetName, lun);
+        unit.retire(() -> control.execute(() -> {
+            DeviceShutdown.flushAndClose(registered.device(), "target " + targetName + " LUN " + lun);
+            open.remove(registered);
+        }));
+    }
+
+    private ExportedTarget existing(String targetName) {
+        ExportedTarget target = directory.find(targetName);
+        if (target == null) {
+            throw new IllegalArgumentException("no target " + targetName);
+        }
+        return target;
+    }
+
+    /**
+     * Stops taking changes, then flushes and closes every backing store. Call once nothing serves any more (the event
+     * loops are stopped): acknowledged writes become durable here.
+     */
+    @Override
+    public void close() {
+        control.shutdown();
+        try {
+            control.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (RegisteredLun lun : open) {
+            DeviceShutdown.flushAndClose(lun.device(), "target " + lun.target() + " LUN " + lun.definition().id());
+        }
+        open.clear();
+    }
+
+    /** Why an operation could not be applied, with the operation named. */
+    static final class RegistryException extends RuntimeException {
+        RegistryException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}
