@@ -53,13 +53,14 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
         return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators);
     }
 
+    /** This configuration with other targets (what a running daemon serves after live changes), all else kept. */
+    public TargetConfig withTargets(List<TargetDefinition> newTargets) {
+        return new TargetConfig(daemon, portals, iscsi, newTargets, cache, numa, limits, discoveryChap, initiators);
+    }
+
     /** This configuration with other daemon settings (the {@code --event-model} override), all else kept. */
     public TargetConfig withDaemon(DaemonSettings newDaemon) {
         return new TargetConfig(newDaemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators);
-    }
-
-    private TargetConfig withTargets(List<TargetDefinition> newTargets) {
-        return new TargetConfig(daemon, portals, iscsi, newTargets, cache, numa, limits, discoveryChap, initiators);
     }
 
     /** The CHAP credentials of this initiator name ({@code initiators:}, case-insensitive), or null. */

@@ -304,6 +304,22 @@ final class DaemonProcess implements AutoCloseable {
         return log;
     }
 
+    /**
+     * Rewrites the config file for {@code setup} (same portal and data dir) and sends SIGHUP, which makes the daemon
+     * apply the difference live. Returns at once: the caller watches for the effect.
+     */
+    void reconfigure(Setup setup) throws IOException, InterruptedException {
+        Path config = dataDir.resolve("target.yaml");
+        String yaml = config(dataDir, target.port(), setup);
+        Files.writeString(config, yaml, StandardCharsets.UTF_8);
+        Files.writeString(log, "--- reconfigured " + config + "\n" + yaml + "---\n", StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.APPEND);
+        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            fail("kill -HUP " + pid() + " failed\n" + logTail());
+        }
+    }
+
     /** The daemon's process id (for /proc measurements), or -1 for an external target. */
     long pid() {
         return process == null ? -1 : process.pid();

@@ -19,8 +19,10 @@ import picocli.CommandLine.Option;
 
 /** {@code numa-iscsi-target}: serves the configured targets until SIGTERM. */
 @Command(name = "numa-iscsi-target", mixinStandardHelpOptions = true, version = "numa-iscsi-target 0.1.0",
-        description = "NUMA-aware iSCSI block storage target. Without --config it serves one 1 GiB LUN on 127.0.0.1:3260.")
+        description = "NUMA-aware iSCSI block storage target. Without --config it serves one 1 GiB LUN on 127.0.0.1:3260. "
+                + "SIGHUP rereads the config file and adds or removes LUNs without disturbing sessions.")
 public final class Main implements Callable<Integer> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Main.class);
     static final int EXIT_CONFIG = 2;
     static final int EXIT_STARTUP = 1;
 
@@ -46,14 +48,49 @@ public final class Main implements Callable<Integer> {
         System.exit(new CommandLine(new Main()).execute(args));
     }
 
+    /** The config file (or the embedded default) with the command line's overrides. */
+    private TargetConfig loadConfig() throws ConfigException {
+        TargetConfig config = configFile == null ? ConfigLoader.embeddedDefault() : ConfigLoader.load(configFile);
+        if (configFile != null) {
+            ConfigFileSecrecy.check(configFile, config);
+        }
+        return config;
+    }
+
+    /** SIGHUP: reads the config file again and applies what can change live (see {@link TargetDaemon#reload}). */
+    private void reload(TargetDaemon daemon) {
+        try {
+            daemon.reload(withOverrides(loadConfig()));
+        } catch (ConfigException e) {
+            LOG.error("reload refused, nothing changed: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("reload failed", e);
+        }
+    }
+
+    /** The --portal, --data-dir and --event-model overrides; they were checked at start. */
+    private TargetConfig withOverrides(TargetConfig config) {
+        if (!portals.isEmpty()) {
+            List<Portal> parsed = new ArrayList<>();
+            for (String p : portals) {
+                parsed.add(Portal.parse(p));
+            }
+            config = config.withPortals(parsed);
+        }
+        if (dataDir != null) {
+            config = config.withDataDir(dataDir);
+        }
+        if (eventModel != null) {
+            config = config.withDaemon(config.daemon().withEventModel(eventModel));
+        }
+        return config;
+    }
+
     @Override
     public Integer call() throws Exception {
         TargetConfig config;
         try {
-            config = configFile == null ? ConfigLoader.embeddedDefault() : ConfigLoader.load(configFile);
-            if (configFile != null) {
-                ConfigFileSecrecy.check(configFile, config);
-            }
+            config = loadConfig();
         } catch (ConfigException e) {
             System.err.println(e.getMessage());
             return EXIT_CONFIG;
@@ -83,6 +120,9 @@ public final class Main implements Callable<Integer> {
         sun.misc.Signal.handle(new sun.misc.Signal("TERM"), onSignal);
         sun.misc.Signal.handle(new sun.misc.Signal("INT"), onSignal);
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "shutdown"));
+        java.util.concurrent.ExecutorService reloads = java.util.concurrent.Executors.newSingleThreadExecutor(
+                new io.netty.util.concurrent.DefaultThreadFactory("reload", true));
+        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reloads.execute(() -> reload(daemon)));
         try {
             daemon.start();
         } catch (UnsafeFileException e) {

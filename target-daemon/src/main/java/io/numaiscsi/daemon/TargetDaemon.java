@@ -17,6 +17,7 @@ import io.numaiscsi.daemon.iser.IserPortals;
 import io.numaiscsi.daemon.registry.ConfigOperations;
 import io.numaiscsi.daemon.registry.Credentials;
 import io.numaiscsi.daemon.registry.RegisteredLun;
+import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.daemon.registry.TargetRegistry;
 import io.numaiscsi.daemon.session.SessionAborts;
 import io.numaiscsi.daemon.session.ChapAccount;
@@ -196,6 +197,33 @@ public final class TargetDaemon implements AutoCloseable {
     /** Login slots, the failed-login throttle and the buffer budget; null before {@link #start()}. */
     public ConnectionGuards guards() {
         return guards;
+    }
+
+    /**
+     * Applies what changed between the running targets and {@code wanted} (SIGHUP): LUNs added and removed live,
+     * everything else reported as needing a restart. Each change is logged; one that fails is logged and skipped.
+     * Returns how many changes were applied.
+     */
+    public synchronized int reload(TargetConfig wanted) {
+        ConfigOperations.Plan plan = ConfigOperations.diff(config.withTargets(registry.targets()), wanted);
+        for (String change : plan.needRestart()) {
+            LOG.warn("reload: not applied until a restart: {}", change);
+        }
+        int applied = 0;
+        for (RegistryOperation op : plan.operations()) {
+            try {
+                registry.apply(op).get();
+                applied++;
+                LOG.info("reload: {}", op);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (java.util.concurrent.ExecutionException e) {
+                LOG.error("reload: {} failed: {}", op, e.getCause().getMessage());
+            }
+        }
+        LOG.info("reload: {} of {} change(s) applied", applied, plan.operations().size());
+        return applied;
     }
 
     /** The running model of targets and LUNs; null before {@link #start()}. */

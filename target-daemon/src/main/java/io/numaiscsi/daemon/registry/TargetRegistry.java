@@ -43,6 +43,9 @@ public final class TargetRegistry implements AutoCloseable {
     private final int sharedReadMin;
     /** By target, then LUN id; control thread only. */
     private final Map<String, Map<Integer, RegisteredLun>> lunsByTarget = new HashMap<>();
+    /** The targets as the operations applied so far define them, in the order added; control thread only. */
+    private final Map<String, TargetDefinition> definitions = new java.util.LinkedHashMap<>();
+    private volatile List<TargetDefinition> definitionSnapshot = List.of();
     /** Every LUN that has a device open, also those removed but not yet idle; for readers on other threads. */
     private final List<RegisteredLun> open = new CopyOnWriteArrayList<>();
 
@@ -61,6 +64,11 @@ public final class TargetRegistry implements AutoCloseable {
 
     public TargetDirectory directory() {
         return directory;
+    }
+
+    /** The targets with their LUNs as they are served now (the config's targets changed by every operation since). */
+    public List<TargetDefinition> targets() {
+        return definitionSnapshot;
     }
 
     /** Every LUN with an open device, as of now. */
@@ -110,6 +118,7 @@ public final class TargetRegistry implements AutoCloseable {
         } else {
             throw new IllegalArgumentException("unknown operation " + op);
         }
+        definitionSnapshot = List.copyOf(definitions.values());
     }
 
     private void addTarget(TargetDefinition t) {
@@ -120,6 +129,7 @@ public final class TargetRegistry implements AutoCloseable {
         scsi.transportAborts(transportAborts);
         directory.add(new ExportedTarget(t.name(), t.alias(), t.access(), scsi, Credentials.account(t.chap())));
         lunsByTarget.put(t.name(), new HashMap<>());
+        definitions.put(t.name(), t.withLuns(List.of()));
         LOG.info("target {}: {}, initiators {}, networks {}", t.name(),
                 t.chap() == null ? "no authentication" : t.chap().mutual() ? "CHAP (mutual possible)" : "CHAP",
                 t.allowedInitiators().isEmpty() ? "ALL" : t.allowedInitiators(),
@@ -139,6 +149,10 @@ public final class TargetRegistry implements AutoCloseable {
         open.add(registered);
         lunsByTarget.get(targetName).put(lun.id(), registered);
         target.scsi().add(unit);
+        TargetDefinition defined = definitions.get(targetName);
+        List<LunDefinition> luns = new ArrayList<>(defined.luns());
+        luns.add(lun);
+        definitions.put(targetName, defined.withLuns(luns));
         LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", targetName, lun.id(), lun.backing(), lun.sizeBytes(),
                 lun.blockSize(), lun.path() == null ? "" : " at " + lun.path());
     }
@@ -150,6 +164,10 @@ public final class TargetRegistry implements AutoCloseable {
             throw new IllegalArgumentException("target " + targetName + " has no LUN " + lun);
         }
         RegisteredLun registered = lunsByTarget.get(targetName).remove(lun);
+        TargetDefinition defined = definitions.get(targetName);
+        List<LunDefinition> luns = new ArrayList<>(defined.luns());
+        luns.removeIf(l -> l.id() == lun);
+        definitions.put(targetName, defined.withLuns(luns));
         LOG.info("target {} LUN {}: removed; closing its backing store once its commands have completed", targetName, lun);
         unit.retire(() -> control.execute(() -> {
             DeviceShutdown.flushAndClose(registered.device(), "target " + targetName + " LUN " + lun);
