@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.numaiscsi.daemon.events.NettyConnectionExecutor;
+import io.numaiscsi.daemon.session.ConnectionExecutor;
 import io.numaiscsi.daemon.session.IscsiConnection;
 import io.numaiscsi.daemon.session.PduChannel;
 import io.numaiscsi.daemon.session.SessionServices;
@@ -11,6 +13,7 @@ import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.PduSink;
 import io.numaiscsi.iser.rdma.IserPortal;
 import io.numaiscsi.proto.Pdu;
+import io.numaiscsi.proto.PduEncoder;
 import io.numaiscsi.proto.transport.DataMover;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +31,8 @@ final class IserChannel implements PduChannel, PduSink {
     private final IserConnection iser;
     private final IserPortal.Relocation relocation;
     private volatile EventExecutor executor;
+    private volatile ConnectionExecutor connectionExecutor;
+    private final PduEncoder encoder = new PduEncoder();
     private final ByteBufAllocator alloc;
     private final IscsiConnection connection;
     private ScheduledFuture<?> ticker;
@@ -37,6 +42,7 @@ final class IserChannel implements PduChannel, PduSink {
         this.iser = iser;
         this.relocation = relocation;
         this.executor = executor;
+        this.connectionExecutor = new NettyConnectionExecutor(executor);
         this.alloc = alloc;
         this.connection = new IscsiConnection(this, services, nanoClock);
         startTicker();
@@ -78,13 +84,14 @@ final class IserChannel implements PduChannel, PduSink {
     }
 
     @Override
-    public EventExecutor executor() {
-        return executor;
+    public ConnectionExecutor executor() {
+        return connectionExecutor;
     }
 
+    /** iSER carries no digests (RFC 7145 5.1); the connection puts its iSER header in front. */
     @Override
-    public void write(ByteBuf framedPdu) {
-        iser.write(framedPdu);
+    public void write(ByteBuf bhs, ByteBuf data) {
+        iser.write(encoder.encode(alloc(), bhs, null, data));
     }
 
     @Override
@@ -98,7 +105,7 @@ final class IserChannel implements PduChannel, PduSink {
     }
 
     @Override
-    public void receiveLimits(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
+    public void negotiated(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
         iser.enterFullFeature(headerDigest, dataDigest);
     }
 
@@ -113,6 +120,7 @@ final class IserChannel implements PduChannel, PduSink {
         }
         relocation.moveTo(home, () -> {
             executor = home;
+            connectionExecutor = new NettyConnectionExecutor(home);
             if (iser.state() == IserConnection.State.FULL_FEATURE) {
                 startTicker();
             }

@@ -429,7 +429,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
 
     @Override
     public void complete(IscsiCommand command) {
-        if (connection.channel().executor().inEventLoop()) {
+        if (connection.channel().executor().inThread()) {
             onCompleted(command);
         } else {
             connection.channel().executor().execute(command);

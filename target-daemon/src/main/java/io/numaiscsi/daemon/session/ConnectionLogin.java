@@ -6,7 +6,6 @@ import io.netty.buffer.Unpooled;
 import io.numaiscsi.proto.LoginRequestHeader;
 import io.numaiscsi.proto.LoginResponseHeader;
 import io.numaiscsi.proto.Pdu;
-import io.numaiscsi.proto.PduEncoder;
 import io.numaiscsi.proto.login.AuthPolicy;
 import io.numaiscsi.proto.login.Authenticator;
 import io.numaiscsi.proto.login.ChapAuthenticator;
@@ -42,7 +41,6 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     private final LoginStateMachine machine;
     private final LoginRequestHeader request = new LoginRequestHeader();
     private final LoginResponseHeader response = new LoginResponseHeader();
-    private final PduEncoder encoder = new PduEncoder();
     private int statSN = 1;
     private boolean first = true;
     private int loginCmdSN;
@@ -122,7 +120,7 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
                 .statusClass(step.statusClass())
                 .statusDetail(step.statusDetail());
         ByteBuf data = step.data() == null || step.data().length == 0 ? null : Unpooled.wrappedBuffer(step.data());
-        channel.write(encoder.encode(channel.alloc(), bhs, null, data));
+        channel.write(bhs, data);
     }
 
     SessionParameters parameters() {

@@ -303,8 +303,8 @@ public final class IscsiConnection {
         session.attach(this);
         window = new CmdSnWindow(settings.queueDepth());
         window.start(login.loginCmdSN());
-        out.startFullFeature(window, login.nextStatSN(), params.headerDigest(), params.dataDigest());
-        channel.receiveLimits(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
+        out.startFullFeature(window, login.nextStatSN());
+        channel.negotiated(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
         textExchange = new TextExchange(params, login, channel.maxSendDataSegmentLength());
         if (session.type() == SessionType.NORMAL) {
             commands = new CommandFlow(this, session.target(), threadStats, nanoClock, session.nexus(), params,

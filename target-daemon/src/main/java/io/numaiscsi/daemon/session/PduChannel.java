@@ -2,29 +2,39 @@ package io.numaiscsi.daemon.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.util.concurrent.EventExecutor;
 
 /**
- * What the session layer needs from a transport (TCP today, iSER later): a place to put framed PDUs,
- * receive-side limits, and the single thread that owns the connection. The session layer never asks
- * which transport it runs on.
+ * What the session layer needs from a transport (TCP, iSER): a place to put PDUs, the negotiated limits, and the
+ * single thread that owns the connection. The session layer never asks which transport it runs on.
+ *
+ * <p>The contract. PDUs cross this interface unframed: a 48-byte Basic Header Segment built on the proto flyweights
+ * plus a data segment, in both directions (received PDUs arrive as {@link io.numaiscsi.proto.Pdu}). Framing is the
+ * transport's: TCP pads the data segment to 4 bytes and adds the negotiated digests; iSER puts its own header in
+ * front and moves solicited data by RDMA ({@link #dataMover()}). Every call comes from {@link #executor()}, and the
+ * transport calls the session layer ({@link IscsiConnection}) only from there.
  */
 public interface PduChannel {
     ByteBufAllocator alloc();
 
     /** The thread that owns this connection; every session-layer call for it happens there. */
-    EventExecutor executor();
+    ConnectionExecutor executor();
 
-    /** Queue one framed PDU; nothing reaches the wire before {@link #flush()}. */
-    void write(ByteBuf framedPdu);
+    /**
+     * Queues one PDU: {@code bhs} (48 bytes) and {@code data} (null for none) become the transport's, which frames,
+     * sends and releases them. Nothing reaches the wire before {@link #flush()}.
+     */
+    void write(ByteBuf bhs, ByteBuf data);
 
     void flush();
 
     /** Flush what is queued, then close. Idempotent. */
     void close();
 
-    /** Limits for what the initiator may send from now on (after login: the negotiated values). */
-    void receiveLimits(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest);
+    /**
+     * The values login negotiated, in force from the next PDU in either direction: the largest data segment the
+     * initiator may send, and whether headers and data carry CRC32C digests.
+     */
+    void negotiated(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest);
 
     /**
      * Moves the connection to another event thread (the home of its target after login). Processing of
@@ -32,15 +42,15 @@ public interface PduChannel {
      */
     void handOff(java.util.concurrent.Executor destination);
 
-    /**
-     * The transport's own mover of solicited data (iSER: RDMA Read and Write), or null when the session layer
-     * sends R2T and Data-In PDUs itself (TCP).
-     */
     /** The largest data segment this transport can send in one PDU, whatever the initiator declared. */
     default int maxSendDataSegmentLength() {
         return Integer.MAX_VALUE;
     }
 
+    /**
+     * The transport's own mover of solicited data (iSER: RDMA Read and Write), or null when the session layer
+     * sends R2T and Data-In PDUs itself (TCP).
+     */
     default io.numaiscsi.proto.transport.DataMover dataMover() {
         return null;
     }

@@ -8,7 +8,6 @@ import io.numaiscsi.proto.DataInHeader;
 import io.numaiscsi.proto.LogoutResponseHeader;
 import io.numaiscsi.proto.NopInHeader;
 import io.numaiscsi.proto.Pdu;
-import io.numaiscsi.proto.PduEncoder;
 import io.numaiscsi.proto.R2tHeader;
 import io.numaiscsi.proto.RejectHeader;
 import io.numaiscsi.proto.ScsiResponseHeader;
@@ -17,13 +16,12 @@ import io.numaiscsi.proto.TextResponseHeader;
 
 /**
  * Builds and queues every target PDU of one connection, owning its StatSN. Flyweights are reused;
- * the only allocations per PDU are the pooled 48-byte header and what the encoder frames.
+ * the only allocation per PDU is the pooled 48-byte header; the transport frames it.
  */
 final class ResponseWriter {
     static final int RESERVED_TAG = Bhs.RESERVED_TAG;
 
     private final PduChannel channel;
-    private final PduEncoder encoder = new PduEncoder();
     private final ScsiResponseHeader scsiResponse = new ScsiResponseHeader();
     private final DataInHeader dataIn = new DataInHeader();
     private final R2tHeader r2t = new R2tHeader();
@@ -39,10 +37,9 @@ final class ResponseWriter {
         this.channel = channel;
     }
 
-    void startFullFeature(CmdSnWindow window, int nextStatSN, boolean headerDigest, boolean dataDigest) {
+    void startFullFeature(CmdSnWindow window, int nextStatSN) {
         this.window = window;
         this.statSN = nextStatSN;
-        encoder.digests(headerDigest, dataDigest);
     }
 
     int statSN() {
@@ -54,7 +51,7 @@ final class ResponseWriter {
     }
 
     void send(ByteBuf bhs, ByteBuf data) {
-        channel.write(encoder.encode(channel.alloc(), bhs, null, data));
+        channel.write(bhs, data);
     }
 
     void flush() {

@@ -8,14 +8,16 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.EventLoop;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.numaiscsi.daemon.events.NettyConnectionExecutor;
+import io.numaiscsi.daemon.session.ConnectionExecutor;
 import io.numaiscsi.daemon.session.IscsiConnection;
 import io.numaiscsi.daemon.session.PduChannel;
 import io.numaiscsi.daemon.session.PeerEventLogs;
 import io.numaiscsi.daemon.session.SessionServices;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.PduDecoder;
+import io.numaiscsi.proto.PduEncoder;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
@@ -36,6 +38,8 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     private final SessionServices services;
     private final ByteBufAllocator alloc;
     private final PduDecoder decoder = new PduDecoder();
+    private final PduEncoder encoder = new PduEncoder();
+    private NettyConnectionExecutor executor;
     private ChannelHandlerContext ctx;
     private IscsiConnection connection;
     private ScheduledFuture<?> ticker;
@@ -141,17 +145,25 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     }
 
     @Override
-    public EventExecutor executor() {
-        return ctx.executor();
+    public ConnectionExecutor executor() {
+        NettyConnectionExecutor e = executor;
+        if (e == null || e.loop() != ctx.executor()) {
+            e = executor = new NettyConnectionExecutor(ctx.executor()); // once per thread the connection lives on
+        }
+        return e;
     }
 
+    /** Frames the PDU for TCP: padding, and the negotiated digests (RFC 7143 11.1). */
     @Override
-    public void write(ByteBuf framedPdu) {
+    public void write(ByteBuf bhs, ByteBuf data) {
         if (closing) {
-            framedPdu.release();
+            bhs.release();
+            if (data != null) {
+                data.release();
+            }
             return;
         }
-        ctx.write(framedPdu, ctx.voidPromise());
+        ctx.write(encoder.encode(alloc, bhs, null, data), ctx.voidPromise());
         pendingFlush = true;
     }
 
@@ -217,9 +229,10 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     }
 
     @Override
-    public void receiveLimits(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
+    public void negotiated(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
         decoder.maxRecvDataSegmentLength(maxRecvDataSegmentLength);
         decoder.digests(headerDigest, dataDigest);
+        encoder.digests(headerDigest, dataDigest);
     }
 
     @Override

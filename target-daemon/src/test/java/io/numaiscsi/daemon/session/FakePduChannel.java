@@ -8,6 +8,8 @@ import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import io.numaiscsi.proto.PduEncoder;
 
 /** A PduChannel that keeps what is written, for session-layer tests without a transport. */
 class FakePduChannel implements PduChannel {
@@ -19,6 +21,7 @@ class FakePduChannel implements PduChannel {
     /** The connection's thread; tests that need scheduling use an EmbeddedChannel's event loop. */
     EventExecutor executor = ImmediateEventExecutor.INSTANCE;
     int flushes;
+    private final PduEncoder encoder = new PduEncoder();
 
     FakePduChannel(String remote) {
         this.remote = remote;
@@ -30,13 +33,30 @@ class FakePduChannel implements PduChannel {
     }
 
     @Override
-    public EventExecutor executor() {
-        return executor;
+    public ConnectionExecutor executor() {
+        EventExecutor loop = executor;
+        return new ConnectionExecutor() {
+            @Override
+            public boolean inThread() {
+                return loop.inEventLoop();
+            }
+
+            @Override
+            public void schedule(Runnable task, long delay, TimeUnit unit) {
+                loop.schedule(task, delay, unit);
+            }
+
+            @Override
+            public void execute(Runnable task) {
+                loop.execute(task);
+            }
+        };
     }
 
+    /** Keeps the PDU framed as TCP would send it without digests, so tests read it as bytes on the wire. */
     @Override
-    public void write(ByteBuf framedPdu) {
-        written.add(framedPdu);
+    public void write(ByteBuf bhs, ByteBuf data) {
+        written.add(encoder.encode(alloc(), bhs, null, data));
     }
 
     @Override
@@ -55,7 +75,7 @@ class FakePduChannel implements PduChannel {
     }
 
     @Override
-    public void receiveLimits(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
+    public void negotiated(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
     }
 
     @Override
