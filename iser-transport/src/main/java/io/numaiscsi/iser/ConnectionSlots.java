@@ -11,6 +11,7 @@ public final class ConnectionSlots {
     private final RegisteredSlabs slabs;
     private final RegisteredMemory shared;
     private final ByteBufAllocator alloc;
+    private final IserTotals totals = new IserTotals();
 
     /** @param shared memory registered besides the slabs (the cache regions), for in-place RDMA Writes */
     public ConnectionSlots(RegisteredSlabs slabs, RegisteredMemory shared, ByteBufAllocator alloc) {
@@ -35,10 +36,21 @@ public final class ConnectionSlots {
      */
     public IserConnection open(int slot, RdmaEndpoint endpoint, IserSettings settings, PduSink sink,
                                Runnable onDestroyed) {
-        return new IserConnection(endpoint, slabs.region(), slot, settings, shared, alloc, sink, () -> {
-            onDestroyed.run();
-            slabs.give(slot);
-        });
+        IserConnection[] self = new IserConnection[1];
+        IserConnection connection = new IserConnection(endpoint, slabs.region(), slot, settings, shared, alloc, sink,
+                () -> {
+                    totals.destroyed(self[0]);
+                    onDestroyed.run();
+                    slabs.give(slot);
+                });
+        self[0] = connection;
+        totals.opened(connection);
+        return connection;
+    }
+
+    /** The counters of the connections opened here: live ones plus those gone. */
+    public IserTotals totals() {
+        return totals;
     }
 
     public int free() {

@@ -145,6 +145,17 @@ final class SendQueue {
         return n;
     }
 
+    /** A kind's name for logs (the error path only). */
+    static String kindName(int kind) {
+        return switch (kind) {
+            case SEND -> "Send";
+            case WRITE, WRITE_IN_PLACE -> "RDMA Write";
+            case READ -> "RDMA Read";
+            case DRAIN -> "drain marker";
+            default -> "kind " + kind;
+        };
+    }
+
     long signaledCount() {
         return signaled;
     }

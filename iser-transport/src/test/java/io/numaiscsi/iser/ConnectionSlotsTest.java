@@ -209,4 +209,31 @@ class ConnectionSlotsTest {
         }
         assertEquals(-1, slots.reserve());
     }
+
+    @Test
+    void theTotalsSumTheConnectionsGoneAndTheLiveOnes() {
+        assertEquals(IserStats.ZERO, slots.totals().snapshot());
+        Peer gone = new Peer(slots.reserve());
+        Peer live = new Peer(slots.reserve());
+        assertEquals(List.of(gone.conn, live.conn), slots.totals().live());
+        gone.login();
+        gone.initiator.send(request(0x06, 3), null); // Logout
+        gone.pollAll();
+        gone.assertGone();
+        live.login();
+        live.initiator.send(request(0x04, 2), "SendTargets=All\0".getBytes());
+        live.pollAll();
+
+        assertEquals(List.of(live.conn), slots.totals().live(), "the logged out connection left the live set");
+        IserStats goneStats = gone.conn.counters();
+        IserStats liveStats = live.conn.counters();
+        assertEquals(new IserStats(2, 2, 0, 0, 0, 0, 0), goneStats, "Login and Logout, each answered");
+        assertEquals(new IserStats(2, 2, 0, 0, 0, 0, 0), liveStats, "Login and Text, each answered");
+        assertEquals(live.conn.receives(), liveStats.receives());
+        assertEquals(goneStats.plus(liveStats), slots.totals().snapshot());
+
+        live.conn.forceDestroy();
+        assertEquals(List.of(), slots.totals().live());
+        assertEquals(goneStats.plus(liveStats), slots.totals().snapshot(), "folded in once, at the destroy");
+    }
 }

@@ -7,6 +7,7 @@ import io.numaiscsi.iser.ConnectionSlots;
 import io.numaiscsi.iser.IserCmHeader;
 import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserSettings;
+import io.numaiscsi.iser.IserTotals;
 import io.numaiscsi.iser.LateSink;
 import io.numaiscsi.iser.PduSink;
 import io.numaiscsi.iser.RegisteredMemory;
@@ -376,6 +377,14 @@ public final class IserPortal implements AutoCloseable {
 
     public String address() {
         return address;
+    }
+
+    /**
+     * This portal's iSER traffic: {@code totals().snapshot()} sums the connections gone and the live ones,
+     * {@code totals().live()} lists the live connections ({@link IserConnection#counters()} each). Any thread.
+     */
+    public IserTotals totals() {
+        return slots.totals();
     }
 
     @Override

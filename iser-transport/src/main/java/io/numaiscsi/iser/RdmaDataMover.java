@@ -1,0 +1,256 @@
+package io.numaiscsi.iser;
+
+import io.netty.buffer.ByteBuf;
+import io.numaiscsi.iser.IserConnection.State;
+import io.numaiscsi.proto.transport.DataMover;
+import io.numaiscsi.proto.transport.DataOutListener;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+
+/**
+ * Solicited data by RDMA: data-in is RDMA-Written to the buffer the command's Read STag names (straight from
+ * registered cache memory when it lies there, else through staging chunks, queued on the {@link IserSender} so the
+ * SCSI Response follows), data-out is RDMA-Read from its Write STag a chunk at a time within the read credits and
+ * copied into the session's buffer. The connection's thread only.
+ */
+final class RdmaDataMover implements DataMover {
+    /** Most pieces (cache blocks) one data-in may have to be RDMA-Written in place. */
+    private static final int MAX_PIECES = 64;
+
+    private final RdmaEndpoint endpoint;
+    private final MemoryRegion region;
+    private final ByteBuffer view;
+    private final ChunkPool data;
+    private final SendQueue sq;
+    private final int maxOutstandingReads;
+    private final RegisteredMemory shared;
+    private final IserLifecycle lifecycle;
+    private final TaskTable tasks;
+    private final HeldBuffers holds;
+    private final IserSender sender;
+    private final IserCounters counters;
+    private final long[] pieceAddress = new long[MAX_PIECES];
+    private final int[] pieceLength = new int[MAX_PIECES];
+    private final MemoryRegion[] pieceRegion = new MemoryRegion[MAX_PIECES];
+    private final ArrayDeque<ReadOp> waitingReads = new ArrayDeque<>();
+    private final ArrayDeque<ReadOp> freeReadOps = new ArrayDeque<>();
+    private final ReadOp[] readOpOfChunk;
+    private final int[] readOffsetOfChunk;
+    private final int[] readLengthOfChunk;
+    private int outstandingReads;
+
+    RdmaDataMover(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool data, SendQueue sq, IserSettings settings,
+                  RegisteredMemory shared, IserLifecycle lifecycle, TaskTable tasks, HeldBuffers holds,
+                  IserSender sender, IserCounters counters) {
+        this.endpoint = endpoint;
+        this.region = region;
+        this.view = region.buffer().duplicate();
+        this.data = data;
+        this.sq = sq;
+        this.maxOutstandingReads = settings.maxOutstandingReads();
+        this.shared = shared;
+        this.lifecycle = lifecycle;
+        this.tasks = tasks;
+        this.holds = holds;
+        this.sender = sender;
+        this.counters = counters;
+        this.readOpOfChunk = new ReadOp[data.capacity()];
+        this.readOffsetOfChunk = new int[data.capacity()];
+        this.readLengthOfChunk = new int[data.capacity()];
+        for (int i = 0; i < settings.queueDepth(); i++) {
+            freeReadOps.add(new ReadOp());
+        }
+    }
+
+    @Override
+    public void putDataIn(int itt, ByteBuf source, int length) {
+        if (lifecycle.state() != State.FULL_FEATURE) {
+            return;
+        }
+        TaskBuffers t = tasks.get(itt);
+        long remote = t == null ? -1 : t.dataInAddress(length);
+        if (remote == -1) {
+            lifecycle.fail("data-in without a read buffer: ITT 0x" + Integer.toHexString(itt) + " has " + length
+                    + " bytes of data-in, Read STag " + (t == null ? "never seen" : t.readValid
+                    ? "too short, EDTL " + t.expectedLength : "not valid"));
+            return;
+        }
+        if (length == 0 || writeInPlace(source, length, remote, t.readStag)) {
+            return;
+        }
+        sender.queueWrite(source, length, remote, t.readStag);
+    }
+
+    /**
+     * Queues RDMA Writes straight from {@code source}'s memory when every piece of it lies in registered memory (a
+     * read served from the cache blocks); false when it does not, and the data goes through a staging chunk.
+     */
+    private boolean writeInPlace(ByteBuf source, int length, long remote, int rkey) {
+        int count = source.nioBufferCount();
+        if (shared.regions() == 0 || count < 1 || count > MAX_PIECES || !holds.available()) {
+            return false;
+        }
+        int index = source.readerIndex();
+        if (count == 1) {
+            if (!piece(0, source.nioBuffer(index, length))) {
+                return false;
+            }
+        } else {
+            ByteBuffer[] buffers = source.nioBuffers(index, length);
+            count = buffers.length;
+            if (count > MAX_PIECES) {
+                return false;
+            }
+            for (int i = 0; i < count; i++) {
+                if (!piece(i, buffers[i])) {
+                    return false;
+                }
+            }
+        }
+        int hold = holds.hold(source);
+        for (int i = 0; i < count; i++) {
+            sender.queueWriteInPlace(pieceRegion[i], shared.offsetIn(pieceRegion[i], pieceAddress[i]), pieceLength[i],
+                    remote, rkey, i == count - 1 ? hold : -1);
+            remote += pieceLength[i];
+        }
+        return true;
+    }
+
+    private boolean piece(int i, ByteBuffer b) {
+        if (!b.isDirect()) {
+            return false;
+        }
+        long address = RegisteredMemory.cpuAddress(b) + b.position();
+        MemoryRegion r = shared.find(address, b.remaining());
+        pieceAddress[i] = address;
+        pieceLength[i] = b.remaining();
+        pieceRegion[i] = r;
+        return r != null;
+    }
+
+    @Override
+    public void getDataOut(int itt, ByteBuf into, int offset, int length, int solicitedStart, DataOutListener listener) {
+        if (lifecycle.state() != State.FULL_FEATURE) {
+            listener.dataOutFailed(itt);
+            return;
+        }
+        TaskBuffers t = tasks.get(itt);
+        long remote = t == null ? -1 : t.dataOutAddress(offset, length, solicitedStart);
+        if (remote == -1 || length <= 0) {
+            lifecycle.fail("data-out without a write buffer: ITT 0x" + Integer.toHexString(itt) + " needs [" + offset
+                    + ", " + (offset + length) + ") but advertised " + (t == null ? "nothing" : t.writeValid
+                    ? "EDTL " + t.expectedLength + " from offset " + solicitedStart : "no Write STag"));
+            listener.dataOutFailed(itt);
+            return;
+        }
+        ReadOp op = freeReadOps.poll();
+        if (op == null) {
+            op = new ReadOp();
+        }
+        op.itt = itt;
+        op.into = into.retain();
+        op.start = offset;
+        op.next = offset;
+        op.end = offset + length;
+        op.remote = remote;
+        op.rkey = t.writeStag;
+        op.pending = 0;
+        op.listener = listener;
+        waitingReads.add(op);
+        issueReads();
+    }
+
+    /** Posts RDMA Reads for waiting transfers while chunks, read credits and queue slots last. */
+    void issueReads() {
+        ReadOp op;
+        while ((op = waitingReads.peek()) != null && lifecycle.up()) {
+            while (op.next < op.end) {
+                if (outstandingReads >= maxOutstandingReads || sq.full()) {
+                    return;
+                }
+                int chunk = data.take();
+                if (chunk < 0) {
+                    return;
+                }
+                int n = Math.min(op.end - op.next, data.chunkSize());
+                readOpOfChunk[chunk] = op;
+                readOffsetOfChunk[chunk] = op.next;
+                readLengthOfChunk[chunk] = n;
+                long wrId = sq.push(SendQueue.READ, chunk, true);
+                int rc = endpoint.postRdmaRead(wrId, region, data.offset(chunk), n, op.remote + (op.next - op.start),
+                        op.rkey);
+                op.next += n;
+                op.pending++;
+                outstandingReads++;
+                counters.readPosted();
+                lifecycle.doorbell();
+                if (rc != 0) {
+                    lifecycle.fail("ibv_post_send (RDMA Read) failed: " + rc);
+                    return;
+                }
+            }
+            waitingReads.poll();
+        }
+    }
+
+    /** A Read's completion (or flush) retired it: its data goes to the session, the last one tells the listener. */
+    void onReadRetired(int chunk, int status) {
+        ReadOp op = readOpOfChunk[chunk];
+        readOpOfChunk[chunk] = null;
+        outstandingReads--;
+        op.pending--;
+        if (status == WorkCompletion.SUCCESS && op.into != null) {
+            int n = readLengthOfChunk[chunk];
+            op.into.setBytes(readOffsetOfChunk[chunk], slice(data.offset(chunk), n));
+            counters.readLanded(n);
+        }
+        data.give(chunk);
+        if (op.pending > 0 || op.next < op.end && op.into != null) {
+            return;
+        }
+        if (op.into != null) {
+            op.into.release();
+            op.into = null;
+            if (lifecycle.up()) {
+                op.listener.dataOutArrived(op.itt, op.end);
+            }
+        }
+        op.listener = null;
+        freeReadOps.add(op);
+    }
+
+    /** Teardown: transfers not fully posted are dropped; their posted part still comes back flushed. */
+    void dropWaitingReads() {
+        ReadOp op;
+        while ((op = waitingReads.poll()) != null) {
+            if (op.into != null) {
+                op.into.release();
+                op.into = null;
+            }
+            op.next = op.end;
+            if (op.pending == 0) {
+                op.listener = null;
+                freeReadOps.add(op);
+            }
+        }
+    }
+
+    private ByteBuffer slice(int from, int length) {
+        view.clear();
+        view.position(from).limit(from + length);
+        return view;
+    }
+
+    /** One getDataOut: RDMA Reads of up to a chunk each, copied into the session's buffer as they land. */
+    private static final class ReadOp {
+        int itt;
+        ByteBuf into;
+        int start;
+        int next;
+        int end;
+        long remote;
+        int rkey;
+        int pending;
+        DataOutListener listener;
+    }
+}
