@@ -2,8 +2,8 @@ package io.numaiscsi.daemon.events;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.numaiscsi.daemon.session.EventThreads;
-import io.numaiscsi.daemon.session.ExportedTarget;
+import io.numaiscsi.session.EventThreads;
+import io.numaiscsi.session.ExportedTarget;
 import io.numaiscsi.scsi.LogicalUnit;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,7 @@
 package io.numaiscsi.daemon.events;
 
 import io.netty.util.concurrent.EventExecutor;
-import io.numaiscsi.daemon.session.ConnectionExecutor;
+import io.numaiscsi.session.ConnectionExecutor;
 import java.util.concurrent.TimeUnit;
 
 /** A connection's thread as a Netty event loop. */

@@ -1,7 +1,7 @@
 package io.numaiscsi.daemon.registry;
 
 import io.numaiscsi.config.ChapCredentials;
-import io.numaiscsi.daemon.session.ChapAccount;
+import io.numaiscsi.session.ChapAccount;
 import io.numaiscsi.proto.login.ChapSecret;
 
 /** The session layer's view of configured CHAP credentials. */

@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.DefaultEventLoop;
-import io.numaiscsi.daemon.session.EventThreadRegistry;
-import io.numaiscsi.daemon.session.EventThreads;
-import io.numaiscsi.daemon.session.InlineEventThreads;
-import io.numaiscsi.daemon.session.ExportedTarget;
-import io.numaiscsi.daemon.session.SessionServices;
-import io.numaiscsi.daemon.session.SessionSettings;
-import io.numaiscsi.daemon.session.SessionTable;
-import io.numaiscsi.daemon.session.TargetDirectory;
+import io.numaiscsi.session.EventThreadRegistry;
+import io.numaiscsi.session.EventThreads;
+import io.numaiscsi.session.ExportedTarget;
+import io.numaiscsi.session.SessionServices;
+import io.numaiscsi.session.SessionSettings;
+import io.numaiscsi.session.SessionTable;
+import io.numaiscsi.session.TargetDirectory;
 import io.numaiscsi.iser.CmEvent;
 import io.numaiscsi.iser.ConnectionSlots;
 import io.numaiscsi.iser.FakeEndpoint;
@@ -129,7 +128,7 @@ class IserChannelTest {
                 List.of("10.0.2.15:3260"), 1);
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
                 new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
-        EventThreads inline = InlineEventThreads.INSTANCE;
+        EventThreads inline = target -> null; // every command on the connection's own thread
         return new SessionServices(settings, new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(),
                 scsi))), new SessionTable(), inline, new EventThreadRegistry());
     }

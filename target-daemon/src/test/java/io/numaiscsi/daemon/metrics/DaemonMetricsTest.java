@@ -2,8 +2,8 @@ package io.numaiscsi.daemon.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.numaiscsi.daemon.session.EventThreadRegistry;
-import io.numaiscsi.daemon.session.SessionTable;
+import io.numaiscsi.session.EventThreadRegistry;
+import io.numaiscsi.session.SessionTable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,630 @@
+package io.numaiscsi.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.collection.IntObjectHashMap;
+import io.numaiscsi.proto.DataOutHeader;
+import io.numaiscsi.proto.Lun;
+import io.numaiscsi.proto.Pdu;
+import io.numaiscsi.proto.RejectReason;
+import io.numaiscsi.proto.ScsiCommandHeader;
+import io.numaiscsi.proto.login.SessionParameters;
+import io.numaiscsi.proto.transport.DataMover;
+import io.numaiscsi.proto.transport.DataOutListener;
+import io.numaiscsi.scsi.ItNexus;
+import io.numaiscsi.scsi.LogicalUnit;
+import io.numaiscsi.scsi.ScsiStatus;
+import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.scsi.SenseReason;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * SCSI command data movement over one connection (RFC 7143 sections 4.2.4 and 11.3-11.8): immediate and
+ * unsolicited data, R2T with MaxOutstandingR2T, Data-In split by the initiator's
+ * MaxRecvDataSegmentLength with the status in the last Data-In, and residuals. Runs on the connection's
+ * thread; the SCSI layer may complete on any thread and is brought back through the executor.
+ */
+final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListener {
+    private static final Logger LOG = LoggerFactory.getLogger(CommandFlow.class);
+    private static final int RESERVED = ResponseWriter.RESERVED_TAG;
+    /** Commands beyond the CmdSN window's depth: immediate ones, which the window does not bound. */
+    private static final int IMMEDIATE_SLACK = 16;
+
+    private final IscsiConnection connection;
+    private final ScsiTarget scsi;
+    private final EventThreadRegistry threadStats;
+    private final LongSupplier nanoClock;
+    private EventThreadStats stats;
+    private final ItNexus nexus;
+    private final SessionParameters params;
+    private final ResponseWriter out;
+    private final IntObjectHashMap<IscsiCommand> byItt = new IntObjectHashMap<>();
+    private final ArrayDeque<IscsiCommand> free = new ArrayDeque<>();
+    private final ScsiCommandHeader commandHeader = new ScsiCommandHeader();
+    private final DataOutHeader dataOutHeader = new DataOutHeader();
+    private final ByteBuf cdbScratch;
+    private int nextTtt = 1;
+    /**
+     * Buffers held against the budgets. A write whose buffer does not fit is parked (its R2Ts wait), a READ that does
+     * not fit, or finds the transport not taking output (a peer that does not read its socket), is parked too; both
+     * run when buffers come back. A READ's bytes count while it executes: handed to the transport, they no longer do.
+     */
+    private final BufferCharges charges;
+    private final ArrayDeque<IscsiCommand> parked = new ArrayDeque<>();
+    private final ArrayDeque<IscsiCommand> parkedReads = new ArrayDeque<>();
+    private boolean holdParked;
+
+    CommandFlow(IscsiConnection connection, ExportedTarget target,
+                EventThreadRegistry threadStats, LongSupplier nanoClock, ItNexus nexus, SessionParameters params,
+                int queueDepth, ResourceLimits limits, BufferBudget buffers) {
+        this.threadStats = threadStats;
+        this.nanoClock = nanoClock;
+        this.connection = connection;
+        this.scsi = target.scsi();
+        this.nexus = nexus;
+        this.params = params;
+        this.out = connection.out();
+        Runnable retry = this::retryParked;
+        this.charges = new BufferCharges(limits.writeBufferPerSession(), limits.dataInPerConnection(), buffers, () -> {
+            try {
+                connection.channel().executor().execute(retry);
+            } catch (RejectedExecutionException closed) {
+                // the connection's thread is gone: nothing left to retry
+            }
+        });
+        for (int i = 0; i < queueDepth + IMMEDIATE_SLACK; i++) {
+            IscsiCommand cmd = new IscsiCommand(this, params.maxOutstandingR2T());
+            cmd.execution = () -> {
+                cmd.startedAt = nanoClock.getAsLong();
+                threadStats.current().executed();
+                scsi.execute(cmd.task);
+            };
+            free.add(cmd);
+        }
+        this.cdbScratch = io.netty.buffer.Unpooled.buffer(Pdu.BHS_LENGTH + 1024);
+    }
+
+    // ---- SCSI Command ------------------------------------------------------------------------
+
+    void onScsiCommand(Pdu pdu, int cmdSN) {
+        ScsiCommandHeader h = commandHeader.wrap(pdu.bhs());
+        int itt = h.initiatorTaskTag();
+        if (byItt.containsKey(itt)) {
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("rejecting SCSI command from {}: ITT 0x{} already in use (CmdSN {})",
+                        connection.channel().remoteAddress(), Integer.toHexString(itt), Integer.toUnsignedString(cmdSN));
+            }
+            out.reject(RejectReason.TASK_IN_PROGRESS.code(), pdu.bhs());
+            return;
+        }
+        IscsiCommand cmd = free.poll();
+        if (cmd == null) {
+            out.scsiResponse(itt, ScsiStatus.TASK_SET_FULL, null, 0, Residual.NONE, 0, 0);
+            return;
+        }
+        int edtl = (int) Math.min(h.expectedDataTransferLength(), Integer.MAX_VALUE);
+        long lunRaw = h.lun();
+        int lun = Lun.decode(lunRaw);
+        cmd.start(itt, cmdSN, lunRaw, lun, edtl, h.immediate());
+        // Immediate commands are outside the CmdSN window; counting them would move MaxCmdSN backwards.
+        cmd.inWindow = !h.immediate();
+        if (cmd.inWindow) {
+            connection.window().taskStarted();
+        }
+
+        int cdbLength = buildCdb(pdu);
+        if (cdbLength < 0) {
+            cmd.task.init(nexus, lun, pdu.bhs(), ScsiCommandHeader.CDB_OFFSET, ScsiCommandHeader.CDB_LENGTH, edtl,
+                    h.readBit(), h.writeBit());
+            cmd.task.fail(SenseReason.INVALID_FIELD_IN_CDB);
+            respondWithoutData(cmd);
+            return;
+        }
+        cmd.task.init(nexus, lun, cdbScratch, 0, cdbLength, edtl, h.readBit(), h.writeBit());
+        // A transport with a data mover (iSER) sends data-in from where it lies: reads need not copy it out.
+        cmd.task.sharedDataIn(connection.channel().dataMover() != null);
+        if (!scsi.prepare(cmd.task)) {
+            respondWithoutData(cmd);
+            return;
+        }
+        int dataOut = cmd.task.dataOutLength();
+        if (dataOut > 0) {
+            // EDTL < SPDTL: the initiator sends only EDTL bytes; the SCSI layer writes the whole blocks it got and
+            // the response reports the overflow (libiscsi iSCSIResiduals). EDTL > SPDTL: surplus data is dropped.
+            cmd.scsiDataLength = dataOut;
+            startDataOut(cmd, pdu, h.finalBit(), h.writeBit() ? Math.min(edtl, dataOut) : 0);
+            return;
+        }
+        byItt.put(itt, cmd);
+        long readLength = cmd.task.readDataLength();
+        if (readLength > 0 && (!parkedReads.isEmpty() || !connection.channel().writable()
+                || !charges.charge(readLength, false))) {
+            cmd.readParked = true;
+            parkedReads.add(cmd);
+            return;
+        }
+        cmd.readCharge = readLength;
+        execute(cmd);
+    }
+
+    /**
+     * Runs the command on its LUN's thread, as the registry has it now: inline when that is this thread (or there is
+     * no such LUN), else through that thread's queue.
+     */
+    private void execute(IscsiCommand cmd) {
+        cmd.readyAt = nanoClock.getAsLong();
+        LogicalUnit unit = cmd.task.unit();
+        if (unit == null || unit.thread().isCurrent()) {
+            cmd.execution.run();
+        } else {
+            unit.thread().execute(cmd.execution);
+        }
+    }
+
+    /** CDB = the 16 bytes of the BHS plus an Extended CDB AHS if present; -1 for a malformed AHS. */
+    private int buildCdb(Pdu pdu) {
+        cdbScratch.clear();
+        cdbScratch.writeBytes(pdu.bhs(), ScsiCommandHeader.CDB_OFFSET, ScsiCommandHeader.CDB_LENGTH);
+        ByteBuf ahs = pdu.ahs();
+        if (ahs == null) {
+            return ScsiCommandHeader.CDB_LENGTH;
+        }
+        int i = ahs.readerIndex();
+        int end = ahs.writerIndex();
+        while (i + 3 <= end) {
+            int length = ahs.getUnsignedShort(i);
+            int type = ahs.getUnsignedByte(i + 2);
+            int padded = (3 + length + 3) & ~3;
+            if (i + 3 + length > end || length < 1) {
+                return -1;
+            }
+            if (type == 1) { // Extended CDB: one reserved byte, then the CDB bytes beyond the first 16
+                int extra = length - 1;
+                if (extra > cdbScratch.writableBytes()) {
+                    return -1;
+                }
+                cdbScratch.writeBytes(ahs, i + 4, extra);
+            }
+            i += padded;
+        }
+        return cdbScratch.readableBytes();
+    }
+
+    private void startDataOut(IscsiCommand cmd, Pdu pdu, boolean finalBit, int toCollect) {
+        cmd.state = IscsiCommand.State.COLLECTING_DATA;
+        cmd.toCollect = toCollect;
+        ByteBuf immediate = pdu.data();
+        int immediateLength = immediate == null ? 0 : immediate.readableBytes();
+        int unsolicited = immediateLength;
+        if (!params.initialR2T() && !finalBit) {
+            unsolicited = Math.min(cmd.expectedLength, params.firstBurstLength());
+        }
+        cmd.unsolicitedEnd = Math.min(unsolicited, cmd.toCollect);
+        // Over budget: take the unsolicited part (at most FirstBurstLength) now, solicit the rest later.
+        if (cmd.unsolicitedEnd < toCollect) {
+            cmd.parked = !parked.isEmpty() || !charges.charge(toCollect, true);
+        } else {
+            charges.force(toCollect); // all of it is already on its way: bounded by FirstBurstLength
+        }
+        int size = cmd.parked ? cmd.unsolicitedEnd : toCollect;
+        cmd.writeBuffer = connection.channel().alloc().directBuffer(size, size);
+        cmd.writeBuffer.writerIndex(size);
+        cmd.lastDataAt = nanoClock.getAsLong();
+        if (!cmd.parked) {
+            cmd.writeCharge = toCollect;
+        }
+        cmd.ttt = nextTargetTransferTag();
+        byItt.put(cmd.itt, cmd);
+        if (immediateLength > 0) {
+            acceptData(cmd, immediate, 0);
+        }
+        cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
+        if (cmd.parked) {
+            parked.add(cmd);
+            return;
+        }
+        advance(cmd);
+    }
+
+    /** Runs parked writes (full buffer, R2Ts) and parked READs, oldest first, while the budgets allow. */
+    void retryParked() {
+        boolean any = false;
+        while (!holdParked && !parked.isEmpty() && charges.charge(parked.peek().toCollect, true)) {
+            IscsiCommand cmd = parked.poll();
+            cmd.parked = false;
+            ByteBuf full = connection.channel().alloc().directBuffer(cmd.toCollect, cmd.toCollect);
+            full.writerIndex(cmd.toCollect);
+            full.setBytes(0, cmd.writeBuffer, 0, cmd.received); // DataPDUInOrder: nothing lies beyond received
+            cmd.writeBuffer.release();
+            cmd.writeBuffer = full;
+            cmd.writeCharge = cmd.toCollect;
+            cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
+            cmd.lastDataAt = nanoClock.getAsLong();
+            advance(cmd);
+            any = true;
+        }
+        while (!holdParked && !parkedReads.isEmpty() && connection.channel().writable()
+                && charges.charge(parkedReads.peek().task.readDataLength(), false)) {
+            IscsiCommand cmd = parkedReads.poll();
+            cmd.readParked = false;
+            cmd.readCharge = cmd.task.readDataLength();
+            execute(cmd);
+        }
+        if (any) {
+            out.flush();
+        }
+    }
+
+    /**
+     * The oldest command owing solicited Data-Out for longer than {@code timeoutNanos} (its R2Ts sent, no data
+     * since), or null. Parked writes owe nothing yet.
+     */
+    IscsiCommand overdueDataOut(long now, long timeoutNanos) {
+        for (IscsiCommand c : byItt.values()) {
+            if (c.state == IscsiCommand.State.COLLECTING_DATA && !c.parked && now - c.lastDataAt > timeoutNanos) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Bytes of READs charged to this connection, and READs parked; for tests. */
+    long readBytesHeld() {
+        return charges.readHeld();
+    }
+
+    int parkedReads() {
+        return parkedReads.size();
+    }
+
+    /** Bytes of write buffers held against the budget, and writes parked; for tests. */
+    long writeBytesHeld() {
+        return charges.writeHeld();
+    }
+
+    int parkedWrites() {
+        return parked.size();
+    }
+
+    private int nextTargetTransferTag() {
+        int t = nextTtt;
+        nextTtt = nextTtt == 0x7fffffff ? 1 : nextTtt + 1;
+        return t;
+    }
+
+    /** Copies the part of a data segment that lies inside the SCSI transfer; counts it if it is in order. */
+    private void acceptData(IscsiCommand cmd, ByteBuf data, int offset) {
+        cmd.lastDataAt = nanoClock.getAsLong();
+        int length = data.readableBytes();
+        int end = Math.min(offset + length, cmd.writeBuffer.writerIndex()); // a parked write holds only its first part
+        if (end > offset) {
+            cmd.writeBuffer.setBytes(offset, data, data.readerIndex(), end - offset);
+        }
+        if (offset <= cmd.received && end > cmd.received) {
+            cmd.received = end;
+        }
+    }
+
+    /** Issues R2Ts up to MaxOutstandingR2T, or starts execution once all data is in. */
+    private void advance(IscsiCommand cmd) {
+        if (cmd.parked) {
+            return; // its unsolicited data is kept; R2Ts and execution wait for budget
+        }
+        cmd.retireCompletedR2ts();
+        if (cmd.allDataReceived()) {
+            cmd.state = IscsiCommand.State.EXECUTING;
+            ByteBuf data = cmd.writeBuffer;
+            cmd.writeBuffer = null;
+            cmd.task.dataOut(data);
+            execute(cmd);
+            return;
+        }
+        DataMover mover = connection.channel().dataMover();
+        if (mover != null) {
+            // iSER: the rest is RDMA-Read from the initiator's buffer once the unsolicited part is in; no R2T
+            if (cmd.received >= cmd.unsolicitedEnd && cmd.nextR2tOffset < cmd.toCollect) {
+                int from = cmd.nextR2tOffset;
+                cmd.nextR2tOffset = cmd.toCollect;
+                mover.getDataOut(cmd.itt, cmd.writeBuffer, from, cmd.toCollect - from, cmd.unsolicitedEnd, this);
+            }
+            return;
+        }
+        while (cmd.outstandingR2t < params.maxOutstandingR2T() && cmd.nextR2tOffset < cmd.toCollect) {
+            int length = Math.min(params.maxBurstLength(), cmd.toCollect - cmd.nextR2tOffset);
+            out.r2t(cmd.lunRaw, cmd.itt, cmd.ttt, cmd.r2tSN++, cmd.nextR2tOffset, length);
+            cmd.lastDataAt = nanoClock.getAsLong();
+            cmd.pushR2t(cmd.nextR2tOffset + length);
+            cmd.nextR2tOffset += length;
+        }
+    }
+
+    @Override
+    public void dataOutArrived(int itt, int end) {
+        IscsiCommand cmd = byItt.get(itt);
+        if (cmd == null || cmd.state != IscsiCommand.State.COLLECTING_DATA) {
+            return; // aborted while the transport was moving its data
+        }
+        cmd.received = Math.max(cmd.received, end);
+        advance(cmd);
+    }
+
+    @Override
+    public void dataOutFailed(int itt) {
+        IscsiCommand cmd = byItt.get(itt);
+        if (cmd != null && cmd.state == IscsiCommand.State.COLLECTING_DATA) {
+            failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
+        }
+    }
+
+    // ---- Data-Out ----------------------------------------------------------------------------
+
+    void onDataOut(Pdu pdu) {
+        DataOutHeader h = dataOutHeader.wrap(pdu.bhs());
+        int itt = h.initiatorTaskTag();
+        int ttt = h.targetTransferTag();
+        IscsiCommand cmd = byItt.get(itt);
+        if (cmd == null || cmd.state != IscsiCommand.State.COLLECTING_DATA) {
+            boolean issuedByUs = ttt != RESERVED && ttt > 0 && ttt < nextTtt;
+            if (ttt != RESERVED && cmd == null && !issuedByUs) {
+                if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                    LOG.warn("rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}", connection.channel().remoteAddress(),
+                            Integer.toHexString(itt), Integer.toHexString(ttt));
+                }
+                out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
+            }
+            return; // data for a command already answered (failed, aborted) or surplus data: dropped
+        }
+        ByteBuf data = pdu.data();
+        int length = data == null ? 0 : data.readableBytes();
+        int offset = h.bufferOffset();
+        if ((ttt != RESERVED && ttt != cmd.ttt) || offset < 0 || (long) offset + length > cmd.expectedLength
+                || (ttt == RESERVED && offset + length > Math.max(cmd.unsolicitedEnd, params.firstBurstLength()))) {
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("rejecting Data-Out from {}: ITT 0x{} TTT 0x{} offset {} length {} outside the transfer "
+                                + "(EDTL {}, FirstBurstLength {})", connection.channel().remoteAddress(), Integer.toHexString(itt),
+                        Integer.toHexString(ttt), offset, length, cmd.expectedLength, params.firstBurstLength());
+            }
+            out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
+            return;
+        }
+        int expectedDataSN = ttt == RESERVED ? cmd.unsolicitedDataSN++ : cmd.solicitedDataSN++;
+        if (h.dataSN() != expectedDataSN) {
+            // ERL 0 cannot recover a lost or reordered Data-Out: fail the command, keep the connection.
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("aborting command ITT 0x{} from {}: Data-Out DataSN {} where {} was expected (offset {}, length {})",
+                        Integer.toHexString(itt), connection.channel().remoteAddress(), Integer.toUnsignedString(h.dataSN()),
+                        expectedDataSN, offset, length);
+            }
+            failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
+            return;
+        }
+        if (offset > cmd.received) {
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("aborting command ITT 0x{} from {}: Data-Out offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
+                        Integer.toHexString(itt), connection.channel().remoteAddress(), offset, cmd.received);
+            }
+            failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
+            return;
+        }
+        if (length > 0) {
+            acceptData(cmd, data, offset);
+        }
+        advance(cmd);
+    }
+
+    /** Ends a command still collecting data with CHECK CONDITION; its later Data-Out PDUs are dropped. */
+    private void failCollecting(IscsiCommand cmd, SenseReason reason) {
+        byItt.remove(cmd.itt);
+        cmd.task.fail(reason);
+        finish(cmd, Residual.NONE, 0, cmd.r2tSN);
+        out.flush();
+    }
+
+    // ---- completion --------------------------------------------------------------------------
+
+    @Override
+    public void complete(IscsiCommand command) {
+        if (connection.channel().executor().inThread()) {
+            onCompleted(command);
+        } else {
+            connection.channel().executor().execute(command);
+        }
+    }
+
+    @Override
+    public long now() {
+        return nanoClock.getAsLong();
+    }
+
+    @Override
+    public void onCompleted(IscsiCommand cmd) {
+        if (cmd.task.aborted() || cmd.state != IscsiCommand.State.EXECUTING) {
+            retire(cmd);
+            return;
+        }
+        recordStages(cmd);
+        int status = cmd.task.status();
+        ByteBuf dataIn = cmd.task.dataIn();
+        if (status == ScsiStatus.GOOD && dataIn != null && dataIn.isReadable()) {
+            sendDataIn(cmd, dataIn);
+        } else {
+            int moved = cmd.scsiDataLength; // data-out the CDB described for writes; no data for everything else
+            int kind = status == ScsiStatus.GOOD ? Residual.kind(moved, cmd.expectedLength) : Residual.NONE;
+            int residual = kind == Residual.NONE ? 0 : Residual.amount(moved, cmd.expectedLength);
+            out.scsiResponse(cmd.itt, status, cmd.task.senseBuffer(),
+                    status == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0, kind, residual, cmd.r2tSN);
+        }
+        out.flush();
+        retire(cmd);
+    }
+
+    private void recordStages(IscsiCommand cmd) {
+        EventThreadStats s = stats;
+        if (s == null || s.thread() != Thread.currentThread()) {
+            s = stats = threadStats.current(); // first command on this thread, or the connection moved
+        }
+        long sentAt = nanoClock.getAsLong();
+        s.stage(EventThreadStats.Stage.LUN_QUEUE, cmd.startedAt - cmd.readyAt);
+        s.stage(EventThreadStats.Stage.EXECUTE, cmd.completedAt - cmd.startedAt);
+        s.stage(EventThreadStats.Stage.COMPLETION_QUEUE, sentAt - cmd.completedAt);
+        ByteBuf dataIn = cmd.task.dataIn();
+        s.completed(cmd.scsiDataLength + (dataIn == null ? 0 : Math.min(dataIn.readableBytes(), cmd.expectedLength)));
+    }
+
+    private void sendDataIn(IscsiCommand cmd, ByteBuf dataIn) {
+        int produced = dataIn.readableBytes();
+        int total = Math.min(produced, cmd.expectedLength);
+        int kind = Residual.kind(produced, cmd.expectedLength);
+        int residual = Residual.amount(produced, cmd.expectedLength);
+        if (total == 0) {
+            out.scsiResponse(cmd.itt, ScsiStatus.GOOD, null, 0, kind, residual, 0);
+            return;
+        }
+        DataMover mover = connection.channel().dataMover();
+        if (mover != null) {
+            // iSER: the data goes by RDMA Write, the status follows in a SCSI Response ordered after it
+            mover.putDataIn(cmd.itt, dataIn, total);
+            out.scsiResponse(cmd.itt, ScsiStatus.GOOD, null, 0, kind, residual, 0);
+            return;
+        }
+        int maxSegment = params.initiatorMaxRecvDataSegmentLength();
+        int maxBurst = params.maxBurstLength();
+        int base = dataIn.readerIndex();
+        int offset = 0;
+        int dataSN = 0;
+        int burstLeft = maxBurst;
+        while (offset < total) {
+            int length = Math.min(Math.min(maxSegment, total - offset), burstLeft);
+            boolean last = offset + length == total;
+            burstLeft -= length;
+            boolean endOfSequence = last || burstLeft == 0;
+            out.dataIn(cmd.lunRaw, cmd.itt, dataSN++, offset, dataIn.retainedSlice(base + offset, length), endOfSequence,
+                    last, ScsiStatus.GOOD, kind, residual);
+            if (burstLeft == 0) {
+                burstLeft = maxBurst;
+            }
+            offset += length;
+        }
+    }
+
+    /** Status for a command that failed before any data moved (bad CDB, reservation conflict...). */
+    private void respondWithoutData(IscsiCommand cmd) {
+        finish(cmd, Residual.NONE, 0, 0);
+    }
+
+    private void finish(IscsiCommand cmd, int residualKind, int residual, int expDataSN) {
+        out.scsiResponse(cmd.itt, cmd.task.status(), cmd.task.senseBuffer(),
+                cmd.task.status() == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0, residualKind, residual, expDataSN);
+        cmd.state = IscsiCommand.State.DONE;
+        recycle(cmd);
+    }
+
+    private void retire(IscsiCommand cmd) {
+        byItt.remove(cmd.itt);
+        PendingTaskManagement waiter = cmd.abortWaiter;
+        List<PendingTaskManagement> more = cmd.moreAbortWaiters;
+        recycle(cmd);
+        if (waiter != null) {
+            waiter.done();
+        }
+        if (more != null) {
+            for (PendingTaskManagement w : more) {
+                w.done();
+            }
+        }
+    }
+
+    private void recycle(IscsiCommand cmd) {
+        if (cmd.parked) {
+            parked.remove(cmd);
+            cmd.parked = false;
+        }
+        if (cmd.readParked) {
+            parkedReads.remove(cmd);
+            cmd.readParked = false;
+        }
+        long writeCharged = cmd.writeCharge;
+        long readCharged = cmd.readCharge;
+        cmd.writeCharge = 0;
+        cmd.readCharge = 0;
+        cmd.releaseBuffers();
+        cmd.state = IscsiCommand.State.FREE;
+        cmd.abortWaiter = null;
+        cmd.moreAbortWaiters = null;
+        if (cmd.inWindow) {
+            cmd.inWindow = false;
+            connection.window().taskFinished();
+        }
+        free.add(cmd);
+        if (writeCharged + readCharged > 0) {
+            charges.release(writeCharged, readCharged);
+            retryParked();
+        }
+    }
+
+    // ---- aborts (task management, connection loss) ---------------------------------------------
+
+    IscsiCommand find(int itt) {
+        return byItt.get(itt);
+    }
+
+    /**
+     * Aborts one command. A command still waiting for data is dropped at once; one executing keeps its
+     * slot until the SCSI layer completes it, and then says so to {@code waiter}. Returns the number of
+     * completions {@code waiter} must wait for (0 or 1).
+     */
+    int abort(IscsiCommand cmd, PendingTaskManagement waiter) {
+        if (cmd.state == IscsiCommand.State.COLLECTING_DATA || cmd.readParked) {
+            byItt.remove(cmd.itt);
+            recycle(cmd);
+            return 0;
+        }
+        cmd.task.abort();
+        if (waiter == null || waiter == cmd.abortWaiter
+                || (cmd.moreAbortWaiters != null && cmd.moreAbortWaiters.contains(waiter))) {
+            return 0;
+        }
+        if (cmd.abortWaiter == null) {
+            cmd.abortWaiter = waiter;
+        } else {
+            // Aborted again while still executing: every TMF that aborted it waits for it (none is forgotten).
+            if (cmd.moreAbortWaiters == null) {
+                cmd.moreAbortWaiters = new ArrayList<>(2);
+            }
+            cmd.moreAbortWaiters.add(waiter);
+        }
+        return 1;
+    }
+
+    /** Aborts every command on {@code lun} (or all when lun < 0); returns completions to wait for. */
+    int abortAll(int lun, PendingTaskManagement waiter) {
+        List<IscsiCommand> victims = new ArrayList<>();
+        for (IscsiCommand c : byItt.values()) {
+            if (lun < 0 || c.lun == lun) {
+                victims.add(c);
+            }
+        }
+        int waits = 0;
+        boolean held = holdParked;
+        holdParked = true; // a victim must not get R2Ts while the others are aborted
+        try {
+            for (IscsiCommand c : victims) {
+                waits += abort(c, waiter);
+            }
+        } finally {
+            holdParked = held;
+        }
+        retryParked();
+        return waits;
+    }
+
+    void abortAllOnClose() {
+        holdParked = true; // closed: nothing more to solicit
+        abortAll(-1, null);
+    }
+}

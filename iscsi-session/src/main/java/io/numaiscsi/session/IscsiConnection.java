@@ -1,0 +1,510 @@
+package io.numaiscsi.session;
+
+import io.netty.buffer.ByteBuf;
+import io.numaiscsi.proto.CmdSnVerdict;
+import io.numaiscsi.proto.CmdSnWindow;
+import io.numaiscsi.proto.Opcode;
+import io.numaiscsi.proto.Pdu;
+import io.numaiscsi.proto.PduFailure;
+import io.numaiscsi.proto.RejectReason;
+import io.numaiscsi.proto.TextRequestHeader;
+import io.numaiscsi.proto.LogoutRequestHeader;
+import io.numaiscsi.proto.NopOutHeader;
+import io.numaiscsi.proto.Bhs;
+import io.numaiscsi.proto.login.LoginVerdict;
+import io.numaiscsi.proto.login.SessionParameters;
+import io.numaiscsi.proto.login.SessionType;
+import io.numaiscsi.proto.login.TextExchange;
+import io.numaiscsi.proto.login.TextStep;
+import io.netty.buffer.ByteBufUtil;
+import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.LogicalUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One iSCSI connection, transport-agnostic: the login phase, then full feature phase dispatch per
+ * opcode. Everything here runs on the connection's own thread ({@link PduChannel#executor()}); other
+ * threads reach it only through that executor.
+ */
+public final class IscsiConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(IscsiConnection.class);
+    private static final int RESERVED = ResponseWriter.RESERVED_TAG;
+
+    enum Phase { LOGIN, FULL_FEATURE, LOGGED_OUT, CLOSING, CLOSED }
+
+    private final PduChannel channel;
+    private final SessionSettings settings;
+    private final SessionTable sessions;
+    private final ConnectionLogin login;
+    private final ResponseWriter out;
+    private final LongSupplier nanoClock;
+    private final EventThreads eventThreads;
+    private final EventThreadRegistry threadStats;
+    private final ConnectionGuards guards;
+    private final LoginGuard loginGuard;
+    private Phase phase = Phase.LOGIN;
+    private IscsiSession session;
+    private SessionParameters params;
+    private CmdSnWindow window;
+    private CommandFlow commands;
+    private TaskManagement taskManagement;
+    private TextExchange textExchange;
+    private Keepalive keepalive;
+    /** Non-immediate commands waiting for a CmdSN gap to fill; beyond the window they are discarded anyway. */
+    private final List<Pdu> heldForCmdSN = new ArrayList<>();
+    private final NopOutHeader nopOut = new NopOutHeader();
+    private final TextRequestHeader textRequest = new TextRequestHeader();
+    private final LogoutRequestHeader logoutRequest = new LogoutRequestHeader();
+
+    public IscsiConnection(PduChannel channel, SessionServices services, LongSupplier nanoClock) {
+        this.channel = channel;
+        this.threadStats = services.threadStats();
+        this.eventThreads = services.eventThreads();
+        this.settings = services.settings();
+        this.sessions = services.sessions();
+        this.login = new ConnectionLogin(channel, settings, services.targets(), sessions);
+        this.out = new ResponseWriter(channel);
+        this.nanoClock = nanoClock;
+        this.guards = services.guards();
+        this.loginGuard = new LoginGuard(guards, settings.resources(), nanoClock, channel.remoteInetAddress());
+    }
+
+    /**
+     * The transport accepted the connection and can close it: it takes a login slot (limits.max-logins,
+     * limits.logins-per-address) or is closed at once.
+     */
+    public void onOpen() {
+        String refusal = loginGuard.admit();
+        if (refusal != null) {
+            if (PeerEventLogs.CONNECTION_REFUSALS.permit()) {
+                LOG.warn("refusing connection from {}: {}", channel.remoteAddress(), refusal);
+            }
+            phase = Phase.CLOSED;
+            channel.close();
+        }
+    }
+
+    PduChannel channel() {
+        return channel;
+    }
+
+    IscsiSession session() {
+        return session;
+    }
+
+    SessionParameters parameters() {
+        return params;
+    }
+
+    ResponseWriter out() {
+        return out;
+    }
+
+    CmdSnWindow window() {
+        return window;
+    }
+
+    CommandFlow commands() {
+        return commands;
+    }
+
+    /** A complete PDU from the transport. Ownership passes here. */
+    public void onPdu(Pdu pdu) {
+        try {
+            if (keepalive != null) {
+                keepalive.received();
+            }
+            switch (phase) {
+                case LOGIN -> onLoginPhasePdu(pdu);
+                case FULL_FEATURE -> onFullFeaturePdu(pdu);
+                default -> { }
+            }
+        } finally {
+            pdu.release();
+        }
+    }
+
+    /** The decoder gave up on the byte stream (RFC 7143: framing can no longer be trusted). */
+    public void onDecodeFailure(PduFailure failure, ByteBuf failedBhs) {
+        if (phase == Phase.FULL_FEATURE && failedBhs != null && failure != PduFailure.HEADER_DIGEST_ERROR) {
+            out.reject(RejectReason.PROTOCOL_ERROR.code(), failedBhs);
+        }
+        if (PeerEventLogs.REJECTED_PDUS.permit()) {
+            LOG.warn("dropping connection from {}: {} ({})", channel.remoteAddress(), failure, describe(failedBhs));
+        }
+        close();
+    }
+
+    private String describe(ByteBuf bhs) {
+        if (bhs == null) {
+            return "no header";
+        }
+        return "opcode=0x" + Integer.toHexString(Bhs.opcode(bhs)) + " itt=0x" + Integer.toHexString(Bhs.initiatorTaskTag(bhs))
+                + " dataSegmentLength=" + Bhs.dataSegmentLength(bhs);
+    }
+
+    /** The transport closed (peer gone or we closed it). Runs once. */
+    public void onClosed() {
+        if (phase == Phase.CLOSED) {
+            return;
+        }
+        Phase was = phase;
+        phase = Phase.CLOSED;
+        loginGuard.release();
+        for (Pdu p : heldForCmdSN) {
+            p.release();
+        }
+        heldForCmdSN.clear();
+        if (commands != null) {
+            commands.abortAllOnClose();
+        }
+        IscsiSession s = session != null ? session : login.session();
+        if (s != null && sessions.remove(s) && s.target() != null && s.nexus() != null) {
+            s.target().scsi().nexusLost(s.nexus());
+            if (sessions.sessionsOf(s.target().name()).isEmpty()) {
+                flushTarget(s.target()); // the last session is gone: a write-back cache must not hold its data
+            }
+        }
+        if (was == Phase.LOGIN && s == null) {
+            LOG.debug("connection from {} closed during login", channel.remoteAddress());
+        }
+    }
+
+    private static void flushTarget(ExportedTarget target) {
+        for (LogicalUnit unit : target.scsi().units()) {
+            unit.device().flush(status -> {
+                if (status != IoStatus.OK) {
+                    LOG.error("flush of {} LUN {} after its last session failed: {}", target.name(), unit.lun(), status);
+                }
+            });
+        }
+    }
+
+    /** Periodic keepalive check, scheduled by the transport on this connection's thread. */
+    public void onTick() {
+        if (phase == Phase.LOGIN) {
+            checkLoginTimeouts();
+            return;
+        }
+        if (phase != Phase.FULL_FEATURE || keepalive == null) {
+            return;
+        }
+        if (commands != null) {
+            IscsiCommand overdue = commands.overdueDataOut(nanoClock.getAsLong(),
+                    settings.resources().dataOutTimeout().toNanos());
+            if (overdue != null) {
+                LOG.warn("dropping connection from {}: no Data-Out for ITT 0x{} in {} ms ({} of {} bytes received; "
+                                + "limits.data-out-timeout)", channel.remoteAddress(), Integer.toHexString(overdue.itt),
+                        settings.resources().dataOutTimeout().toMillis(), overdue.received, overdue.toCollect);
+                close();
+                return;
+            }
+        }
+        switch (keepalive.tick()) {
+            case PING -> {
+                out.nopIn(0, RESERVED, keepalive.nextPingTag(), null);
+                out.flush();
+            }
+            case DROP -> {
+                LOG.warn("dropping connection from {}: no PDU for {} ms (NOP-In timeout {})", channel.remoteAddress(),
+                        keepalive.silentMillis(), settings.nopInTimeout());
+                close();
+            }
+            default -> { }
+        }
+    }
+
+    void close() {
+        channel.close();
+    }
+
+    /** A login that takes too long in all, or between two PDUs, holds a slot others need: it is dropped. */
+    private void checkLoginTimeouts() {
+        String broken = loginGuard.brokenTimeout();
+        if (broken != null) {
+            if (PeerEventLogs.LOGIN_FAILURES.permit()) {
+                LOG.warn("dropping connection from {}: {}", channel.remoteAddress(), broken);
+            }
+            abandonLogin();
+        }
+    }
+
+    /** The login ends unfinished: nothing more is processed, the slot goes back now, the connection closes. */
+    private void abandonLogin() {
+        phase = Phase.CLOSING;
+        loginGuard.release();
+        close();
+    }
+
+    /** Any thread: close this connection on its own thread. */
+    void closeFromOtherThread(String reason) {
+        channel.executor().execute(() -> {
+            LOG.info("closing connection from {}: {}", channel.remoteAddress(), reason);
+            close();
+        });
+    }
+
+    // ---- login phase -------------------------------------------------------------------------
+
+    private void onLoginPhasePdu(Pdu pdu) {
+        loginGuard.pduArrived();
+        boolean answerHeld = loginGuard.answerHeld();
+        if (pdu.opcode() != Opcode.LOGIN_REQUEST || answerHeld) {
+            if (PeerEventLogs.LOGIN_FAILURES.permit()) {
+                LOG.warn("rejecting connection from {}: {}", channel.remoteAddress(),
+                        answerHeld ? "a PDU before the answer to its last login request"
+                                : (pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
+                                : pdu.opcode()) + " before login completed");
+            }
+            abandonLogin();
+            return;
+        }
+        LoginVerdict verdict = login.onLoginRequest(pdu);
+        boolean failed = verdict == LoginVerdict.FAIL;
+        if (failed && PeerEventLogs.LOGIN_FAILURES.permit()) {
+            LOG.warn("login from {} rejected: {}", channel.remoteAddress(), login.failureReason());
+        }
+        long delay = loginGuard.holdAnswer(login.initiatorName(), failed && login.failureCountsAsGuess());
+        if (delay > 0) {
+            // Held back whatever the verdict, so the delay does not tell a guesser whether it guessed right.
+            channel.executor().schedule(() -> answerLogin(verdict), delay, TimeUnit.NANOSECONDS);
+            return;
+        }
+        answerLogin(verdict);
+    }
+
+    private void answerLogin(LoginVerdict verdict) {
+        loginGuard.answered();
+        if (phase != Phase.LOGIN) {
+            return; // closed meanwhile
+        }
+        login.respond();
+        switch (verdict) {
+            case MORE -> channel.flush();
+            case FAIL -> {
+                abandonLogin();
+            }
+            case DONE -> {
+                channel.flush();
+                enterFullFeature();
+            }
+        }
+    }
+
+    private void enterFullFeature() {
+        loginGuard.release();
+        params = login.parameters();
+        session = login.session();
+        session.attach(this);
+        window = new CmdSnWindow(settings.queueDepth());
+        window.start(login.loginCmdSN());
+        out.startFullFeature(window, login.nextStatSN());
+        channel.negotiated(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
+        textExchange = new TextExchange(params, login, channel.maxSendDataSegmentLength());
+        if (session.type() == SessionType.NORMAL) {
+            commands = new CommandFlow(this, session.target(), threadStats, nanoClock, session.nexus(), params,
+                    settings.queueDepth(), settings.resources(), guards.buffers());
+            taskManagement = new TaskManagement(this, sessions);
+        }
+        long interval = settings.nopInInterval().toNanos();
+        long timeout = settings.nopInTimeout().toNanos();
+        keepalive = new Keepalive(nanoClock, interval, timeout);
+        phase = Phase.FULL_FEATURE;
+        LOG.info("{} session tsih={} from {} ({}) to {}: MaxRecvDataSegmentLength out/in={}/{} MaxBurstLength={} "
+                        + "FirstBurstLength={} ImmediateData={} InitialR2T={} digests={}/{}",
+                params.sessionType(), session.tsih(), params.initiatorName(), channel.remoteAddress(),
+                params.targetName() == null ? "discovery" : params.targetName(),
+                params.initiatorMaxRecvDataSegmentLength(), params.targetMaxRecvDataSegmentLength(),
+                params.maxBurstLength(), params.firstBurstLength(), params.immediateData(), params.initialR2T(),
+                params.headerDigest() ? "CRC32C" : "None", params.dataDigest() ? "CRC32C" : "None");
+        if (session.type() == SessionType.NORMAL) {
+            channel.handOff(eventThreads.homeOf(session.target()));
+        }
+    }
+
+    // ---- full feature phase ------------------------------------------------------------------
+
+    private void onFullFeaturePdu(Pdu pdu) {
+        if (pdu.dataDigestError()) {
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("data digest error from {} on {} itt=0x{}: rejected", channel.remoteAddress(), pdu.opcode(),
+                        Integer.toHexString(Bhs.initiatorTaskTag(pdu.bhs())));
+            }
+            out.reject(RejectReason.DATA_DIGEST_ERROR.code(), pdu.bhs());
+            return;
+        }
+        Opcode op = pdu.opcode();
+        if (op == null || !op.fromInitiator()) {
+            if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                LOG.warn("rejecting PDU from {}: opcode 0x{} is not an initiator opcode", channel.remoteAddress(),
+                        Integer.toHexString(pdu.opcodeCode()));
+            }
+            out.reject(op == null ? RejectReason.COMMAND_NOT_SUPPORTED.code() : RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+            return;
+        }
+        switch (op) {
+            case SCSI_DATA_OUT -> {
+                if (commands == null) {
+                    out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+                } else {
+                    commands.onDataOut(pdu);
+                }
+            }
+            case SNACK_REQUEST -> out.reject(RejectReason.SNACK_REJECT.code(), pdu.bhs());
+            case LOGIN_REQUEST -> {
+                LOG.warn("dropping connection from {}: Login Request in full feature phase", channel.remoteAddress());
+                out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+                close();
+            }
+            default -> orderedByCmdSN(pdu);
+        }
+    }
+
+    /** Commands carrying a CmdSN run in CmdSN order (RFC 7143 4.2.2.1). */
+    private void orderedByCmdSN(Pdu pdu) {
+        boolean immediate = Bhs.immediate(pdu.bhs());
+        int cmdSN = pdu.bhs().getInt(24);
+        CmdSnVerdict verdict = window.check(cmdSN, immediate);
+        switch (verdict) {
+            case IMMEDIATE -> dispatch(pdu, cmdSN);
+            case ACCEPT -> {
+                window.accepted();
+                dispatch(pdu, cmdSN);
+                drainHeld();
+            }
+            case QUEUE -> {
+                // The decoded Pdu is pooled and recycled when onPdu returns: hold a new one over the same parts.
+                heldForCmdSN.add(Pdu.newInstance(pdu.bhs().retain(), pdu.ahs() == null ? null : pdu.ahs().retain(),
+                        pdu.data() == null ? null : pdu.data().retain()));
+            }
+            case DISCARD -> LOG.debug("discarding {} from {}: CmdSN {} outside window [{}, {}]", pdu.opcode(),
+                    channel.remoteAddress(), Integer.toUnsignedString(cmdSN), Integer.toUnsignedString(window.expCmdSN()),
+                    Integer.toUnsignedString(window.maxCmdSN()));
+        }
+    }
+
+    private void drainHeld() {
+        boolean progressed = true;
+        while (progressed && !heldForCmdSN.isEmpty()) {
+            progressed = false;
+            for (int i = 0; i < heldForCmdSN.size(); i++) {
+                Pdu held = heldForCmdSN.get(i);
+                int cmdSN = held.bhs().getInt(24);
+                if (cmdSN == window.expCmdSN()) {
+                    heldForCmdSN.remove(i);
+                    window.accepted();
+                    try {
+                        dispatch(held, cmdSN);
+                    } finally {
+                        held.release();
+                    }
+                    progressed = true;
+                    break;
+                }
+            }
+        }
+    }
+
+    private void dispatch(Pdu pdu, int cmdSN) {
+        if (phase != Phase.FULL_FEATURE) {
+            return;
+        }
+        switch (pdu.opcode()) {
+            case NOP_OUT -> onNopOut(pdu);
+            case SCSI_COMMAND -> {
+                if (commands == null) {
+                    if (PeerEventLogs.REJECTED_PDUS.permit()) {
+                        LOG.warn("rejecting SCSI command from {} in a discovery session", channel.remoteAddress());
+                    }
+                    out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+                } else {
+                    commands.onScsiCommand(pdu, cmdSN);
+                }
+            }
+            case TASK_MGMT_REQUEST -> {
+                if (taskManagement == null) {
+                    out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+                } else {
+                    taskManagement.onRequest(pdu);
+                }
+            }
+            case TEXT_REQUEST -> onText(pdu);
+            case LOGOUT_REQUEST -> onLogout(pdu);
+            default -> out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+        }
+    }
+
+    private void onNopOut(Pdu pdu) {
+        nopOut.wrap(pdu.bhs());
+        int itt = nopOut.initiatorTaskTag();
+        int ttt = nopOut.targetTransferTag();
+        if (itt == RESERVED) {
+            if (ttt != RESERVED) {
+                keepalive.pong(ttt);
+            }
+            return;
+        }
+        ByteBuf ping = pdu.data();
+        ByteBuf echo = null;
+        if (ping != null) {
+            int len = Math.min(ping.readableBytes(), textExchange.initiatorMaxRecvDataSegmentLength());
+            echo = ping.retainedSlice(ping.readerIndex(), len);
+        }
+        out.nopIn(nopOut.lun(), itt, RESERVED, echo);
+    }
+
+    private void onText(Pdu pdu) {
+        textRequest.wrap(pdu.bhs());
+        byte[] data = pdu.data() == null ? new byte[0] : ByteBufUtil.getBytes(pdu.data());
+        TextStep step = textExchange.onRequest(textRequest.finalBit(), textRequest.continueBit(),
+                textRequest.initiatorTaskTag(), textRequest.targetTransferTag(), data);
+        if (step.reject()) {
+            out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+            return;
+        }
+        out.textResponse(textRequest.initiatorTaskTag(), step.targetTransferTag(), step.finalBit(), step.continueBit(),
+                step.data());
+    }
+
+    private void onLogout(Pdu pdu) {
+        logoutRequest.wrap(pdu.bhs());
+        int reason = logoutRequest.reasonCode();
+        int response;
+        if (reason == 2) {
+            response = 2; // connection recovery is not supported at ErrorRecoveryLevel 0
+        } else if (reason == 1 && logoutRequest.cid() != params.cid()) {
+            response = 1; // CID not found
+        } else {
+            response = 0;
+        }
+        out.logoutResponse(logoutRequest.initiatorTaskTag(), response, params.defaultTime2Wait(),
+                params.defaultTime2Retain());
+        if (response == 0) {
+            LOG.info("logout of session tsih={} ({}) from {}", session.tsih(), params.initiatorName(),
+                    channel.remoteAddress());
+            phase = Phase.LOGGED_OUT;
+            channel.close();
+        }
+    }
+
+    /** The transport can take more output again: reads waiting for it may run. */
+    public void onWritable() {
+        if (phase == Phase.FULL_FEATURE && commands != null) {
+            commands.retryParked();
+        }
+    }
+
+    /** Called by {@link PendingTaskManagement} on this thread. */
+    void sendTaskManagementResponse(int itt, int response) {
+        if (phase != Phase.FULL_FEATURE) {
+            return;
+        }
+        out.taskManagementResponse(itt, response);
+        out.flush();
+    }
+}

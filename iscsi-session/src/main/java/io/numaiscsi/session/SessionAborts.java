@@ -1,0 +1,36 @@
+package io.numaiscsi.session;
+
+import io.numaiscsi.scsi.ItNexus;
+import io.numaiscsi.scsi.TransportTaskAborts;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Ends the tasks a session still holds for a LUN (collecting Data-Out, parked, queued for the LUN's thread) when the
+ * SCSI layer aborts its nexus (PREEMPT AND ABORT). The session's connection does it on its own thread.
+ */
+public final class SessionAborts implements TransportTaskAborts {
+    private final SessionTable sessions;
+
+    public SessionAborts(SessionTable sessions) {
+        this.sessions = sessions;
+    }
+
+    @Override
+    public void abort(ItNexus nexus, int lun) {
+        IscsiSession session = sessions.byNexus(nexus);
+        IscsiConnection c = session == null ? null : session.connection();
+        if (c == null) {
+            return;
+        }
+        try {
+            c.channel().executor().execute(() -> {
+                CommandFlow flow = c.commands();
+                if (flow != null) {
+                    flow.abortAll(lun, null);
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            // the connection's thread is gone, and its commands with it
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package io.numaiscsi.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.numaiscsi.proto.login.TargetLimits;
+import io.numaiscsi.scsi.LogicalUnit;
+import io.numaiscsi.scsi.LunIdentity;
+import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The guards of the login phase: login slots, the login timeouts, and the failed-login throttle. */
+class IscsiConnectionTest {
+    private static final String TARGET = "iqn.2026-11.test:guards";
+    private static final long SECOND = 1_000_000_000L;
+
+    private final AtomicLong clock = new AtomicLong();
+    private final EmbeddedChannel loop = new EmbeddedChannel();
+    private SessionServices services;
+
+    private void services(ResourceLimits resources, ConnectionGuards guards) {
+        TargetLimits limits = new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"),
+                2, 0, false);
+        SessionSettings settings = new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO,
+                List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
+        ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
+                new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
+        EventThreads inline = InlineEventThreads.INSTANCE;
+        services = new SessionServices(settings, new TargetDirectory(List.of(new ExportedTarget(TARGET, null,
+                List.of(), scsi))), new SessionTable(), inline, new EventThreadRegistry(), guards);
+    }
+
+    private IscsiConnection open(FakePduChannel channel) {
+        channel.executor = loop.eventLoop();
+        IscsiConnection c = new IscsiConnection(channel, services, clock::get);
+        c.onOpen();
+        return c;
+    }
+
+    /** A login request from the security (csg 0, offering AuthMethod=None) or the operational stage (csg 1). */
+    private static void send(IscsiConnection c, int csg, int nsg, String targetName) {
+        var keys = ConnectionLoginTest.keys("InitiatorName", "iqn.2026-11.test:host", "TargetName", targetName,
+                "SessionType", "Normal");
+        if (csg == 0) {
+            keys.put("AuthMethod", "None");
+        }
+        c.onPdu(ConnectionLoginTest.request(csg, nsg, 0x400001370000L, keys));
+    }
+
+    @AfterEach
+    void close() {
+        loop.finishAndReleaseAll();
+    }
+
+    @Test
+    void aConnectionThatSendsNothingIsDroppedAndGivesItsSlotBack() {
+        ResourceLimits limits = ResourceLimits.DEFAULT;
+        ConnectionGuards guards = ConnectionGuards.of(limits);
+        services(limits, guards);
+        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
+        IscsiConnection c = open(channel);
+        assertEquals(1, guards.logins().inLogin());
+        clock.addAndGet(limits.loginPduTimeout().toNanos());
+        c.onTick();
+        assertFalse(channel.closed, "not before the per-PDU timeout");
+        clock.addAndGet(1);
+        c.onTick();
+        assertTrue(channel.closed);
+        assertEquals(0, guards.logins().inLogin(), "the slot is free before the transport even reports the close");
+        c.onClosed();
+        assertEquals(0, guards.logins().inLogin());
+    }
+
+    @Test
+    void aLoginThatTricklesIsDroppedAtTheWholeLoginTimeout() {
+        ResourceLimits limits = new ResourceLimits(16, 16, 1 << 20, 8, 8, Duration.ofSeconds(6), Duration.ofSeconds(5),
+                Duration.ofSeconds(20), 1 << 20, 64L << 20);
+        ConnectionGuards guards = ConnectionGuards.of(limits);
+        services(limits, guards);
+        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
+        IscsiConnection c = open(channel);
+        clock.addAndGet(4 * SECOND);
+        send(c, 0, 1, TARGET); // security -> operational: the login goes on
+        assertFalse(channel.closed);
+        clock.addAndGet(2 * SECOND + 1);
+        c.onTick();
+        assertTrue(channel.closed, "6 s in all without finishing");
+        assertEquals(0, guards.logins().inLogin());
+    }
+
+    @Test
+    void aFinishedLoginLeavesItsSlotAndIsNotTimedOut() {
+        ConnectionGuards guards = ConnectionGuards.of(ResourceLimits.DEFAULT);
+        services(ResourceLimits.DEFAULT, guards);
+        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
+        IscsiConnection c = open(channel);
+        send(c, 1, 3, TARGET);
+        assertNotNull(c.parameters(), "logged in");
+        assertEquals(0, guards.logins().inLogin());
+        clock.addAndGet(60 * SECOND);
+        c.onTick();
+        assertFalse(channel.closed);
+        c.onClosed();
+        assertEquals(0, guards.logins().inLogin(), "nothing given back twice");
+    }
+
+    @Test
+    void connectionsBeyondTheSourceCapAreClosedAtOnce() {
+        ResourceLimits limits = new ResourceLimits(16, 16, 1 << 20, 8, 2, Duration.ofSeconds(15), Duration.ofSeconds(5),
+                Duration.ofSeconds(20), 1 << 20, 64L << 20);
+        services(limits, ConnectionGuards.of(limits));
+        FakePduChannel a = new FakePduChannel("127.0.0.2:40000");
+        FakePduChannel b = new FakePduChannel("127.0.0.2:40001");
+        FakePduChannel c = new FakePduChannel("127.0.0.2:40002");
+        FakePduChannel other = new FakePduChannel("127.0.0.1:40003");
+        open(a);
+        open(b);
+        open(c);
+        open(other);
+        assertFalse(a.closed);
+        assertFalse(b.closed);
+        assertTrue(c.closed, "a third connection in login from one address");
+        assertFalse(other.closed, "another address is not affected");
+    }
+
+    @Test
+    void answersToAGuessingSourceAreHeldBackWhateverTheVerdict() {
+        ConnectionGuards guards = ConnectionGuards.of(ResourceLimits.DEFAULT);
+        services(ResourceLimits.DEFAULT, guards);
+        FakePduChannel first = new FakePduChannel("127.0.0.2:40000");
+        IscsiConnection c1 = open(first);
+        send(c1, 1, 3, "iqn.2026-11.test:no-such-target");
+        assertTrue(first.closed, "the first failure is answered at once");
+        c1.onClosed();
+        assertEquals(1, guards.authThrottle().failures(RemoteAddresses.parse("127.0.0.2:1")));
+
+        FakePduChannel second = new FakePduChannel("127.0.0.2:40001");
+        IscsiConnection c2 = open(second);
+        send(c2, 1, 3, "iqn.2026-11.test:no-such-target");
+        assertFalse(second.closed, "a failure after a failure waits");
+        loop.advanceTimeBy(AuthThrottle.BASE_DELAY_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertTrue(second.closed);
+        c2.onClosed();
+
+        FakePduChannel third = new FakePduChannel("127.0.0.2:40002");
+        IscsiConnection c3 = open(third);
+        send(c3, 1, 3, TARGET);
+        assertEquals(0, third.flushes, "a success from a guessing source waits as long as a failure would");
+        loop.advanceTimeBy(2 * AuthThrottle.BASE_DELAY_NANOS, TimeUnit.NANOSECONDS);
+        loop.runScheduledPendingTasks();
+        assertEquals(1, third.flushes);
+        assertNotNull(c3.parameters(), "and then logs in");
+
+        FakePduChannel honest = new FakePduChannel("127.0.0.1:40003");
+        IscsiConnection c4 = open(honest);
+        c4.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370001L, ConnectionLoginTest.keys(
+                "InitiatorName", "iqn.2026-11.test:honest", "TargetName", TARGET, "SessionType", "Normal")));
+        assertEquals(1, honest.flushes, "another source and name are answered at once");
+        assertNotNull(c4.parameters());
+    }
+
+    @Test
+    void aPduBeforeTheHeldAnswerClosesTheConnection() {
+        ConnectionGuards guards = ConnectionGuards.of(ResourceLimits.DEFAULT);
+        services(ResourceLimits.DEFAULT, guards);
+        guards.authThrottle().failed(RemoteAddresses.parse("127.0.0.2:1"), null);
+        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
+        IscsiConnection c = open(channel);
+        send(c, 0, 1, TARGET);
+        assertFalse(channel.closed);
+        send(c, 1, 3, TARGET);
+        assertTrue(channel.closed, "login requests are one at a time");
+        assertEquals(0, guards.logins().inLogin());
+    }
+}
