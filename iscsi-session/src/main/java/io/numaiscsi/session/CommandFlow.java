@@ -2,14 +2,12 @@ package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.IntObjectHashMap;
-import io.numaiscsi.proto.DataOutHeader;
 import io.numaiscsi.proto.Lun;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.RejectReason;
 import io.numaiscsi.proto.ScsiCommandHeader;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.transport.DataMover;
-import io.numaiscsi.proto.transport.DataOutListener;
 import io.numaiscsi.scsi.ItNexus;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiStatus;
@@ -29,9 +27,8 @@ import org.slf4j.LoggerFactory;
  * MaxRecvDataSegmentLength with the status in the last Data-In, and residuals. Runs on the connection's
  * thread; the SCSI layer may complete on any thread and is brought back through the executor.
  */
-final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListener {
+final class CommandFlow implements IscsiCommand.CommandCompletions {
     private static final Logger LOG = LoggerFactory.getLogger(CommandFlow.class);
-    private static final int RESERVED = ResponseWriter.RESERVED_TAG;
     /** Commands beyond the CmdSN window's depth: immediate ones, which the window does not bound. */
     private static final int IMMEDIATE_SLACK = 16;
 
@@ -46,16 +43,14 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
     private final IntObjectHashMap<IscsiCommand> byItt = new IntObjectHashMap<>();
     private final ArrayDeque<IscsiCommand> free = new ArrayDeque<>();
     private final ScsiCommandHeader commandHeader = new ScsiCommandHeader();
-    private final DataOutHeader dataOutHeader = new DataOutHeader();
     private final ByteBuf cdbScratch;
-    private int nextTtt = 1;
     /**
      * Buffers held against the budgets. A write whose buffer does not fit is parked (its R2Ts wait), a READ that does
      * not fit, or finds the transport not taking output (a peer that does not read its socket), is parked too; both
      * run when buffers come back. A READ's bytes count while it executes: handed to the transport, they no longer do.
      */
     private final BufferCharges charges;
-    private final ArrayDeque<IscsiCommand> parked = new ArrayDeque<>();
+    private final DataOutFlow dataOut;
     private final ArrayDeque<IscsiCommand> parkedReads = new ArrayDeque<>();
     private boolean holdParked;
 
@@ -87,6 +82,20 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             free.add(cmd);
         }
         this.cdbScratch = io.netty.buffer.Unpooled.buffer(Pdu.BHS_LENGTH + 1024);
+        this.dataOut = new DataOutFlow(this, connection, params, charges, nanoClock);
+    }
+
+    /** Data-Out for one of this connection's writes. */
+    void onDataOut(Pdu pdu) {
+        dataOut.onDataOut(pdu);
+    }
+
+    void track(IscsiCommand cmd) {
+        byItt.put(cmd.itt, cmd);
+    }
+
+    boolean holdingParked() {
+        return holdParked;
     }
 
     // ---- SCSI Command ------------------------------------------------------------------------
@@ -132,12 +141,12 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
             respondWithoutData(cmd);
             return;
         }
-        int dataOut = cmd.task.dataOutLength();
-        if (dataOut > 0) {
+        int dataOutLength = cmd.task.dataOutLength();
+        if (dataOutLength > 0) {
             // EDTL < SPDTL: the initiator sends only EDTL bytes; the SCSI layer writes the whole blocks it got and
             // the response reports the overflow (libiscsi iSCSIResiduals). EDTL > SPDTL: surplus data is dropped.
-            cmd.scsiDataLength = dataOut;
-            startDataOut(cmd, pdu, h.finalBit(), h.writeBit() ? Math.min(edtl, dataOut) : 0);
+            cmd.scsiDataLength = dataOutLength;
+            dataOut.start(cmd, pdu, h.finalBit(), h.writeBit() ? Math.min(edtl, dataOutLength) : 0);
             return;
         }
         byItt.put(itt, cmd);
@@ -156,7 +165,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
      * Runs the command on its LUN's thread, as the registry has it now: inline when that is this thread (or there is
      * no such LUN), else through that thread's queue.
      */
-    private void execute(IscsiCommand cmd) {
+    void execute(IscsiCommand cmd) {
         cmd.readyAt = nanoClock.getAsLong();
         LogicalUnit unit = cmd.task.unit();
         if (unit == null || unit.thread().isCurrent()) {
@@ -195,59 +204,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
         return cdbScratch.readableBytes();
     }
 
-    private void startDataOut(IscsiCommand cmd, Pdu pdu, boolean finalBit, int toCollect) {
-        cmd.state = IscsiCommand.State.COLLECTING_DATA;
-        cmd.toCollect = toCollect;
-        ByteBuf immediate = pdu.data();
-        int immediateLength = immediate == null ? 0 : immediate.readableBytes();
-        int unsolicited = immediateLength;
-        if (!params.initialR2T() && !finalBit) {
-            unsolicited = Math.min(cmd.expectedLength, params.firstBurstLength());
-        }
-        cmd.unsolicitedEnd = Math.min(unsolicited, cmd.toCollect);
-        // Over budget: take the unsolicited part (at most FirstBurstLength) now, solicit the rest later.
-        if (cmd.unsolicitedEnd < toCollect) {
-            cmd.parked = !parked.isEmpty() || !charges.charge(toCollect, true);
-        } else {
-            charges.force(toCollect); // all of it is already on its way: bounded by FirstBurstLength
-        }
-        int size = cmd.parked ? cmd.unsolicitedEnd : toCollect;
-        cmd.writeBuffer = connection.channel().alloc().directBuffer(size, size);
-        cmd.writeBuffer.writerIndex(size);
-        cmd.lastDataAt = nanoClock.getAsLong();
-        if (!cmd.parked) {
-            cmd.writeCharge = toCollect;
-        }
-        cmd.ttt = nextTargetTransferTag();
-        byItt.put(cmd.itt, cmd);
-        if (immediateLength > 0) {
-            acceptData(cmd, immediate, 0);
-        }
-        cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
-        if (cmd.parked) {
-            parked.add(cmd);
-            return;
-        }
-        advance(cmd);
-    }
 
     /** Runs parked writes (full buffer, R2Ts) and parked READs, oldest first, while the budgets allow. */
     void retryParked() {
-        boolean any = false;
-        while (!holdParked && !parked.isEmpty() && charges.charge(parked.peek().toCollect, true)) {
-            IscsiCommand cmd = parked.poll();
-            cmd.parked = false;
-            ByteBuf full = connection.channel().alloc().directBuffer(cmd.toCollect, cmd.toCollect);
-            full.writerIndex(cmd.toCollect);
-            full.setBytes(0, cmd.writeBuffer, 0, cmd.received); // DataPDUInOrder: nothing lies beyond received
-            cmd.writeBuffer.release();
-            cmd.writeBuffer = full;
-            cmd.writeCharge = cmd.toCollect;
-            cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
-            cmd.lastDataAt = nanoClock.getAsLong();
-            advance(cmd);
-            any = true;
-        }
+        boolean any = dataOut.retryParked();
         while (!holdParked && !parkedReads.isEmpty() && connection.channel().writable()
                 && charges.charge(parkedReads.peek().task.readDataLength(), false)) {
             IscsiCommand cmd = parkedReads.poll();
@@ -288,137 +248,19 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
     }
 
     int parkedWrites() {
-        return parked.size();
+        return dataOut.parkedWrites();
     }
 
-    private int nextTargetTransferTag() {
-        int t = nextTtt;
-        nextTtt = nextTtt == 0x7fffffff ? 1 : nextTtt + 1;
-        return t;
-    }
 
-    /** Copies the part of a data segment that lies inside the SCSI transfer; counts it if it is in order. */
-    private void acceptData(IscsiCommand cmd, ByteBuf data, int offset) {
-        cmd.lastDataAt = nanoClock.getAsLong();
-        int length = data.readableBytes();
-        int end = Math.min(offset + length, cmd.writeBuffer.writerIndex()); // a parked write holds only its first part
-        if (end > offset) {
-            cmd.writeBuffer.setBytes(offset, data, data.readerIndex(), end - offset);
-        }
-        if (offset <= cmd.received && end > cmd.received) {
-            cmd.received = end;
-        }
-    }
 
-    /** Issues R2Ts up to MaxOutstandingR2T, or starts execution once all data is in. */
-    private void advance(IscsiCommand cmd) {
-        if (cmd.parked) {
-            return; // its unsolicited data is kept; R2Ts and execution wait for budget
-        }
-        cmd.retireCompletedR2ts();
-        if (cmd.allDataReceived()) {
-            cmd.state = IscsiCommand.State.EXECUTING;
-            ByteBuf data = cmd.writeBuffer;
-            cmd.writeBuffer = null;
-            cmd.task.dataOut(data);
-            execute(cmd);
-            return;
-        }
-        DataMover mover = connection.channel().dataMover();
-        if (mover != null) {
-            // iSER: the rest is RDMA-Read from the initiator's buffer once the unsolicited part is in; no R2T
-            if (cmd.received >= cmd.unsolicitedEnd && cmd.nextR2tOffset < cmd.toCollect) {
-                int from = cmd.nextR2tOffset;
-                cmd.nextR2tOffset = cmd.toCollect;
-                mover.getDataOut(cmd.itt, cmd.writeBuffer, from, cmd.toCollect - from, cmd.unsolicitedEnd, this);
-            }
-            return;
-        }
-        while (cmd.outstandingR2t < params.maxOutstandingR2T() && cmd.nextR2tOffset < cmd.toCollect) {
-            int length = Math.min(params.maxBurstLength(), cmd.toCollect - cmd.nextR2tOffset);
-            out.r2t(cmd.lunRaw, cmd.itt, cmd.ttt, cmd.r2tSN++, cmd.nextR2tOffset, length);
-            cmd.lastDataAt = nanoClock.getAsLong();
-            cmd.pushR2t(cmd.nextR2tOffset + length);
-            cmd.nextR2tOffset += length;
-        }
-    }
 
-    @Override
-    public void dataOutArrived(int itt, int end) {
-        IscsiCommand cmd = byItt.get(itt);
-        if (cmd == null || cmd.state != IscsiCommand.State.COLLECTING_DATA) {
-            return; // aborted while the transport was moving its data
-        }
-        cmd.received = Math.max(cmd.received, end);
-        advance(cmd);
-    }
 
-    @Override
-    public void dataOutFailed(int itt) {
-        IscsiCommand cmd = byItt.get(itt);
-        if (cmd != null && cmd.state == IscsiCommand.State.COLLECTING_DATA) {
-            failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
-        }
-    }
 
     // ---- Data-Out ----------------------------------------------------------------------------
 
-    void onDataOut(Pdu pdu) {
-        DataOutHeader h = dataOutHeader.wrap(pdu.bhs());
-        int itt = h.initiatorTaskTag();
-        int ttt = h.targetTransferTag();
-        IscsiCommand cmd = byItt.get(itt);
-        if (cmd == null || cmd.state != IscsiCommand.State.COLLECTING_DATA) {
-            boolean issuedByUs = ttt != RESERVED && ttt > 0 && ttt < nextTtt;
-            if (ttt != RESERVED && cmd == null && !issuedByUs) {
-                if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                    LOG.warn("rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}", connection.channel().remoteAddress(),
-                            Integer.toHexString(itt), Integer.toHexString(ttt));
-                }
-                out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
-            }
-            return; // data for a command already answered (failed, aborted) or surplus data: dropped
-        }
-        ByteBuf data = pdu.data();
-        int length = data == null ? 0 : data.readableBytes();
-        int offset = h.bufferOffset();
-        if ((ttt != RESERVED && ttt != cmd.ttt) || offset < 0 || (long) offset + length > cmd.expectedLength
-                || (ttt == RESERVED && offset + length > Math.max(cmd.unsolicitedEnd, params.firstBurstLength()))) {
-            if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("rejecting Data-Out from {}: ITT 0x{} TTT 0x{} offset {} length {} outside the transfer "
-                                + "(EDTL {}, FirstBurstLength {})", connection.channel().remoteAddress(), Integer.toHexString(itt),
-                        Integer.toHexString(ttt), offset, length, cmd.expectedLength, params.firstBurstLength());
-            }
-            out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
-            return;
-        }
-        int expectedDataSN = ttt == RESERVED ? cmd.unsolicitedDataSN++ : cmd.solicitedDataSN++;
-        if (h.dataSN() != expectedDataSN) {
-            // ERL 0 cannot recover a lost or reordered Data-Out: fail the command, keep the connection.
-            if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("aborting command ITT 0x{} from {}: Data-Out DataSN {} where {} was expected (offset {}, length {})",
-                        Integer.toHexString(itt), connection.channel().remoteAddress(), Integer.toUnsignedString(h.dataSN()),
-                        expectedDataSN, offset, length);
-            }
-            failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
-            return;
-        }
-        if (offset > cmd.received) {
-            if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("aborting command ITT 0x{} from {}: Data-Out offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
-                        Integer.toHexString(itt), connection.channel().remoteAddress(), offset, cmd.received);
-            }
-            failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
-            return;
-        }
-        if (length > 0) {
-            acceptData(cmd, data, offset);
-        }
-        advance(cmd);
-    }
 
     /** Ends a command still collecting data with CHECK CONDITION; its later Data-Out PDUs are dropped. */
-    private void failCollecting(IscsiCommand cmd, SenseReason reason) {
+    void failCollecting(IscsiCommand cmd, SenseReason reason) {
         byItt.remove(cmd.itt);
         cmd.task.fail(reason);
         finish(cmd, Residual.NONE, 0, cmd.r2tSN);
@@ -540,10 +382,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions, DataOutListe
     }
 
     private void recycle(IscsiCommand cmd) {
-        if (cmd.parked) {
-            parked.remove(cmd);
-            cmd.parked = false;
-        }
+        dataOut.unpark(cmd);
         if (cmd.readParked) {
             parkedReads.remove(cmd);
             cmd.readParked = false;

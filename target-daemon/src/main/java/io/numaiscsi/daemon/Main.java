@@ -140,7 +140,7 @@ public final class Main implements Callable<Integer> {
                 Portal at = Portal.parse(metrics);
                 endpoint = new MetricsEndpoint(at.host(), at.port(),
                         new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon.cachedLuns(), daemon.bufferMetric())
-                                .guards(daemon.guards()));
+                                .guards(daemon.guards()).iser(daemon::iserStats));
             } catch (Exception e) {
                 System.err.println("--metrics " + metrics + ": " + e.getMessage());
                 daemon.close();

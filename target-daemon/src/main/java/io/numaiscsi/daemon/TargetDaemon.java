@@ -62,7 +62,7 @@ public final class TargetDaemon implements AutoCloseable {
     private EventLoops eventLoops;
     private TargetRegistry registry;
     private TcpPortal portal;
-    private IserPortals iserPortals;
+    private volatile IserPortals iserPortals;
     private ConnectionGuards guards;
     private boolean closed;
 
@@ -192,6 +192,12 @@ public final class TargetDaemon implements AutoCloseable {
 
     public List<CachedLun> cachedLuns() {
         return cachedLuns;
+    }
+
+    /** iSER traffic so far (zeros without an iSER portal); any thread. */
+    public io.numaiscsi.iser.IserStats iserStats() {
+        IserPortals p = iserPortals;
+        return p == null ? io.numaiscsi.iser.IserStats.ZERO : p.stats();
     }
 
     /** Login slots, the failed-login throttle and the buffer budget; null before {@link #start()}. */

@@ -65,6 +65,15 @@ public final class IserPortals implements AutoCloseable {
                 new DefaultThreadFactory("iser-" + port, true)));
     }
 
+    /** Traffic over every iSER connection so far, closed and live, summed over the portals. */
+    public io.numaiscsi.iser.IserStats stats() {
+        io.numaiscsi.iser.IserStats sum = io.numaiscsi.iser.IserStats.ZERO;
+        for (IserPortal p : portals) {
+            sum = sum.plus(p.totals().snapshot());
+        }
+        return sum;
+    }
+
     @Override
     public void close() {
         for (IserPortal p : portals) {

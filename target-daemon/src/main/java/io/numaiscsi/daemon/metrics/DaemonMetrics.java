@@ -32,6 +32,7 @@ public final class DaemonMetrics {
     private final EventThreadRegistry threads;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private final Set<Thread> registered = new HashSet<>();
+    private java.util.function.Supplier<io.numaiscsi.iser.IserStats> iserStats;
 
     public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions, List<TargetDaemon.CachedLun> cachedLuns) {
         this(threads, sessions, cachedLuns, null);
@@ -73,6 +74,26 @@ public final class DaemonMetrics {
         Gauge.builder("jvm_direct_memory_max_bytes", () -> PlatformDependent.maxDirectMemory())
                 .description("the direct memory ceiling").strongReference(true).register(registry);
         return this;
+    }
+
+    /** iSER traffic (RFC 7145), summed over every connection so far; the source reads each connection's counters. */
+    public DaemonMetrics iser(java.util.function.Supplier<io.numaiscsi.iser.IserStats> stats) {
+        iserStats = stats; // the registry holds function counters' sources weakly
+        iserCounter("iser_receives", "iSER Sends received from initiators (one PDU each)", stats, s -> s.receives());
+        iserCounter("iser_sends", "iSER Sends posted to initiators", stats, s -> s.sends());
+        iserCounter("iser_rdma_writes", "RDMA Writes posted (data-in)", stats, s -> s.rdmaWrites());
+        iserCounter("iser_rdma_reads", "RDMA Reads posted (data-out)", stats, s -> s.rdmaReads());
+        iserCounter("iser_written_bytes", "data-in bytes RDMA-Written", stats, s -> s.bytesWritten());
+        iserCounter("iser_read_bytes", "data-out bytes RDMA-Read", stats, s -> s.bytesRead());
+        iserCounter("iser_written_in_place_bytes", "data-in bytes RDMA-Written straight from registered cache memory",
+                stats, s -> s.bytesWrittenInPlace());
+        return this;
+    }
+
+    private void iserCounter(String name, String description, java.util.function.Supplier<io.numaiscsi.iser.IserStats> stats,
+                             java.util.function.ToLongFunction<io.numaiscsi.iser.IserStats> field) {
+        FunctionCounter.builder(name, stats, s -> field.applyAsLong(s.get()))
+                .description(description).register(registry);
     }
 
     /** Per node of one cached LUN: hits, misses, evictions, bytes served from local and remote memory, forwards. */

@@ -30,4 +30,19 @@ class DaemonMetricsTest {
         assertTrue(text.contains("iscsi_sessions 0.0"), text);
         assertTrue(text.contains("netty_pooled_direct_bytes "), text);
     }
+
+    @Test
+    void iserCountersAreExportedFromTheirSource() {
+        io.numaiscsi.iser.IserStats[] now = {io.numaiscsi.iser.IserStats.ZERO};
+        DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), java.util.List.of())
+                .iser(() -> now[0]);
+        assertTrue(metrics.scrape().contains("iser_rdma_writes_total 0.0"), metrics.scrape());
+        now[0] = new io.numaiscsi.iser.IserStats(5, 6, 3, 2, 3L << 20, 1L << 20, 2L << 20);
+        String text = metrics.scrape();
+        assertTrue(text.contains("iser_receives_total 5.0"), text);
+        assertTrue(text.contains("iser_rdma_writes_total 3.0"), text);
+        assertTrue(text.contains("iser_rdma_reads_total 2.0"), text);
+        assertTrue(text.contains("iser_written_bytes_total 3145728.0"), text);
+        assertTrue(text.contains("iser_written_in_place_bytes_total 2097152.0"), text);
+    }
 }
