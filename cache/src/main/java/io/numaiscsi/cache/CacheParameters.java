@@ -1,5 +1,7 @@
 package io.numaiscsi.cache;
 
+import io.numaiscsi.config.WritePolicy;
+
 import java.util.Objects;
 
 /**

@@ -1,5 +1,7 @@
 package io.numaiscsi.cache;
 
+import io.numaiscsi.config.WritePolicy;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.numa.NodeMemory;

@@ -1,5 +1,7 @@
 package io.numaiscsi.cache;
 
+import io.numaiscsi.config.WritePolicy;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,7 @@
 package io.numaiscsi.cache;
 
+import io.numaiscsi.config.WritePolicy;
+
 import static io.numaiscsi.cache.Support.flush;
 import static io.numaiscsi.cache.Support.pattern;
 import static io.numaiscsi.cache.Support.read;

@@ -51,12 +51,12 @@ final class CacheSection {
             }
             routeThreshold = (int) t;
         }
-        CacheSettings.WritePolicy policy = d.writePolicy();
+        WritePolicy policy = d.writePolicy();
         c = f.optional("write-policy");
         if (c != null) {
             policy = switch (c.text().toLowerCase(Locale.ROOT)) {
-                case "write-through" -> CacheSettings.WritePolicy.WRITE_THROUGH;
-                case "write-back" -> CacheSettings.WritePolicy.WRITE_BACK;
+                case "write-through" -> WritePolicy.WRITE_THROUGH;
+                case "write-back" -> WritePolicy.WRITE_BACK;
                 default -> throw c.error("\"" + c.text() + "\" is not a write policy (use write-through or write-back)");
             };
         }

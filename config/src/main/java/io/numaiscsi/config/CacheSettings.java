@@ -23,7 +23,6 @@ public record CacheSettings(Mode mode, long sizePerNode, int blockSize, int part
     public enum Mode { OFF, PAGE_CACHE, NUMA }
 
     /** When a write is acknowledged. */
-    public enum WritePolicy { WRITE_THROUGH, WRITE_BACK }
 
     public static final int ZERO_COPY_OFF = Integer.MAX_VALUE;
 

@@ -43,7 +43,7 @@ class CacheSectionTest {
                   pretend-nodes: 2
                 """);
         assertEquals(new CacheSettings(CacheSettings.Mode.NUMA, 1L << 30, 128 << 10, 32, 8, 32 << 10,
-                CacheSettings.WritePolicy.WRITE_BACK, 256 << 10), c.cache());
+                WritePolicy.WRITE_BACK, 256 << 10), c.cache());
         assertEquals(CacheSettings.ZERO_COPY_OFF, parse("cache:\n  mode: numa\n  zero-copy-min: off\n").cache()
                 .zeroCopyMin());
         assertEquals(64 << 10, parse("cache:\n  mode: numa\n").cache().zeroCopyMin());

@@ -2,7 +2,6 @@ package io.numaiscsi.daemon;
 
 import io.numaiscsi.cache.CacheParameters;
 import io.numaiscsi.cache.CachedBlockDevice;
-import io.numaiscsi.cache.WritePolicy;
 import io.numaiscsi.config.BackingType;
 import io.numaiscsi.config.CacheSettings;
 import io.numaiscsi.config.FaultInjection;
@@ -43,7 +42,7 @@ final class BackingStores {
         }
         CacheParameters params = new CacheParameters(cache.sizePerNode(), cache.blockSize(), cache.partitionsPerNode(),
                 cache.neighbours(), cache.routeThreshold(),
-                cache.writePolicy() == CacheSettings.WritePolicy.WRITE_BACK ? WritePolicy.WRITE_BACK : WritePolicy.WRITE_THROUGH);
+                cache.writePolicy());
         Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
         return CachedBlockDevice.create(store, params, numa.topology(), numa.memory(), workers);
     }
