@@ -1,7 +1,6 @@
 package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.proto.CmdSnVerdict;
 import io.numaiscsi.proto.CmdSnWindow;
 import io.numaiscsi.proto.Opcode;
 import io.numaiscsi.proto.Pdu;
@@ -19,8 +18,6 @@ import io.numaiscsi.proto.login.TextStep;
 import io.netty.buffer.ByteBufUtil;
 import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.LogicalUnit;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -51,12 +48,12 @@ public final class IscsiConnection {
     private IscsiSession session;
     private SessionParameters params;
     private CmdSnWindow window;
+    private CmdSnOrdering ordering;
     private CommandFlow commands;
     private TaskManagement taskManagement;
     private TextExchange textExchange;
     private Keepalive keepalive;
     /** Non-immediate commands waiting for a CmdSN gap to fill; beyond the window they are discarded anyway. */
-    private final List<Pdu> heldForCmdSN = new ArrayList<>();
     private final NopOutHeader nopOut = new NopOutHeader();
     private final TextRequestHeader textRequest = new TextRequestHeader();
     private final LogoutRequestHeader logoutRequest = new LogoutRequestHeader();
@@ -156,10 +153,9 @@ public final class IscsiConnection {
         Phase was = phase;
         phase = Phase.CLOSED;
         loginGuard.release();
-        for (Pdu p : heldForCmdSN) {
-            p.release();
+        if (ordering != null) {
+            ordering.releaseHeld();
         }
-        heldForCmdSN.clear();
         if (commands != null) {
             commands.abortAllOnClose();
         }
@@ -302,6 +298,7 @@ public final class IscsiConnection {
         session = login.session();
         session.attach(this);
         window = new CmdSnWindow(settings.queueDepth());
+        ordering = new CmdSnOrdering(window, channel);
         window.start(login.loginCmdSN());
         out.startFullFeature(window, login.nextStatSN());
         channel.negotiated(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
@@ -367,47 +364,7 @@ public final class IscsiConnection {
 
     /** Commands carrying a CmdSN run in CmdSN order (RFC 7143 4.2.2.1). */
     private void orderedByCmdSN(Pdu pdu) {
-        boolean immediate = Bhs.immediate(pdu.bhs());
-        int cmdSN = pdu.bhs().getInt(24);
-        CmdSnVerdict verdict = window.check(cmdSN, immediate);
-        switch (verdict) {
-            case IMMEDIATE -> dispatch(pdu, cmdSN);
-            case ACCEPT -> {
-                window.accepted();
-                dispatch(pdu, cmdSN);
-                drainHeld();
-            }
-            case QUEUE -> {
-                // The decoded Pdu is pooled and recycled when onPdu returns: hold a new one over the same parts.
-                heldForCmdSN.add(Pdu.newInstance(pdu.bhs().retain(), pdu.ahs() == null ? null : pdu.ahs().retain(),
-                        pdu.data() == null ? null : pdu.data().retain()));
-            }
-            case DISCARD -> LOG.debug("discarding {} from {}: CmdSN {} outside window [{}, {}]", pdu.opcode(),
-                    channel.remoteAddress(), Integer.toUnsignedString(cmdSN), Integer.toUnsignedString(window.expCmdSN()),
-                    Integer.toUnsignedString(window.maxCmdSN()));
-        }
-    }
-
-    private void drainHeld() {
-        boolean progressed = true;
-        while (progressed && !heldForCmdSN.isEmpty()) {
-            progressed = false;
-            for (int i = 0; i < heldForCmdSN.size(); i++) {
-                Pdu held = heldForCmdSN.get(i);
-                int cmdSN = held.bhs().getInt(24);
-                if (cmdSN == window.expCmdSN()) {
-                    heldForCmdSN.remove(i);
-                    window.accepted();
-                    try {
-                        dispatch(held, cmdSN);
-                    } finally {
-                        held.release();
-                    }
-                    progressed = true;
-                    break;
-                }
-            }
-        }
+        ordering.offer(pdu, this::dispatch);
     }
 
     private void dispatch(Pdu pdu, int cmdSN) {
