@@ -24,15 +24,17 @@ final class CmdSnOrdering {
 
     private final CmdSnWindow window;
     private final PduChannel channel;
+    private final Dispatch to;
     /** Bounded by the window: at most MaxCmdSN - ExpCmdSN commands can be ahead of the next one. */
     private final List<Pdu> held = new ArrayList<>();
 
-    CmdSnOrdering(CmdSnWindow window, PduChannel channel) {
+    CmdSnOrdering(CmdSnWindow window, PduChannel channel, Dispatch to) {
         this.window = window;
         this.channel = channel;
+        this.to = to;
     }
 
-    void offer(Pdu pdu, Dispatch to) {
+    void offer(Pdu pdu) {
         boolean immediate = Bhs.immediate(pdu.bhs());
         int cmdSN = pdu.bhs().getInt(Bhs.CMD_SN_OFFSET);
         CmdSnVerdict verdict = window.check(cmdSN, immediate);
@@ -41,7 +43,7 @@ final class CmdSnOrdering {
             case ACCEPT -> {
                 window.accepted();
                 to.dispatch(pdu, cmdSN);
-                drain(to);
+                drain();
             }
             case QUEUE -> {
                 // The decoded Pdu is pooled and recycled when onPdu returns: hold a new one over the same parts.
@@ -54,7 +56,7 @@ final class CmdSnOrdering {
         }
     }
 
-    private void drain(Dispatch to) {
+    private void drain() {
         boolean progressed = true;
         while (progressed && !held.isEmpty()) {
             progressed = false;

@@ -18,6 +18,7 @@ import io.numaiscsi.proto.login.TextStep;
 import io.netty.buffer.ByteBufUtil;
 import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.LogicalUnit;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -53,7 +54,6 @@ public final class IscsiConnection {
     private TaskManagement taskManagement;
     private TextExchange textExchange;
     private Keepalive keepalive;
-    /** Non-immediate commands waiting for a CmdSN gap to fill; beyond the window they are discarded anyway. */
     private final NopOutHeader nopOut = new NopOutHeader();
     private final TextRequestHeader textRequest = new TextRequestHeader();
     private final LogoutRequestHeader logoutRequest = new LogoutRequestHeader();
@@ -237,6 +237,34 @@ public final class IscsiConnection {
         close();
     }
 
+    /**
+     * Any thread: aborts this connection's commands on {@code lun} (all LUNs when negative) on its own thread.
+     * {@code waiter} (may be null) waits for this connection's part, also when the connection's thread is gone.
+     */
+    void abortFromOtherThread(int lun, PendingTaskManagement waiter) {
+        if (waiter != null) {
+            waiter.add(1);
+        }
+        try {
+            channel.executor().execute(() -> {
+                if (commands != null) {
+                    int waits = commands.abortAll(lun, waiter);
+                    if (waiter != null) {
+                        waiter.add(waits);
+                    }
+                }
+                if (waiter != null) {
+                    waiter.done();
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            // the connection's thread is gone, and its commands with it
+            if (waiter != null) {
+                waiter.done();
+            }
+        }
+    }
+
     /** Any thread: close this connection on its own thread. */
     void closeFromOtherThread(String reason) {
         channel.executor().execute(() -> {
@@ -298,7 +326,7 @@ public final class IscsiConnection {
         session = login.session();
         session.attach(this);
         window = new CmdSnWindow(settings.queueDepth());
-        ordering = new CmdSnOrdering(window, channel);
+        ordering = new CmdSnOrdering(window, channel, this::dispatch);
         window.start(login.loginCmdSN());
         out.startFullFeature(window, login.nextStatSN());
         channel.negotiated(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
@@ -364,7 +392,7 @@ public final class IscsiConnection {
 
     /** Commands carrying a CmdSN run in CmdSN order (RFC 7143 4.2.2.1). */
     private void orderedByCmdSN(Pdu pdu) {
-        ordering.offer(pdu, this::dispatch);
+        ordering.offer(pdu);
     }
 
     private void dispatch(Pdu pdu, int cmdSN) {

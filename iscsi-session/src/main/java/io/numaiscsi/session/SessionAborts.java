@@ -2,7 +2,6 @@ package io.numaiscsi.session;
 
 import io.numaiscsi.scsi.ItNexus;
 import io.numaiscsi.scsi.TransportTaskAborts;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Ends the tasks a session still holds for a LUN (collecting Data-Out, parked, queued for the LUN's thread) when the
@@ -19,18 +18,8 @@ public final class SessionAborts implements TransportTaskAborts {
     public void abort(ItNexus nexus, int lun) {
         IscsiSession session = sessions.byNexus(nexus);
         IscsiConnection c = session == null ? null : session.connection();
-        if (c == null) {
-            return;
-        }
-        try {
-            c.channel().executor().execute(() -> {
-                CommandFlow flow = c.commands();
-                if (flow != null) {
-                    flow.abortAll(lun, null);
-                }
-            });
-        } catch (RejectedExecutionException closed) {
-            // the connection's thread is gone, and its commands with it
+        if (c != null) {
+            c.abortFromOtherThread(lun, null);
         }
     }
 }

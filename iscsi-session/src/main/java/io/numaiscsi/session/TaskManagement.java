@@ -100,14 +100,7 @@ final class TaskManagement {
             if (c == null || c == connection) {
                 continue;
             }
-            p.add(1);
-            c.channel().executor().execute(() -> {
-                CommandFlow flow = c.commands();
-                if (flow != null) {
-                    p.add(flow.abortAll(lun, p));
-                }
-                p.done();
-            });
+            c.abortFromOtherThread(lun, p);
         }
         p.add(connection.commands().abortAll(lun, p));
         p.done();

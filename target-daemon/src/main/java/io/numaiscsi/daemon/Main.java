@@ -31,6 +31,7 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--portal", paramLabel = "HOST:PORT", description = "listen address; repeatable; overrides the config's portals")
     List<String> portals = new ArrayList<>();
+    private final List<Portal> parsedPortals = new ArrayList<>();
 
     @Option(names = "--event-model", paramLabel = "MODEL",
             description = "PER_LUN (an event thread per LUN) or CENTRALIZED (one thread for everything, as tgtd); "
@@ -48,7 +49,7 @@ public final class Main implements Callable<Integer> {
         System.exit(new CommandLine(new Main()).execute(args));
     }
 
-    /** The config file (or the embedded default) with the command line's overrides. */
+    /** The config file, checked, or the embedded default. */
     private TargetConfig loadConfig() throws ConfigException {
         TargetConfig config = configFile == null ? ConfigLoader.embeddedDefault() : ConfigLoader.load(configFile);
         if (configFile != null) {
@@ -68,14 +69,10 @@ public final class Main implements Callable<Integer> {
         }
     }
 
-    /** The --portal, --data-dir and --event-model overrides; they were checked at start. */
+    /** The --portal (parsed at start), --data-dir and --event-model overrides. */
     private TargetConfig withOverrides(TargetConfig config) {
-        if (!portals.isEmpty()) {
-            List<Portal> parsed = new ArrayList<>();
-            for (String p : portals) {
-                parsed.add(Portal.parse(p));
-            }
-            config = config.withPortals(parsed);
+        if (!parsedPortals.isEmpty()) {
+            config = config.withPortals(parsedPortals);
         }
         if (dataDir != null) {
             config = config.withDataDir(dataDir);
@@ -95,24 +92,15 @@ public final class Main implements Callable<Integer> {
             System.err.println(e.getMessage());
             return EXIT_CONFIG;
         }
-        if (!portals.isEmpty()) {
-            List<Portal> parsed = new ArrayList<>();
-            for (String p : portals) {
-                try {
-                    parsed.add(Portal.parse(p));
-                } catch (IllegalArgumentException e) {
-                    System.err.println("--portal " + p + ": " + e.getMessage());
-                    return EXIT_CONFIG;
-                }
+        for (String p : portals) {
+            try {
+                parsedPortals.add(Portal.parse(p));
+            } catch (IllegalArgumentException e) {
+                System.err.println("--portal " + p + ": " + e.getMessage());
+                return EXIT_CONFIG;
             }
-            config = config.withPortals(parsed);
         }
-        if (dataDir != null) {
-            config = config.withDataDir(dataDir);
-        }
-        if (eventModel != null) {
-            config = config.withDaemon(config.daemon().withEventModel(eventModel));
-        }
+        config = withOverrides(config);
         TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.

@@ -30,8 +30,7 @@ final class IserChannel implements PduChannel, PduSink {
 
     private final IserConnection iser;
     private final IserPortal.Relocation relocation;
-    private volatile EventExecutor executor;
-    private volatile ConnectionExecutor connectionExecutor;
+    private volatile NettyConnectionExecutor executor;
     private final PduEncoder encoder = new PduEncoder();
     private final ByteBufAllocator alloc;
     private final IscsiConnection connection;
@@ -41,8 +40,7 @@ final class IserChannel implements PduChannel, PduSink {
                 ByteBufAllocator alloc, LongSupplier nanoClock) {
         this.iser = iser;
         this.relocation = relocation;
-        this.executor = executor;
-        this.connectionExecutor = new NettyConnectionExecutor(executor);
+        this.executor = new NettyConnectionExecutor(executor);
         this.alloc = alloc;
         this.connection = new IscsiConnection(this, services, nanoClock);
         startTicker();
@@ -52,7 +50,7 @@ final class IserChannel implements PduChannel, PduSink {
     }
 
     private void startTicker() {
-        ticker = executor.scheduleAtFixedRate(connection::onTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        ticker = executor.loop().scheduleAtFixedRate(connection::onTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** Whether the session layer's periodic tick is scheduled (for tests). */
@@ -85,7 +83,7 @@ final class IserChannel implements PduChannel, PduSink {
 
     @Override
     public ConnectionExecutor executor() {
-        return connectionExecutor;
+        return executor;
     }
 
     /** iSER carries no digests (RFC 7145 5.1); the connection puts its iSER header in front. */
@@ -111,7 +109,7 @@ final class IserChannel implements PduChannel, PduSink {
 
     @Override
     public void handOff(Executor destination) {
-        if (!(destination instanceof EventExecutor home) || home == executor || iser.state() != IserConnection.State.FULL_FEATURE) {
+        if (!(destination instanceof EventExecutor home) || home == executor.loop() || iser.state() != IserConnection.State.FULL_FEATURE) {
             return;
         }
         if (ticker != null) {
@@ -119,8 +117,7 @@ final class IserChannel implements PduChannel, PduSink {
             ticker = null;
         }
         relocation.moveTo(home, () -> {
-            executor = home;
-            connectionExecutor = new NettyConnectionExecutor(home);
+            executor = new NettyConnectionExecutor(home);
             if (iser.state() == IserConnection.State.FULL_FEATURE) {
                 startTicker();
             }

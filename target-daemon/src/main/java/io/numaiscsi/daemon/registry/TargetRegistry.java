@@ -15,6 +15,7 @@ import io.numaiscsi.scsi.TransportTaskAborts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,10 +42,11 @@ public final class TargetRegistry implements AutoCloseable {
     private final ByteBufAllocator alloc;
     private final TransportTaskAborts transportAborts;
     private final int sharedReadMin;
-    /** By target, then LUN id; control thread only. */
+    /** The targets as added (their LUNs not read), in that order; control thread only. */
+    private final Map<String, TargetDefinition> definitions = new LinkedHashMap<>();
+    /** By target, then LUN id in the order added; control thread only. */
     private final Map<String, Map<Integer, RegisteredLun>> lunsByTarget = new HashMap<>();
-    /** The targets as the operations applied so far define them, in the order added; control thread only. */
-    private final Map<String, TargetDefinition> definitions = new java.util.LinkedHashMap<>();
+    /** {@link #definitions} with their LUNs now, rebuilt after every operation; for readers on other threads. */
     private volatile List<TargetDefinition> definitionSnapshot = List.of();
     /** Every LUN that has a device open, also those removed but not yet idle; for readers on other threads. */
     private final List<RegisteredLun> open = new CopyOnWriteArrayList<>();
@@ -118,7 +120,15 @@ public final class TargetRegistry implements AutoCloseable {
         } else {
             throw new IllegalArgumentException("unknown operation " + op);
         }
-        definitionSnapshot = List.copyOf(definitions.values());
+        List<TargetDefinition> served = new ArrayList<>();
+        for (TargetDefinition t : definitions.values()) {
+            List<LunDefinition> luns = new ArrayList<>();
+            for (RegisteredLun lun : lunsByTarget.get(t.name()).values()) {
+                luns.add(lun.definition());
+            }
+            served.add(t.withLuns(luns));
+        }
+        definitionSnapshot = List.copyOf(served);
     }
 
     private void addTarget(TargetDefinition t) {
@@ -128,8 +138,8 @@ public final class TargetRegistry implements AutoCloseable {
         ScsiTarget scsi = new ScsiTarget(t.name(), List.of(), alloc);
         scsi.transportAborts(transportAborts);
         directory.add(new ExportedTarget(t.name(), t.alias(), t.access(), scsi, Credentials.account(t.chap())));
-        lunsByTarget.put(t.name(), new HashMap<>());
-        definitions.put(t.name(), t.withLuns(List.of()));
+        lunsByTarget.put(t.name(), new LinkedHashMap<>());
+        definitions.put(t.name(), t);
         LOG.info("target {}: {}, initiators {}, networks {}", t.name(),
                 t.chap() == null ? "no authentication" : t.chap().mutual() ? "CHAP (mutual possible)" : "CHAP",
                 t.allowedInitiators().isEmpty() ? "ALL" : t.allowedInitiators(),
@@ -149,10 +159,6 @@ public final class TargetRegistry implements AutoCloseable {
         open.add(registered);
         lunsByTarget.get(targetName).put(lun.id(), registered);
         target.scsi().add(unit);
-        TargetDefinition defined = definitions.get(targetName);
-        List<LunDefinition> luns = new ArrayList<>(defined.luns());
-        luns.add(lun);
-        definitions.put(targetName, defined.withLuns(luns));
         LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", targetName, lun.id(), lun.backing(), lun.sizeBytes(),
                 lun.blockSize(), lun.path() == null ? "" : " at " + lun.path());
     }
@@ -164,10 +170,6 @@ public final class TargetRegistry implements AutoCloseable {
             throw new IllegalArgumentException("target " + targetName + " has no LUN " + lun);
         }
         RegisteredLun registered = lunsByTarget.get(targetName).remove(lun);
-        TargetDefinition defined = definitions.get(targetName);
-        List<LunDefinition> luns = new ArrayList<>(defined.luns());
-        luns.removeIf(l -> l.id() == lun);
-        definitions.put(targetName, defined.withLuns(luns));
         LOG.info("target {} LUN {}: removed; closing its backing store once its commands have completed", targetName, lun);
         unit.retire(() -> control.execute(() -> {
             DeviceShutdown.flushAndClose(registered.device(), "target " + targetName + " LUN " + lun);
