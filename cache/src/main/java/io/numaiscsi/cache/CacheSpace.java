@@ -1,7 +1,6 @@
 package io.numaiscsi.cache;
 
 import io.numaiscsi.numa.NodeMemory;
-import io.numaiscsi.numa.NumaTopology;
 
 /** The regions and partitions of every node, and which partition and how many bytes a cache block has. */
 final class CacheSpace {
@@ -12,16 +11,20 @@ final class CacheSpace {
   final CacheRegion[] regions;
   final CachePartition[] partitions;
 
-  CacheSpace(long size, CacheParameters params, NumaTopology topology, NodeMemory memory, CacheCounters counters,
+  /** The real node of each of the hash's nodes: one (the LUN's home) or every node of the machine. */
+  final int[] nodeIds;
+
+  CacheSpace(long size, CacheParameters params, int[] nodeIds, NodeMemory memory, CacheCounters counters,
              SlotIo.Sink slotSink) {
     this.blockSize = params.blockSize();
     this.size = size;
-    int nodes = topology.nodeCount();
+    this.nodeIds = nodeIds.clone();
+    int nodes = nodeIds.length;
     this.hash = new PartitionHash(nodes, params.partitionsPerNode(), params.neighbours());
     this.regions = new CacheRegion[nodes];
     this.partitions = new CachePartition[hash.totalPartitions()];
     for (int n = 0; n < nodes; n++) {
-      regions[n] = new CacheRegion(n, params, memory, counters, slotSink);
+      regions[n] = new CacheRegion(nodeIds[n], params, memory, counters, slotSink);
     }
     for (int p = 0; p < partitions.length; p++) {
       partitions[p] = regions[hash.nodeOfPartition(p)].partitions[hash.indexInNode(p)];

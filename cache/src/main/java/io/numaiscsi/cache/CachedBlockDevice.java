@@ -8,6 +8,7 @@ import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.SharedRead;
@@ -55,6 +56,7 @@ public final class CachedBlockDevice implements BlockDevice {
   private final FillCoordinator fills;
   /** Null under write-through. */
   private final WriteBackScheduler writeBacks;
+  private final DataTouches touches;
   private final AtomicInteger inflight = new AtomicInteger();
   private final RequestPool<ReadRequest> reads;
   private final RequestPool<WriteBackWrite> writeBackWrites;
@@ -62,7 +64,7 @@ public final class CachedBlockDevice implements BlockDevice {
   private volatile boolean closed;
 
   private CachedBlockDevice(BlockDevice backing, CacheParameters params, NumaTopology topology, NodeMemory memory,
-                            Executor[] nodeExecutors) {
+                            Executor[] nodeExecutors, int[] nodeIds, DataTouches touches) {
     this.backing = backing;
     this.params = params;
     this.blockSize = params.blockSize();
@@ -72,8 +74,9 @@ public final class CachedBlockDevice implements BlockDevice {
     this.nodeExecutors = new NodeExecutors(nodeExecutors, nodes);
     this.counters = new CacheCounters(nodes);
     SlotCompletions slotCompletions = new SlotCompletions();
-    this.space = new CacheSpace(size, params, topology, memory, counters, slotCompletions);
-    this.router = new AffinityRouter(space.hash, blockSize, params.routeThreshold());
+    this.touches = touches;
+    this.space = new CacheSpace(size, params, nodeIds, memory, counters, slotCompletions);
+    this.router = new AffinityRouter(space.hash, blockSize, params.routeThreshold(), space.nodeIds);
     this.fills = new FillCoordinator(backing, space);
     this.writeBacks = params.writePolicy() == WritePolicy.WRITE_BACK
         ? new WriteBackScheduler(backing, space, fills) : null;
@@ -91,14 +94,28 @@ public final class CachedBlockDevice implements BlockDevice {
    */
   public static CachedBlockDevice create(BlockDevice backing, CacheParameters params, NumaTopology topology,
                                          NodeMemory memory, Executor[] nodeExecutors) {
+    int[] all = new int[topology.nodeCount()];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = i;
+    }
+    return create(backing, params, topology, memory, nodeExecutors, all, DataTouches.singleNode());
+  }
+
+  /**
+   * As above, with the blocks only on the nodes {@code nodeIds} (one: the LUN's home node, where its event thread
+   * runs; every node: blocks spread by address, large requests routed) and the copies recorded in {@code touches}.
+   */
+  public static CachedBlockDevice create(BlockDevice backing, CacheParameters params, NumaTopology topology,
+                                         NodeMemory memory, Executor[] nodeExecutors, int[] nodeIds,
+                                         DataTouches touches) {
     Objects.requireNonNull(backing, "backing");
     if (backing.blockSize() > params.blockSize()) {
       throw new IllegalArgumentException("cache block " + params.blockSize() + " smaller than the logical block "
           + backing.blockSize());
     }
-    CachedBlockDevice d = new CachedBlockDevice(backing, params, topology, memory, nodeExecutors);
-    LOG.info("cache: {} nodes x {} bytes, {} partitions/node of {} blocks of {} bytes, {}, memory {}",
-        topology.nodeCount(), params.sizePerNode(), params.partitionsPerNode(), params.slotsPerPartition(),
+    CachedBlockDevice d = new CachedBlockDevice(backing, params, topology, memory, nodeExecutors, nodeIds, touches);
+    LOG.info("cache: node(s) {} x {} bytes, {} partitions/node of {} blocks of {} bytes, {}, memory {}",
+        java.util.Arrays.toString(nodeIds), params.sizePerNode(), params.partitionsPerNode(), params.slotsPerPartition(),
         params.blockSize(), params.writePolicy(), memory.bindsMemory() ? "node-bound" : "not node-bound");
     return d;
   }
@@ -323,7 +340,7 @@ public final class CachedBlockDevice implements BlockDevice {
     int here = NodeThread.currentNode();
     int arrival = Math.max(0, here);
     r.servingNode = arrival;
-    if (nodeExecutors.present() && router.routes((int) r.length)) {
+    if (nodeExecutors.present() && router.routes((int) r.length, arrival)) {
       int node = router.route(r.offset, r.length, arrival);
       if (node != arrival) {
         r.routed = true;

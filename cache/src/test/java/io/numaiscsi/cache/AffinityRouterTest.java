@@ -38,10 +38,10 @@ class AffinityRouterTest {
 
   @Test
   void smallRequestsAreNotRouted() {
-    assertFalse(router.routes(64 * K - 512));
-    assertTrue(router.routes(64 * K));
+    assertFalse(router.routes(64 * K - 512, 0));
+    assertTrue(router.routes(64 * K, 0));
     AffinityRouter oneNode = new AffinityRouter(new PartitionHash(1, 4, 2), 64 * K, 64 * K);
-    assertFalse(oneNode.routes(1 << 20));
+    assertFalse(oneNode.routes(1 << 20, 0));
     assertEquals(0, oneNode.route(0, 1 << 20, 0));
   }
 }

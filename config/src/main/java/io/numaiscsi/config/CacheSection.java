@@ -3,7 +3,7 @@ package io.numaiscsi.config;
 import java.util.List;
 import java.util.Locale;
 
-/** The {@code cache:} section; absent means cache off (each LUN served by its own store). */
+/** The {@code cache:} section; absent means the NUMA cache with every default (size-per-node auto). */
 final class CacheSection {
 
     static final String KEY = "cache";
@@ -29,7 +29,10 @@ final class CacheSection {
         long sizePerNode = d.sizePerNode();
         c = f.optional("size-per-node");
         if (c != null) {
-            sizePerNode = c.size();
+            sizePerNode = c.text().equalsIgnoreCase("auto") ? CacheSettings.SIZE_AUTO : c.size();
+            if (sizePerNode != CacheSettings.SIZE_AUTO && sizePerNode < (1 << 20)) {
+                throw c.error(c.text() + " is too small (at least 1M, or auto)");
+            }
         }
         int blockSize = d.blockSize();
         c = f.optional("block-size");
@@ -73,7 +76,7 @@ final class CacheSection {
                 zeroCopyMin = (int) z;
             }
         }
-        if (sizePerNode / partitions / blockSize < 2) {
+        if (sizePerNode != CacheSettings.SIZE_AUTO && sizePerNode / partitions / blockSize < 2) {
             Cursor at = f.optional("size-per-node");
             ConfigException e = at != null ? at.error(sizePerNode + " bytes give fewer than 2 blocks of " + blockSize
                     + " per partition (" + partitions + " partitions per node)")

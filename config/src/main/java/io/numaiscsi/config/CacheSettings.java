@@ -6,7 +6,8 @@ import java.util.Objects;
  * The {@code cache:} section.
  *
  * @param mode              off (the LUN's own store, O_DIRECT), page-cache (buffered file I/O baseline) or numa
- * @param sizePerNode       bytes of cache memory per NUMA node
+ * @param sizePerNode       bytes of cache memory per NUMA node, shared by the LUNs homed there; {@link #SIZE_AUTO}: a
+ *                          share of the node's free memory, decided at start
  * @param blockSize         cache block, a power of two in 4K..1M
  * @param partitionsPerNode 1..256
  * @param neighbours        neighbouring blocks kept in one partition, 1..64
@@ -22,15 +23,19 @@ public record CacheSettings(Mode mode, long sizePerNode, int blockSize, int part
     /** How LUN data is cached. */
     public enum Mode { OFF, PAGE_CACHE, NUMA }
 
-    /** When a write is acknowledged. */
-
     public static final int ZERO_COPY_OFF = Integer.MAX_VALUE;
+    /** {@code size-per-node: auto}. */
+    public static final long SIZE_AUTO = 0;
 
-    public static final CacheSettings DEFAULT = new CacheSettings(Mode.OFF, 256L << 20, 512 << 10, 16, 4, 64 << 10,
+    public static final CacheSettings DEFAULT = new CacheSettings(Mode.NUMA, SIZE_AUTO, 512 << 10, 16, 4, 64 << 10,
             WritePolicy.WRITE_THROUGH, 64 << 10);
 
     public CacheSettings {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(writePolicy, "writePolicy");
+    }
+
+    public boolean autoSize() {
+        return sizePerNode == SIZE_AUTO;
     }
 }

@@ -9,6 +9,7 @@ import io.numaiscsi.proto.ScsiCommandHeader;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.transport.DataMover;
 import io.numaiscsi.scsi.ItNexus;
+import io.numaiscsi.scsi.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiStatus;
 import io.numaiscsi.scsi.ScsiTarget;
@@ -337,6 +338,11 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         int maxSegment = params.initiatorMaxRecvDataSegmentLength();
         int maxBurst = params.maxBurstLength();
         int base = dataIn.readerIndex();
+        // the kernel copies it into the socket on this thread, when the writes below are flushed
+        LogicalUnit unit = cmd.task.unit();
+        if (unit != null) {
+            unit.touches().touched(DataTouches.Kind.SOCKET_SEND, dataIn, base, total);
+        }
         int offset = 0;
         int dataSN = 0;
         int burstLeft = maxBurst;

@@ -1,5 +1,8 @@
 package io.numaiscsi.session;
 
+import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.scsi.LogicalUnit;
+
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.proto.DataOutHeader;
 import io.numaiscsi.proto.Pdu;
@@ -93,10 +96,25 @@ final class DataOutFlow implements DataOutListener {
         int end = Math.min(offset + length, cmd.writeBuffer.writerIndex()); // a parked write holds only its first part
         if (end > offset) {
             cmd.writeBuffer.setBytes(offset, data, data.readerIndex(), end - offset);
+            touched(cmd, data, offset, end - offset);
         }
         if (offset <= cmd.received && end > cmd.received) {
             cmd.received = end;
         }
+    }
+
+    /** The kernel's copy into the receive buffer (TCP; over iSER the HCA wrote it), and ours into the write buffer. */
+    private void touched(IscsiCommand cmd, ByteBuf data, int offset, int length) {
+        LogicalUnit unit = cmd.task.unit();
+        if (unit == null) {
+            return;
+        }
+        DataTouches touches = unit.touches();
+        if (connection.channel().dataMover() == null) {
+            touches.touched(DataTouches.Kind.SOCKET_RECEIVE, data, data.readerIndex(), length);
+        }
+        touches.touched(DataTouches.Kind.COPY, data, data.readerIndex(), length);
+        touches.touched(DataTouches.Kind.COPY, cmd.writeBuffer, offset, length);
     }
 
     /** Issues R2Ts up to MaxOutstandingR2T, or starts execution once all data is in. */

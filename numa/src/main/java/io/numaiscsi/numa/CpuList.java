@@ -3,7 +3,7 @@ package io.numaiscsi.numa;
 import java.util.BitSet;
 
 /** The kernel's cpulist format: {@code 0-3,8-11,16}; empty means no CPUs. */
-final class CpuList {
+public final class CpuList {
   private CpuList() {}
 
   /** @throws IllegalArgumentException on malformed text */
@@ -35,5 +35,23 @@ final class CpuList {
       }
     }
     return set;
+  }
+
+  /** The kernel's list syntax ("0-3,8"), for logs and metrics. */
+  public static String format(BitSet cpus) {
+    StringBuilder sb = new StringBuilder();
+    int start = cpus.nextSetBit(0);
+    while (start >= 0) {
+      int end = cpus.nextClearBit(start) - 1;
+      if (sb.length() > 0) {
+        sb.append(',');
+      }
+      sb.append(start);
+      if (end > start) {
+        sb.append('-').append(end);
+      }
+      start = cpus.nextSetBit(end + 1);
+    }
+    return sb.toString();
   }
 }

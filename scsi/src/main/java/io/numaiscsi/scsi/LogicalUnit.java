@@ -28,6 +28,7 @@ public final class LogicalUnit {
   private boolean retired;
   /** Reads of at least this many bytes ask the device for its own memory (no copy) on any transport. */
   private int sharedReadMin = Integer.MAX_VALUE;
+  private DataTouches touches = DataTouches.singleNode();
 
   public LogicalUnit(int lun, LunIdentity identity, BlockDevice device) {
     if (lun < 0 || lun > MAX_LUN) {
@@ -61,6 +62,15 @@ public final class LogicalUnit {
 
   int sharedReadMin() {
     return sharedReadMin;
+  }
+
+  /** Where the bytes this unit's transports touch are recorded (the device records its own); set before it serves. */
+  public void touches(DataTouches recorder) {
+    touches = Objects.requireNonNull(recorder, "recorder");
+  }
+
+  public DataTouches touches() {
+    return touches;
   }
 
   public int lun() {

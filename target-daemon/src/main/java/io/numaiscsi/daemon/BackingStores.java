@@ -1,50 +1,79 @@
 package io.numaiscsi.daemon;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.numaiscsi.cache.CacheParameters;
 import io.numaiscsi.cache.CachedBlockDevice;
 import io.numaiscsi.config.BackingType;
 import io.numaiscsi.config.CacheSettings;
 import io.numaiscsi.config.FaultInjection;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.daemon.placement.CacheBudget;
+import io.numaiscsi.daemon.placement.TargetPlacement;
+import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.scsi.backstore.ChunkMemory;
 import io.numaiscsi.scsi.backstore.FaultInjectingBlockDevice;
 import io.numaiscsi.scsi.backstore.FileBlockDevice;
 import io.numaiscsi.scsi.backstore.ProcessUser;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Opens the backing store a LUN definition names, behind the configured cache mode. */
+/** Opens the backing store a LUN definition names, on its target's home node, behind the configured cache mode. */
 final class BackingStores {
     private static final Logger LOG = LoggerFactory.getLogger(BackingStores.class);
 
-    private BackingStores() {
+    private final CacheSettings cache;
+    private final NumaResources numa;
+    private final TargetPlacement placement;
+    private final CacheBudget budget;
+
+    BackingStores(CacheSettings cache, NumaResources numa, TargetPlacement placement, CacheBudget budget) {
+        this.cache = cache;
+        this.numa = numa;
+        this.placement = placement;
+        this.budget = budget;
     }
 
-    static BlockDevice open(LunDefinition lun, Executor ioExecutor, CacheSettings cache, NumaResources numa)
-            throws IOException {
+    BlockDevice open(String target, LunDefinition lun, DataTouches touches) throws IOException {
+        int home = placement.applyAsInt(target);
         if (lun.backing() == BackingType.FILE && lun.path().getParent() != null) {
             Path parent = lun.path().getParent();
             DirectoryChain.check(parent, ProcessUser.uid());
             PrivateDirectories.createMissing(parent);
         }
+        Executor io = numa.ioExecutor(home);
         BlockDevice store = switch (lun.backing()) {
-            case RAM -> new RamBlockDevice(lun.sizeBytes(), lun.blockSize());
-            case FILE -> FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), ioExecutor,
-                    cache.mode() != CacheSettings.Mode.PAGE_CACHE);
+            case RAM -> new RamBlockDevice(lun.sizeBytes(), lun.blockSize(), new NodeChunks(numa.memory(), home), touches);
+            case FILE -> {
+                FileBlockDevice f = FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io,
+                        cache.mode() != CacheSettings.Mode.PAGE_CACHE);
+                f.touches(touches);
+                yield f;
+            }
         };
         store = withFaults(store, lun);
         if (cache.mode() != CacheSettings.Mode.NUMA) {
+            LOG.info("target {} LUN {}: node {}, no cache (cache.mode {})", target, lun.id(), home, cache.mode());
             return store;
         }
-        CacheParameters params = new CacheParameters(cache.sizePerNode(), cache.blockSize(), cache.partitionsPerNode(),
-                cache.neighbours(), cache.routeThreshold(),
-                cache.writePolicy());
-        Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
-        return CachedBlockDevice.create(store, params, numa.topology(), numa.memory(), workers);
+        long bytes = budget.take(home);
+        if (bytes == 0) {
+            LOG.warn("target {} LUN {}: node {}, served without the cache: node {}'s cache memory was divided among the "
+                    + "LUNs it had at start (restart to include this one)", target, lun.id(), home, home);
+            return store;
+        }
+        CacheParameters params = new CacheParameters(bytes, cache.blockSize(), cache.partitionsPerNode(),
+                cache.neighbours(), cache.routeThreshold(), cache.writePolicy());
+        java.util.concurrent.Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
+        LOG.info("target {} LUN {}: home node {}, cache {} bytes there", target, lun.id(), home, bytes);
+        return CachedBlockDevice.create(store, params, numa.topology(), numa.memory(), workers, new int[] {home}, touches);
     }
 
     /** The test/debug {@code inject-*} keys: the faults sit between the cache (if any) and the real store. */
@@ -56,5 +85,38 @@ final class BackingStores {
         LOG.warn("LUN {}: TEST/DEBUG fault injection on (latency {}, medium error every {}, no space after {} bytes)",
                 lun.id(), f.latency(), f.mediumErrorEvery(), f.noSpaceAfterBytes());
         return new FaultInjectingBlockDevice(store, f.latency(), f.mediumErrorEvery(), f.noSpaceAfterBytes());
+    }
+
+    /** A RAM disk's chunks in its home node's memory; kept until the disk closes. */
+    private static final class NodeChunks implements ChunkMemory {
+        private final NodeMemory memory;
+        private final int node;
+        private final java.util.Map<ByteBuf, ByteBuffer> allocated = new java.util.IdentityHashMap<>();
+
+        NodeChunks(NodeMemory memory, int node) {
+            this.memory = memory;
+            this.node = node;
+        }
+
+        @Override
+        public synchronized ByteBuf allocate(int bytes) {
+            ByteBuffer b = memory.allocate(node, bytes);
+            ByteBuf chunk = Unpooled.wrappedBuffer(b).clear();
+            allocated.put(chunk, b);
+            return chunk;
+        }
+
+        @Override
+        public boolean reclaimable() {
+            return false;
+        }
+
+        @Override
+        public synchronized void free(ByteBuf chunk) {
+            ByteBuffer b = allocated.remove(chunk);
+            if (b != null) {
+                memory.free(b);
+            }
+        }
     }
 }

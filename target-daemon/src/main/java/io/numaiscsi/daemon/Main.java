@@ -128,7 +128,7 @@ public final class Main implements Callable<Integer> {
                 Portal at = Portal.parse(metrics);
                 endpoint = new MetricsEndpoint(at.host(), at.port(),
                         new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon.cachedLuns(), daemon.bufferMetric())
-                                .guards(daemon.guards()).iser(daemon::iserStats));
+                                .guards(daemon.guards()).iser(daemon::iserStats).luns(daemon::measuredLuns));
             } catch (Exception e) {
                 System.err.println("--metrics " + metrics + ": " + e.getMessage());
                 daemon.close();

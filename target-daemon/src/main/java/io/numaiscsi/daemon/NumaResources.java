@@ -1,40 +1,90 @@
 package io.numaiscsi.daemon;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import io.numaiscsi.config.NumaSettings;
+import io.numaiscsi.config.Portal;
+import io.numaiscsi.daemon.events.ThreadPlacements;
+import io.numaiscsi.daemon.placement.NodeLocalAllocator;
+import io.numaiscsi.daemon.placement.PageNodeLocator;
 import io.numaiscsi.numa.CpuPinning;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaNode;
 import io.numaiscsi.numa.NumaTopology;
+import io.numaiscsi.numa.PageNodes;
+import io.numaiscsi.scsi.NodeLocator;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The machine's NUMA layout as the daemon uses it: the topology (real, or split into pretend nodes),
- * node-bound memory for cache regions, and one worker group per node for requests the cache routes
- * there. Created only when something needs it.
+ * The machine's NUMA layout as the daemon uses it: the topology (real, or split into pretend nodes), the portal's
+ * node, node-bound memory for cache regions and RAM disks, per node a buffer pool, a backing-I/O pool and a worker
+ * group for requests the cache routes there (threads pinned to the node), and where memory and threads sit.
  */
 final class NumaResources implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NumaResources.class);
+    /** Pooled direct buffers aligned to 4 KiB so backing-store I/O can use O_DIRECT without a bounce copy. */
+    private static final int DIRECT_IO_ALIGNMENT = 4096;
 
     private final NumaTopology topology;
+    private final NumaNode portalNode;
+    private final NodeLocalAllocator allocator;
+    private final NodeLocator locator;
+    private final int ioThreadsPerNode;
     private NodeMemory memory;
     private ExecutorService[] workers;
+    private final ExecutorService[] io;
 
-    NumaResources(NumaSettings settings) {
+    NumaResources(NumaSettings settings, List<Portal> portals, int ioThreadsPerNode) {
         NumaTopology real = NumaTopology.detect();
         this.topology = settings.pretendNodes() > 1 ? real.pretend(settings.pretendNodes()) : real;
-        LOG.info("NUMA: {} node(s){}", topology.nodeCount(), topology.isPretend() ? " (pretend: CPUs split, memory not bound)" : "");
+        this.portalNode = topology.node(portalNodeIndex(topology, portals));
+        this.ioThreadsPerNode = ioThreadsPerNode;
+        this.io = new ExecutorService[topology.nodeCount()];
+        PooledByteBufAllocator[] pools = new PooledByteBufAllocator[topology.nodeCount()];
+        for (NumaNode n : topology.nodes()) {
+            int arenas = Math.max(1, n.cpuCount());
+            pools[n.index()] = new PooledByteBufAllocator(true, 0, arenas, 8192, 9, 256, 64, true, DIRECT_IO_ALIGNMENT);
+        }
+        this.allocator = new NodeLocalAllocator(pools);
+        this.locator = topology.nodeCount() == 1 ? NodeLocator.SINGLE_NODE
+                : new PageNodeLocator(topology.nodeCount(), PageNodes.open(topology));
+        LOG.info("NUMA: {} node(s){}; portal interface on node {}; placement {}", topology.nodeCount(),
+                topology.isPretend() ? " (pretend: CPUs split, memory not bound)" : "", portalNode.index(),
+                settings.placement().name().toLowerCase().replace('_', '-'));
+    }
+
+    /** The node of the first portal's interface ({@code /sys/class/net/IF/device/numa_node}); loopback: node 0. */
+    private static int portalNodeIndex(NumaTopology topology, List<Portal> portals) {
+        if (portals.isEmpty() || topology.nodeCount() == 1) {
+            return 0;
+        }
+        try {
+            NetworkInterface nif = NetworkInterface.getByInetAddress(InetAddress.getByName(portals.get(0).host()));
+            return nif == null ? 0 : topology.nodeOfNetworkInterface(nif.getName());
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     NumaTopology topology() {
         return topology;
     }
 
-    /** The node of the network interface a portal serves; loopback and unknown interfaces count as node 0. */
     NumaNode portalNode() {
-        return topology.node(0);
+        return portalNode;
+    }
+
+    NodeLocalAllocator allocator() {
+        return allocator;
+    }
+
+    NodeLocator locator() {
+        return locator;
     }
 
     synchronized NodeMemory memory() {
@@ -51,14 +101,29 @@ final class NumaResources implements AutoCloseable {
             for (int i = 0; i < workers.length; i++) {
                 NumaNode node = topology.node(i);
                 workers[i] = Executors.newFixedThreadPool(Math.max(1, node.cpuCount()),
-                        CpuPinning.threadFactory(node, "node" + i + "-worker", true));
+                        ThreadPlacements.recording(CpuPinning.threadFactory(node, "node" + i + "-worker", true), i));
             }
         }
         return workers;
     }
 
+    /** The blocking backing-store I/O threads of one node ({@code daemon.io-threads} each), pinned to it. */
+    synchronized ExecutorService ioExecutor(int node) {
+        if (io[node] == null) {
+            io[node] = Executors.newFixedThreadPool(ioThreadsPerNode,
+                    ThreadPlacements.recording(CpuPinning.threadFactory(topology.node(node), "backing-io-n" + node, true),
+                            node));
+        }
+        return io[node];
+    }
+
     @Override
     public synchronized void close() {
+        for (ExecutorService e : io) {
+            if (e != null) {
+                e.shutdown();
+            }
+        }
         if (workers != null) {
             for (ExecutorService w : workers) {
                 w.shutdown();

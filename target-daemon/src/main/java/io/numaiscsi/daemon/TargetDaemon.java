@@ -1,8 +1,11 @@
 package io.numaiscsi.daemon;
 
-import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.ByteBufAllocator;
+import io.numaiscsi.config.CacheSettings;
+import io.numaiscsi.daemon.placement.CacheBudget;
+import io.numaiscsi.daemon.placement.CacheSizing;
+import io.numaiscsi.daemon.placement.TargetPlacement;
 import io.netty.util.internal.PlatformDependent;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.numaiscsi.cache.CachedBlockDevice;
 import io.numaiscsi.config.InitiatorDefinition;
@@ -10,7 +13,6 @@ import io.numaiscsi.config.IscsiSettings;
 import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
-import io.numaiscsi.config.TargetDefinition;
 import io.numaiscsi.daemon.events.EventLoops;
 import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.daemon.iser.IserPortals;
@@ -26,7 +28,6 @@ import io.numaiscsi.session.ConnectionGuards;
 import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.ResourceLimits;
 import io.numaiscsi.session.SessionServices;
-import io.numaiscsi.numa.CpuPinning;
 import io.numaiscsi.session.SessionSettings;
 import io.numaiscsi.session.SessionTable;
 import io.numaiscsi.session.TargetDirectory;
@@ -39,21 +40,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The whole target: backing stores, SCSI targets, sessions and portals, wired from one config. */
 public final class TargetDaemon implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TargetDaemon.class);
-    /** Pooled direct buffers aligned to 4 KiB so backing-store I/O can use O_DIRECT without a bounce copy. */
-    private static final int DIRECT_IO_ALIGNMENT = 4096;
     static final int TARGET_PORTAL_GROUP_TAG = 1;
 
     private final TargetConfig config;
-    private final ExecutorService ioExecutor;
-    private final PooledByteBufAllocator alloc;
+    private final ByteBufAllocator alloc;
     private final SessionTable sessions;
     private final EventThreadRegistry threadStats = new EventThreadRegistry();
     private final List<InetSocketAddress> bound = new ArrayList<>();
@@ -73,22 +69,20 @@ public final class TargetDaemon implements AutoCloseable {
     public TargetDaemon(TargetConfig config) {
         this.config = config;
         this.sessions = new SessionTable(config.limits().maxSessions(), config.limits().maxSessionsPerInitiator());
-        this.numa = new NumaResources(config.numa());
-        this.ioExecutor = Executors.newFixedThreadPool(config.daemon().ioThreads(), new DefaultThreadFactory("backing-io", true));
-        int arenas = Math.max(2, Runtime.getRuntime().availableProcessors());
-        this.alloc = new PooledByteBufAllocator(true, 0, arenas, 8192, 9, 256, 64, true, DIRECT_IO_ALIGNMENT);
+        this.numa = new NumaResources(config.numa(), config.portals(), config.daemon().ioThreads());
+        this.alloc = numa.allocator();
     }
 
     public void start() throws IOException, InterruptedException {
         DataDirectory.prepare(config.daemon().dataDir(), ProcessUser.uid(), ProcessUser.name());
-        int lunCount = 0;
-        for (TargetDefinition t : config.targets()) {
-            lunCount += t.luns().size();
-        }
-        eventLoops = new EventLoops(config.daemon().eventModel(), lunCount);
-        LunEventLoops eventThreads = new LunEventLoops(eventLoops.luns());
-        registry = new TargetRegistry(lun -> BackingStores.open(lun, ioExecutor, config.cache(), numa), eventThreads,
-                alloc, new SessionAborts(sessions), config.cache().zeroCopyMin());
+        TargetPlacement placement = new TargetPlacement(numa.topology().nodeCount(), config.numa().placement(),
+                numa.portalNode().index(), config.targets());
+        int[] lunsPerNode = placement.lunsPerNode();
+        eventLoops = new EventLoops(config.daemon().eventModel(), numa.topology(), numa.portalNode(), lunsPerNode);
+        LunEventLoops eventThreads = new LunEventLoops(eventLoops, placement);
+        BackingStores stores = new BackingStores(config.cache(), numa, placement, cacheBudget(lunsPerNode));
+        registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
+                config.cache().zeroCopyMin(), numa.locator());
         registry.applyAll(ConfigOperations.of(config));
         for (RegisteredLun lun : registry.luns()) {
             if (lun.device() instanceof CachedBlockDevice cached) {
@@ -116,14 +110,10 @@ public final class TargetDaemon implements AutoCloseable {
         SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
                 iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG, resources, chapAccounts(config));
         guards = ConnectionGuards.of(resources);
-        int core = 0;
-        for (EventExecutor lunThread : eventLoops.luns()) {
-            int ordinal = core++;
-            lunThread.execute(() -> {
-                // One core of the portal's node each; every event thread shows in the metrics from the start.
-                CpuPinning.pinCurrentThreadToCore(numa.portalNode(), ordinal);
-                threadStats.current();
-            });
+        for (int node = 0; node < eventLoops.nodes(); node++) {
+            for (EventExecutor lunThread : eventLoops.luns(node)) {
+                lunThread.execute(threadStats::current); // every event thread shows in the metrics from the start
+            }
         }
         portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.epoll());
         SessionServices services = new SessionServices(settings, directory, sessions, eventThreads, threadStats, guards);
@@ -150,6 +140,26 @@ public final class TargetDaemon implements AutoCloseable {
         }
         iserPortals.listen(p.host(), p.port(), p.connections(), services, eventLoops.login(), alloc, numa.memory(),
                 numa.portalNode().index(), cacheMemory);
+    }
+
+    /** {@code cache.size-per-node} per node (auto: from each node's free memory), divided among its LUNs. */
+    private CacheBudget cacheBudget(int[] lunsPerNode) {
+        CacheSettings c = config.cache();
+        long unit = (long) c.partitionsPerNode() * c.blockSize();
+        long[] sizes = new long[lunsPerNode.length];
+        for (int n = 0; n < sizes.length; n++) {
+            sizes[n] = c.autoSize() ? CacheSizing.auto(CacheSizing.freeBytes(numa.topology().node(n).osNode()),
+                    c.partitionsPerNode(), c.blockSize()) : c.sizePerNode();
+        }
+        CacheBudget budget = new CacheBudget(sizes, lunsPerNode, unit);
+        if (c.mode() == CacheSettings.Mode.NUMA) {
+            for (int n = 0; n < sizes.length; n++) {
+                LOG.info("cache on node {}: {} bytes{} for {} LUN(s), {} bytes each", n, sizes[n],
+                        c.autoSize() ? " (auto: 1/" + 8 + " of its free memory, at most 256M)" : "", lunsPerNode[n],
+                        budget.share(n));
+            }
+        }
+        return budget;
     }
 
     private static ResourceLimits resourceLimits(LimitsSettings l) {
@@ -187,11 +197,26 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     public io.netty.buffer.ByteBufAllocatorMetric bufferMetric() {
-        return alloc.metric();
+        return numa.allocator().metric();
     }
 
     public List<CachedLun> cachedLuns() {
         return cachedLuns;
+    }
+
+    /** A LUN's data-path touches, for the metrics. */
+    public record MeasuredLun(String target, int lun, io.numaiscsi.scsi.DataTouches touches) {
+    }
+
+    /** Every LUN with a device open now (also ones added live); any thread. */
+    public List<MeasuredLun> measuredLuns() {
+        List<MeasuredLun> out = new ArrayList<>();
+        if (registry != null) {
+            for (RegisteredLun l : registry.luns()) {
+                out.add(new MeasuredLun(l.target(), l.definition().id(), l.unit().touches()));
+            }
+        }
+        return out;
     }
 
     /** iSER traffic so far (zeros without an iSER portal); any thread. */
@@ -260,7 +285,6 @@ public final class TargetDaemon implements AutoCloseable {
         if (registry != null) {
             registry.close();
         }
-        ioExecutor.shutdown();
         numa.close();
         LOG.info("stopped");
     }

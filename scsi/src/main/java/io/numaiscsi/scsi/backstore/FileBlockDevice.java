@@ -3,6 +3,7 @@ package io.numaiscsi.scsi.backstore;
 import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import java.io.IOException;
@@ -40,6 +41,7 @@ public final class FileBlockDevice implements BlockDevice {
   private int pooled;
   private ByteBuffer zeros;
   private volatile boolean closed;
+  private DataTouches touches = DataTouches.singleNode();
 
   private FileBlockDevice(Path file, long size, int blockSize, int alignment, FileChannel buffered,
                           FileChannel direct, LibC libc, int fd, Executor executor) {
@@ -289,16 +291,32 @@ public final class FileBlockDevice implements BlockDevice {
         && bb.alignmentOffset(bb.position(), alignment) == 0;
   }
 
+  /** Where this store's buffered copies are recorded; set before the device serves. */
+  public void touches(DataTouches recorder) {
+    this.touches = Objects.requireNonNull(recorder, "recorder");
+  }
+
+  /** A buffered transfer: the kernel copies between the page cache (its node unknown to us) and our buffer. */
+  private void touchedBuffered(ByteBuf buf, int index, int length) {
+    touches.touched(DataTouches.Kind.BACKING, buf, index, length);
+    touches.touched(DataTouches.Kind.BACKING, -1, length);
+  }
+
   private void doRead(long offset, int length, ByteBuf dst) throws IOException {
     int wi = dst.writerIndex();
     if (dst.nioBufferCount() == 1) {
       ByteBuffer bb = dst.internalNioBuffer(wi, length);
-      readFully(directOk(offset, length, bb) ? direct : buffered, bb, offset);
+      boolean odirect = directOk(offset, length, bb);
+      readFully(odirect ? direct : buffered, bb, offset);
+      if (!odirect) {
+        touchedBuffered(dst, wi, length);
+      }
     } else {
       ByteBuffer tmp = ByteBuffer.allocate(length);
       readFully(buffered, tmp, offset);
       tmp.flip();
       dst.setBytes(wi, tmp);
+      touchedBuffered(dst, wi, length);
     }
     dst.writerIndex(wi + length);
   }
@@ -322,7 +340,11 @@ public final class FileBlockDevice implements BlockDevice {
     ByteBuffer bb = src.nioBufferCount() == 1
         ? src.internalNioBuffer(src.readerIndex(), length)
         : src.nioBuffer(src.readerIndex(), length);
-    writeFully(directOk(offset, length, bb) ? direct : buffered, bb, offset);
+    boolean odirect = directOk(offset, length, bb);
+    writeFully(odirect ? direct : buffered, bb, offset);
+    if (!odirect) {
+      touchedBuffered(src, src.readerIndex(), length);
+    }
   }
 
   private static void writeFully(FileChannel ch, ByteBuffer bb, long offset) throws IOException {

@@ -2,13 +2,15 @@ package io.numaiscsi.scsi.backstore;
 
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * A sparse in-memory disk: 1 MiB chunks allocated on first write, freed when unmap leaves no block
- * of them mapped. Mapping is tracked per logical block, so GET LBA STATUS is exact. Completes inline.
+ * A sparse in-memory disk: 1 MiB chunks allocated on first write from its {@link ChunkMemory}, dropped when unmap
+ * leaves no block of them mapped (if that memory is reclaimable). Mapping is tracked per logical block, so GET LBA
+ * STATUS is exact. Completes inline; its copies are recorded in its {@link DataTouches}.
  */
 public final class RamBlockDevice implements BlockDevice {
   static final int CHUNK_SIZE = 1 << 20;
@@ -17,22 +19,28 @@ public final class RamBlockDevice implements BlockDevice {
   private final int blockSize;
   private final int blocksPerChunk;
   private final AtomicReferenceArray<Chunk> chunks;
+  private final ChunkMemory memory;
+  private final DataTouches touches;
   private volatile boolean closed;
 
   /** Chunk data plus a bitmap of its mapped blocks; bitmap and liveness are guarded by the chunk. */
   private static final class Chunk {
-    final byte[] data;
+    final ByteBuf data;
     final long[] mapped;
     int mappedCount;
     boolean dead;
 
-    Chunk(int bytes, int blocks) {
-      data = new byte[bytes];
+    Chunk(ByteBuf data, int blocks) {
+      this.data = data;
       mapped = new long[(blocks + 63) >>> 6];
     }
   }
 
   public RamBlockDevice(long sizeBytes, int blockSize) {
+    this(sizeBytes, blockSize, ChunkMemory.HEAP, DataTouches.singleNode());
+  }
+
+  public RamBlockDevice(long sizeBytes, int blockSize, ChunkMemory memory, DataTouches touches) {
     if (blockSize != 512 && blockSize != 4096) {
       throw new IllegalArgumentException("block size must be 512 or 4096: " + blockSize);
     }
@@ -47,6 +55,8 @@ public final class RamBlockDevice implements BlockDevice {
     this.blockSize = blockSize;
     this.blocksPerChunk = CHUNK_SIZE / blockSize;
     this.chunks = new AtomicReferenceArray<>((int) chunkCount);
+    this.memory = memory;
+    this.touches = touches;
   }
 
   @Override
@@ -76,11 +86,14 @@ public final class RamBlockDevice implements BlockDevice {
       int within = (int) (pos % CHUNK_SIZE);
       int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
       Chunk c = chunks.get(index);
+      int at = dst.writerIndex();
       if (c == null) {
         dst.writeZero(n);
       } else {
         dst.writeBytes(c.data, within, n);
+        touches.touched(DataTouches.Kind.BACKING, c.data, within, n);
       }
+      touches.touched(DataTouches.Kind.BACKING, dst, at, n);
       pos += n;
     }
     done.ioComplete(IoStatus.OK);
@@ -101,7 +114,10 @@ public final class RamBlockDevice implements BlockDevice {
       int within = (int) (pos % CHUNK_SIZE);
       int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
       Chunk c = mappedChunk(index, within, n);
-      src.getBytes(from + (int) (pos - offset), c.data, within, n);
+      int at = from + (int) (pos - offset);
+      src.getBytes(at, c.data, within, n);
+      touches.touched(DataTouches.Kind.BACKING, src, at, n);
+      touches.touched(DataTouches.Kind.BACKING, c.data, within, n);
       pos += n;
     }
     done.ioComplete(IoStatus.OK);
@@ -113,8 +129,13 @@ public final class RamBlockDevice implements BlockDevice {
       Chunk c = chunks.get(index);
       if (c == null) {
         int bytes = (int) Math.min(CHUNK_SIZE, size - (long) index * CHUNK_SIZE);
-        Chunk fresh = new Chunk(bytes, blocksPerChunk);
-        c = chunks.compareAndSet(index, null, fresh) ? fresh : chunks.get(index);
+        Chunk fresh = new Chunk(memory.allocate(bytes), blocksPerChunk);
+        if (chunks.compareAndSet(index, null, fresh)) {
+          c = fresh;
+        } else {
+          memory.free(fresh.data);
+          c = chunks.get(index);
+        }
         if (c == null) {
           continue;
         }
@@ -155,7 +176,7 @@ public final class RamBlockDevice implements BlockDevice {
       Chunk c = chunks.get(index);
       if (c != null) {
         synchronized (c) {
-          java.util.Arrays.fill(c.data, within, Math.min(c.data.length, within + n), (byte) 0);
+          c.data.setZero(within, Math.min(c.data.capacity(), within + n) - within);
           for (int b = within / blockSize, last = (within + n - 1) / blockSize; b <= last; b++) {
             long bit = 1L << b;
             if ((c.mapped[b >>> 6] & bit) != 0) {
@@ -163,9 +184,10 @@ public final class RamBlockDevice implements BlockDevice {
               c.mappedCount--;
             }
           }
-          if (c.mappedCount == 0) {
+          if (c.mappedCount == 0 && memory.reclaimable()) {
             c.dead = true;
             chunks.compareAndSet(index, c, null);
+            memory.free(c.data);
           }
         }
       }
@@ -222,8 +244,8 @@ public final class RamBlockDevice implements BlockDevice {
     long total = 0;
     for (int i = 0; i < chunks.length(); i++) {
       Chunk c = chunks.get(i);
-      if (c != null) {
-        total += c.data.length;
+      if (c != null && c.mappedCount > 0) {
+        total += c.data.capacity();
       }
     }
     return total;
@@ -233,7 +255,10 @@ public final class RamBlockDevice implements BlockDevice {
   public void close() {
     closed = true;
     for (int i = 0; i < chunks.length(); i++) {
-      chunks.set(i, null);
+      Chunk c = chunks.getAndSet(i, null);
+      if (c != null && !memory.reclaimable()) {
+        memory.free(c.data);
+      }
     }
   }
 }

@@ -7,42 +7,53 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.config.DaemonSettings.EventModel;
+import io.numaiscsi.numa.CpuPinning;
+import io.numaiscsi.numa.NumaNode;
+import io.numaiscsi.numa.NumaTopology;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's event loop groups for one event model. PER_LUN: an acceptor, a login thread, and one
- * event thread per LUN. CENTRALIZED: a single thread that accepts, logs in and serves everything.
+ * The daemon's event loop groups for one event model. PER_LUN: an acceptor and a login thread on the portal's node
+ * (all its CPUs), and per node one event thread per LUN homed there, each pinned to one core of that node.
+ * CENTRALIZED: a single thread on the portal's node that accepts, logs in and serves everything.
  */
 public final class EventLoops implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventLoops.class);
 
     private final EventLoopGroup acceptor;
     private final EventLoopGroup login;
-    private final EventLoopGroup luns;
+    /** Indexed by node; every entry is the same group under CENTRALIZED. */
+    private final EventLoopGroup[] luns;
     private final boolean epoll;
 
-    public EventLoops(EventModel model, int lunCount) {
+    /** {@code lunsPerNode[n]}: LUNs homed on node n at start (a node with none still gets one thread for later). */
+    public EventLoops(EventModel model, NumaTopology topology, NumaNode portalNode, int[] lunsPerNode) {
         this.epoll = Epoll.isAvailable();
         if (!epoll) {
             LOG.warn("native epoll unavailable ({}); using NIO", Epoll.unavailabilityCause().toString());
         }
+        luns = new EventLoopGroup[topology.nodeCount()];
         if (model == EventModel.CENTRALIZED) {
-            acceptor = group(1, "event");
+            acceptor = group(1, new NodePinnedFactory("event", portalNode, false));
             login = acceptor;
-            luns = acceptor;
+            java.util.Arrays.fill(luns, acceptor);
+            LOG.info("event model CENTRALIZED: 1 thread on node {}", portalNode.index());
         } else {
-            acceptor = group(1, "acceptor");
-            login = group(1, "login");
-            luns = group(Math.max(1, lunCount), "lun-event");
+            acceptor = group(1, new NodePinnedFactory("acceptor", portalNode, false));
+            login = group(1, new NodePinnedFactory("login", portalNode, false));
+            for (NumaNode node : topology.nodes()) {
+                int threads = Math.max(1, lunsPerNode[node.index()]);
+                luns[node.index()] = group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true));
+            }
+            LOG.info("event model PER_LUN: LUN event threads per node {}", java.util.Arrays.toString(lunsPerNode));
         }
-        LOG.info("event model {}: {} LUN event thread(s)", model, model == EventModel.CENTRALIZED ? 1 : Math.max(1, lunCount));
     }
 
-    private EventLoopGroup group(int threads, String name) {
-        ThreadFactory tf = new DefaultThreadFactory(name, true);
+    private EventLoopGroup group(int threads, ThreadFactory tf) {
         return new MultiThreadIoEventLoopGroup(threads, tf, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
     }
 
@@ -54,8 +65,13 @@ public final class EventLoops implements AutoCloseable {
         return login;
     }
 
-    public EventLoopGroup luns() {
-        return luns;
+    /** The LUN event threads of one node. */
+    public EventLoopGroup luns(int node) {
+        return luns[node];
+    }
+
+    public int nodes() {
+        return luns.length;
     }
 
     public boolean epoll() {
@@ -64,10 +80,45 @@ public final class EventLoops implements AutoCloseable {
 
     @Override
     public void close() {
-        for (EventLoopGroup g : new EventLoopGroup[] {luns, login, acceptor}) {
+        java.util.Set<EventLoopGroup> all = new java.util.LinkedHashSet<>(java.util.List.of(luns));
+        all.add(login);
+        all.add(acceptor);
+        for (EventLoopGroup g : all) {
             if (!g.isShuttingDown()) {
                 g.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             }
+        }
+    }
+
+    /**
+     * Netty's threads, pinned when they start: to one core of the node each (event threads, round robin over its
+     * cores) or to all of the node's CPUs (acceptor and login, which do little). Each one logs where it went.
+     */
+    private static final class NodePinnedFactory implements ThreadFactory {
+        private final DefaultThreadFactory names;
+        private final NumaNode node;
+        private final boolean oneCore;
+        private final AtomicInteger ordinal = new AtomicInteger();
+
+        NodePinnedFactory(String prefix, NumaNode node, boolean oneCore) {
+            this.names = new DefaultThreadFactory(prefix, true);
+            this.node = node;
+            this.oneCore = oneCore;
+        }
+
+        @Override
+        public Thread newThread(Runnable task) {
+            int core = ordinal.getAndIncrement();
+            return names.newThread(() -> {
+                boolean pinned = oneCore ? CpuPinning.pinCurrentThreadToCore(node, core) : pinToNode();
+                ThreadPlacements.record(Thread.currentThread(), node.index(), pinned);
+                task.run();
+            });
+        }
+
+        private boolean pinToNode() {
+            io.numaiscsi.numa.NodeThread.bindCurrentThread(node.index());
+            return CpuPinning.pinCurrentThread(node);
         }
     }
 }

@@ -17,6 +17,8 @@ import java.lang.management.ThreadMXBean;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.numaiscsi.cache.CacheCounters;
 import io.numaiscsi.daemon.TargetDaemon;
+import io.numaiscsi.daemon.events.ThreadPlacements;
+import io.numaiscsi.scsi.DataTouches;
 import java.util.HashSet;
 import java.util.List;
 import java.util.function.ToLongFunction;
@@ -33,6 +35,9 @@ public final class DaemonMetrics {
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private final Set<Thread> registered = new HashSet<>();
     private java.util.function.Supplier<io.numaiscsi.iser.IserStats> iserStats;
+    private java.util.function.Supplier<List<TargetDaemon.MeasuredLun>> measuredLuns = List::of;
+    private final Set<DataTouches> touchesRegistered = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private final Set<String> placementsRegistered = new HashSet<>();
 
     public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions, List<TargetDaemon.CachedLun> cachedLuns) {
         this(threads, sessions, cachedLuns, null);
@@ -110,9 +115,6 @@ public final class DaemonMetrics {
             counter("cache_hits", "cache block hits", tags, counters, s -> s.hits()[n]);
             counter("cache_misses", "cache block misses (filled from the backing store)", tags, counters, s -> s.misses()[n]);
             counter("cache_evictions", "cache blocks evicted", tags, counters, s -> s.evictions()[n]);
-            counter("cache_local_bytes", "bytes served from the serving thread's own node's memory", tags, counters,
-                    s -> s.localBytes()[n]);
-            counter("cache_remote_bytes", "bytes served from another node's memory", tags, counters, s -> s.remoteBytes()[n]);
             counter("cache_forwards", "requests forwarded to this node's workers", tags, counters, s -> s.forwards()[n]);
             counter("cache_bypasses", "block reads that bypassed the cache (no free slot)", tags, counters,
                     s -> s.bypasses()[n]);
@@ -131,6 +133,12 @@ public final class DaemonMetrics {
         return registry;
     }
 
+    /** The LUNs whose data-path touches are exported (read at every scrape: LUNs come and go). */
+    public DaemonMetrics luns(java.util.function.Supplier<List<TargetDaemon.MeasuredLun>> luns) {
+        measuredLuns = luns;
+        return this;
+    }
+
     /** Prometheus text exposition of every meter. */
     public synchronized String scrape() {
         for (EventThreadStats s : threads.snapshot()) {
@@ -138,7 +146,46 @@ public final class DaemonMetrics {
                 register(s);
             }
         }
+        for (TargetDaemon.MeasuredLun lun : measuredLuns.get()) {
+            if (touchesRegistered.add(lun.touches())) {
+                registerTouches(lun);
+            }
+        }
+        for (ThreadPlacements.Placement p : ThreadPlacements.all()) {
+            if (placementsRegistered.add(p.thread())) {
+                Gauge.builder("numa_thread_pinned", () -> 1)
+                        .description("a thread the daemon pinned: its node and the CPUs it may run on")
+                        .tags(Tags.of("thread", p.thread(), "node", Integer.toString(p.node()), "cpus", p.cpus()))
+                        .register(registry);
+            }
+        }
         return registry.scrape();
+    }
+
+    /**
+     * Per LUN, every byte a CPU touched on its data path by kind, node of the CPU and node of the memory ("unknown":
+     * an unpinned thread, or memory whose node we cannot know such as the page cache).
+     */
+    private void registerTouches(TargetDaemon.MeasuredLun lun) {
+        DataTouches t = lun.touches();
+        for (DataTouches.Kind kind : DataTouches.Kind.values()) {
+            for (int cpu = -1; cpu < t.nodes(); cpu++) {
+                for (int mem = -1; mem < t.nodes(); mem++) {
+                    int c = cpu;
+                    int m = mem;
+                    Tags tags = Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun()),
+                            "kind", kind.name().toLowerCase(java.util.Locale.ROOT), "cpu_node", node(cpu), "mem_node", node(mem));
+                    FunctionCounter.builder("data_touched_bytes", t, x -> x.bytes(kind, c, m))
+                            .description("bytes a CPU touched on the LUN's data path (a copy counts source and "
+                                    + "destination), by the node of the CPU and of the memory")
+                            .tags(tags).register(registry);
+                }
+            }
+        }
+    }
+
+    private static String node(int n) {
+        return n < 0 ? "unknown" : Integer.toString(n);
     }
 
     private void register(EventThreadStats s) {

@@ -8,7 +8,9 @@ import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.session.ExportedTarget;
 import io.numaiscsi.session.TargetDirectory;
 import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
+import io.numaiscsi.scsi.NodeLocator;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.TransportTaskAborts;
@@ -42,6 +44,7 @@ public final class TargetRegistry implements AutoCloseable {
     private final ByteBufAllocator alloc;
     private final TransportTaskAborts transportAborts;
     private final int sharedReadMin;
+    private final NodeLocator locator;
     /** The targets as added (their LUNs not read), in that order; control thread only. */
     private final Map<String, TargetDefinition> definitions = new LinkedHashMap<>();
     /** By target, then LUN id in the order added; control thread only. */
@@ -56,7 +59,8 @@ public final class TargetRegistry implements AutoCloseable {
      *                      LogicalUnit#sharedReadMin})
      */
     public TargetRegistry(BackingOpener opener, LunEventLoops threads, ByteBufAllocator alloc,
-                          TransportTaskAborts transportAborts, int sharedReadMin) {
+                          TransportTaskAborts transportAborts, int sharedReadMin, NodeLocator locator) {
+        this.locator = locator;
         this.opener = opener;
         this.threads = threads;
         this.alloc = alloc;
@@ -151,8 +155,10 @@ public final class TargetRegistry implements AutoCloseable {
         if (target.scsi().unit(lun.id()) != null) {
             throw new IllegalArgumentException("target " + targetName + " has a LUN " + lun.id() + " already");
         }
-        BlockDevice device = opener.open(lun);
+        DataTouches touches = new DataTouches(locator);
+        BlockDevice device = opener.open(targetName, lun, touches);
         LogicalUnit unit = new LogicalUnit(lun.id(), LunIdentity.derive(targetName, lun.id(), lun.serial()), device);
+        unit.touches(touches);
         unit.sharedReadMin(sharedReadMin);
         threads.assign(targetName, unit);
         RegisteredLun registered = new RegisteredLun(targetName, lun, device, unit);
