@@ -1,5 +1,7 @@
 package io.numaiscsi.config;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -19,12 +21,28 @@ class CacheSectionTest {
     }
 
     @Test
-    void absentSectionsTakeDefaultsWithCacheOff() throws ConfigException {
+    void absentSectionsTakeDefaultsWithTheNumaCacheSizedAutomatically() throws ConfigException {
         TargetConfig c = parse("");
         assertEquals(CacheSettings.DEFAULT, c.cache());
-        assertEquals(CacheSettings.Mode.OFF, c.cache().mode());
-        assertEquals(new NumaSettings(0), c.numa());
+        assertEquals(CacheSettings.Mode.NUMA, c.cache().mode());
+        assertTrue(c.cache().autoSize());
+        assertEquals(new NumaSettings(0, NumaSettings.Placement.SPREAD), c.numa());
         assertEquals(CacheSettings.DEFAULT, parse("cache:\nnuma:\n").cache());
+        assertTrue(parse("cache:\n  size-per-node: auto\n").cache().autoSize());
+    }
+
+    @Test
+    void placementAndSizeErrorsNameTheField() {
+        ConfigException e = assertThrows(ConfigException.class, () -> parse("numa:\n  placement: nearest\n"));
+        assertTrue(e.getMessage().contains("numa.placement") && e.getMessage().contains("spread or portal-node"),
+                e.getMessage());
+        e = assertThrows(ConfigException.class, () -> parse("cache:\n  size-per-node: 512K\n"));
+        assertTrue(e.getMessage().contains("cache.size-per-node") && e.getMessage().contains("auto"), e.getMessage());
+    }
+
+    @Test
+    void portalNodePlacement() throws ConfigException {
+        assertEquals(NumaSettings.Placement.PORTAL_NODE, parse("numa:\n  placement: portal-node\n").numa().placement());
     }
 
     @Test

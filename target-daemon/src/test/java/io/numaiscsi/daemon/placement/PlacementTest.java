@@ -1,0 +1,64 @@
+package io.numaiscsi.daemon.placement;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.numaiscsi.config.BackingType;
+import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.NumaSettings;
+import io.numaiscsi.config.TargetDefinition;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PlacementTest {
+
+  private static TargetDefinition target(String name, int luns) {
+    List<LunDefinition> l = new ArrayList<>();
+    for (int i = 0; i < luns; i++) {
+      l.add(new LunDefinition(i, BackingType.RAM, null, 1 << 20, 512, null));
+    }
+    return new TargetDefinition("iqn.2026-11.io.numaiscsi:" + name, null, List.of(), l);
+  }
+
+  @Test
+  void spreadPutsEachTargetOnTheNodeWithFewestLuns() {
+    TargetPlacement p = new TargetPlacement(2, NumaSettings.Placement.SPREAD, 0,
+        List.of(target("a", 2), target("b", 1), target("c", 1)));
+    assertEquals(0, p.applyAsInt("iqn.2026-11.io.numaiscsi:a"));
+    assertEquals(1, p.applyAsInt("iqn.2026-11.io.numaiscsi:b"));
+    assertEquals(1, p.applyAsInt("iqn.2026-11.io.numaiscsi:c"));
+    assertArrayEquals(new int[] {2, 2}, p.lunsPerNode());
+    assertEquals(0, p.applyAsInt("iqn.2026-11.io.numaiscsi:later"), "a live target goes where there are fewest");
+    assertEquals(0, p.applyAsInt("iqn.2026-11.io.numaiscsi:later"), "and stays there");
+  }
+
+  @Test
+  void portalNodePutsEverythingOnTheInterfacesNode() {
+    TargetPlacement p = new TargetPlacement(2, NumaSettings.Placement.PORTAL_NODE, 1,
+        List.of(target("a", 1), target("b", 1)));
+    assertArrayEquals(new int[] {0, 2}, p.lunsPerNode());
+  }
+
+  @Test
+  void budgetDividesEachNodeAmongItsStartLunsOnly() {
+    long unit = 16L * 512 * 1024;
+    CacheBudget b = new CacheBudget(new long[] {256L << 20, 256L << 20}, new int[] {2, 1}, unit);
+    assertEquals(128L << 20, b.take(0));
+    assertEquals(128L << 20, b.take(0));
+    assertEquals(0, b.take(0), "the node's memory is given out");
+    assertEquals(256L << 20, b.take(1));
+    CacheBudget tiny = new CacheBudget(new long[] {unit * 3}, new int[] {2}, unit);
+    assertEquals(0, tiny.take(0), "less than two blocks per partition: no cache rather than a useless one");
+  }
+
+  @Test
+  void autoSizeIsAnEighthOfFreeMemoryCappedAndFloored() {
+    int partitions = 16;
+    int block = 512 * 1024;
+    assertEquals(CacheSizing.AUTO_CAP, CacheSizing.auto(20L << 30, partitions, block));
+    assertEquals(64L << 20, CacheSizing.auto(512L << 20, partitions, block));
+    assertEquals(16L << 20, CacheSizing.auto(8L << 20, partitions, block), "two blocks per partition at least");
+    assertEquals(CacheSizing.AUTO_CAP, CacheSizing.auto(-1, partitions, block));
+  }
+}
