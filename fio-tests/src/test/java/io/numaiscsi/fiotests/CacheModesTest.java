@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * initiators: libiscsi's conformance suite, then fio's libiscsi engine writing and crc32c-verifying
  * 640 MiB of mixed request sizes, more than the 2 x 256 MiB of cache, so blocks are evicted (and in
  * write-back, dirty blocks are written back under slot pressure). The daemon's counters must show
- * hits, misses, evictions and forwards.
+ * hits, misses, evictions and data-path touches.
  */
 @Tag("it")
 class CacheModesTest {
@@ -96,7 +96,7 @@ class CacheModesTest {
             String counters = "\n" + metrics.cacheSummary() + daemon.logTail();
             System.out.print("[" + name + "] cache counters after the suite and fio:\n" + metrics.cacheSummary());
             for (String counter : List.of("cache_hits_total", "cache_misses_total", "cache_evictions_total",
-                    "cache_forwards_total", "cache_local_bytes_total", "cache_in_place_bytes_total")) {
+                    "data_touched_bytes_total", "cache_in_place_bytes_total")) {
                 assertTrue(metrics.sum(counter) > 0, counter + " > 0" + counters);
             }
             assertEquals(0, PromText.settled(metricsPort, "cache_pinned_blocks", 0, Duration.ofSeconds(5)),

@@ -49,6 +49,42 @@ record PromText(String text) {
         return total;
     }
 
+    /** The sum of the samples of {@code name} whose labels contain every one of {@code labels}. */
+    double sumAll(String name, String... labels) {
+        Matcher m = SAMPLE.matcher(text);
+        double total = 0;
+        while (m.find()) {
+            String found = m.group(3) == null ? "" : m.group(3);
+            if (!m.group(1).equals(name)) {
+                continue;
+            }
+            boolean all = true;
+            for (String l : labels) {
+                all &= found.contains(l);
+            }
+            if (all) {
+                total += Double.parseDouble(m.group(4));
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Bytes CPUs touched on a LUN's data path (data_touched_bytes_total) between {@code before} and now, for samples
+     * carrying every one of {@code labels}: {local, all}, local meaning the CPU's node is the memory's node.
+     */
+    double[] touchedSince(PromText before, int nodes, String... labels) {
+        double all = sumAll("data_touched_bytes_total", labels) - before.sumAll("data_touched_bytes_total", labels);
+        double local = 0;
+        for (int n = 0; n < nodes; n++) {
+            String[] withNode = java.util.Arrays.copyOf(labels, labels.length + 2);
+            withNode[labels.length] = "cpu_node=\"" + n + "\"";
+            withNode[labels.length + 1] = "mem_node=\"" + n + "\"";
+            local += sumAll("data_touched_bytes_total", withNode) - before.sumAll("data_touched_bytes_total", withNode);
+        }
+        return new double[] {local, all};
+    }
+
     /** Whether any sample of {@code name} is present. */
     boolean has(String name) {
         Matcher m = SAMPLE.matcher(text);
@@ -60,19 +96,11 @@ record PromText(String text) {
         return false;
     }
 
-    /** Local bytes as a share of local + remote bytes served by the cache; NaN when it served nothing. */
-    double localShare() {
-        double local = sum("cache_local_bytes_total");
-        double remote = sum("cache_remote_bytes_total");
-        return local / (local + remote);
-    }
-
     /** The counters that grew from {@code before} to this scrape, for one metric: this minus before. */
     double delta(PromText before, String name) {
         return sum(name) - before.sum(name);
     }
 
-    /** One line per cache counter, summed over LUNs, per node: for logs and assertion messages. */
     /**
      * The sum of {@code metric} once it reads {@code expected} (a gauge that settles as connections close), or its
      * last reading when {@code patience} runs out.
@@ -91,7 +119,7 @@ record PromText(String text) {
     String cacheSummary() {
         StringBuilder sb = new StringBuilder();
         for (String n : new String[] {"cache_hits_total", "cache_misses_total", "cache_evictions_total",
-                "cache_local_bytes_total", "cache_remote_bytes_total", "cache_in_place_bytes_total", "cache_forwards_total",
+                "cache_in_place_bytes_total", "cache_forwards_total",
                 "cache_bypasses_total"}) {
             sb.append(String.format("%-26s node0 %14.0f  node1 %14.0f  all %14.0f%n", n, sum(n, "node=\"0\""),
                     sum(n, "node=\"1\""), sum(n)));

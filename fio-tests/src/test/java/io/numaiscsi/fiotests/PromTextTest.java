@@ -13,10 +13,11 @@ class PromTextTest {
             # TYPE cache_hits_total counter
             cache_hits_total{lun="0",node="0",target="iqn.x:disk0",} 120.0
             cache_hits_total{lun="0",node="1",target="iqn.x:disk0",} 30.0
-            cache_local_bytes_total{lun="0",node="0",target="iqn.x:disk0",} 9.0E8
-            cache_local_bytes_total{lun="0",node="1",target="iqn.x:disk0",} 1.0E8
-            cache_remote_bytes_total{lun="0",node="0",target="iqn.x:disk0",} 2.5E7
-            cache_remote_bytes_total{lun="0",node="1",target="iqn.x:disk0",} 2.5E7
+            data_touched_bytes_total{cpu_node="0",kind="copy",lun="0",mem_node="0",target="iqn.x:disk0",} 9.0E8
+            data_touched_bytes_total{cpu_node="1",kind="copy",lun="0",mem_node="1",target="iqn.x:disk0",} 1.0E8
+            data_touched_bytes_total{cpu_node="0",kind="socket_send",lun="0",mem_node="1",target="iqn.x:disk0",} 2.5E7
+            data_touched_bytes_total{cpu_node="unknown",kind="backing",lun="0",mem_node="0",target="iqn.x:disk0",} 2.5E7
+            data_touched_bytes_total{cpu_node="0",kind="copy",lun="0",mem_node="0",target="iqn.x:other",} 7.0E8
             cache_hits_total_extra 5.0
             iscsi_sessions 1.0
             """);
@@ -31,20 +32,24 @@ class PromTextTest {
     @Test
     void filtersByLabel() {
         assertEquals(30.0, SCRAPE.sum("cache_hits_total", "node=\"1\""));
-        assertEquals(9.0E8, SCRAPE.sum("cache_local_bytes_total", "node=\"0\""));
+        assertEquals(9.25E8, SCRAPE.sum("data_touched_bytes_total", "cpu_node=\"0\",kind=\"copy\""));
     }
 
     @Test
-    void localShareIsLocalOverLocalPlusRemote() {
-        assertEquals(1.0E9 / 1.05E9, SCRAPE.localShare(), 1e-12);
-        assertTrue(Double.isNaN(new PromText("").localShare()));
+    void touchedSinceCountsSameNodeAsLocalAndEverythingElseInTheTotal() {
+        double[] t = SCRAPE.touchedSince(new PromText(""), 2, "target=\"iqn.x:disk0\"");
+        assertEquals(1.0E9, t[0]);
+        assertEquals(1.05E9, t[1]);
+        PromText before = new PromText("data_touched_bytes_total{cpu_node=\"0\",kind=\"copy\",lun=\"0\",mem_node=\"0\","
+                + "target=\"iqn.x:disk0\",} 4.0E8\n");
+        assertEquals(6.0E8, SCRAPE.touchedSince(before, 2, "target=\"iqn.x:disk0\"")[0]);
     }
 
     @Test
     void deltaAndPresence() {
         PromText before = new PromText("cache_hits_total{node=\"0\",} 100.0\n");
         assertEquals(50.0, SCRAPE.delta(before, "cache_hits_total"));
-        assertTrue(SCRAPE.has("cache_remote_bytes_total"));
+        assertTrue(SCRAPE.has("data_touched_bytes_total"));
         assertFalse(SCRAPE.has("cache_forwards_total"));
     }
 }
