@@ -32,7 +32,7 @@ class PromTextTest {
     @Test
     void filtersByLabel() {
         assertEquals(30.0, SCRAPE.sum("cache_hits_total", "node=\"1\""));
-        assertEquals(9.25E8, SCRAPE.sum("data_touched_bytes_total", "cpu_node=\"0\",kind=\"copy\""));
+        assertEquals(1.6E9, SCRAPE.sum("data_touched_bytes_total", "cpu_node=\"0\",kind=\"copy\""));
     }
 
     @Test
