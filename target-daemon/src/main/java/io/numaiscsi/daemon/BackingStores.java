@@ -42,7 +42,7 @@ final class BackingStores {
         }
         CacheParameters params = new CacheParameters(cache.sizePerNode(), cache.blockSize(), cache.partitionsPerNode(),
                 cache.neighbours(), cache.routeThreshold(),
-                cache.writePolicy());
+                cache.writePolicy(), cache.dirtyRatio(), cache.dirtyExpire());
         Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
         return CachedBlockDevice.create(store, params, numa.topology(), numa.memory(), workers);
     }
