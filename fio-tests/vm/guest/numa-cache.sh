@@ -67,9 +67,9 @@ log "disk A $A, $(blockdev --getsize64 "$A") bytes"
 check fio-warm-a fio --name=warm --filename="$A" --rw=read --bs=1m --direct=1 --ioengine=libaio --iodepth=4 \
   --output="$OUT/fio-warm-a.txt"
 check metrics-start-one metrics "$OUT/metrics-start-one.prom"
-load one-rr4k randread 4k "$A"
+load one-rr4k randread 4k-4k "$A"
 load one-rr128k randread 128k-1m "$A"
-load one-rw4k randwrite 4k "$A"
+load one-rw4k randwrite 4k-4k "$A"
 
 check login-b iscsi_login "$VM_IQN_B" || abort "login to $VM_IQN_B failed"
 B=$(iscsi_disk "$VM_IQN_B") || abort "no block device after the second login"
@@ -77,9 +77,9 @@ log "disk B $B"
 check fio-warm-b fio --name=warm --filename="$B" --rw=read --bs=1m --direct=1 --ioengine=libaio --iodepth=4 \
   --output="$OUT/fio-warm-b.txt"
 check metrics-start-two metrics "$OUT/metrics-start-two.prom"
-load two-rr4k randread 4k "$A" "$B"
+load two-rr4k randread 4k-4k "$A" "$B"
 load two-rr128k randread 128k-1m "$A" "$B"
-load two-rw4k randwrite 4k "$A" "$B"
+load two-rw4k randwrite 4k-4k "$A" "$B"
 
 cat "/proc/$DPID/numa_maps" >"$OUT/numa_maps.txt"
 for t in /proc/"$DPID"/task/*; do

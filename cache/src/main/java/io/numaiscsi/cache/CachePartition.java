@@ -29,7 +29,12 @@ final class CachePartition {
   final long[] blockOf;
   final byte[] state;
   final boolean[] mapped;
+  /** Dirty slots: change them only through markDirty / markClean, which keep the device's dirty bytes. */
   final boolean[] dirty;
+  /** System.nanoTime() since which the slot's block has been dirty (meaningful while dirty). */
+  final long[] dirtySince;
+  private int dirtySlots;
+  private final DirtyAccount dirtyAccount;
   final boolean[] writeback;
   final int[] pins;
   final int[] version;
@@ -48,6 +53,12 @@ final class CachePartition {
   private boolean wakeDue;
 
   CachePartition(int node, ByteBuffer memory, int slots, int blockSize, CacheCounters counters, SlotIo.Sink slotSink) {
+    this(node, memory, slots, blockSize, counters, slotSink, new DirtyAccount((long) slots * blockSize, 0.5, blockSize));
+  }
+
+  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, CacheCounters counters, SlotIo.Sink slotSink,
+                 DirtyAccount dirtyAccount) {
+    this.dirtyAccount = dirtyAccount;
     this.node = node;
     this.slots = slots;
     this.blockSize = blockSize;
@@ -59,6 +70,7 @@ final class CachePartition {
     state = new byte[slots];
     mapped = new boolean[slots];
     dirty = new boolean[slots];
+    dirtySince = new long[slots];
     writeback = new boolean[slots];
     pins = new int[slots];
     version = new int[slots];
@@ -97,7 +109,7 @@ final class CachePartition {
     }
     state[s] = RESERVED;
     pins[s] = 1;
-    dirty[s] = false;
+    markClean(s);
     version[s]++;
     return s;
   }
@@ -137,7 +149,7 @@ final class CachePartition {
 
   private void release(int s) {
     state[s] = FREE;
-    dirty[s] = false;
+    markClean(s);
     freeStack[freeCount++] = s;
     wakeDue |= parkedHead != null;
   }
@@ -156,6 +168,7 @@ final class CachePartition {
     }
     map.remove(blockOf[s]);
     mapped[s] = false;
+    markClean(s); // superseded: a batch never writes an unmapped slot back, so it is no longer dirty data
     if (inLru[s]) {
       lruRemove(s);
     }
@@ -167,14 +180,53 @@ final class CachePartition {
   /** Installs a reserved, pinned slot as the block's current version (replacing any other). */
   void install(int s, long block, boolean isDirty) {
     int old = map.get(block);
+    // A block rewritten again and again keeps its first dirty time, so it still expires; one whose older
+    // version is being written back is dirty from now.
+    boolean inherit = old >= 0 && dirty[old] && !writeback[old];
+    long since = inherit ? dirtySince[old] : 0;
     if (old >= 0) {
       unmapSlot(old);
     }
     state[s] = VALID;
     blockOf[s] = block;
     mapped[s] = true;
-    dirty[s] = isDirty;
+    if (isDirty) {
+      markDirty(s, inherit ? since : System.nanoTime());
+    } else {
+      markClean(s);
+    }
     map.put(block, s);
+  }
+
+  private void markDirty(int s, long since) {
+    if (!dirty[s]) {
+      dirty[s] = true;
+      dirtySlots++;
+      dirtyAccount.blockDirtied();
+    }
+    dirtySince[s] = since;
+  }
+
+  /** The slot's data is on the backing device (or superseded). */
+  void markClean(int s) {
+    if (dirty[s]) {
+      dirty[s] = false;
+      dirtySlots--;
+      dirtyAccount.blockCleaned();
+    }
+  }
+
+  /** Whether a dirty block not being written back has been dirty since {@code cutoff} (System.nanoTime) or before. */
+  boolean hasDirtySince(long cutoff) {
+    if (dirtySlots == 0) {
+      return false;
+    }
+    for (int s = 0; s < slots; s++) {
+      if (dirty[s] && !writeback[s] && dirtySince[s] - cutoff <= 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Returns a reserved slot that will not be installed. */

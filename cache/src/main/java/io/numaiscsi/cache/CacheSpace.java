@@ -10,6 +10,7 @@ final class CacheSpace {
   final PartitionHash hash;
   final CacheRegion[] regions;
   final CachePartition[] partitions;
+  final DirtyAccount dirty;
 
   /** The real node of each of the hash's nodes: one (the LUN's home) or every node of the machine. */
   final int[] nodeIds;
@@ -22,9 +23,11 @@ final class CacheSpace {
     int nodes = nodeIds.length;
     this.hash = new PartitionHash(nodes, params.partitionsPerNode(), params.neighbours());
     this.regions = new CacheRegion[nodes];
+    long capacity = (long) nodes * params.partitionsPerNode() * params.slotsPerPartition() * blockSize;
+    this.dirty = new DirtyAccount(capacity, params.dirtyRatio(), blockSize);
     this.partitions = new CachePartition[hash.totalPartitions()];
     for (int n = 0; n < nodes; n++) {
-      regions[n] = new CacheRegion(nodeIds[n], params, memory, counters, slotSink);
+      regions[n] = new CacheRegion(nodeIds[n], params, memory, counters, slotSink, dirty);
     }
     for (int p = 0; p < partitions.length; p++) {
       partitions[p] = regions[hash.nodeOfPartition(p)].partitions[hash.indexInNode(p)];
@@ -46,6 +49,21 @@ final class CacheSpace {
       n += p.slots;
     }
     return n;
+  }
+
+  /** Whether any partition holds a block dirty since {@code cutoff} or before that no batch is writing yet. */
+  boolean hasDirtySince(long cutoff) {
+    for (CachePartition p : partitions) {
+      p.lock.lock();
+      try {
+        if (p.hasDirtySince(cutoff)) {
+          return true;
+        }
+      } finally {
+        p.lock.unlock();
+      }
+    }
+    return false;
   }
 
   int pinnedSlots() {

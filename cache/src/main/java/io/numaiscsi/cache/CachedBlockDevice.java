@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * blocks are invalidated, then the write completes. Write-back: every written block becomes a
  * fresh dirty copy (copy-on-write, so readers never see a half-updated block; partial blocks are
  * read-modify-write, filling the block first when it is not cached); dirty blocks are written back
- * in batches on flush, FUA, slot pressure and close. Batches and write-back unmaps are serialized,
+ * in batches on flush, FUA, slot pressure, close and in the background (the {@link WriteBackFlusher}: above the dirty
+ * ratio or past the dirty expiry; a write that would pass the hard dirty limit waits for a batch). Batches and write-back unmaps are serialized,
  * so two versions of one block are never in flight to the backing device at once.
  */
 public final class CachedBlockDevice implements BlockDevice {
@@ -57,6 +58,9 @@ public final class CachedBlockDevice implements BlockDevice {
   /** Null under write-through. */
   private final WriteBackScheduler writeBacks;
   private final DataTouches touches;
+  /** Null under write-through. */
+  private final DirtyWatch dirtyWatch;
+  private final WriteBackFlusher flusher;
   private final AtomicInteger inflight = new AtomicInteger();
   private final RequestPool<ReadRequest> reads;
   private final RequestPool<WriteBackWrite> writeBackWrites;
@@ -64,7 +68,7 @@ public final class CachedBlockDevice implements BlockDevice {
   private volatile boolean closed;
 
   private CachedBlockDevice(BlockDevice backing, CacheParameters params, NumaTopology topology, NodeMemory memory,
-                            Executor[] nodeExecutors, int[] nodeIds, DataTouches touches) {
+                            Executor[] nodeExecutors, int[] nodeIds, DataTouches touches, WriteBackFlusher flusher) {
     this.backing = backing;
     this.params = params;
     this.blockSize = params.blockSize();
@@ -81,6 +85,9 @@ public final class CachedBlockDevice implements BlockDevice {
     this.writeBacks = params.writePolicy() == WritePolicy.WRITE_BACK
         ? new WriteBackScheduler(backing, space, fills) : null;
     slotCompletions.bind(fills, writeBacks);
+    this.flusher = flusher;
+    this.dirtyWatch = writeBacks != null
+        ? new DirtyWatch(space, writeBacks, fills, params.dirtyExpire().toNanos()) : null;
     NodeExecutors executors = this.nodeExecutors;
     this.reads = new RequestPool<>(inflight, p -> new ReadRequest(p, backing, space, fills, counters, executors));
     this.writeBackWrites = new RequestPool<>(inflight, p -> new WriteBackWrite(p, space, fills, writeBacks));
@@ -98,7 +105,18 @@ public final class CachedBlockDevice implements BlockDevice {
     for (int i = 0; i < all.length; i++) {
       all[i] = i;
     }
-    return create(backing, params, topology, memory, nodeExecutors, all, DataTouches.singleNode());
+    return create(backing, params, topology, memory, nodeExecutors, all, DataTouches.singleNode(),
+        WriteBackFlusher.shared());
+  }
+
+  /** As above; under write-back the cache registers with {@code flusher} (rather than the shared one) until closed. */
+  public static CachedBlockDevice create(BlockDevice backing, CacheParameters params, NumaTopology topology,
+                                         NodeMemory memory, Executor[] nodeExecutors, WriteBackFlusher flusher) {
+    int[] all = new int[topology.nodeCount()];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = i;
+    }
+    return create(backing, params, topology, memory, nodeExecutors, all, DataTouches.singleNode(), flusher);
   }
 
   /**
@@ -107,13 +125,19 @@ public final class CachedBlockDevice implements BlockDevice {
    */
   public static CachedBlockDevice create(BlockDevice backing, CacheParameters params, NumaTopology topology,
                                          NodeMemory memory, Executor[] nodeExecutors, int[] nodeIds,
-                                         DataTouches touches) {
+                                         DataTouches touches, WriteBackFlusher flusher) {
     Objects.requireNonNull(backing, "backing");
+    Objects.requireNonNull(flusher, "flusher");
     if (backing.blockSize() > params.blockSize()) {
       throw new IllegalArgumentException("cache block " + params.blockSize() + " smaller than the logical block "
           + backing.blockSize());
     }
-    CachedBlockDevice d = new CachedBlockDevice(backing, params, topology, memory, nodeExecutors, nodeIds, touches);
+    CachedBlockDevice d = new CachedBlockDevice(backing, params, topology, memory, nodeExecutors, nodeIds, touches,
+        flusher);
+    if (d.dirtyWatch != null) {
+      d.space.dirty.onSoftCrossing(flusher::kick);
+      flusher.register(d.dirtyWatch);
+    }
     LOG.info("cache: node(s) {} x {} bytes, {} partitions/node of {} blocks of {} bytes, {}, memory {}",
         java.util.Arrays.toString(nodeIds), params.sizePerNode(), params.partitionsPerNode(), params.slotsPerPartition(),
         params.blockSize(), params.writePolicy(), memory.bindsMemory() ? "node-bound" : "not node-bound");
@@ -122,6 +146,31 @@ public final class CachedBlockDevice implements BlockDevice {
 
   public CacheCounters counters() {
     return counters;
+  }
+
+  /** Bytes of the cache blocks holding data not yet on the backing device (write-back; 0 under write-through). */
+  public long dirtyBytes() {
+    return space.dirty.bytes();
+  }
+
+  /** Write-back batches started (by any cause: flush, FUA, slot pressure, the background flusher, close). */
+  public long writebackBatches() {
+    return space.dirty.batches();
+  }
+
+  /** Bytes written back to the backing device by those batches. */
+  public long writebackBytes() {
+    return space.dirty.writtenBackBytes();
+  }
+
+  /** The dirty bytes above which the background flusher starts a batch. */
+  public long dirtySoftLimit() {
+    return space.dirty.softLimit;
+  }
+
+  /** The dirty bytes a write waits at rather than pass. */
+  public long dirtyHardLimit() {
+    return space.dirty.hardLimit;
   }
 
   public AffinityRouter router() {
@@ -285,6 +334,7 @@ public final class CachedBlockDevice implements BlockDevice {
       return;
     }
     if (writeBacks != null) {
+      flusher.unregister(dirtyWatch);
       Latch l = new Latch();
       flush(l);
       if (!l.await(30)) {

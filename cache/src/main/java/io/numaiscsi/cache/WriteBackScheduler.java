@@ -165,6 +165,9 @@ final class WriteBackScheduler {
         p.lock.unlock();
       }
     }
+    if (n > 0) {
+      space.dirty.batchStarted();
+    }
     batchStatus = IoStatus.OK;
     batchCleaned = n > 0;
     batchPending.set(n + 1);
@@ -188,7 +191,8 @@ final class WriteBackScheduler {
     try {
       p.writeback[s] = false;
       if (st == IoStatus.OK) {
-        p.dirty[s] = false;
+        p.markClean(s);
+        space.dirty.wroteBack(space.blockBytes(p.blockOf[s]));
       } else if (batchStatus == IoStatus.OK) {
         batchStatus = st;
       }

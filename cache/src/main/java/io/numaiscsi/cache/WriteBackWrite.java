@@ -7,7 +7,7 @@ import io.numaiscsi.scsi.IoStatus;
  * A write under write-back: one block at a time, each written block becomes a fresh dirty copy (copy-on-write, so
  * readers never see a half-updated block). A partial block is read-modify-write: its base is filled first when not
  * cached, and the new copy is installed only if the base is still current (else the block is retried). Without a
- * free slot the write parks on the partition and asks for a write-back batch; it resumes when a slot comes free.
+ * free slot, or when one more dirty block would pass the device's hard dirty limit, the write parks on the partition and asks for a write-back batch; it resumes when a slot comes free.
  * A FUA write then flushes everything before it completes.
  */
 final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWaiter {
@@ -70,7 +70,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
       p.lock.lock();
       try {
         if (full) {
-          int s = p.acquire();
+          int s = space.dirty.admitsBlock() ? p.acquire() : -1;
           if (s < 0) {
             p.park(this);
             parked = true;
@@ -161,7 +161,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
     WriteBackWrite others = null;
     p.lock.lock();
     try {
-      s = p.acquire();
+      s = space.dirty.admitsBlock() ? p.acquire() : -1;
       if (s < 0) {
         // The base may be the only reusable slot and this request needs two: a slot freed by this
         // unpin wakes the requests parked before, not this one (that would spin), which waits for a

@@ -1,5 +1,6 @@
 package io.numaiscsi.config;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
@@ -8,7 +9,10 @@ final class CacheSection {
 
     static final String KEY = "cache";
     static final List<String> KEYS = List.of("mode", "size-per-node", "block-size", "partitions-per-node",
-            "neighbours", "route-threshold", "write-policy", "zero-copy-min");
+            "neighbours", "route-threshold", "write-policy", "zero-copy-min",
+            "dirty-ratio", "dirty-expire");
+    static final Duration MIN_DIRTY_EXPIRE = Duration.ofMillis(100);
+    static final Duration MAX_DIRTY_EXPIRE = Duration.ofHours(1);
 
     private CacheSection() {
     }
@@ -76,6 +80,16 @@ final class CacheSection {
                 zeroCopyMin = (int) z;
             }
         }
+        double dirtyRatio = d.dirtyRatio();
+        c = f.optional("dirty-ratio");
+        if (c != null) {
+            dirtyRatio = ratio(c);
+        }
+        Duration dirtyExpire = d.dirtyExpire();
+        c = f.optional("dirty-expire");
+        if (c != null) {
+            dirtyExpire = c.duration(MIN_DIRTY_EXPIRE, MAX_DIRTY_EXPIRE, false);
+        }
         if (sizePerNode != CacheSettings.SIZE_AUTO && sizePerNode / partitions / blockSize < 2) {
             Cursor at = f.optional("size-per-node");
             ConfigException e = at != null ? at.error(sizePerNode + " bytes give fewer than 2 blocks of " + blockSize
@@ -88,6 +102,22 @@ final class CacheSection {
             throw f.optional("size-per-node").error("one partition would exceed 2 GiB; raise partitions-per-node");
         }
         return new CacheSettings(mode, sizePerNode, blockSize, partitions, neighbours, routeThreshold, policy,
-                zeroCopyMin);
+                zeroCopyMin, dirtyRatio, dirtyExpire);
+    }
+
+    /** A fraction strictly between 0 and 1 ({@code 0.2}) or a percentage strictly between 0% and 100% ({@code 20%}). */
+    private static double ratio(Cursor c) throws ConfigException {
+        String t = c.text().trim();
+        boolean percent = t.endsWith("%");
+        String number = percent ? t.substring(0, t.length() - 1).trim() : t;
+        if (!number.matches("[0-9]{1,3}(\\.[0-9]{1,6})?|\\.[0-9]{1,6}")) {
+            throw c.error("\"" + t + "\" is not a fraction (e.g. 0.2) or a percentage (e.g. 20%)");
+        }
+        double v = Double.parseDouble(number) / (percent ? 100 : 1);
+        if (!(v > 0 && v < 1)) {
+            throw c.error(t + " is out of range (a fraction between 0 and 1 or a percentage between 0% and 100%, "
+                    + "both exclusive)");
+        }
+        return v;
     }
 }

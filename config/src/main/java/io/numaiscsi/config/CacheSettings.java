@@ -1,5 +1,6 @@
 package io.numaiscsi.config;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -16,9 +17,13 @@ import java.util.Objects;
  * @param zeroCopyMin       reads of at least this many bytes leave over TCP straight from the pinned cache blocks;
  *                          smaller ones are copied where they arrive ({@link #ZERO_COPY_OFF}: every read is copied).
  *                          iSER sends every read from the cache blocks (the NIC reads them, no CPU copy at all).
+ * @param dirtyRatio        write-back: the share of a LUN's cache (0 < r < 1) that may be dirty before a background
+ *                          write-back batch starts
+ * @param dirtyExpire       write-back: a block dirty this long is written back in the background
  */
 public record CacheSettings(Mode mode, long sizePerNode, int blockSize, int partitionsPerNode, int neighbours,
-                            int routeThreshold, WritePolicy writePolicy, int zeroCopyMin) {
+                            int routeThreshold, WritePolicy writePolicy, int zeroCopyMin, double dirtyRatio,
+                            Duration dirtyExpire) {
 
     /** How LUN data is cached. */
     public enum Mode { OFF, PAGE_CACHE, NUMA }
@@ -28,11 +33,15 @@ public record CacheSettings(Mode mode, long sizePerNode, int blockSize, int part
     public static final long SIZE_AUTO = 0;
 
     public static final CacheSettings DEFAULT = new CacheSettings(Mode.NUMA, SIZE_AUTO, 512 << 10, 16, 4, 64 << 10,
-            WritePolicy.WRITE_THROUGH, 64 << 10);
+            WritePolicy.WRITE_THROUGH, 64 << 10, 0.2, Duration.ofSeconds(5));
 
     public CacheSettings {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(writePolicy, "writePolicy");
+        Objects.requireNonNull(dirtyExpire, "dirtyExpire");
+        if (!(dirtyRatio > 0 && dirtyRatio < 1)) {
+            throw new IllegalArgumentException("dirty ratio must be in (0, 1): " + dirtyRatio);
+        }
     }
 
     public boolean autoSize() {

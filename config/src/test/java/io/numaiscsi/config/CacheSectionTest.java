@@ -57,16 +57,31 @@ class CacheSectionTest {
                   route-threshold: 32K
                   write-policy: write-back
                   zero-copy-min: 256K
+                  dirty-ratio: 0.3
+                  dirty-expire: 1500ms
                 numa:
                   pretend-nodes: 2
                 """);
         assertEquals(new CacheSettings(CacheSettings.Mode.NUMA, 1L << 30, 128 << 10, 32, 8, 32 << 10,
-                WritePolicy.WRITE_BACK, 256 << 10), c.cache());
+                WritePolicy.WRITE_BACK, 256 << 10, 0.3, java.time.Duration.ofMillis(1500)), c.cache());
         assertEquals(CacheSettings.ZERO_COPY_OFF, parse("cache:\n  mode: numa\n  zero-copy-min: off\n").cache()
                 .zeroCopyMin());
         assertEquals(64 << 10, parse("cache:\n  mode: numa\n").cache().zeroCopyMin());
         assertEquals(2, c.numa().pretendNodes());
         assertEquals(CacheSettings.Mode.PAGE_CACHE, parse("cache:\n  mode: page-cache\n").cache().mode());
+    }
+
+    @Test
+    void dirtyLimitsDefaultsFractionsAndPercentages() throws ConfigException {
+        CacheSettings d = parse("cache:\n  mode: numa\n").cache();
+        assertEquals(0.2, d.dirtyRatio());
+        assertEquals(java.time.Duration.ofSeconds(5), d.dirtyExpire());
+        assertEquals(0.25, parse("cache:\n  dirty-ratio: 25%\n").cache().dirtyRatio(), 1e-12);
+        assertEquals(0.125, parse("cache:\n  dirty-ratio: 12.5%\n").cache().dirtyRatio(), 1e-12);
+        assertEquals(0.05, parse("cache:\n  dirty-ratio: .05\n").cache().dirtyRatio(), 1e-12);
+        assertEquals(0.99, parse("cache:\n  dirty-ratio: 0.99\n").cache().dirtyRatio(), 1e-12);
+        assertEquals(java.time.Duration.ofMinutes(2), parse("cache:\n  dirty-expire: 2m\n").cache().dirtyExpire());
+        assertEquals(java.time.Duration.ofMillis(100), parse("cache:\n  dirty-expire: 100ms\n").cache().dirtyExpire());
     }
 
     @Test
@@ -95,6 +110,26 @@ class CacheSectionTest {
                 Arguments.of("cache:\n  route-threshold: 0\n", line, "cache.route-threshold", "size must be greater than 0"),
                 Arguments.of("cache:\n  block_size: 4K\n", line, "cache.block_size",
                         "unknown key (did you mean \"block-size\"?)"),
+                Arguments.of("cache:\n  dirty-ratio: 0\n", line, "cache.dirty-ratio",
+                        "0 is out of range (a fraction between 0 and 1 or a percentage between 0% and 100%, both exclusive)"),
+                Arguments.of("cache:\n  dirty-ratio: 1\n", line, "cache.dirty-ratio",
+                        "1 is out of range (a fraction between 0 and 1 or a percentage between 0% and 100%, both exclusive)"),
+                Arguments.of("cache:\n  dirty-ratio: 1.5\n", line, "cache.dirty-ratio",
+                        "1.5 is out of range (a fraction between 0 and 1 or a percentage between 0% and 100%, both exclusive)"),
+                Arguments.of("cache:\n  dirty-ratio: 100%\n", line, "cache.dirty-ratio",
+                        "100% is out of range (a fraction between 0 and 1 or a percentage between 0% and 100%, both exclusive)"),
+                Arguments.of("cache:\n  dirty-ratio: 0%\n", line, "cache.dirty-ratio",
+                        "0% is out of range (a fraction between 0 and 1 or a percentage between 0% and 100%, both exclusive)"),
+                Arguments.of("cache:\n  dirty-ratio: -0.2\n", line, "cache.dirty-ratio",
+                        "\"-0.2\" is not a fraction (e.g. 0.2) or a percentage (e.g. 20%)"),
+                Arguments.of("cache:\n  dirty-ratio: lots\n", line, "cache.dirty-ratio",
+                        "\"lots\" is not a fraction (e.g. 0.2) or a percentage (e.g. 20%)"),
+                Arguments.of("cache:\n  dirty-expire: 5\n", line, "cache.dirty-expire",
+                        "\"5\" is not a duration (use a number with ms, s, m or h, e.g. 5s; 0 disables)"),
+                Arguments.of("cache:\n  dirty-expire: 0\n", line, "cache.dirty-expire", "0 is out of range (100ms..1h)"),
+                Arguments.of("cache:\n  dirty-expire: 50ms\n", line, "cache.dirty-expire",
+                        "50ms is out of range (100ms..1h)"),
+                Arguments.of("cache:\n  dirty-expire: 2h\n", line, "cache.dirty-expire", "2h is out of range (100ms..1h)"),
                 Arguments.of("numa:\n  pretend-nodes: 1\n", line, "numa.pretend-nodes",
                         "1 is not allowed (0 = the real topology, 2..64 pretend nodes)"),
                 Arguments.of("numa:\n  pretend-nodes: 65\n", line, "numa.pretend-nodes", "65 is out of range (0..64)"));

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.numaiscsi.cache.CacheParameters;
 import io.numaiscsi.cache.CachedBlockDevice;
+import io.numaiscsi.cache.WriteBackFlusher;
 import io.numaiscsi.config.BackingType;
 import io.numaiscsi.config.CacheSettings;
 import io.numaiscsi.config.FaultInjection;
@@ -70,10 +71,11 @@ final class BackingStores {
             return store;
         }
         CacheParameters params = new CacheParameters(bytes, cache.blockSize(), cache.partitionsPerNode(),
-                cache.neighbours(), cache.routeThreshold(), cache.writePolicy());
+                cache.neighbours(), cache.routeThreshold(), cache.writePolicy(), cache.dirtyRatio(), cache.dirtyExpire());
         java.util.concurrent.Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
         LOG.info("target {} LUN {}: home node {}, cache {} bytes there", target, lun.id(), home, bytes);
-        return CachedBlockDevice.create(store, params, numa.topology(), numa.memory(), workers, new int[] {home}, touches);
+        return CachedBlockDevice.create(store, params, numa.topology(), numa.memory(), workers, new int[] {home}, touches,
+                WriteBackFlusher.shared());
     }
 
     /** The test/debug {@code inject-*} keys: the faults sit between the cache (if any) and the real store. */

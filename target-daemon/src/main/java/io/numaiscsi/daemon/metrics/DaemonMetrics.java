@@ -101,12 +101,25 @@ public final class DaemonMetrics {
                 .description(description).register(registry);
     }
 
-    /** Per node of one cached LUN: hits, misses, evictions, bytes served from local and remote memory, forwards. */
+    /**
+     * Per cached LUN: pinned blocks, dirty bytes and write-back batches and bytes (write-back); per node of it: hits,
+     * misses, evictions, bytes served from local and remote memory, forwards.
+     */
     private void registerCache(TargetDaemon.CachedLun lun) {
+        Tags lunTags = Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun()));
         Gauge.builder("cache_pinned_blocks", lun.device(), d -> d.pinnedSlots())
                 .description("cache blocks pinned now (reads in flight, buffers sent in place not yet released)")
-                .tags(Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun()))).strongReference(true)
+                .tags(lunTags).strongReference(true)
                 .register(registry);
+        Gauge.builder("cache_dirty_bytes", lun.device(), d -> d.dirtyBytes())
+                .description("bytes of cache blocks not yet written back to the backing store (write-back)")
+                .tags(lunTags).strongReference(true).register(registry);
+        FunctionCounter.builder("cache_writeback_batches", lun.device(), d -> d.writebackBatches())
+                .description("write-back batches started (flush, FUA, slot pressure, dirty ratio or expiry, close)")
+                .tags(lunTags).register(registry);
+        FunctionCounter.builder("cache_writeback_bytes", lun.device(), d -> d.writebackBytes())
+                .description("bytes written back to the backing store by write-back batches")
+                .tags(lunTags).register(registry);
         CacheCounters counters = lun.device().counters();
         int nodes = counters.snapshot().hits().length;
         for (int node = 0; node < nodes; node++) {

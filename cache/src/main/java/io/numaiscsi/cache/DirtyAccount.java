@@ -1,0 +1,87 @@
+package io.numaiscsi.cache;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One device's dirty bytes (write-back) against its two limits, and what its write-back batches wrote. Dirty bytes
+ * count whole cache blocks of the slots marked dirty (a mapped block newer than the backing device, including one a
+ * batch is writing back), changed by {@link CachePartition} where a slot's dirty flag flips, never by a scan.
+ *
+ * <p>Above the soft limit ({@code dirty-ratio} of the capacity) the background flusher starts a batch. A write that
+ * would take the dirty bytes above the hard limit waits (parks, like a write finding no slot) and asks for a batch
+ * inline, so writers faster than the backing device cannot fill the cache with dirty blocks.
+ */
+final class DirtyAccount {
+  private final AtomicLong bytes = new AtomicLong();
+  private final int blockSize;
+  final long capacity;
+  final long softLimit;
+  final long hardLimit;
+  private final LongAdder batches = new LongAdder();
+  private final LongAdder writtenBack = new LongAdder();
+  /** A write waited on the hard limit since the flusher last looked. */
+  private volatile boolean throttled;
+  private volatile Runnable onSoftCrossing = () -> { };
+
+  DirtyAccount(long capacity, double ratio, int blockSize) {
+    this.capacity = capacity;
+    this.blockSize = blockSize;
+    this.softLimit = (long) (capacity * ratio);
+    // twice the ratio, but always leaving half of the rest clean (for reads and copy-on-write), and at least one block
+    this.hardLimit = Math.max(blockSize, Math.min(2 * softLimit, (capacity + softLimit) / 2));
+  }
+
+  /** Called (cheaply, partition lock held) when a write takes the dirty bytes above the soft limit. */
+  void onSoftCrossing(Runnable r) {
+    onSoftCrossing = r;
+  }
+
+  long bytes() {
+    return bytes.get();
+  }
+
+  void blockDirtied() {
+    long after = bytes.addAndGet(blockSize);
+    if (after > softLimit && after - blockSize <= softLimit) {
+      onSoftCrossing.run();
+    }
+  }
+
+  void blockCleaned() {
+    bytes.addAndGet(-blockSize);
+  }
+
+  /** Whether a write may dirty one more block now; if not, the write waits and the flusher is told. */
+  boolean admitsBlock() {
+    if (bytes.get() + blockSize <= hardLimit) {
+      return true;
+    }
+    throttled = true;
+    return false;
+  }
+
+  boolean takeThrottled() {
+    if (!throttled) {
+      return false;
+    }
+    throttled = false;
+    return true;
+  }
+
+  void batchStarted() {
+    batches.increment();
+  }
+
+  void wroteBack(int n) {
+    writtenBack.add(n);
+  }
+
+  long batches() {
+    return batches.sum();
+  }
+
+  long writtenBackBytes() {
+    return writtenBack.sum();
+  }
+}
