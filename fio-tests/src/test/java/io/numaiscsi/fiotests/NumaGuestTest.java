@@ -65,6 +65,7 @@ class NumaGuestTest {
 
         List<String> evidence = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        TouchChart chart = new TouchChart();
         for (String phase : List.of("one", "two")) {
             PromText before = scrape(run, "start-" + phase);
             List<String> targets = phase.equals("one") ? List.of(IQN_A) : List.of(IQN_A, IQN_B);
@@ -77,6 +78,8 @@ class NumaGuestTest {
                             phase.equals("one") ? "" : "s", load, target.substring(target.indexOf(':') + 1), 100 * share,
                             t[1], byKind(after, before, target));
                     evidence.add(line);
+                    chart.add((phase.equals("one") ? "1 LUN " : "2 LUNs ") + load + " "
+                            + target.substring(target.indexOf(':') + 1), kinds(after, before, target));
                     if (!(t[1] > 0) || share < MIN_LOCAL_SHARE) {
                         problems.add(line);
                     }
@@ -124,6 +127,8 @@ class NumaGuestTest {
                 evidence.add("node " + node + " cache region: " + region.get().line());
             }
         }
+        chart.writePng(DaemonProcess.logDir().resolve("NumaGuestTest-touches.png"), "Bytes CPUs touched in the "
+                + "2-node guest with the daemon's defaults (target disk0 on node 0, disk1 on node 1)");
         String report = String.join("\n", evidence);
         System.out.println("[NumaGuestTest] " + report);
         Files.writeString(DaemonProcess.logDir().resolve("NumaGuestTest-evidence.txt"), report + "\n");
@@ -132,6 +137,14 @@ class NumaGuestTest {
 
     private static PromText scrape(VmRun run, String step) throws IOException {
         return new PromText(Files.readString(run.out("metrics-" + step + ".prom")));
+    }
+
+    private static double[][] kinds(PromText after, PromText before, String target) {
+        double[][] out = new double[TouchChart.KINDS.size()][];
+        for (int k = 0; k < out.length; k++) {
+            out[k] = after.touchedSince(before, 2, "kind=\"" + TouchChart.KINDS.get(k) + "\"", "target=\"" + target + "\"");
+        }
+        return out;
     }
 
     /** Where the bytes of one target went, per kind: local / all. */
