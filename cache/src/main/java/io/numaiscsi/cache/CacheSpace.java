@@ -5,23 +5,28 @@ import io.numaiscsi.numa.NumaTopology;
 
 /** The regions and partitions of every node, and which partition and how many bytes a cache block has. */
 final class CacheSpace {
+  /** The unit of validity inside a cache block, unless the device's logical block is larger. */
+  static final int GRANULE = 4096;
+
   final int blockSize;
+  final int granule;
   /** Bytes of the device the cache is in front of. */
   final long size;
   final PartitionHash hash;
   final CacheRegion[] regions;
   final CachePartition[] partitions;
 
-  CacheSpace(long size, CacheParameters params, NumaTopology topology, NodeMemory memory, CacheCounters counters,
-             SlotIo.Sink slotSink) {
+  CacheSpace(long size, int logicalBlock, CacheParameters params, NumaTopology topology, NodeMemory memory,
+             CacheCounters counters, SlotIo.Sink slotSink) {
     this.blockSize = params.blockSize();
+    this.granule = Math.max(GRANULE, logicalBlock);
     this.size = size;
     int nodes = topology.nodeCount();
     this.hash = new PartitionHash(nodes, params.partitionsPerNode(), params.neighbours());
     this.regions = new CacheRegion[nodes];
     this.partitions = new CachePartition[hash.totalPartitions()];
     for (int n = 0; n < nodes; n++) {
-      regions[n] = new CacheRegion(n, params, memory, counters, slotSink);
+      regions[n] = new CacheRegion(n, params, granule, memory, counters, slotSink);
     }
     for (int p = 0; p < partitions.length; p++) {
       partitions[p] = regions[hash.nodeOfPartition(p)].partitions[hash.indexInNode(p)];
@@ -35,6 +40,11 @@ final class CacheSpace {
   /** Bytes of this cache block inside the device (the last one may be short). */
   int blockBytes(long block) {
     return (int) Math.min(blockSize, size - block * blockSize);
+  }
+
+  /** Granules of this cache block inside the device. */
+  int granules(long block) {
+    return (blockBytes(block) + granule - 1) / granule;
   }
 
   int totalSlots() {

@@ -72,14 +72,16 @@ public final class CachedBlockDevice implements BlockDevice {
     this.nodeExecutors = new NodeExecutors(nodeExecutors, nodes);
     this.counters = new CacheCounters(nodes);
     SlotCompletions slotCompletions = new SlotCompletions();
-    this.space = new CacheSpace(size, params, topology, memory, counters, slotCompletions);
+    this.space = new CacheSpace(size, backing.blockSize(), params, topology, memory, counters, slotCompletions);
     this.router = new AffinityRouter(space.hash, blockSize, params.routeThreshold());
     this.fills = new FillCoordinator(backing, space);
     this.writeBacks = params.writePolicy() == WritePolicy.WRITE_BACK
         ? new WriteBackScheduler(backing, space, fills) : null;
     slotCompletions.bind(fills, writeBacks);
     NodeExecutors executors = this.nodeExecutors;
-    this.reads = new RequestPool<>(inflight, p -> new ReadRequest(p, backing, space, fills, counters, executors));
+    ReadAdmission admission = new ReadAdmission(GhostTable.forSlots(space.totalSlots()), new StreamTable());
+    this.reads = new RequestPool<>(inflight,
+        p -> new ReadRequest(p, backing, space, fills, counters, executors, admission));
     this.writeBackWrites = new RequestPool<>(inflight, p -> new WriteBackWrite(p, space, fills, writeBacks));
     this.backingRequests = new RequestPool<>(inflight, p -> new BackingRequest(p, backing, fills, writeBacks));
   }
