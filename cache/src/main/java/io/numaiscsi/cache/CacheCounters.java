@@ -7,21 +7,19 @@ public final class CacheCounters {
   final LongAdder[] hits;
   final LongAdder[] misses;
   final LongAdder[] evictions;
-  final LongAdder[] localBytes;
-  final LongAdder[] remoteBytes;
   final LongAdder[] forwards;
   final LongAdder[] bypasses;
   final LongAdder[] inPlaceBytes;
+  final LongAdder[] readThroughs;
 
   CacheCounters(int nodes) {
     hits = adders(nodes);
     misses = adders(nodes);
     evictions = adders(nodes);
-    localBytes = adders(nodes);
-    remoteBytes = adders(nodes);
     forwards = adders(nodes);
     bypasses = adders(nodes);
     inPlaceBytes = adders(nodes);
+    readThroughs = adders(nodes);
   }
 
   private static LongAdder[] adders(int n) {
@@ -33,15 +31,15 @@ public final class CacheCounters {
   }
 
   /**
-   * Counts per node: hits and misses (blocks looked up in that node's partitions; a read waiting
-   * on a block another request is filling counts as a miss), evictions, bytes copied out of that
-   * node's blocks by a thread on the same node (local) or another one (remote), requests forwarded
+   * Counts per node (where the bytes were touched is {@code DataTouches}' business): hits and misses (blocks looked up in that node's partitions; a read waiting
+   * on a block another request is filling counts as a miss), evictions, requests forwarded
    * to that node, and misses served straight from the backing device because every block of the
    * partition was pinned (bypasses), and bytes of that node's blocks handed to a transport in place, without a
-   * copy (a shared read: iSER's RDMA Write from the registered cache region, or a large read sent over TCP).
+   * copy (a shared read: iSER's RDMA Write from the registered cache region, or a large read sent over TCP), and
+   * misses read straight from the backing device into the caller's buffer because the admission policy gave them no
+   * slot (read-throughs; each is also counted in misses).
    */
-  public record Snapshot(long[] hits, long[] misses, long[] evictions, long[] localBytes, long[] remoteBytes,
-                         long[] forwards, long[] bypasses, long[] inPlaceBytes) {
+  public record Snapshot(long[] hits, long[] misses, long[] evictions, long[] forwards, long[] bypasses, long[] inPlaceBytes, long[] readThroughs) {
     public long total(long[] perNode) {
       long t = 0;
       for (long v : perNode) {
@@ -52,8 +50,8 @@ public final class CacheCounters {
   }
 
   public Snapshot snapshot() {
-    return new Snapshot(sum(hits), sum(misses), sum(evictions), sum(localBytes), sum(remoteBytes), sum(forwards),
-        sum(bypasses), sum(inPlaceBytes));
+    return new Snapshot(sum(hits), sum(misses), sum(evictions), sum(forwards),
+        sum(bypasses), sum(inPlaceBytes), sum(readThroughs));
   }
 
   private static long[] sum(LongAdder[] a) {

@@ -38,6 +38,9 @@ final class CachePartition {
   final boolean[] writeback;
   final int[] pins;
   final int[] version;
+  /** Valid granules per slot: a fill marks what it read, a dirty copy is wholly valid. */
+  final GranuleMap valid;
+  final int granulesPerBlock;
   private final int[] freeStack;
   private int freeCount;
   private final int[] prev;
@@ -52,14 +55,18 @@ final class CachePartition {
   /** A slot became reusable while requests were parked: wake them after unlocking. */
   private boolean wakeDue;
 
-  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, CacheCounters counters, SlotIo.Sink slotSink) {
-    this(node, memory, slots, blockSize, counters, slotSink, new DirtyAccount((long) slots * blockSize, 0.5, blockSize));
+  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, int granule, CacheCounters counters,
+                 SlotIo.Sink slotSink) {
+    this(node, memory, slots, blockSize, granule, counters, slotSink,
+        new DirtyAccount((long) slots * blockSize, 0.5, blockSize));
   }
 
-  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, CacheCounters counters, SlotIo.Sink slotSink,
-                 DirtyAccount dirtyAccount) {
+  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, int granule, CacheCounters counters,
+                 SlotIo.Sink slotSink, DirtyAccount dirtyAccount) {
     this.dirtyAccount = dirtyAccount;
     this.node = node;
+    this.granulesPerBlock = blockSize / granule;
+    this.valid = new GranuleMap(slots, granulesPerBlock);
     this.slots = slots;
     this.blockSize = blockSize;
     this.counters = counters;
@@ -108,18 +115,26 @@ final class CachePartition {
       return -1;
     }
     state[s] = RESERVED;
+    valid.clear(s);
     pins[s] = 1;
     markClean(s);
     version[s]++;
     return s;
   }
 
-  /** Maps a freshly acquired slot as FILLING for {@code block}; the caller holds its pin. */
-  void startFill(int s, long block) {
-    state[s] = FILLING;
+  /** Maps a freshly acquired slot as FILLING granules [from, to) of {@code block}; the caller holds its pin. */
+  void startFill(int s, long block, int from, int to) {
     blockOf[s] = block;
     mapped[s] = true;
     map.put(block, s);
+    startSubFill(s, from, to);
+  }
+
+  /** A slot already mapped gets granules [from, to) filled; the caller holds its pin (and no one else does). */
+  void startSubFill(int s, int from, int to) {
+    state[s] = FILLING;
+    io[s].fillFrom = from;
+    io[s].fillTo = to;
   }
 
   void pin(int s) {
@@ -188,6 +203,7 @@ final class CachePartition {
       unmapSlot(old);
     }
     state[s] = VALID;
+    valid.mark(s, 0, granulesPerBlock);
     blockOf[s] = block;
     mapped[s] = true;
     if (isDirty) {

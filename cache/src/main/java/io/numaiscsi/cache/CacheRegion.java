@@ -9,8 +9,8 @@ final class CacheRegion {
   final CachePartition[] partitions;
   final ByteBuffer[] memory;
 
-  CacheRegion(int node, CacheParameters params, NodeMemory nodeMemory, CacheCounters counters, SlotIo.Sink slotSink,
-              DirtyAccount dirty) {
+  CacheRegion(int node, CacheParameters params, int granule, NodeMemory nodeMemory, CacheCounters counters,
+              SlotIo.Sink slotSink, DirtyAccount dirty) {
     this.node = node;
     int count = params.partitionsPerNode();
     int slots = params.slotsPerPartition();
@@ -18,7 +18,8 @@ final class CacheRegion {
     memory = new ByteBuffer[count];
     for (int i = 0; i < count; i++) {
       memory[i] = nodeMemory.allocate(node, slots * params.blockSize());
-      partitions[i] = new CachePartition(node, memory[i], slots, params.blockSize(), counters, slotSink, dirty);
+      partitions[i] = new CachePartition(node, memory[i], slots, params.blockSize(), granule, counters, slotSink,
+          dirty);
     }
   }
 

@@ -1,10 +1,16 @@
 package io.numaiscsi.cache;
 
+import io.numaiscsi.scsi.DataTouches;
+
 import io.numaiscsi.numa.NodeMemory;
 
 /** The regions and partitions of every node, and which partition and how many bytes a cache block has. */
 final class CacheSpace {
+  /** The unit of validity inside a cache block, unless the device's logical block is larger. */
+  static final int GRANULE = 4096;
+
   final int blockSize;
+  final int granule;
   /** Bytes of the device the cache is in front of. */
   final long size;
   final PartitionHash hash;
@@ -14,10 +20,13 @@ final class CacheSpace {
 
   /** The real node of each of the hash's nodes: one (the LUN's home) or every node of the machine. */
   final int[] nodeIds;
+  /** Where the cache's own copies are recorded (the LUN's); set once, before the cache serves. */
+  DataTouches touches = DataTouches.singleNode();
 
-  CacheSpace(long size, CacheParameters params, int[] nodeIds, NodeMemory memory, CacheCounters counters,
-             SlotIo.Sink slotSink) {
+  CacheSpace(long size, int logicalBlock, CacheParameters params, int[] nodeIds, NodeMemory memory,
+             CacheCounters counters, SlotIo.Sink slotSink) {
     this.blockSize = params.blockSize();
+    this.granule = Math.max(GRANULE, logicalBlock);
     this.size = size;
     this.nodeIds = nodeIds.clone();
     int nodes = nodeIds.length;
@@ -27,7 +36,7 @@ final class CacheSpace {
     this.dirty = new DirtyAccount(capacity, params.dirtyRatio(), blockSize);
     this.partitions = new CachePartition[hash.totalPartitions()];
     for (int n = 0; n < nodes; n++) {
-      regions[n] = new CacheRegion(nodeIds[n], params, memory, counters, slotSink, dirty);
+      regions[n] = new CacheRegion(nodeIds[n], params, granule, memory, counters, slotSink, dirty);
     }
     for (int p = 0; p < partitions.length; p++) {
       partitions[p] = regions[hash.nodeOfPartition(p)].partitions[hash.indexInNode(p)];
@@ -41,6 +50,11 @@ final class CacheSpace {
   /** Bytes of this cache block inside the device (the last one may be short). */
   int blockBytes(long block) {
     return (int) Math.min(blockSize, size - block * blockSize);
+  }
+
+  /** Granules of this cache block inside the device. */
+  int granules(long block) {
+    return (blockBytes(block) + granule - 1) / granule;
   }
 
   int totalSlots() {

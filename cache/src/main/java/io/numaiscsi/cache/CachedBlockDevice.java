@@ -79,7 +79,8 @@ public final class CachedBlockDevice implements BlockDevice {
     this.counters = new CacheCounters(nodes);
     SlotCompletions slotCompletions = new SlotCompletions();
     this.touches = touches;
-    this.space = new CacheSpace(size, params, nodeIds, memory, counters, slotCompletions);
+    this.space = new CacheSpace(size, backing.blockSize(), params, nodeIds, memory, counters, slotCompletions);
+    space.touches = touches;
     this.router = new AffinityRouter(space.hash, blockSize, params.routeThreshold(), space.nodeIds);
     this.fills = new FillCoordinator(backing, space);
     this.writeBacks = params.writePolicy() == WritePolicy.WRITE_BACK
@@ -89,7 +90,9 @@ public final class CachedBlockDevice implements BlockDevice {
     this.dirtyWatch = writeBacks != null
         ? new DirtyWatch(space, writeBacks, fills, params.dirtyExpire().toNanos()) : null;
     NodeExecutors executors = this.nodeExecutors;
-    this.reads = new RequestPool<>(inflight, p -> new ReadRequest(p, backing, space, fills, counters, executors));
+    ReadAdmission admission = new ReadAdmission(GhostTable.forSlots(space.totalSlots()), new StreamTable());
+    this.reads = new RequestPool<>(inflight,
+        p -> new ReadRequest(p, backing, space, fills, counters, executors, admission));
     this.writeBackWrites = new RequestPool<>(inflight, p -> new WriteBackWrite(p, space, fills, writeBacks));
     this.backingRequests = new RequestPool<>(inflight, p -> new BackingRequest(p, backing, fills, writeBacks));
   }

@@ -21,13 +21,15 @@ final class FillCoordinator {
     this.space = space;
   }
 
-  /** Reads the whole cache block into slot {@code s}, which the caller mapped as FILLING. */
+  /** Reads the granules recorded on the slot's {@link SlotIo} into slot {@code s}, which the caller mapped as FILLING. */
   void issueFill(CachePartition p, int s, long block) {
     SlotIo io = p.io[s];
     io.writingBack = false;
+    int from = io.fillFrom * space.granule;
+    int to = Math.min(io.fillTo * space.granule, space.blockBytes(block));
     ByteBuf view = p.views[s];
-    view.clear();
-    backing.read(block * space.blockSize, space.blockBytes(block), view, io);
+    view.setIndex(from, from);
+    backing.read(block * space.blockSize + from, to - from, view, io);
   }
 
   void fillDone(SlotIo io, IoStatus st) {
@@ -37,7 +39,9 @@ final class FillCoordinator {
     p.lock.lock();
     try {
       p.state[s] = CachePartition.VALID;
-      if (st != IoStatus.OK) {
+      if (st == IoStatus.OK) {
+        p.valid.mark(s, io.fillFrom, io.fillTo);
+      } else {
         p.unmapSlot(s);
       }
       n = io.takeWaiters();

@@ -4,14 +4,16 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.SharedRead;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A read through the cache: each block a hit (pinned), a miss (a fill started or joined) or a bypass (read
- * straight from the backing device when every slot of its partition is in use). When all have arrived, the bytes
+ * A read through the cache: each block a hit (pinned), a miss that fills (the whole block or some granules) or
+ * joins a fill, a read-through (a miss the {@link ReadAdmission} gives no slot) or a bypass (every slot of its
+ * partition in use); read-throughs and bypasses go straight from the backing device into the caller's buffer. When all have arrived, the bytes
  * are copied once into the caller's buffer, or, for a shared read, handed over in place as {@link PinnedBlocks}.
  * Its own Runnable (forwarded, or handed back for the copy) and its own IoCompletion (bypass reads).
  */
@@ -26,6 +28,8 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
   private final CacheCounters counters;
   private final NodeExecutors executors;
   private final int blockSize;
+  private final int granule;
+  private final ReadAdmission admission;
   int base;
   /** A shared read (served in place) reports here instead of {@link #done}; buf is null until a bypass needs one. */
   SharedRead shared;
@@ -36,9 +40,16 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
   private int[] slots = new int[4];
   private final AtomicInteger pending = new AtomicInteger();
   private volatile IoStatus status;
+  /** The slot whose fill the piece being looked at must issue, or -1. */
+  private int fill;
+  /** The pending run of pieces read straight from the backing device, [runStart, runEnd), or -1. */
+  private long runStart;
+  private long runEnd;
+  /** More than one such run: each reads into its own slice. */
+  private boolean splitRuns;
 
   ReadRequest(RequestPool<ReadRequest> pool, BlockDevice backing, CacheSpace space, FillCoordinator fills,
-              CacheCounters counters, NodeExecutors executors) {
+              CacheCounters counters, NodeExecutors executors, ReadAdmission admission) {
     this.pool = pool;
     this.backing = backing;
     this.space = space;
@@ -46,6 +57,8 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     this.counters = counters;
     this.executors = executors;
     this.blockSize = space.blockSize;
+    this.granule = space.granule;
+    this.admission = admission;
   }
 
   @Override
@@ -76,34 +89,41 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     if (slots.length < blocks) {
       slots = new int[Math.max(blocks, slots.length * 2)];
     }
+    boolean sequential = admission.sequential(offset, offset + length);
+    runStart = -1;
+    runEnd = -1;
+    splitRuns = false;
     pending.set(1);
     for (int i = 0; i < blocks; i++) {
       long block = firstBlock + i;
       CachePartition p = space.partitionOf(block);
-      int fill = -1;
+      long blockStart = block * blockSize;
+      int from = (int) (Math.max(offset, blockStart) - blockStart);
+      int to = (int) (Math.min(offset + length, blockStart + blockSize) - blockStart);
+      int g0 = from / granule;
+      int g1 = (to + granule - 1) / granule;
+      int all = space.granules(block);
+      boolean whole = from == 0 && to == space.blockBytes(block);
+      int s;
+      fill = -1;
       p.lock.lock();
       try {
-        int s = p.lookup(block);
+        s = p.lookup(block);
         if (s >= 0) {
-          p.pin(s);
-          if (p.state[s] == CachePartition.VALID) {
-            counters.hits[p.node].increment();
-          } else {
-            pending.incrementAndGet();
-            p.io[s].addWaiter(this);
-            counters.misses[p.node].increment();
-          }
-        } else {
+          s = resident(p, s, g0, g1, sequential ? all : g1);
+        } else if (whole || sequential || admission.admits(block)) {
           s = p.acquire();
           if (s >= 0) {
-            p.startFill(s, block);
-            pending.incrementAndGet();
-            p.io[s].addWaiter(this);
-            counters.misses[p.node].increment();
+            // a sequential stream reads the rest of the block ahead; an admitted small miss fills only its granules
+            p.startFill(s, block, whole || sequential ? 0 : g0, whole || sequential ? all : g1);
+            waitFor(p, s);
             fill = s;
           } else {
             counters.bypasses[p.node].increment();
           }
+        } else {
+          admission.readThrough(block);
+          readThrough(p);
         }
         slots[i] = s;
       } finally {
@@ -111,25 +131,90 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
       }
       if (fill >= 0) {
         fills.issueFill(p, fill, block);
-      } else if (slots[i] < 0) {
-        bypass(block);
+      } else if (s < 0) {
+        direct(blockStart + from, blockStart + to);
       }
+    }
+    if (runStart >= 0) {
+      issueRun();
     }
     arrive();
   }
 
-  /** Every slot of the partition is pinned or filling: read this piece straight from the backing device. */
-  private void bypass(long block) {
-    long start = Math.max(offset, block * blockSize);
-    long end = Math.min(offset + length, (block + 1) * blockSize);
+  /**
+   * A piece of a cached block, lock held: a hit if its granules are valid; else wait for the fill in flight if that
+   * reads them, or fill them into the slot if no one else uses it (never changing bytes a reader holds); else -1,
+   * read through. Granules [g0, fillTo) are filled. Sets {@link #fill} when a fill must be issued.
+   */
+  private int resident(CachePartition p, int s, int g0, int g1, int fillTo) {
+    if (p.valid.covers(s, g0, g1)) {
+      p.pin(s);
+      counters.hits[p.node].increment();
+      return s;
+    }
+    if (p.state[s] == CachePartition.FILLING) {
+      if (p.io[s].fillCovers(g0, g1)) {
+        p.pin(s);
+        waitFor(p, s);
+        return s;
+      }
+    } else if (p.pins[s] == 0 && !p.dirty[s] && !p.writeback[s]) {
+      p.pin(s);
+      p.startSubFill(s, g0, fillTo);
+      waitFor(p, s);
+      fill = s;
+      return s;
+    }
+    readThrough(p);
+    return -1;
+  }
+
+  /** Lock held: this read waits for the fill of slot s (pinned), a miss. */
+  private void waitFor(CachePartition p, int s) {
+    pending.incrementAndGet();
+    p.io[s].addWaiter(this);
+    counters.misses[p.node].increment();
+  }
+
+  private void readThrough(CachePartition p) {
+    counters.misses[p.node].increment();
+    counters.readThroughs[p.node].increment();
+  }
+
+  /**
+   * The device bytes [start, end) go straight from the backing device to the caller's buffer (read-through or
+   * bypass). Adjacent pieces join one backing read; a read with one such run (the common case) reads into the
+   * caller's buffer itself, without a slice.
+   */
+  private void direct(long start, long end) {
+    if (start == runEnd) {
+      runEnd = end;
+      return;
+    }
+    if (runStart >= 0) {
+      splitRuns = true;
+      issueRun();
+    }
+    runStart = start;
+    runEnd = end;
+  }
+
+  private void issueRun() {
     if (buf == null) {
       buf = alloc.directBuffer((int) length, (int) length); // a shared read falls back to one copy
       base = 0;
     }
-    int at = base + (int) (start - offset);
-    ByteBuf piece = buf.slice(at, (int) (end - start)).clear(); // the rare path may allocate
+    int at = base + (int) (runStart - offset);
+    int n = (int) (runEnd - runStart);
     pending.incrementAndGet();
-    backing.read(start, (int) (end - start), piece, this);
+    if (splitRuns) {
+      backing.read(runStart, n, buf.slice(at, n).clear(), this); // rare: cached pieces between direct ones
+    } else {
+      buf.writerIndex(at); // the backing device writes at the writer index; copyOut sets the final one
+      backing.read(runStart, n, buf, this);
+    }
+    runStart = -1;
+    runEnd = -1;
   }
 
   /** A bypass read finished. */
@@ -170,8 +255,6 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
   }
 
   private void copyOut() {
-    int here = NodeThread.currentNode();
-    int node = here >= 0 ? here : servingNode;
     boolean ok = status == IoStatus.OK;
     for (int i = 0; i < blocks; i++) {
       int s = slots[i];
@@ -184,8 +267,10 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
         long start = Math.max(offset, block * blockSize);
         long end = Math.min(offset + length, (block + 1) * blockSize);
         int n = (int) (end - start);
-        buf.setBytes(base + (int) (start - offset), p.views[s], (int) (start - block * blockSize), n);
-        (p.node == node ? counters.localBytes : counters.remoteBytes)[p.node].add(n);
+        int at = base + (int) (start - offset);
+        buf.setBytes(at, p.views[s], (int) (start - block * blockSize), n);
+        space.touches.touched(DataTouches.Kind.COPY, p.node, n);
+        space.touches.touched(DataTouches.Kind.COPY, buf, at, n);
       }
       fills.unpin(p, s);
     }

@@ -19,6 +19,9 @@ final class SlotIo implements IoCompletion {
   final CachePartition partition;
   final int slot;
   boolean writingBack;
+  /** The granules [fillFrom, fillTo) the fill in flight reads (partition lock held to set or test). */
+  int fillFrom;
+  int fillTo;
   private FillWaiter[] waiters = new FillWaiter[4];
   private int waiterCount;
 
@@ -26,6 +29,11 @@ final class SlotIo implements IoCompletion {
     this.sink = sink;
     this.partition = partition;
     this.slot = slot;
+  }
+
+  /** Whether the fill in flight reads every granule of [from, to). Partition lock held. */
+  boolean fillCovers(int from, int to) {
+    return fillFrom <= from && to <= fillTo;
   }
 
   /** Partition lock held. */

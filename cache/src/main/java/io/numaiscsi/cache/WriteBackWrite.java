@@ -1,13 +1,17 @@
 package io.numaiscsi.cache;
 
+import io.numaiscsi.scsi.DataTouches;
+
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 
 /**
  * A write under write-back: one block at a time, each written block becomes a fresh dirty copy (copy-on-write, so
  * readers never see a half-updated block). A partial block is read-modify-write: its base is filled first when not
- * cached, and the new copy is installed only if the base is still current (else the block is retried). Without a
- * free slot, or when one more dirty block would pass the device's hard dirty limit, the write parks on the partition and asks for a write-back batch; it resumes when a slot comes free.
+ * cached or cached only in part (a clean partial copy is dropped and the whole block read), and the new copy is
+ * installed only if the base is still current (else the block is retried). Without a free slot, or when one more
+ * dirty block would pass the device's hard dirty limit, the write parks on the partition and asks for a write-back
+ * batch; it resumes when a slot comes free.
  * A FUA write then flushes everything before it completes.
  */
 final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWaiter {
@@ -79,6 +83,8 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
           p.lock.unlock();
           try {
             p.views[s].setBytes(0, buf, base + (int) (start - offset), n);
+            space.touches.touched(DataTouches.Kind.COPY, buf, base + (int) (start - offset), n);
+            space.touches.touched(DataTouches.Kind.COPY, p.node, n);
           } finally {
             p.lock.lock();
           }
@@ -88,6 +94,11 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
           continue;
         }
         int b = p.lookup(block);
+        if (b >= 0 && !fullBase(p, b, block)) {
+          // clean and only partly valid: the backing device is authoritative, so drop it and fill the whole block
+          p.unmapSlot(b);
+          b = -1;
+        }
         if (b >= 0) {
           p.pin(b);
           baseSlot = b;
@@ -103,7 +114,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
             parked = true;
             break;
           }
-          p.startFill(b, block);
+          p.startFill(b, block, 0, space.granules(block));
           p.io[b].addWaiter(this);
           baseSlot = b;
           baseVersion = p.version[b];
@@ -132,6 +143,15 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
     } else {
       finish(IoStatus.OK);
     }
+  }
+
+  /** Lock held: whether slot b holds (or its fill in flight will hold) the whole block, as a base must. */
+  private boolean fullBase(CachePartition p, int b, long block) {
+    int all = space.granules(block);
+    if (p.state[b] == CachePartition.FILLING) {
+      return p.io[b].fillCovers(0, all);
+    }
+    return p.dirty[b] || p.valid.covers(b, 0, all);
   }
 
   /** The base of a partial block is filled (or failed). */
@@ -183,6 +203,8 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
     int bytes = space.blockBytes(block);
     p.views[s].setBytes(0, p.views[baseSlot], 0, bytes);
     p.views[s].setBytes(inBlock, buf, base + (int) (start - offset), n);
+    space.touches.touched(DataTouches.Kind.COPY, p.node, 2L * bytes + n); // base to copy, then the new bytes in
+    space.touches.touched(DataTouches.Kind.COPY, buf, base + (int) (start - offset), n);
     p.lock.lock();
     try {
       if (p.lookup(block) == baseSlot && p.version[baseSlot] == baseVersion) {

@@ -11,12 +11,13 @@ import org.junit.jupiter.api.Test;
 /** Slot bookkeeping, driven directly (the lock is not needed on one thread). */
 class CachePartitionTest {
   private final CacheCounters counters = new CacheCounters(1);
-  private final CachePartition p = new CachePartition(0, ByteBuffer.allocateDirect(4 * 4096), 4, 4096, counters, null);
+  private final CachePartition p =
+      new CachePartition(0, ByteBuffer.allocateDirect(4 * 4096), 4, 4096, 4096, counters, null);
 
   /** Fills block {@code block} into a new slot and releases the filler's pin, as a read miss does. */
   private int load(long block) {
     int s = p.acquire();
-    p.startFill(s, block);
+    p.startFill(s, block, 0, 1);
     p.state[s] = CachePartition.VALID;
     p.unpin(s);
     return s;
@@ -38,7 +39,7 @@ class CachePartitionTest {
     assertEquals(b, e);
     assertEquals(LongIntMap.MISSING, p.lookup(11));
     assertEquals(1, counters.snapshot().evictions()[0]);
-    p.startFill(e, 14);
+    p.startFill(e, 14, 0, 1);
     assertEquals(e, p.lookup(14));
   }
 
@@ -62,7 +63,7 @@ class CachePartitionTest {
   @Test
   void dirtyAndFillingBlocksAreNotEvictable() {
     int a = p.acquire();
-    p.startFill(a, 1); // filling, pinned by its filler
+    p.startFill(a, 1, 0, 1); // filling, pinned by its filler
     int b = p.acquire();
     p.install(b, 2, true); // dirty
     p.unpin(b);

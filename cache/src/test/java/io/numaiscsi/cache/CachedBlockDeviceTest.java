@@ -1,5 +1,9 @@
 package io.numaiscsi.cache;
 
+import io.numaiscsi.numa.NodeThread;
+import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.scsi.NodeLocator;
+
 import io.numaiscsi.config.WritePolicy;
 
 import static io.numaiscsi.cache.Support.flush;
@@ -62,13 +66,15 @@ class CachedBlockDeviceTest {
     cache(WritePolicy.WRITE_THROUGH);
     byte[] expected = Arrays.copyOfRange(pattern((int) DEVICE, 1), 3 * BLOCK - 512, 5 * BLOCK + 1024);
     assertArrayEquals(expected, read(cache, 3 * BLOCK - 512, expected.length));
-    assertEquals(4, backing.reads.get(), "cache blocks 2..5 filled");
+    assertEquals(4, backing.reads.get(), "cache blocks 3..4 filled, the partial pieces of 2 and 5 read through");
     assertArrayEquals(expected, read(cache, 3 * BLOCK - 512, expected.length));
-    assertEquals(4, backing.reads.get(), "second read served from the cache");
+    assertEquals(6, backing.reads.get(), "reused: the pieces of blocks 2 and 5 are admitted and filled");
+    assertArrayEquals(expected, read(cache, 3 * BLOCK - 512, expected.length));
+    assertEquals(6, backing.reads.get(), "third read served from the cache");
     CacheCounters.Snapshot s = cache.counters().snapshot();
-    assertEquals(4, s.total(s.misses()));
-    assertEquals(4, s.total(s.hits()));
-    assertEquals(2L * expected.length, s.total(s.localBytes()) + s.total(s.remoteBytes()));
+    assertEquals(6, s.total(s.misses()));
+    assertEquals(2, s.total(s.readThroughs()));
+    assertEquals(6, s.total(s.hits()));
   }
 
   @Test
@@ -76,11 +82,11 @@ class CachedBlockDeviceTest {
     fillBacking();
     cache(WritePolicy.WRITE_THROUGH);
     backing.hold();
-    ByteBuf a = Unpooled.directBuffer(4096);
+    ByteBuf a = Unpooled.directBuffer(BLOCK);
     ByteBuf b = Unpooled.directBuffer(8192);
     Done da = new Done();
     Done db = new Done();
-    cache.read(BLOCK + 4096, 4096, a, da);
+    cache.read(BLOCK, BLOCK, a, da); // a whole block: filled; the 8 KiB inside it waits for that fill
     cache.read(BLOCK + 16384, 8192, b, db);
     assertFalse(da.isDone());
     assertFalse(db.isDone());
@@ -259,7 +265,24 @@ class CachedBlockDeviceTest {
     try {
       // neighbours 2: blocks 2-3 (offset 128K..256K) are group 1, node 1
       CacheParameters p = new CacheParameters(8L * BLOCK, BLOCK, 2, 2, 64 * K, WritePolicy.WRITE_THROUGH);
-      cache = CachedBlockDevice.create(backing, p, t, NodeMemory.open(t), new Executor[] {workers[0], workers[1]});
+      DataTouches touches = new DataTouches(new NodeLocator() {
+        @Override
+        public int nodes() {
+          return 2;
+        }
+
+        @Override
+        public int currentCpuNode() {
+          return NodeThread.currentNode();
+        }
+
+        @Override
+        public int memoryNode(long address) {
+          return -1; // pretend nodes bind no memory: only the blocks' own node is known
+        }
+      });
+      cache = CachedBlockDevice.create(backing, p, t, NodeMemory.open(t), new Executor[] {workers[0], workers[1]},
+          new int[] {0, 1}, touches, WriteBackFlusher.shared());
       byte[] all = pattern((int) DEVICE, 1);
       assertArrayEquals(Arrays.copyOfRange(all, 2 * BLOCK, 4 * BLOCK), read(cache, 2L * BLOCK, 2 * BLOCK));
       assertArrayEquals(Arrays.copyOfRange(all, 2 * BLOCK, 4 * BLOCK), read(cache, 2L * BLOCK, 2 * BLOCK));
@@ -267,8 +290,9 @@ class CachedBlockDeviceTest {
       CacheCounters.Snapshot s = cache.counters().snapshot();
       assertEquals(0, s.forwards()[0]);
       assertEquals(2, s.forwards()[1]);
-      assertEquals(4L * BLOCK, s.localBytes()[1], "copied by node 1's worker from node 1's blocks");
-      assertEquals(0, s.remoteBytes()[1]);
+      assertEquals(4L * BLOCK, touches.bytes(DataTouches.Kind.COPY, 1, 1),
+          "copied by node 1's worker from node 1's blocks");
+      assertEquals(0, touches.bytes(DataTouches.Kind.COPY, 0, 1));
     } finally {
       for (ExecutorService w : workers) {
         w.shutdownNow();

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Test helpers: a blocking completion, a counting/holding backing device, cache construction. */
 final class Support {
@@ -105,6 +106,7 @@ final class Support {
   static final class CountingDevice implements BlockDevice {
     final RamBlockDevice ram;
     final AtomicInteger reads = new AtomicInteger();
+    final AtomicLong bytesRead = new AtomicLong();
     final AtomicInteger writes = new AtomicInteger();
     final AtomicInteger flushes = new AtomicInteger();
     private boolean holding;
@@ -151,6 +153,7 @@ final class Support {
     @Override
     public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
       reads.incrementAndGet();
+      bytesRead.addAndGet(length);
       if (failReads) {
         done.ioComplete(IoStatus.MEDIUM_ERROR);
         return;

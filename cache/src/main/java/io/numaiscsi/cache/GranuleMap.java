@@ -1,0 +1,41 @@
+package io.numaiscsi.cache;
+
+/**
+ * Which 4 KiB granules of each slot of a partition hold valid data: one flat bit array, a fixed number of words per
+ * slot, no object per slot. Partition lock held for every call.
+ */
+final class GranuleMap {
+  private final int wordsPerSlot;
+  private final long[] bits;
+
+  GranuleMap(int slots, int granulesPerBlock) {
+    this.wordsPerSlot = (granulesPerBlock + 63) >>> 6;
+    this.bits = new long[slots * wordsPerSlot];
+  }
+
+  void clear(int s) {
+    int w = s * wordsPerSlot;
+    for (int i = 0; i < wordsPerSlot; i++) {
+      bits[w + i] = 0;
+    }
+  }
+
+  /** Marks granules [from, to) of slot s valid. */
+  void mark(int s, int from, int to) {
+    int w = s * wordsPerSlot;
+    for (int g = from; g < to; g++) {
+      bits[w + (g >>> 6)] |= 1L << g;
+    }
+  }
+
+  /** Whether granules [from, to) of slot s are all valid. */
+  boolean covers(int s, int from, int to) {
+    int w = s * wordsPerSlot;
+    for (int g = from; g < to; g++) {
+      if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,216 @@
+package io.numaiscsi.cache;
+
+import io.numaiscsi.config.WritePolicy;
+
+import static io.numaiscsi.cache.Support.flush;
+import static io.numaiscsi.cache.Support.pattern;
+import static io.numaiscsi.cache.Support.read;
+import static io.numaiscsi.cache.Support.write;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.numaiscsi.cache.Support.CountingDevice;
+import io.numaiscsi.scsi.IoStatus;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Which misses take a slot and how much they fill: read-through, admit on reuse, sequential read-ahead. */
+class AdmissionTest {
+  private static final int K = 1024;
+  private static final int BLOCK = 512 * K;
+  private static final long DEVICE = 16L << 20;
+  private static final ByteBufAllocator ALLOC = new UnpooledByteBufAllocator(true);
+
+  private final CountingDevice backing = new CountingDevice(DEVICE);
+  private final byte[] data = pattern((int) DEVICE, 3);
+  private CachedBlockDevice cache;
+
+  /** 2 nodes x 2 partitions x 4 slots of 512 KiB, neighbours 1. */
+  private void open(WritePolicy policy) {
+    assertEquals(IoStatus.OK, write(backing.ram, 0, data, false));
+    cache = Support.cache(backing, 4L * BLOCK * 2, BLOCK, 2, 1, policy);
+  }
+
+  @AfterEach
+  void close() {
+    if (cache != null) {
+      cache.close();
+    }
+  }
+
+  private byte[] expected(long offset, int length) {
+    return Arrays.copyOfRange(data, (int) offset, (int) offset + length);
+  }
+
+  private void check(long offset, int length) {
+    assertArrayEquals(expected(offset, length), read(cache, offset, length), "bytes at " + offset);
+  }
+
+  private CacheCounters.Snapshot counters() {
+    return cache.counters().snapshot();
+  }
+
+  @Test
+  void aSmallMissOnABlockNotCachedReadsOnlyItsOwnBytes() {
+    open(WritePolicy.WRITE_THROUGH);
+    check(5L * BLOCK + 12 * K, 4 * K);
+    assertEquals(4 * K, backing.bytesRead.get(), "4 KiB from the backing device, not the 512 KiB block");
+    CacheCounters.Snapshot s = counters();
+    assertEquals(1, s.total(s.misses()));
+    assertEquals(1, s.total(s.readThroughs()));
+    assertEquals(0, s.total(s.hits()));
+    assertEquals(0, cache.pinnedSlots());
+  }
+
+  @Test
+  void aSecondMissOnTheBlockIsAdmittedAsASubBlockFillAndTheThirdReadHits() {
+    open(WritePolicy.WRITE_THROUGH);
+    long at = 7L * BLOCK + 64 * K;
+    check(at, 4 * K);
+    check(at, 4 * K);
+    assertEquals(8 * K, backing.bytesRead.get(), "the admitted miss filled only its granule");
+    CacheCounters.Snapshot s = counters();
+    assertEquals(2, s.total(s.misses()));
+    assertEquals(1, s.total(s.readThroughs()));
+    check(at, 4 * K);
+    assertEquals(8 * K, backing.bytesRead.get(), "third read: a hit");
+    s = counters();
+    assertEquals(1, s.total(s.hits()));
+    // another granule of the now cached block is filled into the same slot, then hits
+    check(at + 100 * K, 2 * K);
+    assertEquals(12 * K, backing.bytesRead.get());
+    check(at + 100 * K, 2 * K);
+    check(at + 101 * K, K);
+    assertEquals(12 * K, backing.bytesRead.get());
+    s = counters();
+    assertEquals(3, s.total(s.hits()));
+    assertEquals(1, s.total(s.readThroughs()));
+  }
+
+  @Test
+  void sequentialSmallReadsFillWholeBlocksAndThenHit() {
+    open(WritePolicy.WRITE_THROUGH);
+    long start = 3L * BLOCK;
+    for (long at = start; at < start + 2 * BLOCK; at += 4 * K) {
+      check(at, 4 * K);
+    }
+    assertEquals(4 * K + 2L * BLOCK, backing.bytesRead.get(),
+        "the first read goes through; the stream then reads each block whole, once");
+    CacheCounters.Snapshot s = counters();
+    assertEquals(2 * BLOCK / (4 * K) - 3, s.total(s.hits()));
+    for (long at = start; at < start + 2 * BLOCK; at += 64 * K) {
+      check(at, 64 * K);
+    }
+    assertEquals(4 * K + 2L * BLOCK, backing.bytesRead.get(), "everything since served from the cache");
+  }
+
+  @Test
+  void aWholeBlockPieceFillsTheBlock() {
+    open(WritePolicy.WRITE_THROUGH);
+    check(2L * BLOCK, BLOCK);
+    assertEquals(BLOCK, backing.bytesRead.get());
+    check(2L * BLOCK + 300 * K, 4 * K);
+    assertEquals(BLOCK, backing.bytesRead.get());
+  }
+
+  @Test
+  void aSlotPinnedByAnotherReaderIsNotRefilledButReadThrough() {
+    open(WritePolicy.WRITE_THROUGH);
+    long at = 9L * BLOCK;
+    check(at, 4 * K);
+    check(at, 4 * K); // admitted: granule 0 of the block is cached
+    ByteBuf view = readShared(at, 4 * K);
+    assertEquals(1, cache.pinnedSlots());
+    long before = backing.bytesRead.get();
+    CacheCounters.Snapshot s0 = counters();
+    check(at + 8 * K, 4 * K);
+    CacheCounters.Snapshot s1 = counters();
+    assertEquals(1, s1.total(s1.readThroughs()) - s0.total(s0.readThroughs()), "the pinned slot was left alone");
+    assertEquals(before + 4 * K, backing.bytesRead.get());
+    byte[] held = new byte[4 * K];
+    view.getBytes(view.readerIndex(), held);
+    assertArrayEquals(expected(at, 4 * K), held);
+    view.release();
+    check(at + 8 * K, 4 * K); // unpinned now: filled into the slot
+    check(at + 8 * K, 4 * K);
+    CacheCounters.Snapshot s2 = counters();
+    assertEquals(s1.total(s1.readThroughs()), s2.total(s2.readThroughs()));
+    assertEquals(s1.total(s1.hits()) + 1, s2.total(s2.hits()));
+  }
+
+  @Test
+  void aSharedReadOfReadThroughPiecesIsOneCopyAndOfFilledPiecesInPlace() {
+    open(WritePolicy.WRITE_THROUGH);
+    long at = 4L * BLOCK + 40 * K;
+    ByteBuf first = readShared(at, 8 * K);
+    byte[] got = new byte[8 * K];
+    first.getBytes(first.readerIndex(), got);
+    assertArrayEquals(expected(at, 8 * K), got);
+    first.release();
+    assertEquals(0, counters().total(counters().inPlaceBytes()), "read through: its own buffer");
+    ByteBuf second = readShared(at, 8 * K);
+    second.getBytes(second.readerIndex(), got);
+    assertArrayEquals(expected(at, 8 * K), got);
+    assertEquals(8 * K, counters().total(counters().inPlaceBytes()), "admitted and filled: served in place");
+    second.release();
+    assertEquals(0, cache.pinnedSlots());
+  }
+
+  @Test
+  void writeThroughAfterSubBlockFillsIsSeen() {
+    open(WritePolicy.WRITE_THROUGH);
+    long at = 6L * BLOCK + 16 * K;
+    check(at, 4 * K);
+    check(at, 4 * K);
+    byte[] patch = pattern(4 * K + 512, 17);
+    assertEquals(IoStatus.OK, write(cache, at + 2 * K, patch, false));
+    System.arraycopy(patch, 0, data, (int) at + 2 * K, patch.length);
+    check(at, 4 * K);
+    check(at, 4 * K);
+    check(at, 12 * K);
+    check(6L * BLOCK, BLOCK);
+  }
+
+  @Test
+  void writeBackReadModifyWriteOnAPartlyValidSlotWritesTheWholeBlockBackCorrectly() {
+    open(WritePolicy.WRITE_BACK);
+    long block = 11L * BLOCK;
+    check(block + 8 * K, 4 * K);
+    check(block + 8 * K, 4 * K); // the slot now holds granule 2 only
+    long before = backing.bytesRead.get();
+    byte[] patch = pattern(1536, 23);
+    assertEquals(IoStatus.OK, write(cache, block + 20 * K + 512, patch, false));
+    System.arraycopy(patch, 0, data, (int) block + 20 * K + 512, patch.length);
+    assertEquals(before + BLOCK, backing.bytesRead.get(), "the base was filled whole before the modify");
+    check(block, BLOCK);
+    assertEquals(before + BLOCK, backing.bytesRead.get(), "the dirty block is wholly valid: a hit");
+    assertEquals(IoStatus.OK, flush(cache));
+    assertArrayEquals(expected(block, BLOCK), read(backing.ram, block, BLOCK), "written back whole and right");
+  }
+
+  private ByteBuf readShared(long offset, int length) {
+    CountDownLatch latch = new CountDownLatch(1);
+    ByteBuf[] out = new ByteBuf[1];
+    IoStatus[] st = new IoStatus[1];
+    assertTrue(cache.readShared(offset, length, ALLOC, (status, buf) -> {
+      st[0] = status;
+      out[0] = buf;
+      latch.countDown();
+    }));
+    try {
+      assertTrue(latch.await(10, TimeUnit.SECONDS));
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    assertEquals(IoStatus.OK, st[0]);
+    assertEquals(length, out[0].readableBytes());
+    return out[0];
+  }
+}
