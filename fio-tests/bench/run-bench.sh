@@ -14,6 +14,8 @@
 #   --out DIR        results (default fio-tests/target/bench/<timestamp>/)
 #   --no-centralized skip the third target (the daemon with --event-model CENTRALIZED)
 #   --cache MODE     the daemons' cache.mode: numa (default; each LUN gets a cache that holds it whole), page-cache or off
+#   --cache-size S   cache.size-per-node instead (the node's memory, shared by both LUNs); "default": the daemon's
+#                    own default (auto), with the cache's default block size: LUNs larger than the cache
 # Env: JAVA_OPTS (daemon JVM options), TGTD_THREADS (tgtd -t, default tgtd's own),
 #      FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13300).
 #
@@ -30,7 +32,7 @@ LOG_TAG=run-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java, ensure_build_tools
 
-REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1 CACHE_MODE=numa
+REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1 CACHE_MODE=numa CACHE_SIZE=
 MATRIX=$ROOT/fio-tests/bench/matrix.txt
 OUT=$ROOT/fio-tests/target/bench/$(date +%Y%m%d-%H%M%S)
 FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
@@ -38,6 +40,7 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --quick) REPEATS=1 RUNTIME=5 WARMUP=2 IPERF_SECONDS=2; shift ;;
     --cache) CACHE_MODE=$2; shift 2 ;;
+    --cache-size) CACHE_SIZE=$2; shift 2 ;;
     --repeats) REPEATS=$2; shift 2 ;;
     --runtime) RUNTIME=$2; shift 2 ;;
     --warmup) WARMUP=$2; shift 2 ;;
@@ -191,6 +194,15 @@ TARGET_ARGS=(--target "name=tgtd,portal=127.0.0.1:$TGTD_PORT,iqn=$TGT_IQN,luns=1
 log "tgtd pid $TGTD_PID on 127.0.0.1:$TGTD_PORT"
 
 # --- the daemon, once per event model ---------------------------------------------------------
+cache_keys() { # the cache section's keys: both LUNs held whole, a given size, or the daemon's defaults
+  echo "  mode: $CACHE_MODE"
+  case $CACHE_SIZE in
+    '') echo "  size-per-node: $(( 2 * LUN_BYTES + (128 << 20) ))"; echo "  block-size: 128K" ;;
+    default) ;;
+    *) echo "  size-per-node: $CACHE_SIZE" ;;
+  esac
+}
+
 start_daemon() { # NAME MODEL
   local name=$1 model=$2 port mport cfg pid
   free_port port; free_port mport; cfg=$OUT/daemon-$name.yaml
@@ -200,9 +212,7 @@ daemon:
 portals:
   - 127.0.0.1:$port
 cache:
-  mode: $CACHE_MODE
-  size-per-node: $(( LUN_BYTES + (64 << 20) ))
-  block-size: 128K
+$(cache_keys)
 targets:
   - name: $OUR_IQN
     luns:
