@@ -15,7 +15,7 @@ public final class AffinityRouter {
   private final int[] nodeIds;
 
   public AffinityRouter(PartitionHash hash, int blockSize, int threshold) {
-    this(hash, blockSize, threshold, identity(hash.nodes()));
+    this(hash, blockSize, threshold, allNodes(hash.nodes()));
   }
 
   /** A router whose hash spans only the nodes {@code nodeIds} (e.g. a LUN homed on one node). */
@@ -30,7 +30,8 @@ public final class AffinityRouter {
     this.groupBytes = (long) blockSize * hash.neighbours();
   }
 
-  private static int[] identity(int n) {
+  /** Node ids 0..n-1: a hash over every node of the machine. */
+  static int[] allNodes(int n) {
     int[] ids = new int[n];
     for (int i = 0; i < n; i++) {
       ids[i] = i;

@@ -20,11 +20,12 @@ final class CacheSpace {
 
   /** The real node of each of the hash's nodes: one (the LUN's home) or every node of the machine. */
   final int[] nodeIds;
-  /** Where the cache's own copies are recorded (the LUN's); set once, before the cache serves. */
-  DataTouches touches = DataTouches.singleNode();
+  /** Where the cache's own copies are recorded (the LUN's). */
+  final DataTouches touches;
 
   CacheSpace(long size, int logicalBlock, CacheParameters params, int[] nodeIds, NodeMemory memory,
-             CacheCounters counters, SlotIo.Sink slotSink) {
+             CacheCounters counters, SlotIo.Sink slotSink, DataTouches touches) {
+    this.touches = touches;
     this.blockSize = params.blockSize();
     this.granule = Math.max(GRANULE, logicalBlock);
     this.size = size;

@@ -57,7 +57,6 @@ public final class CachedBlockDevice implements BlockDevice {
   private final FillCoordinator fills;
   /** Null under write-through. */
   private final WriteBackScheduler writeBacks;
-  private final DataTouches touches;
   /** Null under write-through. */
   private final DirtyWatch dirtyWatch;
   private final WriteBackFlusher flusher;
@@ -78,9 +77,8 @@ public final class CachedBlockDevice implements BlockDevice {
     this.nodeExecutors = new NodeExecutors(nodeExecutors, nodes);
     this.counters = new CacheCounters(nodes);
     SlotCompletions slotCompletions = new SlotCompletions();
-    this.touches = touches;
-    this.space = new CacheSpace(size, backing.blockSize(), params, nodeIds, memory, counters, slotCompletions);
-    space.touches = touches;
+    this.space = new CacheSpace(size, backing.blockSize(), params, nodeIds, memory, counters, slotCompletions,
+        touches);
     this.router = new AffinityRouter(space.hash, blockSize, params.routeThreshold(), space.nodeIds);
     this.fills = new FillCoordinator(backing, space);
     this.writeBacks = params.writePolicy() == WritePolicy.WRITE_BACK
@@ -104,22 +102,14 @@ public final class CachedBlockDevice implements BlockDevice {
    */
   public static CachedBlockDevice create(BlockDevice backing, CacheParameters params, NumaTopology topology,
                                          NodeMemory memory, Executor[] nodeExecutors) {
-    int[] all = new int[topology.nodeCount()];
-    for (int i = 0; i < all.length; i++) {
-      all[i] = i;
-    }
-    return create(backing, params, topology, memory, nodeExecutors, all, DataTouches.singleNode(),
-        WriteBackFlusher.shared());
+    return create(backing, params, topology, memory, nodeExecutors, WriteBackFlusher.shared());
   }
 
   /** As above; under write-back the cache registers with {@code flusher} (rather than the shared one) until closed. */
   public static CachedBlockDevice create(BlockDevice backing, CacheParameters params, NumaTopology topology,
                                          NodeMemory memory, Executor[] nodeExecutors, WriteBackFlusher flusher) {
-    int[] all = new int[topology.nodeCount()];
-    for (int i = 0; i < all.length; i++) {
-      all[i] = i;
-    }
-    return create(backing, params, topology, memory, nodeExecutors, all, DataTouches.singleNode(), flusher);
+    return create(backing, params, topology, memory, nodeExecutors, AffinityRouter.allNodes(topology.nodeCount()),
+        DataTouches.singleNode(), flusher);
   }
 
   /**

@@ -149,11 +149,11 @@ class NumaGuestTest {
 
     /** Where the bytes of one target went, per kind: local / all. */
     private static String byKind(PromText after, PromText before, String target) {
+        double[][] k = kinds(after, before, target);
         StringBuilder sb = new StringBuilder();
-        for (String kind : List.of("socket_send", "socket_receive", "copy", "backing")) {
-            double[] k = after.touchedSince(before, 2, "kind=\"" + kind + "\"", "target=\"" + target + "\"");
-            if (k[1] > 0) {
-                sb.append(String.format("; %s %.0f/%.0f", kind, k[0], k[1]));
+        for (int i = 0; i < k.length; i++) {
+            if (k[i][1] > 0) {
+                sb.append(String.format("; %s %.0f/%.0f", TouchChart.KINDS.get(i), k[i][0], k[i][1]));
             }
         }
         return sb.toString();

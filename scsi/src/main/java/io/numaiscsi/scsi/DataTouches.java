@@ -78,10 +78,10 @@ public final class DataTouches {
       int i = c.toComponentIndex(index);
       int pos = index;
       while (pos < end) {
-        int compEnd = c.toByteIndex(i) + c.internalComponent(i).readableBytes();
-        int n = Math.min(end, compEnd) - pos;
+        int start = c.toByteIndex(i);
         ByteBuf part = c.internalComponent(i);
-        record(kind, cpu, part, part.readerIndex() + (pos - c.toByteIndex(i)), n);
+        int n = Math.min(end, start + part.readableBytes()) - pos;
+        record(kind, cpu, part, part.readerIndex() + (pos - start), n);
         pos += n;
         i++;
       }

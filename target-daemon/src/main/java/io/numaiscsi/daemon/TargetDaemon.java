@@ -155,7 +155,7 @@ public final class TargetDaemon implements AutoCloseable {
         if (c.mode() == CacheSettings.Mode.NUMA) {
             for (int n = 0; n < sizes.length; n++) {
                 LOG.info("cache on node {}: {} bytes{} for {} LUN(s), {} bytes each", n, sizes[n],
-                        c.autoSize() ? " (auto: 1/" + 8 + " of its free memory, at most 256M)" : "", lunsPerNode[n],
+                        c.autoSize() ? " (auto: " + CacheSizing.rule() + ")" : "", lunsPerNode[n],
                         budget.share(n));
             }
         }

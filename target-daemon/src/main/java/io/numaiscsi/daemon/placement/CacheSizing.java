@@ -19,6 +19,11 @@ public final class CacheSizing {
     private CacheSizing() {
     }
 
+    /** How the automatic size is chosen, for the start-up log. */
+    public static String rule() {
+        return "1/" + SHARE_DIVISOR + " of its free memory, at most " + (AUTO_CAP >> 20) + "M";
+    }
+
     /** The automatic size for a node with {@code freeBytes} free (unknown: -1, taken as plenty). */
     public static long auto(long freeBytes, int partitions, int blockSize) {
         long unit = (long) partitions * blockSize;
