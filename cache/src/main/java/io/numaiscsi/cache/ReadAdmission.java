@@ -3,7 +3,8 @@ package io.numaiscsi.cache;
 /**
  * Which read misses may take a slot. A miss on a block that is not cached is read straight through into the caller's
  * buffer unless the block was read through recently (reuse: admitted, and only the piece's granules are filled), the
- * read continues a sequential stream (the whole block is filled: read-ahead), or the piece covers the whole block.
+ * read continues a sequential stream (the whole block is filled: read-ahead), or a random read covers the whole
+ * block (filled whole).
  * One per device, shared by its reads.
  */
 final class ReadAdmission {
@@ -20,9 +21,14 @@ final class ReadAdmission {
     return streams.follows(offset, end);
   }
 
-  /** Whether a miss on {@code block} (not cached, piece smaller than the block, not sequential) takes a slot. */
-  boolean admits(long block) {
-    return ghosts.seen(block);
+  /**
+   * Whether a miss on {@code block}, which is not cached, takes a slot: when the block was read through shortly
+   * before (reuse); when a sequential stream reads part of it (the rest of the block is read ahead); when a random
+   * read covers it whole (filled as before admission existed). A sequential stream of whole blocks not seen shortly
+   * before is a scan: a fill would only add a copy and evict something, so it reads through.
+   */
+  boolean fills(long block, boolean whole, boolean sequential) {
+    return ghosts.seen(block) || whole != sequential;
   }
 
   /** A miss on {@code block} was read through: a second one soon is admitted. */

@@ -121,6 +121,23 @@ class AdmissionTest {
   }
 
   @Test
+  void aSequentialScanOfWholeBlocksReadsThroughAndTakesNoSlot() {
+    open(WritePolicy.WRITE_THROUGH);
+    check(0, BLOCK); // the first read of the stream is a random whole-block read: filled
+    for (long at = BLOCK; at < 16L * BLOCK; at += BLOCK) {
+      check(at, BLOCK);
+    }
+    CacheCounters.Snapshot s = counters();
+    assertEquals(15, s.total(s.readThroughs()), "the rest of the scan went straight to the caller's buffer");
+    assertEquals(0, s.total(s.evictions()));
+    assertEquals(16L * BLOCK, backing.bytesRead.get());
+    check(8L * BLOCK + 4 * K, 8 * K); // a block of the scan used again soon after: admitted
+    check(8L * BLOCK + 4 * K, 8 * K);
+    s = counters();
+    assertEquals(1, s.total(s.hits()));
+  }
+
+  @Test
   void aSlotPinnedByAnotherReaderIsNotRefilledButReadThrough() {
     open(WritePolicy.WRITE_THROUGH);
     long at = 9L * BLOCK;
