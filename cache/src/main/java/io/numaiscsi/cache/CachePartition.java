@@ -54,6 +54,12 @@ final class CachePartition {
   private WriteBackWrite parkedTail;
   /** A slot became reusable while requests were parked: wake them after unlocking. */
   private boolean wakeDue;
+  /**
+   * Requests waiting for room under the device's hard dirty limit. Kept apart from those waiting for a slot: a slot
+   * coming free does not help them, and waking them for it let them evict and refill each other's bases in a loop.
+   */
+  private WriteBackWrite roomHead;
+  private WriteBackWrite roomTail;
 
   CachePartition(int node, ByteBuffer memory, int slots, int blockSize, int granule, CacheCounters counters,
                  SlotIo.Sink slotSink) {
@@ -261,7 +267,7 @@ final class CachePartition {
     parkedTail = r;
   }
 
-  /** Takes the whole parked list (resume it after unlocking), or null. */
+  /** Takes the whole list of requests waiting for a slot (resume it after unlocking), or null. */
   WriteBackWrite takeParked() {
     WriteBackWrite h = parkedHead;
     parkedHead = null;
@@ -269,8 +275,27 @@ final class CachePartition {
     return h;
   }
 
+  /** Parks a write until the device's dirty bytes leave room for one more block. */
+  void parkForDirtyRoom(WriteBackWrite r) {
+    r.nextParked = null;
+    if (roomTail == null) {
+      roomHead = r;
+    } else {
+      roomTail.nextParked = r;
+    }
+    roomTail = r;
+  }
+
+  /** Takes the whole list of requests waiting for dirty room, or null. */
+  WriteBackWrite takeParkedForDirtyRoom() {
+    WriteBackWrite h = roomHead;
+    roomHead = null;
+    roomTail = null;
+    return h;
+  }
+
   boolean hasParked() {
-    return parkedHead != null;
+    return parkedHead != null || roomHead != null;
   }
 
   // ---- LRU: head = most recently used, tail = next victim ----

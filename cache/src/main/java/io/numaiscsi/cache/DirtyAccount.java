@@ -54,11 +54,16 @@ final class DirtyAccount {
 
   /** Whether a write may dirty one more block now; if not, the write waits and the flusher is told. */
   boolean admitsBlock() {
-    if (bytes.get() + blockSize <= hardLimit) {
+    if (hasRoomForBlock()) {
       return true;
     }
     throttled = true;
     return false;
+  }
+
+  /** Whether one more dirty block would stay within the hard limit (a check only: nothing is recorded). */
+  boolean hasRoomForBlock() {
+    return bytes.get() + blockSize <= hardLimit;
   }
 
   boolean takeThrottled() {

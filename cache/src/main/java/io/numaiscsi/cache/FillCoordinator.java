@@ -84,12 +84,24 @@ final class FillCoordinator {
     resumeAll(r);
   }
 
-  /** Wakes every partition with parked requests (after a write-back batch that cleaned blocks). */
+  /** Resumes the partition's writes waiting for dirty room (the device's dirty bytes went down). */
+  void wakeForDirtyRoom(CachePartition p) {
+    WriteBackWrite r;
+    p.lock.lock();
+    try {
+      r = p.takeParkedForDirtyRoom();
+    } finally {
+      p.lock.unlock();
+    }
+    resumeAll(r);
+  }
+
+  /** Wakes every parked request, for a slot or for dirty room (after a write-back batch that cleaned blocks). */
   void wakeAllParked() {
     for (CachePartition p : space.partitions) {
-      if (p.hasParked()) {
-        wake(p);
-      }
+      // under the partition's lock: a request parked a moment ago is seen
+      wakeForDirtyRoom(p);
+      wake(p);
     }
   }
 

@@ -60,7 +60,8 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
   }
 
   private void step() {
-    boolean parked = false;
+    CachePartition parkedOn = null;
+    boolean overDirtyLimit = false;
     while (cursor < blocks) {
       long block = firstBlock + cursor;
       CachePartition p = space.partitionOf(block);
@@ -73,11 +74,18 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
       int fill = -1;
       p.lock.lock();
       try {
+        // every block written becomes a new dirty block: no slot work (fills, evictions) without room for it
+        if (!space.dirty.admitsBlock()) {
+          p.parkForDirtyRoom(this);
+          parkedOn = p;
+          overDirtyLimit = true;
+          break;
+        }
         if (full) {
-          int s = space.dirty.admitsBlock() ? p.acquire() : -1;
+          int s = p.acquire();
           if (s < 0) {
             p.park(this);
-            parked = true;
+            parkedOn = p;
             break;
           }
           p.lock.unlock();
@@ -111,7 +119,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
           b = p.acquire();
           if (b < 0) {
             p.park(this);
-            parked = true;
+            parkedOn = p;
             break;
           }
           p.startFill(b, block, 0, space.granules(block));
@@ -133,8 +141,9 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
         return;
       }
     }
-    if (parked) {
+    if (parkedOn != null) {
       // another thread may already have resumed this request: touch no field from here on
+      wakeIfDirtyRoomCameMeanwhile(parkedOn, overDirtyLimit);
       writeBacks.requestWriteback(); // make dirty blocks clean so slots come free
       return;
     }
@@ -142,6 +151,17 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
       writeBacks.flush(this);
     } else {
       finish(IoStatus.OK);
+    }
+  }
+
+  /**
+   * A write parked for dirty room is woken by the batch that cleans blocks, but that batch may have
+   * cleaned them (in other partitions) and looked for parked requests between this write's check and its park.
+   * Parked first, checked second: either the check sees the room or the batch's wake-up sees the parked request.
+   */
+  private void wakeIfDirtyRoomCameMeanwhile(CachePartition p, boolean overDirtyLimit) {
+    if (overDirtyLimit && space.dirty.hasRoomForBlock()) {
+      fills.wakeForDirtyRoom(p);
     }
   }
 
@@ -178,25 +198,32 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
    */
   private boolean apply(CachePartition p, long block, long start, int n, int inBlock) {
     int s;
+    boolean room;
     WriteBackWrite others = null;
     p.lock.lock();
     try {
-      s = space.dirty.admitsBlock() ? p.acquire() : -1;
+      room = space.dirty.admitsBlock();
+      s = room ? p.acquire() : -1;
       if (s < 0) {
         // The base may be the only reusable slot and this request needs two: a slot freed by this
         // unpin wakes the requests parked before, not this one (that would spin), which waits for a
-        // write-back or another unpin.
+        // write-back or another unpin. Without dirty room it waits for room instead.
         p.unpin(baseSlot);
         if (p.takeWakeDue()) {
           others = p.takeParked();
         }
-        p.park(this);
+        if (room) {
+          p.park(this);
+        } else {
+          p.parkForDirtyRoom(this);
+        }
       }
     } finally {
       p.lock.unlock();
     }
     if (s < 0) {
       fills.resumeAll(others);
+      wakeIfDirtyRoomCameMeanwhile(p, !room);
       writeBacks.requestWriteback();
       return false;
     }

@@ -90,7 +90,15 @@ class WriteBackFlusherTest {
           int len = off == 0 ? BLOCK : Math.min(BLOCK - off, 512 + r.nextInt(4096));
           byte[] data = Support.pattern(len, writes.incrementAndGet());
           System.arraycopy(data, 0, content, off, len);
-          assertEquals(IoStatus.OK, Support.write(c, (long) b * BLOCK + off, data, false));
+          try {
+            assertEquals(IoStatus.OK, Support.write(c, (long) b * BLOCK + off, data, false));
+          } catch (AssertionError e) {
+            System.err.println("STUCK " + e.getMessage() + " dirty " + c.dirtyBytes() + "\n" + c.debugState());
+            Thread.getAllStackTraces().forEach((t, st) -> System.err.println("THREAD " + t.getName() + " "
+                + t.getState() + "\n  " + java.util.Arrays.stream(st).limit(40).map(Object::toString)
+                .collect(java.util.stream.Collectors.joining("\n  "))));
+            throw e;
+          }
           model.set(b, content);
         }
       }));
