@@ -6,12 +6,15 @@
 # mkfs, mount, writes files and checks their checksums after a remount, runs fio with crc32c verify on a file
 # in the filesystem, logs out; then the same fio run over TCP for a functional comparison (emulated RDMA is not
 # a speed measure).
-# Files in /vmrun/out: daemon.log, fio-iser.txt, fio-tcp.txt, sums-*.txt, dmesg-iser.txt.
+# After the iSER run, the daemon's /metrics go to metrics-iser.prom: iser_touched_bytes_total says which node's memory
+# the RDMA device read and wrote (and from which node, when the system names the device's node).
+# Files in /vmrun/out: daemon.log, fio-iser.txt, fio-tcp.txt, sums-*.txt, dmesg-iser.txt, metrics-iser.prom.
 # Env from the host: VM_IQN.
 . /vmrun/lib.sh
 IQN=$VM_IQN
 IP=10.0.2.15
 PORTAL=$IP:3260
+METRICS=127.0.0.1:9100
 JAVA_FLAGS=(-XX:TieredStopAtLevel=1 "-XX:ErrorFile=$OUT/hs_err_%p.log" -Dchronicle.analytics.disable=true)
 # iSER discoveries in a row: more than the portal's connections (4 in IserGuestTest's config)
 ISER_DISCOVERIES=20
@@ -58,7 +61,7 @@ check rdma-cm-device test -e /dev/infiniband/rdma_cm || abort "no /dev/infiniban
 mkdir -p /tmp/nit-data
 log "starting the daemon: java ${JAVA_FLAGS[*]} @/vmrun/java/args"
 java "${JAVA_FLAGS[@]}" @/vmrun/java/args io.numaiscsi.daemon.Main --config /vmrun/target.yaml \
-  >"$OUT/daemon.log" 2>&1 &
+  --metrics "$METRICS" >"$OUT/daemon.log" 2>&1 &
 DPID=$!
 if ! check daemon-tcp-portal wait_port "$IP" 3260 240; then
   tail -n 40 "$OUT/daemon.log"
@@ -118,6 +121,9 @@ check iser-rdma-reads wait_log " [1-9][0-9]* RDMA Reads" 30
 check iser-rdma-writes-in-place wait_log " [1-9][0-9]* of them in place" 30
 check iser-cache-registered wait_log "MiB of cache memory in [1-9][0-9]* regions registered" 5
 grep "iSER connection from" "$OUT/daemon.log" | tail -2
+# where the RDMA device and the staging copies touched memory (the host test reads and reports the figures)
+check metrics-iser metrics "$OUT/metrics-iser.prom" iser_touched_bytes_total
+grep -E '^iser_touched_bytes_total.* [1-9][0-9.E]*$' "$OUT/metrics-iser.prom"
 fs_run default tcp
 
 stop_daemon

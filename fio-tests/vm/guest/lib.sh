@@ -125,3 +125,14 @@ stop_daemon() {
   kill -0 "$DPID" 2>/dev/null && { log "daemon still running 60 s after SIGTERM: SIGKILL"; kill -KILL "$DPID"; }
   wait "$DPID"
 }
+
+# metrics FILE FAMILY: GET /metrics from the daemon at $METRICS into FILE (busybox wget; bash /dev/tcp with
+# HTTP/1.0 if that fails); true when FAMILY is in it
+metrics() {
+  rm -f "$1"
+  if ! busybox wget -q -T 30 -O "$1" "http://$METRICS/metrics" 2>/dev/null; then
+    timeout 30 bash -c 'exec 3<>"/dev/tcp/${1%:*}/${1#*:}" && printf "GET /metrics HTTP/1.0\r\nHost: %s\r\n\r\n" "$1" >&3 && cat <&3' \
+      _ "$METRICS" | sed '1,/^\r\{0,1\}$/d' >"$1"
+  fi
+  grep -q "^$2" "$1"
+}

@@ -22,16 +22,6 @@ numactl -H >"$OUT/numactl-H.txt" 2>&1
 log "nodes: $(tr '\n' ';' <"$OUT/node-cpus.txt")"
 check two-numa-nodes test "$(wc -l <"$OUT/node-cpus.txt")" = 2 || abort "the guest has no 2 NUMA nodes"
 
-# metrics FILE: GET /metrics (busybox wget; bash /dev/tcp with HTTP/1.0 if that fails)
-metrics() {
-  rm -f "$1"
-  if ! busybox wget -q -T 30 -O "$1" "http://$METRICS/metrics" 2>/dev/null; then
-    timeout 30 bash -c 'exec 3<>"/dev/tcp/${1%:*}/${1#*:}" && printf "GET /metrics HTTP/1.0\r\nHost: %s\r\n\r\n" "$1" >&3 && cat <&3' \
-      _ "$METRICS" | sed '1,/^\r\{0,1\}$/d' >"$1"
-  fi
-  grep -q '^data_touched_bytes_total' "$1"
-}
-
 # load NAME RW BS DISK...: one fio run of VM_RUNTIME seconds, QD8, one job per disk, then a scrape
 load() {
   local name=$1 rw=$2 bs=$3 jobs=() d
@@ -40,7 +30,7 @@ load() {
   log "fio $name: $rw $bs on $*"
   check "fio-$name" fio --rw="$rw" --bsrange="$bs" --direct=1 --ioengine=libaio --iodepth=8 --time_based \
     --runtime="$VM_RUNTIME" --group_reporting "${jobs[@]}" --output="$OUT/fio-$name.txt"
-  check "metrics-$name" metrics "$OUT/metrics-$name.prom"
+  check "metrics-$name" metrics "$OUT/metrics-$name.prom" data_touched_bytes_total
   grep -E 'IOPS' "$OUT/fio-$name.txt" | head -2
 }
 
@@ -66,7 +56,7 @@ A=$(iscsi_disk "$VM_IQN_A") || abort "no block device after login"
 log "disk A $A, $(blockdev --getsize64 "$A") bytes"
 check fio-warm-a fio --name=warm --filename="$A" --rw=read --bs=1m --direct=1 --ioengine=libaio --iodepth=4 \
   --output="$OUT/fio-warm-a.txt"
-check metrics-start-one metrics "$OUT/metrics-start-one.prom"
+check metrics-start-one metrics "$OUT/metrics-start-one.prom" data_touched_bytes_total
 load one-rr4k randread 4k-4k "$A"
 load one-rr128k randread 128k-1m "$A"
 load one-rw4k randwrite 4k-4k "$A"
@@ -76,7 +66,7 @@ B=$(iscsi_disk "$VM_IQN_B") || abort "no block device after the second login"
 log "disk B $B"
 check fio-warm-b fio --name=warm --filename="$B" --rw=read --bs=1m --direct=1 --ioengine=libaio --iodepth=4 \
   --output="$OUT/fio-warm-b.txt"
-check metrics-start-two metrics "$OUT/metrics-start-two.prom"
+check metrics-start-two metrics "$OUT/metrics-start-two.prom" data_touched_bytes_total
 load two-rr4k randread 4k-4k "$A" "$B"
 load two-rr128k randread 128k-1m "$A" "$B"
 load two-rw4k randwrite 4k-4k "$A" "$B"

@@ -8,7 +8,7 @@ import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.SharedRead;

@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.SharedRead;

@@ -1,6 +1,6 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.numa.DataTouches;
 
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;

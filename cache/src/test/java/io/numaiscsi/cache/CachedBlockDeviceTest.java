@@ -1,8 +1,8 @@
 package io.numaiscsi.cache;
 
 import io.numaiscsi.numa.NodeThread;
-import io.numaiscsi.scsi.DataTouches;
-import io.numaiscsi.scsi.NodeLocator;
+import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.numa.NodeLocator;
 
 import io.numaiscsi.config.WritePolicy;
 

@@ -40,7 +40,7 @@ class IserGuestTest {
         if (Files.exists(run.serialLog())) {
             Files.copy(run.serialLog(), logs.resolve("IserGuestTest.serial.log"), StandardCopyOption.REPLACE_EXISTING);
         }
-        for (String f : List.of("daemon.log", "fio-iser.txt", "fio-tcp.txt", "dmesg-iser.txt")) {
+        for (String f : List.of("daemon.log", "fio-iser.txt", "fio-tcp.txt", "dmesg-iser.txt", "metrics-iser.prom")) {
             if (Files.exists(run.out(f))) {
                 Files.copy(run.out(f), logs.resolve("IserGuestTest-" + f), StandardCopyOption.REPLACE_EXISTING);
             }
@@ -56,6 +56,35 @@ class IserGuestTest {
         System.out.println("[IserGuestTest] fio over iSER vs TCP in the guest (functional figures):\n"
                 + summary(run.out("fio-iser.txt")) + summary(run.out("fio-tcp.txt")));
         assertTrue(run.succeeded(), "guest test iser.sh" + context);
+        PromText metrics = new PromText(Files.readString(run.out("metrics-iser.prom")));
+        System.out.println("[IserGuestTest] where the iSER data path touched memory (iser_touched_bytes_total; by_node: "
+                + "the RDMA device's for hca_*, the copying CPU's for copy):\n" + touchTable(metrics));
+        for (String kind : List.of("hca_read", "hca_write")) {
+            assertTrue(metrics.sumAll(TOUCHED, "kind=\"" + kind + "\"") > 0,
+                    "no " + kind + " bytes counted after fio over iSER\n" + touchTable(metrics));
+        }
+    }
+
+    private static final String TOUCHED = "iser_touched_bytes_total";
+
+    /** Non-zero iser_touched_bytes_total samples as "kind node -> mem_node: MiB (share of the kind)" lines. */
+    static String touchTable(PromText metrics) {
+        StringBuilder sb = new StringBuilder();
+        List<String> nodes = List.of("0", "1", "unknown");
+        for (String kind : List.of("hca_read", "hca_write", "copy")) {
+            double all = metrics.sumAll(TOUCHED, "kind=\"" + kind + "\"");
+            for (String by : nodes) {
+                for (String mem : nodes) {
+                    double b = metrics.sumAll(TOUCHED, "kind=\"" + kind + "\"", "by_node=\"" + by + "\"",
+                            "mem_node=\"" + mem + "\"");
+                    if (b > 0) {
+                        sb.append(String.format("  %-9s by node %-7s -> memory node %-7s %9.1f MiB (%5.1f%%)%n", kind, by,
+                                mem, b / (1 << 20), 100 * b / all));
+                    }
+                }
+            }
+        }
+        return sb.length() == 0 ? "  (nothing counted)\n" : sb.toString();
     }
 
     private static String summary(Path fio) throws IOException {

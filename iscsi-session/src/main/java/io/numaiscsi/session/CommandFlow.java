@@ -9,7 +9,7 @@ import io.numaiscsi.proto.ScsiCommandHeader;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.transport.DataMover;
 import io.numaiscsi.scsi.ItNexus;
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiStatus;
 import io.numaiscsi.scsi.ScsiTarget;

@@ -1,6 +1,6 @@
 package io.numaiscsi.session;
 
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
 
 import io.netty.buffer.ByteBuf;

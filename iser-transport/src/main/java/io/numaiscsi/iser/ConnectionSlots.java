@@ -12,12 +12,20 @@ public final class ConnectionSlots {
     private final RegisteredMemory shared;
     private final ByteBufAllocator alloc;
     private final IserTotals totals = new IserTotals();
+    private final IserTouches touches;
 
     /** @param shared memory registered besides the slabs (the cache regions), for in-place RDMA Writes */
     public ConnectionSlots(RegisteredSlabs slabs, RegisteredMemory shared, ByteBufAllocator alloc) {
+        this(slabs, shared, alloc, IserTouches.unmeasured());
+    }
+
+    /** As above, the connections recording where their data path touches memory in {@code touches}. */
+    public ConnectionSlots(RegisteredSlabs slabs, RegisteredMemory shared, ByteBufAllocator alloc,
+                           IserTouches touches) {
         this.slabs = slabs;
         this.shared = shared;
         this.alloc = alloc;
+        this.touches = touches;
     }
 
     /** A free slot for a connection about to be accepted, or -1 when every slot is taken. */
@@ -42,7 +50,7 @@ public final class ConnectionSlots {
                     totals.destroyed(self[0]);
                     onDestroyed.run();
                     slabs.give(slot);
-                });
+                }, touches);
         self[0] = connection;
         totals.opened(connection);
         return connection;

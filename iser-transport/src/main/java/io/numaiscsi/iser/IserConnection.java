@@ -47,6 +47,13 @@ public final class IserConnection implements DataMover {
      */
     public IserConnection(RdmaEndpoint endpoint, MemoryRegion region, int slabOffset, IserSettings settings,
                           RegisteredMemory shared, ByteBufAllocator alloc, PduSink sink, Runnable onDestroyed) {
+        this(endpoint, region, slabOffset, settings, shared, alloc, sink, onDestroyed, IserTouches.unmeasured());
+    }
+
+    /** As above, recording where its data path touches memory in {@code touches}. */
+    public IserConnection(RdmaEndpoint endpoint, MemoryRegion region, int slabOffset, IserSettings settings,
+                          RegisteredMemory shared, ByteBufAllocator alloc, PduSink sink, Runnable onDestroyed,
+                          IserTouches touches) {
         this.endpoint = endpoint;
         this.settings = settings;
         int at = slabOffset;
@@ -59,10 +66,11 @@ public final class IserConnection implements DataMover {
         this.holds = new HeldBuffers(settings.queueDepth());
         this.tasks = new TaskTable(settings.queueDepth());
         this.lifecycle = new IserLifecycle(endpoint, region, sq, retirer, sink, counters, onDestroyed);
-        this.receiver = new IserReceiver(endpoint, region, rx, alloc, sink, lifecycle, tasks, counters);
-        this.sender = new IserSender(endpoint, region, tx, data, sq, settings, lifecycle, tasks, holds, counters);
+        this.receiver = new IserReceiver(endpoint, region, rx, alloc, sink, lifecycle, tasks, counters, touches);
+        this.sender = new IserSender(endpoint, region, tx, data, sq, settings, lifecycle, tasks, holds, counters,
+                touches);
         this.mover = new RdmaDataMover(endpoint, region, data, sq, settings, shared, lifecycle, tasks, holds, sender,
-                counters);
+                counters, touches);
         lifecycle.bind(receiver, sender, mover, tasks);
     }
 

@@ -23,13 +23,15 @@ final class IserReceiver {
     private final IserLifecycle lifecycle;
     private final TaskTable tasks;
     private final IserCounters counters;
+    private final IserTouches touches;
     /** Per receive chunk, the registered memory from its BHS on: what the iscsi-proto flyweights read. */
     private final ByteBuf[] pduOf;
     private final ScsiCommandHeader command = new ScsiCommandHeader();
     private int posted;
 
     IserReceiver(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool rx, ByteBufAllocator alloc, PduSink sink,
-                 IserLifecycle lifecycle, TaskTable tasks, IserCounters counters) {
+                 IserLifecycle lifecycle, TaskTable tasks, IserCounters counters, IserTouches touches) {
+        this.touches = touches;
         this.endpoint = endpoint;
         this.region = region;
         this.rx = rx;
@@ -102,6 +104,9 @@ final class IserReceiver {
         if (dataLength > 0) {
             segment = alloc.directBuffer(dataLength, dataLength);
             segment.writeBytes(pdu, Bhs.LENGTH + ahsLength, dataLength);
+            long data = region.address() + at + IserSettings.HEADERS + ahsLength;
+            touches.deviceWrote(data, dataLength);
+            touches.copiedOut(data, dataLength, segment, 0);
         }
         // Copied out: the buffer goes back to the receive queue before the session sees the PDU.
         if (!post(chunk)) {

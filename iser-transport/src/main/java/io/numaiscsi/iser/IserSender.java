@@ -25,12 +25,14 @@ final class IserSender {
     private final TaskTable tasks;
     private final HeldBuffers holds;
     private final IserCounters counters;
+    private final IserTouches touches;
     private final ArrayDeque<Outgoing> backlog = new ArrayDeque<>();
     private final ArrayDeque<Outgoing> freeOutgoing = new ArrayDeque<>();
 
     IserSender(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool tx, ChunkPool data, SendQueue sq,
                IserSettings settings, IserLifecycle lifecycle, TaskTable tasks, HeldBuffers holds,
-               IserCounters counters) {
+               IserCounters counters, IserTouches touches) {
+        this.touches = touches;
         this.endpoint = endpoint;
         this.region = region;
         this.view = region.buffer().duplicate();
@@ -135,6 +137,7 @@ final class IserSender {
                 long wrId = sq.push(SendQueue.WRITE_IN_PLACE, o.hold, signal);
                 int rc = endpoint.postRdmaWrite(wrId, o.region, o.index, o.remaining, o.remote, o.rkey, signal);
                 counters.wroteInPlace(o.remaining);
+                touches.deviceRead(o.region.address() + o.index, o.remaining);
                 lifecycle.doorbell();
                 backlog.poll();
                 o.hold = -1;
@@ -155,6 +158,8 @@ final class IserSender {
                 long wrId = sq.push(SendQueue.WRITE, chunk, signal);
                 int rc = endpoint.postRdmaWrite(wrId, region, at, n, o.remote, o.rkey, signal);
                 counters.wrote(n);
+                touches.copiedIn(o.buffer, o.index, n, region.address() + at);
+                touches.deviceRead(region.address() + at, n);
                 lifecycle.doorbell();
                 o.index += n;
                 o.remote += n;

@@ -29,6 +29,7 @@ final class RdmaDataMover implements DataMover {
     private final HeldBuffers holds;
     private final IserSender sender;
     private final IserCounters counters;
+    private final IserTouches touches;
     private final long[] pieceAddress = new long[MAX_PIECES];
     private final int[] pieceLength = new int[MAX_PIECES];
     private final MemoryRegion[] pieceRegion = new MemoryRegion[MAX_PIECES];
@@ -41,7 +42,8 @@ final class RdmaDataMover implements DataMover {
 
     RdmaDataMover(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool data, SendQueue sq, IserSettings settings,
                   RegisteredMemory shared, IserLifecycle lifecycle, TaskTable tasks, HeldBuffers holds,
-                  IserSender sender, IserCounters counters) {
+                  IserSender sender, IserCounters counters, IserTouches touches) {
+        this.touches = touches;
         this.endpoint = endpoint;
         this.region = region;
         this.view = region.buffer().duplicate();
@@ -203,6 +205,9 @@ final class RdmaDataMover implements DataMover {
             int n = readLengthOfChunk[chunk];
             op.into.setBytes(readOffsetOfChunk[chunk], slice(data.offset(chunk), n));
             counters.readLanded(n);
+            long landed = region.address() + data.offset(chunk);
+            touches.deviceWrote(landed, n);
+            touches.copiedOut(landed, n, op.into, readOffsetOfChunk[chunk]);
         }
         data.give(chunk);
         if (op.pending > 0 || op.next < op.end && op.into != null) {

@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
+import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.numa.NodeLocator;
 import org.junit.jupiter.api.Test;
 
 class IserConnectionTest {
@@ -81,6 +83,10 @@ class IserConnectionTest {
     }
 
     private void start(IserSettings s) {
+        start(s, IserTouches.unmeasured());
+    }
+
+    private void start(IserSettings s, IserTouches touches) {
         settings = s;
         fabric = new FakeFabric();
         FakeEndpoint[] pair = fabric.connect();
@@ -92,7 +98,7 @@ class IserConnectionTest {
         cacheMemory = ByteBuffer.allocateDirect(256 * 1024);
         shared = RegisteredMemory.register(fabric, List.of(cacheMemory));
         conn = new IserConnection(target, region, 4096, s, shared, UnpooledByteBufAllocator.DEFAULT, sink,
-                () -> destroyed++);
+                () -> destroyed++, touches);
         assertTrue(conn.start());
         initiator = new FakeInitiator(fabric, initiatorSide, 16);
     }
@@ -222,6 +228,77 @@ class IserConnectionTest {
         pollAll();
         assertEquals(1, dataIn.refCnt(), "the completion released the transport's hold (the cache blocks' pins)");
         dataIn.release();
+    }
+
+    /** Two nodes: every CPU on node 0, all memory on node 1 (a remote HCA-side picture, easy to tell apart). */
+    private static final NodeLocator CPU0_MEMORY1 = new NodeLocator() {
+        @Override
+        public int nodes() {
+            return 2;
+        }
+
+        @Override
+        public int currentCpuNode() {
+            return 0;
+        }
+
+        @Override
+        public int memoryNode(long address) {
+            return 1;
+        }
+    };
+
+    @Test
+    void everyDataByteTheDeviceReadsOrWritesAndEveryStagingCopyIsCounted() {
+        DataTouches t = new DataTouches(CPU0_MEMORY1);
+        start(settings, new IserTouches(t, 1));
+        fullFeature();
+        // a read through the staging chunks: the thread copies it in, the device reads it
+        int staged = 20_000;
+        MemoryRegion readBuffer = fabric.register(ByteBuffer.allocateDirect(64 * 1024));
+        initiator.send(FakeInitiator.scsiCommand(0x41, true, false, staged, 1), null, false, 0, 0, true,
+                readBuffer.rkey(), readBuffer.address());
+        pollAll();
+        ByteBuf dataIn = Unpooled.directBuffer(staged).writeBytes(pattern(staged, 41));
+        conn.putDataIn(0x41, dataIn, staged);
+        conn.write(Unpooled.wrappedBuffer(FakeInitiator.scsiResponse(0x41)));
+        conn.flush();
+        dataIn.release();
+        assertEquals(1, initiator.receive().size());
+        assertEquals(staged, t.bytes(DataTouches.Kind.HCA_READ, 1, 1));
+        assertEquals(2L * staged, t.bytes(DataTouches.Kind.COPY, 0, 1), "source and destination of the copy");
+        // a read from registered cache memory: the device reads it in place, no copy
+        int inPlace = 24 * 1024;
+        initiator.send(FakeInitiator.scsiCommand(0x42, true, false, inPlace, 1), null, false, 0, 0, true,
+                readBuffer.rkey(), readBuffer.address());
+        pollAll();
+        ByteBuf blocks = cacheBlocks(pattern(inPlace, 42), 0, 64 * 1024, 8 * 1024);
+        conn.putDataIn(0x42, blocks, inPlace);
+        conn.write(Unpooled.wrappedBuffer(FakeInitiator.scsiResponse(0x42)));
+        conn.flush();
+        pollAll();
+        blocks.release();
+        assertEquals(1, initiator.receive().size());
+        assertEquals(staged + inPlace, t.bytes(DataTouches.Kind.HCA_READ, 1, 1));
+        assertEquals(2L * staged, t.bytes(DataTouches.Kind.COPY, 0, 1));
+        // a write: immediate data received (the device wrote it, the thread copies it out), the rest by RDMA Read
+        int length = 40_000;
+        int immediate = 8192;
+        byte[] payload = pattern(length, 43);
+        MemoryRegion writeBuffer = fabric.register(ByteBuffer.allocateDirect(length));
+        writeBuffer.buffer().put(0, payload);
+        byte[] first = java.util.Arrays.copyOf(payload, immediate);
+        initiator.send(FakeInitiator.scsiCommand(0x43, false, true, length, 1), first, true, writeBuffer.rkey(),
+                writeBuffer.address() + immediate, false, 0, 0);
+        pollAll();
+        ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
+        conn.getDataOut(0x43, into, immediate, length - immediate, immediate, new Listener());
+        conn.flush();
+        pollAll();
+        into.release();
+        assertEquals(length, t.bytes(DataTouches.Kind.HCA_WRITE, 1, 1), "immediate data and RDMA Read data");
+        assertEquals(2L * staged + 2L * length, t.bytes(DataTouches.Kind.COPY, 0, 1));
+        assertEquals(staged + inPlace + length + 2L * staged + 2L * length, t.totalBytes(), "nothing else counted");
     }
 
     @Test

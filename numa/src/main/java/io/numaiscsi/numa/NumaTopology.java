@@ -72,12 +72,23 @@ public final class NumaTopology {
 
   /**
    * Index of the node the network interface's device hangs off ({@code /sys/class/net/IF/device/numa_node});
-   * -1, missing or unreadable (virtual interfaces, one-node machines) gives node 0. In a pretend
-   * topology every interface reports node 0.
+   * -1, missing or unreadable (virtual interfaces) gives node 0. In a pretend topology every interface reports
+   * node 0.
    */
   public int nodeOfNetworkInterface(String ifName) {
-    if (pretend || ifName.isEmpty() || ifName.contains("/")) {
-      return 0;
+    return Math.max(0, reportedNodeOfNetworkInterface(ifName));
+  }
+
+  /**
+   * As {@link #nodeOfNetworkInterface}, but -1 where the system names no node (a virtual interface, a device with
+   * {@code numa_node} -1), for figures that must say "unknown" rather than guess; a one-node machine says 0.
+   */
+  public int reportedNodeOfNetworkInterface(String ifName) {
+    if (pretend || nodes.size() == 1) {
+      return 0; // a pretend topology puts every interface on node 0
+    }
+    if (ifName.isEmpty() || ifName.contains("/")) {
+      return -1;
     }
     Path p = sysRoot.resolve("class/net").resolve(ifName).resolve("device/numa_node");
     try {
@@ -88,9 +99,9 @@ public final class NumaTopology {
         }
       }
     } catch (IOException | NumberFormatException e) {
-      // no device directory (lo, bridges, veth) or a value we cannot read: node 0
+      // no device directory (lo, bridges, veth) or a value we cannot read
     }
-    return 0;
+    return -1;
   }
 
   /**

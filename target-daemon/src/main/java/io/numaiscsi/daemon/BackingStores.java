@@ -13,7 +13,7 @@ import io.numaiscsi.daemon.placement.CacheBudget;
 import io.numaiscsi.daemon.placement.TargetPlacement;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.backstore.ChunkMemory;
 import io.numaiscsi.scsi.backstore.FaultInjectingBlockDevice;
 import io.numaiscsi.scsi.backstore.FileBlockDevice;

@@ -128,7 +128,8 @@ public final class Main implements Callable<Integer> {
                 Portal at = Portal.parse(metrics);
                 endpoint = new MetricsEndpoint(at.host(), at.port(),
                         new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon.cachedLuns(), daemon.bufferMetric())
-                                .guards(daemon.guards()).iser(daemon::iserStats).luns(daemon::measuredLuns));
+                                .guards(daemon.guards()).iser(daemon::iserStats).luns(daemon::measuredLuns)
+                                .iserPortals(daemon::measuredIserPortals));
             } catch (Exception e) {
                 System.err.println("--metrics " + metrics + ": " + e.getMessage());
                 daemon.close();

@@ -11,7 +11,7 @@ import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaNode;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.numa.PageNodes;
-import io.numaiscsi.scsi.NodeLocator;
+import io.numaiscsi.numa.NodeLocator;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.util.List;
@@ -56,6 +56,19 @@ final class NumaResources implements AutoCloseable {
         LOG.info("NUMA: {} node(s){}; portal interface on node {}; placement {}", topology.nodeCount(),
                 topology.isPretend() ? " (pretend: CPUs split, memory not bound)" : "", portalNode.index(),
                 settings.placement().name().toLowerCase().replace('_', '-'));
+    }
+
+    /**
+     * The node of the network interface holding {@code host} (for an iSER portal: its RDMA device's, which sits
+     * on that interface's PCI device, or is a software device over it), -1 when the system does not say.
+     */
+    int reportedNodeOfAddress(String host) {
+        try {
+            NetworkInterface nif = NetworkInterface.getByInetAddress(InetAddress.getByName(host));
+            return nif == null ? -1 : topology.reportedNodeOfNetworkInterface(nif.getName());
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** The node of the first portal's interface ({@code /sys/class/net/IF/device/numa_node}); loopback: node 0. */

@@ -16,6 +16,8 @@ import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.daemon.events.EventLoops;
 import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.daemon.iser.IserPortals;
+import io.numaiscsi.iser.IserTouches;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.daemon.registry.ConfigOperations;
 import io.numaiscsi.daemon.registry.Credentials;
 import io.numaiscsi.daemon.registry.RegisteredLun;
@@ -138,8 +140,10 @@ public final class TargetDaemon implements AutoCloseable {
         for (CachedLun lun : cachedLuns) {
             cacheMemory.addAll(lun.device().memory());
         }
+        int hcaNode = numa.reportedNodeOfAddress(p.host());
         iserPortals.listen(p.host(), p.port(), p.connections(), services, eventLoops.login(), alloc, numa.memory(),
-                numa.portalNode().index(), cacheMemory);
+                numa.portalNode().index(), cacheMemory,
+                new IserTouches(new DataTouches(numa.locator()), hcaNode));
     }
 
     /** {@code cache.size-per-node} per node (auto: from each node's free memory), divided among its LUNs. */
@@ -205,7 +209,7 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     /** A LUN's data-path touches, for the metrics. */
-    public record MeasuredLun(String target, int lun, io.numaiscsi.scsi.DataTouches touches) {
+    public record MeasuredLun(String target, int lun, DataTouches touches) {
     }
 
     /** Every LUN with a device open now (also ones added live); any thread. */
@@ -217,6 +221,12 @@ public final class TargetDaemon implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** Every iSER portal's data-path touches (none without an iSER portal); any thread. */
+    public List<IserPortals.MeasuredPortal> measuredIserPortals() {
+        IserPortals p = iserPortals;
+        return p == null ? List.of() : p.measured();
     }
 
     /** iSER traffic so far (zeros without an iSER portal); any thread. */

@@ -7,6 +7,7 @@ import io.numaiscsi.iser.ConnectionSlots;
 import io.numaiscsi.iser.IserCmHeader;
 import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserSettings;
+import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.iser.IserTotals;
 import io.numaiscsi.iser.LateSink;
 import io.numaiscsi.iser.PduSink;
@@ -84,7 +85,8 @@ public final class IserPortal implements AutoCloseable {
 
     private IserPortal(LibIserShim shim, IserSettings settings, ByteBufAllocator alloc, Acceptor acceptor,
                        Pointer cmChannel, Pointer listenId, NativeVerbs verbs, RegisteredSlabs slabs,
-                       RegisteredMemory shared, Pointer compChannel, String address, ThreadFactory threads) {
+                       RegisteredMemory shared, Pointer compChannel, String address, ThreadFactory threads,
+                       IserTouches touches) {
         this.shim = shim;
         this.settings = settings;
         this.acceptor = acceptor;
@@ -93,7 +95,7 @@ public final class IserPortal implements AutoCloseable {
         this.verbs = verbs;
         this.slabs = slabs;
         this.shared = shared;
-        this.slots = new ConnectionSlots(slabs, shared, alloc);
+        this.slots = new ConnectionSlots(slabs, shared, alloc, touches);
         this.compChannel = compChannel;
         this.address = address;
         this.cmThread = threads.newThread(this::cmLoop);
@@ -103,12 +105,13 @@ public final class IserPortal implements AutoCloseable {
     /**
      * Listens on {@code host:port} (a literal address of an RDMA device) for at most {@code maxConnections}
      * connections, with buffers on NUMA node {@code node} (the NIC's; the connections' threads run there), and
-     * registers {@code sharedMemory} (direct buffers on any node) for in-place RDMA Writes. Throws
+     * registers {@code sharedMemory} (direct buffers on any node) for in-place RDMA Writes; the connections record
+     * where their data path touches memory in {@code touches}. Throws
      * IllegalStateException with the reason when the address has no RDMA device or the device refuses resources.
      */
     public static IserPortal listen(LibIserShim shim, String host, int port, IserSettings settings, NodeMemory memory,
                                     int node, int maxConnections, List<ByteBuffer> sharedMemory, ByteBufAllocator alloc,
-                                    Acceptor acceptor, ThreadFactory threads) {
+                                    Acceptor acceptor, ThreadFactory threads, IserTouches touches) {
         Pointer channel = shim.ishim_channel_create();
         if (channel == null) {
             throw new IllegalStateException("rdma_create_event_channel failed (errno " + shim.ishim_errno()
@@ -144,7 +147,7 @@ public final class IserPortal implements AutoCloseable {
                 throw new IllegalStateException("ibv_create_comp_channel failed (errno " + shim.ishim_errno() + ")");
             }
             IserPortal portal = new IserPortal(shim, settings, alloc, acceptor, channel, listenId, verbs, slabs, shared,
-                    comp, host + ":" + port, threads);
+                    comp, host + ":" + port, threads, touches);
             portal.cmThread.start();
             portal.cqThread.start();
             LOG.info("listening on {} (iSER, {} connections of {} KiB registered on node {}; {} MiB of cache memory in "

@@ -3,7 +3,7 @@ package io.numaiscsi.scsi.backstore;
 import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.numaiscsi.scsi.backstore;
 
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import java.util.concurrent.atomic.AtomicReferenceArray;

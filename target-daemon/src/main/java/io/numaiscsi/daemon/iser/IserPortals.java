@@ -9,6 +9,7 @@ import io.numaiscsi.session.SessionSettings;
 import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserLimits;
 import io.numaiscsi.iser.IserSettings;
+import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.iser.PduSink;
 import io.numaiscsi.iser.rdma.IserPortal;
 import io.numaiscsi.iser.rdma.LibIserShim;
@@ -26,6 +27,11 @@ import java.util.List;
 public final class IserPortals implements AutoCloseable {
     private final LibIserShim shim;
     private final List<IserPortal> portals = new ArrayList<>();
+    private final List<MeasuredPortal> measured = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** An iSER portal's data-path touches, for the metrics. */
+    public record MeasuredPortal(String address, IserTouches touches) {
+    }
 
     private IserPortals(LibIserShim shim) {
         this.shim = shim;
@@ -42,7 +48,8 @@ public final class IserPortals implements AutoCloseable {
      * throws IllegalStateException with the reason when it cannot.
      */
     public void listen(String host, int port, int connections, SessionServices tcpServices, EventLoopGroup login,
-                       ByteBufAllocator alloc, NodeMemory memory, int node, List<ByteBuffer> cacheMemory) {
+                       ByteBufAllocator alloc, NodeMemory memory, int node, List<ByteBuffer> cacheMemory,
+                       IserTouches touches) {
         SessionSettings base = tcpServices.settings();
         IserSettings iser = IserSettings.defaults(base.queueDepth());
         SessionSettings settings = new SessionSettings(IserLimits.of(base.limits(), iser), base.queueDepth(),
@@ -62,7 +69,12 @@ public final class IserPortals implements AutoCloseable {
             }
         };
         portals.add(IserPortal.listen(shim, host, port, iser, memory, node, connections, cacheMemory, alloc, acceptor,
-                new DefaultThreadFactory("iser-" + port, true)));
+                new DefaultThreadFactory("iser-" + port, true), touches));
+        measured.add(new MeasuredPortal(host + ":" + port, touches));
+    }
+
+    public List<MeasuredPortal> measured() {
+        return List.copyOf(measured);
     }
 
     /** Traffic over every iSER connection so far, closed and live, summed over the portals. */

@@ -18,7 +18,8 @@ import io.netty.buffer.ByteBufAllocatorMetric;
 import io.numaiscsi.cache.CacheCounters;
 import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.events.ThreadPlacements;
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.daemon.iser.IserPortals;
+import io.numaiscsi.numa.DataTouches;
 import java.util.HashSet;
 import java.util.List;
 import java.util.function.ToLongFunction;
@@ -36,6 +37,7 @@ public final class DaemonMetrics {
     private final Set<Thread> registered = new HashSet<>();
     private java.util.function.Supplier<io.numaiscsi.iser.IserStats> iserStats;
     private java.util.function.Supplier<List<TargetDaemon.MeasuredLun>> measuredLuns = List::of;
+    private java.util.function.Supplier<List<IserPortals.MeasuredPortal>> measuredIserPortals = List::of;
     private final Set<DataTouches> touchesRegistered = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private final Set<String> placementsRegistered = new HashSet<>();
 
@@ -152,6 +154,12 @@ public final class DaemonMetrics {
         return this;
     }
 
+    /** The iSER portals whose data-path touches (the RDMA device's and the staging copies) are exported. */
+    public DaemonMetrics iserPortals(java.util.function.Supplier<List<IserPortals.MeasuredPortal>> portals) {
+        measuredIserPortals = portals;
+        return this;
+    }
+
     /** Prometheus text exposition of every meter. */
     public synchronized String scrape() {
         for (EventThreadStats s : threads.snapshot()) {
@@ -161,7 +169,16 @@ public final class DaemonMetrics {
         }
         for (TargetDaemon.MeasuredLun lun : measuredLuns.get()) {
             if (touchesRegistered.add(lun.touches())) {
-                registerTouches(lun);
+                registerTouches("data_touched_bytes", "bytes a CPU touched on the LUN's data path (a copy counts source "
+                        + "and destination), by the node of the CPU and of the memory", lun.touches(),
+                        Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun())), "cpu_node");
+            }
+        }
+        for (IserPortals.MeasuredPortal portal : measuredIserPortals.get()) {
+            if (touchesRegistered.add(portal.touches().touches())) {
+                registerTouches("iser_touched_bytes", "bytes of an iSER portal's data path the RDMA device read or "
+                        + "wrote (by_node: the device's) or a connection thread copied (by_node: the CPU's), by the node "
+                        + "of the memory", portal.touches().touches(), Tags.of("portal", portal.address()), "by_node");
             }
         }
         for (ThreadPlacements.Placement p : ThreadPlacements.all()) {
@@ -176,22 +193,19 @@ public final class DaemonMetrics {
     }
 
     /**
-     * Per LUN, every byte a CPU touched on its data path by kind, node of the CPU and node of the memory ("unknown":
-     * an unpinned thread, or memory whose node we cannot know such as the page cache).
+     * Every byte {@code t} recorded, by kind, node of the toucher ({@code nodeLabel}) and node of the memory
+     * ("unknown": an unpinned thread, memory whose node we cannot know such as the page cache, a NIC without a node).
      */
-    private void registerTouches(TargetDaemon.MeasuredLun lun) {
-        DataTouches t = lun.touches();
+    private void registerTouches(String name, String description, DataTouches t, Tags base, String nodeLabel) {
         for (DataTouches.Kind kind : DataTouches.Kind.values()) {
-            for (int cpu = -1; cpu < t.nodes(); cpu++) {
+            for (int by = -1; by < t.nodes(); by++) {
                 for (int mem = -1; mem < t.nodes(); mem++) {
-                    int c = cpu;
+                    int b = by;
                     int m = mem;
-                    Tags tags = Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun()),
-                            "kind", kind.name().toLowerCase(java.util.Locale.ROOT), "cpu_node", node(cpu), "mem_node", node(mem));
-                    FunctionCounter.builder("data_touched_bytes", t, x -> x.bytes(kind, c, m))
-                            .description("bytes a CPU touched on the LUN's data path (a copy counts source and "
-                                    + "destination), by the node of the CPU and of the memory")
-                            .tags(tags).register(registry);
+                    Tags tags = base.and("kind", kind.name().toLowerCase(java.util.Locale.ROOT), nodeLabel, node(by),
+                            "mem_node", node(mem));
+                    FunctionCounter.builder(name, t, x -> x.bytes(kind, b, m)).description(description).tags(tags)
+                            .register(registry);
                 }
             }
         }

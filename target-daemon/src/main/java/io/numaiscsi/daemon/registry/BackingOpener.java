@@ -2,7 +2,7 @@ package io.numaiscsi.daemon.registry;
 
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.DataTouches;
+import io.numaiscsi.numa.DataTouches;
 import java.io.IOException;
 
 /**

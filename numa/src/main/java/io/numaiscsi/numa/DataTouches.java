@@ -1,15 +1,15 @@
-package io.numaiscsi.scsi;
+package io.numaiscsi.numa;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Every byte a CPU touches on one logical unit's data path, by what touched it, the node of the touching CPU and the
- * node of the memory. A copy touches its source and its destination, so it is recorded twice. The kernel's socket
- * copies are recorded on their user-space side (the kernel's own buffers are its business), by the thread that makes
- * the system call. Unknown nodes (an unpinned thread, a heap array, the page cache) are kept apart and count as not
- * local.
+ * Every byte a CPU or an RDMA device touches on one data path (a logical unit's, or an iSER portal's transport), by
+ * what touched it, the node of the touching CPU (or device) and the node of the memory. A copy touches its source and
+ * its destination, so it is recorded twice. The kernel's socket copies are recorded on their user-space side (the
+ * kernel's own buffers are its business), by the thread that makes the system call. Unknown nodes (an unpinned
+ * thread, a heap array, the page cache, a NIC with no node) are kept apart and count as not local.
  */
 public final class DataTouches {
   /** Who touched the bytes. */
@@ -21,7 +21,11 @@ public final class DataTouches {
     /** Our own copies: cache to network buffer, received data into a write buffer or a cache block. */
     COPY,
     /** A backing store moving data between its storage and our buffers (RAM copies, buffered file I/O). */
-    BACKING
+    BACKING,
+    /** The RDMA device reading our memory (the source of an RDMA Write or a Send); its node is the device's. */
+    HCA_READ,
+    /** The RDMA device writing our memory (an RDMA Read's data, a receive); its node is the device's. */
+    HCA_WRITE
   }
 
   static final int PAGE = 4096;
@@ -91,7 +95,27 @@ public final class DataTouches {
       add(kind, cpu, -1, length);
       return;
     }
-    long address = buf.memoryAddress() + index;
+    recordRange(kind, cpu, buf.memoryAddress() + index, length);
+  }
+
+  /** {@code length} bytes of native memory from {@code address} touched by the calling thread. */
+  public void touched(Kind kind, long address, long length) {
+    touchedBy(kind, locator.currentCpuNode(), address, length);
+  }
+
+  /** {@code length} bytes of native memory from {@code address} touched by a device (an HCA) on {@code node}. */
+  public void touchedBy(Kind kind, int node, long address, long length) {
+    if (length <= 0) {
+      return;
+    }
+    if (nodes == 1) {
+      add(kind, node, 0, length);
+      return;
+    }
+    recordRange(kind, node, address, length);
+  }
+
+  private void recordRange(Kind kind, int cpu, long address, long length) {
     long end = address + length;
     long runStart = address;
     int runNode = locator.memoryNode(address);

@@ -1,4 +1,4 @@
-package io.numaiscsi.scsi;
+package io.numaiscsi.numa;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.numaiscsi.scsi;
+package io.numaiscsi.numa;
 
 /**
  * Where the calling CPU and a piece of memory sit, as dense NUMA node indexes (-1: unknown). The daemon plugs in the
