@@ -16,6 +16,8 @@
 #   --cache MODE     the daemons' cache.mode: numa (default; each LUN gets a cache that holds it whole), page-cache or off
 #   --cache-size S   cache.size-per-node instead (the node's memory, shared by both LUNs); "default": the daemon's
 #                    own default (auto), with the cache's default block size: LUNs larger than the cache
+#   --cache-ab       the third target is the same daemon with the cache off (instead of the centralized event
+#                    model): cache on and off measured in one run, alternating with tgtd
 # Env: JAVA_OPTS (daemon JVM options), TGTD_THREADS (tgtd -t, default tgtd's own),
 #      FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13300).
 #
@@ -32,7 +34,7 @@ LOG_TAG=run-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java, ensure_build_tools
 
-REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1 CACHE_MODE=numa CACHE_SIZE=
+REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1 CACHE_MODE=numa CACHE_SIZE= CACHE_AB=0
 MATRIX=$ROOT/fio-tests/bench/matrix.txt
 OUT=$ROOT/fio-tests/target/bench/$(date +%Y%m%d-%H%M%S)
 FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
@@ -48,7 +50,8 @@ while [[ $# -gt 0 ]]; do
     --matrix) MATRIX=$(readlink -f "$2"); shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
     --no-centralized) CENTRALIZED=0; shift ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    --cache-ab) CACHE_AB=1 CENTRALIZED=0; shift ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
@@ -170,6 +173,7 @@ loopback_only() { # PID NAME: every listening socket of PID is on 127.0.0.1 (a J
 SHM=$(mktemp -d /dev/shm/nit-bench.XXXXXX)
 names=(tgtd per-lun)
 [[ $CENTRALIZED -eq 1 ]] && names+=(centralized)
+[[ $CACHE_AB -eq 1 ]] && names+=(cache-off)
 log "writing $((${#names[@]} * 2)) LUN files of $LUN_SIZE with random data on $SHM"
 head -c "$LUN_BYTES" /dev/urandom > "$SHM/seed.img"
 for n in "${names[@]}"; do cp "$SHM/seed.img" "$SHM/$n-a.img"; cp "$SHM/seed.img" "$SHM/$n-b.img"; done
@@ -194,8 +198,9 @@ TARGET_ARGS=(--target "name=tgtd,portal=127.0.0.1:$TGTD_PORT,iqn=$TGT_IQN,luns=1
 log "tgtd pid $TGTD_PID on 127.0.0.1:$TGTD_PORT"
 
 # --- the daemon, once per event model ---------------------------------------------------------
-cache_keys() { # the cache section's keys: both LUNs held whole, a given size, or the daemon's defaults
-  echo "  mode: $CACHE_MODE"
+cache_keys() { # MODE: the cache section's keys: both LUNs held whole, a given size, or the daemon's defaults
+  echo "  mode: $1"
+  [[ $1 == off ]] && return 0
   case $CACHE_SIZE in
     '') echo "  size-per-node: $(( 2 * LUN_BYTES + (128 << 20) ))"; echo "  block-size: 128K" ;;
     default) ;;
@@ -203,8 +208,8 @@ cache_keys() { # the cache section's keys: both LUNs held whole, a given size, o
   esac
 }
 
-start_daemon() { # NAME MODEL
-  local name=$1 model=$2 port mport cfg pid
+start_daemon() { # NAME MODEL CACHE_MODE
+  local name=$1 model=$2 cache=$3 port mport cfg pid
   free_port port; free_port mport; cfg=$OUT/daemon-$name.yaml
   cat > "$cfg" <<EOF
 daemon:
@@ -212,7 +217,7 @@ daemon:
 portals:
   - 127.0.0.1:$port
 cache:
-$(cache_keys)
+$(cache_keys "$cache")
 targets:
   - name: $OUR_IQN
     luns:
@@ -239,8 +244,9 @@ EOF
   log "daemon $name ($model) pid $pid on 127.0.0.1:$port, metrics 127.0.0.1:$mport"
 }
 METRICS=()
-start_daemon per-lun PER_LUN
-[[ $CENTRALIZED -eq 1 ]] && start_daemon centralized CENTRALIZED
+start_daemon per-lun PER_LUN "$CACHE_MODE"
+[[ $CENTRALIZED -eq 1 ]] && start_daemon centralized CENTRALIZED "$CACHE_MODE"
+[[ $CACHE_AB -eq 1 ]] && start_daemon cache-off PER_LUN off
 
 # --- loopback TCP ceiling ---------------------------------------------------------------------
 CEILING_ARGS=()

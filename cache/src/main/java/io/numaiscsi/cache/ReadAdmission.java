@@ -22,17 +22,17 @@ final class ReadAdmission {
   }
 
   /**
-   * Whether a miss on {@code block}, which is not cached, takes a slot: when the block was read through shortly
-   * before (reuse); when a sequential stream reads part of it (the rest of the block is read ahead); when a random
+   * Whether a miss on granules [g0, g1) of {@code block}, which is not cached, takes a slot: when those bytes were
+   * read through shortly before (reuse); when a sequential stream reads part of it (the rest of the block is read ahead); when a random
    * read covers it whole (filled as before admission existed). A sequential stream of whole blocks not seen shortly
    * before is a scan: a fill would only add a copy and evict something, so it reads through.
    */
-  boolean fills(long block, boolean whole, boolean sequential) {
-    return ghosts.seen(block) || whole != sequential;
+  boolean fills(long block, int g0, int g1, boolean whole, boolean sequential) {
+    return whole != sequential || ghosts.seen(block, g0, g1);
   }
 
-  /** A miss on {@code block} was read through: a second one soon is admitted. */
-  void readThrough(long block) {
-    ghosts.remember(block);
+  /** A miss on granules [g0, g1) of {@code block} was read through: reading them again soon is admitted. */
+  void readThrough(long block, int g0, int g1) {
+    ghosts.remember(block, g0, g1);
   }
 }

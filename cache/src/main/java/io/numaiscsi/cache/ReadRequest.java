@@ -111,7 +111,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
         s = p.lookup(block);
         if (s >= 0) {
           s = resident(p, s, g0, g1, sequential ? all : g1);
-        } else if (admission.fills(block, whole, sequential)) {
+        } else if (admission.fills(block, g0, g1, whole, sequential)) {
           s = p.acquire();
           if (s >= 0) {
             // a sequential stream reads the rest of the block ahead; an admitted small miss fills only its granules
@@ -122,7 +122,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
             counters.bypasses[p.node].increment();
           }
         } else {
-          admission.readThrough(block);
+          admission.readThrough(block, g0, g1);
           readThrough(p);
         }
         slots[i] = s;

@@ -94,6 +94,25 @@ class AdmissionTest {
     assertEquals(1, s.total(s.readThroughs()));
   }
 
+  /** Reuse means the same bytes: 4 KiB random reads elsewhere in a block read through take no slot. */
+  @Test
+  void anotherPieceOfABlockReadThroughIsNoReuseAndReadsThroughToo() {
+    open(WritePolicy.WRITE_THROUGH);
+    long block = 11L * BLOCK;
+    check(block + 64 * K, 4 * K);
+    check(block + 200 * K, 4 * K);
+    check(block + 8 * K, 8 * K);
+    CacheCounters.Snapshot s = counters();
+    assertEquals(3, s.total(s.readThroughs()));
+    assertEquals(16 * K, backing.bytesRead.get());
+    assertEquals(0, cache.pinnedSlots());
+    check(block + 10 * K, 4 * K); // overlaps the 8 KiB piece just read through: admitted, its granule filled
+    s = counters();
+    assertEquals(3, s.total(s.readThroughs()));
+    check(block + 10 * K, 4 * K);
+    assertEquals(1, counters().total(counters().hits()));
+  }
+
   @Test
   void sequentialSmallReadsFillWholeBlocksAndThenHit() {
     open(WritePolicy.WRITE_THROUGH);

@@ -128,7 +128,11 @@ public final class DaemonMetrics {
             int n = node;
             Tags tags = Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun()), "node", Integer.toString(node));
             counter("cache_hits", "cache block hits", tags, counters, s -> s.hits()[n]);
-            counter("cache_misses", "cache block misses (filled from the backing store)", tags, counters, s -> s.misses()[n]);
+            counter("cache_misses", "cache block misses: filled, waiting on a fill or read through (a hit ratio is "
+                    + "hits / (hits + misses + bypasses))", tags, counters, s -> s.misses()[n]);
+            counter("cache_read_throughs", "misses read straight from the backing store without taking a slot "
+                    + "(not admitted: no reuse seen yet, or a scan); also counted in cache_misses", tags, counters,
+                    s -> s.readThroughs()[n]);
             counter("cache_evictions", "cache blocks evicted", tags, counters, s -> s.evictions()[n]);
             counter("cache_forwards", "requests forwarded to this node's workers", tags, counters, s -> s.forwards()[n]);
             counter("cache_bypasses", "block reads that bypassed the cache (no free slot)", tags, counters,
