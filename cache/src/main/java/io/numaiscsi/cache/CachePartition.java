@@ -50,16 +50,14 @@ final class CachePartition {
   private int tail = -1;
   private final CacheCounters counters;
   /** Requests waiting for a slot (write-back writes only), linked through WriteBackWrite.nextParked. */
-  private WriteBackWrite parkedHead;
-  private WriteBackWrite parkedTail;
+  private final ParkedWrites parked = new ParkedWrites();
   /** A slot became reusable while requests were parked: wake them after unlocking. */
   private boolean wakeDue;
   /**
    * Requests waiting for room under the device's hard dirty limit. Kept apart from those waiting for a slot: a slot
    * coming free does not help them, and waking them for it let them evict and refill each other's bases in a loop.
    */
-  private WriteBackWrite roomHead;
-  private WriteBackWrite roomTail;
+  private final ParkedWrites waitingForRoom = new ParkedWrites();
 
   CachePartition(int node, ByteBuffer memory, int slots, int blockSize, int granule, CacheCounters counters,
                  SlotIo.Sink slotSink) {
@@ -172,7 +170,7 @@ final class CachePartition {
     state[s] = FREE;
     markClean(s);
     freeStack[freeCount++] = s;
-    wakeDue |= parkedHead != null;
+    wakeDue |= !parked.isEmpty();
   }
 
   /** Whether parked requests must be woken (clears the flag). Lock held. */
@@ -258,44 +256,26 @@ final class CachePartition {
   }
 
   void park(WriteBackWrite r) {
-    r.nextParked = null;
-    if (parkedTail == null) {
-      parkedHead = r;
-    } else {
-      parkedTail.nextParked = r;
-    }
-    parkedTail = r;
+    parked.add(r);
   }
 
   /** Takes the whole list of requests waiting for a slot (resume it after unlocking), or null. */
   WriteBackWrite takeParked() {
-    WriteBackWrite h = parkedHead;
-    parkedHead = null;
-    parkedTail = null;
-    return h;
+    return parked.takeAll();
   }
 
   /** Parks a write until the device's dirty bytes leave room for one more block. */
   void parkForDirtyRoom(WriteBackWrite r) {
-    r.nextParked = null;
-    if (roomTail == null) {
-      roomHead = r;
-    } else {
-      roomTail.nextParked = r;
-    }
-    roomTail = r;
+    waitingForRoom.add(r);
   }
 
   /** Takes the whole list of requests waiting for dirty room, or null. */
   WriteBackWrite takeParkedForDirtyRoom() {
-    WriteBackWrite h = roomHead;
-    roomHead = null;
-    roomTail = null;
-    return h;
+    return waitingForRoom.takeAll();
   }
 
   boolean hasParked() {
-    return parkedHead != null || roomHead != null;
+    return !parked.isEmpty() || !waitingForRoom.isEmpty();
   }
 
   // ---- LRU: head = most recently used, tail = next victim ----
@@ -311,7 +291,7 @@ final class CachePartition {
       tail = s;
     }
     inLru[s] = true;
-    wakeDue |= parkedHead != null;
+    wakeDue |= !parked.isEmpty();
   }
 
   private void lruRemove(int s) {
