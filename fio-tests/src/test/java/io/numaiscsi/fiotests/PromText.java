@@ -118,10 +118,10 @@ record PromText(String text) {
 
     String cacheSummary() {
         StringBuilder sb = new StringBuilder();
-        for (String n : new String[] {"cache_hits_total", "cache_misses_total", "cache_evictions_total",
-                "cache_in_place_bytes_total", "cache_forwards_total",
+        for (String n : new String[] {"cache_hits_total", "cache_misses_total", "cache_read_throughs_total",
+                "cache_evictions_total", "cache_in_place_bytes_total", "cache_forwards_total",
                 "cache_bypasses_total"}) {
-            sb.append(String.format("%-26s node0 %14.0f  node1 %14.0f  all %14.0f%n", n, sum(n, "node=\"0\""),
+            sb.append(String.format("%-27s node0 %14.0f  node1 %14.0f  all %14.0f%n", n, sum(n, "node=\"0\""),
                     sum(n, "node=\"1\""), sum(n)));
         }
         return sb.toString();
