@@ -184,23 +184,12 @@ class CacheStressTest {
   }
 
   /** A RAM disk completing on another thread, as a file store does. */
-  static final class AsyncDevice implements BlockDevice {
-    final RamBlockDevice ram;
+  static final class AsyncDevice extends RamBackedDevice {
     private final ExecutorService io;
 
     AsyncDevice(RamBlockDevice ram, ExecutorService io) {
-      this.ram = ram;
+      super(ram);
       this.io = io;
-    }
-
-    @Override
-    public int blockSize() {
-      return ram.blockSize();
-    }
-
-    @Override
-    public long blockCount() {
-      return ram.blockCount();
     }
 
     @Override
@@ -221,21 +210,6 @@ class CacheStressTest {
     @Override
     public void unmap(long offset, long length, IoCompletion done) {
       io.execute(() -> ram.unmap(offset, length, done));
-    }
-
-    @Override
-    public boolean isMapped(long offset) {
-      return ram.isMapped(offset);
-    }
-
-    @Override
-    public long nextMappingChange(long offset) {
-      return ram.nextMappingChange(offset);
-    }
-
-    @Override
-    public void close() {
-      // keeps the data for the final check
     }
   }
 }

@@ -103,8 +103,7 @@ final class Support {
    * A RAM disk that counts backing reads and writes; with {@link #hold()} its reads wait until
    * {@link #release()} (completing on the releasing thread), so tests control the fill timing.
    */
-  static final class CountingDevice implements BlockDevice {
-    final RamBlockDevice ram;
+  static final class CountingDevice extends RamBackedDevice {
     final AtomicInteger reads = new AtomicInteger();
     final AtomicLong bytesRead = new AtomicLong();
     final AtomicInteger writes = new AtomicInteger();
@@ -114,7 +113,7 @@ final class Support {
     private final List<Runnable> held = new ArrayList<>();
 
     CountingDevice(long size) {
-      ram = new RamBlockDevice(size, 512);
+      super(new RamBlockDevice(size, 512));
     }
 
     /** From now on every backing read fails with MEDIUM ERROR. */
@@ -141,16 +140,6 @@ final class Support {
     }
 
     @Override
-    public int blockSize() {
-      return ram.blockSize();
-    }
-
-    @Override
-    public long blockCount() {
-      return ram.blockCount();
-    }
-
-    @Override
     public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
       reads.incrementAndGet();
       bytesRead.addAndGet(length);
@@ -170,28 +159,13 @@ final class Support {
     @Override
     public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
       writes.incrementAndGet();
-      ram.write(offset, src, fua, done);
+      super.write(offset, src, fua, done);
     }
 
     @Override
     public void flush(IoCompletion done) {
       flushes.incrementAndGet();
-      ram.flush(done);
-    }
-
-    @Override
-    public void unmap(long offset, long length, IoCompletion done) {
-      ram.unmap(offset, length, done);
-    }
-
-    @Override
-    public boolean isMapped(long offset) {
-      return ram.isMapped(offset);
-    }
-
-    @Override
-    public long nextMappingChange(long offset) {
-      return ram.nextMappingChange(offset);
+      super.flush(done);
     }
 
     volatile boolean closed;

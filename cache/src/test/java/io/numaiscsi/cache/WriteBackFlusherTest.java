@@ -175,32 +175,16 @@ class WriteBackFlusherTest {
   }
 
   /** A RAM disk whose writes complete {@code delayMs} later, one at a time, on another thread. */
-  static final class SlowDevice implements BlockDevice {
-    final RamBlockDevice ram;
+  static final class SlowDevice extends RamBackedDevice {
     final AtomicInteger writes = new AtomicInteger();
     final AtomicInteger flushes = new AtomicInteger();
     private final ScheduledExecutorService disk;
     private final long delayMs;
 
     SlowDevice(long size, ScheduledExecutorService disk, long delayMs) {
-      this.ram = new RamBlockDevice(size, 512);
+      super(new RamBlockDevice(size, 512));
       this.disk = disk;
       this.delayMs = delayMs;
-    }
-
-    @Override
-    public int blockSize() {
-      return ram.blockSize();
-    }
-
-    @Override
-    public long blockCount() {
-      return ram.blockCount();
-    }
-
-    @Override
-    public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
-      ram.read(offset, length, dst, done);
     }
 
     @Override
@@ -213,25 +197,6 @@ class WriteBackFlusherTest {
     public void flush(IoCompletion done) {
       flushes.incrementAndGet();
       disk.execute(() -> ram.flush(done));
-    }
-
-    @Override
-    public void unmap(long offset, long length, IoCompletion done) {
-      ram.unmap(offset, length, done);
-    }
-
-    @Override
-    public boolean isMapped(long offset) {
-      return ram.isMapped(offset);
-    }
-
-    @Override
-    public long nextMappingChange(long offset) {
-      return ram.nextMappingChange(offset);
-    }
-
-    @Override
-    public void close() {
     }
   }
 }

@@ -28,10 +28,6 @@ public final class IserTouches {
         return touches;
     }
 
-    public int hcaNode() {
-        return hcaNode;
-    }
-
     /** The device read {@code length} bytes of registered memory at {@code address} (an RDMA Write's source). */
     void deviceRead(long address, int length) {
         touches.touchedBy(DataTouches.Kind.HCA_READ, hcaNode, address, length);

@@ -63,12 +63,8 @@ final class NumaResources implements AutoCloseable {
      * on that interface's PCI device, or is a software device over it), -1 when the system does not say.
      */
     int reportedNodeOfAddress(String host) {
-        try {
-            NetworkInterface nif = NetworkInterface.getByInetAddress(InetAddress.getByName(host));
-            return nif == null ? -1 : topology.reportedNodeOfNetworkInterface(nif.getName());
-        } catch (java.io.IOException | RuntimeException e) {
-            return -1;
-        }
+        String ifName = interfaceOf(host);
+        return ifName == null ? -1 : topology.reportedNodeOfNetworkInterface(ifName);
     }
 
     /** The node of the first portal's interface ({@code /sys/class/net/IF/device/numa_node}); loopback: node 0. */
@@ -76,11 +72,17 @@ final class NumaResources implements AutoCloseable {
         if (portals.isEmpty() || topology.nodeCount() == 1) {
             return 0;
         }
+        String ifName = interfaceOf(portals.get(0).host());
+        return ifName == null ? 0 : topology.nodeOfNetworkInterface(ifName);
+    }
+
+    /** The name of the network interface holding the address {@code host}; null when none does or it cannot say. */
+    private static String interfaceOf(String host) {
         try {
-            NetworkInterface nif = NetworkInterface.getByInetAddress(InetAddress.getByName(portals.get(0).host()));
-            return nif == null ? 0 : topology.nodeOfNetworkInterface(nif.getName());
+            NetworkInterface nif = NetworkInterface.getByInetAddress(InetAddress.getByName(host));
+            return nif == null ? null : nif.getName();
         } catch (java.io.IOException | RuntimeException e) {
-            return 0;
+            return null;
         }
     }
 
