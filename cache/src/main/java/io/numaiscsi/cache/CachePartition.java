@@ -18,6 +18,8 @@ final class CachePartition {
   static final byte VALID = 2;
   /** Taken for a copy-on-write update; not in the map yet. */
   static final byte RESERVED = 3;
+  /** Misses without an eviction, in slots, after which a partition counts as settled. */
+  static final int SETTLED_MISSES = 4;
 
   final ReentrantLock lock = new ReentrantLock();
   final int node;
@@ -58,6 +60,9 @@ final class CachePartition {
    * coming free does not help them, and waking them for it let them evict and refill each other's bases in a loop.
    */
   private final ParkedWrites waitingForRoom = new ParkedWrites();
+  /** Read misses looked at in this partition, and that count at its last eviction (see {@link #settled}). */
+  private long missClock;
+  private long lastEviction;
 
   CachePartition(int node, ByteBuffer memory, int slots, int blockSize, int granule, CacheCounters counters,
                  SlotIo.Sink slotSink) {
@@ -104,6 +109,21 @@ final class CachePartition {
     return map.get(block);
   }
 
+  /**
+   * Counts a read miss; true when the partition has evicted nothing for the last {@link #SETTLED_MISSES} slots' worth
+   * of misses: what it is asked for then fits, and a miss may fill without the reuse the admission otherwise asks for
+   * (a LUN that fits in the cache warms up under random reads; on one larger than it, misses evict, and the partition
+   * stays strict).
+   */
+  boolean settled() {
+    return ++missClock - lastEviction > (long) SETTLED_MISSES * slots;
+  }
+
+  /** Whether slot s holds granules [g0, g1) or is filling them. */
+  boolean holds(int s, int g0, int g1) {
+    return valid.covers(s, g0, g1) || state[s] == FILLING && io[s].fillCovers(g0, g1);
+  }
+
   /** A free slot, or the LRU tail evicted; -1 when every slot is pinned, filling or dirty. Pinned once. */
   int acquire() {
     int s;
@@ -115,6 +135,7 @@ final class CachePartition {
       map.remove(blockOf[s]);
       mapped[s] = false;
       counters.evictions[node].increment();
+      lastEviction = missClock;
     } else {
       return -1;
     }

@@ -61,6 +61,7 @@ public final class CachedBlockDevice implements BlockDevice {
   private final DirtyWatch dirtyWatch;
   private final WriteBackFlusher flusher;
   private final AtomicInteger inflight = new AtomicInteger();
+  private final ReadAdmission admission;
   private final RequestPool<ReadRequest> reads;
   private final RequestPool<WriteBackWrite> writeBackWrites;
   private final RequestPool<BackingRequest> backingRequests;
@@ -88,7 +89,8 @@ public final class CachedBlockDevice implements BlockDevice {
     this.dirtyWatch = writeBacks != null
         ? new DirtyWatch(space, writeBacks, fills, params.dirtyExpire().toNanos()) : null;
     NodeExecutors executors = this.nodeExecutors;
-    ReadAdmission admission = new ReadAdmission(GhostTable.forSlots(space.totalSlots()), new StreamTable());
+    this.admission = new ReadAdmission(GhostTable.forSlots(space.totalSlots()), new StreamTable());
+    ReadAdmission admission = this.admission;
     this.reads = new RequestPool<>(inflight,
         p -> new ReadRequest(p, backing, space, fills, counters, executors, admission));
     this.writeBackWrites = new RequestPool<>(inflight, p -> new WriteBackWrite(p, space, fills, writeBacks));
@@ -198,7 +200,14 @@ public final class CachedBlockDevice implements BlockDevice {
     if (!admit(offset, length, done)) {
       return;
     }
-    ReadRequest r = readRequest(offset, length);
+    boolean sequential = admission.sequential(offset, offset + length);
+    if (readsThrough(offset, length, sequential)) {
+      // Nothing of the cache's is involved: the backing device reads into the caller's buffer and completes to the
+      // caller. (Not counted in flight: one still running at close fails as any read of a closed device does.)
+      backing.read(offset, length, dst, done);
+      return;
+    }
+    ReadRequest r = readRequest(offset, length, sequential);
     r.buf = dst;
     r.base = dst.writerIndex();
     r.done = done;
@@ -213,7 +222,7 @@ public final class CachedBlockDevice implements BlockDevice {
       done.sharedReadDone(refused, null);
       return true;
     }
-    ReadRequest r = readRequest(offset, length);
+    ReadRequest r = readRequest(offset, length, admission.sequential(offset, offset + length));
     r.shared = done;
     r.alloc = alloc;
     r.servingNode = Math.max(0, NodeThread.currentNode());
@@ -221,10 +230,44 @@ public final class CachedBlockDevice implements BlockDevice {
     return true;
   }
 
-  private ReadRequest readRequest(long offset, int length) {
+  /**
+   * Whether a read within one block whose bytes are not cached goes straight to the backing device: the admission
+   * gives it no slot (nor a fill of those granules into the block's slot, when the block is cached in part). Decided, recorded and counted here, so that such a read (most reads of a LUN larger than the cache)
+   * costs one partition lookup and nothing else of the cache. A read the cache takes part in returns false.
+   */
+  private boolean readsThrough(long offset, int length, boolean sequential) {
+    long block = offset / blockSize;
+    if (length == 0 || (offset + length - 1) / blockSize != block) {
+      return false;
+    }
+    long blockStart = block * blockSize;
+    int from = (int) (offset - blockStart);
+    int to = from + length;
+    int g0 = from / space.granule;
+    int g1 = (to + space.granule - 1) / space.granule;
+    boolean whole = from == 0 && to == space.blockBytes(block);
+    CachePartition p = space.partitionOf(block);
+    p.lock.lock();
+    try {
+      int s = p.lookup(block);
+      if (s >= 0 && p.holds(s, g0, g1) || !(whole && sequential) && p.settled()
+          || admission.fills(block, g0, g1, whole, sequential)) {
+        return false;
+      }
+      admission.readThrough(block, g0, g1);
+    } finally {
+      p.lock.unlock();
+    }
+    counters.misses[p.node].increment();
+    counters.readThroughs[p.node].increment();
+    return true;
+  }
+
+  private ReadRequest readRequest(long offset, int length, boolean sequential) {
     ReadRequest r = reads.take();
     r.offset = offset;
     r.length = length;
+    r.sequential = sequential;
     return r;
   }
 

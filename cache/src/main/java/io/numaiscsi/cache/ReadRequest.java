@@ -31,6 +31,8 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
   private final int granule;
   private final ReadAdmission admission;
   int base;
+  /** Whether the read continues a sequential stream (the device asked its {@link ReadAdmission} once, on arrival). */
+  boolean sequential;
   /** A shared read (served in place) reports here instead of {@link #done}; buf is null until a bypass needs one. */
   SharedRead shared;
   ByteBufAllocator alloc;
@@ -89,7 +91,6 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     if (slots.length < blocks) {
       slots = new int[Math.max(blocks, slots.length * 2)];
     }
-    boolean sequential = admission.sequential(offset, offset + length);
     runStart = -1;
     runEnd = -1;
     splitRuns = false;
@@ -110,8 +111,8 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
       try {
         s = p.lookup(block);
         if (s >= 0) {
-          s = resident(p, s, g0, g1, sequential ? all : g1);
-        } else if (admission.fills(block, g0, g1, whole, sequential)) {
+          s = resident(p, s, block, g0, g1, sequential ? all : g1, whole);
+        } else if (admits(p, block, g0, g1, whole)) {
           s = p.acquire();
           if (s >= 0) {
             // a sequential stream reads the rest of the block ahead; an admitted small miss fills only its granules
@@ -143,10 +144,11 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
 
   /**
    * A piece of a cached block, lock held: a hit if its granules are valid; else wait for the fill in flight if that
-   * reads them, or fill them into the slot if no one else uses it (never changing bytes a reader holds); else -1,
-   * read through. Granules [g0, fillTo) are filled. Sets {@link #fill} when a fill must be issued.
+   * reads them; else, if the admission lets the piece in and no one else uses the slot, fill them into it (never
+   * changing bytes a reader holds); else -1, read through. Granules [g0, fillTo) are filled. Sets {@link #fill} when a
+   * fill must be issued.
    */
-  private int resident(CachePartition p, int s, int g0, int g1, int fillTo) {
+  private int resident(CachePartition p, int s, long block, int g0, int g1, int fillTo, boolean whole) {
     if (p.valid.covers(s, g0, g1)) {
       p.pin(s);
       counters.hits[p.node].increment();
@@ -158,15 +160,24 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
         waitFor(p, s);
         return s;
       }
-    } else if (p.pins[s] == 0 && !p.dirty[s] && !p.writeback[s]) {
+    } else if (p.pins[s] == 0 && !p.dirty[s] && !p.writeback[s] && admits(p, block, g0, g1, whole)) {
       p.pin(s);
       p.startSubFill(s, g0, fillTo);
       waitFor(p, s);
       fill = s;
       return s;
     }
+    admission.readThrough(block, g0, g1);
     readThrough(p);
     return -1;
+  }
+
+  /**
+   * Lock held: whether a miss on granules [g0, g1) of {@code block} may fill: the admission lets it in, or, unless it is
+   * part of a scan, its partition is settled ({@link CachePartition#settled}).
+   */
+  private boolean admits(CachePartition p, long block, int g0, int g1, boolean whole) {
+    return !(whole && sequential) && p.settled() || admission.fills(block, g0, g1, whole, sequential);
   }
 
   /** Lock held: this read waits for the fill of slot s (pinned), a miss. */

@@ -14,6 +14,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.numaiscsi.cache.Support.CountingDevice;
+import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
@@ -70,6 +71,68 @@ class AdmissionTest {
   }
 
   @Test
+  void aReadThroughReachesTheBackingDeviceWithTheCallersOwnBufferAndCompletion() throws Exception {
+    open(WritePolicy.WRITE_THROUGH);
+    ByteBuf dst = ALLOC.directBuffer(4 * K);
+    CountDownLatch done = new CountDownLatch(1);
+    IoCompletion completion = st -> done.countDown();
+    cache.read(9L * BLOCK + 20 * K, 4 * K, dst, completion);
+    assertTrue(done.await(5, TimeUnit.SECONDS));
+    assertTrue(backing.lastReadBuffer == dst && backing.lastReadCompletion == completion,
+        "no request of the cache between the caller and the backing device");
+    byte[] got = new byte[4 * K];
+    dst.getBytes(0, got);
+    assertArrayEquals(expected(9L * BLOCK + 20 * K, 4 * K), got);
+    dst.release();
+    CacheCounters.Snapshot s = counters();
+    assertEquals(1, s.total(s.readThroughs()));
+    assertEquals(1, s.total(s.misses()));
+  }
+
+  /** 4 KiB pieces at distinct granules of the first {@code blocks} blocks, in a random order. */
+  private static long[] randomPieces(int blocks, int count, long seed) {
+    java.util.List<Long> all = new java.util.ArrayList<>();
+    for (long g = 0; g < (long) blocks * BLOCK / (4 * K); g++) {
+      all.add(g * 4 * K);
+    }
+    java.util.Collections.shuffle(all, new java.util.Random(seed));
+    return all.subList(0, count).stream().mapToLong(Long::longValue).toArray();
+  }
+
+  /** A LUN that fits: once its partitions stop evicting, random misses fill without reuse, and reading again hits. */
+  @Test
+  void randomReadsOfALunThatFitsWarmTheCacheOnceNothingIsEvicted() {
+    open(WritePolicy.WRITE_THROUGH);
+    long[] pieces = randomPieces(16, 600, 1); // 16 blocks: as many as the cache has slots, 4 per partition
+    for (long at : pieces) {
+      check(at, 4 * K);
+    }
+    CacheCounters.Snapshot first = counters();
+    assertEquals(0, first.total(first.evictions()));
+    assertTrue(first.total(first.readThroughs()) <= 4 * 4 * 4 + 4,
+        "strict only until each partition settled (4 x its 4 slots of misses): " + first.total(first.readThroughs()));
+    for (int i = 100; i < pieces.length; i++) {
+      check(pieces[i], 4 * K);
+    }
+    CacheCounters.Snapshot second = counters();
+    assertEquals(first.total(first.hits()) + 500, second.total(second.hits()), "the second pass hits throughout");
+  }
+
+  /** A LUN larger than the cache: misses evict, so partitions stay strict and most misses read through. */
+  @Test
+  void randomReadsOfALunLargerThanTheCacheMostlyReadThrough() {
+    open(WritePolicy.WRITE_THROUGH);
+    for (long at : randomPieces(32, 600, 2)) { // twice the cache
+      check(at, 4 * K);
+    }
+    CacheCounters.Snapshot s = counters();
+    long misses = s.total(s.misses());
+    assertTrue(s.total(s.readThroughs()) * 4 >= misses * 3,
+        s.total(s.readThroughs()) + " of " + misses + " misses read through");
+    assertTrue(s.total(s.evictions()) > 0);
+  }
+
+  @Test
   void aSecondMissOnTheBlockIsAdmittedAsASubBlockFillAndTheThirdReadHits() {
     open(WritePolicy.WRITE_THROUGH);
     long at = 7L * BLOCK + 64 * K;
@@ -83,15 +146,19 @@ class AdmissionTest {
     assertEquals(8 * K, backing.bytesRead.get(), "third read: a hit");
     s = counters();
     assertEquals(1, s.total(s.hits()));
-    // another granule of the now cached block is filled into the same slot, then hits
+    // another granule of the now cached block is no reuse either: it reads through, and only on reuse is it filled
+    // into the same slot, then hits
     check(at + 100 * K, 2 * K);
-    assertEquals(12 * K, backing.bytesRead.get());
+    assertEquals(10 * K, backing.bytesRead.get(), "read through: its own 2 KiB");
+    assertEquals(2, counters().total(counters().readThroughs()));
     check(at + 100 * K, 2 * K);
+    assertEquals(14 * K, backing.bytesRead.get(), "reused: its 4 KiB granule filled");
     check(at + 101 * K, K);
-    assertEquals(12 * K, backing.bytesRead.get());
+    assertEquals(14 * K, backing.bytesRead.get());
     s = counters();
-    assertEquals(3, s.total(s.hits()));
-    assertEquals(1, s.total(s.readThroughs()));
+    assertEquals(2, s.total(s.hits()));
+    assertEquals(2, s.total(s.readThroughs()));
+    assertEquals(0, s.total(s.evictions()), "one slot all along");
   }
 
   /** Reuse means the same bytes: 4 KiB random reads elsewhere in a block read through take no slot. */

@@ -108,6 +108,9 @@ final class Support {
     final AtomicLong bytesRead = new AtomicLong();
     final AtomicInteger writes = new AtomicInteger();
     final AtomicInteger flushes = new AtomicInteger();
+    /** The buffer and completion of the last read asked of this device. */
+    volatile ByteBuf lastReadBuffer;
+    volatile IoCompletion lastReadCompletion;
     private boolean holding;
     private volatile boolean failReads;
     private final List<Runnable> held = new ArrayList<>();
@@ -143,6 +146,8 @@ final class Support {
     public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
       reads.incrementAndGet();
       bytesRead.addAndGet(length);
+      lastReadBuffer = dst;
+      lastReadCompletion = done;
       if (failReads) {
         done.ioComplete(IoStatus.MEDIUM_ERROR);
         return;
