@@ -43,8 +43,14 @@ final class CachePartition {
   /** Valid granules per slot: a fill marks what it read, a dirty copy is wholly valid. */
   final GranuleMap valid;
   final int granulesPerBlock;
+  /** Where each slot's memory comes from, and the pool block it holds (-1: none). */
+  private final PoolShare share;
+  private final int[] poolBlock;
+  /** Free slots holding memory; spare slots hold none (their memory is in the pool or was never taken). */
   private final int[] freeStack;
   private int freeCount;
+  private final int[] spareStack;
+  private int spareCount;
   private final int[] prev;
   private final int[] next;
   private final boolean[] inLru;
@@ -64,15 +70,22 @@ final class CachePartition {
   private long missClock;
   private long lastEviction;
 
+  /** A partition with a pool of its own over {@code memory} (tests). */
   CachePartition(int node, ByteBuffer memory, int slots, int blockSize, int granule, CacheCounters counters,
                  SlotIo.Sink slotSink) {
-    this(node, memory, slots, blockSize, granule, counters, slotSink,
-        new DirtyAccount((long) slots * blockSize, 0.5, blockSize));
+    this(node, new PoolShare(NodeBlockPool.over(node, memory, blockSize)), slots, blockSize, granule, counters,
+        slotSink, new DirtyAccount((long) slots * blockSize, 0.5, blockSize));
+    share.join(new CachePartition[] {this});
   }
 
-  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, int granule, CacheCounters counters,
+  /**
+   * Up to {@code slots} blocks, their memory taken from {@code share}'s pool as misses need it; the caller joins the
+   * share to the pool once all of its partitions exist.
+   */
+  CachePartition(int node, PoolShare share, int slots, int blockSize, int granule, CacheCounters counters,
                  SlotIo.Sink slotSink, DirtyAccount dirtyAccount) {
     this.dirtyAccount = dirtyAccount;
+    this.share = share;
     this.node = node;
     this.granulesPerBlock = blockSize / granule;
     this.valid = new GranuleMap(slots, granulesPerBlock);
@@ -80,6 +93,7 @@ final class CachePartition {
     this.blockSize = blockSize;
     this.counters = counters;
     views = new ByteBuf[slots];
+    poolBlock = new int[slots];
     io = new SlotIo[slots];
     map = new LongIntMap(slots);
     blockOf = new long[slots];
@@ -91,16 +105,18 @@ final class CachePartition {
     pins = new int[slots];
     version = new int[slots];
     freeStack = new int[slots];
+    spareStack = new int[slots];
     prev = new int[slots];
     next = new int[slots];
     inLru = new boolean[slots];
     for (int s = 0; s < slots; s++) {
-      ByteBuffer slice = memory.duplicate().position(s * blockSize).limit((s + 1) * blockSize).slice();
-      views[s] = Unpooled.wrappedBuffer(slice).clear();
+      poolBlock[s] = -1;
       io[s] = new SlotIo(slotSink, this, s);
-      freeStack[s] = slots - 1 - s; // slot 0 handed out first
+      spareStack[s] = slots - 1 - s; // slot 0 handed out first
+      prev[s] = -1;
+      next[s] = -1;
     }
-    freeCount = slots;
+    spareCount = slots;
   }
 
   // ---- everything below runs with the lock held ----
@@ -129,6 +145,8 @@ final class CachePartition {
     int s;
     if (freeCount > 0) {
       s = freeStack[--freeCount];
+    } else if (spareCount > 0 && (s = bindSpare()) >= 0) {
+      // memory from the node's pool: nothing evicted
     } else if (tail >= 0) {
       s = tail;
       lruRemove(s);
@@ -145,6 +163,51 @@ final class CachePartition {
     markClean(s);
     version[s]++;
     return s;
+  }
+
+  /** A spare slot given a block of the pool's memory, or -1 when the pool has none free. */
+  private int bindSpare() {
+    int b = share.pool.take(share);
+    if (b < 0) {
+      return -1;
+    }
+    int s = spareStack[--spareCount];
+    poolBlock[s] = b;
+    views[s] = share.pool.view(b);
+    return s;
+  }
+
+  /**
+   * Gives up to {@code wanted} blocks of memory back to the pool: free slots' first, then the least recently used
+   * clean blocks' (evicted). Pinned, filling and dirty blocks stay. Returns how many were given.
+   */
+  int giveBack(int wanted) {
+    int given = 0;
+    while (given < wanted && freeCount > 0) {
+      unbind(freeStack[--freeCount]);
+      given++;
+    }
+    while (given < wanted && tail >= 0) {
+      int s = tail;
+      lruRemove(s);
+      map.remove(blockOf[s]);
+      mapped[s] = false;
+      counters.evictions[node].increment();
+      lastEviction = missClock;
+      state[s] = FREE;
+      valid.clear(s);
+      version[s]++;
+      unbind(s);
+      given++;
+    }
+    return given;
+  }
+
+  private void unbind(int s) {
+    share.pool.give(share, poolBlock[s]);
+    poolBlock[s] = -1;
+    views[s] = null;
+    spareStack[spareCount++] = s;
   }
 
   /** Maps a freshly acquired slot as FILLING granules [from, to) of {@code block}; the caller holds its pin. */

@@ -14,7 +14,8 @@ final class CacheSpace {
   /** Bytes of the device the cache is in front of. */
   final long size;
   final PartitionHash hash;
-  final CacheRegion[] regions;
+  /** What this cache holds of each hash node's pool. */
+  final PoolShare[] shares;
   final CachePartition[] partitions;
   final DirtyAccount dirty;
 
@@ -23,7 +24,11 @@ final class CacheSpace {
   /** Where the cache's own copies are recorded (the LUN's). */
   final DataTouches touches;
 
-  CacheSpace(long size, int logicalBlock, CacheParameters params, int[] nodeIds, NodeMemory memory,
+  /**
+   * Partitions over {@code pools[n]}, the pool of node {@code nodeIds[n]}: each may grow to its share of the whole
+   * pool ({@code pool blocks / partitions per node}), as far as the other caches on the pool leave it room.
+   */
+  CacheSpace(long size, int logicalBlock, CacheParameters params, int[] nodeIds, NodeBlockPool[] pools,
              CacheCounters counters, SlotIo.Sink slotSink, DataTouches touches) {
     this.touches = touches;
     this.blockSize = params.blockSize();
@@ -32,15 +37,29 @@ final class CacheSpace {
     this.nodeIds = nodeIds.clone();
     int nodes = nodeIds.length;
     this.hash = new PartitionHash(nodes, params.partitionsPerNode(), params.neighbours());
-    this.regions = new CacheRegion[nodes];
-    long capacity = (long) nodes * params.partitionsPerNode() * params.slotsPerPartition() * blockSize;
-    this.dirty = new DirtyAccount(capacity, params.dirtyRatio(), blockSize);
-    this.partitions = new CachePartition[hash.totalPartitions()];
-    for (int n = 0; n < nodes; n++) {
-      regions[n] = new CacheRegion(nodeIds[n], params, granule, memory, counters, slotSink, dirty);
+    this.shares = new PoolShare[nodes];
+    long poolBytes = 0;
+    for (NodeBlockPool pool : pools) {
+      poolBytes += pool.bytes();
     }
-    for (int p = 0; p < partitions.length; p++) {
-      partitions[p] = regions[hash.nodeOfPartition(p)].partitions[hash.indexInNode(p)];
+    // the dirty limits are ratios of the whole pool (what this cache may grow to); a reclaim gives back clean blocks
+    // only, so a write-back LUN's dirty blocks are not taken from it
+    this.dirty = new DirtyAccount(poolBytes, params.dirtyRatio(), blockSize);
+    this.partitions = new CachePartition[hash.totalPartitions()];
+    int perNode = params.partitionsPerNode();
+    for (int n = 0; n < nodes; n++) {
+      shares[n] = new PoolShare(pools[n]);
+      int slots = Math.max(2, pools[n].blocks() / perNode);
+      CachePartition[] mine = new CachePartition[perNode];
+      for (int i = 0; i < perNode; i++) {
+        mine[i] = new CachePartition(nodeIds[n], shares[n], slots, blockSize, granule, counters, slotSink, dirty);
+      }
+      for (int p = 0; p < partitions.length; p++) {
+        if (hash.nodeOfPartition(p) == n) {
+          partitions[p] = mine[hash.indexInNode(p)];
+        }
+      }
+      shares[n].join(mine);
     }
   }
 
@@ -56,6 +75,22 @@ final class CacheSpace {
   /** Granules of this cache block inside the device. */
   int granules(long block) {
     return (blockBytes(block) + granule - 1) / granule;
+  }
+
+  /** Blocks this cache holds now, of every pool. */
+  int heldBlocks() {
+    int n = 0;
+    for (PoolShare share : shares) {
+      n += share.heldBlocks();
+    }
+    return n;
+  }
+
+  /** Every block back to the pools (closing: nothing pinned or in flight). */
+  void leavePools() {
+    for (PoolShare share : shares) {
+      share.leave();
+    }
   }
 
   int totalSlots() {

@@ -53,7 +53,9 @@ public final class CachedBlockDevice implements BlockDevice {
   private final CacheSpace space;
   private final CacheCounters counters;
   private final NodeExecutors nodeExecutors;
-  private final NodeMemory memory;
+  /** Non-null when the cache allocated its pools itself (and frees them when it closes). */
+  private final NodeMemory ownPoolsMemory;
+  private final NodeBlockPool[] pools;
   private final FillCoordinator fills;
   /** Null under write-through. */
   private final WriteBackScheduler writeBacks;
@@ -67,18 +69,20 @@ public final class CachedBlockDevice implements BlockDevice {
   private final RequestPool<BackingRequest> backingRequests;
   private volatile boolean closed;
 
-  private CachedBlockDevice(BlockDevice backing, CacheParameters params, NumaTopology topology, NodeMemory memory,
-                            Executor[] nodeExecutors, int[] nodeIds, DataTouches touches, WriteBackFlusher flusher) {
+  private CachedBlockDevice(BlockDevice backing, CacheParameters params, NumaTopology topology, NodeBlockPool[] pools,
+                            NodeMemory ownPoolsMemory, Executor[] nodeExecutors, int[] nodeIds, DataTouches touches,
+                            WriteBackFlusher flusher) {
     this.backing = backing;
     this.params = params;
     this.blockSize = params.blockSize();
     this.size = backing.blockCount() * backing.blockSize();
-    this.memory = memory;
+    this.pools = pools;
+    this.ownPoolsMemory = ownPoolsMemory;
     int nodes = topology.nodeCount();
     this.nodeExecutors = new NodeExecutors(nodeExecutors, nodes);
     this.counters = new CacheCounters(nodes);
     SlotCompletions slotCompletions = new SlotCompletions();
-    this.space = new CacheSpace(size, backing.blockSize(), params, nodeIds, memory, counters, slotCompletions,
+    this.space = new CacheSpace(size, backing.blockSize(), params, nodeIds, pools, counters, slotCompletions,
         touches);
     this.router = new AffinityRouter(space.hash, blockSize, params.routeThreshold(), space.nodeIds);
     this.fills = new FillCoordinator(backing, space);
@@ -117,25 +121,52 @@ public final class CachedBlockDevice implements BlockDevice {
   /**
    * As above, with the blocks only on the nodes {@code nodeIds} (one: the LUN's home node, where its event thread
    * runs; every node: blocks spread by address, large requests routed) and the copies recorded in {@code touches}.
+   * The cache allocates {@code params.sizePerNode()} on each of those nodes for itself and frees it when it closes.
    */
   public static CachedBlockDevice create(BlockDevice backing, CacheParameters params, NumaTopology topology,
                                          NodeMemory memory, Executor[] nodeExecutors, int[] nodeIds,
                                          DataTouches touches, WriteBackFlusher flusher) {
+    NodeBlockPool[] pools = new NodeBlockPool[nodeIds.length];
+    for (int n = 0; n < nodeIds.length; n++) {
+      pools[n] = NodeBlockPool.allocate(nodeIds[n], params.sizePerNode(), params.blockSize(), memory);
+    }
+    return create(backing, params, topology, pools, memory, nodeExecutors, nodeIds, touches, flusher);
+  }
+
+  /**
+   * A cache whose blocks come from {@code pools[n]}, the shared pool of node {@code nodeIds[n]} (the daemon's, one
+   * per node, shared by every LUN homed there); {@code params.sizePerNode()} is the pools' size.
+   */
+  public static CachedBlockDevice createInPools(BlockDevice backing, CacheParameters params, NumaTopology topology,
+                                                NodeBlockPool[] pools, Executor[] nodeExecutors, int[] nodeIds,
+                                                DataTouches touches, WriteBackFlusher flusher) {
+    return create(backing, params, topology, pools, null, nodeExecutors, nodeIds, touches, flusher);
+  }
+
+  private static CachedBlockDevice create(BlockDevice backing, CacheParameters params, NumaTopology topology,
+                                          NodeBlockPool[] pools, NodeMemory ownPoolsMemory, Executor[] nodeExecutors,
+                                          int[] nodeIds, DataTouches touches, WriteBackFlusher flusher) {
     Objects.requireNonNull(backing, "backing");
     Objects.requireNonNull(flusher, "flusher");
     if (backing.blockSize() > params.blockSize()) {
       throw new IllegalArgumentException("cache block " + params.blockSize() + " smaller than the logical block "
           + backing.blockSize());
     }
-    CachedBlockDevice d = new CachedBlockDevice(backing, params, topology, memory, nodeExecutors, nodeIds, touches,
-        flusher);
+    for (NodeBlockPool pool : pools) {
+      if (pool.blockSize() != params.blockSize()) {
+        throw new IllegalArgumentException("pool blocks of " + pool.blockSize() + " for a cache of "
+            + params.blockSize());
+      }
+    }
+    CachedBlockDevice d = new CachedBlockDevice(backing, params, topology, pools, ownPoolsMemory, nodeExecutors,
+        nodeIds, touches, flusher);
     if (d.dirtyWatch != null) {
       d.space.dirty.onSoftCrossing(flusher::kick);
       flusher.register(d.dirtyWatch);
     }
-    LOG.info("cache: node(s) {} x {} bytes, {} partitions/node of {} blocks of {} bytes, {}, memory {}",
-        java.util.Arrays.toString(nodeIds), params.sizePerNode(), params.partitionsPerNode(), params.slotsPerPartition(),
-        params.blockSize(), params.writePolicy(), memory.bindsMemory() ? "node-bound" : "not node-bound");
+    LOG.info("cache: node(s) {}, {}, {} partitions/node of up to {} blocks of {} bytes, {}",
+        java.util.Arrays.toString(nodeIds), ownPoolsMemory != null ? "own memory" : "shared pool",
+        params.partitionsPerNode(), d.space.partitions[0].slots, params.blockSize(), params.writePolicy());
     return d;
   }
 
@@ -271,13 +302,18 @@ public final class CachedBlockDevice implements BlockDevice {
     return r;
   }
 
-  /** Every node's cache memory, e.g. for a transport to register with its device once at start. */
+  /** The memory of every pool this cache takes blocks from, e.g. for a transport to register with its device. */
   public List<ByteBuffer> memory() {
     List<ByteBuffer> all = new ArrayList<>();
-    for (CacheRegion region : space.regions) {
-      all.addAll(List.of(region.memory));
+    for (NodeBlockPool pool : pools) {
+      all.addAll(pool.memory());
     }
     return all;
+  }
+
+  /** Bytes of cache memory this cache holds now, of every pool. */
+  public long heldBytes() {
+    return (long) space.heldBlocks() * blockSize;
   }
 
   @Override
@@ -363,7 +399,7 @@ public final class CachedBlockDevice implements BlockDevice {
     return writeBacks != null && writeBacks.isDirty(offset);
   }
 
-  /** Flushes dirty blocks (write-back), waits for requests in flight, closes the backing device, frees the regions. */
+  /** Flushes dirty blocks (write-back), waits for requests in flight, closes the backing device, gives the memory back. */
   @Override
   public void close() {
     if (closed) {
@@ -391,11 +427,14 @@ public final class CachedBlockDevice implements BlockDevice {
       LockSupport.parkNanos(1_000_000);
     }
     if (inflight.get() == 0 && pinnedSlots() == 0) {
-      for (CacheRegion region : space.regions) {
-        region.free(memory);
+      space.leavePools();
+      if (ownPoolsMemory != null) {
+        for (NodeBlockPool pool : pools) {
+          pool.free(ownPoolsMemory);
+        }
       }
     } else {
-      LOG.warn("cache close: {} requests still in flight, {} blocks pinned; cache memory is not freed",
+      LOG.warn("cache close: {} requests still in flight, {} blocks pinned; cache memory is not given back",
           inflight.get(), pinnedSlots());
     }
   }

@@ -9,7 +9,8 @@ import io.numaiscsi.config.BackingType;
 import io.numaiscsi.config.CacheSettings;
 import io.numaiscsi.config.FaultInjection;
 import io.numaiscsi.config.LunDefinition;
-import io.numaiscsi.daemon.placement.CacheBudget;
+import io.numaiscsi.cache.NodeBlockPool;
+import io.numaiscsi.daemon.placement.CachePools;
 import io.numaiscsi.daemon.placement.TargetPlacement;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.scsi.BlockDevice;
@@ -33,13 +34,13 @@ final class BackingStores {
     private final CacheSettings cache;
     private final NumaResources numa;
     private final TargetPlacement placement;
-    private final CacheBudget budget;
+    private final CachePools pools;
 
-    BackingStores(CacheSettings cache, NumaResources numa, TargetPlacement placement, CacheBudget budget) {
+    BackingStores(CacheSettings cache, NumaResources numa, TargetPlacement placement, CachePools pools) {
         this.cache = cache;
         this.numa = numa;
         this.placement = placement;
-        this.budget = budget;
+        this.pools = pools;
     }
 
     BlockDevice open(String target, LunDefinition lun, DataTouches touches) throws IOException {
@@ -64,18 +65,19 @@ final class BackingStores {
             LOG.info("target {} LUN {}: node {}, no cache (cache.mode {})", target, lun.id(), home, cache.mode());
             return store;
         }
-        long bytes = budget.take(home);
-        if (bytes == 0) {
-            LOG.warn("target {} LUN {}: node {}, served without the cache: node {}'s cache memory was divided among the "
-                    + "LUNs it had at start (restart to include this one)", target, lun.id(), home, home);
+        NodeBlockPool pool = pools.pool(home);
+        if (pool == null) {
+            LOG.warn("target {} LUN {}: node {}, served without the cache: the node has no cache memory", target,
+                    lun.id(), home);
             return store;
         }
-        CacheParameters params = new CacheParameters(bytes, cache.blockSize(), cache.partitionsPerNode(),
+        CacheParameters params = new CacheParameters(pool.bytes(), cache.blockSize(), cache.partitionsPerNode(),
                 cache.neighbours(), cache.routeThreshold(), cache.writePolicy(), cache.dirtyRatio(), cache.dirtyExpire());
         java.util.concurrent.Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
-        LOG.info("target {} LUN {}: home node {}, cache {} bytes there", target, lun.id(), home, bytes);
-        return CachedBlockDevice.create(store, params, numa.topology(), numa.memory(), workers, new int[] {home}, touches,
-                WriteBackFlusher.shared());
+        LOG.info("target {} LUN {}: home node {}, cache from the node's pool of {} bytes", target, lun.id(), home,
+                pool.bytes());
+        return CachedBlockDevice.createInPools(store, params, numa.topology(), new NodeBlockPool[] {pool}, workers,
+                new int[] {home}, touches, WriteBackFlusher.shared());
     }
 
     /** The test/debug {@code inject-*} keys: the faults sit between the cache (if any) and the real store. */

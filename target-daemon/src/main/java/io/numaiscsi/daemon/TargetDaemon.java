@@ -2,7 +2,7 @@ package io.numaiscsi.daemon;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.config.CacheSettings;
-import io.numaiscsi.daemon.placement.CacheBudget;
+import io.numaiscsi.daemon.placement.CachePools;
 import io.numaiscsi.daemon.placement.CacheSizing;
 import io.numaiscsi.daemon.placement.TargetPlacement;
 import io.netty.util.internal.PlatformDependent;
@@ -63,6 +63,7 @@ public final class TargetDaemon implements AutoCloseable {
     private volatile IserPortals iserPortals;
     private ConnectionGuards guards;
     private boolean closed;
+    private CachePools cachePools;
 
     /** A LUN behind the NUMA cache, for the metrics. */
     public record CachedLun(String target, int lun, CachedBlockDevice device) {
@@ -82,7 +83,8 @@ public final class TargetDaemon implements AutoCloseable {
         int[] lunsPerNode = placement.lunsPerNode();
         eventLoops = new EventLoops(config.daemon().eventModel(), numa.topology(), numa.portalNode(), lunsPerNode);
         LunEventLoops eventThreads = new LunEventLoops(eventLoops, placement);
-        BackingStores stores = new BackingStores(config.cache(), numa, placement, cacheBudget(lunsPerNode));
+        cachePools = cachePools();
+        BackingStores stores = new BackingStores(config.cache(), numa, placement, cachePools);
         registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
                 config.cache().zeroCopyMin(), numa.locator());
         registry.applyAll(ConfigOperations.of(config));
@@ -136,34 +138,27 @@ public final class TargetDaemon implements AutoCloseable {
                 throw new IllegalStateException("portal " + p + " is iSER but this host cannot do RDMA (see the log)");
             }
         }
-        List<java.nio.ByteBuffer> cacheMemory = new ArrayList<>();
-        for (CachedLun lun : cachedLuns) {
-            cacheMemory.addAll(lun.device().memory());
-        }
+        List<java.nio.ByteBuffer> cacheMemory = cachePools.memory();
         int hcaNode = numa.reportedNodeOfAddress(p.host());
         iserPortals.listen(p.host(), p.port(), p.connections(), services, eventLoops.login(), alloc, numa.memory(),
                 numa.portalNode().index(), cacheMemory,
                 new IserTouches(new DataTouches(numa.locator()), hcaNode));
     }
 
-    /** {@code cache.size-per-node} per node (auto: from each node's free memory), divided among its LUNs. */
-    private CacheBudget cacheBudget(int[] lunsPerNode) {
+    /** {@code cache.size-per-node} on every node (auto: from each node's free memory), shared by its LUNs. */
+    private CachePools cachePools() {
         CacheSettings c = config.cache();
-        long unit = (long) c.partitionsPerNode() * c.blockSize();
-        long[] sizes = new long[lunsPerNode.length];
-        for (int n = 0; n < sizes.length; n++) {
-            sizes[n] = c.autoSize() ? CacheSizing.auto(CacheSizing.freeBytes(numa.topology().node(n).osNode()),
-                    c.partitionsPerNode(), c.blockSize()) : c.sizePerNode();
-        }
-        CacheBudget budget = new CacheBudget(sizes, lunsPerNode, unit);
+        long[] sizes = new long[numa.topology().nodeCount()];
         if (c.mode() == CacheSettings.Mode.NUMA) {
             for (int n = 0; n < sizes.length; n++) {
-                LOG.info("cache on node {}: {} bytes{} for {} LUN(s), {} bytes each", n, sizes[n],
-                        c.autoSize() ? " (auto: " + CacheSizing.rule() + ")" : "", lunsPerNode[n],
-                        budget.share(n));
+                sizes[n] = c.autoSize() ? CacheSizing.auto(CacheSizing.freeBytes(numa.topology().node(n).osNode()),
+                        c.partitionsPerNode(), c.blockSize()) : c.sizePerNode();
+                LOG.info("cache on node {}: a pool of {} bytes{} shared by the node's LUNs, {} memory", n, sizes[n],
+                        c.autoSize() ? " (auto: " + CacheSizing.rule() + ")" : "",
+                        numa.memory().bindsMemory() ? "node-bound" : "not node-bound");
             }
         }
-        return budget;
+        return new CachePools(sizes, c.blockSize(), c.partitionsPerNode(), numa.memory());
     }
 
     private static ResourceLimits resourceLimits(LimitsSettings l) {
@@ -294,6 +289,13 @@ public final class TargetDaemon implements AutoCloseable {
         }
         if (registry != null) {
             registry.close();
+        }
+        if (cachePools != null) {
+            try {
+                cachePools.free();
+            } catch (IllegalStateException e) {
+                LOG.warn("cache memory not freed: {}", e.getMessage());
+            }
         }
         numa.close();
         LOG.info("stopped");

@@ -77,7 +77,7 @@ public final class BenchMain {
         List<Sample> samples = run.run(BenchRun.schedule(workloads, targets, repeats));
         List<String> names = targets.stream().map(Target::name).toList();
         BenchReport report = BenchReport.of(new BenchReport.Settings(repeats, runtime, warmup, one(opts, "lun-size", "?"),
-                "per cell: " + String.join(" ", names) + " x" + repeats), machine, new Ceiling(ceiling), names, workloads, samples);
+                "per cell: " + String.join(" ", names) + " x" + repeats + ", each repeat starting with the next target"), machine, new Ceiling(ceiling), names, workloads, samples);
         writeOutputs(report, out);
     }
 

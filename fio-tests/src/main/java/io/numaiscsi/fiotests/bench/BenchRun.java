@@ -39,8 +39,9 @@ final class BenchRun {
         List<Step> steps = new ArrayList<>();
         for (Workload w : workloads) {
             for (int r = 1; r <= repeats; r++) {
-                for (Target t : targets) {
-                    steps.add(new Step(w, t, r));
+                // each repeat starts with the next target: no target always runs right after the same one
+                for (int i = 0; i < targets.size(); i++) {
+                    steps.add(new Step(w, targets.get((r - 1 + i) % targets.size()), r));
                 }
             }
         }

@@ -113,6 +113,10 @@ public final class DaemonMetrics {
                 .description("cache blocks pinned now (reads in flight, buffers sent in place not yet released)")
                 .tags(lunTags).strongReference(true)
                 .register(registry);
+        Gauge.builder("cache_held_bytes", lun.device(), d -> d.heldBytes())
+                .description("bytes of its node's cache pool the LUN holds now (the pool is shared by the node's LUNs; "
+                        + "each is sure of half the pool divided among them)")
+                .tags(lunTags).strongReference(true).register(registry);
         Gauge.builder("cache_dirty_bytes", lun.device(), d -> d.dirtyBytes())
                 .description("bytes of cache blocks not yet written back to the backing store (write-back)")
                 .tags(lunTags).strongReference(true).register(registry);

@@ -41,15 +41,17 @@ class PlacementTest {
   }
 
   @Test
-  void budgetDividesEachNodeAmongItsStartLunsOnly() {
-    long unit = 16L * 512 * 1024;
-    CacheBudget b = new CacheBudget(new long[] {256L << 20, 256L << 20}, new int[] {2, 1}, unit);
-    assertEquals(128L << 20, b.take(0));
-    assertEquals(128L << 20, b.take(0));
-    assertEquals(0, b.take(0), "the node's memory is given out");
-    assertEquals(256L << 20, b.take(1));
-    CacheBudget tiny = new CacheBudget(new long[] {unit * 3}, new int[] {2}, unit);
-    assertEquals(0, tiny.take(0), "less than two blocks per partition: no cache rather than a useless one");
+  void eachNodeGetsOnePoolOfSizePerNodeWhateverItsLunCount() {
+    io.numaiscsi.numa.NumaTopology t = io.numaiscsi.numa.NumaTopology.detect().pretend(3);
+    try (io.numaiscsi.numa.NodeMemory memory = io.numaiscsi.numa.NodeMemory.open(t)) {
+      int block = 512 * 1024;
+      CachePools pools = new CachePools(new long[] {64L << 20, 64L << 20, 3L * block}, block, 2, memory);
+      assertEquals(64L << 20, pools.pool(0).bytes());
+      assertEquals(64L << 20, pools.pool(1).bytes());
+      assertEquals(null, pools.pool(2), "fewer than two blocks per partition: no cache rather than a useless one");
+      assertEquals(2, pools.memory().size());
+      pools.free();
+    }
   }
 
   @Test
