@@ -22,6 +22,12 @@ public final class CacheCounters {
     readThroughs = adders(nodes);
   }
 
+  /** A miss on node {@code node} read through (a miss and a read-through). */
+  void readThrough(int node) {
+    misses[node].increment();
+    readThroughs[node].increment();
+  }
+
   private static LongAdder[] adders(int n) {
     LongAdder[] a = new LongAdder[n];
     for (int i = 0; i < n; i++) {

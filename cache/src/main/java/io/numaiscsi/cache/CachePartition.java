@@ -148,12 +148,7 @@ final class CachePartition {
     } else if (spareCount > 0 && (s = bindSpare()) >= 0) {
       // memory from the node's pool: nothing evicted
     } else if (tail >= 0) {
-      s = tail;
-      lruRemove(s);
-      map.remove(blockOf[s]);
-      mapped[s] = false;
-      counters.evictions[node].increment();
-      lastEviction = missClock;
+      s = evictTail();
     } else {
       return -1;
     }
@@ -162,6 +157,17 @@ final class CachePartition {
     pins[s] = 1;
     markClean(s);
     version[s]++;
+    return s;
+  }
+
+  /** Takes the LRU tail (valid, clean, unpinned) out of the list and the map; its memory stays with the slot. */
+  private int evictTail() {
+    int s = tail;
+    lruRemove(s);
+    map.remove(blockOf[s]);
+    mapped[s] = false;
+    counters.evictions[node].increment();
+    lastEviction = missClock;
     return s;
   }
 
@@ -188,12 +194,7 @@ final class CachePartition {
       given++;
     }
     while (given < wanted && tail >= 0) {
-      int s = tail;
-      lruRemove(s);
-      map.remove(blockOf[s]);
-      mapped[s] = false;
-      counters.evictions[node].increment();
-      lastEviction = missClock;
+      int s = evictTail();
       state[s] = FREE;
       valid.clear(s);
       version[s]++;

@@ -281,16 +281,14 @@ public final class CachedBlockDevice implements BlockDevice {
     p.lock.lock();
     try {
       int s = p.lookup(block);
-      if (s >= 0 && p.holds(s, g0, g1) || !(whole && sequential) && p.settled()
-          || admission.fills(block, g0, g1, whole, sequential)) {
+      if (s >= 0 && p.holds(s, g0, g1) || admission.fills(p, block, g0, g1, whole, sequential)) {
         return false;
       }
       admission.readThrough(block, g0, g1);
     } finally {
       p.lock.unlock();
     }
-    counters.misses[p.node].increment();
-    counters.readThroughs[p.node].increment();
+    counters.readThrough(p.node);
     return true;
   }
 

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * the pool divided evenly among its members; the other half goes to whoever uses it.
  *
  * <p>The pool's lock is a leaf: it is taken inside a partition's lock (take, give), never the other way round, and
- * the blocks given back for a claim are evicted on the pool's reclaim executor, one partition lock at a time.
+ * the blocks given back for a claim are evicted on the reclaim thread, one partition lock at a time.
  */
 public final class NodeBlockPool {
   private static final Logger LOG = LoggerFactory.getLogger(NodeBlockPool.class);
@@ -29,7 +29,6 @@ public final class NodeBlockPool {
   private final int[] free;
   private int freeCount;
   private final List<PoolShare> members = new ArrayList<>();
-  private final Executor reclaimer = Reclaimer.EXECUTOR;
   private boolean reclaimQueued;
 
   private NodeBlockPool(int node, int blockSize, ByteBuffer[] chunks) {
@@ -73,9 +72,6 @@ public final class NodeBlockPool {
     return new NodeBlockPool(node, blockSize, new ByteBuffer[] {memory});
   }
 
-  public int node() {
-    return node;
-  }
 
   public int blockSize() {
     return blockSize;
@@ -154,7 +150,7 @@ public final class NodeBlockPool {
     member.claimed = true;
     if (!reclaimQueued) {
       reclaimQueued = true;
-      reclaimer.execute(this::reclaim);
+      Reclaimer.EXECUTOR.execute(this::reclaim);
     }
   }
 

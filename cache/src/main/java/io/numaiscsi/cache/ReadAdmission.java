@@ -22,13 +22,15 @@ final class ReadAdmission {
   }
 
   /**
-   * Whether a miss on granules [g0, g1) of {@code block}, which is not cached, takes a slot: when those bytes were
-   * read through shortly before (reuse); when a sequential stream reads part of it (the rest of the block is read ahead); when a random
-   * read covers it whole (filled as before admission existed). A sequential stream of whole blocks not seen shortly
-   * before is a scan: a fill would only add a copy and evict something, so it reads through.
+   * Lock of {@code p} held: whether a miss on granules [g0, g1) of {@code block}, whose bytes are not cached, fills:
+   * when those bytes were read through shortly before (reuse); when a sequential stream reads part of the block (the
+   * rest is read ahead); when a random read covers it whole (filled as before admission existed); or, unless it is a
+   * scan, when its partition is settled ({@link CachePartition#settled}: what it holds fits, so fills stay). A
+   * sequential stream of whole blocks not seen shortly before is a scan: a fill would only add a copy and evict
+   * something, so it reads through.
    */
-  boolean fills(long block, int g0, int g1, boolean whole, boolean sequential) {
-    return whole != sequential || ghosts.seen(block, g0, g1);
+  boolean fills(CachePartition p, long block, int g0, int g1, boolean whole, boolean sequential) {
+    return !(whole && sequential) && p.settled() || whole != sequential || ghosts.seen(block, g0, g1);
   }
 
   /** A miss on granules [g0, g1) of {@code block} was read through: reading them again soon is admitted. */

@@ -112,7 +112,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
         s = p.lookup(block);
         if (s >= 0) {
           s = resident(p, s, block, g0, g1, sequential ? all : g1, whole);
-        } else if (admits(p, block, g0, g1, whole)) {
+        } else if (admission.fills(p, block, g0, g1, whole, sequential)) {
           s = p.acquire();
           if (s >= 0) {
             // a sequential stream reads the rest of the block ahead; an admitted small miss fills only its granules
@@ -124,7 +124,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
           }
         } else {
           admission.readThrough(block, g0, g1);
-          readThrough(p);
+          counters.readThrough(p.node);
         }
         slots[i] = s;
       } finally {
@@ -160,7 +160,8 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
         waitFor(p, s);
         return s;
       }
-    } else if (p.pins[s] == 0 && !p.dirty[s] && !p.writeback[s] && admits(p, block, g0, g1, whole)) {
+    } else if (p.pins[s] == 0 && !p.dirty[s] && !p.writeback[s]
+        && admission.fills(p, block, g0, g1, whole, sequential)) {
       p.pin(s);
       p.startSubFill(s, g0, fillTo);
       waitFor(p, s);
@@ -168,16 +169,8 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
       return s;
     }
     admission.readThrough(block, g0, g1);
-    readThrough(p);
+    counters.readThrough(p.node);
     return -1;
-  }
-
-  /**
-   * Lock held: whether a miss on granules [g0, g1) of {@code block} may fill: the admission lets it in, or, unless it is
-   * part of a scan, its partition is settled ({@link CachePartition#settled}).
-   */
-  private boolean admits(CachePartition p, long block, int g0, int g1, boolean whole) {
-    return !(whole && sequential) && p.settled() || admission.fills(block, g0, g1, whole, sequential);
   }
 
   /** Lock held: this read waits for the fill of slot s (pinned), a miss. */
@@ -187,10 +180,6 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     counters.misses[p.node].increment();
   }
 
-  private void readThrough(CachePartition p) {
-    counters.misses[p.node].increment();
-    counters.readThroughs[p.node].increment();
-  }
 
   /**
    * The device bytes [start, end) go straight from the backing device to the caller's buffer (read-through or

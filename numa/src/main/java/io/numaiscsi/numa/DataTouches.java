@@ -131,7 +131,11 @@ public final class DataTouches {
   }
 
   private void add(Kind kind, int cpu, int mem, long length) {
-    bytes[(kind.ordinal() * width + clamp(cpu) + 1) * width + clamp(mem) + 1].add(length);
+    bytes[index(kind, cpu, mem)].add(length);
+  }
+
+  private int index(Kind kind, int cpu, int mem) {
+    return (kind.ordinal() * width + clamp(cpu) + 1) * width + clamp(mem) + 1;
   }
 
   private int clamp(int node) {
@@ -140,7 +144,7 @@ public final class DataTouches {
 
   /** Bytes touched so far by {@code kind} from a CPU of {@code cpuNode} in memory of {@code memNode} (-1: unknown). */
   public long bytes(Kind kind, int cpuNode, int memNode) {
-    return bytes[(kind.ordinal() * width + clamp(cpuNode) + 1) * width + clamp(memNode) + 1].sum();
+    return bytes[index(kind, cpuNode, memNode)].sum();
   }
 
   /** Bytes of every kind touched by a CPU on the same node as the memory. */
