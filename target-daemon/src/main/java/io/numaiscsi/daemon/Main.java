@@ -7,6 +7,7 @@ import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.DaemonSettings.EventModel;
 import io.numaiscsi.daemon.metrics.DaemonMetrics;
 import io.numaiscsi.daemon.metrics.MetricsEndpoint;
+import io.numaiscsi.daemon.placement.NodeLocalAllocator;
 import io.numaiscsi.scsi.backstore.UnsafeFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,6 +47,7 @@ public final class Main implements Callable<Integer> {
     Path dataDir;
 
     public static void main(String[] args) {
+        NodeLocalAllocator.configureThreadCaches();
         System.exit(new CommandLine(new Main()).execute(args));
     }
 

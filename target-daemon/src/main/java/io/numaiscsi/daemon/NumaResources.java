@@ -1,6 +1,5 @@
 package io.numaiscsi.daemon;
 
-import io.netty.buffer.PooledByteBufAllocator;
 import io.numaiscsi.config.NumaSettings;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.daemon.events.ThreadPlacements;
@@ -28,7 +27,6 @@ import org.slf4j.LoggerFactory;
 final class NumaResources implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NumaResources.class);
     /** Pooled direct buffers aligned to 4 KiB so backing-store I/O can use O_DIRECT without a bounce copy. */
-    private static final int DIRECT_IO_ALIGNMENT = 4096;
 
     private final NumaTopology topology;
     private final NumaNode portalNode;
@@ -45,12 +43,7 @@ final class NumaResources implements AutoCloseable {
         this.portalNode = topology.node(portalNodeIndex(topology, portals));
         this.ioThreadsPerNode = ioThreadsPerNode;
         this.io = new ExecutorService[topology.nodeCount()];
-        PooledByteBufAllocator[] pools = new PooledByteBufAllocator[topology.nodeCount()];
-        for (NumaNode n : topology.nodes()) {
-            int arenas = Math.max(1, n.cpuCount());
-            pools[n.index()] = new PooledByteBufAllocator(true, 0, arenas, 8192, 9, 256, 64, true, DIRECT_IO_ALIGNMENT);
-        }
-        this.allocator = new NodeLocalAllocator(pools);
+        this.allocator = NodeLocalAllocator.forNodes(topology);
         this.locator = topology.nodeCount() == 1 ? NodeLocator.SINGLE_NODE
                 : new PageNodeLocator(topology.nodeCount(), PageNodes.open(topology));
         LOG.info("NUMA: {} node(s){}; portal interface on node {}; placement {}", topology.nodeCount(),
