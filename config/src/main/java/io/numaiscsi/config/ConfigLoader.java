@@ -60,6 +60,32 @@ public final class ConfigLoader {
         return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators);
     }
 
+    /**
+     * A LUN definition written on its own, as JSON or YAML ({@code {id: 2, backing: ram, size: 1G}}), for a LUN to be
+     * added to {@code target} of the running {@code config}: the keys, values and messages of a config file's LUN
+     * entry, plus a check against the LUNs already served (LUN id in the target, backing file anywhere). Errors start
+     * with {@code sourceName}.
+     */
+    public static LunDefinition parseLun(String text, String sourceName, TargetConfig config, String target)
+            throws ConfigException {
+        Node root = LocatedTreeReader.read(text, sourceName);
+        TargetDefinition owner = null;
+        for (TargetDefinition t : config.targets()) {
+            if (t.name().equals(target)) {
+                owner = t;
+            }
+        }
+        if (owner == null) {
+            throw new ConfigException(sourceName, 0, "target", "no target named " + target);
+        }
+        return LunSection.readOne(Cursor.root(sourceName, root), config.daemon().dataDir(), owner, config.targets());
+    }
+
+    /** The data directory a config without {@code daemon.data-dir} uses, for this process's user. */
+    public static Path defaultDataDir() {
+        return DefaultDataDir.forThisProcess();
+    }
+
     /** The embedded default: one target, one 1 GiB file LUN 0 "lun0.img", portal 127.0.0.1:3260, allow ALL. */
     public static TargetConfig embeddedDefault() {
         try {

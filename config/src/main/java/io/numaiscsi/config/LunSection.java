@@ -45,6 +45,31 @@ final class LunSection {
         return luns;
     }
 
+    /**
+     * One LUN definition written on its own (an admin request), checked as in a config file and against the LUNs
+     * already served: their ids in {@code target} and every target's backing files.
+     */
+    static LunDefinition readOne(Cursor item, Path dataDir, TargetDefinition target, List<TargetDefinition> all)
+            throws ConfigException {
+        BackingFiles files = new BackingFiles();
+        for (TargetDefinition t : all) {
+            for (LunDefinition lun : t.luns()) {
+                if (lun.path() != null) {
+                    files.owners.put(lun.path(), "target " + t.name() + " LUN " + lun.id());
+                }
+            }
+        }
+        Fields f = item.fields(KEYS);
+        Cursor idAt = f.required("id");
+        int id = idAt.integer(0, MAX_LUN_ID);
+        for (LunDefinition lun : target.luns()) {
+            if (lun.id() == id) {
+                throw idAt.error("target " + target.name() + " already has LUN " + id);
+            }
+        }
+        return read(f, id, dataDir, files);
+    }
+
     private static LunDefinition read(Fields f, int id, Path dataDir, BackingFiles files) throws ConfigException {
         BackingType backing = backing(f);
         int blockSize = DEFAULT_BLOCK_SIZE;

@@ -111,6 +111,11 @@ final class DaemonProcess implements AutoCloseable {
      * goes to a java @argfile, so the log and failure messages stay readable.
      */
     static List<String> command(String testName, List<String> mainArgs) throws IOException {
+        return command(testName, MAIN_CLASS, mainArgs);
+    }
+
+    /** The java command line that runs another main class of the daemon's jar (e.g. the admin CLI). */
+    static List<String> command(String testName, String mainClass, List<String> mainArgs) throws IOException {
         Path logDir = logDir();
         Files.createDirectories(logDir);
         Path argFile = logDir.resolve(testName + ".java-args");
@@ -119,7 +124,7 @@ final class DaemonProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("@" + argFile);
-        cmd.add(MAIN_CLASS);
+        cmd.add(mainClass);
         cmd.addAll(mainArgs);
         return List.copyOf(cmd);
     }
@@ -337,6 +342,11 @@ final class DaemonProcess implements AutoCloseable {
         if (!portalAccepts()) {
             fail("portal " + target.host() + ":" + target.port() + " refuses connections\n" + logTail());
         }
+    }
+
+    /** The daemon's data directory (null for an external target). */
+    Path dataDir() {
+        return dataDir;
     }
 
     /** The last lines of the daemon's log, headed by its path: for assertion messages. */

@@ -139,6 +139,20 @@ public final class SessionTable {
         return null;
     }
 
+    /** Every session as an administrator lists it, in TSIH order. */
+    public synchronized List<SessionInfo> describe() {
+        List<SessionInfo> out = new ArrayList<>();
+        for (IscsiSession s : byKey.values()) {
+            IscsiConnection c = s.connection();
+            io.numaiscsi.proto.login.SessionParameters p = c == null ? null : c.parameters();
+            out.add(new SessionInfo(s.tsih(), s.type() == SessionType.DISCOVERY ? "Discovery" : "Normal",
+                    p == null ? s.key().initiatorName() : p.initiatorName(), s.key().isid(), s.key().targetName(),
+                    c == null ? "" : c.channel().remoteAddress(), p));
+        }
+        out.sort(java.util.Comparator.comparingInt(SessionInfo::tsih));
+        return out;
+    }
+
     public synchronized List<IscsiSession> all() {
         return new ArrayList<>(byKey.values());
     }

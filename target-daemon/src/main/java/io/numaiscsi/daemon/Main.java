@@ -5,6 +5,8 @@ import io.numaiscsi.config.ConfigLoader;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.DaemonSettings.EventModel;
+import io.numaiscsi.daemon.admin.AdminMethods;
+import io.numaiscsi.daemon.admin.AdminSocket;
 import io.numaiscsi.daemon.metrics.DaemonMetrics;
 import io.numaiscsi.daemon.metrics.MetricsEndpoint;
 import io.numaiscsi.daemon.placement.NodeLocalAllocator;
@@ -42,6 +44,10 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--metrics", paramLabel = "HOST:PORT",
             description = "serve Prometheus metrics at http://HOST:PORT/metrics (off by default)")
     String metrics;
+
+    @Option(names = "--admin-socket", paramLabel = "PATH|off",
+            description = "Unix socket of the admin API (numa-iscsi-admin); default: admin.sock in the data directory")
+    String adminSocket;
 
     @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for relative backing files; overrides the config")
     Path dataDir;
@@ -138,7 +144,34 @@ public final class Main implements Callable<Integer> {
                 return EXIT_CONFIG;
             }
         }
+        AdminSocket admin = null;
+        if (!"off".equals(adminSocket)) {
+            Path at = adminSocket != null ? Path.of(adminSocket) : config.daemon().dataDir().resolve(AdminSocket.FILE_NAME);
+            try {
+                admin = AdminSocket.open(at, new AdminMethods(daemon));
+            } catch (AdminSocket.PathTooLongException e) {
+                if (adminSocket != null) {
+                    System.err.println("--admin-socket: " + e.getMessage());
+                    if (endpoint != null) {
+                        endpoint.close();
+                    }
+                    daemon.close();
+                    return EXIT_CONFIG;
+                }
+                LOG.warn("no admin API: {}", e.getMessage()); // a deep data directory must not stop the target
+            } catch (java.io.IOException e) {
+                System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
+                if (endpoint != null) {
+                    endpoint.close();
+                }
+                daemon.close();
+                return EXIT_STARTUP;
+            }
+        }
         stopRequested.await();
+        if (admin != null) {
+            admin.close();
+        }
         if (endpoint != null) {
             endpoint.close();
         }

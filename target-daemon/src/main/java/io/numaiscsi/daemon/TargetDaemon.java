@@ -262,6 +262,19 @@ public final class TargetDaemon implements AutoCloseable {
         return applied;
     }
 
+    /** The config as served now: its settings with the targets and LUNs that every change since start has left. */
+    public synchronized TargetConfig runningConfig() {
+        return config.withTargets(registry.targets());
+    }
+
+    /**
+     * Applies one change (the admin API), serialized with reloads; throws with the reason when it cannot be applied,
+     * nothing having changed then.
+     */
+    public synchronized void apply(RegistryOperation op) throws java.io.IOException, InterruptedException {
+        registry.applyAll(List.of(op));
+    }
+
     /** The running model of targets and LUNs; null before {@link #start()}. */
     public TargetRegistry registry() {
         return registry;

@@ -1,0 +1,134 @@
+package io.numaiscsi.fiotests;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The admin CLI (numa-iscsi-admin) against a running daemon while an initiator is logged in: the tree and JSON
+ * listings show the target, its LUN and the session; a LUN added and removed through the CLI is seen by the session
+ * (REPORT LUNS, REPORTED LUNS DATA HAS CHANGED) without disturbing it; bad requests exit 1 with the config file's
+ * message naming the field; each change leaves one audit line; the socket is the owner's only.
+ */
+@Tag("it")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AdminCliTest {
+    static final Duration CLI_LIMIT = Duration.ofSeconds(60);
+    static final String CLI_CLASS = "io.numaiscsi.daemon.admin.AdminCli";
+
+    private DaemonProcess daemon;
+    private Path socket;
+    private final AtomicInteger runs = new AtomicInteger();
+
+    @BeforeAll
+    void start() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon");
+        daemon = DaemonProcess.start("AdminCliTest", DaemonProcess.Setup.fileLun(16L << 20));
+        socket = daemon.dataDir().resolve("admin.sock");
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (daemon != null) {
+            daemon.close();
+        }
+    }
+
+    /** Runs the CLI with --socket; its output (stdout and stderr) is in the returned run's log. */
+    private ToolRun admin(String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("--socket", socket.toString()));
+        all.addAll(List.of(args));
+        return adminWith(all);
+    }
+
+    private ToolRun adminWith(List<String> args) throws Exception {
+        Path log = DaemonProcess.logDir().resolve("AdminCliTest-cli-" + runs.incrementAndGet() + ".log");
+        return ToolRun.run(log, CLI_LIMIT, DaemonProcess.command("AdminCliTest-cli", CLI_CLASS, args));
+    }
+
+    private static String ok(ToolRun r) throws Exception {
+        assertEquals(0, r.exitCode(), r.describe(20));
+        return r.output();
+    }
+
+    @Test
+    void listsAndChangesTheTargetWhileAnInitiatorIsLoggedIn() throws Exception {
+        String iqn = daemon.target().iqn();
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)),
+                "the admin socket is the daemon user's only");
+        try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
+            byte[] before = ScsiCdb.pattern(4096, 5);
+            assertEquals(ScsiResult.GOOD, LunChecks.write(c, 0, 64, before).status(), "WRITE to LUN 0");
+
+            JsonNode listing = new ObjectMapper().readTree(ok(admin("--json", "ls")));
+            JsonNode target = listing.path("targets").get(0);
+            assertEquals(iqn, target.path("name").asText(), listing.toPrettyString());
+            assertEquals(0, target.path("luns").get(0).path("id").asInt(), listing.toPrettyString());
+            assertEquals(16L << 20, target.path("luns").get(0).path("size").asLong(), listing.toPrettyString());
+            JsonNode session = listing.path("sessions").get(0);
+            assertEquals(TestConnection.INITIATOR_NAME, session.path("initiator").asText(), listing.toPrettyString());
+            assertTrue(session.path("address").asText().startsWith("127.0.0.1:"), listing.toPrettyString());
+            assertTrue(session.path("negotiated").path("MaxBurstLength").asInt() > 0, listing.toPrettyString());
+
+            String tree = ok(admin("ls"));
+            assertTrue(tree.contains("o- " + iqn) && tree.contains("o- lun0  file") && tree.contains("o- tsih "
+                    + session.path("tsih").asInt() + "  " + TestConnection.INITIATOR_NAME), tree);
+
+            ok(admin("lun-add", iqn, "--id", "1", "--backing", "ram", "--size", "8M"));
+            assertEquals(List.of(0, 1), LunChecks.reportLuns(c), "REPORT LUNS right after lun-add returned");
+            LunChecks.assertUnitAttention(LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0), 0x3F, 0x0E,
+                    "LUN 0 after lun-add (REPORTED LUNS DATA HAS CHANGED)");
+            byte[] onNew = ScsiCdb.pattern(8192, 9);
+            assertEquals(ScsiResult.GOOD, LunChecks.write(c, 1, 16, onNew).status(), "WRITE to the added LUN 1");
+            assertArrayEquals(onNew, LunChecks.command(c, 1, ScsiCdb.read10(16, 16), 8192).data(), "read back, LUN 1");
+
+            ToolRun badSize = admin("lun-add", iqn, "--id", "2", "--backing", "ram", "--size", "12x");
+            assertEquals(1, badSize.exitCode(), badSize.describe(10));
+            assertTrue(badSize.output().contains("lun.add params.lun") && badSize.output().contains("size"),
+                    "the config file's message, naming the field: " + badSize.output());
+            ToolRun twice = admin("lun-add", iqn, "--id", "1", "--backing", "ram", "--size", "8M");
+            assertEquals(1, twice.exitCode(), twice.describe(10));
+            assertTrue(twice.output().contains("already has LUN 1"), twice.output());
+            ToolRun noTarget = admin("lun-remove", "iqn.2026-11.example:none", "--id", "0");
+            assertEquals(1, noTarget.exitCode(), noTarget.describe(10));
+            assertTrue(noTarget.output().contains("no target named iqn.2026-11.example:none"), noTarget.output());
+            ToolRun badLevel = admin("log-level", "loud");
+            assertEquals(1, badLevel.exitCode(), badLevel.describe(10));
+
+            ok(admin("lun-remove", iqn, "--id", "1"));
+            assertEquals(List.of(0), LunChecks.reportLuns(c), "REPORT LUNS right after lun-remove returned");
+            LunChecks.assertUnitAttention(LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0), 0x3F, 0x0E,
+                    "LUN 0 after lun-remove");
+            assertArrayEquals(before, LunChecks.command(c, 0, ScsiCdb.read10(64, 8), 4096).data(),
+                    "LUN 0 kept its data and the session its flow through both changes");
+            c.ping();
+        }
+        String log = Files.readString(daemon.log(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(log.contains("admin: add LUN 1 (RAM, 8388608 bytes) to " + iqn), daemon.logTail());
+        assertTrue(log.contains("admin: remove LUN 1 from " + iqn), daemon.logTail());
+        TestConnection.assertFreshSessionWorks(daemon);
+    }
+
+    @Test
+    void noDaemonOnTheSocketExitsThree() throws Exception {
+        ToolRun r = adminWith(List.of("--socket", daemon.dataDir().resolve("nobody-here.sock").toString(), "status"));
+        assertEquals(3, r.exitCode(), r.describe(10));
+        assertTrue(r.output().contains("no daemon answers on"), r.output());
+    }
+}

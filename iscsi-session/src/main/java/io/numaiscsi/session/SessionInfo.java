@@ -1,0 +1,16 @@
+package io.numaiscsi.session;
+
+import io.numaiscsi.proto.login.SessionParameters;
+
+/**
+ * What an administrator sees of one session: who, from where, to which target, and what was negotiated. A copy taken
+ * at one moment ({@link SessionTable#describe()}); the session goes on without it.
+ *
+ * @param type       {@code Normal} or {@code Discovery}
+ * @param target     the target's name; empty for a discovery session
+ * @param address    the connection's remote address; empty between connections
+ * @param parameters the negotiated parameters; null while the connection is still logging in
+ */
+public record SessionInfo(int tsih, String type, String initiatorName, long isid, String target, String address,
+                          SessionParameters parameters) {
+}

@@ -1,0 +1,179 @@
+package io.numaiscsi.daemon.admin;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.numaiscsi.config.ConfigException;
+import io.numaiscsi.config.ConfigLoader;
+import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.TargetConfig;
+import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.daemon.TargetDaemon;
+import io.numaiscsi.daemon.registry.RegistryOperation;
+import io.numaiscsi.proto.login.SessionParameters;
+import io.numaiscsi.session.SessionInfo;
+import java.io.IOException;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin API's methods over a running daemon. A change is validated with the config file's rules and messages
+ * (a LUN as a config file's LUN entry), applied as a {@link RegistryOperation} without touching unaffected sessions,
+ * and logged as one audit line. Listings are copies taken at the moment of the call.
+ */
+public final class AdminMethods {
+    private static final Logger AUDIT = LoggerFactory.getLogger("audit");
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    private final TargetDaemon daemon;
+
+    public AdminMethods(TargetDaemon daemon) {
+        this.daemon = daemon;
+    }
+
+    JsonNode call(String method, JsonNode params) throws AdminError {
+        return switch (method) {
+            case "daemon.status" -> status();
+            case "target.list" -> targets();
+            case "session.list" -> sessions();
+            case "lun.add" -> addLun(params);
+            case "lun.remove" -> removeLun(params);
+            case "log.level" -> logLevel(params);
+            default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
+                    + "daemon.status, target.list, session.list, lun.add, lun.remove, log.level)");
+        };
+    }
+
+    private JsonNode status() {
+        ObjectNode r = JSON.objectNode();
+        TargetConfig config = daemon.runningConfig();
+        ArrayNode portals = r.putArray("portals");
+        daemon.boundAddresses().forEach(a -> portals.add(a.getHostString() + ":" + a.getPort()));
+        r.put("targets", config.targets().size());
+        r.put("luns", config.targets().stream().mapToInt(t -> t.luns().size()).sum());
+        r.put("sessions", daemon.sessions().size());
+        r.put("event_model", config.daemon().eventModel().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        r.put("cache_mode", config.cache().mode().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        r.put("data_dir", config.daemon().dataDir().toString());
+        return r;
+    }
+
+    private JsonNode targets() {
+        ArrayNode list = JSON.arrayNode();
+        for (TargetDefinition t : daemon.runningConfig().targets()) {
+            ObjectNode target = list.addObject().put("name", t.name());
+            ArrayNode luns = target.putArray("luns");
+            for (LunDefinition lun : t.luns()) {
+                ObjectNode l = luns.addObject().put("id", lun.id())
+                        .put("backing", lun.backing().name().toLowerCase(Locale.ROOT))
+                        .put("size", lun.sizeBytes()).put("block_size", lun.blockSize());
+                if (lun.path() != null) {
+                    l.put("path", lun.path().toString());
+                }
+                daemon.cachedLuns().stream().filter(c -> c.target().equals(t.name()) && c.lun() == lun.id())
+                        .findFirst().ifPresent(c -> l.put("cache_held_bytes", c.device().heldBytes()));
+            }
+            target.put("sessions", daemon.sessions().describe().stream().filter(s -> s.target().equals(t.name())).count());
+        }
+        return list;
+    }
+
+    private JsonNode sessions() {
+        ArrayNode list = JSON.arrayNode();
+        for (SessionInfo s : daemon.sessions().describe()) {
+            ObjectNode o = list.addObject().put("tsih", s.tsih()).put("type", s.type())
+                    .put("initiator", s.initiatorName()).put("isid", String.format("%012x", s.isid()))
+                    .put("target", s.target()).put("address", s.address());
+            SessionParameters p = s.parameters();
+            if (p != null) {
+                o.putObject("negotiated")
+                        .put("MaxRecvDataSegmentLength", p.initiatorMaxRecvDataSegmentLength())
+                        .put("MaxBurstLength", p.maxBurstLength()).put("FirstBurstLength", p.firstBurstLength())
+                        .put("ImmediateData", p.immediateData()).put("InitialR2T", p.initialR2T())
+                        .put("HeaderDigest", p.headerDigest() ? "CRC32C" : "None")
+                        .put("DataDigest", p.dataDigest() ? "CRC32C" : "None")
+                        .put("MaxOutstandingR2T", p.maxOutstandingR2T()).put("RDMAExtensions", p.rdmaExtensions());
+            }
+        }
+        return list;
+    }
+
+    /** {@code {"target": NAME, "lun": {id, backing, size, path, block-size, serial}}}: the keys of a config LUN entry. */
+    private JsonNode addLun(JsonNode params) throws AdminError {
+        String target = text(params, "target");
+        JsonNode lun = params.get("lun");
+        if (lun == null || !lun.isObject()) {
+            throw new AdminError(AdminError.INVALID_PARAMS, "lun.add: params.lun is required: the LUN as a config "
+                    + "file writes it, e.g. {\"id\": 1, \"backing\": \"ram\", \"size\": \"1G\"}");
+        }
+        LunDefinition definition;
+        try {
+            definition = ConfigLoader.parseLun(lun.toString(), "lun.add params.lun", daemon.runningConfig(), target);
+        } catch (ConfigException e) {
+            throw new AdminError(AdminError.INVALID_PARAMS, e.getMessage());
+        }
+        change(new RegistryOperation.AddLun(target, definition));
+        return JSON.objectNode().put("target", target).put("id", definition.id());
+    }
+
+    /** {@code {"target": NAME, "id": N}}. */
+    private JsonNode removeLun(JsonNode params) throws AdminError {
+        String target = text(params, "target");
+        JsonNode id = params.get("id");
+        if (id == null || !id.canConvertToInt()) {
+            throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id (the LUN number) is required");
+        }
+        TargetDefinition t = daemon.runningConfig().targets().stream().filter(d -> d.name().equals(target))
+                .findFirst().orElseThrow(() -> new AdminError(AdminError.INVALID_PARAMS,
+                        "lun.remove: params.target: no target named " + target));
+        if (t.luns().stream().noneMatch(l -> l.id() == id.asInt())) {
+            throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id: target " + target + " has no LUN "
+                    + id.asInt());
+        }
+        change(new RegistryOperation.RemoveLun(target, id.asInt()));
+        return JSON.objectNode().put("target", target).put("id", id.asInt());
+    }
+
+    /** {@code {"level": "debug", "logger": NAME}}; without a logger the root level. */
+    private JsonNode logLevel(JsonNode params) throws AdminError {
+        String name = params.path("logger").asText(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        String wanted = text(params, "level");
+        Level level = Level.toLevel(wanted, null);
+        if (level == null) {
+            throw new AdminError(AdminError.INVALID_PARAMS, "log.level: params.level: \"" + wanted
+                    + "\" is not a level (use error, warn, info, debug or trace)");
+        }
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+            throw new AdminError(AdminError.FAILED, "log.level: the logging backend is not logback");
+        }
+        Level before = context.getLogger(name).getEffectiveLevel();
+        context.getLogger(name).setLevel(level);
+        AUDIT.info("admin: log level of {} {} -> {}", name, before, level);
+        return JSON.objectNode().put("logger", name).put("level", level.toString()).put("was", before.toString());
+    }
+
+    private void change(RegistryOperation op) throws AdminError {
+        try {
+            daemon.apply(op);
+        } catch (IOException | RuntimeException e) {
+            AUDIT.warn("admin: {} failed: {}", op, e.getMessage());
+            throw new AdminError(AdminError.FAILED, op + " failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AdminError(AdminError.FAILED, op + ": interrupted");
+        }
+        AUDIT.info("admin: {}", op);
+    }
+
+    private static String text(JsonNode params, String field) throws AdminError {
+        JsonNode v = params.get(field);
+        if (v == null || !v.isTextual() || v.asText().isBlank()) {
+            throw new AdminError(AdminError.INVALID_PARAMS, "params." + field + " is required (a string)");
+        }
+        return v.asText();
+    }
+}

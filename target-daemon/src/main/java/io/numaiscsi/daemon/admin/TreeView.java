@@ -1,0 +1,53 @@
+package io.numaiscsi.daemon.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code numa-iscsi-admin ls}: targets, their LUNs and sessions as a tree, like {@code targetcli ls}. */
+final class TreeView {
+    private TreeView() {
+    }
+
+    static void print(JsonNode targets, JsonNode sessions, PrintWriter out) {
+        out.println("o- targets [" + targets.size() + "]");
+        for (int i = 0; i < targets.size(); i++) {
+            JsonNode t = targets.get(i);
+            String name = t.path("name").asText();
+            boolean lastTarget = i == targets.size() - 1;
+            String pad = lastTarget ? "   " : "|  ";
+            out.println("  o- " + name);
+            JsonNode luns = t.path("luns");
+            out.println("  " + pad + "o- luns [" + luns.size() + "]");
+            for (JsonNode l : luns) {
+                out.println("  " + pad + "|  o- lun" + l.path("id").asInt() + "  " + l.path("backing").asText()
+                        + (l.has("path") ? " " + l.path("path").asText() : "") + "  " + human(l.path("size").asLong())
+                        + "  " + l.path("block_size").asInt() + "-byte blocks"
+                        + (l.has("cache_held_bytes") ? "  cache holds " + human(l.path("cache_held_bytes").asLong()) : ""));
+            }
+            List<JsonNode> mine = new ArrayList<>();
+            for (JsonNode s : sessions) {
+                if (s.path("target").asText().equals(name)) {
+                    mine.add(s);
+                }
+            }
+            out.println("  " + pad + "o- sessions [" + mine.size() + "]");
+            for (JsonNode s : mine) {
+                out.println("  " + pad + "   o- tsih " + s.path("tsih").asInt() + "  " + s.path("initiator").asText()
+                        + "  " + s.path("address").asText());
+            }
+        }
+    }
+
+    static String human(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return u == 0 ? bytes + " B" : String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
+    }
+}
