@@ -55,6 +55,13 @@ public final class AdminCli {
                 : io.numaiscsi.config.ConfigLoader.defaultDataDir().resolve(AdminSocket.FILE_NAME);
     }
 
+    /** An optional option goes into the request only when given (the daemon applies the config file's default). */
+    static void putIfGiven(ObjectNode params, String key, Object value) {
+        if (value != null) {
+            params.set(key, JSON.valueToTree(value));
+        }
+    }
+
     /** A subcommand: one call, its answer printed as text or JSON. */
     abstract static class Call implements Callable<Integer> {
         @ParentCommand
@@ -184,15 +191,9 @@ public final class AdminCli {
         ObjectNode params() {
             ObjectNode p = JSON.createObjectNode().put("target", target);
             ObjectNode lun = p.putObject("lun").put("id", id).put("backing", backing).put("size", size);
-            if (path != null) {
-                lun.put("path", path);
-            }
-            if (blockSize != null) {
-                lun.put("block-size", blockSize);
-            }
-            if (serial != null) {
-                lun.put("serial", serial);
-            }
+            putIfGiven(lun, "path", path);
+            putIfGiven(lun, "block-size", blockSize);
+            putIfGiven(lun, "serial", serial);
             return p;
         }
 
@@ -241,9 +242,7 @@ public final class AdminCli {
         @Override
         ObjectNode params() {
             ObjectNode p = JSON.createObjectNode().put("level", level);
-            if (logger != null) {
-                p.put("logger", logger);
-            }
+            putIfGiven(p, "logger", logger);
             return p;
         }
 
