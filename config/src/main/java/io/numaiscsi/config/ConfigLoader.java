@@ -66,19 +66,10 @@ public final class ConfigLoader {
      * entry, plus a check against the LUNs already served (LUN id in the target, backing file anywhere). Errors start
      * with {@code sourceName}.
      */
-    public static LunDefinition parseLun(String text, String sourceName, TargetConfig config, String target)
+    public static LunDefinition parseLun(String text, String sourceName, TargetConfig config, TargetDefinition target)
             throws ConfigException {
         Node root = LocatedTreeReader.read(text, sourceName);
-        TargetDefinition owner = null;
-        for (TargetDefinition t : config.targets()) {
-            if (t.name().equals(target)) {
-                owner = t;
-            }
-        }
-        if (owner == null) {
-            throw new ConfigException(sourceName, 0, "target", "no target named " + target);
-        }
-        return LunSection.readOne(Cursor.root(sourceName, root), config.daemon().dataDir(), owner, config.targets());
+        return LunSection.readOne(Cursor.root(sourceName, root), config.daemon().dataDir(), target, config.targets());
     }
 
     /** The data directory a config without {@code daemon.data-dir} uses, for this process's user. */

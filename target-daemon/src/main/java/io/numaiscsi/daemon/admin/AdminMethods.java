@@ -64,6 +64,7 @@ public final class AdminMethods {
 
     private JsonNode targets() {
         ArrayNode list = JSON.arrayNode();
+        java.util.List<SessionInfo> sessions = daemon.sessions().describe();
         for (TargetDefinition t : daemon.runningConfig().targets()) {
             ObjectNode target = list.addObject().put("name", t.name());
             ArrayNode luns = target.putArray("luns");
@@ -77,7 +78,7 @@ public final class AdminMethods {
                 daemon.cachedLuns().stream().filter(c -> c.target().equals(t.name()) && c.lun() == lun.id())
                         .findFirst().ifPresent(c -> l.put("cache_held_bytes", c.device().heldBytes()));
             }
-            target.put("sessions", daemon.sessions().describe().stream().filter(s -> s.target().equals(t.name())).count());
+            target.put("sessions", sessions.stream().filter(s -> s.target().equals(t.name())).count());
         }
         return list;
     }
@@ -104,7 +105,7 @@ public final class AdminMethods {
 
     /** {@code {"target": NAME, "lun": {id, backing, size, path, block-size, serial}}}: the keys of a config LUN entry. */
     private JsonNode addLun(JsonNode params) throws AdminError {
-        String target = text(params, "target");
+        TargetDefinition target = target(params, "lun.add");
         JsonNode lun = params.get("lun");
         if (lun == null || !lun.isObject()) {
             throw new AdminError(AdminError.INVALID_PARAMS, "lun.add: params.lun is required: the LUN as a config "
@@ -116,26 +117,23 @@ public final class AdminMethods {
         } catch (ConfigException e) {
             throw new AdminError(AdminError.INVALID_PARAMS, e.getMessage());
         }
-        change(new RegistryOperation.AddLun(target, definition));
-        return JSON.objectNode().put("target", target).put("id", definition.id());
+        change(new RegistryOperation.AddLun(target.name(), definition));
+        return JSON.objectNode().put("target", target.name()).put("id", definition.id());
     }
 
     /** {@code {"target": NAME, "id": N}}. */
     private JsonNode removeLun(JsonNode params) throws AdminError {
-        String target = text(params, "target");
+        TargetDefinition target = target(params, "lun.remove");
         JsonNode id = params.get("id");
         if (id == null || !id.canConvertToInt()) {
             throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id (the LUN number) is required");
         }
-        TargetDefinition t = daemon.runningConfig().targets().stream().filter(d -> d.name().equals(target))
-                .findFirst().orElseThrow(() -> new AdminError(AdminError.INVALID_PARAMS,
-                        "lun.remove: params.target: no target named " + target));
-        if (t.luns().stream().noneMatch(l -> l.id() == id.asInt())) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id: target " + target + " has no LUN "
-                    + id.asInt());
+        if (target.luns().stream().noneMatch(l -> l.id() == id.asInt())) {
+            throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id: target " + target.name()
+                    + " has no LUN " + id.asInt());
         }
-        change(new RegistryOperation.RemoveLun(target, id.asInt()));
-        return JSON.objectNode().put("target", target).put("id", id.asInt());
+        change(new RegistryOperation.RemoveLun(target.name(), id.asInt()));
+        return JSON.objectNode().put("target", target.name()).put("id", id.asInt());
     }
 
     /** {@code {"level": "debug", "logger": NAME}}; without a logger the root level. */
@@ -167,6 +165,17 @@ public final class AdminMethods {
             throw new AdminError(AdminError.FAILED, op + ": interrupted");
         }
         AUDIT.info("admin: {}", op);
+    }
+
+    /** The running target that {@code params.target} names. */
+    private TargetDefinition target(JsonNode params, String method) throws AdminError {
+        String name = text(params, "target");
+        for (TargetDefinition t : daemon.runningConfig().targets()) {
+            if (t.name().equals(name)) {
+                return t;
+            }
+        }
+        throw new AdminError(AdminError.INVALID_PARAMS, method + ": params.target: no target named " + name);
     }
 
     private static String text(JsonNode params, String field) throws AdminError {
