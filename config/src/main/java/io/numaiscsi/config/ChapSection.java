@@ -21,9 +21,38 @@ final class ChapSection {
     static final class Secrets {
         private final List<Located> initiatorSecrets = new ArrayList<>();
         private final List<Located> targetSecrets = new ArrayList<>();
+
+        /** The secrets a running config already uses, except {@code exceptTarget}'s (null: none excepted). */
+        static Secrets of(TargetConfig config, String exceptTarget) {
+            Secrets s = new Secrets();
+            s.seed(config.discoveryChap(), "discovery-chap");
+            for (InitiatorDefinition i : config.initiators()) {
+                s.seed(i.chap(), "initiator " + i.name() + "'s chap");
+            }
+            for (TargetDefinition t : config.targets()) {
+                if (!t.name().equals(exceptTarget)) {
+                    s.seed(t.chap(), "target " + t.name() + "'s chap");
+                }
+            }
+            return s;
+        }
+
+        private void seed(ChapCredentials c, String where) {
+            if (c == null) {
+                return;
+            }
+            initiatorSecrets.add(new Located(c.secret(), where + ".secret"));
+            if (c.mutual()) {
+                targetSecrets.add(new Located(c.mutualSecret(), where + ".mutual-secret"));
+            }
+        }
     }
 
-    private record Located(byte[] secret, Cursor at) {
+    /** A secret and where it was written ("targets[0].chap.secret at line 12"). */
+    private record Located(byte[] secret, String where) {
+        Located(byte[] secret, Cursor at) {
+            this(secret, at.path() + " at line " + at.line());
+        }
     }
 
     private ChapSection() {
@@ -65,7 +94,7 @@ final class ChapSection {
             throws ConfigException {
         for (Located l : other) {
             if (MessageDigest.isEqual(l.secret(), secret)) {
-                throw at.error("is also used as " + otherKind + " (" + l.at().path() + " at line " + l.at().line()
+                throw at.error("is also used as " + otherKind + " (" + l.where()
                         + "); a secret may authenticate initiators or targets, not both (RFC 7143 12.1.3)");
             }
         }

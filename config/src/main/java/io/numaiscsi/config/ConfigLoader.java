@@ -72,6 +72,26 @@ public final class ConfigLoader {
         return LunSection.readOne(Cursor.root(sourceName, root), config.daemon().dataDir(), target, config.targets());
     }
 
+    /**
+     * A target written on its own, as JSON or YAML, with its LUNs, for {@code config} to serve as well: the keys,
+     * values and messages of a config file's target entry, checked against the targets already served (name, CHAP
+     * secrets, backing files).
+     */
+    public static TargetDefinition parseTarget(String text, String sourceName, TargetConfig config)
+            throws ConfigException {
+        return TargetsSection.readOne(Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)), config);
+    }
+
+    /**
+     * New settings ({@code alias, allow, allow-networks, chap}; absent keys take the file's defaults) for the running
+     * {@code target} of {@code config}; its LUNs stay.
+     */
+    public static TargetDefinition parseTargetSettings(String text, String sourceName, TargetConfig config,
+                                                       TargetDefinition target) throws ConfigException {
+        return TargetsSection.readSettings(Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)), target,
+                config);
+    }
+
     /** The data directory a config without {@code daemon.data-dir} uses, for this process's user. */
     public static Path defaultDataDir() {
         return DefaultDataDir.forThisProcess();

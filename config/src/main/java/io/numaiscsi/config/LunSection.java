@@ -24,6 +24,19 @@ final class LunSection {
     /** Backing files already claimed, across all targets: two LUNs on one file would corrupt each other. */
     static final class BackingFiles {
         private final Map<Path, String> owners = new HashMap<>();
+
+        /** The files the running targets' LUNs hold. */
+        static BackingFiles of(List<TargetDefinition> running) {
+            BackingFiles files = new BackingFiles();
+            for (TargetDefinition t : running) {
+                for (LunDefinition lun : t.luns()) {
+                    if (lun.path() != null) {
+                        files.owners.put(lun.path(), "target " + t.name() + " LUN " + lun.id());
+                    }
+                }
+            }
+            return files;
+        }
     }
 
     private LunSection() {
@@ -51,14 +64,7 @@ final class LunSection {
      */
     static LunDefinition readOne(Cursor item, Path dataDir, TargetDefinition target, List<TargetDefinition> all)
             throws ConfigException {
-        BackingFiles files = new BackingFiles();
-        for (TargetDefinition t : all) {
-            for (LunDefinition lun : t.luns()) {
-                if (lun.path() != null) {
-                    files.owners.put(lun.path(), "target " + t.name() + " LUN " + lun.id());
-                }
-            }
-        }
+        BackingFiles files = BackingFiles.of(all);
         Fields f = item.fields(KEYS);
         Cursor idAt = f.required("id");
         int id = idAt.integer(0, MAX_LUN_ID);

@@ -13,6 +13,8 @@ final class TargetsSection {
 
     static final String KEY = "targets";
     static final List<String> KEYS = List.of("name", "alias", "allow", "allow-networks", "chap", "luns");
+    /** The keys of a target that can change while it serves. */
+    static final List<String> SETTINGS_KEYS = List.of("alias", "allow", "allow-networks", "chap");
     static final String ALL = "ALL";
     /** RFC 7143 TargetAlias: text of up to 255 bytes. */
     static final int MAX_ALIAS_BYTES = 255;
@@ -31,11 +33,7 @@ final class TargetsSection {
         for (Cursor item : root.required(KEY).nonEmptyList("needs at least one target")) {
             Fields f = item.fields(KEYS);
             Cursor nameAt = f.required("name");
-            String name = nameAt.text();
-            String problem = IscsiNames.problem(name);
-            if (problem != null) {
-                throw nameAt.error(problem);
-            }
+            String name = name(nameAt);
             Cursor previous = names.putIfAbsent(name.toLowerCase(Locale.ROOT), nameAt);
             if (previous != null) {
                 throw nameAt.error("duplicate target name \"" + name + "\" (also " + previous.path() + " at line "
@@ -48,6 +46,51 @@ final class TargetsSection {
             targets.add(new TargetDefinition(name, alias, allow, LunSection.readAll(f, dataDir, files), chap, networks));
         }
         return targets;
+    }
+
+    /**
+     * One target written on its own (an admin request), with its LUNs, checked as in a config file and against what
+     * {@code running} serves: target names, CHAP secrets' directions, backing files.
+     */
+    static TargetDefinition readOne(Cursor item, TargetConfig running) throws ConfigException {
+        Fields f = item.fields(KEYS);
+        Cursor nameAt = f.required("name");
+        String name = name(nameAt);
+        for (TargetDefinition t : running.targets()) {
+            if (t.name().equalsIgnoreCase(name)) {
+                throw nameAt.error("target " + t.name() + " exists already");
+            }
+        }
+        String alias = alias(f);
+        List<String> allow = allow(f);
+        List<NetworkRange> networks = allowNetworks(f);
+        ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, null));
+        List<LunDefinition> luns = LunSection.readAll(f, running.daemon().dataDir(),
+                LunSection.BackingFiles.of(running.targets()));
+        return new TargetDefinition(name, alias, allow, luns, chap, networks);
+    }
+
+    /**
+     * New settings for a running target (alias, allow, allow-networks, chap; what is absent takes its default, as in
+     * a file), its LUNs kept; CHAP secrets checked against the other targets'.
+     */
+    static TargetDefinition readSettings(Cursor item, TargetDefinition current, TargetConfig running)
+            throws ConfigException {
+        Fields f = item.fields(SETTINGS_KEYS);
+        String alias = alias(f);
+        List<String> allow = allow(f);
+        List<NetworkRange> networks = allowNetworks(f);
+        ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, current.name()));
+        return new TargetDefinition(current.name(), alias, allow, current.luns(), chap, networks);
+    }
+
+    private static String name(Cursor nameAt) throws ConfigException {
+        String name = nameAt.text();
+        String problem = IscsiNames.problem(name);
+        if (problem != null) {
+            throw nameAt.error(problem);
+        }
+        return name;
     }
 
     private static String alias(Fields f) throws ConfigException {

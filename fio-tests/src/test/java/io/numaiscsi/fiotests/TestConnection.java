@@ -495,7 +495,7 @@ final class TestConnection implements AutoCloseable {
     private static boolean advancesStatSn(TestPdu p) {
         return switch (p.opcode()) {
             case TestPdu.LOGIN_RESPONSE, TestPdu.SCSI_RESPONSE, TestPdu.REJECT, TestPdu.TASK_MGMT_RESPONSE,
-                    TestPdu.TEXT_RESPONSE, TestPdu.LOGOUT_RESPONSE -> true;
+                    TestPdu.TEXT_RESPONSE, TestPdu.LOGOUT_RESPONSE, TestPdu.ASYNC_MESSAGE -> true;
             case TestPdu.NOP_IN -> p.itt() != TestPdu.RESERVED_TAG;
             case TestPdu.DATA_IN -> (p.flags() & 0x01) != 0;
             default -> false;

@@ -31,6 +31,7 @@ final class TestPdu {
     static final int DATA_IN = 0x25;
     static final int LOGOUT_RESPONSE = 0x26;
     static final int R2T = 0x31;
+    static final int ASYNC_MESSAGE = 0x32;
     static final int REJECT = 0x3f;
 
     static final int IMMEDIATE = 0x40;

@@ -239,6 +239,11 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         return charges.readHeld();
     }
 
+    /** Commands received and not yet answered; read racily by other threads for the admin's listing. */
+    int inFlight() {
+        return byItt.size();
+    }
+
     int parkedReads() {
         return parkedReads.size();
     }

@@ -110,6 +110,12 @@ public final class IscsiConnection {
         return commands;
     }
 
+    /** For the admin's listing, from any thread: a racy read, possibly a moment old. */
+    int commandsInFlight() {
+        CommandFlow c = commands;
+        return c == null ? 0 : c.inFlight();
+    }
+
     /** A complete PDU from the transport. Ownership passes here. */
     public void onPdu(Pdu pdu) {
         try {
@@ -271,6 +277,39 @@ public final class IscsiConnection {
             LOG.info("closing connection from {}: {}", channel.remoteAddress(), reason);
             close();
         });
+    }
+
+    /**
+     * Any thread: asks the initiator to log out within {@code seconds} (RFC 7143 11.9.1); the connection is closed
+     * if it has not by then. A discovery session or a login still in progress is closed at once.
+     */
+    void requestLogoutFromOtherThread(int seconds, String reason) {
+        try {
+            channel.executor().execute(() -> requestLogout(seconds, reason));
+        } catch (RejectedExecutionException gone) {
+            // the connection's thread has stopped: the connection is closed already
+        }
+    }
+
+    private void requestLogout(int seconds, String reason) {
+        if (phase != Phase.FULL_FEATURE || session.type() == SessionType.DISCOVERY) {
+            if (phase == Phase.LOGIN || phase == Phase.FULL_FEATURE) {
+                LOG.info("closing connection from {}: {}", channel.remoteAddress(), reason);
+                close();
+            }
+            return;
+        }
+        LOG.info("asking {} (session tsih={}) at {} to log out within {} s: {}", params.initiatorName(), session.tsih(),
+                channel.remoteAddress(), seconds, reason);
+        out.logoutRequest(seconds);
+        out.flush();
+        channel.executor().schedule(() -> {
+            if (phase == Phase.FULL_FEATURE) {
+                LOG.warn("closing connection from {}: {} did not log out within {} s of the request", channel.remoteAddress(),
+                        params.initiatorName(), seconds);
+                close();
+            }
+        }, seconds, TimeUnit.SECONDS);
     }
 
     // ---- login phase -------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.numaiscsi.proto.AsyncMessageHeader;
 import io.numaiscsi.proto.Bhs;
 import io.numaiscsi.proto.CmdSnWindow;
 import io.numaiscsi.proto.DataInHeader;
@@ -30,6 +31,7 @@ final class ResponseWriter {
     private final TextResponseHeader textResponse = new TextResponseHeader();
     private final LogoutResponseHeader logoutResponse = new LogoutResponseHeader();
     private final RejectHeader reject = new RejectHeader();
+    private final AsyncMessageHeader asyncMessage = new AsyncMessageHeader();
     private CmdSnWindow window;
     private int statSN;
 
@@ -173,6 +175,18 @@ final class ResponseWriter {
                 .maxCmdSN(window.maxCmdSN())
                 .time2Wait(time2Wait)
                 .time2Retain(time2Retain);
+        send(bhs, null);
+    }
+
+    /** Asynchronous Message "target requests logout" (RFC 7143 11.9.1, AsyncEvent 1) within {@code seconds}. */
+    void logoutRequest(int seconds) {
+        ByteBuf bhs = newHeader();
+        asyncMessage.wrap(bhs).init()
+                .statSN(statSN++)
+                .expCmdSN(window.expCmdSN())
+                .maxCmdSN(window.maxCmdSN())
+                .asyncEvent(AsyncMessageHeader.EVENT_LOGOUT_REQUEST)
+                .parameter3(seconds);
         send(bhs, null);
     }
 

@@ -10,7 +10,13 @@ import io.numaiscsi.proto.login.SessionParameters;
  * @param target     the target's name; empty for a discovery session
  * @param address    the connection's remote address; empty between connections
  * @param parameters the negotiated parameters; null while the connection is still logging in
+ * @param commandsInFlight commands received and not yet answered, as last seen from another thread
  */
 public record SessionInfo(int tsih, String type, String initiatorName, long isid, String target, String address,
-                          SessionParameters parameters) {
+                          SessionParameters parameters, int commandsInFlight) {
+
+    /** The initiator's IP address, for access rules; null when unknown. */
+    public java.net.InetAddress remoteInetAddress() {
+        return address.isEmpty() ? null : RemoteAddresses.parse(address);
+    }
 }

@@ -143,14 +143,65 @@ public final class SessionTable {
     public synchronized List<SessionInfo> describe() {
         List<SessionInfo> out = new ArrayList<>();
         for (IscsiSession s : byKey.values()) {
-            IscsiConnection c = s.connection();
-            io.numaiscsi.proto.login.SessionParameters p = c == null ? null : c.parameters();
-            out.add(new SessionInfo(s.tsih(), s.type() == SessionType.DISCOVERY ? "Discovery" : "Normal",
-                    p == null ? s.key().initiatorName() : p.initiatorName(), s.key().isid(), s.key().targetName(),
-                    c == null ? "" : c.channel().remoteAddress(), p));
+            out.add(info(s));
         }
         out.sort(java.util.Comparator.comparingInt(SessionInfo::tsih));
         return out;
+    }
+
+    /**
+     * Asks the initiators of the sessions {@code which} selects to log out within {@code seconds}, closing the
+     * connections of those that do not (see {@link IscsiConnection#requestLogoutFromOtherThread}). Returns how many
+     * were asked.
+     */
+    public int requestLogout(java.util.function.Predicate<SessionInfo> which, int seconds, String reason) {
+        int asked = 0;
+        for (IscsiConnection c : connectionsOf(which)) {
+            c.requestLogoutFromOtherThread(seconds, reason);
+            asked++;
+        }
+        return asked;
+    }
+
+    /** Closes the connections of the sessions {@code which} selects now. Returns how many. */
+    public int drop(java.util.function.Predicate<SessionInfo> which, String reason) {
+        int dropped = 0;
+        for (IscsiConnection c : connectionsOf(which)) {
+            c.closeFromOtherThread(reason);
+            dropped++;
+        }
+        return dropped;
+    }
+
+    private synchronized List<IscsiConnection> connectionsOf(java.util.function.Predicate<SessionInfo> which) {
+        List<IscsiConnection> out = new ArrayList<>();
+        for (IscsiSession s : byKey.values()) {
+            IscsiConnection c = s.connection();
+            if (c != null && which.test(info(s))) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    /** Waits until no session is left or {@code timeout} has passed; true when none is left. */
+    public boolean awaitNoSessions(java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (size() > 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+
+    private static SessionInfo info(IscsiSession s) {
+        IscsiConnection c = s.connection();
+        io.numaiscsi.proto.login.SessionParameters p = c == null ? null : c.parameters();
+        return new SessionInfo(s.tsih(), s.type() == SessionType.DISCOVERY ? "Discovery" : "Normal",
+                p == null ? s.key().initiatorName() : p.initiatorName(), s.key().isid(), s.key().targetName(),
+                c == null ? "" : c.channel().remoteAddress(), p, c == null ? 0 : c.commandsInFlight());
     }
 
     public synchronized List<IscsiSession> all() {

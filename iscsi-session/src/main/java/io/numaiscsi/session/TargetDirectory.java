@@ -35,6 +35,23 @@ public final class TargetDirectory {
         byName = java.util.Collections.unmodifiableMap(next);
     }
 
+    /** Puts {@code t} in place of the target of the same name, keeping its place in the order. */
+    public synchronized void replace(ExportedTarget t) {
+        if (!byName.containsKey(t.name())) {
+            throw new IllegalArgumentException("no target " + t.name());
+        }
+        Map<String, ExportedTarget> next = new LinkedHashMap<>(byName);
+        next.put(t.name(), t);
+        byName = java.util.Collections.unmodifiableMap(next);
+    }
+
+    /** Takes a target away; logins from now on do not find it. */
+    public synchronized void remove(String name) {
+        Map<String, ExportedTarget> next = new LinkedHashMap<>(byName);
+        next.remove(name);
+        byName = java.util.Collections.unmodifiableMap(next);
+    }
+
     /** The names, for logs and tests. */
     public List<String> names() {
         return List.copyOf(byName.keySet());

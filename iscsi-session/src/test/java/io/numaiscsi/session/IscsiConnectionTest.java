@@ -183,4 +183,27 @@ class IscsiConnectionTest {
         assertTrue(channel.closed, "login requests are one at a time");
         assertEquals(0, guards.logins().inLogin());
     }
+
+    @Test
+    void aLogoutRequestIsAnAsyncMessageAndTheConnectionClosesIfTheInitiatorIgnoresIt() {
+        services(ResourceLimits.DEFAULT, ConnectionGuards.of(ResourceLimits.DEFAULT));
+        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
+        IscsiConnection c = open(channel);
+        send(c, 1, 3, TARGET);
+        int loginStatSN = channel.last().getInt(io.numaiscsi.proto.Bhs.STAT_SN_OFFSET);
+        assertEquals(1, services.sessions().requestLogout(s -> s.target().equals(TARGET), 5, "test"));
+        loop.runPendingTasks();
+        io.netty.buffer.ByteBuf pdu = channel.last();
+        assertEquals(io.numaiscsi.proto.Opcode.ASYNC_MESSAGE.code(), io.numaiscsi.proto.Bhs.opcode(pdu));
+        io.numaiscsi.proto.AsyncMessageHeader h = new io.numaiscsi.proto.AsyncMessageHeader().wrap(pdu.slice(0, 48));
+        assertEquals(io.numaiscsi.proto.AsyncMessageHeader.EVENT_LOGOUT_REQUEST, h.asyncEvent());
+        assertEquals(5, h.parameter3(), "seconds the initiator has to log out");
+        assertEquals(0xffffffff, h.initiatorTaskTag());
+        assertEquals(loginStatSN + 1, h.statSN(), "the message takes the next StatSN");
+        assertFalse(channel.closed);
+        loop.advanceTimeBy(5, TimeUnit.SECONDS);
+        loop.runScheduledPendingTasks();
+        assertTrue(channel.closed, "no Logout within 5 s: the connection is closed");
+        channel.release();
+    }
 }

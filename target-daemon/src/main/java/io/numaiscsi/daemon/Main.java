@@ -172,6 +172,7 @@ public final class Main implements Callable<Integer> {
         if (admin != null) {
             admin.close();
         }
+        daemon.logOutSessions();
         if (endpoint != null) {
             endpoint.close();
         }

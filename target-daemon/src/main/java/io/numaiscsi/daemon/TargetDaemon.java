@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
 public final class TargetDaemon implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TargetDaemon.class);
     static final int TARGET_PORTAL_GROUP_TAG = 1;
+    /** How long an initiator asked to log out has before its connection is closed (AsyncEvent 1's Parameter3). */
+    public static final int LOGOUT_REQUEST_SECONDS = 5;
 
     private final TargetConfig config;
     private final ByteBufAllocator alloc;
@@ -251,6 +253,12 @@ public final class TargetDaemon implements AutoCloseable {
                 registry.apply(op).get();
                 applied++;
                 LOG.info("reload: {}", op);
+                if (op instanceof RegistryOperation.RemoveTarget removed) {
+                    askToLogOut(s -> s.target().equals(removed.target()), "target " + removed.target() + " removed");
+                } else if (op instanceof RegistryOperation.UpdateTarget) {
+                    LOG.info("reload: sessions already logged in to {} go on; `numa-iscsi-admin target-set --force` "
+                            + "ends those the new rules refuse", ((RegistryOperation.UpdateTarget) op).target().name());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
@@ -273,6 +281,35 @@ public final class TargetDaemon implements AutoCloseable {
      */
     public synchronized void apply(RegistryOperation op) throws java.io.IOException, InterruptedException {
         registry.applyAll(List.of(op));
+    }
+
+    /**
+     * Asks the initiators of the sessions {@code which} selects to log out within {@link #LOGOUT_REQUEST_SECONDS}
+     * (an Asynchronous Message); those that do not are disconnected then. Returns how many were asked.
+     */
+    public int askToLogOut(java.util.function.Predicate<io.numaiscsi.session.SessionInfo> which, String reason) {
+        return sessions.requestLogout(which, LOGOUT_REQUEST_SECONDS, reason);
+    }
+
+    /**
+     * The first step of a clean stop (SIGTERM): no new connection is accepted, every initiator is asked to log out,
+     * and this waits until all have or {@link #LOGOUT_REQUEST_SECONDS} (plus a second) have passed. Initiators that
+     * log out this way log in again on their own once the target is back.
+     */
+    public void logOutSessions() throws InterruptedException {
+        if (portal != null) {
+            portal.close();
+        }
+        int asked = askToLogOut(s -> true, "the target is stopping");
+        if (asked == 0) {
+            return;
+        }
+        LOG.info("stopping: asked {} session(s) to log out", asked);
+        if (sessions.awaitNoSessions(java.time.Duration.ofSeconds(LOGOUT_REQUEST_SECONDS + 1))) {
+            LOG.info("stopping: every session has logged out");
+        } else {
+            LOG.warn("stopping: {} session(s) still open; closing them", sessions.size());
+        }
     }
 
     /** The running model of targets and LUNs; null before {@link #start()}. */

@@ -22,11 +22,13 @@ import picocli.CommandLine.ParentCommand;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:the daemon refused the request (the reason on stderr)", "2:usage error",
             "3:no daemon answers on the socket"},
-        subcommands = {AdminCli.Ls.class, AdminCli.Status.class, AdminCli.Sessions.class, AdminCli.LunAdd.class,
+        subcommands = {AdminCli.Ls.class, AdminCli.Status.class, AdminCli.Sessions.class, TargetCommands.Create.class,
+            TargetCommands.Set.class, TargetCommands.Delete.class, TargetCommands.Logout.class, AdminCli.LunAdd.class,
             AdminCli.LunRemove.class, AdminCli.LogLevel.class, CommandLine.HelpCommand.class,
             picocli.AutoComplete.GenerateCompletion.class})
 public final class AdminCli {
     static final int EXIT_REFUSED = 1;
+    static final int EXIT_USAGE = 2;
     static final int EXIT_UNREACHABLE = 3;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -95,6 +97,9 @@ public final class AdminCli {
             } catch (IOException e) {
                 err.println("numa-iscsi-admin: no daemon answers on " + top.socket + ": " + e.getMessage());
                 return EXIT_UNREACHABLE;
+            } catch (IllegalArgumentException e) { // an option's value the CLI itself cannot use
+                err.println("numa-iscsi-admin: " + e.getMessage());
+                return EXIT_USAGE;
             }
             if (top.json) {
                 out.println(result.toPrettyString());
@@ -153,7 +158,8 @@ public final class AdminCli {
             for (JsonNode s : r) {
                 out.println("tsih " + s.path("tsih").asInt() + "  " + s.path("type").asText() + "  "
                         + s.path("initiator").asText() + "  isid " + s.path("isid").asText() + "  "
-                        + s.path("address").asText() + "  -> " + s.path("target").asText());
+                        + s.path("address").asText() + "  -> " + s.path("target").asText() + "  "
+                        + s.path("commands_in_flight").asInt() + " in flight");
                 JsonNode n = s.get("negotiated");
                 if (n != null) {
                     StringBuilder sb = new StringBuilder("    ");

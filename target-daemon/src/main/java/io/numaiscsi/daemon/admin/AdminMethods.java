@@ -30,21 +30,28 @@ public final class AdminMethods {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final TargetDaemon daemon;
+    private final TargetMethods targetMethods;
 
     public AdminMethods(TargetDaemon daemon) {
         this.daemon = daemon;
+        this.targetMethods = new TargetMethods(daemon, this);
     }
 
     JsonNode call(String method, JsonNode params) throws AdminError {
         return switch (method) {
             case "daemon.status" -> status();
             case "target.list" -> targets();
+            case "target.create" -> targetMethods.create(params);
+            case "target.delete" -> targetMethods.delete(params);
+            case "target.set" -> targetMethods.set(params);
             case "session.list" -> sessions();
+            case "session.logout" -> targetMethods.logout(params);
             case "lun.add" -> addLun(params);
             case "lun.remove" -> removeLun(params);
             case "log.level" -> logLevel(params);
             default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
-                    + "daemon.status, target.list, session.list, lun.add, lun.remove, log.level)");
+                    + "daemon.status, target.list, target.create, target.delete, target.set, session.list, "
+                    + "session.logout, lun.add, lun.remove, log.level)");
         };
     }
 
@@ -67,6 +74,19 @@ public final class AdminMethods {
         java.util.List<SessionInfo> sessions = daemon.sessions().describe();
         for (TargetDefinition t : daemon.runningConfig().targets()) {
             ObjectNode target = list.addObject().put("name", t.name());
+            if (t.alias() != null) {
+                target.put("alias", t.alias());
+            }
+            ArrayNode allow = target.putArray("allow");
+            t.allowedInitiators().forEach(allow::add);
+            ArrayNode networks = target.putArray("allow_networks");
+            t.allowNetworks().forEach(n -> networks.add(n.toString()));
+            if (t.chap() != null) { // never the secrets
+                ObjectNode chap = target.putObject("chap").put("username", t.chap().username());
+                if (t.chap().mutual()) {
+                    chap.put("mutual_username", t.chap().mutualUsername());
+                }
+            }
             ArrayNode luns = target.putArray("luns");
             for (LunDefinition lun : t.luns()) {
                 ObjectNode l = luns.addObject().put("id", lun.id())
@@ -88,7 +108,8 @@ public final class AdminMethods {
         for (SessionInfo s : daemon.sessions().describe()) {
             ObjectNode o = list.addObject().put("tsih", s.tsih()).put("type", s.type())
                     .put("initiator", s.initiatorName()).put("isid", String.format("%012x", s.isid()))
-                    .put("target", s.target()).put("address", s.address());
+                    .put("target", s.target()).put("address", s.address())
+                    .put("commands_in_flight", s.commandsInFlight());
             SessionParameters p = s.parameters();
             if (p != null) {
                 o.putObject("negotiated")
@@ -117,6 +138,7 @@ public final class AdminMethods {
         } catch (ConfigException e) {
             throw new AdminError(AdminError.INVALID_PARAMS, e.getMessage());
         }
+        requireDirectory(definition, "lun.add params.lun");
         change(new RegistryOperation.AddLun(target.name(), definition));
         return JSON.objectNode().put("target", target.name()).put("id", definition.id());
     }
@@ -131,6 +153,10 @@ public final class AdminMethods {
         if (target.luns().stream().noneMatch(l -> l.id() == id.asInt())) {
             throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id: target " + target.name()
                     + " has no LUN " + id.asInt());
+        }
+        if (target.luns().size() == 1) { // as in a config file, a target has at least one LUN
+            throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id: LUN " + id.asInt() + " is the last "
+                    + "LUN of " + target.name() + "; a target needs one (delete the target with target.delete)");
         }
         change(new RegistryOperation.RemoveLun(target.name(), id.asInt()));
         return JSON.objectNode().put("target", target.name()).put("id", id.asInt());
@@ -154,7 +180,7 @@ public final class AdminMethods {
         return JSON.objectNode().put("logger", name).put("level", level.toString()).put("was", before.toString());
     }
 
-    private void change(RegistryOperation op) throws AdminError {
+    void change(RegistryOperation op) throws AdminError {
         try {
             daemon.apply(op);
         } catch (IOException | RuntimeException e) {
@@ -164,11 +190,32 @@ public final class AdminMethods {
             Thread.currentThread().interrupt();
             throw new AdminError(AdminError.FAILED, op + ": interrupted");
         }
-        AUDIT.info("admin: {}", op);
+        audit(op.toString());
+    }
+
+    /**
+     * A file LUN's directory must exist unless it lies in the data directory: a request, unlike the config file an
+     * admin wrote, does not create directories elsewhere (a mistyped path would leave a stray tree behind).
+     */
+    void requireDirectory(LunDefinition lun, String source) throws AdminError {
+        if (lun.path() == null) {
+            return;
+        }
+        java.nio.file.Path dir = lun.path().toAbsolutePath().getParent();
+        java.nio.file.Path dataDir = daemon.runningConfig().daemon().dataDir().toAbsolutePath();
+        if (dir != null && !dir.startsWith(dataDir) && !java.nio.file.Files.isDirectory(dir)) {
+            throw new AdminError(AdminError.INVALID_PARAMS, source + ": path: directory " + dir + " does not exist "
+                    + "(directories are created only inside the data directory " + dataDir + ")");
+        }
+    }
+
+    /** One audit line for a change done. */
+    void audit(String change) {
+        AUDIT.info("admin: {}", change);
     }
 
     /** The running target that {@code params.target} names. */
-    private TargetDefinition target(JsonNode params, String method) throws AdminError {
+    TargetDefinition target(JsonNode params, String method) throws AdminError {
         String name = text(params, "target");
         for (TargetDefinition t : daemon.runningConfig().targets()) {
             if (t.name().equals(name)) {

@@ -17,7 +17,11 @@ final class TreeView {
             String name = t.path("name").asText();
             boolean lastTarget = i == targets.size() - 1;
             String pad = lastTarget ? "   " : "|  ";
-            out.println("  o- " + name);
+            out.println("  o- " + name + (t.has("alias") ? "  (" + t.path("alias").asText() + ")" : ""));
+            out.println("  " + pad + "o- acls  initiators " + list(t.path("allow"), "ALL") + ", networks "
+                    + list(t.path("allow_networks"), "any") + ", " + (t.has("chap") ? "CHAP user "
+                    + t.path("chap").path("username").asText() + (t.path("chap").has("mutual_username") ? " (mutual)" : "")
+                    : "no CHAP"));
             JsonNode luns = t.path("luns");
             out.println("  " + pad + "o- luns [" + luns.size() + "]");
             for (JsonNode l : luns) {
@@ -35,9 +39,19 @@ final class TreeView {
             out.println("  " + pad + "o- sessions [" + mine.size() + "]");
             for (JsonNode s : mine) {
                 out.println("  " + pad + "   o- tsih " + s.path("tsih").asInt() + "  " + s.path("initiator").asText()
-                        + "  " + s.path("address").asText());
+                        + "  " + s.path("address").asText() + "  " + s.path("commands_in_flight").asInt()
+                        + " in flight");
             }
         }
+    }
+
+    private static String list(JsonNode values, String whenEmpty) {
+        if (values.isEmpty()) {
+            return whenEmpty;
+        }
+        List<String> all = new ArrayList<>();
+        values.forEach(v -> all.add(v.asText()));
+        return String.join(" ", all);
     }
 
     static String human(long bytes) {

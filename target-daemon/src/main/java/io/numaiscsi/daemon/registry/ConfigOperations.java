@@ -28,9 +28,9 @@ public final class ConfigOperations {
     }
 
     /**
-     * What turns {@code running} into {@code wanted}: new targets and LUNs are added, LUNs gone from the file removed
-     * (LUNs first removed, then added, so a LUN id can move to a new store). A changed LUN definition, a removed or
-     * changed target, portals and settings are listed as needing a restart.
+     * What turns {@code running} into {@code wanted}: new targets and LUNs are added, targets and LUNs gone from the
+     * file removed (removals first, so a LUN id or a file can move to a new store), changed access rules, CHAP or
+     * alias applied to new logins. A changed LUN definition, portals and settings are listed as needing a restart.
      */
     public static Plan diff(TargetConfig running, TargetConfig wanted) {
         List<RegistryOperation> removals = new ArrayList<>();
@@ -40,7 +40,7 @@ public final class ConfigOperations {
         Map<String, TargetDefinition> after = byName(wanted);
         for (TargetDefinition t : running.targets()) {
             if (!after.containsKey(t.name())) {
-                needRestart.add("target " + t.name() + " removed");
+                removals.add(new RegistryOperation.RemoveTarget(t.name()));
             }
         }
         for (TargetDefinition t : wanted.targets()) {
@@ -50,7 +50,7 @@ public final class ConfigOperations {
                 continue;
             }
             if (!sameTargetSettings(old, t)) {
-                needRestart.add("target " + t.name() + ": access rules, CHAP or alias changed");
+                additions.add(new RegistryOperation.UpdateTarget(t));
             }
             Map<Integer, LunDefinition> oldLuns = byId(old);
             Map<Integer, LunDefinition> newLuns = byId(t);

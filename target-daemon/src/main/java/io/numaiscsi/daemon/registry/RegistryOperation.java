@@ -35,4 +35,26 @@ public sealed interface RegistryOperation {
             return "remove LUN " + lun + " from " + target;
         }
     }
+
+    /**
+     * New access rules, CHAP or alias of an existing target ({@code target.luns()} is not read): logins from now on
+     * follow them; sessions already logged in go on (ending those is the caller's choice).
+     */
+    record UpdateTarget(TargetDefinition target) implements RegistryOperation {
+        @Override
+        public String toString() {
+            return "change access rules, CHAP or alias of target " + target.name();
+        }
+    }
+
+    /**
+     * Takes a target away: no new login finds it, and each of its LUNs goes as by {@link RemoveLun}. Its sessions stay
+     * until the caller ends them (their commands then find no LUN).
+     */
+    record RemoveTarget(String target) implements RegistryOperation {
+        @Override
+        public String toString() {
+            return "remove target " + target;
+        }
+    }
 }

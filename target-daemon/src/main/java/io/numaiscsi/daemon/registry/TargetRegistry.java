@@ -121,6 +121,10 @@ public final class TargetRegistry implements AutoCloseable {
             addLun(a.target(), a.lun());
         } else if (op instanceof RegistryOperation.RemoveLun r) {
             removeLun(r.target(), r.lun());
+        } else if (op instanceof RegistryOperation.UpdateTarget u) {
+            updateTarget(u.target());
+        } else if (op instanceof RegistryOperation.RemoveTarget r) {
+            removeTarget(r.target());
         } else {
             throw new IllegalArgumentException("unknown operation " + op);
         }
@@ -144,10 +148,31 @@ public final class TargetRegistry implements AutoCloseable {
         directory.add(new ExportedTarget(t.name(), t.alias(), t.access(), scsi, Credentials.account(t.chap())));
         lunsByTarget.put(t.name(), new LinkedHashMap<>());
         definitions.put(t.name(), t);
-        LOG.info("target {}: {}, initiators {}, networks {}", t.name(),
-                t.chap() == null ? "no authentication" : t.chap().mutual() ? "CHAP (mutual possible)" : "CHAP",
-                t.allowedInitiators().isEmpty() ? "ALL" : t.allowedInitiators(),
-                t.allowNetworks().isEmpty() ? "any" : t.allowNetworks());
+        LOG.info("target {}: {}", t.name(), describeAccess(t));
+    }
+
+    private void updateTarget(TargetDefinition t) {
+        ExportedTarget old = existing(t.name());
+        directory.replace(new ExportedTarget(t.name(), t.alias(), t.access(), old.scsi(), Credentials.account(t.chap())));
+        definitions.put(t.name(), t);
+        LOG.info("target {}: now {}", t.name(), describeAccess(t));
+    }
+
+    private void removeTarget(String name) {
+        existing(name);
+        for (Integer lun : new ArrayList<>(lunsByTarget.get(name).keySet())) {
+            removeLun(name, lun);
+        }
+        directory.remove(name);
+        lunsByTarget.remove(name);
+        definitions.remove(name);
+        LOG.info("target {}: removed; no new login finds it", name);
+    }
+
+    private static String describeAccess(TargetDefinition t) {
+        return (t.chap() == null ? "no authentication" : t.chap().mutual() ? "CHAP (mutual possible)" : "CHAP")
+                + ", initiators " + (t.allowedInitiators().isEmpty() ? "ALL" : t.allowedInitiators())
+                + ", networks " + (t.allowNetworks().isEmpty() ? "any" : t.allowNetworks());
     }
 
     private void addLun(String targetName, LunDefinition lun) throws IOException {

@@ -1,0 +1,48 @@
+package io.numaiscsi.daemon.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.numaiscsi.config.ConfigException;
+import io.numaiscsi.config.ConfigLoader;
+import io.numaiscsi.config.TargetConfig;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A reload as operations: what can change live does, the rest is named as needing a restart. */
+class ConfigOperationsTest {
+    private static final String A = "iqn.2026-11.io.numaiscsi:a";
+    private static final String B = "iqn.2026-11.io.numaiscsi:b";
+
+    private static TargetConfig config(String targets) throws ConfigException {
+        return ConfigLoader.parse("targets:\n" + targets, "t.yaml");
+    }
+
+    private static String target(String name, String extra, String luns) {
+        return "  - name: " + name + "\n" + extra + "    luns: [" + luns + "]\n";
+    }
+
+    @Test
+    void targetsRemovedAndRulesChangedApplyLiveRemovalsFirst() throws ConfigException {
+        TargetConfig running = config(target(A, "", "{id: 0, backing: ram, size: 1M}")
+                + target(B, "", "{id: 0, backing: ram, size: 1M}"));
+        TargetConfig wanted = config(target(A, "    allow: [iqn.2026-11.x:y]\n", "{id: 0, backing: ram, size: 1M}, "
+                + "{id: 1, backing: ram, size: 2M}"));
+        ConfigOperations.Plan plan = ConfigOperations.diff(running, wanted);
+        List<RegistryOperation> ops = plan.operations();
+        assertEquals(3, ops.size(), ops.toString());
+        assertEquals(new RegistryOperation.RemoveTarget(B), ops.get(0));
+        assertTrue(ops.get(1) instanceof RegistryOperation.UpdateTarget u && u.target().name().equals(A), ops.toString());
+        assertTrue(ops.get(2) instanceof RegistryOperation.AddLun add && add.lun().id() == 1, ops.toString());
+        assertTrue(plan.needRestart().isEmpty(), plan.needRestart().toString());
+    }
+
+    @Test
+    void aChangedLunNeedsARestart() throws ConfigException {
+        ConfigOperations.Plan plan = ConfigOperations.diff(config(target(A, "", "{id: 0, backing: ram, size: 1M}")),
+                config(target(A, "", "{id: 0, backing: ram, size: 2M}")));
+        assertTrue(plan.operations().isEmpty(), plan.operations().toString());
+        assertEquals(1, plan.needRestart().size());
+        assertTrue(plan.needRestart().get(0).contains("LUN 0 changed"), plan.needRestart().toString());
+    }
+}
