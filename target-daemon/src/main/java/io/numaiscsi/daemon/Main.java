@@ -135,7 +135,7 @@ public final class Main implements Callable<Integer> {
             try {
                 Portal at = Portal.parse(metrics);
                 endpoint = new MetricsEndpoint(at.host(), at.port(),
-                        new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon.cachedLuns(), daemon.bufferMetric())
+                        new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon::cachedLuns, daemon.bufferMetric())
                                 .guards(daemon.guards()).iser(daemon::iserStats).luns(daemon::measuredLuns)
                                 .iserPortals(daemon::measuredIserPortals));
             } catch (Exception e) {

@@ -58,7 +58,6 @@ public final class TargetDaemon implements AutoCloseable {
     private final EventThreadRegistry threadStats = new EventThreadRegistry();
     private final List<InetSocketAddress> bound = new ArrayList<>();
     private final NumaResources numa;
-    private final List<CachedLun> cachedLuns = new ArrayList<>();
     private EventLoops eventLoops;
     private TargetRegistry registry;
     private TcpPortal portal;
@@ -90,11 +89,6 @@ public final class TargetDaemon implements AutoCloseable {
         registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
                 config.cache().zeroCopyMin(), numa.locator());
         registry.applyAll(ConfigOperations.of(config));
-        for (RegisteredLun lun : registry.luns()) {
-            if (lun.device() instanceof CachedBlockDevice cached) {
-                cachedLuns.add(new CachedLun(lun.target(), lun.definition().id(), cached));
-            }
-        }
         TargetDirectory directory = registry.directory();
         IscsiSettings iscsi = config.iscsi();
         TargetLimits limits = new TargetLimits(iscsi.maxRecvDataSegmentLength(), iscsi.maxBurstLength(),
@@ -201,8 +195,17 @@ public final class TargetDaemon implements AutoCloseable {
         return numa.allocator().metric();
     }
 
+    /** Every LUN behind the NUMA cache with its device open now (also ones added live); any thread. */
     public List<CachedLun> cachedLuns() {
-        return cachedLuns;
+        List<CachedLun> out = new ArrayList<>();
+        if (registry != null) {
+            for (RegisteredLun l : registry.luns()) {
+                if (l.device() instanceof CachedBlockDevice cached) {
+                    out.add(new CachedLun(l.target(), l.definition().id(), cached));
+                }
+            }
+        }
+        return out;
     }
 
     /** A LUN's data-path touches, for the metrics. */

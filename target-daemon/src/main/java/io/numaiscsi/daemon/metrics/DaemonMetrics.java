@@ -20,6 +20,8 @@ import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.events.ThreadPlacements;
 import io.numaiscsi.daemon.iser.IserPortals;
 import io.numaiscsi.numa.DataTouches;
+import io.micrometer.core.instrument.Meter;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.function.ToLongFunction;
@@ -38,17 +40,29 @@ public final class DaemonMetrics {
     private java.util.function.Supplier<io.numaiscsi.iser.IserStats> iserStats;
     private java.util.function.Supplier<List<TargetDaemon.MeasuredLun>> measuredLuns = List::of;
     private java.util.function.Supplier<List<IserPortals.MeasuredPortal>> measuredIserPortals = List::of;
-    private final Set<DataTouches> touchesRegistered = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Meters of each LUN's touches and cache, by the object they read: a LUN removed takes its meters along. */
+    private final LunMeters lunMeters;
+    private final LunMeters portalMeters;
     private final Set<String> placementsRegistered = new HashSet<>();
+    private final java.util.function.Supplier<List<TargetDaemon.CachedLun>> cachedLuns;
+    private final LunMeters cacheMeters;
 
-    public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions, List<TargetDaemon.CachedLun> cachedLuns) {
+    public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions,
+                         java.util.function.Supplier<List<TargetDaemon.CachedLun>> cachedLuns) {
         this(threads, sessions, cachedLuns, null);
     }
 
-    /** With {@code buffers}: the pooled allocator's memory in use, to see buffer leaks. */
-    public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions, List<TargetDaemon.CachedLun> cachedLuns,
-                         ByteBufAllocatorMetric buffers) {
+    /**
+     * With {@code buffers}: the pooled allocator's memory in use, to see buffer leaks. {@code cachedLuns} is read at
+     * every scrape: LUNs come and go while the daemon runs.
+     */
+    public DaemonMetrics(EventThreadRegistry threads, SessionTable sessions,
+                         java.util.function.Supplier<List<TargetDaemon.CachedLun>> cachedLuns, ByteBufAllocatorMetric buffers) {
         this.threads = threads;
+        this.cachedLuns = cachedLuns;
+        this.lunMeters = new LunMeters(registry);
+        this.portalMeters = new LunMeters(registry);
+        this.cacheMeters = new LunMeters(registry);
         Gauge.builder("iscsi_sessions", sessions, SessionTable::size).description("open iSCSI sessions")
                 .strongReference(true).register(registry);
         if (buffers != null) {
@@ -58,9 +72,6 @@ public final class DaemonMetrics {
             Gauge.builder("netty_pooled_heap_bytes", buffers, ByteBufAllocatorMetric::usedHeapMemory)
                     .description("heap memory held by the pooled buffer allocator").strongReference(true)
                     .register(registry);
-        }
-        for (TargetDaemon.CachedLun lun : cachedLuns) {
-            registerCache(lun);
         }
     }
 
@@ -107,48 +118,51 @@ public final class DaemonMetrics {
      * Per cached LUN: pinned blocks, dirty bytes and write-back batches and bytes (write-back); per node of it: hits,
      * misses, evictions, bytes served from local and remote memory, forwards.
      */
-    private void registerCache(TargetDaemon.CachedLun lun) {
+    private List<Meter> registerCache(TargetDaemon.CachedLun lun) {
+        List<Meter> meters = new ArrayList<>();
         Tags lunTags = Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun()));
-        Gauge.builder("cache_pinned_blocks", lun.device(), d -> d.pinnedSlots())
+        meters.add(Gauge.builder("cache_pinned_blocks", lun.device(), d -> d.pinnedSlots())
                 .description("cache blocks pinned now (reads in flight, buffers sent in place not yet released)")
-                .tags(lunTags).strongReference(true)
-                .register(registry);
-        Gauge.builder("cache_held_bytes", lun.device(), d -> d.heldBytes())
+                .tags(lunTags).strongReference(true).register(registry));
+        meters.add(Gauge.builder("cache_held_bytes", lun.device(), d -> d.heldBytes())
                 .description("bytes of its node's cache pool the LUN holds now (the pool is shared by the node's LUNs; "
                         + "each is sure of half the pool divided among them)")
-                .tags(lunTags).strongReference(true).register(registry);
-        Gauge.builder("cache_dirty_bytes", lun.device(), d -> d.dirtyBytes())
+                .tags(lunTags).strongReference(true).register(registry));
+        meters.add(Gauge.builder("cache_dirty_bytes", lun.device(), d -> d.dirtyBytes())
                 .description("bytes of cache blocks not yet written back to the backing store (write-back)")
-                .tags(lunTags).strongReference(true).register(registry);
-        FunctionCounter.builder("cache_writeback_batches", lun.device(), d -> d.writebackBatches())
+                .tags(lunTags).strongReference(true).register(registry));
+        meters.add(FunctionCounter.builder("cache_writeback_batches", lun.device(), d -> d.writebackBatches())
                 .description("write-back batches started (flush, FUA, slot pressure, dirty ratio or expiry, close)")
-                .tags(lunTags).register(registry);
-        FunctionCounter.builder("cache_writeback_bytes", lun.device(), d -> d.writebackBytes())
+                .tags(lunTags).register(registry));
+        meters.add(FunctionCounter.builder("cache_writeback_bytes", lun.device(), d -> d.writebackBytes())
                 .description("bytes written back to the backing store by write-back batches")
-                .tags(lunTags).register(registry);
+                .tags(lunTags).register(registry));
         CacheCounters counters = lun.device().counters();
         int nodes = counters.snapshot().hits().length;
         for (int node = 0; node < nodes; node++) {
             int n = node;
-            Tags tags = Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun()), "node", Integer.toString(node));
-            counter("cache_hits", "cache block hits", tags, counters, s -> s.hits()[n]);
-            counter("cache_misses", "cache block misses: filled, waiting on a fill or read through (a hit ratio is "
-                    + "hits / (hits + misses + bypasses))", tags, counters, s -> s.misses()[n]);
-            counter("cache_read_throughs", "misses read straight from the backing store without taking a slot "
-                    + "(not admitted: no reuse seen yet, or a scan); also counted in cache_misses", tags, counters,
-                    s -> s.readThroughs()[n]);
-            counter("cache_evictions", "cache blocks evicted", tags, counters, s -> s.evictions()[n]);
-            counter("cache_forwards", "requests forwarded to this node's workers", tags, counters, s -> s.forwards()[n]);
-            counter("cache_bypasses", "block reads that bypassed the cache (no free slot)", tags, counters,
-                    s -> s.bypasses()[n]);
-            counter("cache_in_place_bytes", "bytes of this node's blocks sent straight from the blocks, no copy (iSER "
-                    + "RDMA Write; TCP reads of at least cache.zero-copy-min)", tags, counters, s -> s.inPlaceBytes()[n]);
+            Tags tags = lunTags.and("node", Integer.toString(node));
+            meters.add(counter("cache_hits", "cache block hits", tags, counters, c -> c.hits()[n]));
+            meters.add(counter("cache_misses", "cache block misses: filled, waiting on a fill or read through (a hit "
+                    + "ratio is hits / (hits + misses + bypasses))", tags, counters, c -> c.misses()[n]));
+            meters.add(counter("cache_read_throughs", "misses read straight from the backing store without taking a "
+                    + "slot (not admitted: no reuse seen yet, or a scan); also counted in cache_misses", tags, counters,
+                    c -> c.readThroughs()[n]));
+            meters.add(counter("cache_evictions", "cache blocks evicted", tags, counters, c -> c.evictions()[n]));
+            meters.add(counter("cache_forwards", "requests forwarded to this node's workers", tags, counters,
+                    c -> c.forwards()[n]));
+            meters.add(counter("cache_bypasses", "block reads that bypassed the cache (no free slot)", tags, counters,
+                    c -> c.bypasses()[n]));
+            meters.add(counter("cache_in_place_bytes", "bytes of this node's blocks sent straight from the blocks, no "
+                    + "copy (iSER RDMA Write; TCP reads of at least cache.zero-copy-min)", tags, counters,
+                    c -> c.inPlaceBytes()[n]));
         }
+        return meters;
     }
 
-    private void counter(String name, String description, Tags tags, CacheCounters counters,
-                         ToLongFunction<CacheCounters.Snapshot> value) {
-        FunctionCounter.builder(name, counters, c -> value.applyAsLong(c.snapshot()))
+    private Meter counter(String name, String description, Tags tags, CacheCounters counters,
+                          ToLongFunction<CacheCounters.Snapshot> value) {
+        return FunctionCounter.builder(name, counters, c -> value.applyAsLong(c.snapshot()))
                 .description(description).tags(tags).register(registry);
     }
 
@@ -175,20 +189,15 @@ public final class DaemonMetrics {
                 register(s);
             }
         }
-        for (TargetDaemon.MeasuredLun lun : measuredLuns.get()) {
-            if (touchesRegistered.add(lun.touches())) {
-                registerTouches("data_touched_bytes", "bytes a CPU touched on the LUN's data path (a copy counts source "
-                        + "and destination), by the node of the CPU and of the memory", lun.touches(),
-                        Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun())), "cpu_node");
-            }
-        }
-        for (IserPortals.MeasuredPortal portal : measuredIserPortals.get()) {
-            if (touchesRegistered.add(portal.touches().touches())) {
-                registerTouches("iser_touched_bytes", "bytes of an iSER portal's data path the RDMA device read or "
-                        + "wrote (by_node: the device's) or a connection thread copied (by_node: the CPU's), by the node "
-                        + "of the memory", portal.touches().touches(), Tags.of("portal", portal.address()), "by_node");
-            }
-        }
+        lunMeters.update(measuredLuns.get(), TargetDaemon.MeasuredLun::touches, lun -> registerTouches(
+                "data_touched_bytes", "bytes a CPU touched on the LUN's data path (a copy counts source and destination), "
+                        + "by the node of the CPU and of the memory", lun.touches(),
+                Tags.of("target", lun.target(), "lun", Integer.toString(lun.lun())), "cpu_node"));
+        portalMeters.update(measuredIserPortals.get(), p -> p.touches().touches(), portal -> registerTouches(
+                "iser_touched_bytes", "bytes of an iSER portal's data path the RDMA device read or wrote (by_node: the "
+                        + "device's) or a connection thread copied (by_node: the CPU's), by the node of the memory",
+                portal.touches().touches(), Tags.of("portal", portal.address()), "by_node"));
+        cacheMeters.update(cachedLuns.get(), TargetDaemon.CachedLun::device, this::registerCache);
         for (ThreadPlacements.Placement p : ThreadPlacements.all()) {
             if (placementsRegistered.add(p.thread())) {
                 Gauge.builder("numa_thread_pinned", () -> 1)
@@ -204,7 +213,8 @@ public final class DaemonMetrics {
      * Every byte {@code t} recorded, by kind, node of the toucher ({@code nodeLabel}) and node of the memory
      * ("unknown": an unpinned thread, memory whose node we cannot know such as the page cache, a NIC without a node).
      */
-    private void registerTouches(String name, String description, DataTouches t, Tags base, String nodeLabel) {
+    private List<Meter> registerTouches(String name, String description, DataTouches t, Tags base, String nodeLabel) {
+        List<Meter> meters = new ArrayList<>();
         for (DataTouches.Kind kind : DataTouches.Kind.values()) {
             for (int by = -1; by < t.nodes(); by++) {
                 for (int mem = -1; mem < t.nodes(); mem++) {
@@ -212,11 +222,12 @@ public final class DaemonMetrics {
                     int m = mem;
                     Tags tags = base.and("kind", kind.name().toLowerCase(java.util.Locale.ROOT), nodeLabel, node(by),
                             "mem_node", node(mem));
-                    FunctionCounter.builder(name, t, x -> x.bytes(kind, b, m)).description(description).tags(tags)
-                            .register(registry);
+                    meters.add(FunctionCounter.builder(name, t, x -> x.bytes(kind, b, m)).description(description)
+                            .tags(tags).register(registry));
                 }
             }
         }
+        return meters;
     }
 
     private static String node(int n) {

@@ -11,7 +11,7 @@ class DaemonMetricsTest {
     @Test
     void eventThreadsAppearInTheScrapeOnceTheyServedACommand() throws Exception {
         EventThreadRegistry threads = new EventThreadRegistry();
-        DaemonMetrics metrics = new DaemonMetrics(threads, new SessionTable(), java.util.List.of(),
+        DaemonMetrics metrics = new DaemonMetrics(threads, new SessionTable(), java.util.List::of,
                 io.netty.buffer.PooledByteBufAllocator.DEFAULT.metric());
         assertTrue(!metrics.scrape().contains("iscsi_thread_commands"), "no thread before any command");
 
@@ -34,7 +34,7 @@ class DaemonMetricsTest {
     @Test
     void iserCountersAreExportedFromTheirSource() {
         io.numaiscsi.iser.IserStats[] now = {io.numaiscsi.iser.IserStats.ZERO};
-        DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), java.util.List.of())
+        DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), java.util.List::of)
                 .iser(() -> now[0]);
         assertTrue(metrics.scrape().contains("iser_rdma_writes_total 0.0"), metrics.scrape());
         now[0] = new io.numaiscsi.iser.IserStats(5, 6, 3, 2, 3L << 20, 1L << 20, 2L << 20);
@@ -55,8 +55,9 @@ class DaemonMetricsTest {
                 new io.numaiscsi.scsi.backstore.RamBlockDevice(4L << 20, 512), params, topology,
                 io.numaiscsi.numa.NodeMemory.open(topology), null);
         try {
-            DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(),
+            java.util.List<io.numaiscsi.daemon.TargetDaemon.CachedLun> luns = new java.util.concurrent.CopyOnWriteArrayList<>(
                     java.util.List.of(new io.numaiscsi.daemon.TargetDaemon.CachedLun("iqn.t", 0, device)));
+            DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), () -> luns);
             java.util.concurrent.CompletableFuture<io.numaiscsi.scsi.IoStatus> written = new java.util.concurrent.CompletableFuture<>();
             device.write(0, io.netty.buffer.Unpooled.wrappedBuffer(new byte[64 << 10]), false, written::complete);
             assertTrue(written.get() == io.numaiscsi.scsi.IoStatus.OK);
@@ -69,6 +70,9 @@ class DaemonMetricsTest {
             assertTrue(text.contains("cache_dirty_bytes{lun=\"0\",target=\"iqn.t\"} 0.0"), text);
             assertTrue(text.contains("cache_writeback_batches_total{lun=\"0\",target=\"iqn.t\"} 1.0"), text);
             assertTrue(text.contains("cache_writeback_bytes_total{lun=\"0\",target=\"iqn.t\"} 65536.0"), text);
+            luns.clear(); // the LUN removed while the daemon runs: its meters go with it
+            text = metrics.scrape();
+            assertTrue(!text.contains("cache_dirty_bytes{lun=\"0\""), text);
         } finally {
             device.close();
         }
