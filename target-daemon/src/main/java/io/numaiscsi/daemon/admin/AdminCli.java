@@ -23,7 +23,7 @@ import picocli.CommandLine.ParentCommand;
         exitCodeList = {"0:done", "1:the daemon refused the request (the reason on stderr)", "2:usage error",
             "3:no daemon answers on the socket"},
         subcommands = {AdminCli.Ls.class, AdminCli.Status.class, AdminCli.Sessions.class, AdminCli.LunAdd.class,
-            AdminCli.LunRemove.class, AdminCli.LogLevel.class, CommandLine.HelpCommand.class,
+            AdminCli.LunRemove.class, LunResizeCommand.class, AdminCli.LogLevel.class, CommandLine.HelpCommand.class,
             picocli.AutoComplete.GenerateCompletion.class})
 public final class AdminCli {
     static final int EXIT_REFUSED = 1;
