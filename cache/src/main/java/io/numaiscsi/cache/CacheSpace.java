@@ -11,8 +11,8 @@ final class CacheSpace {
 
   final int blockSize;
   final int granule;
-  /** Bytes of the device the cache is in front of. */
-  final long size;
+  /** Bytes of the device the cache is in front of; grows with it ({@link CachedBlockDevice#resize}). */
+  volatile long size;
   final PartitionHash hash;
   /** What this cache holds of each hash node's pool. */
   final PoolShare[] shares;

@@ -12,6 +12,7 @@ import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 import io.numaiscsi.scsi.SharedRead;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +49,6 @@ public final class CachedBlockDevice implements BlockDevice {
   private final BlockDevice backing;
   private final CacheParameters params;
   private final int blockSize;
-  private final long size;
   private final AffinityRouter router;
   private final CacheSpace space;
   private final CacheCounters counters;
@@ -75,7 +75,7 @@ public final class CachedBlockDevice implements BlockDevice {
     this.backing = backing;
     this.params = params;
     this.blockSize = params.blockSize();
-    this.size = backing.blockCount() * backing.blockSize();
+    long size = backing.blockCount() * backing.blockSize();
     this.pools = pools;
     this.ownPoolsMemory = ownPoolsMemory;
     int nodes = topology.nodeCount();
@@ -224,6 +224,24 @@ public final class CachedBlockDevice implements BlockDevice {
   @Override
   public int physicalBlockSize() {
     return backing.physicalBlockSize();
+  }
+
+  /**
+   * Grows the backing device, then admits requests up to its new end. Refused unless the device ends on a cache block
+   * boundary now: a cache block across the old end may hold bytes past it (a short last block, a last granule filled
+   * in part, a dirty copy wholly valid) that the cache would serve as data once they are inside the device. With the
+   * old end on a boundary, no block the cache holds reaches past it, and blocks past it are new to the cache.
+   */
+  @Override
+  public void resize(long newBlockCount) throws IOException {
+    BlockDevice.requireGrowth(this, newBlockCount);
+    long size = space.size;
+    if (size % blockSize != 0) {
+      throw new UnsupportedOperationException("a cached LUN grows only from a size that is a multiple of the cache "
+          + "block (" + blockSize + " bytes); this one is " + size + " bytes");
+    }
+    backing.resize(newBlockCount);
+    space.size = backing.blockCount() * backing.blockSize();
   }
 
   @Override
@@ -375,7 +393,7 @@ public final class CachedBlockDevice implements BlockDevice {
   public long nextMappingChange(long offset) {
     if (dirtyInCache(offset)) {
       long blockEnd = (offset / blockSize + 1) * blockSize;
-      return Math.min(size, blockEnd); // mapped at least to the end of this dirty block
+      return Math.min(space.size, blockEnd); // mapped at least to the end of this dirty block
     }
     long backingChange = backing.nextMappingChange(offset);
     if (writeBacks != null && !backing.isMapped(offset)) {
@@ -453,6 +471,7 @@ public final class CachedBlockDevice implements BlockDevice {
     if (closed) {
       return IoStatus.UNAVAILABLE;
     }
+    long size = space.size;
     if (offset < 0 || length < 0 || offset > size || length > size - offset) {
       return IoStatus.OUT_OF_RANGE;
     }

@@ -92,6 +92,15 @@ public final class ConfigLoader {
                 config);
     }
 
+    /**
+     * A size as the config file writes it: bytes, or a binary K/M/G/T suffix ({@code 2G}).
+     *
+     * @throws IllegalArgumentException with the config file's message
+     */
+    public static long parseSize(String text) {
+        return Sizes.parse(text);
+    }
+
     /** The data directory a config without {@code daemon.data-dir} uses, for this process's user. */
     public static Path defaultDataDir() {
         return DefaultDataDir.forThisProcess();

@@ -32,6 +32,32 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
         return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults);
     }
 
+    /**
+     * The same LUN grown to {@code newSizeBytes}, checked as a config file's size (with its messages) and larger than
+     * now: a LUN only grows, shrinking would cut off data initiators wrote.
+     *
+     * @throws IllegalArgumentException the problem, for an administrator
+     */
+    public LunDefinition grownTo(long newSizeBytes) {
+        String misfit = sizeProblem(newSizeBytes, blockSize);
+        if (misfit != null) {
+            throw new IllegalArgumentException(misfit);
+        }
+        if (newSizeBytes <= sizeBytes) {
+            throw new IllegalArgumentException(newSizeBytes + " bytes is not larger than the LUN's " + sizeBytes
+                    + " bytes (a LUN only grows: shrinking would cut off data)");
+        }
+        return new LunDefinition(id, backing, path, newSizeBytes, blockSize, serial, faults);
+    }
+
+    /** What is wrong with {@code size} for a LUN of {@code blockSize} blocks, as the config file says it; null if fine. */
+    static String sizeProblem(long size, int blockSize) {
+        if (size <= 0) {
+            return "size must be greater than 0";
+        }
+        return size % blockSize == 0 ? null : size + " bytes is not a multiple of block-size " + blockSize;
+    }
+
     /** Number of logical blocks. */
     public long blockCount() {
         return sizeBytes / blockSize;

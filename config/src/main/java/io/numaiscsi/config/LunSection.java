@@ -88,8 +88,9 @@ final class LunSection {
         }
         c = f.required("size");
         long size = c.size();
-        if (size % blockSize != 0) {
-            throw c.error(size + " bytes is not a multiple of block-size " + blockSize);
+        String misfit = LunDefinition.sizeProblem(size, blockSize);
+        if (misfit != null) {
+            throw c.error(misfit);
         }
         Path path = null;
         c = f.optional("path");

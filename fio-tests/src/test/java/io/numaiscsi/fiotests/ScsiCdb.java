@@ -10,6 +10,16 @@ final class ScsiCdb {
         return new byte[6];
     }
 
+    /** READ CAPACITY (10): 8 bytes, the last LBA and the block length. */
+    static byte[] readCapacity10() {
+        return new byte[] {0x25, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    }
+
+    /** READ CAPACITY (16) (SERVICE ACTION IN 10h), allocation length 32. */
+    static byte[] readCapacity16() {
+        return new byte[] {(byte) 0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0};
+    }
+
     static byte[] read10(long lba, int blocks) {
         return rw10(0x28, lba, blocks);
     }

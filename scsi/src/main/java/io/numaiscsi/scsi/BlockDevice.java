@@ -2,6 +2,7 @@ package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
 
 /**
  * The backend contract, as small as LIO's exec_cmd_ops. Offsets and lengths are in bytes and are
@@ -13,6 +14,28 @@ public interface BlockDevice extends AutoCloseable {
   int blockSize();
 
   long blockCount();
+
+  /**
+   * Grows the device to {@code newBlockCount} blocks while it serves: the blocks it had keep their data, the new ones
+   * read as zeros, and once this returns requests up to the new end are in range ({@link #blockCount()} says so).
+   * Devices only grow: shrinking would cut off data an initiator wrote. One resize at a time; I/O may be in flight.
+   *
+   * @throws UnsupportedOperationException a device that cannot grow (the default)
+   * @throws IllegalArgumentException {@code newBlockCount} is not more than {@link #blockCount()}
+   * @throws IOException the store could not grow; nothing changed
+   */
+  default void resize(long newBlockCount) throws IOException {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be resized");
+  }
+
+  /** For {@link #resize}: refuses a block count that would not grow {@code device}. */
+  static void requireGrowth(BlockDevice device, long newBlockCount) {
+    long now = device.blockCount();
+    if (newBlockCount <= now) {
+      throw new IllegalArgumentException(newBlockCount + " blocks would not grow a device of " + now
+          + " blocks (devices only grow: shrinking would cut off data)");
+    }
+  }
 
   /** Appends {@code length} bytes at {@code dst.writerIndex()} and advances it. */
   void read(long offset, int length, ByteBuf dst, IoCompletion done);

@@ -2,7 +2,9 @@ package io.numaiscsi.scsi;
 
 import io.numaiscsi.numa.DataTouches;
 import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One logical unit: a {@link BlockDevice} with its identity and SCSI state (modes, reservations, unit attentions, the
@@ -16,7 +18,8 @@ public final class LogicalUnit {
   final LunIdentity identity;
   final BlockDevice device;
   final int blockSize;
-  final long blockCount;
+  /** Written on the unit's thread ({@link #resize}); read there and by the range checks of {@link CdbDecoder}. */
+  volatile long blockCount;
   final BlockLimits limits;
   final ModePages modePages = new ModePages();
   final UnitAttentions unitAttentions = new UnitAttentions();
@@ -137,6 +140,24 @@ public final class LogicalUnit {
       reservations.nexusLost(nexus);
       unitAttentions.forget(nexus);
     });
+  }
+
+  /**
+   * Grows the unit while it serves. The device grows first (when it refuses, nothing changed); then, in one step on the
+   * unit's thread, commands see the new block count and every nexus that has used the unit gets CAPACITY DATA HAS
+   * CHANGED: a command that can see the new size is admitted after its attention is queued. The future completes after
+   * that step. Any thread but the unit's; one resize at a time.
+   */
+  public CompletableFuture<Void> resize(long newBlockCount) throws IOException {
+    device.resize(newBlockCount);
+    long grown = device.blockCount();
+    CompletableFuture<Void> applied = new CompletableFuture<>();
+    thread.execute(() -> {
+      blockCount = grown;
+      unitAttentions.postToAllExcept(SenseReason.CAPACITY_DATA_HAS_CHANGED, null);
+      applied.complete(null);
+    });
+    return applied;
   }
 
   /** A unit attention for every nexus that has used this unit. Any thread. */

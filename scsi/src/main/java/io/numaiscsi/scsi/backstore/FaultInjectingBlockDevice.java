@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -83,6 +84,11 @@ public final class FaultInjectingBlockDevice implements BlockDevice {
   @Override
   public int physicalBlockSize() {
     return delegate.physicalBlockSize();
+  }
+
+  @Override
+  public void resize(long newBlockCount) throws IOException {
+    delegate.resize(newBlockCount);
   }
 
   @Override

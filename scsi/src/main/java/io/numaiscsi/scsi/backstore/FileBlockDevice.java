@@ -29,7 +29,8 @@ public final class FileBlockDevice implements BlockDevice {
   private static final int POOL_LIMIT = 256;
 
   private final Path file;
-  private final long size;
+  /** Bytes served; grows only ({@link #resize}), read by every request's range check on any thread. */
+  private volatile long size;
   private final int blockSize;
   private final int alignment;
   private final FileChannel buffered;
@@ -130,6 +131,34 @@ public final class FileBlockDevice implements BlockDevice {
     return size / blockSize;
   }
 
+  /**
+   * Extends the file (sparse) and makes its new size durable before serving up to the new end, so that after a crash
+   * the file still has the size the LUN was given.
+   */
+  @Override
+  public void resize(long newBlockCount) throws IOException {
+    BlockDevice.requireGrowth(this, newBlockCount);
+    if (newBlockCount > Long.MAX_VALUE / blockSize) {
+      throw new IllegalArgumentException(newBlockCount + " blocks of " + blockSize + " bytes is too large");
+    }
+    if (closed) {
+      throw new IOException(file + " is closed");
+    }
+    long old = size;
+    long grown = newBlockCount * blockSize;
+    if (libc.ftruncate(fd, grown) != 0) {
+      int errno = LibC.errno();
+      throw new IOException("cannot grow " + file + " to " + grown + " bytes: " + libc.strerror(errno));
+    }
+    try {
+      buffered.force(true);
+    } catch (IOException e) {
+      libc.ftruncate(fd, old); // nothing can have been written past the old end: the new size was not served yet
+      throw new IOException("cannot make the new size of " + file + " durable: " + e.getMessage(), e);
+    }
+    size = grown;
+  }
+
   @Override
   public int physicalBlockSize() {
     // Reported equal to the logical block: libiscsi 1.19's GET LBA STATUS tests assume one logical block per
@@ -211,7 +240,8 @@ public final class FileBlockDevice implements BlockDevice {
   }
 
   private boolean inRange(long offset, long length, IoCompletion done) {
-    if (offset < 0 || length < 0 || offset > size || length > size - offset) {
+    long end = size;
+    if (offset < 0 || length < 0 || offset > end || length > end - offset) {
       done.ioComplete(IoStatus.OUT_OF_RANGE);
       return false;
     }

@@ -69,6 +69,16 @@ public final class RamBlockDevice implements BlockDevice {
     return size / blockSize;
   }
 
+  /**
+   * Refused: the chunk table and the last chunk are sized when the disk is created, and the I/O paths use them without
+   * a lock, so they cannot be replaced by larger ones while the disk serves.
+   */
+  @Override
+  public void resize(long newBlockCount) {
+    throw new UnsupportedOperationException("a RAM disk cannot grow: its memory layout is fixed when it is created"
+        + " (use backing: file for a LUN that is to grow)");
+  }
+
   private boolean invalid(long offset, long length) {
     return closed || offset < 0 || length < 0 || offset > size || length > size - offset;
   }

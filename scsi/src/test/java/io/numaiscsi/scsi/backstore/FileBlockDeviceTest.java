@@ -157,6 +157,43 @@ class FileBlockDeviceTest {
   }
 
   @Test
+  void growsWhileOpenKeepingItsDataAndServesUpToTheNewEnd() throws Exception {
+    byte[] last = pattern(4096, 6);
+    assertEquals(IoStatus.OK, write(SIZE - 4096, Unpooled.wrappedBuffer(last), false));
+    Completion refused = new Completion();
+    d.write(SIZE, Unpooled.wrappedBuffer(pattern(512, 7)), false, refused);
+    assertEquals(IoStatus.OUT_OF_RANGE, refused.await(), "past the end before the resize");
+
+    d.resize(2 * SIZE / 512);
+
+    assertEquals(2 * SIZE / 512, d.blockCount());
+    assertEquals(2 * SIZE, Files.size(dir.resolve("disk.img")));
+    assertFalse(d.isMapped(SIZE), "the new part is a hole");
+    assertEquals(2 * SIZE, d.nextMappingChange(SIZE), "unmapped to the new end");
+    assertArrayEquals(last, read(SIZE - 4096, 4096, Unpooled.buffer(4096)), "data before the old end kept");
+    assertArrayEquals(new byte[4096], read(2 * SIZE - 4096, 4096, Unpooled.buffer(4096)), "new blocks read zeros");
+    byte[] across = pattern(8192, 8);
+    assertEquals(IoStatus.OK, write(SIZE - 4096, Unpooled.wrappedBuffer(across), true));
+    assertArrayEquals(across, read(SIZE - 4096, 8192, Unpooled.buffer(8192)), "a write across the old end");
+    Completion beyond = new Completion();
+    d.read(2 * SIZE, 512, Unpooled.buffer(512), beyond);
+    assertEquals(IoStatus.OUT_OF_RANGE, beyond.await(), "past the new end");
+
+    d.close();
+    d = FileBlockDevice.open(dir.resolve("disk.img"), 2 * SIZE, 512, io);
+    assertArrayEquals(across, read(SIZE - 4096, 8192, Unpooled.buffer(8192)), "reopened at the new size");
+  }
+
+  @Test
+  void neverShrinks() throws Exception {
+    IllegalArgumentException same = assertThrows(IllegalArgumentException.class, () -> d.resize(SIZE / 512));
+    assertTrue(same.getMessage().contains("devices only grow"), same.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> d.resize(SIZE / 512 - 1));
+    assertEquals(SIZE, Files.size(dir.resolve("disk.img")));
+    assertEquals(SIZE / 512, d.blockCount());
+  }
+
+    @Test
   void outOfRangeIsRefused() throws InterruptedException {
     Completion c = new Completion();
     d.read(SIZE, 512, Unpooled.buffer(512), c);

@@ -79,6 +79,14 @@ class RamBlockDeviceTest {
   }
 
   @Test
+  void cannotGrow() {
+    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+        () -> d.resize(2 * d.blockCount()));
+    assertTrue(e.getMessage().contains("use backing: file"), e.getMessage());
+    assertEquals(4L * MIB / 512, d.blockCount());
+  }
+
+    @Test
   void outOfRangeAndClosed() throws InterruptedException {
     Completion c = new Completion();
     d.read(4L * MIB, 512, Unpooled.buffer(512), c);

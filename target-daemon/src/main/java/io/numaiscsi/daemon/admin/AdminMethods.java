@@ -48,10 +48,11 @@ public final class AdminMethods {
             case "session.logout" -> targetMethods.logout(params);
             case "lun.add" -> addLun(params);
             case "lun.remove" -> removeLun(params);
+            case "lun.resize" -> resizeLun(params);
             case "log.level" -> logLevel(params);
             default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
                     + "daemon.status, target.list, target.create, target.delete, target.set, session.list, "
-                    + "session.logout, lun.add, lun.remove, log.level)");
+                    + "session.logout, lun.add, lun.remove, lun.resize, log.level)");
         };
     }
 
@@ -160,6 +161,13 @@ public final class AdminMethods {
         }
         change(new RegistryOperation.RemoveLun(target.name(), id.asInt()));
         return JSON.objectNode().put("target", target.name()).put("id", id.asInt());
+    }
+
+    /** {@code {"target": NAME, "id": N, "size": "2G"}} ({@link ResizeRequest}): grows a LUN while it serves. */
+    private JsonNode resizeLun(JsonNode params) throws AdminError {
+        RegistryOperation.ResizeLun op = ResizeRequest.of(params, target(params, "lun.resize"));
+        change(op);
+        return JSON.objectNode().put("target", op.target()).put("id", op.lun()).put("size", op.sizeBytes());
     }
 
     /** {@code {"level": "debug", "logger": NAME}}; without a logger the root level. */

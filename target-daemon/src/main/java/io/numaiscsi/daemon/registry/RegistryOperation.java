@@ -57,4 +57,15 @@ public sealed interface RegistryOperation {
             return "remove target " + target;
         }
     }
+
+    /**
+     * Grows a LUN while it serves (its backing store first); every session that has used it hears CAPACITY DATA HAS
+     * CHANGED, and READ CAPACITY reports the new size.
+     */
+    record ResizeLun(String target, int lun, long sizeBytes) implements RegistryOperation {
+        @Override
+        public String toString() {
+            return "resize LUN " + lun + " of " + target + " to " + sizeBytes + " bytes";
+        }
+    }
 }

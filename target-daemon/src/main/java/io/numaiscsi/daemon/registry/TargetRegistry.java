@@ -125,6 +125,8 @@ public final class TargetRegistry implements AutoCloseable {
             updateTarget(u.target());
         } else if (op instanceof RegistryOperation.RemoveTarget r) {
             removeTarget(r.target());
+        } else if (op instanceof RegistryOperation.ResizeLun r) {
+            resizeLun(r.target(), r.lun(), r.sizeBytes());
         } else {
             throw new IllegalArgumentException("unknown operation " + op);
         }
@@ -206,6 +208,35 @@ public final class TargetRegistry implements AutoCloseable {
             DeviceShutdown.flushAndClose(registered.device(), "target " + targetName + " LUN " + lun);
             open.remove(registered);
         }));
+    }
+
+    private void resizeLun(String targetName, int lun, long sizeBytes) throws IOException {
+        existing(targetName);
+        RegisteredLun registered = lunsByTarget.get(targetName).get(lun);
+        if (registered == null) {
+            throw new IllegalArgumentException("target " + targetName + " has no LUN " + lun);
+        }
+        LunDefinition grown = registered.definition().grownTo(sizeBytes);
+        awaitUnitThread(registered.unit().resize(grown.blockCount()), targetName, lun);
+        RegisteredLun updated = new RegisteredLun(targetName, grown, registered.device(), registered.unit());
+        lunsByTarget.get(targetName).put(lun, updated);
+        open.replaceAll(r -> r == registered ? updated : r);
+        LOG.info("target {} LUN {}: grown from {} to {} bytes{}", targetName, lun, registered.definition().sizeBytes(),
+                sizeBytes, grown.path() == null ? "" : "; the config file must say the new size, or the next start"
+                        + " refuses " + grown.path() + " as the wrong size");
+    }
+
+    /** Waits until the unit's thread serves the new size, so the change is complete when the operation is. */
+    private static void awaitUnitThread(CompletableFuture<Void> applied, String targetName, int lun) throws IOException {
+        try {
+            applied.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted waiting for target " + targetName + " LUN " + lun + " to take its size");
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException("target " + targetName + " LUN " + lun + ": its thread did not take the new size: "
+                    + e, e);
+        }
     }
 
     private ExportedTarget existing(String targetName) {
