@@ -88,7 +88,7 @@ class AdminGuestTest {
                     switch (request) {
                         case "lun-add-1" -> admin("lun-add", iqn, "--id", "1", "--backing", "file", "--path",
                                 "lun1.img", "--size", "64M");
-                        case "resize-1" -> admin("lun-resize", iqn, "1", "128M");
+                        case "resize-1" -> admin("lun-resize", iqn, "--id", "1", "--size", "128M");
                         case "remove-1" -> admin("lun-remove", iqn, "--id", "1");
                         case "lun-add-2" -> admin("lun-add", iqn, "--id", "2", "--backing", "file", "--path",
                                 "lun2.img", "--size", "32M");
