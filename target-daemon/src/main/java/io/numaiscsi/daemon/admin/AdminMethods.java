@@ -11,6 +11,7 @@ import io.numaiscsi.config.ConfigLoader;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.daemon.ConfigFile;
 import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.proto.login.SessionParameters;
@@ -30,9 +31,12 @@ public final class AdminMethods {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final TargetDaemon daemon;
+    private final ConfigSave save;
 
-    public AdminMethods(TargetDaemon daemon) {
+    /** {@code file}: the daemon's --config file, for {@code config.save}. */
+    public AdminMethods(TargetDaemon daemon, ConfigFile file) {
         this.daemon = daemon;
+        this.save = new ConfigSave(daemon, file);
     }
 
     JsonNode call(String method, JsonNode params) throws AdminError {
@@ -43,8 +47,9 @@ public final class AdminMethods {
             case "lun.add" -> addLun(params);
             case "lun.remove" -> removeLun(params);
             case "log.level" -> logLevel(params);
+            case "config.save" -> save.call(params);
             default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
-                    + "daemon.status, target.list, session.list, lun.add, lun.remove, log.level)");
+                    + "daemon.status, target.list, session.list, lun.add, lun.remove, log.level, config.save)");
         };
     }
 
