@@ -3,6 +3,7 @@ package io.numaiscsi.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /** The {@code cache:} section; absent means the NUMA cache with every default (size-per-node auto). */
 final class CacheSection {
@@ -13,6 +14,8 @@ final class CacheSection {
             "dirty-ratio", "dirty-expire");
     static final Duration MIN_DIRTY_EXPIRE = Duration.ofMillis(100);
     static final Duration MAX_DIRTY_EXPIRE = Duration.ofHours(1);
+    /** The number of a {@code dirty-ratio}, a fraction or a percentage (the writer checks its text against it too). */
+    static final Pattern RATIO_NUMBER = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,6})?|\\.[0-9]{1,6}");
 
     private CacheSection() {
     }
@@ -110,7 +113,7 @@ final class CacheSection {
         String t = c.text().trim();
         boolean percent = t.endsWith("%");
         String number = percent ? t.substring(0, t.length() - 1).trim() : t;
-        if (!number.matches("[0-9]{1,3}(\\.[0-9]{1,6})?|\\.[0-9]{1,6}")) {
+        if (!RATIO_NUMBER.matcher(number).matches()) {
             throw c.error("\"" + t + "\" is not a fraction (e.g. 0.2) or a percentage (e.g. 20%)");
         }
         double v = Double.parseDouble(number) / (percent ? 100 : 1);

@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * Reads and validates the target configuration file. Each top-level section has its own small
- * reader class; adding a section means one class, one entry in {@link #SECTIONS} and one record
- * component in {@link TargetConfig}.
+ * reader class; adding a section means one class, one entry in {@link #SECTIONS}, one record
+ * component in {@link TargetConfig} and its keys in {@link ConfigWriter}.
  */
 public final class ConfigLoader {
 

@@ -40,4 +40,16 @@ final class Sizes {
         }
         return n << shift;
     }
+
+    /** {@code bytes} as an administrator writes it: with the largest suffix that divides it exactly, else in bytes. */
+    static String format(long bytes) {
+        String[] suffixes = {"T", "G", "M", "K"};
+        int[] shifts = {40, 30, 20, 10};
+        for (int i = 0; i < suffixes.length; i++) {
+            if (bytes != 0 && bytes % (1L << shifts[i]) == 0) {
+                return (bytes >> shifts[i]) + suffixes[i];
+            }
+        }
+        return Long.toString(bytes);
+    }
 }

@@ -137,6 +137,11 @@ final class RestartableDaemon implements AutoCloseable {
         return dataDir;
     }
 
+    /** The running daemon's process id (for a signal), or -1 when it is stopped. */
+    long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
     private int stopProcess() throws InterruptedException {
         if (process == null) {
             return 0;

@@ -21,6 +21,14 @@ final class ConfigFileSecrecy {
 
     /** Logs the warning, or throws the refusal, {@code file} (which {@code config} was read from) calls for. */
     static void check(Path file, TargetConfig config) throws ConfigException {
+        String warning = warning(file, config);
+        if (warning != null) {
+            LOG.warn("{}", warning);
+        }
+    }
+
+    /** The warning {@code file} calls for (null: none), or the refusal thrown. */
+    static String warning(Path file, TargetConfig config) throws ConfigException {
         String problem;
         try {
             problem = problem(file, config);
@@ -28,12 +36,12 @@ final class ConfigFileSecrecy {
             throw new ConfigException(file.toString(), 0, "", "cannot read its mode: " + e);
         }
         if (problem == null) {
-            return;
+            return null;
         }
         if (config.daemon().secretFileCheck() == DaemonSettings.SecretFileCheck.REFUSE) {
             throw new ConfigException(file.toString(), 0, "", problem + " (daemon.secret-file-check: refuse)");
         }
-        LOG.warn("{}: {} (daemon.secret-file-check: refuse makes this a refusal)", file, problem);
+        return file + ": " + problem + " (daemon.secret-file-check: refuse makes this a refusal)";
     }
 
     /** What is wrong, without the file name; null when the file holds no secret or only its owner may read it. */

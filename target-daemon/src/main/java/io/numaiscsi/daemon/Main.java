@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
 /** {@code numa-iscsi-target}: serves the configured targets until SIGTERM. */
 @Command(name = "numa-iscsi-target", mixinStandardHelpOptions = true, version = "numa-iscsi-target 0.1.0",
         description = "NUMA-aware iSCSI block storage target. Without --config it serves one 1 GiB LUN on 127.0.0.1:3260. "
-                + "SIGHUP rereads the config file and adds or removes LUNs without disturbing sessions.")
+                + "SIGHUP rereads the config file and adds or removes LUNs without disturbing sessions (LUNs added "
+                + "through the admin API too, unless saved with numa-iscsi-admin save).")
 public final class Main implements Callable<Integer> {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Main.class);
     static final int EXIT_CONFIG = 2;
@@ -52,6 +53,14 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for relative backing files; overrides the config")
     Path dataDir;
 
+    @Option(names = "--check-config", paramLabel = "FILE",
+            description = "check FILE as the daemon would at start (no portal, data directory or backing file is "
+                    + "touched) and exit: 0 ok, " + EXIT_CONFIG + " with the problem on stderr")
+    Path checkConfig;
+
+    /** The --config file as last read or written; set at start. */
+    private ConfigFile file;
+
     public static void main(String[] args) {
         NodeLocalAllocator.configureThreadCaches();
         System.exit(new CommandLine(new Main()).execute(args));
@@ -66,10 +75,21 @@ public final class Main implements Callable<Integer> {
         return config;
     }
 
-    /** SIGHUP: reads the config file again and applies what can change live (see {@link TargetDaemon#reload}). */
+    /**
+     * SIGHUP: reads the config file again and applies what can change live (see {@link TargetDaemon#reload}), LUNs
+     * added through the admin API and not saved to the file being removed too, after one warning naming them.
+     */
     private void reload(TargetDaemon daemon) {
         try {
-            daemon.reload(withOverrides(loadConfig()));
+            TargetConfig reread = loadConfig();
+            List<String> unsaved = UnsavedLuns.droppedBy(daemon.runningConfig(), file.contents(), reread);
+            if (!unsaved.isEmpty()) {
+                LOG.warn("reload: removing {} LUN(s) added through the admin API that {} does not have: {} (a reload "
+                        + "serves what the file says; numa-iscsi-admin save writes the running LUNs to the file, run "
+                        + "it before a SIGHUP to keep them)", unsaved.size(), file.describe(), String.join(", ", unsaved));
+            }
+            daemon.reload(withOverrides(reread));
+            file.remember(reread);
         } catch (ConfigException e) {
             LOG.error("reload refused, nothing changed: {}", e.getMessage());
         } catch (RuntimeException e) {
@@ -93,6 +113,10 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (checkConfig != null) {
+            return ConfigCheck.run(checkConfig, new java.io.PrintWriter(System.out, true),
+                    new java.io.PrintWriter(System.err, true));
+        }
         TargetConfig config;
         try {
             config = loadConfig();
@@ -100,6 +124,7 @@ public final class Main implements Callable<Integer> {
             System.err.println(e.getMessage());
             return EXIT_CONFIG;
         }
+        file = new ConfigFile(configFile, config);
         for (String p : portals) {
             try {
                 parsedPortals.add(Portal.parse(p));
@@ -148,7 +173,7 @@ public final class Main implements Callable<Integer> {
         if (!"off".equals(adminSocket)) {
             Path at = adminSocket != null ? Path.of(adminSocket) : config.daemon().dataDir().resolve(AdminSocket.FILE_NAME);
             try {
-                admin = AdminSocket.open(at, new AdminMethods(daemon));
+                admin = AdminSocket.open(at, new AdminMethods(daemon, file));
             } catch (AdminSocket.PathTooLongException e) {
                 if (adminSocket != null) {
                     System.err.println("--admin-socket: " + e.getMessage());

@@ -24,7 +24,8 @@ import picocli.CommandLine.ParentCommand;
             "3:no daemon answers on the socket"},
         subcommands = {AdminCli.Ls.class, AdminCli.Status.class, AdminCli.Sessions.class, TargetCommands.Create.class,
             TargetCommands.Set.class, TargetCommands.Delete.class, TargetCommands.Logout.class, AdminCli.LunAdd.class,
-            AdminCli.LunRemove.class, LunResizeCommand.class, AdminCli.LogLevel.class, CommandLine.HelpCommand.class,
+            AdminCli.LunRemove.class, LunResizeCommand.class, AdminCli.Save.class, AdminCli.LogLevel.class,
+            CommandLine.HelpCommand.class,
             picocli.AutoComplete.GenerateCompletion.class})
 public final class AdminCli {
     static final int EXIT_REFUSED = 1;
@@ -230,6 +231,33 @@ public final class AdminCli {
         @Override
         void print(JsonNode r, PrintWriter out) {
             out.println("removed LUN " + r.path("id").asInt() + " from " + r.path("target").asText());
+        }
+    }
+
+    @Command(name = "save", description = "Writes the running configuration (LUNs added or removed through the API "
+            + "included) to the daemon's --config file, or to PATH; a SIGHUP or restart then keeps it. The file "
+            + "replaced is kept as FILE.bak.")
+    static final class Save extends Call {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "PATH", description = "another file to write")
+        Path path;
+
+        @Override
+        String method() {
+            return "config.save";
+        }
+
+        /** The path made absolute here: the daemon's working directory is not this shell's. */
+        @Override
+        ObjectNode params() {
+            ObjectNode p = JSON.createObjectNode();
+            putIfGiven(p, "path", path == null ? null : path.toAbsolutePath().toString());
+            return p;
+        }
+
+        @Override
+        void print(JsonNode r, PrintWriter out) {
+            out.println("saved the running configuration (" + r.path("targets").asInt() + " targets, "
+                    + r.path("luns").asInt() + " LUNs) to " + r.path("path").asText());
         }
     }
 

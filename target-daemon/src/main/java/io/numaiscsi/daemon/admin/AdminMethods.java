@@ -11,6 +11,7 @@ import io.numaiscsi.config.ConfigLoader;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.daemon.ConfigFile;
 import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.proto.login.SessionParameters;
@@ -31,10 +32,13 @@ public final class AdminMethods {
 
     private final TargetDaemon daemon;
     private final TargetMethods targetMethods;
+    private final ConfigSave save;
 
-    public AdminMethods(TargetDaemon daemon) {
+    /** {@code file}: the daemon's --config file, for {@code config.save}. */
+    public AdminMethods(TargetDaemon daemon, ConfigFile file) {
         this.daemon = daemon;
         this.targetMethods = new TargetMethods(daemon, this);
+        this.save = new ConfigSave(daemon, file);
     }
 
     JsonNode call(String method, JsonNode params) throws AdminError {
@@ -50,9 +54,10 @@ public final class AdminMethods {
             case "lun.remove" -> removeLun(params);
             case "lun.resize" -> resizeLun(params);
             case "log.level" -> logLevel(params);
+            case "config.save" -> save.call(params);
             default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
                     + "daemon.status, target.list, target.create, target.delete, target.set, session.list, "
-                    + "session.logout, lun.add, lun.remove, lun.resize, log.level)");
+                    + "session.logout, lun.add, lun.remove, lun.resize, log.level, config.save)");
         };
     }
 

@@ -27,7 +27,7 @@ class AdminSocketTest {
 
     /** Methods over no daemon: enough for every request refused before a method runs. */
     private static AdminMethods noDaemon() {
-        return new AdminMethods(null);
+        return new AdminMethods(null, null);
     }
 
     @Test
