@@ -126,6 +126,35 @@ class AdminCliTest {
     }
 
     @Test
+    void cacheAndThreadsShowWhatTheReadsDid() throws Exception {
+        String iqn = daemon.target().iqn();
+        try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(ScsiResult.GOOD, LunChecks.command(c, 0, ScsiCdb.read10(2048, 8), 4096).status());
+            }
+        }
+        JsonNode cache = new ObjectMapper().readTree(ok(admin("--json", "cache")));
+        JsonNode lun = cache.path("luns").get(0);
+        assertEquals(iqn, lun.path("target").asText(), cache.toPrettyString());
+        long lookups = lun.path("hits").asLong() + lun.path("misses").asLong() + lun.path("bypasses").asLong();
+        assertTrue(lookups >= 3, "three reads looked up: " + cache.toPrettyString());
+        assertEquals((double) lun.path("hits").asLong() / lookups, lun.path("hit_ratio").asDouble(), 1e-9,
+                "the ratio counts misses and bypasses too");
+        assertTrue(cache.path("pools").get(0).path("bytes").asLong() > 0, cache.toPrettyString());
+        String cacheText = ok(admin("cache"));
+        assertTrue(cacheText.contains(iqn + " LUN 0: holds"), cacheText);
+
+        JsonNode threads = new ObjectMapper().readTree(ok(admin("--json", "threads")));
+        boolean served = false;
+        for (JsonNode t : threads) {
+            for (JsonNode l : t.path("luns")) {
+                served |= l.asText().equals(iqn + " LUN 0") && t.path("executed_commands").asLong() >= 3;
+            }
+        }
+        assertTrue(served, "the thread of LUN 0 executed the reads: " + threads.toPrettyString());
+    }
+
+    @Test
     void noDaemonOnTheSocketExitsThree() throws Exception {
         ToolRun r = adminWith(List.of("--socket", daemon.dataDir().resolve("nobody-here.sock").toString(), "status"));
         assertEquals(3, r.exitCode(), r.describe(10));

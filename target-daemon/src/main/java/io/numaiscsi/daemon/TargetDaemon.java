@@ -195,6 +195,15 @@ public final class TargetDaemon implements AutoCloseable {
         return numa.allocator().metric();
     }
 
+    /** Node {@code node}'s cache pool, or null (no cache there, or the cache is off). */
+    public io.numaiscsi.cache.NodeBlockPool cachePool(int node) {
+        return cachePools == null || node >= numa.topology().nodeCount() ? null : cachePools.pool(node);
+    }
+
+    public int nodeCount() {
+        return numa.topology().nodeCount();
+    }
+
     /** Every LUN behind the NUMA cache with its device open now (also ones added live); any thread. */
     public List<CachedLun> cachedLuns() {
         List<CachedLun> out = new ArrayList<>();

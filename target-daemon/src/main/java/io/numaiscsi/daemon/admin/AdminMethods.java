@@ -32,12 +32,14 @@ public final class AdminMethods {
 
     private final TargetDaemon daemon;
     private final TargetMethods targetMethods;
+    private final StatusMethods status;
     private final ConfigSave save;
 
     /** {@code file}: the daemon's --config file, for {@code config.save}. */
     public AdminMethods(TargetDaemon daemon, ConfigFile file) {
         this.daemon = daemon;
         this.targetMethods = new TargetMethods(daemon, this);
+        this.status = new StatusMethods(daemon);
         this.save = new ConfigSave(daemon, file);
     }
 
@@ -54,10 +56,12 @@ public final class AdminMethods {
             case "lun.remove" -> removeLun(params);
             case "lun.resize" -> resizeLun(params);
             case "log.level" -> logLevel(params);
+            case "cache.status" -> status.cache();
+            case "thread.list" -> status.threads();
             case "config.save" -> save.call(params);
             default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
                     + "daemon.status, target.list, target.create, target.delete, target.set, session.list, "
-                    + "session.logout, lun.add, lun.remove, lun.resize, log.level, config.save)");
+                    + "session.logout, lun.add, lun.remove, lun.resize, log.level, config.save, cache.status, thread.list)");
         };
     }
 
