@@ -12,22 +12,8 @@ MNT=/mnt/lun0
 FIO_FAILED=/tmp/fio-failed
 FIO_STOP=/tmp/fio-stop
 
-# lun_disk IQN LUN [TIMEOUT]: the block device of LUN of IQN's session; prints /dev/sdX
-lun_disk() {
-  local end=$((SECONDS + ${3:-30})) s d
-  while [ "$SECONDS" -lt "$end" ]; do
-    for s in /sys/class/iscsi_session/session*; do
-      [ "$(cat "$s/targetname" 2>/dev/null)" = "$1" ] || continue
-      for d in "$s"/device/target*/*:"$2"/block/*; do
-        [ -e "$d" ] || continue
-        d=/dev/${d##*/}
-        [ -b "$d" ] && { echo "$d"; return 0; }
-      done
-    done
-    sleep 0.2
-  done
-  return 1
-}
+# lun_disk IQN LUN [TIMEOUT]: the block device of LUN of IQN's session
+lun_disk() { iscsi_disk "$1" "${3:-30}" "$2"; }
 
 bytes_of() { echo $(( $(cat "/sys/block/${1#/dev/}/size") * 512 )); }
 

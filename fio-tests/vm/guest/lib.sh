@@ -66,13 +66,14 @@ iscsi_node() {
 iscsi_login() { iscsi_node "$1" && iscsiadm -m node -T "$1" -p "$PORTAL" --login; }
 iscsi_logout() { iscsiadm -m node -T "$1" -p "$PORTAL" --logout; }
 
-# iscsi_disk IQN [TIMEOUT]: wait for the block device of IQN's logged-in session; prints /dev/sdX
+# iscsi_disk IQN [TIMEOUT] [LUN]: wait for the block device of IQN's logged-in session (of LUN, or the
+# first one found); prints /dev/sdX
 iscsi_disk() {
   local end=$((SECONDS + ${2:-30})) s d
   while [ "$SECONDS" -lt "$end" ]; do
     for s in /sys/class/iscsi_session/session*; do
       [ "$(cat "$s/targetname" 2>/dev/null)" = "$1" ] || continue
-      for d in "$s"/device/target*/*/block/*; do
+      for d in "$s"/device/target*/*:"${3:-*}"/block/*; do
         [ -e "$d" ] || continue
         d=/dev/${d##*/}
         [ -b "$d" ] && { echo "$d"; return 0; }

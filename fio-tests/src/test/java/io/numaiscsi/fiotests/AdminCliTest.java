@@ -10,9 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,18 +27,19 @@ import org.junit.jupiter.api.TestInstance;
 @Tag("it")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AdminCliTest {
-    static final Duration CLI_LIMIT = Duration.ofSeconds(60);
-    static final String CLI_CLASS = "io.numaiscsi.daemon.admin.AdminCli";
+    static final Duration CLI_LIMIT = AdminCliRun.LIMIT;
+    static final String CLI_CLASS = AdminCliRun.CLI_CLASS;
 
     private DaemonProcess daemon;
     private Path socket;
-    private final AtomicInteger runs = new AtomicInteger();
+    private AdminCliRun cli;
 
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon");
         daemon = DaemonProcess.start("AdminCliTest", DaemonProcess.Setup.fileLun(16L << 20));
         socket = daemon.dataDir().resolve("admin.sock");
+        cli = new AdminCliRun("AdminCliTest", socket);
     }
 
     @AfterAll
@@ -50,21 +49,12 @@ class AdminCliTest {
         }
     }
 
-    /** Runs the CLI with --socket; its output (stdout and stderr) is in the returned run's log. */
     private ToolRun admin(String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("--socket", socket.toString()));
-        all.addAll(List.of(args));
-        return adminWith(all);
-    }
-
-    private ToolRun adminWith(List<String> args) throws Exception {
-        Path log = DaemonProcess.logDir().resolve("AdminCliTest-cli-" + runs.incrementAndGet() + ".log");
-        return ToolRun.run(log, CLI_LIMIT, DaemonProcess.command("AdminCliTest-cli", CLI_CLASS, args));
+        return cli.run(args);
     }
 
     private static String ok(ToolRun r) throws Exception {
-        assertEquals(0, r.exitCode(), r.describe(20));
-        return r.output();
+        return AdminCliRun.ok(r);
     }
 
     @Test
@@ -156,7 +146,7 @@ class AdminCliTest {
 
     @Test
     void noDaemonOnTheSocketExitsThree() throws Exception {
-        ToolRun r = adminWith(List.of("--socket", daemon.dataDir().resolve("nobody-here.sock").toString(), "status"));
+        ToolRun r = cli.runRaw(List.of("--socket", daemon.dataDir().resolve("nobody-here.sock").toString(), "status"));
         assertEquals(3, r.exitCode(), r.describe(10));
         assertTrue(r.output().contains("no daemon answers on"), r.output());
     }

@@ -8,13 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -38,12 +36,13 @@ class AdminGuestTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private RestartableDaemon daemon;
-    private final AtomicInteger runs = new AtomicInteger();
+    private AdminCliRun cli;
 
     @BeforeAll
     void start() throws Exception {
         VmRun.image();
         daemon = RestartableDaemon.start("AdminGuestTest", LUN0_BYTES);
+        cli = new AdminCliRun("AdminGuestTest", daemon.dataDir().resolve("admin.sock"));
     }
 
     @AfterAll
@@ -54,15 +53,7 @@ class AdminGuestTest {
     }
 
     private String admin(String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("--socket", daemon.dataDir().resolve("admin.sock").toString()));
-        all.addAll(List.of(args));
-        Path log = DaemonProcess.logDir().resolve("AdminGuestTest-cli-" + runs.incrementAndGet() + ".log");
-        ToolRun r = ToolRun.run(log, AdminCliTest.CLI_LIMIT, DaemonProcess.command("AdminGuestTest-cli",
-                AdminCliTest.CLI_CLASS, all));
-        if (r.exitCode() != 0) {
-            throw new IllegalStateException("numa-iscsi-admin " + String.join(" ", args) + ": " + r.describe(20));
-        }
-        return r.output();
+        return cli.ok(args);
     }
 
     /** The targets and LUNs as listed, without what changes by itself (sessions, cache contents). */

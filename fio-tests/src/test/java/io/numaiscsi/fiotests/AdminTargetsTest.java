@@ -17,11 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,13 +48,14 @@ class AdminTargetsTest {
 
     private DaemonProcess daemon;
     private Path socket;
-    private final AtomicInteger runs = new AtomicInteger();
+    private AdminCliRun cli;
 
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon");
         daemon = DaemonProcess.start("AdminTargetsTest", DaemonProcess.Setup.fileLun(16L << 20));
         socket = daemon.dataDir().resolve("admin.sock");
+        cli = new AdminCliRun("AdminTargetsTest", socket);
     }
 
     @AfterAll
@@ -67,16 +66,11 @@ class AdminTargetsTest {
     }
 
     private ToolRun admin(String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("--socket", socket.toString()));
-        all.addAll(List.of(args));
-        Path log = DaemonProcess.logDir().resolve("AdminTargetsTest-cli-" + runs.incrementAndGet() + ".log");
-        return ToolRun.run(log, AdminCliTest.CLI_LIMIT, DaemonProcess.command("AdminTargetsTest-cli",
-                AdminCliTest.CLI_CLASS, all));
+        return cli.run(args);
     }
 
     private static String ok(ToolRun r) throws IOException {
-        assertEquals(0, r.exitCode(), r.describe(20));
-        return r.output();
+        return AdminCliRun.ok(r);
     }
 
     private static void refused(ToolRun r, String... phrases) throws IOException {

@@ -11,10 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,13 +36,14 @@ class LunResizeTest {
 
     private DaemonProcess daemon;
     private Path socket;
-    private final AtomicInteger runs = new AtomicInteger();
+    private AdminCliRun cli;
 
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon");
         daemon = DaemonProcess.start("LunResizeTest", DaemonProcess.Setup.fileLun(OLD_BYTES));
         socket = daemon.dataDir().resolve("admin.sock");
+        cli = new AdminCliRun("LunResizeTest", socket);
     }
 
     @AfterAll
@@ -56,11 +54,7 @@ class LunResizeTest {
     }
 
     private ToolRun admin(String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("--socket", socket.toString()));
-        all.addAll(List.of(args));
-        Path log = DaemonProcess.logDir().resolve("LunResizeTest-cli-" + runs.incrementAndGet() + ".log");
-        return ToolRun.run(log, AdminCliTest.CLI_LIMIT,
-                DaemonProcess.command("LunResizeTest-cli", AdminCliTest.CLI_CLASS, all));
+        return cli.run(args);
     }
 
     private ToolRun resize(String id, String size) throws Exception {

@@ -39,6 +39,7 @@ class SavedConfigTest {
     private RestartableDaemon daemon;
     private Path socket;
     private Path config;
+    private AdminCliRun cli;
     private final AtomicInteger runs = new AtomicInteger();
 
     @BeforeAll
@@ -47,6 +48,7 @@ class SavedConfigTest {
         daemon = RestartableDaemon.start(NAME, DaemonProcess.Setup.fileLun(16L << 20));
         socket = daemon.dataDir().resolve("admin.sock");
         config = daemon.dataDir().resolve("target.yaml");
+        cli = new AdminCliRun(NAME, socket);
     }
 
     @AfterAll
@@ -62,9 +64,7 @@ class SavedConfigTest {
     }
 
     private String admin(String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("--socket", socket.toString()));
-        all.addAll(List.of(args));
-        ToolRun r = run(AdminCliTest.CLI_CLASS, all);
+        ToolRun r = cli.run(args);
         assertEquals(0, r.exitCode(), r.describe(20) + "\n" + daemon.logTail());
         return r.output();
     }
