@@ -32,12 +32,16 @@ public final class AdminMethods {
 
     private final TargetDaemon daemon;
     private final TargetMethods targetMethods;
+    private final PortalMethods portalMethods;
+    private final ChapMethods chapMethods;
     private final ConfigSave save;
 
     /** {@code file}: the daemon's --config file, for {@code config.save}. */
     public AdminMethods(TargetDaemon daemon, ConfigFile file) {
         this.daemon = daemon;
         this.targetMethods = new TargetMethods(daemon, this);
+        this.portalMethods = new PortalMethods(daemon, this);
+        this.chapMethods = new ChapMethods(daemon, this);
         this.save = new ConfigSave(daemon, file);
     }
 
@@ -53,11 +57,17 @@ public final class AdminMethods {
             case "lun.add" -> addLun(params);
             case "lun.remove" -> removeLun(params);
             case "lun.resize" -> resizeLun(params);
+            case "portal.list" -> portalMethods.list();
+            case "portal.add" -> portalMethods.add(params);
+            case "portal.remove" -> portalMethods.remove(params);
+            case "chap.list" -> chapMethods.list();
+            case "chap.set" -> chapMethods.set(params);
             case "log.level" -> logLevel(params);
             case "config.save" -> save.call(params);
             default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
                     + "daemon.status, target.list, target.create, target.delete, target.set, session.list, "
-                    + "session.logout, lun.add, lun.remove, lun.resize, log.level, config.save)");
+                    + "session.logout, lun.add, lun.remove, lun.resize, portal.list, portal.add, portal.remove, "
+                    + "chap.list, chap.set, log.level, config.save)");
         };
     }
 
