@@ -61,9 +61,11 @@ final class ChapSection {
     /** The credentials under {@code key}, or null when absent. */
     static ChapCredentials read(Fields parent, String key, Secrets seen) throws ConfigException {
         Cursor c = parent.optional(key);
-        if (c == null) {
-            return null;
-        }
+        return c == null ? null : readOne(c, seen);
+    }
+
+    /** The credentials of a {@code chap:} mapping written on its own. */
+    static ChapCredentials readOne(Cursor c, Secrets seen) throws ConfigException {
         Fields f = c.fields(KEYS);
         String username = name(f, "username", true);
         Cursor secretAt = f.required("secret");

@@ -93,6 +93,38 @@ public final class ConfigLoader {
     }
 
     /**
+     * A portal written on its own as a {@code portals:} item ({@code "host:port"} or {@code {address, transport,
+     * connections}}), for a daemon listening on {@code running} to listen on as well.
+     */
+    public static Portal parsePortal(String text, String sourceName, List<Portal> running) throws ConfigException {
+        return PortalsSection.readOne(Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)), running);
+    }
+
+    /**
+     * New {@code discovery-chap:} credentials for the running {@code config}: the file's keys and messages, its
+     * secrets checked against every other secret {@code config} uses (the discovery secrets it replaces excepted).
+     */
+    public static ChapCredentials parseDiscoveryChap(String text, String sourceName, TargetConfig config)
+            throws ConfigException {
+        ChapSection.Secrets others = ChapSection.Secrets.of(config.withChap(null, config.initiators()), null);
+        return ChapSection.readOne(Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)), others);
+    }
+
+    /**
+     * An {@code initiators:} entry ({@code {name, chap}}) on its own, replacing that initiator's in the running
+     * {@code config}: its secrets are checked against every other secret {@code config} uses.
+     */
+    public static InitiatorDefinition parseInitiator(String text, String sourceName, TargetConfig config)
+            throws ConfigException {
+        Fields f = Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)).fields(InitiatorsSection.KEYS);
+        String name = f.required("name").text();
+        List<InitiatorDefinition> others = config.initiators().stream()
+                .filter(i -> !i.name().equalsIgnoreCase(name)).toList();
+        return InitiatorsSection.readOne(f, ChapSection.Secrets.of(config.withChap(config.discoveryChap(), others),
+                null));
+    }
+
+    /**
      * A size as the config file writes it: bytes, or a binary K/M/G/T suffix ({@code 2G}).
      *
      * @throws IllegalArgumentException with the config file's message

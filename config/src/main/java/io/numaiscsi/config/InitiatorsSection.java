@@ -26,23 +26,29 @@ final class InitiatorsSection {
         for (Cursor item : list.list()) {
             Fields f = item.fields(KEYS);
             Cursor nameAt = f.required("name");
-            String name = nameAt.text();
-            String problem = IscsiNames.problem(name);
-            if (problem != null) {
-                throw nameAt.error(problem);
-            }
-            Cursor previous = names.putIfAbsent(name.toLowerCase(Locale.ROOT), nameAt);
+            Cursor previous = names.putIfAbsent(nameAt.text().toLowerCase(Locale.ROOT), nameAt);
             if (previous != null) {
-                throw nameAt.error("duplicate initiator \"" + name + "\" (also " + previous.path() + " at line "
-                        + previous.line() + ")");
+                throw nameAt.error("duplicate initiator \"" + nameAt.text() + "\" (also " + previous.path()
+                        + " at line " + previous.line() + ")");
             }
-            ChapCredentials chap = ChapSection.read(f, "chap", secrets);
-            if (chap == null) {
-                throw f.missing("chap", "is required");
-            }
-            out.add(new InitiatorDefinition(name, chap));
+            out.add(readOne(f, secrets));
         }
         return out;
+    }
+
+    /** One entry ({@code name}, {@code chap}) whose fields are {@code f}. */
+    static InitiatorDefinition readOne(Fields f, ChapSection.Secrets secrets) throws ConfigException {
+        Cursor nameAt = f.required("name");
+        String name = nameAt.text();
+        String problem = IscsiNames.problem(name);
+        if (problem != null) {
+            throw nameAt.error(problem);
+        }
+        ChapCredentials chap = ChapSection.read(f, "chap", secrets);
+        if (chap == null) {
+            throw f.missing("chap", "is required");
+        }
+        return new InitiatorDefinition(name, chap);
     }
 
     static ChapCredentials discovery(Fields root, ChapSection.Secrets secrets) throws ConfigException {

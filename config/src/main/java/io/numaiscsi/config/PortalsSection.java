@@ -37,6 +37,17 @@ final class PortalsSection {
         return portals;
     }
 
+    /** One portal entry on its own, for {@code running} to listen on as well (not one of them already). */
+    static Portal readOne(Cursor item, List<Portal> running) throws ConfigException {
+        Portal p = portal(item);
+        for (Portal r : running) {
+            if (r.toString().equalsIgnoreCase(p.toString()) && r.transport() == p.transport()) {
+                throw item.error("duplicate portal " + p + " (already listening there)");
+            }
+        }
+        return p;
+    }
+
     private static Portal portal(Cursor item) throws ConfigException {
         Cursor address = item;
         Portal.Transport transport = Portal.Transport.TCP;

@@ -46,7 +46,7 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
         }
         Set<String> seen = new HashSet<>();
         for (Portal p : portals) {
-            if (!seen.add(p.toString().toLowerCase(Locale.ROOT))) {
+            if (!seen.add(p.toString().toLowerCase(Locale.ROOT) + " " + p.transport())) {
                 throw new IllegalArgumentException("duplicate portal " + p);
             }
         }
@@ -56,6 +56,11 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
     /** This configuration with other targets (what a running daemon serves after live changes), all else kept. */
     public TargetConfig withTargets(List<TargetDefinition> newTargets) {
         return new TargetConfig(daemon, portals, iscsi, newTargets, cache, numa, limits, discoveryChap, initiators);
+    }
+
+    /** This configuration with other discovery and per-initiator CHAP (the admin API's changes), all else kept. */
+    public TargetConfig withChap(ChapCredentials newDiscoveryChap, List<InitiatorDefinition> newInitiators) {
+        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, newDiscoveryChap, newInitiators);
     }
 
     /** This configuration with other daemon settings (the {@code --event-model} override), all else kept. */

@@ -7,15 +7,25 @@ import java.util.Objects;
 
 /**
  * Session-layer settings from the config: negotiation limits, the CmdSN window, keepalive, the
- * portal addresses SendTargets reports, resource limits and the CHAP accounts of discovery and initiators.
+ * portal addresses SendTargets reports, resource limits and the CHAP accounts of discovery and initiators. The portals
+ * and the CHAP accounts are live: the admin API replaces them while the daemon runs.
  */
 public record SessionSettings(TargetLimits limits, int queueDepth, Duration nopInInterval, Duration nopInTimeout,
-                              List<String> portalAddresses, int targetPortalGroupTag, ResourceLimits resources,
-                              ChapAccounts chapAccounts) {
+                              ServedPortals portals, int targetPortalGroupTag, ResourceLimits resources,
+                              CurrentChapAccounts chap) {
 
     public SessionSettings {
+        Objects.requireNonNull(portals, "portals");
         Objects.requireNonNull(resources, "resources");
-        Objects.requireNonNull(chapAccounts, "chapAccounts");
+        Objects.requireNonNull(chap, "chap");
+    }
+
+    /** Fixed portals and CHAP accounts. */
+    public SessionSettings(TargetLimits limits, int queueDepth, Duration nopInInterval, Duration nopInTimeout,
+                           List<String> portalAddresses, int targetPortalGroupTag, ResourceLimits resources,
+                           ChapAccounts chapAccounts) {
+        this(limits, queueDepth, nopInInterval, nopInTimeout, new ServedPortals(portalAddresses), targetPortalGroupTag,
+                resources, new CurrentChapAccounts(chapAccounts));
     }
 
     /** Default resource limits, no discovery or per-initiator CHAP. */
@@ -23,5 +33,15 @@ public record SessionSettings(TargetLimits limits, int queueDepth, Duration nopI
                            List<String> portalAddresses, int targetPortalGroupTag) {
         this(limits, queueDepth, nopInInterval, nopInTimeout, portalAddresses, targetPortalGroupTag,
                 ResourceLimits.DEFAULT, ChapAccounts.NONE);
+    }
+
+    /** The portals SendTargets reports now. */
+    public List<String> portalAddresses() {
+        return portals.addresses();
+    }
+
+    /** The discovery and per-initiator CHAP accounts new logins use now. */
+    public ChapAccounts chapAccounts() {
+        return chap.get();
     }
 }

@@ -2,6 +2,7 @@ package io.numaiscsi.daemon;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.config.CacheSettings;
+import io.numaiscsi.config.ChapCredentials;
 import io.numaiscsi.daemon.placement.CachePools;
 import io.numaiscsi.daemon.placement.CacheSizing;
 import io.numaiscsi.daemon.placement.TargetPlacement;
@@ -27,6 +28,8 @@ import io.numaiscsi.session.SessionAborts;
 import io.numaiscsi.session.ChapAccount;
 import io.numaiscsi.session.ChapAccounts;
 import io.numaiscsi.session.ConnectionGuards;
+import io.numaiscsi.session.CurrentChapAccounts;
+import io.numaiscsi.session.ServedPortals;
 import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.ResourceLimits;
 import io.numaiscsi.session.SessionServices;
@@ -56,11 +59,16 @@ public final class TargetDaemon implements AutoCloseable {
     private final ByteBufAllocator alloc;
     private final SessionTable sessions;
     private final EventThreadRegistry threadStats = new EventThreadRegistry();
-    private final List<InetSocketAddress> bound = new ArrayList<>();
     private final NumaResources numa;
     private EventLoops eventLoops;
     private TargetRegistry registry;
     private TcpPortal portal;
+    private LivePortals portals;
+    private SessionServices services;
+    private CurrentChapAccounts chap;
+    /** The discovery and per-initiator CHAP in force (the config's until the admin API changes them). */
+    private ChapCredentials discoveryChap;
+    private List<InitiatorDefinition> initiators;
     private volatile IserPortals iserPortals;
     private ConnectionGuards guards;
     private boolean closed;
@@ -75,6 +83,8 @@ public final class TargetDaemon implements AutoCloseable {
         this.sessions = new SessionTable(config.limits().maxSessions(), config.limits().maxSessionsPerInitiator());
         this.numa = new NumaResources(config.numa(), config.portals(), config.daemon().ioThreads());
         this.alloc = numa.allocator();
+        this.discoveryChap = config.discoveryChap();
+        this.initiators = config.initiators();
     }
 
     public void start() throws IOException, InterruptedException {
@@ -107,8 +117,10 @@ public final class TargetDaemon implements AutoCloseable {
                 resources.loginPduTimeout().toMillis(), resources.bufferMemory(), PlatformDependent.maxDirectMemory(),
                 resources.writeBufferPerSession(), resources.dataInPerConnection(), resources.dataOutTimeout().toMillis(),
                 config.discoveryChap() == null ? "open" : "needs CHAP", config.initiators().size());
+        ServedPortals served = new ServedPortals(portalNames);
+        chap = new CurrentChapAccounts(chapAccounts(discoveryChap, initiators));
         SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
-                iscsi.nopInTimeout(), portalNames, TARGET_PORTAL_GROUP_TAG, resources, chapAccounts(config));
+                iscsi.nopInTimeout(), served, TARGET_PORTAL_GROUP_TAG, resources, chap);
         guards = ConnectionGuards.of(resources);
         for (int node = 0; node < eventLoops.nodes(); node++) {
             for (EventExecutor lunThread : eventLoops.luns(node)) {
@@ -116,14 +128,41 @@ public final class TargetDaemon implements AutoCloseable {
             }
         }
         portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.epoll());
-        SessionServices services = new SessionServices(settings, directory, sessions, eventThreads, threadStats, guards);
+        portals = new LivePortals(portal, served);
+        services = new SessionServices(settings, directory, sessions, eventThreads, threadStats, guards);
         for (Portal p : config.portals()) {
             if (p.transport() == Portal.Transport.ISER) {
                 listenIser(p, services);
+                portals.addIser(p);
             } else {
-                bound.add(portal.listen(p.host(), p.port(), services, alloc));
+                portals.addTcp(p, services, alloc);
             }
         }
+    }
+
+    /** Listens on one more TCP portal (the admin API); throws with the OS's reason when it cannot. */
+    public synchronized LivePortals.Listening addPortal(Portal p) throws IOException, InterruptedException {
+        if (p.transport() != Portal.Transport.TCP) {
+            throw new IllegalArgumentException("iSER portals are opened at start only");
+        }
+        return portals.addTcp(p, services, alloc);
+    }
+
+    /** Stops listening on a TCP portal; the sessions that came in through it go on. Returns how many connections. */
+    public synchronized int removePortal(LivePortals.Listening l) {
+        return portals.removeTcp(l);
+    }
+
+    /** The portals listening now, in the order they were opened. */
+    public List<LivePortals.Listening> portals() {
+        return portals.list();
+    }
+
+    /** Replaces the discovery and per-initiator CHAP (the admin API); new logins use them at once. */
+    public synchronized void replaceChap(ChapCredentials discovery, List<InitiatorDefinition> byInitiator) {
+        chap.replace(chapAccounts(discovery, byInitiator));
+        discoveryChap = discovery;
+        initiators = List.copyOf(byInitiator);
     }
 
     /** An iSER portal (RFC 7145) beside the TCP ones; the host must have rdma-core and an RDMA device. */
@@ -174,17 +213,17 @@ public final class TargetDaemon implements AutoCloseable {
         return budget;
     }
 
-    /** Discovery and per-initiator CHAP from the config. */
-    private static ChapAccounts chapAccounts(TargetConfig config) {
+    private static ChapAccounts chapAccounts(ChapCredentials discovery, List<InitiatorDefinition> initiators) {
         Map<String, ChapAccount> byInitiator = new HashMap<>();
-        for (InitiatorDefinition i : config.initiators()) {
+        for (InitiatorDefinition i : initiators) {
             byInitiator.put(i.name(), Credentials.account(i.chap()));
         }
-        return new ChapAccounts(Credentials.account(config.discoveryChap()), byInitiator);
+        return new ChapAccounts(Credentials.account(discovery), byInitiator);
     }
 
+    /** The TCP portals' bound addresses. */
     public List<InetSocketAddress> boundAddresses() {
-        return bound;
+        return portals.list().stream().map(LivePortals.Listening::bound).filter(java.util.Objects::nonNull).toList();
     }
 
     public EventThreadRegistry threadStats() {
@@ -255,7 +294,7 @@ public final class TargetDaemon implements AutoCloseable {
      * Returns how many changes were applied.
      */
     public synchronized int reload(TargetConfig wanted) {
-        ConfigOperations.Plan plan = ConfigOperations.diff(config.withTargets(registry.targets()), wanted);
+        ConfigOperations.Plan plan = ConfigOperations.diff(runningConfig(), wanted);
         for (String change : plan.needRestart()) {
             LOG.warn("reload: not applied until a restart: {}", change);
         }
@@ -282,9 +321,17 @@ public final class TargetDaemon implements AutoCloseable {
         return applied;
     }
 
-    /** The config as served now: its settings with the targets and LUNs that every change since start has left. */
+    /**
+     * The config as served now: its settings with the portals, discovery and per-initiator CHAP, targets and LUNs
+     * that every change since start has left.
+     */
     public synchronized TargetConfig runningConfig() {
-        return config.withTargets(registry.targets());
+        return config.withPortals(portals.portals()).withChap(discoveryChap, initiators).withTargets(registry.targets());
+    }
+
+    /** The config the daemon started with (its command-line overrides applied). */
+    public TargetConfig startConfig() {
+        return config;
     }
 
     /**

@@ -24,8 +24,10 @@ import picocli.CommandLine.ParentCommand;
             "3:no daemon answers on the socket"},
         subcommands = {AdminCli.Ls.class, AdminCli.Status.class, AdminCli.Sessions.class, TargetCommands.Create.class,
             TargetCommands.Set.class, TargetCommands.Delete.class, TargetCommands.Logout.class, AdminCli.LunAdd.class,
-            AdminCli.LunRemove.class, LunResizeCommand.class, AdminCli.Save.class, StatusCommands.Cache.class,
-            StatusCommands.Threads.class, AdminCli.LogLevel.class, CommandLine.HelpCommand.class,
+            AdminCli.LunRemove.class, LunResizeCommand.class, PortalCommands.List.class, PortalCommands.Add.class,
+            PortalCommands.Remove.class, PortalCommands.ChapList.class, PortalCommands.ChapSet.class,
+            AdminCli.Save.class, StatusCommands.Cache.class, StatusCommands.Threads.class, AdminCli.LogLevel.class,
+            CommandLine.HelpCommand.class,
             picocli.AutoComplete.GenerateCompletion.class})
 public final class AdminCli {
     static final int EXIT_REFUSED = 1;

@@ -33,6 +33,8 @@ public final class AdminMethods {
     private final TargetDaemon daemon;
     private final TargetMethods targetMethods;
     private final StatusMethods status;
+    private final PortalMethods portalMethods;
+    private final ChapMethods chapMethods;
     private final ConfigSave save;
 
     /** {@code file}: the daemon's --config file, for {@code config.save}. */
@@ -40,6 +42,8 @@ public final class AdminMethods {
         this.daemon = daemon;
         this.targetMethods = new TargetMethods(daemon, this);
         this.status = new StatusMethods(daemon);
+        this.portalMethods = new PortalMethods(daemon, this);
+        this.chapMethods = new ChapMethods(daemon, this);
         this.save = new ConfigSave(daemon, file);
     }
 
@@ -55,13 +59,19 @@ public final class AdminMethods {
             case "lun.add" -> addLun(params);
             case "lun.remove" -> removeLun(params);
             case "lun.resize" -> resizeLun(params);
+            case "portal.list" -> portalMethods.list();
+            case "portal.add" -> portalMethods.add(params);
+            case "portal.remove" -> portalMethods.remove(params);
+            case "chap.list" -> chapMethods.list();
+            case "chap.set" -> chapMethods.set(params);
             case "log.level" -> logLevel(params);
             case "cache.status" -> status.cache();
             case "thread.list" -> status.threads();
             case "config.save" -> save.call(params);
             default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
                     + "daemon.status, target.list, target.create, target.delete, target.set, session.list, "
-                    + "session.logout, lun.add, lun.remove, lun.resize, log.level, config.save, cache.status, thread.list)");
+                    + "session.logout, lun.add, lun.remove, lun.resize, portal.list, portal.add, portal.remove, "
+                    + "chap.list, chap.set, cache.status, thread.list, log.level, config.save)");
         };
     }
 

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +35,7 @@ final class ConfigSave {
     /** One save at a time: a second waits, then writes what is running then. */
     synchronized JsonNode call(JsonNode params) throws AdminError {
         Path path = path(params);
-        TargetConfig saved = toSave(daemon.runningConfig(), file.contents());
+        TargetConfig saved = toSave(daemon.runningConfig(), daemon.startConfig(), file.contents());
         Path written;
         try {
             written = AtomicConfigWriter.write(path, saved);
@@ -59,10 +60,20 @@ final class ConfigSave {
     /**
      * The running targets over the file's settings. LUN paths under the data directory in force (the file's, or
      * {@code --data-dir}'s) move to the file's, where the file's relative paths resolve: {@code --data-dir} given
-     * again moves them back, as it did at start.
+     * again moves them back, as it did at start. The portals and the discovery and per-initiator CHAP are the file's
+     * unless the admin API changed them since {@code started}: then the running ones (a {@code --portal} override
+     * alone is not saved).
      */
-    static TargetConfig toSave(TargetConfig running, TargetConfig fileContents) {
-        return fileContents.withTargets(running.withDataDir(fileContents.daemon().dataDir()).targets());
+    static TargetConfig toSave(TargetConfig running, TargetConfig started, TargetConfig fileContents) {
+        TargetConfig saved = fileContents.withTargets(running.withDataDir(fileContents.daemon().dataDir()).targets());
+        if (!running.portals().equals(started.portals())) {
+            saved = saved.withPortals(running.portals());
+        }
+        if (!Objects.equals(running.discoveryChap(), started.discoveryChap())
+                || !running.initiators().equals(started.initiators())) {
+            saved = saved.withChap(running.discoveryChap(), running.initiators());
+        }
+        return saved;
     }
 
     private Path path(JsonNode params) throws AdminError {

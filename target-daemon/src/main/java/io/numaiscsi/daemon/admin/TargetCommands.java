@@ -47,7 +47,7 @@ final class TargetCommands {
         }
 
         /** The file's first line: a secret typed into a file usually ends with a newline that is not part of it. */
-        private static String secret(Path file) {
+        static String secret(Path file) {
             try {
                 String text = file.toString().equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
                         : Files.readString(file, StandardCharsets.UTF_8);

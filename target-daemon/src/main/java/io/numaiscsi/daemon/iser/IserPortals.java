@@ -53,8 +53,8 @@ public final class IserPortals implements AutoCloseable {
         SessionSettings base = tcpServices.settings();
         IserSettings iser = IserSettings.defaults(base.queueDepth());
         SessionSettings settings = new SessionSettings(IserLimits.of(base.limits(), iser), base.queueDepth(),
-                base.nopInInterval(), base.nopInTimeout(), base.portalAddresses(), base.targetPortalGroupTag(),
-                base.resources(), base.chapAccounts());
+                base.nopInInterval(), base.nopInTimeout(), base.portals(), base.targetPortalGroupTag(),
+                base.resources(), base.chap());
         SessionServices services = new SessionServices(settings, tcpServices.targets(), tcpServices.sessions(),
                 tcpServices.eventThreads(), tcpServices.threadStats(), tcpServices.guards());
         IserPortal.Acceptor acceptor = new IserPortal.Acceptor() {

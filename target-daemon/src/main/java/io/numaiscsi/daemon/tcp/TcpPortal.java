@@ -3,6 +3,7 @@ package io.numaiscsi.daemon.tcp;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -14,6 +15,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.numaiscsi.session.PeerEventLogs;
 import io.numaiscsi.session.ResourceLimits;
 import io.numaiscsi.session.SessionServices;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +33,7 @@ public final class TcpPortal implements AutoCloseable {
     private final EventLoopGroup acceptor;
     private final EventLoopGroup login;
     private final Class<? extends ServerChannel> channelClass;
-    private final List<Channel> listeners = new ArrayList<>();
+    private final List<Listener> listeners = new ArrayList<>();
     /** Open connections over every portal of this transport, those still in login included. */
     private final AtomicInteger open = new AtomicInteger();
 
@@ -42,9 +44,14 @@ public final class TcpPortal implements AutoCloseable {
         this.channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     }
 
-    /** Binds one portal; throws if the address cannot be bound. */
+    /** One listening socket and the connections open through it now. */
+    private record Listener(Channel channel, AtomicInteger connections) {
+    }
+
+    /** Binds one portal; throws with the OS's reason if the address cannot be bound, nothing listening then. */
     public InetSocketAddress listen(String host, int port, SessionServices services, ByteBufAllocator alloc)
-            throws InterruptedException {
+            throws IOException, InterruptedException {
+        AtomicInteger through = new AtomicInteger();
         ServerBootstrap b = new ServerBootstrap()
                 .group(acceptor, login)
                 .channel(channelClass)
@@ -67,12 +74,23 @@ public final class TcpPortal implements AutoCloseable {
                             ch.close();
                             return;
                         }
-                        ch.closeFuture().addListener(f -> open.decrementAndGet());
+                        through.incrementAndGet();
+                        ch.closeFuture().addListener(f -> {
+                            open.decrementAndGet();
+                            through.decrementAndGet();
+                        });
                         ch.pipeline().addLast("iscsi", new TcpConnectionHandler(services, alloc));
                     }
                 });
-        Channel ch = b.bind(host, port).sync().channel();
-        listeners.add(ch);
+        ChannelFuture bind = b.bind(host, port).await();
+        if (!bind.isSuccess()) {
+            Throwable cause = bind.cause();
+            throw new IOException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+        }
+        Channel ch = bind.channel();
+        synchronized (listeners) {
+            listeners.add(new Listener(ch, through));
+        }
         InetSocketAddress bound = (InetSocketAddress) ch.localAddress();
         LOG.info("listening on {}:{} (iSCSI/TCP, {})", host, bound.getPort(), channelClass.getSimpleName());
         return bound;
@@ -84,11 +102,37 @@ public final class TcpPortal implements AutoCloseable {
         return new WriteBufferWaterMark(high / 2, high);
     }
 
+    /**
+     * Stops listening on the portal {@link #listen} bound to {@code bound}; the connections accepted there go on.
+     * Returns how many are open, or -1 when nothing listens there.
+     */
+    public int stop(InetSocketAddress bound) {
+        Listener found = null;
+        synchronized (listeners) {
+            for (Listener l : listeners) {
+                if (l.channel().localAddress().equals(bound)) {
+                    found = l;
+                }
+            }
+            listeners.remove(found);
+        }
+        if (found == null) {
+            return -1;
+        }
+        found.channel().close().syncUninterruptibly();
+        LOG.info("stopped listening on {} ({} connection(s) through it go on)", bound, found.connections().get());
+        return found.connections().get();
+    }
+
     /** Stops listening; the event loop groups belong to the caller. */
     @Override
     public void close() {
-        for (Channel ch : listeners) {
-            ch.close().syncUninterruptibly();
+        List<Listener> all;
+        synchronized (listeners) {
+            all = new ArrayList<>(listeners);
+        }
+        for (Listener l : all) {
+            l.channel().close().syncUninterruptibly();
         }
     }
 }

@@ -25,13 +25,14 @@ class ConfigSaveTest {
     @Test
     void theRunningTargetsGoOverTheFilesSettingsWithoutTheCommandLineOverrides() throws Exception {
         TargetConfig file = ConfigLoader.parse(FILE, "t.yaml");
-        TargetConfig running = file.withDataDir(Path.of("/override"))
+        TargetConfig started = file.withDataDir(Path.of("/override"))
                 .withPortals(List.of(io.numaiscsi.config.Portal.parse("127.0.0.1:13260")));
+        TargetConfig running = started;
         var t = running.targets().get(0);
         var added = ConfigLoader.parseLun("{id: 2, path: lun2.img, size: 2M}", "lun.add", running, t);
         running = running.withTargets(List.of(t.withLuns(List.of(t.luns().get(0), t.luns().get(1), added))));
 
-        TargetConfig saved = ConfigSave.toSave(running, file);
+        TargetConfig saved = ConfigSave.toSave(running, started, file);
 
         assertEquals(file.daemon(), saved.daemon(), "the file's data directory and event model");
         assertEquals(file.portals(), saved.portals(), "the file's portals, not --portal's");
@@ -39,6 +40,22 @@ class ConfigSaveTest {
         assertEquals(List.of(Path.of("/srv/iscsi/lun0.img"), Path.of("/elsewhere/lun1.img"),
                 Path.of("/srv/iscsi/lun2.img")), paths, "where --data-dir /override given again finds them");
         assertEquals(running.targets(), saved.withDataDir(Path.of("/override")).targets());
+    }
+
+    @Test
+    void portalsAndChapChangedThroughTheApiAreSavedOverTheFiles() throws Exception {
+        TargetConfig file = ConfigLoader.parse(FILE, "t.yaml");
+        TargetConfig started = file.withPortals(List.of(io.numaiscsi.config.Portal.parse("127.0.0.1:13260")));
+        List<io.numaiscsi.config.Portal> added = List.of(io.numaiscsi.config.Portal.parse("127.0.0.1:13260"),
+                io.numaiscsi.config.Portal.parse("127.0.0.1:13261"));
+        var discovery = ConfigLoader.parseDiscoveryChap("{username: d, secret: discoverysecret1}", "chap.set", started);
+        TargetConfig running = started.withPortals(added).withChap(discovery, List.of());
+
+        TargetConfig saved = ConfigSave.toSave(running, started, file);
+
+        assertEquals(added, saved.portals());
+        assertEquals(discovery, saved.discoveryChap());
+        assertEquals(file.portals(), ConfigSave.toSave(started, started, file).portals(), "unchanged: the file's");
     }
 
     @Test
