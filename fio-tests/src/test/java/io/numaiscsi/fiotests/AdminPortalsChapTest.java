@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,28 +46,27 @@ class AdminPortalsChapTest {
 
     private DaemonProcess daemon;
     private Path socket;
-    private final AtomicInteger runs = new AtomicInteger();
+    private AdminCliRun cli;
 
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon");
         daemon = DaemonProcess.start(NAME, DaemonProcess.Setup.fileLun(16L << 20));
         socket = daemon.dataDir().resolve("admin.sock");
+        cli = new AdminCliRun(NAME, socket);
     }
 
     @AfterAll
     void stop() throws Exception {
         if (daemon != null) {
             daemon.close();
-            assertFalse(Files.readString(daemon.log(), StandardCharsets.ISO_8859_1).contains(DISCOVERY_SECRET), "the discovery secret is in the daemon log");
+            assertFalse(Files.readString(daemon.log(), StandardCharsets.ISO_8859_1).contains(DISCOVERY_SECRET),
+                    "the discovery secret is in the daemon log");
         }
     }
 
     private ToolRun admin(String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("--socket", socket.toString()));
-        all.addAll(List.of(args));
-        Path log = DaemonProcess.logDir().resolve(NAME + "-cli-" + runs.incrementAndGet() + ".log");
-        return ToolRun.run(log, AdminCliTest.CLI_LIMIT, DaemonProcess.command(NAME + "-cli", AdminCliTest.CLI_CLASS, all));
+        return cli.run(args);
     }
 
     private String ok(ToolRun r) throws IOException {
