@@ -69,11 +69,11 @@ iscsi_logout() { iscsiadm -m node -T "$1" -p "$PORTAL" --logout; }
 # iscsi_disk IQN [TIMEOUT] [LUN]: wait for the block device of IQN's logged-in session (of LUN, or the
 # first one found); prints /dev/sdX
 iscsi_disk() {
-  local end=$((SECONDS + ${2:-30})) s d
+  local end=$((SECONDS + ${2:-30})) lun=${3:-*} s d
   while [ "$SECONDS" -lt "$end" ]; do
     for s in /sys/class/iscsi_session/session*; do
       [ "$(cat "$s/targetname" 2>/dev/null)" = "$1" ] || continue
-      for d in "$s"/device/target*/*:"${3:-*}"/block/*; do
+      for d in "$s"/device/target*/*:$lun/block/*; do  # $lun unquoted: its default is a glob
         [ -e "$d" ] || continue
         d=/dev/${d##*/}
         [ -b "$d" ] && { echo "$d"; return 0; }
