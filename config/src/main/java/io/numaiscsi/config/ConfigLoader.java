@@ -68,8 +68,7 @@ public final class ConfigLoader {
      */
     public static LunDefinition parseLun(String text, String sourceName, TargetConfig config, TargetDefinition target)
             throws ConfigException {
-        Node root = LocatedTreeReader.read(text, sourceName);
-        return LunSection.readOne(Cursor.root(sourceName, root), config.daemon().dataDir(), target, config.targets());
+        return LunSection.readOne(entry(text, sourceName), config.daemon().dataDir(), target, config.targets());
     }
 
     /**
@@ -79,7 +78,7 @@ public final class ConfigLoader {
      */
     public static TargetDefinition parseTarget(String text, String sourceName, TargetConfig config)
             throws ConfigException {
-        return TargetsSection.readOne(Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)), config);
+        return TargetsSection.readOne(entry(text, sourceName), config);
     }
 
     /**
@@ -88,7 +87,7 @@ public final class ConfigLoader {
      */
     public static TargetDefinition parseTargetSettings(String text, String sourceName, TargetConfig config,
                                                        TargetDefinition target) throws ConfigException {
-        return TargetsSection.readSettings(Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)), target,
+        return TargetsSection.readSettings(entry(text, sourceName), target,
                 config);
     }
 
@@ -97,7 +96,7 @@ public final class ConfigLoader {
      * connections}}), for a daemon listening on {@code running} to listen on as well.
      */
     public static Portal parsePortal(String text, String sourceName, List<Portal> running) throws ConfigException {
-        return PortalsSection.readOne(Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)), running);
+        return PortalsSection.readOne(entry(text, sourceName), running);
     }
 
     /**
@@ -107,7 +106,7 @@ public final class ConfigLoader {
     public static ChapCredentials parseDiscoveryChap(String text, String sourceName, TargetConfig config)
             throws ConfigException {
         ChapSection.Secrets others = ChapSection.Secrets.of(config.withChap(null, config.initiators()), null);
-        return ChapSection.readOne(Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)), others);
+        return ChapSection.readOne(entry(text, sourceName), others);
     }
 
     /**
@@ -116,7 +115,7 @@ public final class ConfigLoader {
      */
     public static InitiatorDefinition parseInitiator(String text, String sourceName, TargetConfig config)
             throws ConfigException {
-        Fields f = Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName)).fields(InitiatorsSection.KEYS);
+        Fields f = entry(text, sourceName).fields(InitiatorsSection.KEYS);
         String name = f.required("name").text();
         List<InitiatorDefinition> others = config.initiators().stream()
                 .filter(i -> !i.name().equalsIgnoreCase(name)).toList();
@@ -131,6 +130,11 @@ public final class ConfigLoader {
      */
     public static long parseSize(String text) {
         return Sizes.parse(text);
+    }
+
+    /** One entry an admin request wrote on its own, as JSON or YAML; its errors start with {@code sourceName}. */
+    private static Cursor entry(String text, String sourceName) throws ConfigException {
+        return Cursor.root(sourceName, LocatedTreeReader.read(text, sourceName));
     }
 
     /** The data directory a config without {@code daemon.data-dir} uses, for this process's user. */

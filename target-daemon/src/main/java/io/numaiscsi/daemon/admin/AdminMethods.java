@@ -170,7 +170,7 @@ public final class AdminMethods {
         if (id == null || !id.canConvertToInt()) {
             throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id (the LUN number) is required");
         }
-        if (target.luns().stream().noneMatch(l -> l.id() == id.asInt())) {
+        if (target.lun(id.asInt()) == null) {
             throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id: target " + target.name()
                     + " has no LUN " + id.asInt());
         }
@@ -233,6 +233,19 @@ public final class AdminMethods {
         if (dir != null && !dir.startsWith(dataDir) && !java.nio.file.Files.isDirectory(dir)) {
             throw new AdminError(AdminError.INVALID_PARAMS, source + ": path: directory " + dir + " does not exist "
                     + "(directories are created only inside the data directory " + dataDir + ")");
+        }
+    }
+
+    /** Refuses a request with a key {@code method} does not take, naming it and the keys it does. */
+    static void knownKeys(JsonNode params, String method, java.util.List<String> known, String knownText)
+            throws AdminError {
+        var names = params.fieldNames();
+        while (names.hasNext()) {
+            String key = names.next();
+            if (!known.contains(key)) {
+                throw new AdminError(AdminError.INVALID_PARAMS, method + ": params." + key + ": unknown key (known keys: "
+                        + knownText + ")");
+            }
         }
     }
 

@@ -54,14 +54,8 @@ final class ChapMethods {
             throw new AdminError(AdminError.INVALID_PARAMS, "chap.set: give params.discovery, or params.initiator "
                     + "with params.chap");
         }
-        var names = params.fieldNames();
-        while (names.hasNext()) {
-            String key = names.next();
-            if (!(discovery ? List.of("discovery") : List.of("initiator", "chap")).contains(key)) {
-                throw new AdminError(AdminError.INVALID_PARAMS, "chap.set: params." + key + ": unknown key here (known "
-                        + "keys: discovery; or initiator, chap)");
-            }
-        }
+        AdminMethods.knownKeys(params, "chap.set", discovery ? List.of("discovery") : List.of("initiator", "chap"),
+                "discovery; or initiator, chap");
         return discovery ? setDiscovery(params.get("discovery")) : setInitiator(params);
     }
 

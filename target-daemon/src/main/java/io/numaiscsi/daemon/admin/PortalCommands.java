@@ -132,12 +132,7 @@ final class PortalCommands {
         Path mutualSecretFile;
 
         ObjectNode entry() {
-            ObjectNode chap = JSON.objectNode().put("username", user)
-                    .put("secret", TargetCommands.Chap.secret(secretFile));
-            AdminCli.putIfGiven(chap, "mutual-username", mutualUser);
-            AdminCli.putIfGiven(chap, "mutual-secret",
-                    mutualSecretFile == null ? null : TargetCommands.Chap.secret(mutualSecretFile));
-            return chap;
+            return TargetCommands.Chap.entry(user, secretFile, mutualUser, mutualSecretFile);
         }
     }
 

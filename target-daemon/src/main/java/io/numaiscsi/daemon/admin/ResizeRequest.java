@@ -33,12 +33,11 @@ final class ResizeRequest {
         if (id == null || !id.isIntegralNumber() || !id.canConvertToInt()) {
             throw invalid("params.id (the LUN number) is required");
         }
-        for (LunDefinition lun : target.luns()) {
-            if (lun.id() == id.asInt()) {
-                return lun;
-            }
+        LunDefinition lun = target.lun(id.asInt());
+        if (lun == null) {
+            throw invalid("params.id: target " + target.name() + " has no LUN " + id.asInt());
         }
-        throw invalid("params.id: target " + target.name() + " has no LUN " + id.asInt());
+        return lun;
     }
 
     private static long size(JsonNode size) throws AdminError {

@@ -38,6 +38,11 @@ final class TargetCommands {
         }
 
         ObjectNode entry() {
+            return entry(user, secretFile, mutualUser, mutualSecretFile);
+        }
+
+        /** A config file's chap mapping of what was given, secrets read from their files. */
+        static ObjectNode entry(String user, Path secretFile, String mutualUser, Path mutualSecretFile) {
             ObjectNode chap = JSON.objectNode();
             AdminCli.putIfGiven(chap, "username", user);
             AdminCli.putIfGiven(chap, "secret", secretFile == null ? null : secret(secretFile));

@@ -27,6 +27,7 @@ final class TargetMethods {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     /** What {@code target.set} takes besides the target and force; each key absent is kept, null clears it. */
     private static final List<String> SETTINGS = List.of("alias", "allow", "allow-networks", "chap");
+    private static final List<String> SET_KEYS = List.of("target", "force", "alias", "allow", "allow-networks", "chap");
 
     private final TargetDaemon daemon;
     private final AdminMethods methods;
@@ -90,14 +91,7 @@ final class TargetMethods {
      */
     JsonNode set(JsonNode params) throws AdminError {
         TargetDefinition current = methods.target(params, "target.set");
-        var names = params.fieldNames();
-        while (names.hasNext()) {
-            String key = names.next();
-            if (!key.equals("target") && !key.equals("force") && !SETTINGS.contains(key)) {
-                throw new AdminError(AdminError.INVALID_PARAMS, "target.set: params." + key + ": unknown key (known keys: "
-                        + "target, force, " + String.join(", ", SETTINGS) + ")");
-            }
-        }
+        AdminMethods.knownKeys(params, "target.set", SET_KEYS, String.join(", ", SET_KEYS));
         ObjectNode entry = settingsOf(current);
         for (String key : SETTINGS) {
             if (params.has(key)) {
