@@ -8,7 +8,8 @@
 #   --quick          1 repeat x 5 s per cell (smoke test of the harness; numbers mean little)
 #   --repeats N      runs per cell and target, alternating targets (default 3)
 #   --runtime S      seconds per fio run (default 20)
-#   --warmup S       one discarded 4k random read run per target before the matrix (default 5)
+#   --warmup S       discarded runs per target before the matrix, S seconds each: a sequential read of
+#                    both LUNs, then each workload of the matrix once (default 5)
 #   --lun-size SIZE  size of every LUN file on /dev/shm, written fully once (default 1G)
 #   --matrix FILE    workloads (default fio-tests/bench/matrix.txt)
 #   --out DIR        results (default fio-tests/target/bench/<timestamp>/)
@@ -211,9 +212,11 @@ cache_keys() { # MODE: the cache section's keys: both LUNs held whole, a given s
 start_daemon() { # NAME MODEL CACHE_MODE
   local name=$1 model=$2 cache=$3 port mport cfg pid
   free_port port; free_port mport; cfg=$OUT/daemon-$name.yaml
+  # a data directory each: it holds the daemon's admin socket, which one daemon at a time may own
+  mkdir -p -m 0700 "$SHM/$name.data"
   cat > "$cfg" <<EOF
 daemon:
-  data-dir: $SHM
+  data-dir: $SHM/$name.data
 portals:
   - 127.0.0.1:$port
 cache:

@@ -89,6 +89,10 @@ final class ConfiguredDaemon implements AutoCloseable {
         return log;
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     String logText() throws IOException {
         return Files.readString(log, StandardCharsets.UTF_8);
     }

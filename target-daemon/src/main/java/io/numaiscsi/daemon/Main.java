@@ -10,6 +10,7 @@ import io.numaiscsi.daemon.admin.AdminSocket;
 import io.numaiscsi.daemon.metrics.DaemonMetrics;
 import io.numaiscsi.daemon.metrics.MetricsEndpoint;
 import io.numaiscsi.daemon.placement.NodeLocalAllocator;
+import io.numaiscsi.scsi.backstore.BackingInUseException;
 import io.numaiscsi.scsi.backstore.UnsafeFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ public final class Main implements Callable<Integer> {
         sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reloads.execute(() -> reload(daemon)));
         try {
             daemon.start();
-        } catch (UnsafeFileException e) {
+        } catch (UnsafeFileException | BackingInUseException e) {
             System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
             daemon.close();
             return EXIT_STARTUP;

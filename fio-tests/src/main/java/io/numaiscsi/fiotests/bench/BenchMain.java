@@ -21,7 +21,10 @@ public final class BenchMain {
               --matrix FILE        workloads, lines "name rw bs iodepth numjobs luns" (default fio-tests/bench/matrix.txt)
               --repeats N          runs per cell and target (default 3)
               --runtime S          seconds per run (default 20)
-              --warmup S           discarded sequential read of both LUNs per target first, filling caches (default 5, 0 = none)
+              --warmup S           discarded runs per target first, S seconds each: a sequential read of both LUNs
+                                   (fills caches), then each workload of the matrix once (the JIT compiles every
+                                   path the cells take; without it a target's first cells ran part interpreted)
+                                   (default 5, 0 = none)
               --ceiling N=FILE     iperf3 -J client output measured with N parallel streams (repeatable)
               --fio PATH           fio with the libiscsi engine (default /opt/fio-libiscsi/bin/fio)
               --clk-tck N          USER_HZ of /proc/PID/stat (default 100)
@@ -73,6 +76,9 @@ public final class BenchMain {
         Runtime.getRuntime().addShutdownHook(new Thread(run::abort, "stop-fio"));
         if (warmup > 0) {
             run.warmUp(targets, Workload.parseLine("warmup read 512k 8 1 2"), warmup);
+            for (Workload w : workloads) {
+                run.warmUp(targets, w, warmup);
+            }
         }
         List<Sample> samples = run.run(BenchRun.schedule(workloads, targets, repeats));
         List<String> names = targets.stream().map(Target::name).toList();

@@ -10,7 +10,8 @@ import java.nio.file.Path;
  * mode 0600 and its size on the descriptor (fchmod, ftruncate: the umask plays no part), and what was opened must be
  * a regular file with one link, owned by the daemon's user, of the configured size. The checks stat the descriptor
  * (through {@code /proc/self/fd/N}), so nothing can be swapped in between the check and the use; everything else
- * opens the file through {@link #handle()}, the same inode.
+ * opens the file through {@link #handle()}, the same inode. The descriptor holds an exclusive lock on the file
+ * ({@link ExclusiveUse}) until it is closed: one daemon, one LUN per file.
  */
 final class BackingFile {
   static final int CREATE_MODE = 0600;
@@ -56,6 +57,7 @@ final class BackingFile {
       }
       FileStatus opened = FileStatus.of(descriptorPath(fd));
       check(path, opened, sizeBytes, ownerUid);
+      ExclusiveUse.lock(libc, fd, path);
       return new BackingFile(libc, fd, create, warning(path, opened));
     } catch (IOException | RuntimeException e) {
       libc.close(fd);

@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The few libc calls Java's file API lacks: opening without following a symbolic link, fchmod and ftruncate on that
- * descriptor, hole punching and SEEK_DATA/SEEK_HOLE.
+ * descriptor, hole punching, SEEK_DATA/SEEK_HOLE and flock.
  */
 public interface LibC {
   int O_RDWR = 2;
@@ -24,6 +24,9 @@ public interface LibC {
   int SEEK_HOLE = 4;
   int ENXIO = 6;
   int EOPNOTSUPP = 95;
+  int EWOULDBLOCK = 11;
+  int LOCK_EX = 2;
+  int LOCK_NB = 4;
 
   @SaveError
   int open(String path, int flags, int mode);
@@ -42,6 +45,9 @@ public interface LibC {
 
   @SaveError
   int ftruncate(int fd, long length);
+
+  @SaveError
+  int flock(int fd, int operation);
 
   String strerror(int errnum);
 
