@@ -5,5 +5,7 @@ public enum BackingType {
     /** A file on disk (created sparse when missing). */
     FILE,
     /** Process memory; contents are lost at shutdown. */
-    RAM
+    RAM,
+    /** No storage: reads return zeroes, writes are dropped (measuring the protocol path alone). */
+    NULL
 }

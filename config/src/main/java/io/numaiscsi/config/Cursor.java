@@ -51,6 +51,11 @@ final class Cursor {
         return new ConfigException(source, line, path, problem);
     }
 
+    /** A scalar's text as the YAML parser gives it, also for a null ("null" for {@code null}), else "". */
+    String rawText() {
+        return node instanceof Node.Scalar s && s.text() != null ? s.text() : "";
+    }
+
     /** The value as text; any scalar is accepted (a number written for a name is still text). */
     String text() throws ConfigException {
         if (node instanceof Node.Scalar s && !s.isNull()) {

@@ -45,6 +45,12 @@ final class Fields {
         return c.isNull() ? null : c;
     }
 
+    /** The value of {@code key} even when YAML reads it as null ({@code null}, {@code ~}, nothing), or null if absent. */
+    Cursor present(String key) {
+        Node.Entry e = mapping.entry(key);
+        return e == null ? null : new Cursor(at.source(), childPath(key), e.line(), e.value());
+    }
+
     Cursor required(String key) throws ConfigException {
         Cursor c = optional(key);
         if (c == null) {

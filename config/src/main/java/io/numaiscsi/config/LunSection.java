@@ -104,7 +104,8 @@ final class LunSection {
                 throw c.error(path + " is already the backing file of " + owner);
             }
         } else if (c != null) {
-            throw c.error("is only used with backing: file (remove it for backing: ram)");
+            throw c.error("is only used with backing: file (remove it for backing: " + backing.name().toLowerCase(Locale.ROOT)
+                    + ")");
         }
         return new LunDefinition(id, backing, path, size, blockSize, serial(f), faults(f));
     }
@@ -126,15 +127,23 @@ final class LunSection {
     }
 
     private static BackingType backing(Fields f) throws ConfigException {
-        Cursor c = f.optional("backing");
+        Cursor c = f.present("backing");
         if (c == null) {
             return BackingType.FILE;
+        }
+        if (c.isNull()) {
+            // YAML types a bare null as "no value"; written as such it is the null backing, anything else is empty
+            if (c.rawText().equalsIgnoreCase("null")) {
+                return BackingType.NULL;
+            }
+            throw c.error("has no value (use file, ram or null)");
         }
         String t = c.text();
         return switch (t.toLowerCase(Locale.ROOT)) {
             case "file" -> BackingType.FILE;
             case "ram" -> BackingType.RAM;
-            default -> throw c.error("\"" + t + "\" is not a backing (use file or ram)");
+            case "null" -> BackingType.NULL;
+            default -> throw c.error("\"" + t + "\" is not a backing (use file, ram or null)");
         };
     }
 

@@ -101,7 +101,7 @@ class ConfigErrorsTest {
                 bad("path with ram backing", 16, "        backing: ram\n        path: ram.img", 17,
                         "targets[0].luns[1].path", "is only used with backing: file (remove it for backing: ram)"),
                 bad("unknown backing", 16, "        backing: disk", 16, "targets[0].luns[1].backing",
-                        "\"disk\" is not a backing (use file or ram)"),
+                        "\"disk\" is not a backing (use file, ram or null)"),
                 bad("two LUNs on one file", 16, "        path: ./lun0.img", 16, "targets[0].luns[1].path",
                         "/srv/iscsi/lun0.img is already the backing file of targets[0].luns[0].path"),
                 bad("first burst above max burst", 8, "  first-burst-length: 2097152", 8, "iscsi.first-burst-length",

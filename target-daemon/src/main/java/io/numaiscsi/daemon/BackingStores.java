@@ -18,6 +18,7 @@ import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.backstore.ChunkMemory;
 import io.numaiscsi.scsi.backstore.FaultInjectingBlockDevice;
 import io.numaiscsi.scsi.backstore.FileBlockDevice;
+import io.numaiscsi.scsi.backstore.NullBlockDevice;
 import io.numaiscsi.scsi.backstore.ProcessUser;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.io.IOException;
@@ -53,6 +54,7 @@ final class BackingStores {
         Executor io = numa.ioExecutor(home);
         BlockDevice store = switch (lun.backing()) {
             case RAM -> new RamBlockDevice(lun.sizeBytes(), lun.blockSize(), new NodeChunks(numa.memory(), home), touches);
+            case NULL -> new NullBlockDevice(lun.sizeBytes(), lun.blockSize(), touches);
             case FILE -> {
                 FileBlockDevice f = FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io,
                         cache.mode() != CacheSettings.Mode.PAGE_CACHE);
@@ -61,6 +63,11 @@ final class BackingStores {
             }
         };
         store = withFaults(store, lun);
+        if (lun.backing() == BackingType.NULL) {
+            LOG.warn("target {} LUN {}: backing null: reads return zeroes and writes are DROPPED (for measuring the"
+                    + " protocol path; no cache)", target, lun.id());
+            return store;
+        }
         if (cache.mode() != CacheSettings.Mode.NUMA) {
             LOG.info("target {} LUN {}: node {}, no cache (cache.mode {})", target, lun.id(), home, cache.mode());
             return store;
