@@ -44,6 +44,17 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     private IscsiConnection connection;
     private ScheduledFuture<?> ticker;
     private boolean pendingFlush;
+    /**
+     * Responses are flushed once per batch, not once each: while a read is being decoded, at its end
+     * (channelReadComplete); otherwise (completions arriving as tasks) by one task queued behind them. Each flush
+     * is a writev syscall and half of a LUN thread's time under a queue of small reads was the kernel's send path.
+     */
+    private boolean reading;
+    private boolean flushQueued;
+    private final Runnable queuedFlush = () -> {
+        flushQueued = false;
+        flushNow();
+    };
     private boolean closing;
     /** Between deregistration from the login thread and registration on the home thread: decode nothing. */
     private boolean moving;
@@ -97,9 +108,16 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     }
 
     @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        reading = true;
+        super.channelRead(ctx, msg);
+    }
+
+    @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        reading = false;
         super.channelReadComplete(ctx);
-        flush();
+        flushNow();
     }
 
     @Override
@@ -169,6 +187,14 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
 
     @Override
     public void flush() {
+        if (!pendingFlush || reading || flushQueued) {
+            return;
+        }
+        flushQueued = true;
+        ctx.executor().execute(queuedFlush);
+    }
+
+    private void flushNow() {
         if (pendingFlush) {
             pendingFlush = false;
             ctx.flush();
@@ -199,7 +225,7 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
             return;
         }
         moving = true;
-        flush();
+        flushNow();
         if (ticker != null) {
             ticker.cancel(false);
             ticker = null;
