@@ -237,7 +237,7 @@ public final class FileBlockDevice implements BlockDevice {
 
   @Override
   public boolean isMapped(long offset) {
-    if (fd < 0 || closed) {
+    if (fd < 0 || closed || blockSpecial) { // a block device has no SEEK_DATA (EINVAL) and does not say what is mapped
       return true;
     }
     return libc.lseek(fd, offset, LibC.SEEK_DATA) == offset;
@@ -245,7 +245,7 @@ public final class FileBlockDevice implements BlockDevice {
 
   @Override
   public long nextMappingChange(long offset) {
-    if (fd < 0 || closed) {
+    if (fd < 0 || closed || blockSpecial) {
       return size;
     }
     long r = libc.lseek(fd, offset, isMapped(offset) ? LibC.SEEK_HOLE : LibC.SEEK_DATA);
