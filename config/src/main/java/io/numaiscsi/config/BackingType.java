@@ -7,5 +7,7 @@ public enum BackingType {
     /** Process memory; contents are lost at shutdown. */
     RAM,
     /** No storage: reads return zeroes, writes are dropped (measuring the protocol path alone). */
-    NULL
+    NULL,
+    /** A block device (disk, zvol, LVM volume, loop device), opened exclusively; size and block size from it. */
+    BLOCK
 }

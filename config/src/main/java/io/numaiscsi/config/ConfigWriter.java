@@ -211,10 +211,15 @@ public final class ConfigWriter {
     private static void lun(LunDefinition lun, Path dataDir, YamlText y) {
         y.item().entry("id", String.valueOf(lun.id())).entry("backing", name(lun.backing()));
         if (lun.path() != null) {
-            y.entry("path", YamlText.scalar(path(lun.path(), dataDir)));
+            String written = lun.backing() == BackingType.BLOCK ? lun.path().toString() : path(lun.path(), dataDir);
+            y.entry("path", YamlText.scalar(written));
         }
-        y.entry("size", Sizes.format(lun.sizeBytes()));
-        if (lun.blockSize() != LunSection.DEFAULT_BLOCK_SIZE) {
+        if (lun.sizeBytes() != LunDefinition.FROM_DEVICE) {
+            y.entry("size", Sizes.format(lun.sizeBytes()));
+        }
+        // a block device LUN without block-size takes the device's, not the default
+        int omitted = lun.backing() == BackingType.BLOCK ? LunDefinition.FROM_DEVICE : LunSection.DEFAULT_BLOCK_SIZE;
+        if (lun.blockSize() != omitted) {
             y.entry("block-size", String.valueOf(lun.blockSize()));
         }
         if (lun.serial() != null && !lun.serial().isEmpty()) {

@@ -8,14 +8,19 @@ import java.util.Objects;
  *
  * @param id        LUN (0..16383), unique within its target
  * @param backing   where the blocks live
- * @param path      backing file, absolute (already resolved against the data directory); null for RAM
- * @param sizeBytes capacity in bytes, a multiple of {@code blockSize}
- * @param blockSize logical block size, 512 or 4096
+ * @param path      backing file, absolute (already resolved against the data directory), or the block device;
+ *                  null for RAM
+ * @param sizeBytes capacity in bytes, a multiple of {@code blockSize}; for a block device
+ *                  {@link #FROM_DEVICE} (all of it) or at most the device's size
+ * @param blockSize logical block size, 512 or 4096; for a block device {@link #FROM_DEVICE} (its logical block size)
  * @param serial    unit serial number, or null to derive one ({@link TargetDefinition#serialOf})
  * @param faults    test/debug fault injection ({@link FaultInjection#NONE} normally)
  */
 public record LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
         FaultInjection faults) {
+
+    /** {@code sizeBytes} or {@code blockSize} of a block device LUN that leaves them to the device. */
+    public static final int FROM_DEVICE = 0;
 
     public LunDefinition {
         Objects.requireNonNull(backing, "backing");
@@ -39,6 +44,10 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
      * @throws IllegalArgumentException the problem, for an administrator
      */
     public LunDefinition grownTo(long newSizeBytes) {
+        if (backing == BackingType.BLOCK) {
+            throw new IllegalArgumentException("LUN " + id + " is the block device " + path + ", whose size is the "
+                    + "device's: grow the device (lvextend, zfs set volsize), then remove the LUN and add it again");
+        }
         String misfit = sizeProblem(newSizeBytes, blockSize);
         if (misfit != null) {
             throw new IllegalArgumentException(misfit);
@@ -58,8 +67,11 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
         return size % blockSize == 0 ? null : size + " bytes is not a multiple of block-size " + blockSize;
     }
 
-    /** Number of logical blocks. */
+    /** Number of logical blocks; not known here for a block device that leaves its size or block size to the device. */
     public long blockCount() {
+        if (sizeBytes == FROM_DEVICE || blockSize == FROM_DEVICE) {
+            throw new IllegalStateException("LUN " + id + ": the block count is the device's");
+        }
         return sizeBytes / blockSize;
     }
 }

@@ -21,7 +21,7 @@ final class LunSection {
     static final int DEFAULT_BLOCK_SIZE = 512;
     static final int MAX_SERIAL_LENGTH = 64;
 
-    /** Backing files already claimed, across all targets: two LUNs on one file would corrupt each other. */
+    /** Backing files and devices already claimed, across all targets: two LUNs on one would corrupt each other. */
     static final class BackingFiles {
         private final Map<Path, String> owners = new HashMap<>();
 
@@ -78,7 +78,8 @@ final class LunSection {
 
     private static LunDefinition read(Fields f, int id, Path dataDir, BackingFiles files) throws ConfigException {
         BackingType backing = backing(f);
-        int blockSize = DEFAULT_BLOCK_SIZE;
+        boolean device = backing == BackingType.BLOCK;
+        int blockSize = device ? LunDefinition.FROM_DEVICE : DEFAULT_BLOCK_SIZE;
         Cursor c = f.optional("block-size");
         if (c != null) {
             blockSize = c.integer(0, Integer.MAX_VALUE);
@@ -86,26 +87,38 @@ final class LunSection {
                 throw c.error(blockSize + " is not a supported block-size (use 512 or 4096)");
             }
         }
-        c = f.required("size");
-        long size = c.size();
-        String misfit = LunDefinition.sizeProblem(size, blockSize);
-        if (misfit != null) {
-            throw c.error(misfit);
+        long size = LunDefinition.FROM_DEVICE;
+        c = device ? f.optional("size") : f.required("size");
+        if (c != null) {
+            size = c.size();
+            // a device's block size is only known when it is opened; the smallest one divides every size it takes
+            String misfit = LunDefinition.sizeProblem(size, blockSize == LunDefinition.FROM_DEVICE ? 512 : blockSize);
+            if (misfit != null) {
+                throw c.error(misfit);
+            }
         }
         Path path = null;
         c = f.optional("path");
-        if (backing == BackingType.FILE) {
-            if (c == null || c.text().isEmpty()) {
-                throw f.missing("path", "is required for backing: file");
+        if (backing == BackingType.RAM || backing == BackingType.NULL) {
+            if (c != null) {
+                throw c.error("is only used with backing: file or block (remove it for backing: "
+                        + backing.name().toLowerCase(Locale.ROOT) + ")");
             }
-            path = dataDir.resolve(DaemonSection.path(c)).normalize();
+        } else {
+            if (c == null || c.text().isEmpty()) {
+                throw f.missing("path", device ? "is required for backing: block (the device, e.g. /dev/sdb)"
+                        : "is required for backing: file");
+            }
+            path = DaemonSection.path(c);
+            if (device && !path.isAbsolute()) {
+                throw c.error("\"" + path + "\" is not an absolute path: backing: block takes the device node, e.g."
+                        + " /dev/sdb, /dev/zvol/pool/vol or /dev/vg/lv");
+            }
+            path = dataDir.resolve(path).normalize();
             String owner = files.owners.putIfAbsent(path, c.path());
             if (owner != null) {
-                throw c.error(path + " is already the backing file of " + owner);
+                throw c.error(path + " is already the backing " + (device ? "device" : "file") + " of " + owner);
             }
-        } else if (c != null) {
-            throw c.error("is only used with backing: file (remove it for backing: " + backing.name().toLowerCase(Locale.ROOT)
-                    + ")");
         }
         return new LunDefinition(id, backing, path, size, blockSize, serial(f), faults(f));
     }
@@ -143,7 +156,8 @@ final class LunSection {
             case "file" -> BackingType.FILE;
             case "ram" -> BackingType.RAM;
             case "null" -> BackingType.NULL;
-            default -> throw c.error("\"" + t + "\" is not a backing (use file, ram or null)");
+            case "block" -> BackingType.BLOCK;
+            default -> throw c.error("\"" + t + "\" is not a backing (use file, ram, block or null)");
         };
     }
 

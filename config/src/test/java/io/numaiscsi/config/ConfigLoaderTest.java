@@ -174,6 +174,41 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void blockDeviceLunsLeaveSizeAndBlockSizeToTheDeviceUnlessGiven() throws ConfigException {
+        TargetConfig c = ConfigLoader.parse("""
+                daemon: {data-dir: /data/iscsi}
+                targets:
+                  - name: iqn.2026-11.io.numaiscsi:disk0
+                    luns:
+                      - {id: 0, backing: block, path: /dev/sdb}
+                      - {id: 1, backing: block, path: /dev/vg/../vg/lv, size: 10G, block-size: 4096}
+                      - {id: 2, backing: block, path: /dev/zvol/pool/vol, size: 1M}
+                """, "b.yaml");
+        List<LunDefinition> luns = c.targets().get(0).luns();
+        assertEquals(new LunDefinition(0, BackingType.BLOCK, Path.of("/dev/sdb"), LunDefinition.FROM_DEVICE,
+                LunDefinition.FROM_DEVICE, null), luns.get(0));
+        assertEquals(new LunDefinition(1, BackingType.BLOCK, Path.of("/dev/vg/lv"), 10L << 30, 4096, null),
+                luns.get(1));
+        assertEquals(new LunDefinition(2, BackingType.BLOCK, Path.of("/dev/zvol/pool/vol"), 1L << 20,
+                LunDefinition.FROM_DEVICE, null), luns.get(2));
+    }
+
+    @Test
+    void oneDeviceServesOneLun() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
+                targets:
+                  - name: iqn.2026-11.io.numaiscsi:disk0
+                    luns:
+                      - {id: 0, backing: block, path: /dev/sdb}
+                  - name: iqn.2026-11.io.numaiscsi:disk1
+                    luns:
+                      - {id: 0, backing: block, path: /dev/sdb}
+                """, "d.yaml"));
+        assertEquals("d.yaml:7: targets[1].luns[0].path: /dev/sdb is already the backing device of "
+                + "targets[0].luns[0].path", e.getMessage());
+    }
+
+    @Test
     void loadNamesTheFileInErrors(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("bad.yaml");
         Files.writeString(file, "targets:\n  - name: iqn.2026-11.io.x:y\n    lunz: []\n");

@@ -30,4 +30,14 @@ class LunDefinitionTest {
                 + "cut off data)", assertThrows(IllegalArgumentException.class, () -> LUN.grownTo(16L << 20)).getMessage());
         assertThrows(IllegalArgumentException.class, () -> LUN.grownTo(8L << 20));
     }
+
+    @Test
+    void aBlockDeviceLunIsNotGrownHereAndHasNoBlockCountOfItsOwn() {
+        LunDefinition device = new LunDefinition(1, BackingType.BLOCK, Path.of("/dev/vg/lv"), LunDefinition.FROM_DEVICE,
+                LunDefinition.FROM_DEVICE, null);
+        assertEquals("LUN 1 is the block device /dev/vg/lv, whose size is the device's: grow the device (lvextend, zfs"
+                + " set volsize), then remove the LUN and add it again",
+                assertThrows(IllegalArgumentException.class, () -> device.grownTo(1L << 30)).getMessage());
+        assertThrows(IllegalStateException.class, device::blockCount);
+    }
 }

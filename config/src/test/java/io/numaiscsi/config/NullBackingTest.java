@@ -38,7 +38,7 @@ class NullBackingTest {
     void aNullStoreTakesNoPath() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> lun("{id: 0, backing: null, size: 1G, path: x.img}"));
-        assertTrue(e.getMessage().contains("is only used with backing: file (remove it for backing: null)"),
+        assertTrue(e.getMessage().contains("is only used with backing: file or block (remove it for backing: null)"),
                 e.getMessage());
     }
 }

@@ -150,7 +150,13 @@ final class RandomConfigs {
             };
             int blockSize = coin() ? 512 : 4096;
             long size = Math.max(blockSize, size(blockSize, 1L << 40) / blockSize * blockSize);
-            out.add(new LunDefinition(id, backing, backing == BackingType.FILE ? path.normalize() : null, size,
+            if (backing == BackingType.BLOCK) {
+                path = Path.of("/dev/disk/by-id/" + target + "-" + id);
+                blockSize = coin() ? LunDefinition.FROM_DEVICE : blockSize;
+                size = coin() ? LunDefinition.FROM_DEVICE : size;
+            }
+            boolean pathless = backing == BackingType.RAM || backing == BackingType.NULL;
+            out.add(new LunDefinition(id, backing, pathless ? null : path.normalize(), size,
                     blockSize, coin() ? null : serial(), faults()));
         }
         return out;

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -31,16 +32,22 @@ final class ConformanceRun {
      */
     static CuLogSummary runAndAssert(DaemonProcess daemon, String logName, String summaryName)
             throws IOException, InterruptedException {
+        return runAndAssert(daemon.target(), "ALL", daemon::logTail, logName, summaryName);
+    }
+
+    /** As above against {@code target}, for the tests {@code --test} selects (ALL, or a family such as SBC). */
+    static CuLogSummary runAndAssert(IscsiTarget target, String tests, Supplier<String> daemonLogTail, String logName,
+            String summaryName) throws IOException, InterruptedException {
         Path dir = DaemonProcess.logDir();
-        String url = daemon.target().lunUrl();
+        String url = target.lunUrl();
         ToolRun run = ToolRun.run(dir.resolve(logName), LIMIT,
-                List.of("iscsi-test-cu", "--test=ALL", "--dataloss", "--verbose", url, url));
+                List.of("iscsi-test-cu", "--test=" + tests, "--dataloss", "--verbose", url, url));
         CuLogSummary summary = CuLogSummary.parse(Files.readAllLines(run.log(), StandardCharsets.ISO_8859_1));
         Path summaryFile = dir.resolve(summaryName);
         Files.writeString(summaryFile, "iscsi-test-cu against " + url + " ("
                 + (run.timedOut() ? "TIMED OUT" : "exit " + run.exitCode()) + ", "
                 + run.elapsed().toSeconds() + " s)\n" + summary.report());
-        String context = "\nsummary: " + summaryFile + "\n" + run.describe(20) + "\n" + daemon.logTail();
+        String context = "\nsummary: " + summaryFile + "\n" + run.describe(20) + "\n" + daemonLogTail.get();
 
         assertFalse(run.timedOut(), "iscsi-test-cu did not finish" + context);
         int[] cunit = summary.cunitTests();

@@ -32,11 +32,16 @@ final class RawIo {
     /** WRITE(10) of {@code data} at {@code lba}; the status. Immediate data when the session allows it, else per R2T. */
     static ScsiResult write(TestConnection c, int lun, long lba, byte[] data, boolean fua, Duration limit)
             throws IOException {
-        int itt = c.newItt();
         byte[] cdb = ScsiCdb.write10(lba, data.length / BLOCK);
         if (fua) {
             cdb[1] |= FUA;
         }
+        return write(c, lun, cdb, data, limit);
+    }
+
+    /** The WRITE {@code cdb} (any block size) with {@code data}; the status. */
+    static ScsiResult write(TestConnection c, int lun, byte[] cdb, byte[] data, Duration limit) throws IOException {
+        int itt = c.newItt();
         boolean immediate = "Yes".equals(c.negotiated().getOrDefault("ImmediateData", "Yes"))
                 && data.length <= Math.min(8192, c.targetMaxRecvDataSegmentLength());
         TestPdu cmd = c.scsiCommand(lun, itt, cdb, data.length, TestConnection.WRITE_BIT, true);

@@ -16,6 +16,7 @@ import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.backstore.ChunkMemory;
+import io.numaiscsi.scsi.backstore.DeviceBacking;
 import io.numaiscsi.scsi.backstore.FaultInjectingBlockDevice;
 import io.numaiscsi.scsi.backstore.FileBlockDevice;
 import io.numaiscsi.scsi.backstore.NullBlockDevice;
@@ -60,6 +61,12 @@ final class BackingStores {
                         cache.mode() != CacheSettings.Mode.PAGE_CACHE);
                 f.touches(touches);
                 yield f;
+            }
+            case BLOCK -> {
+                FileBlockDevice d = DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io,
+                        cache.mode() != CacheSettings.Mode.PAGE_CACHE);
+                d.touches(touches);
+                yield d;
             }
         };
         store = withFaults(store, lun);

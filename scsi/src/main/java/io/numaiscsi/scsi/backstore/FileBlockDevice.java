@@ -19,9 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A disk backed by a (sparse) file. Blocking I/O runs on the injected executor, never on the
- * caller's thread. Aligned requests into aligned direct memory use an O_DIRECT channel, the rest a
- * buffered one; unmap punches holes (fallocate through jnr-ffi) or writes zeros where it cannot.
+ * A disk backed by a (sparse) file or a block device ({@link DeviceBacking}). Blocking I/O runs on the injected
+ * executor, never on the caller's thread. Aligned requests into aligned direct memory use an O_DIRECT channel, the rest a
+ * buffered one; unmap punches holes (fallocate through jnr-ffi; on a block device the kernel zeroes the range, which
+ * may deallocate it) or zeroes the range another way where it cannot.
  */
 public final class FileBlockDevice implements BlockDevice {
   private static final Logger LOG = LoggerFactory.getLogger(FileBlockDevice.class);
@@ -32,6 +33,9 @@ public final class FileBlockDevice implements BlockDevice {
   /** Bytes served; grows only ({@link #resize}), read by every request's range check on any thread. */
   private volatile long size;
   private final int blockSize;
+  private final int physicalBlockSize;
+  /** A block device: its size is the device's, and unmap may use BLKZEROOUT. */
+  private final boolean blockSpecial;
   private final int alignment;
   private final FileChannel buffered;
   private final FileChannel direct;
@@ -44,11 +48,13 @@ public final class FileBlockDevice implements BlockDevice {
   private volatile boolean closed;
   private DataTouches touches = DataTouches.singleNode();
 
-  private FileBlockDevice(Path file, long size, int blockSize, int alignment, FileChannel buffered,
-                          FileChannel direct, LibC libc, int fd, Executor executor) {
+  private FileBlockDevice(Path file, long size, int blockSize, int physicalBlockSize, boolean blockSpecial,
+                          int alignment, FileChannel buffered, FileChannel direct, LibC libc, int fd, Executor executor) {
     this.file = file;
     this.size = size;
     this.blockSize = blockSize;
+    this.physicalBlockSize = physicalBlockSize;
+    this.blockSpecial = blockSpecial;
     this.alignment = alignment;
     this.buffered = buffered;
     this.direct = direct;
@@ -92,13 +98,7 @@ public final class FileBlockDevice implements BlockDevice {
     FileChannel direct = null;
     try {
       buffered = FileChannel.open(handle, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      if (directIo) {
-        try {
-          direct = FileChannel.open(handle, StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
-        } catch (IOException | UnsupportedOperationException e) {
-          LOG.info("{}: O_DIRECT not available ({}); all I/O goes through the page cache", file, e.toString());
-        }
-      }
+      direct = directIo ? openDirect(file, handle) : null;
     } catch (IOException | RuntimeException e) {
       if (buffered != null) {
         buffered.close();
@@ -109,7 +109,32 @@ public final class FileBlockDevice implements BlockDevice {
     int alignment = fileSystemBlockSize(handle);
     LibC libc = backing.libc();
     int fd = backing.fd();
-    return new FileBlockDevice(file, sizeBytes, blockSize, alignment, buffered, direct, libc, fd, ioExecutor);
+    return new FileBlockDevice(file, sizeBytes, blockSize, blockSize, false, alignment, buffered, direct, libc, fd,
+        ioExecutor);
+  }
+
+  /**
+   * A store over a block device {@link DeviceBacking} opened and checked ({@code handle} is its descriptor's path):
+   * it reports {@code physicalBlockSize} and cannot be resized. O_DIRECT requests are aligned to the block size or
+   * the alignment Java's channel asks, whichever is larger.
+   */
+  static FileBlockDevice overDevice(Path device, Path handle, LibC libc, int fd, long sizeBytes, int blockSize,
+                                    int physicalBlockSize, Executor ioExecutor, boolean directIo) throws IOException {
+    Objects.requireNonNull(ioExecutor, "ioExecutor");
+    FileChannel buffered = FileChannel.open(handle, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel direct = directIo ? openDirect(device, handle) : null;
+    int alignment = Math.max(blockSize, fileSystemBlockSize(handle));
+    return new FileBlockDevice(device, sizeBytes, blockSize, physicalBlockSize, true, alignment, buffered, direct, libc,
+        fd, ioExecutor);
+  }
+
+  private static FileChannel openDirect(Path file, Path handle) {
+    try {
+      return FileChannel.open(handle, StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.info("{}: O_DIRECT not available ({}); all I/O goes through the page cache", file, e.toString());
+      return null;
+    }
   }
 
   private static int fileSystemBlockSize(Path file) {
@@ -137,6 +162,10 @@ public final class FileBlockDevice implements BlockDevice {
    */
   @Override
   public void resize(long newBlockCount) throws IOException {
+    if (blockSpecial) {
+      throw new UnsupportedOperationException(file + " is a block device: the LUN has the device's size (grow the "
+          + "device, then remove the LUN and add it again)");
+    }
     BlockDevice.requireGrowth(this, newBlockCount);
     if (newBlockCount > Long.MAX_VALUE / blockSize) {
       throw new IllegalArgumentException(newBlockCount + " blocks of " + blockSize + " bytes is too large");
@@ -161,9 +190,9 @@ public final class FileBlockDevice implements BlockDevice {
 
   @Override
   public int physicalBlockSize() {
-    // Reported equal to the logical block: libiscsi 1.19's GET LBA STATUS tests assume one logical block per
-    // physical block, and the unmap/hole bookkeeping stays exact per logical block.
-    return blockSize;
+    // A file's is reported equal to the logical block: libiscsi 1.19's GET LBA STATUS tests assume one logical block
+    // per physical block, and the unmap/hole bookkeeping stays exact per logical block. A device reports its own.
+    return physicalBlockSize;
   }
 
   /** true when the O_DIRECT channel is open (tests, metrics). */
@@ -208,7 +237,7 @@ public final class FileBlockDevice implements BlockDevice {
 
   @Override
   public boolean isMapped(long offset) {
-    if (fd < 0 || closed) {
+    if (fd < 0 || closed || blockSpecial) { // a block device has no SEEK_DATA (EINVAL) and does not say what is mapped
       return true;
     }
     return libc.lseek(fd, offset, LibC.SEEK_DATA) == offset;
@@ -216,7 +245,7 @@ public final class FileBlockDevice implements BlockDevice {
 
   @Override
   public long nextMappingChange(long offset) {
-    if (fd < 0 || closed) {
+    if (fd < 0 || closed || blockSpecial) {
       return size;
     }
     long r = libc.lseek(fd, offset, isMapped(offset) ? LibC.SEEK_HOLE : LibC.SEEK_DATA);
@@ -386,6 +415,11 @@ public final class FileBlockDevice implements BlockDevice {
 
   private void doUnmap(long offset, long length) throws IOException {
     if (fd >= 0 && libc.fallocate(fd, LibC.FALLOC_FL_PUNCH_HOLE | LibC.FALLOC_FL_KEEP_SIZE, offset, length) == 0) {
+      return;
+    }
+    // A device without write-zeroes-with-unmap (EOPNOTSUPP above): BLKZEROOUT offloads zeroing or lets the kernel
+    // write the zeros. Never BLKDISCARD: a discarded range need not read back as zeros, and LBPRZ says it does.
+    if (blockSpecial && libc.ioctl(fd, LibC.BLKZEROOUT, new long[] {offset, length}) == 0) {
       return;
     }
     ByteBuffer z = zeroBuffer();

@@ -63,6 +63,10 @@ public final class FileStatus {
     return (mode & S_IFMT) == S_IFREG;
   }
 
+  public boolean blockDevice() {
+    return (mode & S_IFMT) == S_IFBLK;
+  }
+
   public boolean directory() {
     return (mode & S_IFMT) == S_IFDIR;
   }

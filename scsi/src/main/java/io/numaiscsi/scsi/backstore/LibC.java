@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The few libc calls Java's file API lacks: opening without following a symbolic link, fchmod and ftruncate on that
- * descriptor, hole punching, SEEK_DATA/SEEK_HOLE and flock.
+ * descriptor, hole punching, SEEK_DATA/SEEK_HOLE and flock, and the block device ioctls (sizes, zeroing).
  */
 public interface LibC {
   int O_RDWR = 2;
@@ -27,6 +27,19 @@ public interface LibC {
   int EWOULDBLOCK = 11;
   int LOCK_EX = 2;
   int LOCK_NB = 4;
+  int EBUSY = 16;
+  int EACCES = 13;
+  int EPERM = 1;
+  int EINVAL = 22;
+  int ENOTTY = 25;
+  /** Device size in bytes (u64). */
+  long BLKGETSIZE64 = 0x80081272L;
+  /** Logical block size (int). */
+  long BLKSSZGET = 0x1268;
+  /** Physical block size (unsigned int). */
+  long BLKPBSZGET = 0x127b;
+  /** Zeroes {offset, length} (u64[2]), offloaded (WRITE ZEROES / WRITE SAME) where the device can, else by the kernel. */
+  long BLKZEROOUT = 0x127f;
 
   @SaveError
   int open(String path, int flags, int mode);
@@ -48,6 +61,13 @@ public interface LibC {
 
   @SaveError
   int flock(int fd, int operation);
+  /** An ioctl whose argument is a u64 or u64[]: BLKGETSIZE64, BLKZEROOUT. */
+  @SaveError
+  int ioctl(int fd, long request, long[] arg);
+
+  /** An ioctl whose argument is an int: BLKSSZGET, BLKPBSZGET. */
+  @SaveError
+  int ioctl(int fd, long request, int[] arg);
 
   String strerror(int errnum);
 

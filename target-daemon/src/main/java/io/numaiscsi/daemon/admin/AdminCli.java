@@ -180,13 +180,14 @@ public final class AdminCli {
         String target;
         @Option(names = "--id", required = true, description = "LUN number")
         int id;
-        @Option(names = "--backing", required = true, description = "file or ram")
+        @Option(names = "--backing", required = true, description = "file, ram or block")
         String backing;
-        @Option(names = "--size", required = true, description = "size, e.g. 1G")
+        @Option(names = "--size", description = "size, e.g. 1G (required but for block: the device's)")
         String size;
-        @Option(names = "--path", description = "backing file (backing file); relative to the data directory")
+        @Option(names = "--path", description = "backing file (backing file; relative to the data directory) or "
+                + "device (backing block)")
         String path;
-        @Option(names = "--block-size", description = "512 or 4096")
+        @Option(names = "--block-size", description = "512 or 4096 (block: the device's logical block size)")
         Integer blockSize;
         @Option(names = "--serial", description = "unit serial number")
         String serial;
@@ -199,7 +200,8 @@ public final class AdminCli {
         @Override
         ObjectNode params() {
             ObjectNode p = JSON.createObjectNode().put("target", target);
-            ObjectNode lun = p.putObject("lun").put("id", id).put("backing", backing).put("size", size);
+            ObjectNode lun = p.putObject("lun").put("id", id).put("backing", backing);
+            putIfGiven(lun, "size", size);
             putIfGiven(lun, "path", path);
             putIfGiven(lun, "block-size", blockSize);
             putIfGiven(lun, "serial", serial);

@@ -192,8 +192,8 @@ public final class TargetRegistry implements AutoCloseable {
         open.add(registered);
         lunsByTarget.get(targetName).put(lun.id(), registered);
         target.scsi().add(unit);
-        LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", targetName, lun.id(), lun.backing(), lun.sizeBytes(),
-                lun.blockSize(), lun.path() == null ? "" : " at " + lun.path());
+        LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", targetName, lun.id(), lun.backing(),
+                device.blockCount() * device.blockSize(), device.blockSize(), lun.path() == null ? "" : " at " + lun.path());
     }
 
     private void removeLun(String targetName, int lun) {
