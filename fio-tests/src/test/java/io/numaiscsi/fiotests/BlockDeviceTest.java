@@ -26,10 +26,7 @@ import org.junit.jupiter.api.TestInstance;
  * Also: a second daemon on a device the first holds refuses to start, and so does one on a mounted device. Needs root
  * and losetup (skipped without); every loop device is detached in finally.
  *
- * <p>The 4096-byte devices run the block-I/O suites ({@link #SUITES_4K}) rather than all: libiscsi 1.19's
- * WriteSame16.Unmap sends one WRITE(16) of 65536 blocks, 256 MiB at 4 KiB, over the 32 MiB maximum transfer length
- * the Block Limits page reports, and fails on any 4096-byte LUN of this target (a file LUN as well). Loop devices
- * report their physical block equal to their logical one, so the LBPPB tests skip on all of them.
+ * <p>Loop devices report their physical block equal to their logical one, so the LBPPB tests skip on all of them.
  */
 @Tag("it")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -39,9 +36,6 @@ class BlockDeviceTest {
     static final long FIO_BYTES = 512L << 20;
     static final Duration FIO_LIMIT = Duration.ofMinutes(8);
     static final String IQN = IscsiTarget.DEFAULT_IQN;
-    /** What the 4096-byte devices run: every suite that moves or provisions blocks, but WriteSame16 (above). */
-    static final List<String> SUITES_4K = List.of("CompareAndWrite", "GetLBAStatus", "Read10", "Read16",
-            "ReadCapacity16", "Unmap", "Verify16", "Write10", "Write16", "WriteSame10", "WriteVerify16");
 
     @BeforeAll
     void needsRootAndLosetup() {
@@ -100,15 +94,8 @@ class BlockDeviceTest {
                         + bs + ", physical block " + loop.physicalBlockSize(), 1);
                 assertEquals(1, opened.size(), "the daemon logs what it read from " + loop + "\n" + daemon.logTail());
 
-                if (bs == 512) {
-                    ConformanceRun.runAndAssert(target, "ALL", daemon::logTail, test + "-iscsi-test-cu.log",
-                            test + "-conformance-summary.txt");
-                } else {
-                    for (String suite : SUITES_4K) {
-                        ConformanceRun.runAndAssert(target, "SCSI." + suite + ".*", daemon::logTail,
-                                test + "-" + suite + "-iscsi-test-cu.log", test + "-" + suite + "-summary.txt");
-                    }
-                }
+                ConformanceRun.runAndAssert(target, "ALL", daemon::logTail, test + "-iscsi-test-cu.log",
+                        test + "-conformance-summary.txt");
                 daemon.assertAlive();
                 fioVerify(test, target, daemon);
                 try (TestConnection c = TestConnection.loggedIn(target)) {

@@ -7,7 +7,12 @@ final class BlockLimits {
   private static final long MAX_UNMAP_BYTES = 1L << 30;
   /** libiscsi considers more than 2^20 blocks per UNMAP "insanely big"; initiators split larger ranges. */
   private static final long MAX_UNMAP_BLOCKS = 1 << 20;
-  private static final long MAX_WRITE_SAME_BYTES = 1L << 30;
+  /**
+   * One WRITE SAME does at most what one WRITE may: a command's work stays bounded (a 1 GiB pattern write took
+   * longer than initiators wait), initiators split larger ranges by this field, and an initiator that assumes it can
+   * also WRITE or READ the whole range in one command (libiscsi's WriteSame16.Unmap does) stays within the limits.
+   */
+  private static final long MAX_WRITE_SAME_BYTES = MAX_TRANSFER_BYTES;
 
   final int maxTransferBlocks;
   final int optimalTransferBlocks;
