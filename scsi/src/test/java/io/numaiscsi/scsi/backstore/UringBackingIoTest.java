@@ -153,7 +153,9 @@ class UringBackingIoTest {
   @ParameterizedTest
   @EnumSource(Engine.class)
   void aReadAcrossTheEndOfAFileTruncatedBehindTheDevicesBackIsShortThenZeros(Engine engine) throws Exception {
-    d = open(engine, "disk.img", true);
+    // buffered: the pool's O_DIRECT channel cannot read on from an unaligned end (EINVAL, a medium error), where the
+    // ring goes on through the buffered fd (RingTransferTest)
+    d = open(engine, "disk.img", false);
     assertEquals(IoStatus.OK, write(SIZE - 8192, aligned(8192).writeBytes(pattern(8192, 4)), false));
     try (FileChannel ch = FileChannel.open(dir.resolve("disk.img"), StandardOpenOption.WRITE)) {
       ch.truncate(SIZE - 2048);
