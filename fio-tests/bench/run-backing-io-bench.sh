@@ -8,8 +8,11 @@
 #
 #   --repeats N      runs per cell and target, the targets' order rotating each repeat (default 3)
 #   --runtime S      seconds per run (default 10)
-#   --lun-size SIZE  file LUNs: size of each LUN file on /dev/shm, filled with random data (default 1G)
-#   --backing KIND   file (default): one LUN file per target on /dev/shm; block: every target serves the block
+#   --warmup S       before the cells, every cell once per target for S seconds, discarded (JIT; default 5)
+#   --lun-size SIZE  file LUNs: size of each LUN file, filled with random data (default 1G)
+#   --dir DIR        file LUNs: where the LUN files go (default /dev/shm; e.g. an ext4 directory to see the page
+#                    cache and a real disk instead of tmpfs)
+#   --backing KIND   file (default): one LUN file per target in --dir; block: every target serves the block
 #                    device given by --device (daemon LUN "backing: block"; the cells only read, so they share it)
 #   --out DIR        results (default fio-tests/target/bench/backing-io-<timestamp>/)
 # Env: FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13600), JAVA_OPTS (daemon JVM options).
@@ -27,7 +30,7 @@ LOG_TAG=backing-io-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 
-REPEATS=3 RUNTIME=10 LUN_SIZE=1G BACKING=file DEVICE=
+REPEATS=3 RUNTIME=10 WARMUP=5 LUN_SIZE=1G BACKING=file DEVICE= LUN_DIR=/dev/shm
 OUT=$ROOT/fio-tests/target/bench/backing-io-$(date +%Y%m%d-%H%M%S)
 FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
 ARGS="$*"
@@ -35,11 +38,13 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --repeats) REPEATS=$2; shift 2 ;;
     --runtime) RUNTIME=$2; shift 2 ;;
+    --warmup) WARMUP=$2; shift 2 ;;
+    --dir) LUN_DIR=$(readlink -f "$2"); shift 2 ;;
     --lun-size) LUN_SIZE=$2; shift 2 ;;
     --backing) BACKING=$2; shift 2 ;;
     --device) DEVICE=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
@@ -127,15 +132,16 @@ wait_listen() { # PORT PID NAME
   die "$3 does not listen on 127.0.0.1:$1 after 90 s"
 }
 
-SHM=$(mktemp -d /dev/shm/nit-backing-io.XXXXXX)
+SHM=$(mktemp -d "$LUN_DIR/nit-backing-io.XXXXXX")
 NAMES=(tgtd io_uring threads)
 lun_path() { # NAME
   if [[ $BACKING == block ]]; then echo "$DEVICE"; else echo "$SHM/$1.img"; fi
 }
 if [[ $BACKING == file ]]; then
-  log "writing 3 LUN files of $LUN_SIZE with random data on $SHM"
+  log "writing 3 LUN files of $LUN_SIZE with random data in $SHM ($(stat -f -c %T "$SHM"))"
   head -c "$LUN_BYTES" /dev/urandom > "$SHM/tgtd.img"
   cp "$SHM/tgtd.img" "$SHM/io_uring.img"; cp "$SHM/tgtd.img" "$SHM/threads.img"
+  chmod 600 "$SHM"/*.img
 fi
 
 declare -A PORT PID
@@ -156,7 +162,7 @@ start_daemon() { # NAME (= the backing-io value)
   free_port port; cfg=$OUT/daemon-$name.yaml
   cat > "$cfg" <<YAML
 daemon:
-  data-dir: $SHM
+  data-dir: $SHM/data-$name
   backing-io: $name
 portals:
   - 127.0.0.1:$port
@@ -195,15 +201,16 @@ cpu_ticks() { # PID: utime+stime of every thread of the process
 # cell: name tool rw-or-flags bs depth
 CELLS=("fio-4k-randread fio randread 4k 32" "fio-512k-seqread fio read 512k 8"
        "perf-4k-randread perf -r 8 32" "perf-512k-seqread perf - 1024 8")
-run_cell() { # CELL TARGET REPEAT -> appends to results.tsv
-  local cell=$1 target=$2 rep=$3 name tool a b depth before after ios iops out
+RESULTS=$OUT/results.tsv
+run_cell() { # CELL TARGET REPEAT SECONDS -> appends to $RESULTS
+  local cell=$1 target=$2 rep=$3 secs=$4 name tool a b depth before after ios iops out
   read -r name tool a b depth <<< "$cell"
   out=$OUT/runs/$name-$target-$rep
   mkdir -p "$OUT/runs"
   before=$(cpu_ticks "${PID[$target]}")
   if [[ $tool == fio ]]; then
     printf '[global]\nioengine=libiscsi\nfilename=%s\ntime_based=1\nruntime=%s\n[%s]\nrw=%s\nbs=%s\niodepth=%s\n' \
-      "$(url "$target" | sed 's/:/\\:/g')" "$RUNTIME" "$name" "$a" "$b" "$depth" > "$out.fio"
+      "$(url "$target" | sed 's/:/\\:/g')" "$secs" "$name" "$a" "$b" "$depth" > "$out.fio"
     "$FIO" --output-format=json --output="$out.json" "$out.fio" > "$out.log" 2>&1 & TOOL_PID=$!
     wait "$TOOL_PID" || die "fio failed: $out.log"
     TOOL_PID=
@@ -211,26 +218,31 @@ run_cell() { # CELL TARGET REPEAT -> appends to results.tsv
     iops=$(jq '[.jobs[].read.iops] | add | floor' "$out.json")
   else
     local random=(); [[ $a == -r ]] && random=(-r)
-    iscsi-perf -m "$depth" -b "$b" "${random[@]}" -t "$RUNTIME" "$(url "$target")" > "$out.log" 2>&1 & TOOL_PID=$!
+    iscsi-perf -m "$depth" -b "$b" "${random[@]}" -t "$secs" "$(url "$target")" > "$out.log" 2>&1 & TOOL_PID=$!
     wait "$TOOL_PID" || die "iscsi-perf failed: $out.log"
     TOOL_PID=
     iops=$(tr '\r' '\n' < "$out.log" | grep -o 'iops average [0-9]*' | tail -1 | awk '{print $3}')
     [[ -n $iops ]] || die "no 'iops average' in $out.log"
-    ios=$((iops * RUNTIME))
+    ios=$((iops * secs))
   fi
   after=$(cpu_ticks "${PID[$target]}")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$target" "$rep" "$iops" "$ios" "$((after - before))" \
     "$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$ios" 'BEGIN {printf "%.2f", n ? t * 1e6 / hz / n : 0}')" \
-    >> "$OUT/results.tsv"
-  log "$name $target #$rep: $iops IOPS, $(tail -1 "$OUT/results.tsv" | cut -f7) us CPU per I/O"
+    >> "$RESULTS"
+  log "$name $target #$rep: $iops IOPS, $(tail -1 "$RESULTS" | cut -f7) us CPU per I/O"
 }
 
-printf 'cell\ttarget\trepeat\tiops\tios\tcpu_ticks\tcpu_us_per_io\n' > "$OUT/results.tsv"
+printf 'cell\ttarget\trepeat\tiops\tios\tcpu_ticks\tcpu_us_per_io\n' | tee "$OUT/warmup.tsv" > "$OUT/results.tsv"
+if [[ $WARMUP -gt 0 ]]; then
+  RESULTS=$OUT/warmup.tsv
+  for cell in "${CELLS[@]}"; do for t in "${NAMES[@]}"; do run_cell "$cell" "$t" 0 "$WARMUP"; done; done
+  RESULTS=$OUT/results.tsv
+fi
 log "${#CELLS[@]} cells x ${#NAMES[@]} targets x $REPEATS repeats x ${RUNTIME}s"
 for cell in "${CELLS[@]}"; do
   for ((rep = 1; rep <= REPEATS; rep++)); do
     for ((k = 0; k < ${#NAMES[@]}; k++)); do
-      run_cell "$cell" "${NAMES[$(((k + rep - 1) % ${#NAMES[@]}))]}" "$rep"
+      run_cell "$cell" "${NAMES[$(((k + rep - 1) % ${#NAMES[@]}))]}" "$rep" "$RUNTIME"
     done
   done
 done
@@ -242,15 +254,15 @@ for n in io_uring threads; do # where each daemon's CPU went, by thread (reaper,
     sort -rn > "$OUT/thread-cpu-ticks-$n.txt"
 done
 
-python3 - "$OUT" "$ARGS" "$BACKING" "$LUN_SIZE" "$DEVICE" <<'PY'
+python3 - "$OUT" "$ARGS" "$BACKING" "$LUN_SIZE" "$DEVICE" "$LUN_DIR ($(stat -f -c %T "$SHM"))" <<'PY'
 import csv, statistics, sys, platform
-out, args, backing, size, device = sys.argv[1:6]
+out, args, backing, size, device, where = sys.argv[1:7]
 rows = list(csv.DictReader(open(f"{out}/results.tsv"), delimiter="\t"))
 cells = list(dict.fromkeys(r["cell"] for r in rows))
 med = lambda c, t, k: statistics.median(float(r[k]) for r in rows if r["cell"] == c and r["target"] == t)
 lines = [f"# backing I/O: io_uring against the thread pool (and tgtd)", "",
          f"`fio-tests/bench/run-backing-io-bench.sh {args}`; backing {backing}"
-         + (f" {device}" if device else f", LUN files of {size} on /dev/shm") + ", cache.mode off; "
+         + (f" {device}" if device else f", LUN files of {size} in {where}") + ", cache.mode off; "
          f"kernel {platform.release()}; medians of the repeats (every run in results.tsv).", "",
          "| cell | IOPS tgtd | IOPS threads | IOPS io_uring | io_uring/threads | io_uring/tgtd "
          "| CPU us/IO tgtd | threads | io_uring | io_uring/threads | io_uring/tgtd |",
