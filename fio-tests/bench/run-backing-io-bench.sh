@@ -14,6 +14,9 @@
 #                    cache and a real disk instead of tmpfs)
 #   --backing KIND   file (default): one LUN file per target in --dir; block: every target serves the block
 #                    device given by --device (daemon LUN "backing: block"; the cells only read, so they share it)
+#   --cache MODE     the daemons' cache.mode: off (default: every read reaches the backing store, aligned ones
+#                    through O_DIRECT) or page-cache (every read buffered: with --dir on ext4/xfs, reads of cached
+#                    pages that io_uring completes during submission)
 #   --out DIR        results (default fio-tests/target/bench/backing-io-<timestamp>/)
 # Env: FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13600), JAVA_OPTS (daemon JVM options).
 #
@@ -30,7 +33,7 @@ LOG_TAG=backing-io-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 
-REPEATS=3 RUNTIME=10 WARMUP=5 LUN_SIZE=1G BACKING=file DEVICE= LUN_DIR=/dev/shm
+REPEATS=3 RUNTIME=10 WARMUP=5 LUN_SIZE=1G BACKING=file DEVICE= LUN_DIR=/dev/shm CACHE_MODE=off
 OUT=$ROOT/fio-tests/target/bench/backing-io-$(date +%Y%m%d-%H%M%S)
 FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
 ARGS="$*"
@@ -39,12 +42,13 @@ while [[ $# -gt 0 ]]; do
     --repeats) REPEATS=$2; shift 2 ;;
     --runtime) RUNTIME=$2; shift 2 ;;
     --warmup) WARMUP=$2; shift 2 ;;
+    --cache) CACHE_MODE=$2; shift 2 ;;
     --dir) LUN_DIR=$(readlink -f "$2"); shift 2 ;;
     --lun-size) LUN_SIZE=$2; shift 2 ;;
     --backing) BACKING=$2; shift 2 ;;
     --device) DEVICE=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
@@ -167,7 +171,7 @@ daemon:
 portals:
   - 127.0.0.1:$port
 cache:
-  mode: off
+  mode: $CACHE_MODE
 targets:
   - name: $OUR_IQN
     luns:
@@ -254,15 +258,15 @@ for n in io_uring threads; do # where each daemon's CPU went, by thread (reaper,
     sort -rn > "$OUT/thread-cpu-ticks-$n.txt"
 done
 
-python3 - "$OUT" "$ARGS" "$BACKING" "$LUN_SIZE" "$DEVICE" "$LUN_DIR ($(stat -f -c %T "$SHM"))" <<'PY'
+python3 - "$OUT" "$ARGS" "$BACKING" "$LUN_SIZE" "$DEVICE" "$LUN_DIR ($(stat -f -c %T "$SHM"))" "$CACHE_MODE" <<'PY'
 import csv, statistics, sys, platform
-out, args, backing, size, device, where = sys.argv[1:7]
+out, args, backing, size, device, where, cache = sys.argv[1:8]
 rows = list(csv.DictReader(open(f"{out}/results.tsv"), delimiter="\t"))
 cells = list(dict.fromkeys(r["cell"] for r in rows))
 med = lambda c, t, k: statistics.median(float(r[k]) for r in rows if r["cell"] == c and r["target"] == t)
 lines = [f"# backing I/O: io_uring against the thread pool (and tgtd)", "",
          f"`fio-tests/bench/run-backing-io-bench.sh {args}`; backing {backing}"
-         + (f" {device}" if device else f", LUN files of {size} in {where}") + ", cache.mode off; "
+         + (f" {device}" if device else f", LUN files of {size} in {where}") + f", cache.mode {cache}; "
          f"kernel {platform.release()}; medians of the repeats (every run in results.tsv).", "",
          "| cell | IOPS tgtd | IOPS threads | IOPS io_uring | io_uring/threads | io_uring/tgtd "
          "| CPU us/IO tgtd | threads | io_uring | io_uring/threads | io_uring/tgtd |",
