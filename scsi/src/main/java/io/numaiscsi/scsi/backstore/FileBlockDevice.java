@@ -68,6 +68,9 @@ public final class FileBlockDevice implements BlockDevice {
    * @throws IOException the kernel refuses the ring; the device keeps using the executor
    */
   public void useIoUring(LibUringShim shim, ThreadFactory reaperThreads) throws IOException {
+    if (io instanceof UringBackingIo) {
+      throw new IllegalStateException(file + " already has an io_uring ring");
+    }
     String directPath = direct != null && fd >= 0 ? "/proc/self/fd/" + fd : null;
     io = UringBackingIo.open(shim, file, executor, fd, directPath, alignment, reaperThreads);
   }
