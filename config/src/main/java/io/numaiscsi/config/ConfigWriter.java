@@ -70,6 +70,7 @@ public final class ConfigWriter {
         put(keys, "io-threads", s.ioThreads(), d.ioThreads(), String::valueOf);
         put(keys, "event-model", s.eventModel(), d.eventModel(), ConfigWriter::name);
         put(keys, "secret-file-check", s.secretFileCheck(), d.secretFileCheck(), ConfigWriter::name);
+        put(keys, "backing-io", s.backingIo(), d.backingIo(), DaemonSettings.BackingIo::configName);
         y.section(DaemonSection.KEY, keys);
     }
 

@@ -8,7 +8,8 @@ import java.util.List;
 final class DaemonSection {
 
     static final String KEY = "daemon";
-    static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model", "secret-file-check");
+    static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model", "secret-file-check",
+            "backing-io");
     static final int DEFAULT_IO_THREADS = 4;
 
     private DaemonSection() {
@@ -43,7 +44,20 @@ final class DaemonSection {
                 default -> throw s.error("\"" + s.text() + "\" is not a secret-file-check (use warn or refuse)");
             };
         }
-        return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck);
+        return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck, backingIo(f));
+    }
+
+    private static DaemonSettings.BackingIo backingIo(Fields f) throws ConfigException {
+        Cursor c = f.optional("backing-io");
+        if (c == null) {
+            return DaemonSettings.BackingIo.AUTO;
+        }
+        for (DaemonSettings.BackingIo b : DaemonSettings.BackingIo.values()) {
+            if (b.configName().equals(c.text())) {
+                return b;
+            }
+        }
+        throw c.error("\"" + c.text() + "\" is not a backing-io (use auto, io_uring or threads)");
     }
 
     /** A file-system path as written (not resolved). */

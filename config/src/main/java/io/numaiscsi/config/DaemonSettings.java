@@ -10,8 +10,10 @@ import java.util.Objects;
  * @param ioThreads threads for blocking backing-store I/O (1..256)
  * @param eventModel how connections and LUNs map to event threads
  * @param secretFileCheck what a configuration file holding CHAP secrets that group or others may read gets
+ * @param backingIo how file-backed LUNs reach the kernel
  */
-public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck) {
+public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
+                             BackingIo backingIo) {
 
     /** PER_LUN: an event thread per LUN (the default). CENTRALIZED: one thread for everything, as tgtd. */
     public enum EventModel { PER_LUN, CENTRALIZED }
@@ -19,10 +21,34 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
     /** WARN: a warning in the log (the default). REFUSE: the daemon does not start. */
     public enum SecretFileCheck { WARN, REFUSE }
 
+    /**
+     * {@code daemon.backing-io}. AUTO (the default): io_uring when the kernel grants a ring, else THREADS. IO_URING:
+     * io_uring or the daemon does not start. THREADS: blocking calls on the {@code io-threads} pool per node.
+     */
+    public enum BackingIo {
+        AUTO("auto"), IO_URING("io_uring"), THREADS("threads");
+
+        private final String configName;
+
+        BackingIo(String configName) {
+            this.configName = configName;
+        }
+
+        /** As written in the configuration. */
+        public String configName() {
+            return configName;
+        }
+    }
+
     public DaemonSettings {
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(eventModel, "eventModel");
         Objects.requireNonNull(secretFileCheck, "secretFileCheck");
+        Objects.requireNonNull(backingIo, "backingIo");
+    }
+
+    public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck) {
+        this(dataDir, ioThreads, eventModel, secretFileCheck, BackingIo.AUTO);
     }
 
     public DaemonSettings(Path dataDir, int ioThreads) {
@@ -34,10 +60,10 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
     }
 
     public DaemonSettings withEventModel(EventModel model) {
-        return new DaemonSettings(dataDir, ioThreads, model, secretFileCheck);
+        return new DaemonSettings(dataDir, ioThreads, model, secretFileCheck, backingIo);
     }
 
     public DaemonSettings withDataDir(Path dir) {
-        return new DaemonSettings(dir, ioThreads, eventModel, secretFileCheck);
+        return new DaemonSettings(dir, ioThreads, eventModel, secretFileCheck, backingIo);
     }
 }

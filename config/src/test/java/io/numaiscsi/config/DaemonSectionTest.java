@@ -55,6 +55,27 @@ class DaemonSectionTest {
     }
 
     @Test
+    void backingIoDefaultsToAuto() throws ConfigException {
+        assertEquals(DaemonSettings.BackingIo.AUTO, ConfigLoader.parse(TARGETS, "t.yaml").daemon().backingIo());
+    }
+
+    @Test
+    void backingIoValues() throws ConfigException {
+        for (DaemonSettings.BackingIo b : DaemonSettings.BackingIo.values()) {
+            assertEquals(b, ConfigLoader.parse("daemon:\n  backing-io: " + b.configName() + "\n" + TARGETS, "t.yaml")
+                    .daemon().backingIo());
+        }
+    }
+
+    @Test
+    void badBackingIoNamesFileLineAndKey() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse("daemon:\n  backing-io: libaio\n" + TARGETS, "t.yaml"));
+        assertEquals("t.yaml:2: daemon.backing-io: \"libaio\" is not a backing-io (use auto, io_uring or threads)",
+                e.getMessage());
+    }
+
+    @Test
     void dataDirDefaultsToThisUsersDefault() throws ConfigException {
         assertEquals(DefaultDataDir.forThisProcess(), ConfigLoader.parse(TARGETS, "t.yaml").daemon().dataDir());
     }

@@ -72,7 +72,21 @@ class FioVerifyTest {
             assertJob(jobs.get(0), "seq-write-128k", daemon.lunBytes(), context);
             assertJob(jobs.get(1), "rand-write-4k", RANDOM_BYTES, context);
             daemon.assertAlive();
+            assertBackingIoLogged(daemon, context);
         }
+    }
+
+    /** The daemon says which backing I/O it uses; io_uring (the default, auto) wherever this host grants rings. */
+    private static void assertBackingIoLogged(DaemonProcess daemon, String context) throws java.io.IOException {
+        if (daemon.external()) {
+            return;
+        }
+        String line = Files.readString(daemon.log()).lines().filter(l -> l.contains("backing I/O: ")).findFirst()
+                .orElse(null);
+        assertTrue(line != null, "no 'backing I/O:' line in the daemon log" + context);
+        String why = io.numaiscsi.scsi.backstore.IoUring.unavailableReason();
+        assertTrue(why == null ? line.contains("backing I/O: io_uring") : line.contains("backing I/O: threads"),
+                line + " (io_uring unavailable here: " + why + ")" + context);
     }
 
     /** No error, every byte written once and read back once by the verify phase. */

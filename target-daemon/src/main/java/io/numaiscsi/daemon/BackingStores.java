@@ -37,12 +37,15 @@ final class BackingStores {
     private final NumaResources numa;
     private final TargetPlacement placement;
     private final CachePools pools;
+    private final BackingIoChoice backingIo;
 
-    BackingStores(CacheSettings cache, NumaResources numa, TargetPlacement placement, CachePools pools) {
+    BackingStores(CacheSettings cache, NumaResources numa, TargetPlacement placement, CachePools pools,
+                  BackingIoChoice backingIo) {
         this.cache = cache;
         this.numa = numa;
         this.placement = placement;
         this.pools = pools;
+        this.backingIo = backingIo;
     }
 
     BlockDevice open(String target, LunDefinition lun, DataTouches touches) throws IOException {
@@ -60,12 +63,14 @@ final class BackingStores {
                 FileBlockDevice f = FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io,
                         cache.mode() != CacheSettings.Mode.PAGE_CACHE);
                 f.touches(touches);
+                backingIo.apply(f, numa.ringReapers(home), "target " + target + " LUN " + lun.id());
                 yield f;
             }
             case BLOCK -> {
                 FileBlockDevice d = DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io,
                         cache.mode() != CacheSettings.Mode.PAGE_CACHE);
                 d.touches(touches);
+                backingIo.apply(d, numa.ringReapers(home), "target " + target + " LUN " + lun.id());
                 yield d;
             }
         };

@@ -16,6 +16,7 @@ import java.net.NetworkInterface;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,7 @@ final class NumaResources implements AutoCloseable {
     private NodeMemory memory;
     private ExecutorService[] workers;
     private final ExecutorService[] io;
+    private final ThreadFactory[] ringReapers;
 
     NumaResources(NumaSettings settings, List<Portal> portals, int ioThreadsPerNode) {
         NumaTopology real = NumaTopology.detect();
@@ -43,6 +45,7 @@ final class NumaResources implements AutoCloseable {
         this.portalNode = topology.node(portalNodeIndex(topology, portals));
         this.ioThreadsPerNode = ioThreadsPerNode;
         this.io = new ExecutorService[topology.nodeCount()];
+        this.ringReapers = new ThreadFactory[topology.nodeCount()];
         this.allocator = NodeLocalAllocator.forNodes(topology);
         this.locator = topology.nodeCount() == 1 ? NodeLocator.SINGLE_NODE
                 : new PageNodeLocator(topology.nodeCount(), PageNodes.open(topology));
@@ -123,6 +126,15 @@ final class NumaResources implements AutoCloseable {
                             node));
         }
         return io[node];
+    }
+
+    /** The completion threads of one node's io_uring rings (one per file LUN), pinned to it. */
+    synchronized ThreadFactory ringReapers(int node) {
+        if (ringReapers[node] == null) {
+            ringReapers[node] = ThreadPlacements.recording(
+                    CpuPinning.threadFactory(topology.node(node), "backing-uring-n" + node, true), node);
+        }
+        return ringReapers[node];
     }
 
     @Override

@@ -95,7 +95,8 @@ public final class TargetDaemon implements AutoCloseable {
         eventLoops = new EventLoops(config.daemon().eventModel(), numa.topology(), numa.portalNode(), lunsPerNode);
         LunEventLoops eventThreads = new LunEventLoops(eventLoops, placement);
         cachePools = cachePools();
-        BackingStores stores = new BackingStores(config.cache(), numa, placement, cachePools);
+        BackingStores stores = new BackingStores(config.cache(), numa, placement, cachePools,
+                BackingIoChoice.resolve(config.daemon().backingIo()));
         registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
                 config.cache().zeroCopyMin(), numa.locator());
         registry.applyAll(ConfigOperations.of(config));

@@ -14,15 +14,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A disk backed by a (sparse) file or a block device ({@link DeviceBacking}). Blocking I/O runs on the injected
- * executor, never on the caller's thread. Aligned requests into aligned direct memory use an O_DIRECT channel, the rest a
- * buffered one; unmap punches holes (fallocate through jnr-ffi; on a block device the kernel zeroes the range, which
- * may deallocate it) or zeroes the range another way where it cannot.
+ * executor, never on the caller's thread, unless {@link #useIoUring} gives the device an io_uring ring. Aligned
+ * requests into aligned direct memory use an O_DIRECT channel, the rest a buffered one; unmap punches holes
+ * (fallocate through jnr-ffi; on a block device the kernel zeroes the range, which may deallocate it) or zeroes the
+ * range another way where it cannot.
  */
 public final class FileBlockDevice implements BlockDevice {
   private static final Logger LOG = LoggerFactory.getLogger(FileBlockDevice.class);
@@ -42,6 +43,8 @@ public final class FileBlockDevice implements BlockDevice {
   private final LibC libc;
   private final int fd;
   private final Executor executor;
+  /** How requests are carried out: the executor's threads, or an io_uring ring ({@link #useIoUring}). */
+  private volatile BackingIo io;
   private final IoRequest[] pool = new IoRequest[POOL_LIMIT];
   private int pooled;
   private ByteBuffer zeros;
@@ -61,6 +64,26 @@ public final class FileBlockDevice implements BlockDevice {
     this.libc = libc;
     this.fd = fd;
     this.executor = executor;
+    this.io = new ThreadPoolBackingIo(executor);
+  }
+
+  /**
+   * Carries reads, writes and flushes out through an io_uring ring of this device (unmap stays on the executor);
+   * called before the device serves. {@code reaperThreads} makes the ring's one completion thread.
+   *
+   * @throws IOException the kernel refuses the ring; the device keeps using the executor
+   */
+  public void useIoUring(LibUringShim shim, ThreadFactory reaperThreads) throws IOException {
+    if (io instanceof UringBackingIo) {
+      throw new IllegalStateException(file + " already has an io_uring ring");
+    }
+    String directPath = direct != null && fd >= 0 ? "/proc/self/fd/" + fd : null;
+    io = UringBackingIo.open(shim, file, executor, fd, directPath, alignment, reaperThreads);
+  }
+
+  /** "threads" or "io_uring": the engine that carries out reads and writes. */
+  public String backingIo() {
+    return io.name();
   }
 
   /**
@@ -195,6 +218,18 @@ public final class FileBlockDevice implements BlockDevice {
     return physicalBlockSize;
   }
 
+  /** Whether the backing is a file on tmpfs (not a device): memory the kernel copies from, no disk below. */
+  public boolean onTmpfs() {
+    if (blockSpecial) {
+      return false;
+    }
+    try {
+      return "tmpfs".equals(Files.getFileStore(file).type());
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
   /** true when the O_DIRECT channel is open (tests, metrics). */
   public boolean directIoAvailable() {
     return direct != null;
@@ -255,6 +290,7 @@ public final class FileBlockDevice implements BlockDevice {
   @Override
   public void close() {
     closed = true;
+    io.close();
     try {
       buffered.close();
       if (direct != null) {
@@ -289,12 +325,14 @@ public final class FileBlockDevice implements BlockDevice {
     r.buf = buf;
     r.fua = fua;
     r.done = done;
-    try {
-      executor.execute(r);
-    } catch (RejectedExecutionException e) {
-      give(r);
-      done.ioComplete(IoStatus.UNAVAILABLE);
-    }
+    io.execute(r);
+  }
+
+  /** The end of every request, on whichever thread it ended: back to the pool, then the caller's completion. */
+  void finish(IoRequest r, IoStatus status) {
+    IoCompletion completion = r.done;
+    give(r);
+    completion.ioComplete(status);
   }
 
   private synchronized IoRequest take() {
@@ -309,7 +347,7 @@ public final class FileBlockDevice implements BlockDevice {
     }
   }
 
-  // ---- blocking work, on the executor ----
+  // ---- blocking work, on the executor (ThreadPoolBackingIo, and unmap under io_uring) ----
 
   IoStatus perform(int op, long offset, long length, ByteBuf buf, boolean fua) {
     try {
@@ -356,7 +394,7 @@ public final class FileBlockDevice implements BlockDevice {
   }
 
   /** A buffered transfer: the kernel copies between the page cache (its node unknown to us) and our buffer. */
-  private void touchedBuffered(ByteBuf buf, int index, int length) {
+  void touchedBuffered(ByteBuf buf, int index, int length) {
     touches.touched(DataTouches.Kind.BACKING, buf, index, length);
     touches.touched(DataTouches.Kind.BACKING, -1, length);
   }
@@ -438,33 +476,5 @@ public final class FileBlockDevice implements BlockDevice {
       zeros = ByteBuffer.allocateDirect(ZERO_CHUNK);
     }
     return zeros;
-  }
-
-  /** One pooled unit of blocking work: no allocation per I/O once the pool is warm. */
-  private static final class IoRequest implements Runnable {
-    static final int READ = 1;
-    static final int WRITE = 2;
-    static final int FLUSH = 3;
-    static final int UNMAP = 4;
-
-    private final FileBlockDevice device;
-    int op;
-    long offset;
-    long length;
-    ByteBuf buf;
-    boolean fua;
-    IoCompletion done;
-
-    IoRequest(FileBlockDevice device) {
-      this.device = device;
-    }
-
-    @Override
-    public void run() {
-      IoCompletion completion = done;
-      IoStatus status = device.perform(op, offset, length, buf, fua);
-      device.give(this);
-      completion.ioComplete(status);
-    }
   }
 }
