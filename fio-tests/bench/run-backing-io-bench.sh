@@ -4,7 +4,7 @@
 # in one run over loopback TCP. Run as root on a quiet machine.
 #
 #   fio-tests/bench/run-backing-io-bench.sh [--repeats N] [--runtime S] [--lun-size SIZE] [--out DIR]
-#                                           [--backing file | --backing block --device /dev/loopN]
+#                                           [--backing file | --backing block --device DEV_TGTD,DEV_URING,DEV_THREADS]
 #
 #   --repeats N      runs per cell and target, the targets' order rotating each repeat (default 3)
 #   --runtime S      seconds per run (default 10)
@@ -12,8 +12,10 @@
 #   --lun-size SIZE  file LUNs: size of each LUN file, filled with random data (default 1G)
 #   --dir DIR        file LUNs: where the LUN files go (default /dev/shm; e.g. an ext4 directory to see the page
 #                    cache and a real disk instead of tmpfs)
-#   --backing KIND   file (default): one LUN file per target in --dir; block: every target serves the block
-#                    device given by --device (daemon LUN "backing: block"; the cells only read, so they share it)
+#   --backing KIND   file (default): one LUN file per target in --dir; block: each target serves its own block
+#                    device of --device, three of them in the order tgtd, io_uring, threads (daemon LUN
+#                    "backing: block" opens its device exclusively, so two daemons cannot share one; three loop
+#                    devices over one file of random data hold the same bytes)
 #   --cache MODE     the daemons' cache.mode: off (default: every read reaches the backing store, aligned ones
 #                    through O_DIRECT) or page-cache (every read buffered: with --dir on ext4/xfs, reads of cached
 #                    pages that io_uring completes during submission)
@@ -55,11 +57,13 @@ done
 [[ $EUID -eq 0 ]] || die "run as root (tgtd, /dev/shm)"
 case $BACKING in
   file) [[ -z $DEVICE ]] || die "--device goes with --backing block" ;;
-  block) [[ -b $DEVICE ]] || die "--backing block needs --device /dev/BLOCKDEVICE (got '${DEVICE}')" ;;
+  block) IFS=, read -r -a DEVICES <<< "$DEVICE"
+         [[ ${#DEVICES[@]} -eq 3 && -b ${DEVICES[0]} && -b ${DEVICES[1]} && -b ${DEVICES[2]} ]] \
+           || die "--backing block needs --device DEV_TGTD,DEV_URING,DEV_THREADS, three block devices (got '${DEVICE}')" ;;
   *) die "--backing is file or block, not $BACKING" ;;
 esac
 LUN_BYTES=$(numfmt --from=iec "$LUN_SIZE") || die "bad --lun-size $LUN_SIZE"
-[[ $BACKING == block ]] && LUN_BYTES=$(blockdev --getsize64 "$DEVICE")
+[[ $BACKING == block ]] && LUN_BYTES=$(blockdev --getsize64 "${DEVICES[0]}")
 
 JAR=$ROOT/target-daemon/target/target-daemon-0.1.0-SNAPSHOT.jar
 LIB=$ROOT/target-daemon/target/lib
@@ -139,7 +143,9 @@ wait_listen() { # PORT PID NAME
 SHM=$(mktemp -d "$LUN_DIR/nit-backing-io.XXXXXX")
 NAMES=(tgtd io_uring threads)
 lun_path() { # NAME
-  if [[ $BACKING == block ]]; then echo "$DEVICE"; else echo "$SHM/$1.img"; fi
+  if [[ $BACKING == block ]]; then
+    case $1 in tgtd) echo "${DEVICES[0]}" ;; io_uring) echo "${DEVICES[1]}" ;; *) echo "${DEVICES[2]}" ;; esac
+  else echo "$SHM/$1.img"; fi
 }
 if [[ $BACKING == file ]]; then
   log "writing 3 LUN files of $LUN_SIZE with random data in $SHM ($(stat -f -c %T "$SHM"))"
