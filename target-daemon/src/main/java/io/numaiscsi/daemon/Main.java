@@ -51,6 +51,11 @@ public final class Main implements Callable<Integer> {
             description = "Unix socket of the admin API (numa-iscsi-admin); default: admin.sock in the data directory")
     String adminSocket;
 
+    @Option(names = "--log-level", paramLabel = "LEVEL",
+            description = "error, warn, info (default), debug or trace; before that, the NUMA_ISCSI_LOG_LEVEL "
+                    + "environment variable; numa-iscsi-admin log-level changes it while running")
+    String logLevel;
+
     @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for relative backing files; overrides the config")
     Path dataDir;
 
@@ -114,6 +119,15 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (logLevel != null) {
+            ch.qos.logback.classic.Level level = ch.qos.logback.classic.Level.toLevel(logLevel, null);
+            if (level == null || !logLevel.matches("(?i)error|warn|info|debug|trace")) {
+                System.err.println("--log-level " + logLevel + ": not a level (use error, warn, info, debug or trace)");
+                return EXIT_CONFIG;
+            }
+            ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+                    .setLevel(level);
+        }
         if (checkConfig != null) {
             return ConfigCheck.run(checkConfig, new java.io.PrintWriter(System.out, true),
                     new java.io.PrintWriter(System.err, true));
@@ -135,6 +149,20 @@ public final class Main implements Callable<Integer> {
             }
         }
         config = withOverrides(config);
+        try {
+            for (Portal p : config.portals()) {
+                if (p.transport() == Portal.Transport.TCP) {
+                    ListenPreflight.check("portal", p.host(), p.port());
+                }
+            }
+            if (metrics != null) {
+                Portal at = Portal.parse(metrics);
+                ListenPreflight.check("--metrics", at.host(), at.port());
+            }
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
+            return e instanceof IllegalArgumentException ? EXIT_CONFIG : EXIT_STARTUP;
+        }
         TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.

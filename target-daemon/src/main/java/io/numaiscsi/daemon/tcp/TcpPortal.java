@@ -85,7 +85,8 @@ public final class TcpPortal implements AutoCloseable {
         ChannelFuture bind = b.bind(host, port).await();
         if (!bind.isSuccess()) {
             Throwable cause = bind.cause();
-            throw new IOException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+            throw new IOException("portal " + host + ":" + port + " cannot be listened on: "
+                    + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
         }
         Channel ch = bind.channel();
         synchronized (listeners) {
