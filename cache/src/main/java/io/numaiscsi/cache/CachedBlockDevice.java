@@ -472,7 +472,7 @@ public final class CachedBlockDevice implements BlockDevice {
       return IoStatus.UNAVAILABLE;
     }
     long size = space.size;
-    if (offset < 0 || length < 0 || offset > size || length > size - offset) {
+    if (!BlockDevice.inRange(offset, length, size)) {
       return IoStatus.OUT_OF_RANGE;
     }
     return null;

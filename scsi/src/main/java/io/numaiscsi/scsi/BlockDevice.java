@@ -37,6 +37,11 @@ public interface BlockDevice extends AutoCloseable {
     }
   }
 
+  /** Whether bytes [offset, offset + length) lie within a device of {@code size} bytes (overflow-safe). */
+  static boolean inRange(long offset, long length, long size) {
+    return offset >= 0 && length >= 0 && offset <= size && length <= size - offset;
+  }
+
   /** Appends {@code length} bytes at {@code dst.writerIndex()} and advances it. */
   void read(long offset, int length, ByteBuf dst, IoCompletion done);
 

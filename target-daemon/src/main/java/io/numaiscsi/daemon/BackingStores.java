@@ -56,23 +56,14 @@ final class BackingStores {
             PrivateDirectories.createMissing(parent);
         }
         Executor io = numa.ioExecutor(home);
+        boolean directIo = cache.mode() != CacheSettings.Mode.PAGE_CACHE;
         BlockDevice store = switch (lun.backing()) {
             case RAM -> new RamBlockDevice(lun.sizeBytes(), lun.blockSize(), new NodeChunks(numa.memory(), home), touches);
             case NULL -> new NullBlockDevice(lun.sizeBytes(), lun.blockSize(), touches);
-            case FILE -> {
-                FileBlockDevice f = FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io,
-                        cache.mode() != CacheSettings.Mode.PAGE_CACHE);
-                f.touches(touches);
-                backingIo.apply(f, numa.ringReapers(home), "target " + target + " LUN " + lun.id());
-                yield f;
-            }
-            case BLOCK -> {
-                FileBlockDevice d = DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io,
-                        cache.mode() != CacheSettings.Mode.PAGE_CACHE);
-                d.touches(touches);
-                backingIo.apply(d, numa.ringReapers(home), "target " + target + " LUN " + lun.id());
-                yield d;
-            }
+            case FILE -> withIo(FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo),
+                    touches, home, target, lun);
+            case BLOCK -> withIo(DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo),
+                    touches, home, target, lun);
         };
         store = withFaults(store, lun);
         if (lun.backing() == BackingType.NULL) {
@@ -97,6 +88,14 @@ final class BackingStores {
                 pool.bytes());
         return CachedBlockDevice.createInPools(store, params, numa.topology(), new NodeBlockPool[] {pool}, workers,
                 new int[] {home}, touches, WriteBackFlusher.shared());
+    }
+
+    /** A file or device store given its byte accounting and, where the daemon uses it, its io_uring ring. */
+    private FileBlockDevice withIo(FileBlockDevice d, DataTouches touches, int home, String target, LunDefinition lun)
+            throws IOException {
+        d.touches(touches);
+        backingIo.apply(d, numa.ringReapers(home), "target " + target + " LUN " + lun.id());
+        return d;
     }
 
     /** The test/debug {@code inject-*} keys: the faults sit between the cache (if any) and the real store. */

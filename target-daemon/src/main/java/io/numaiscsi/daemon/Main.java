@@ -148,6 +148,15 @@ public final class Main implements Callable<Integer> {
                 return EXIT_CONFIG;
             }
         }
+        Portal metricsAt = null;
+        if (metrics != null) {
+            try {
+                metricsAt = Portal.parse(metrics);
+            } catch (IllegalArgumentException e) {
+                System.err.println("--metrics " + metrics + ": " + e.getMessage());
+                return EXIT_CONFIG;
+            }
+        }
         config = withOverrides(config);
         try {
             for (Portal p : config.portals()) {
@@ -155,13 +164,12 @@ public final class Main implements Callable<Integer> {
                     ListenPreflight.check("portal", p.host(), p.port());
                 }
             }
-            if (metrics != null) {
-                Portal at = Portal.parse(metrics);
-                ListenPreflight.check("--metrics", at.host(), at.port());
+            if (metricsAt != null) {
+                ListenPreflight.check("--metrics", metricsAt.host(), metricsAt.port());
             }
-        } catch (java.io.IOException | IllegalArgumentException e) {
+        } catch (java.io.IOException e) {
             System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
-            return e instanceof IllegalArgumentException ? EXIT_CONFIG : EXIT_STARTUP;
+            return EXIT_STARTUP;
         }
         TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);
@@ -185,10 +193,9 @@ public final class Main implements Callable<Integer> {
             return EXIT_STARTUP;
         }
         MetricsEndpoint endpoint = null;
-        if (metrics != null) {
+        if (metricsAt != null) {
             try {
-                Portal at = Portal.parse(metrics);
-                endpoint = new MetricsEndpoint(at.host(), at.port(),
+                endpoint = new MetricsEndpoint(metricsAt.host(), metricsAt.port(),
                         new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon::cachedLuns, daemon.bufferMetric())
                                 .guards(daemon.guards()).iser(daemon::iserStats).luns(daemon::measuredLuns)
                                 .iserPortals(daemon::measuredIserPortals));

@@ -305,8 +305,7 @@ public final class FileBlockDevice implements BlockDevice {
   }
 
   private boolean inRange(long offset, long length, IoCompletion done) {
-    long end = size;
-    if (offset < 0 || length < 0 || offset > end || length > end - offset) {
+    if (!BlockDevice.inRange(offset, length, size)) {
       done.ioComplete(IoStatus.OUT_OF_RANGE);
       return false;
     }

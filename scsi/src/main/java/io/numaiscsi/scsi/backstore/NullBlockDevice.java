@@ -90,6 +90,6 @@ public final class NullBlockDevice implements BlockDevice {
     if (closed) {
       return IoStatus.UNAVAILABLE;
     }
-    return offset < 0 || length < 0 || offset > size || length > size - offset ? IoStatus.OUT_OF_RANGE : null;
+    return BlockDevice.inRange(offset, length, size) ? null : IoStatus.OUT_OF_RANGE;
   }
 }

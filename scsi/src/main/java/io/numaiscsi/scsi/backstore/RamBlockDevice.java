@@ -80,7 +80,7 @@ public final class RamBlockDevice implements BlockDevice {
   }
 
   private boolean invalid(long offset, long length) {
-    return closed || offset < 0 || length < 0 || offset > size || length > size - offset;
+    return closed || !BlockDevice.inRange(offset, length, size);
   }
 
   @Override

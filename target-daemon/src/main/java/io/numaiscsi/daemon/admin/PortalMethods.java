@@ -44,7 +44,10 @@ final class PortalMethods {
         LivePortals.Listening l;
         try {
             l = daemon.addPortal(p);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            // the listener's message names the address already
+            throw new AdminError(AdminError.FAILED, "portal.add: " + e.getMessage() + " (nothing changed)");
+        } catch (RuntimeException e) {
             throw new AdminError(AdminError.FAILED, "portal.add: cannot listen on " + p + ": " + e.getMessage()
                     + " (nothing changed)");
         } catch (InterruptedException e) {

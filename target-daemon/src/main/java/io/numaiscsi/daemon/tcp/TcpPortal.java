@@ -12,6 +12,7 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.WriteBufferWaterMark;
+import io.numaiscsi.config.Portal;
 import io.numaiscsi.session.PeerEventLogs;
 import io.numaiscsi.session.ResourceLimits;
 import io.numaiscsi.session.SessionServices;
@@ -85,7 +86,7 @@ public final class TcpPortal implements AutoCloseable {
         ChannelFuture bind = b.bind(host, port).await();
         if (!bind.isSuccess()) {
             Throwable cause = bind.cause();
-            throw new IOException("portal " + host + ":" + port + " cannot be listened on: "
+            throw new IOException("cannot listen on " + new Portal(host, port) + ": "
                     + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
         }
         Channel ch = bind.channel();
