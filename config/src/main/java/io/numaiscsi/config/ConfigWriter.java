@@ -223,6 +223,9 @@ public final class ConfigWriter {
         if (lun.blockSize() != omitted) {
             y.entry("block-size", String.valueOf(lun.blockSize()));
         }
+        if (lun.physicalBlockSize() != LunDefinition.FROM_DEVICE) {
+            y.entry("physical-block-size", String.valueOf(lun.physicalBlockSize()));
+        }
         if (lun.serial() != null && !lun.serial().isEmpty()) {
             y.entry("serial", YamlText.scalar(lun.serial()));
         }

@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param blockSize logical block size, 512 or 4096; for a block device {@link #FROM_DEVICE} (its logical block size)
  * @param serial    unit serial number, or null to derive one ({@link TargetDefinition#serialOf})
  * @param faults    test/debug fault injection ({@link FaultInjection#NONE} normally)
+ * @param physicalBlockSize the physical block size reported to initiators (LBPPB), a power-of-two multiple of the
+ *                  block size; {@link #FROM_DEVICE} reports the store's own (a device's, else the block size)
  */
 public record LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
-        FaultInjection faults) {
+        FaultInjection faults, int physicalBlockSize) {
 
     /** {@code sizeBytes} or {@code blockSize} of a block device LUN that leaves them to the device. */
     public static final int FROM_DEVICE = 0;
@@ -27,6 +29,12 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
         Objects.requireNonNull(faults, "faults");
     }
 
+    /** A LUN that reports its store's own physical block size. */
+    public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
+            FaultInjection faults) {
+        this(id, backing, path, sizeBytes, blockSize, serial, faults, FROM_DEVICE);
+    }
+
     /** A LUN without fault injection. */
     public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial) {
         this(id, backing, path, sizeBytes, blockSize, serial, FaultInjection.NONE);
@@ -34,7 +42,7 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
 
     /** The same LUN on another backing file path. */
     public LunDefinition withPath(Path newPath) {
-        return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults);
+        return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults, physicalBlockSize);
     }
 
     /**
@@ -56,7 +64,7 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
             throw new IllegalArgumentException(newSizeBytes + " bytes is not larger than the LUN's " + sizeBytes
                     + " bytes (a LUN only grows: shrinking would cut off data)");
         }
-        return new LunDefinition(id, backing, path, newSizeBytes, blockSize, serial, faults);
+        return new LunDefinition(id, backing, path, newSizeBytes, blockSize, serial, faults, physicalBlockSize);
     }
 
     /** What is wrong with {@code size} for a LUN of {@code blockSize} blocks, as the config file says it; null if fine. */

@@ -12,13 +12,16 @@ import java.util.Map;
 final class LunSection {
 
     static final String KEY = "luns";
-    static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "serial",
+    static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "physical-block-size",
+            "serial",
             "inject-latency", "inject-medium-error-every", "inject-no-space-after");
     /** Upper bound of {@code inject-latency}: slow, but below any initiator's command timeout. */
     static final Duration MAX_INJECTED_LATENCY = Duration.ofSeconds(60);
     /** SAM-5 single-level (peripheral/flat) LUN addressing: 14 bits. */
     static final int MAX_LUN_ID = 16_383;
     static final int DEFAULT_BLOCK_SIZE = 512;
+    /** READ CAPACITY (16) reports logical blocks per physical block as a power of two; 64K covers real media. */
+    static final int MAX_PHYSICAL_BLOCK_SIZE = 65_536;
     static final int MAX_SERIAL_LENGTH = 64;
 
     /** Backing files and devices already claimed, across all targets: two LUNs on one would corrupt each other. */
@@ -120,7 +123,28 @@ final class LunSection {
                 throw c.error(path + " is already the backing " + (device ? "device" : "file") + " of " + owner);
             }
         }
-        return new LunDefinition(id, backing, path, size, blockSize, serial(f), faults(f));
+        return new LunDefinition(id, backing, path, size, blockSize, serial(f), faults(f),
+                physicalBlockSize(f, blockSize));
+    }
+
+    /**
+     * {@code physical-block-size}: what the LUN reports as its physical block (e.g. 4096 on 512-byte blocks, "512e"),
+     * so initiators align their writes to it. A block device's own physical block is checked when it is opened.
+     */
+    private static int physicalBlockSize(Fields f, int blockSize) throws ConfigException {
+        Cursor c = f.optional("physical-block-size");
+        if (c == null) {
+            return LunDefinition.FROM_DEVICE;
+        }
+        int p = c.integer(512, MAX_PHYSICAL_BLOCK_SIZE);
+        if (Integer.bitCount(p) != 1) {
+            throw c.error(p + " is not a power of two");
+        }
+        if (blockSize != LunDefinition.FROM_DEVICE && p < blockSize) {
+            throw c.error(p + " is smaller than block-size " + blockSize + " (a physical block holds whole logical "
+                    + "blocks)");
+        }
+        return p;
     }
 
     /** The test/debug {@code inject-*} keys (README: "Fault injection"); absent keys inject nothing. */

@@ -158,7 +158,8 @@ final class RandomConfigs {
             }
             boolean pathless = backing == BackingType.RAM || backing == BackingType.NULL;
             out.add(new LunDefinition(id, backing, pathless ? null : path.normalize(), size,
-                    blockSize, coin() ? null : serial(), faults()));
+                    blockSize, coin() ? null : serial(), faults(),
+                    coin() ? LunDefinition.FROM_DEVICE : Math.max(blockSize, 512) << between(0, 3)));
         }
         return out;
     }

@@ -85,6 +85,10 @@ final class ConfiguredDaemon implements AutoCloseable {
         return new IscsiTarget(target.host(), target.port(), iqn, 0);
     }
 
+    Path dataDir() {
+        return dataDir;
+    }
+
     Path log() {
         return log;
     }

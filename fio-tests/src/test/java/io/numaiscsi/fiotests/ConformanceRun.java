@@ -35,18 +35,39 @@ final class ConformanceRun {
         return runAndAssert(daemon.target(), "ALL", daemon::logTail, logName, summaryName);
     }
 
+    /**
+     * A test of libiscsi's that fails against a correct target in some configuration, and the only failure of it that
+     * is accepted: {@code reason} must appear in the test's failure message.
+     */
+    record KnownDefect(String suite, String test, String reason, String why) {
+        boolean explains(CuLogSummary.TestResult r) {
+            return r.suite().equals(suite) && r.test().equals(test) && r.reason().contains(reason);
+        }
+    }
+
     /** As above against {@code target}, for the tests {@code --test} selects (ALL, or a family such as SBC). */
     static CuLogSummary runAndAssert(IscsiTarget target, String tests, Supplier<String> daemonLogTail, String logName,
             String summaryName) throws IOException, InterruptedException {
+        return runAndAssert(target, tests, daemonLogTail, logName, summaryName, List.of());
+    }
+
+    /** As above; a failure that one of {@code known} explains is reported in the summary but not a test failure. */
+    static CuLogSummary runAndAssert(IscsiTarget target, String tests, Supplier<String> daemonLogTail, String logName,
+            String summaryName, List<KnownDefect> known) throws IOException, InterruptedException {
         Path dir = DaemonProcess.logDir();
         String url = target.lunUrl();
         ToolRun run = ToolRun.run(dir.resolve(logName), LIMIT,
                 List.of("iscsi-test-cu", "--test=" + tests, "--dataloss", "--verbose", url, url));
         CuLogSummary summary = CuLogSummary.parse(Files.readAllLines(run.log(), StandardCharsets.ISO_8859_1));
         Path summaryFile = dir.resolve(summaryName);
+        List<CuLogSummary.TestResult> explained = summary.failures().stream()
+                .filter(r -> known.stream().anyMatch(k -> k.explains(r))).toList();
         Files.writeString(summaryFile, "iscsi-test-cu against " + url + " ("
                 + (run.timedOut() ? "TIMED OUT" : "exit " + run.exitCode()) + ", "
-                + run.elapsed().toSeconds() + " s)\n" + summary.report());
+                + run.elapsed().toSeconds() + " s)\n" + summary.report()
+                + explained.stream().map(r -> "known libiscsi defect, not counted: " + r + " ("
+                        + known.stream().filter(k -> k.explains(r)).findFirst().orElseThrow().why() + ")\n")
+                        .collect(Collectors.joining()));
         String context = "\nsummary: " + summaryFile + "\n" + run.describe(20) + "\n" + daemonLogTail.get();
 
         assertFalse(run.timedOut(), "iscsi-test-cu did not finish" + context);
@@ -54,7 +75,8 @@ final class ConformanceRun {
         assertNotNull(cunit, "iscsi-test-cu printed no CUnit run summary (crashed?)" + context);
         assertEquals(cunit[1], summary.results().size(), "tests parsed vs CUnit 'Ran'" + context);
         assertEquals(cunit[3], summary.count(CuLogSummary.Verdict.FAILED), "FAILED parsed vs CUnit" + context);
-        List<CuLogSummary.TestResult> failures = summary.failures();
+        List<CuLogSummary.TestResult> failures = summary.failures().stream()
+                .filter(r -> !explained.contains(r)).toList();
         assertTrue(failures.isEmpty(), failures.size() + " conformance tests FAILED:\n"
                 + failures.stream().map(CuLogSummary.TestResult::toString).collect(Collectors.joining("\n"))
                 + context);

@@ -35,6 +35,17 @@ public final class LogicalUnit {
   private DataTouches touches = DataTouches.singleNode();
 
   public LogicalUnit(int lun, LunIdentity identity, BlockDevice device) {
+    this(lun, identity, device, 0);
+  }
+
+  /**
+   * A unit that reports {@code physicalBlockSize} as its physical block (READ CAPACITY (16) LBPPBE, the Block Limits
+   * granularities), or the device's own when 0.
+   *
+   * @throws IllegalArgumentException a physical block that is not a power-of-two multiple of the logical block and
+   *     of the device's physical block (the message is for an administrator)
+   */
+  public LogicalUnit(int lun, LunIdentity identity, BlockDevice device, int physicalBlockSize) {
     if (lun < 0 || lun > MAX_LUN) {
       throw new IllegalArgumentException("LUN must be 0.." + MAX_LUN + ": " + lun);
     }
@@ -49,7 +60,23 @@ public final class LogicalUnit {
     if (blockCount <= 0) {
       throw new IllegalArgumentException("device has no blocks");
     }
-    this.limits = new BlockLimits(blockSize, device.physicalBlockSize());
+    this.limits = new BlockLimits(blockSize, reportedPhysicalBlockSize(device, physicalBlockSize));
+  }
+
+  private static int reportedPhysicalBlockSize(BlockDevice device, int configured) {
+    int own = device.physicalBlockSize();
+    if (configured == 0) {
+      return own;
+    }
+    if (Integer.bitCount(configured) != 1 || configured < device.blockSize()) {
+      throw new IllegalArgumentException(configured + " bytes is not a power-of-two multiple of the block size ("
+          + device.blockSize() + " bytes)");
+    }
+    if (configured < own || configured % own != 0) {
+      throw new IllegalArgumentException(configured + " bytes is not a multiple of the store's own physical block ("
+          + own + " bytes): initiators would write parts of it");
+    }
+    return configured;
   }
 
   /**
@@ -92,6 +119,11 @@ public final class LogicalUnit {
 
   public LunIdentity identity() {
     return identity;
+  }
+
+  /** The physical block size this unit reports (READ CAPACITY (16), Block Limits VPD). */
+  public int physicalBlockSize() {
+    return limits.logicalPerPhysical * blockSize;
   }
 
   public BlockDevice device() {

@@ -125,6 +125,12 @@ final class SbcCommands {
       lu.device.unmap(t.lba * bs, t.blocks * bs, t.io);
       return;
     }
+    if (zeros) {
+      t.phase = PHASE_FLUSH;
+      if (lu.device.writeZeroes(t.lba * bs, t.blocks * bs, t.io)) {
+        return;
+      }
+    }
     int chunkBlocks = (int) Math.min(t.blocks, WRITE_SAME_CHUNK_BYTES / bs);
     ByteBuf pattern = lu.alloc.directBuffer(chunkBlocks * bs, chunkBlocks * bs);
     for (int i = 0; i < chunkBlocks; i++) {

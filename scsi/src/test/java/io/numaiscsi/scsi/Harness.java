@@ -36,6 +36,11 @@ final class Harness implements ScsiTaskListener {
     target = new ScsiTarget(TARGET, units, PooledByteBufAllocator.DEFAULT);
   }
 
+  /** A target over the given units (their devices are the caller's). */
+  Harness(LogicalUnit... units) {
+    target = new ScsiTarget(TARGET, List.of(units), PooledByteBufAllocator.DEFAULT);
+  }
+
   @Override
   public void taskComplete(ScsiTask task) {
     completions++;

@@ -270,6 +270,18 @@ public final class FileBlockDevice implements BlockDevice {
     submit(IoRequest.UNMAP, offset, length, null, false, done);
   }
 
+  /** A block device zeroes in the kernel (BLKZEROOUT: the device's WRITE ZEROES where it has one); a file does not. */
+  @Override
+  public boolean writeZeroes(long offset, long length, IoCompletion done) {
+    if (!blockSpecial) {
+      return false;
+    }
+    if (inRange(offset, length, done)) {
+      submit(IoRequest.WRITE_ZEROES, offset, length, null, false, done);
+    }
+    return true;
+  }
+
   @Override
   public boolean isMapped(long offset) {
     if (fd < 0 || closed || blockSpecial) { // a block device has no SEEK_DATA (EINVAL) and does not say what is mapped
@@ -366,6 +378,9 @@ public final class FileBlockDevice implements BlockDevice {
         case IoRequest.UNMAP:
           doUnmap(offset, length);
           return IoStatus.OK;
+        case IoRequest.WRITE_ZEROES:
+          doWriteZeroes(offset, length);
+          return IoStatus.OK;
         default:
           throw new IllegalStateException("op " + op);
       }
@@ -459,6 +474,18 @@ public final class FileBlockDevice implements BlockDevice {
     if (blockSpecial && libc.ioctl(fd, LibC.BLKZEROOUT, new long[] {offset, length}) == 0) {
       return;
     }
+    writeZeroPattern(offset, length);
+  }
+
+  /** BLKZEROOUT keeps the range allocated (the kernel asks the device not to unmap); else zeros are written. */
+  private void doWriteZeroes(long offset, long length) throws IOException {
+    if (libc.ioctl(fd, LibC.BLKZEROOUT, new long[] {offset, length}) == 0) {
+      return;
+    }
+    writeZeroPattern(offset, length);
+  }
+
+  private void writeZeroPattern(long offset, long length) throws IOException {
     ByteBuffer z = zeroBuffer();
     long pos = offset;
     long end = offset + length;

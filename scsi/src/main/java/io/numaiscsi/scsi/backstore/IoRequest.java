@@ -12,6 +12,7 @@ final class IoRequest implements Runnable {
   static final int WRITE = 2;
   static final int FLUSH = 3;
   static final int UNMAP = 4;
+  static final int WRITE_ZEROES = 5;
 
   final FileBlockDevice device;
   int op;

@@ -123,7 +123,7 @@ final class UringBackingIo implements BackingIo {
 
   @Override
   public void execute(IoRequest r) {
-    if (r.op == IoRequest.UNMAP || (r.op != IoRequest.FLUSH && !r.buf.hasMemoryAddress())) {
+    if (r.op == IoRequest.UNMAP || r.op == IoRequest.WRITE_ZEROES || (r.op != IoRequest.FLUSH && !r.buf.hasMemoryAddress())) {
       try {
         fallback.execute(r);
       } catch (RejectedExecutionException e) {

@@ -110,8 +110,8 @@ public final class AdminMethods {
             ArrayNode luns = target.putArray("luns");
             for (LunDefinition lun : t.luns()) {
                 ObjectNode l = luns.addObject().put("id", lun.id())
-                        .put("backing", lun.backing().name().toLowerCase(Locale.ROOT))
-                        .put("size", lun.sizeBytes()).put("block_size", lun.blockSize());
+                        .put("backing", lun.backing().name().toLowerCase(Locale.ROOT));
+                served(t.name(), lun, l);
                 if (lun.path() != null) {
                     l.put("path", lun.path().toString());
                 }
@@ -121,6 +121,18 @@ public final class AdminMethods {
             target.put("sessions", sessions.stream().filter(s -> s.target().equals(t.name())).count());
         }
         return list;
+    }
+
+    /**
+     * Size and block sizes as the LUN serves them: a block device that leaves them to the device (size 0 in its
+     * definition) shows the device's, and the physical block is the one initiators are told.
+     */
+    private void served(String target, LunDefinition lun, ObjectNode l) {
+        daemon.registry().luns().stream().filter(r -> r.target().equals(target) && r.definition().id() == lun.id())
+                .reduce((removedNotIdle, added) -> added).ifPresentOrElse(r -> l.put("size", r.device().blockCount() * r.device().blockSize())
+                        .put("block_size", r.device().blockSize())
+                        .put("physical_block_size", r.unit().physicalBlockSize()),
+                    () -> l.put("size", lun.sizeBytes()).put("block_size", lun.blockSize()));
     }
 
     private JsonNode sessions() {

@@ -184,7 +184,15 @@ public final class TargetRegistry implements AutoCloseable {
         }
         DataTouches touches = new DataTouches(locator);
         BlockDevice device = opener.open(targetName, lun, touches);
-        LogicalUnit unit = new LogicalUnit(lun.id(), LunIdentity.derive(targetName, lun.id(), lun.serial()), device);
+        LogicalUnit unit;
+        try {
+            unit = new LogicalUnit(lun.id(), LunIdentity.derive(targetName, lun.id(), lun.serial()), device,
+                    lun.physicalBlockSize());
+        } catch (IllegalArgumentException e) {
+            DeviceShutdown.flushAndClose(device, "target " + targetName + " LUN " + lun.id());
+            throw new IOException("target " + targetName + " LUN " + lun.id() + ": physical-block-size "
+                    + e.getMessage(), e);
+        }
         unit.touches(touches);
         unit.sharedReadMin(sharedReadMin);
         threads.assign(targetName, unit);
@@ -192,8 +200,9 @@ public final class TargetRegistry implements AutoCloseable {
         open.add(registered);
         lunsByTarget.get(targetName).put(lun.id(), registered);
         target.scsi().add(unit);
-        LOG.info("target {} LUN {}: {} {} bytes, block size {}{}", targetName, lun.id(), lun.backing(),
-                device.blockCount() * device.blockSize(), device.blockSize(), lun.path() == null ? "" : " at " + lun.path());
+        LOG.info("target {} LUN {}: {} {} bytes, block size {}, physical block {}{}", targetName, lun.id(),
+                lun.backing(), device.blockCount() * device.blockSize(), device.blockSize(), unit.physicalBlockSize(),
+                lun.path() == null ? "" : " at " + lun.path());
     }
 
     private void removeLun(String targetName, int lun) {
