@@ -52,6 +52,26 @@ class CommandCountersTest {
   }
 
   @Test
+  void countingAllocatesNothing() {
+    ScsiTask t = h.run(A, 0, read10(0, 1), null);
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    long id = Thread.currentThread().getId();
+    for (int i = 0; i < 20_000; i++) { // warm up: the JIT may allocate while it compiles
+      c.started();
+      c.completed(t, i * 1000L);
+    }
+    long before = mx.getThreadAllocatedBytes(id);
+    for (int i = 0; i < 100_000; i++) {
+      c.started();
+      c.completed(t, i * 1000L);
+    }
+    long allocated = mx.getThreadAllocatedBytes(id) - before;
+    t.recycle();
+    assertEquals(true, allocated < 1024, allocated + " bytes allocated by 100000 commands counted");
+  }
+
+  @Test
   void aCommandStartedAndNotCompletedIsExecuting() {
     c.started();
     c.started();
