@@ -78,6 +78,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             cmd.execution = () -> {
                 cmd.startedAt = nanoClock.getAsLong();
                 threadStats.current().executed();
+                LogicalUnit unit = cmd.task.unit();
+                if (unit != null) {
+                    unit.counters().started();
+                }
                 scsi.execute(cmd.task);
             };
             free.add(cmd);
@@ -121,6 +125,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         long lunRaw = h.lun();
         int lun = Lun.decode(lunRaw);
         cmd.start(itt, cmdSN, lunRaw, lun, edtl, h.immediate());
+        cmd.receivedAt = nanoClock.getAsLong();
         // Immediate commands are outside the CmdSN window; counting them would move MaxCmdSN backwards.
         cmd.inWindow = !h.immediate();
         if (cmd.inWindow) {
@@ -370,7 +375,12 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         finish(cmd, Residual.NONE, 0, 0);
     }
 
+    /** Ends a command that never executed (refused while decoded, or its data never came). */
     private void finish(IscsiCommand cmd, int residualKind, int residual, int expDataSN) {
+        LogicalUnit unit = cmd.task.unit();
+        if (unit != null && cmd.task.status() == ScsiStatus.CHECK_CONDITION) {
+            unit.counters().checkCondition(cmd.task);
+        }
         out.scsiResponse(cmd.itt, cmd.task.status(), cmd.task.senseBuffer(),
                 cmd.task.status() == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0, residualKind, residual, expDataSN);
         cmd.state = IscsiCommand.State.DONE;

@@ -1,6 +1,7 @@
 package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
+import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiTask;
 import io.numaiscsi.scsi.ScsiTaskListener;
 
@@ -50,7 +51,9 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
     int r2tHead;
 
-    // Stage timestamps (nanoseconds from the connection's clock): ready to run, started, SCSI-completed.
+    // Stage timestamps (nanoseconds from the connection's clock): command PDU received, ready to run, started,
+    // SCSI-completed.
+    long receivedAt;
     long readyAt;
     volatile long startedAt;
     volatile long completedAt;
@@ -126,7 +129,12 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     /** Called by the SCSI layer on any thread. */
     @Override
     public void taskComplete(ScsiTask completed) {
-        completedAt = completions.now();
+        long now = completions.now();
+        completedAt = now;
+        LogicalUnit unit = completed.unit();
+        if (unit != null) { // on the unit's thread, the counters' one writer
+            unit.counters().completed(completed, now - receivedAt);
+        }
         completions.complete(this);
     }
 

@@ -33,6 +33,7 @@ public final class LogicalUnit {
   /** Reads of at least this many bytes ask the device for its own memory (no copy) on any transport. */
   private int sharedReadMin = Integer.MAX_VALUE;
   private DataTouches touches = DataTouches.singleNode();
+  private final CommandCounters counters = new CommandCounters();
 
   public LogicalUnit(int lun, LunIdentity identity, BlockDevice device) {
     this(lun, identity, device, 0);
@@ -102,6 +103,11 @@ public final class LogicalUnit {
 
   public DataTouches touches() {
     return touches;
+  }
+
+  /** What this unit's commands did, for the metrics; counted by the transport (see {@link CommandCounters}). */
+  public CommandCounters counters() {
+    return counters;
   }
 
   public int lun() {

@@ -197,7 +197,7 @@ public final class Main implements Callable<Integer> {
             try {
                 endpoint = new MetricsEndpoint(metricsAt.host(), metricsAt.port(),
                         new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon::cachedLuns, daemon.bufferMetric())
-                                .guards(daemon.guards()).iser(daemon::iserStats).luns(daemon::measuredLuns)
+                                .guards(daemon.guards()).luns(daemon::measuredLuns)
                                 .iserPortals(daemon::measuredIserPortals));
             } catch (Exception e) {
                 System.err.println("--metrics " + metrics + ": " + e.getMessage());

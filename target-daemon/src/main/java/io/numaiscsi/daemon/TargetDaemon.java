@@ -257,8 +257,8 @@ public final class TargetDaemon implements AutoCloseable {
         return out;
     }
 
-    /** A LUN's data-path touches, for the metrics. */
-    public record MeasuredLun(String target, int lun, DataTouches touches) {
+    /** A LUN's data-path touches and what its commands did, for the metrics. */
+    public record MeasuredLun(String target, int lun, DataTouches touches, io.numaiscsi.scsi.CommandCounters counters) {
     }
 
     /** Every LUN with a device open now (also ones added live); any thread. */
@@ -266,7 +266,7 @@ public final class TargetDaemon implements AutoCloseable {
         List<MeasuredLun> out = new ArrayList<>();
         if (registry != null) {
             for (RegisteredLun l : registry.luns()) {
-                out.add(new MeasuredLun(l.target(), l.definition().id(), l.unit().touches()));
+                out.add(new MeasuredLun(l.target(), l.definition().id(), l.unit().touches(), l.unit().counters()));
             }
         }
         return out;
@@ -276,12 +276,6 @@ public final class TargetDaemon implements AutoCloseable {
     public List<IserPortals.MeasuredPortal> measuredIserPortals() {
         IserPortals p = iserPortals;
         return p == null ? List.of() : p.measured();
-    }
-
-    /** iSER traffic so far (zeros without an iSER portal); any thread. */
-    public io.numaiscsi.iser.IserStats iserStats() {
-        IserPortals p = iserPortals;
-        return p == null ? io.numaiscsi.iser.IserStats.ZERO : p.stats();
     }
 
     /** Login slots, the failed-login throttle and the buffer budget; null before {@link #start()}. */

@@ -29,8 +29,9 @@ public final class IserPortals implements AutoCloseable {
     private final List<IserPortal> portals = new ArrayList<>();
     private final List<MeasuredPortal> measured = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    /** An iSER portal's data-path touches, for the metrics. */
-    public record MeasuredPortal(String address, IserTouches touches) {
+    /** An iSER portal's data-path touches and its traffic (connections closed and live), for the metrics. */
+    public record MeasuredPortal(String address, IserTouches touches,
+                                 java.util.function.Supplier<io.numaiscsi.iser.IserStats> stats) {
     }
 
     private IserPortals(LibIserShim shim) {
@@ -68,22 +69,14 @@ public final class IserPortals implements AutoCloseable {
                 return new IserChannel(connection, executor, relocation, services, alloc, System::nanoTime);
             }
         };
-        portals.add(IserPortal.listen(shim, host, port, iser, memory, node, connections, cacheMemory, alloc, acceptor,
-                new DefaultThreadFactory("iser-" + port, true), touches));
-        measured.add(new MeasuredPortal(host + ":" + port, touches));
+        IserPortal portal = IserPortal.listen(shim, host, port, iser, memory, node, connections, cacheMemory, alloc,
+                acceptor, new DefaultThreadFactory("iser-" + port, true), touches);
+        portals.add(portal);
+        measured.add(new MeasuredPortal(host + ":" + port, touches, () -> portal.totals().snapshot()));
     }
 
     public List<MeasuredPortal> measured() {
         return List.copyOf(measured);
-    }
-
-    /** Traffic over every iSER connection so far, closed and live, summed over the portals. */
-    public io.numaiscsi.iser.IserStats stats() {
-        io.numaiscsi.iser.IserStats sum = io.numaiscsi.iser.IserStats.ZERO;
-        for (IserPortal p : portals) {
-            sum = sum.plus(p.totals().snapshot());
-        }
-        return sum;
     }
 
     @Override

@@ -28,16 +28,18 @@ import java.util.function.ToLongFunction;
 import java.util.Set;
 
 /**
- * The daemon's evidence in Prometheus form: per event thread commands, bytes, CPU seconds and the
- * per-stage queueing delay (sum and count: mean = rate(sum) / rate(count)); sessions. Event threads
- * appear as they serve their first command, so meters are registered lazily at scrape time.
+ * The daemon's metrics in Prometheus form. Per target and LUN: commands, bytes, latency histograms, CHECK CONDITIONs by
+ * sense key, commands executing ({@link LunCommandCollector}); sessions by target and initiator; iSER traffic per
+ * portal; the JVM (memory, GC, threads, classes, CPU); per LUN and node the NUMA cache and data touches. Per event
+ * thread, the NUMA evidence: commands, bytes, CPU seconds and the per-stage queueing delay (sum and count: mean =
+ * rate(sum) / rate(count)); event threads appear as they serve their first command, so those meters are registered
+ * lazily at scrape time. No gauge reads -1 for "unknown": what the JVM or Netty cannot tell is left out.
  */
 public final class DaemonMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final EventThreadRegistry threads;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private final Set<Thread> registered = new HashSet<>();
-    private java.util.function.Supplier<io.numaiscsi.iser.IserStats> iserStats;
     private java.util.function.Supplier<List<TargetDaemon.MeasuredLun>> measuredLuns = List::of;
     private java.util.function.Supplier<List<IserPortals.MeasuredPortal>> measuredIserPortals = List::of;
     /** Meters of each LUN's touches and cache, by the object they read: a LUN removed takes its meters along. */
@@ -65,14 +67,20 @@ public final class DaemonMetrics {
         this.cacheMeters = new LunMeters(registry);
         Gauge.builder("iscsi_sessions", sessions, SessionTable::size).description("open iSCSI sessions")
                 .strongReference(true).register(registry);
+        registry.getPrometheusRegistry().register(new SessionCollector(sessions));
+        registry.getPrometheusRegistry().register(new LunCommandCollector(() -> measuredLuns.get()));
+        registry.getPrometheusRegistry().register(new IserPortalCollector(() -> measuredIserPortals.get()));
         if (buffers != null) {
             Gauge.builder("netty_pooled_direct_bytes", buffers, ByteBufAllocatorMetric::usedDirectMemory)
                     .description("direct memory held by the pooled PDU/data buffer allocator").strongReference(true)
                     .register(registry);
-            Gauge.builder("netty_pooled_heap_bytes", buffers, ByteBufAllocatorMetric::usedHeapMemory)
-                    .description("heap memory held by the pooled buffer allocator").strongReference(true)
-                    .register(registry);
+            if (buffers.usedHeapMemory() >= 0) { // -1: the allocator keeps no heap arenas
+                Gauge.builder("netty_pooled_heap_bytes", buffers, ByteBufAllocatorMetric::usedHeapMemory)
+                        .description("heap memory held by the pooled buffer allocator").strongReference(true)
+                        .register(registry);
+            }
         }
+        JvmMeters.bindTo(registry);
     }
 
     /** The daemon-wide guards: buffer budget in use and its limit, connections in login, direct memory. */
@@ -86,32 +94,13 @@ public final class DaemonMetrics {
                 .register(registry);
         Gauge.builder("iscsi_logins_in_progress", guards.logins(), LoginAdmission::inLogin)
                 .description("connections still in login").strongReference(true).register(registry);
-        Gauge.builder("jvm_direct_memory_used_bytes", () -> PlatformDependent.usedDirectMemory())
-                .description("direct memory Netty has reserved (-1: not tracked)").strongReference(true)
-                .register(registry);
-        Gauge.builder("jvm_direct_memory_max_bytes", () -> PlatformDependent.maxDirectMemory())
+        if (PlatformDependent.usedDirectMemory() >= 0) { // -1: Netty does not count its direct memory
+            Gauge.builder("netty_direct_memory_used_bytes", () -> PlatformDependent.usedDirectMemory())
+                    .description("direct memory Netty has reserved").strongReference(true).register(registry);
+        }
+        Gauge.builder("netty_direct_memory_max_bytes", () -> PlatformDependent.maxDirectMemory())
                 .description("the direct memory ceiling").strongReference(true).register(registry);
         return this;
-    }
-
-    /** iSER traffic (RFC 7145), summed over every connection so far; the source reads each connection's counters. */
-    public DaemonMetrics iser(java.util.function.Supplier<io.numaiscsi.iser.IserStats> stats) {
-        iserStats = stats; // the registry holds function counters' sources weakly
-        iserCounter("iser_receives", "iSER Sends received from initiators (one PDU each)", stats, s -> s.receives());
-        iserCounter("iser_sends", "iSER Sends posted to initiators", stats, s -> s.sends());
-        iserCounter("iser_rdma_writes", "RDMA Writes posted (data-in)", stats, s -> s.rdmaWrites());
-        iserCounter("iser_rdma_reads", "RDMA Reads posted (data-out)", stats, s -> s.rdmaReads());
-        iserCounter("iser_written_bytes", "data-in bytes RDMA-Written", stats, s -> s.bytesWritten());
-        iserCounter("iser_read_bytes", "data-out bytes RDMA-Read", stats, s -> s.bytesRead());
-        iserCounter("iser_written_in_place_bytes", "data-in bytes RDMA-Written straight from registered cache memory",
-                stats, s -> s.bytesWrittenInPlace());
-        return this;
-    }
-
-    private void iserCounter(String name, String description, java.util.function.Supplier<io.numaiscsi.iser.IserStats> stats,
-                             java.util.function.ToLongFunction<io.numaiscsi.iser.IserStats> field) {
-        FunctionCounter.builder(name, stats, s -> field.applyAsLong(s.get()))
-                .description(description).register(registry);
     }
 
     /**
@@ -170,13 +159,13 @@ public final class DaemonMetrics {
         return registry;
     }
 
-    /** The LUNs whose data-path touches are exported (read at every scrape: LUNs come and go). */
+    /** The LUNs whose commands and data-path touches are exported (read at every scrape: LUNs come and go). */
     public DaemonMetrics luns(java.util.function.Supplier<List<TargetDaemon.MeasuredLun>> luns) {
         measuredLuns = luns;
         return this;
     }
 
-    /** The iSER portals whose data-path touches (the RDMA device's and the staging copies) are exported. */
+    /** The iSER portals whose traffic and data-path touches (the RDMA device's and the staging copies) are exported. */
     public DaemonMetrics iserPortals(java.util.function.Supplier<List<IserPortals.MeasuredPortal>> portals) {
         measuredIserPortals = portals;
         return this;

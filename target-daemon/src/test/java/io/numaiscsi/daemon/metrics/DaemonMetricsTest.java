@@ -32,18 +32,34 @@ class DaemonMetricsTest {
     }
 
     @Test
-    void iserCountersAreExportedFromTheirSource() {
+    void iserCountersArePerPortal() {
         io.numaiscsi.iser.IserStats[] now = {io.numaiscsi.iser.IserStats.ZERO};
+        io.numaiscsi.iser.IserTouches touches = io.numaiscsi.iser.IserTouches.unmeasured();
         DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), java.util.List::of)
-                .iser(() -> now[0]);
-        assertTrue(metrics.scrape().contains("iser_rdma_writes_total 0.0"), metrics.scrape());
+                .iserPortals(() -> java.util.List.of(
+                        new io.numaiscsi.daemon.iser.IserPortals.MeasuredPortal("10.0.0.1:3260", touches, () -> now[0])));
+        assertTrue(metrics.scrape().contains("iser_rdma_writes_total{portal=\"10.0.0.1:3260\"} 0"), metrics.scrape());
         now[0] = new io.numaiscsi.iser.IserStats(5, 6, 3, 2, 3L << 20, 1L << 20, 2L << 20);
         String text = metrics.scrape();
-        assertTrue(text.contains("iser_receives_total 5.0"), text);
-        assertTrue(text.contains("iser_rdma_writes_total 3.0"), text);
-        assertTrue(text.contains("iser_rdma_reads_total 2.0"), text);
-        assertTrue(text.contains("iser_written_bytes_total 3145728.0"), text);
-        assertTrue(text.contains("iser_written_in_place_bytes_total 2097152.0"), text);
+        assertTrue(text.contains("iser_receives_total{portal=\"10.0.0.1:3260\"} 5"), text);
+        assertTrue(text.contains("iser_rdma_writes_total{portal=\"10.0.0.1:3260\"} 3"), text);
+        assertTrue(text.contains("iser_rdma_reads_total{portal=\"10.0.0.1:3260\"} 2"), text);
+        assertTrue(text.contains("iser_written_bytes_total{portal=\"10.0.0.1:3260\"} 3145728"), text);
+        assertTrue(text.contains("iser_written_in_place_bytes_total{portal=\"10.0.0.1:3260\"} 2097152"), text);
+    }
+
+    @Test
+    void jvmMetricsAreExportedAndNoSampleReadsNegativeOrNaN() {
+        DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), java.util.List::of,
+                io.netty.buffer.PooledByteBufAllocator.DEFAULT.metric());
+        String text = metrics.scrape();
+        for (String name : new String[] {"jvm_memory_used_bytes{", "jvm_gc_", "jvm_threads_live_threads ",
+                "jvm_classes_loaded_classes ", "system_cpu_count ", "process_uptime_seconds "}) {
+            assertTrue(text.contains(name), name + " missing:\n" + text);
+        }
+        java.util.List<String> unknown = text.lines().filter(l -> !l.startsWith("#"))
+                .filter(l -> l.endsWith(" NaN") || l.matches(".* -[0-9.E]+$")).toList();
+        assertTrue(unknown.isEmpty(), "samples reading unknown: " + unknown);
     }
 
     @Test
