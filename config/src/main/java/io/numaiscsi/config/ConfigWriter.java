@@ -71,6 +71,7 @@ public final class ConfigWriter {
         put(keys, "event-model", s.eventModel(), d.eventModel(), ConfigWriter::name);
         put(keys, "secret-file-check", s.secretFileCheck(), d.secretFileCheck(), ConfigWriter::name);
         put(keys, "backing-io", s.backingIo(), d.backingIo(), DaemonSettings.BackingIo::configName);
+        put(keys, "log-level", s.logLevel(), d.logLevel(), String::valueOf);
         y.section(DaemonSection.KEY, keys);
     }
 

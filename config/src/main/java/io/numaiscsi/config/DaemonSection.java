@@ -9,7 +9,7 @@ final class DaemonSection {
 
     static final String KEY = "daemon";
     static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model", "secret-file-check",
-            "backing-io");
+            "backing-io", "log-level");
     static final int DEFAULT_IO_THREADS = 4;
 
     private DaemonSection() {
@@ -44,7 +44,19 @@ final class DaemonSection {
                 default -> throw s.error("\"" + s.text() + "\" is not a secret-file-check (use warn or refuse)");
             };
         }
-        return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck, backingIo(f));
+        return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck, backingIo(f), logLevel(f));
+    }
+
+    private static String logLevel(Fields f) throws ConfigException {
+        Cursor c = f.optional("log-level");
+        if (c == null) {
+            return null;
+        }
+        String level = c.text().toLowerCase(java.util.Locale.ROOT);
+        if (!DaemonSettings.LOG_LEVELS.contains(level)) {
+            throw c.error("\"" + c.text() + "\" is not a log level (use error, warn, info, debug or trace)");
+        }
+        return level;
     }
 
     private static DaemonSettings.BackingIo backingIo(Fields f) throws ConfigException {

@@ -11,9 +11,14 @@ import java.util.Objects;
  * @param eventModel how connections and LUNs map to event threads
  * @param secretFileCheck what a configuration file holding CHAP secrets that group or others may read gets
  * @param backingIo how file-backed LUNs reach the kernel
+ * @param logLevel  {@code daemon.log-level}: error, warn, info, debug or trace (lower case); null when the file has
+ *                  none ({@code --log-level} wins over it, it over the NUMA_ISCSI_LOG_LEVEL environment variable)
  */
 public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
-                             BackingIo backingIo) {
+                             BackingIo backingIo, String logLevel) {
+
+    /** The values {@code daemon.log-level} and {@code --log-level} take. */
+    public static final java.util.List<String> LOG_LEVELS = java.util.List.of("error", "warn", "info", "debug", "trace");
 
     /** PER_LUN: an event thread per LUN (the default). CENTRALIZED: one thread for everything, as tgtd. */
     public enum EventModel { PER_LUN, CENTRALIZED }
@@ -45,6 +50,14 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
         Objects.requireNonNull(eventModel, "eventModel");
         Objects.requireNonNull(secretFileCheck, "secretFileCheck");
         Objects.requireNonNull(backingIo, "backingIo");
+        if (logLevel != null && !LOG_LEVELS.contains(logLevel)) {
+            throw new IllegalArgumentException("not a log level: " + logLevel);
+        }
+    }
+
+    public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
+                          BackingIo backingIo) {
+        this(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, null);
     }
 
     public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck) {
@@ -60,10 +73,14 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
     }
 
     public DaemonSettings withEventModel(EventModel model) {
-        return new DaemonSettings(dataDir, ioThreads, model, secretFileCheck, backingIo);
+        return new DaemonSettings(dataDir, ioThreads, model, secretFileCheck, backingIo, logLevel);
     }
 
     public DaemonSettings withDataDir(Path dir) {
-        return new DaemonSettings(dir, ioThreads, eventModel, secretFileCheck, backingIo);
+        return new DaemonSettings(dir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel);
+    }
+
+    public DaemonSettings withLogLevel(String level) {
+        return new DaemonSettings(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, level);
     }
 }

@@ -79,4 +79,27 @@ class DaemonSectionTest {
     void dataDirDefaultsToThisUsersDefault() throws ConfigException {
         assertEquals(DefaultDataDir.forThisProcess(), ConfigLoader.parse(TARGETS, "t.yaml").daemon().dataDir());
     }
+
+    @Test
+    void logLevelIsAbsentUnlessWrittenAndTakesEveryLevelInAnyCase() throws ConfigException {
+        assertEquals(null, ConfigLoader.parse(TARGETS, "t.yaml").daemon().logLevel());
+        for (String level : DaemonSettings.LOG_LEVELS) {
+            assertEquals(level, ConfigLoader.parse("daemon:\n  log-level: " + level.toUpperCase(java.util.Locale.ROOT)
+                    + "\n" + TARGETS, "t.yaml").daemon().logLevel());
+        }
+    }
+
+    @Test
+    void badLogLevelNamesFileLineAndKey() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse("daemon:\n  io-threads: 2\n  log-level: verbose\n" + TARGETS, "t.yaml"));
+        assertEquals("t.yaml:3: daemon.log-level: \"verbose\" is not a log level (use error, warn, info, debug or trace)",
+                e.getMessage());
+    }
+
+    @Test
+    void logLevelIsWrittenBackWhenSet() throws ConfigException {
+        TargetConfig c = ConfigLoader.parse("daemon:\n  log-level: debug\n" + TARGETS, "t.yaml");
+        assertEquals("debug", ConfigLoader.parse(ConfigWriter.write(c), "saved.yaml").daemon().logLevel());
+    }
 }
