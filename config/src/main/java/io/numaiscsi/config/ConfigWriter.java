@@ -72,6 +72,7 @@ public final class ConfigWriter {
         put(keys, "secret-file-check", s.secretFileCheck(), d.secretFileCheck(), ConfigWriter::name);
         put(keys, "backing-io", s.backingIo(), d.backingIo(), DaemonSettings.BackingIo::configName);
         put(keys, "log-level", s.logLevel(), d.logLevel(), String::valueOf);
+        put(keys, "tcp-transport", s.tcpTransport(), d.tcpTransport(), DaemonSettings.TcpTransport::configName);
         y.section(DaemonSection.KEY, keys);
     }
 

@@ -9,7 +9,7 @@ final class DaemonSection {
 
     static final String KEY = "daemon";
     static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model", "secret-file-check",
-            "backing-io", "log-level");
+            "backing-io", "log-level", "tcp-transport");
     static final int DEFAULT_IO_THREADS = 4;
 
     private DaemonSection() {
@@ -44,7 +44,8 @@ final class DaemonSection {
                 default -> throw s.error("\"" + s.text() + "\" is not a secret-file-check (use warn or refuse)");
             };
         }
-        return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck, backingIo(f), logLevel(f));
+        return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck, backingIo(f), logLevel(f),
+                tcpTransport(f));
     }
 
     private static String logLevel(Fields f) throws ConfigException {
@@ -57,6 +58,19 @@ final class DaemonSection {
             throw c.error("\"" + c.text() + "\" is not a log level (use error, warn, info, debug or trace)");
         }
         return level;
+    }
+
+    private static DaemonSettings.TcpTransport tcpTransport(Fields f) throws ConfigException {
+        Cursor c = f.optional("tcp-transport");
+        if (c == null) {
+            return DaemonSettings.TcpTransport.EPOLL;
+        }
+        for (DaemonSettings.TcpTransport t : DaemonSettings.TcpTransport.values()) {
+            if (t.configName().equals(c.text())) {
+                return t;
+            }
+        }
+        throw c.error("\"" + c.text() + "\" is not a tcp-transport (use epoll, io_uring or nio)");
     }
 
     private static DaemonSettings.BackingIo backingIo(Fields f) throws ConfigException {

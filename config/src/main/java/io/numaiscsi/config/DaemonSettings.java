@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param backingIo how file-backed LUNs reach the kernel
  * @param logLevel  {@code daemon.log-level}: error, warn, info, debug or trace (lower case); null when the file has
  *                  none ({@code --log-level} wins over it, it over the NUMA_ISCSI_LOG_LEVEL environment variable)
+ * @param tcpTransport how the event threads do socket I/O
  */
 public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
-                             BackingIo backingIo, String logLevel) {
+                             BackingIo backingIo, String logLevel, TcpTransport tcpTransport) {
 
     /** The values {@code daemon.log-level} and {@code --log-level} take. */
     public static final java.util.List<String> LOG_LEVELS = java.util.List.of("error", "warn", "info", "debug", "trace");
@@ -45,14 +46,39 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
         }
     }
 
+    /**
+     * {@code daemon.tcp-transport}. EPOLL (the default): Netty's native epoll loop, NIO where it cannot load. IO_URING:
+     * Netty's io_uring loop, or the daemon does not start. NIO: the JDK's selector.
+     */
+    public enum TcpTransport {
+        EPOLL("epoll"), IO_URING("io_uring"), NIO("nio");
+
+        private final String configName;
+
+        TcpTransport(String configName) {
+            this.configName = configName;
+        }
+
+        /** As written in the configuration. */
+        public String configName() {
+            return configName;
+        }
+    }
+
     public DaemonSettings {
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(eventModel, "eventModel");
         Objects.requireNonNull(secretFileCheck, "secretFileCheck");
         Objects.requireNonNull(backingIo, "backingIo");
+        Objects.requireNonNull(tcpTransport, "tcpTransport");
         if (logLevel != null && !LOG_LEVELS.contains(logLevel)) {
             throw new IllegalArgumentException("not a log level: " + logLevel);
         }
+    }
+
+    public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
+                          BackingIo backingIo, String logLevel) {
+        this(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, TcpTransport.EPOLL);
     }
 
     public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
@@ -73,14 +99,14 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
     }
 
     public DaemonSettings withEventModel(EventModel model) {
-        return new DaemonSettings(dataDir, ioThreads, model, secretFileCheck, backingIo, logLevel);
+        return new DaemonSettings(dataDir, ioThreads, model, secretFileCheck, backingIo, logLevel, tcpTransport);
     }
 
     public DaemonSettings withDataDir(Path dir) {
-        return new DaemonSettings(dir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel);
+        return new DaemonSettings(dir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, tcpTransport);
     }
 
     public DaemonSettings withLogLevel(String level) {
-        return new DaemonSettings(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, level);
+        return new DaemonSettings(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, level, tcpTransport);
     }
 }

@@ -76,6 +76,19 @@ class DaemonSectionTest {
     }
 
     @Test
+    void tcpTransportValuesAndDefault() throws ConfigException {
+        assertEquals(DaemonSettings.TcpTransport.EPOLL, ConfigLoader.parse(TARGETS, "t.yaml").daemon().tcpTransport());
+        for (DaemonSettings.TcpTransport t : DaemonSettings.TcpTransport.values()) {
+            assertEquals(t, ConfigLoader.parse("daemon:\n  tcp-transport: " + t.configName() + "\n" + TARGETS,
+                    "t.yaml").daemon().tcpTransport());
+        }
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse("daemon:\n  tcp-transport: uring\n" + TARGETS, "t.yaml"));
+        assertEquals("t.yaml:2: daemon.tcp-transport: \"uring\" is not a tcp-transport (use epoll, io_uring or nio)",
+                e.getMessage());
+    }
+
+    @Test
     void dataDirDefaultsToThisUsersDefault() throws ConfigException {
         assertEquals(DefaultDataDir.forThisProcess(), ConfigLoader.parse(TARGETS, "t.yaml").daemon().dataDir());
     }

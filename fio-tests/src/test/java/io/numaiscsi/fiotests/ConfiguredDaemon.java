@@ -34,8 +34,20 @@ final class ConfiguredDaemon implements AutoCloseable {
         this.process = process;
     }
 
-    /** Starts the daemon with {@code yaml} after the daemon and portal sections; waits for its portal. */
+    /**
+     * Starts the daemon with {@code yaml} after the daemon and portal sections (a {@code daemon:} section that
+     * {@code yaml} begins with joins the daemon section); waits for its portal.
+     */
     static ConfiguredDaemon start(String testName, String yaml) throws IOException, InterruptedException {
+        String daemonKeys = "";
+        if (yaml.startsWith("daemon:\n")) {
+            int end = "daemon:\n".length();
+            while (end < yaml.length() && yaml.startsWith("  ", end)) {
+                end = yaml.indexOf('\n', end) + 1;
+            }
+            daemonKeys = yaml.substring("daemon:\n".length(), end);
+            yaml = yaml.substring(end);
+        }
         Path logDir = DaemonProcess.logDir();
         Files.createDirectories(logDir);
         Path log = logDir.resolve(testName + ".log");
@@ -44,7 +56,8 @@ final class ConfiguredDaemon implements AutoCloseable {
         Files.createDirectories(dataRoot);
         Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
         Path config = dataDir.resolve("target.yaml");
-        Files.writeString(config, "daemon:\n  data-dir: " + dataDir + "\nportals: [127.0.0.1:" + port + "]\n" + yaml,
+        Files.writeString(config, "daemon:\n  data-dir: " + dataDir + "\n" + daemonKeys + "portals: [127.0.0.1:" + port
+                + "]\n" + yaml,
                 StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------")); // it holds secrets
         List<String> cmd = DaemonProcess.command(testName, List.of("--config", config.toString()));

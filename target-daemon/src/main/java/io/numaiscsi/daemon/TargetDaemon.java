@@ -15,6 +15,7 @@ import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.daemon.events.EventLoops;
+import io.numaiscsi.daemon.events.NettyTransport;
 import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.daemon.iser.IserPortals;
 import io.numaiscsi.iser.IserTouches;
@@ -92,7 +93,8 @@ public final class TargetDaemon implements AutoCloseable {
         TargetPlacement placement = new TargetPlacement(numa.topology().nodeCount(), config.numa().placement(),
                 numa.portalNode().index(), config.targets());
         int[] lunsPerNode = placement.lunsPerNode();
-        eventLoops = new EventLoops(config.daemon().eventModel(), numa.topology(), numa.portalNode(), lunsPerNode);
+        eventLoops = new EventLoops(config.daemon().eventModel(), NettyTransport.of(config.daemon().tcpTransport()), numa.topology(), numa.portalNode(),
+                lunsPerNode);
         LunEventLoops eventThreads = new LunEventLoops(eventLoops, placement);
         cachePools = cachePools();
         BackingStores stores = new BackingStores(config.cache(), numa, placement, cachePools,
@@ -128,7 +130,7 @@ public final class TargetDaemon implements AutoCloseable {
                 lunThread.execute(threadStats::current); // every event thread shows in the metrics from the start
             }
         }
-        portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.epoll());
+        portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.transport().serverChannelClass());
         portals = new LivePortals(portal, served);
         services = new SessionServices(settings, directory, sessions, eventThreads, threadStats, guards);
         for (Portal p : config.portals()) {

@@ -2,9 +2,6 @@ package io.numaiscsi.daemon.events;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.config.DaemonSettings.EventModel;
 import io.numaiscsi.numa.CpuPinning;
@@ -28,14 +25,22 @@ public final class EventLoops implements AutoCloseable {
     private final EventLoopGroup login;
     /** Indexed by node; every entry is the same group under CENTRALIZED. */
     private final EventLoopGroup[] luns;
-    private final boolean epoll;
+    private final NettyTransport transport;
 
-    /** {@code lunsPerNode[n]}: LUNs homed on node n at start (a node with none still gets one thread for later). */
-    public EventLoops(EventModel model, NumaTopology topology, NumaNode portalNode, int[] lunsPerNode) {
-        this.epoll = Epoll.isAvailable();
-        if (!epoll) {
-            LOG.warn("native epoll unavailable ({}); using NIO", Epoll.unavailabilityCause().toString());
+    /**
+     * {@code lunsPerNode[n]}: LUNs homed on node n at start (a node with none still gets one thread for later).
+     *
+     * @throws IllegalStateException {@code configured} is io_uring and the kernel or the native library refuses it
+     */
+    public EventLoops(EventModel model, NettyTransport configured, NumaTopology topology, NumaNode portalNode,
+            int[] lunsPerNode) {
+        if (configured == NettyTransport.IO_URING && model == EventModel.PER_LUN) {
+            // Measured with Netty 4.2.18: a connection moved from the login thread to its LUN's thread reads nothing
+            // more (its recv stays on the old ring), so every session times out after login.
+            throw new IllegalStateException("daemon.tcp-transport io_uring needs daemon.event-model: centralized "
+                    + "(Netty's io_uring channels stop reading after moving from the login thread to a LUN's thread)");
         }
+        this.transport = usable(configured);
         luns = new EventLoopGroup[topology.nodeCount()];
         if (model == EventModel.CENTRALIZED) {
             acceptor = group(1, new NodePinnedFactory("event", portalNode, false));
@@ -53,8 +58,23 @@ public final class EventLoops implements AutoCloseable {
         }
     }
 
+    /** epoll falls back to NIO with a warning (the daemon still serves); io_uring, asked for by name, does not. */
+    private static NettyTransport usable(NettyTransport configured) {
+        String why = configured.unavailableReason();
+        if (why == null) {
+            LOG.info("network I/O: {}", configured.configName());
+            return configured;
+        }
+        if (configured == NettyTransport.IO_URING) {
+            throw new IllegalStateException("daemon.tcp-transport io_uring is not available here: " + why
+                    + " (use epoll)");
+        }
+        LOG.warn("network I/O: native {} unavailable ({}); using nio", configured.configName(), why);
+        return NettyTransport.NIO;
+    }
+
     private EventLoopGroup group(int threads, ThreadFactory tf) {
-        return new MultiThreadIoEventLoopGroup(threads, tf, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        return new MultiThreadIoEventLoopGroup(threads, tf, transport.ioHandlerFactory());
     }
 
     public EventLoopGroup acceptor() {
@@ -74,8 +94,9 @@ public final class EventLoops implements AutoCloseable {
         return luns.length;
     }
 
-    public boolean epoll() {
-        return epoll;
+    /** The transport every group uses (the configured one, or nio where epoll is missing). */
+    public NettyTransport transport() {
+        return transport;
     }
 
     @Override

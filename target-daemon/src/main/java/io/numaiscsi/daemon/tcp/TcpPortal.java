@@ -8,9 +8,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.session.PeerEventLogs;
@@ -39,10 +37,10 @@ public final class TcpPortal implements AutoCloseable {
     private final AtomicInteger open = new AtomicInteger();
 
     /** Connections are accepted on {@code acceptor} and logged in on {@code login}; the event threads take them from there. */
-    public TcpPortal(EventLoopGroup acceptor, EventLoopGroup login, boolean epoll) {
+    public TcpPortal(EventLoopGroup acceptor, EventLoopGroup login, Class<? extends ServerChannel> channelClass) {
         this.acceptor = acceptor;
         this.login = login;
-        this.channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        this.channelClass = channelClass;
     }
 
     /** One listening socket and the connections open through it now. */

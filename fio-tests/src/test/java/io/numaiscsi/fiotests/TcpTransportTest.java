@@ -1,0 +1,91 @@
+package io.numaiscsi.fiotests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code daemon.tcp-transport}: Netty's io_uring event loop (with the centralized event model, the only one it works
+ * with) and the JDK's NIO selector each serve libiscsi's whole suite and fio's crc32c verify; io_uring with the
+ * per-LUN model is refused at start, naming both keys.
+ */
+@Tag("it")
+class TcpTransportTest {
+    static final long LUN_BYTES = 512L << 20;
+    static final String IQN = IscsiTarget.DEFAULT_IQN;
+
+    private static String config(String transport, String model) {
+        return "daemon:\n  tcp-transport: " + transport + "\n  event-model: " + model + "\n"
+                + "targets:\n"
+                + "  - name: " + IQN + "\n"
+                + "    luns:\n"
+                + "      - {id: 0, backing: ram, size: " + LUN_BYTES + "}\n";
+    }
+
+    @Test
+    void ioUringServesTheSuiteAndFio() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
+        exercise("io_uring", "centralized");
+    }
+
+    @Test
+    void ioUringWithThePerLunModelIsRefused() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
+        Path dir = Files.createDirectories(DaemonProcess.logDir().resolveSibling("it-data").resolve("uring-per-lun"));
+        Path yaml = dir.resolve("target.yaml");
+        Files.writeString(yaml, "daemon:\n  data-dir: " + dir + "\n  tcp-transport: io_uring\nportals: [127.0.0.1:"
+                + DaemonProcess.freeLoopbackPort() + "]\n" + config("io_uring", "per-lun").replaceFirst("(?s)^.*?targets:",
+                "targets:"));
+        ToolRun r = ToolRun.run(DaemonProcess.logDir().resolve("TcpTransportTest-refused.log"), Duration.ofSeconds(90),
+                DaemonProcess.command("TcpTransportTest-refused", List.of("--config", yaml.toString())));
+        assertFalse(r.timedOut(), "the daemon served\n" + r.describe(20));
+        assertTrue(r.exitCode() != 0, "exit code\n" + r.describe(20));
+        assertTrue(r.output().contains("daemon.tcp-transport io_uring needs daemon.event-model: centralized"),
+                r.describe(20));
+    }
+
+    @Test
+    void nioServesTheSuiteAndFio() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
+        exercise("nio", "per-lun");
+    }
+
+    private static void exercise(String transport, String model) throws Exception {
+        String test = "TcpTransportTest-" + transport;
+        try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, config(transport, model))) {
+            assertEquals(1, daemon.awaitLogLines("network I/O: " + transport, 1).size(),
+                    "the log names the transport\n" + daemon.logTail());
+            IscsiTarget target = daemon.target(IQN);
+            ConformanceRun.runAndAssert(target, "ALL", daemon::logTail, test + "-iscsi-test-cu.log",
+                    test + "-conformance-summary.txt");
+            daemon.assertAlive();
+            String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
+            Path dir = DaemonProcess.logDir();
+            Path job = dir.resolve(test + "-fio.fio");
+            Path json = dir.resolve(test + "-fio.json");
+            Files.deleteIfExists(json);
+            Files.writeString(job, FioVerifyTest.jobFile(target, LUN_BYTES));
+            ToolRun run = ToolRun.run(dir.resolve(test + "-fio.log"), Duration.ofMinutes(5),
+                    List.of(fio, "--output-format=json", "--output=" + json, job.toString()));
+            String context = "\n" + run.describe(30) + "\n" + daemon.logTail();
+            assertFalse(run.timedOut(), "fio did not finish" + context);
+            assertEquals(0, run.exitCode(), "fio exit code" + context);
+            for (JsonNode j : new ObjectMapper().readTree(json.toFile()).path("jobs")) {
+                long written = j.path("write").path("io_bytes").asLong();
+                assertTrue(written > 0, j.path("jobname").asText() + " wrote nothing" + context);
+                assertEquals(written, j.path("read").path("io_bytes").asLong(), "verified all it wrote" + context);
+            }
+            daemon.assertAlive();
+        }
+    }
+}
