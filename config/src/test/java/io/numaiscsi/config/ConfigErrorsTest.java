@@ -55,7 +55,7 @@ class ConfigErrorsTest {
                 bad("unknown key with typo", 3, "  io-thread: 4", 3, "daemon.io-thread",
                         "unknown key (did you mean \"io-threads\"?)"),
                 bad("unknown key, nothing close", 3, "  colour: blue", 3, "daemon.colour",
-                        "unknown key (known keys here: data-dir, io-threads, event-model, secret-file-check, backing-io)"),
+                        "unknown key (known keys here: data-dir, io-threads, event-model, secret-file-check, backing-io, log-level)"),
                 bad("snake_case key", 7, "  max_burst_length: 1048576", 7, "iscsi.max_burst_length",
                         "unknown key (did you mean \"max-burst-length\"?)"),
                 bad("unknown top-level key", 9, "target:", 9, "target", "unknown key (did you mean \"targets\"?)"),
