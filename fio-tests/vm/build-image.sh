@@ -7,10 +7,13 @@
 # The guest is Debian bookworm from Debian packages only (debootstrap + apt, the packages in
 # guest-packages.txt), cached OUTSIDE the repository in
 #   ${NUMA_ISCSI_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/numa-iscsi-target/vm}/<hash>/
-# where <hash> covers guest-packages.txt, this script and guest-init.sh: changing any of them
+# where <hash> covers guest-packages.txt, this script, guest-init.sh and guest-systemd-run.sh: changing any of them
 # builds a new image (about 4 min cold; downloaded .debs are kept in ../debs), and older image
 # directories are removed after a successful build. A cached image costs nothing. A failed build
 # leaves build.<hash>/ (debootstrap.log, apt.log) until the next build.
+# Two ways to boot it: PID 1 is guest-init.sh (the default: no systemd, no udev, seconds to the test), or with
+# vminit=systemd on the kernel command line (run-vm.sh: VM_INIT=systemd) systemd, whose numa-iscsi-vmtest.service
+# runs the test through guest-systemd-run.sh once multi-user.target is reached (the package tests).
 # Directory contents: rootfs.ext4 (booted read-only with snapshot=on), vmlinux (the kernel's
 # uncompressed ELF, booted through its PVH entry: no decompressor under TCG), initramfs.img
 # (busybox + the modules needed to mount the virtio root disk: no udev), kernel-version, ready.
@@ -53,7 +56,8 @@ fi
 # ---- cache key ------------------------------------------------------------------------------
 PKGS=$(sed 's/#.*//' "$HERE/guest-packages.txt" | xargs)
 [[ -n $PKGS ]] || die "guest-packages.txt lists no package"
-hash=$( { echo "$SUITE $MIRROR"; cat "$HERE/guest-packages.txt" "$HERE/build-image.sh" "$HERE/guest-init.sh"; } \
+hash=$( { echo "$SUITE $MIRROR"; cat "$HERE/guest-packages.txt" "$HERE/build-image.sh" "$HERE/guest-init.sh" \
+          "$HERE/guest-systemd-run.sh"; } \
         | sha256sum | cut -c1-16)
 DIR=$BASE/$hash
 if [[ -f $DIR/ready ]]; then
@@ -121,6 +125,29 @@ log "packages installed after $((SECONDS - t0)) s"
 
 # ---- guest configuration -------------------------------------------------------------------
 install -m 0755 "$HERE/guest-init.sh" "$TREE/sbin/numa-iscsi-vm-init"
+install -m 0755 "$HERE/guest-systemd-run.sh" "$TREE/sbin/numa-iscsi-vm-systemd-run"
+# booted with systemd: the test runs once the boot is done, its output on the serial console
+cat >"$TREE/etc/systemd/system/numa-iscsi-vmtest.service" <<'UNIT'
+[Unit]
+Description=numa-iscsi-target guest test (/vmrun/test.sh, then power off)
+After=multi-user.target
+
+[Service]
+Type=simple
+ExecStart=/sbin/numa-iscsi-vm-systemd-run
+StandardInput=null
+StandardOutput=tty
+StandardError=inherit
+TTYPath=/dev/ttyS0
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+mkdir -p "$TREE/etc/systemd/system/multi-user.target.wants"
+ln -sf ../numa-iscsi-vmtest.service "$TREE/etc/systemd/system/multi-user.target.wants/numa-iscsi-vmtest.service"
+# no login prompts on the console the test writes to
+ln -sf /dev/null "$TREE/etc/systemd/system/serial-getty@ttyS0.service"
+ln -sf /dev/null "$TREE/etc/systemd/system/getty@tty1.service"
 echo vmtest >"$TREE/etc/hostname"
 printf '127.0.0.1 localhost vmtest\n' >"$TREE/etc/hosts"
 : >"$TREE/etc/fstab"
@@ -157,10 +184,12 @@ mount -t devtmpfs dev /dev
 mount -t proc proc /proc
 for m in $(cat /mods/order); do insmod "/mods/$m" 2>/dev/null; done
 for i in $(seq 100); do [ -b /dev/vda ] && break; sleep 0.05; done
+init=/sbin/numa-iscsi-vm-init
+grep -qw vminit=systemd /proc/cmdline && init=/lib/systemd/systemd
 mount -o rw /dev/vda /root || { echo "initramfs: cannot mount /dev/vda"; poweroff -f; }
 umount /proc
 mount --move /dev /root/dev
-exec switch_root /root /sbin/numa-iscsi-vm-init
+exec switch_root /root "$init"
 EOF
 chmod +x "$ird/init"
 (cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) >"$WORK/initramfs.img"

@@ -19,6 +19,7 @@
 # Env: VM_IMAGE   image directory (default: what build-image.sh prints, building it if needed)
 #      VM_TIMEOUT seconds before qemu is killed (default 600)
 #      VM_QUIET=1 do not echo the serial console
+#      VM_INIT=systemd boot systemd as PID 1 (guest-systemd-run.sh runs the script); default: guest-init.sh
 # Exit: the guest script's status; 124 timeout; 125 no status from the guest (boot or harness).
 set -uo pipefail
 HERE=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
@@ -49,7 +50,7 @@ QEMU=(qemu-system-x86_64 -accel tcg,thread=multi,tb-size=256 -cpu max -machine q
   -object memory-backend-ram,id=m1,size=1024M -numa node,nodeid=1,cpus=1,memdev=m1
   -nodefaults -display none -no-reboot -serial stdio
   -kernel "$IMAGE/vmlinux" -initrd "$IMAGE/initramfs.img"
-  -append "console=ttyS0 root=/dev/vda rw panic=1 net.ifnames=0 quiet loglevel=4"
+  -append "console=ttyS0 root=/dev/vda rw panic=1 net.ifnames=0 quiet loglevel=4${VM_INIT:+ vminit=$VM_INIT}"
   -drive "file=$IMAGE/rootfs.ext4,if=virtio,format=raw,snapshot=on"
   -netdev "user,id=n0,restrict=on,guestfwd=tcp:10.0.2.100:3260-cmd:socat STDIO TCP:127.0.0.1:$PORT"
   -device virtio-net-pci,netdev=n0

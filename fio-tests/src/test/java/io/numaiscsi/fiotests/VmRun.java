@@ -86,6 +86,24 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
     /** As above; {@code setup} fills the fresh run dir first (e.g. jars and a config for a process in the guest). */
     static VmRun run(String name, int port, String guestScript, Map<String, String> guestEnv, Duration limit,
             HostRequests host, RunDirSetup setup) throws IOException, InterruptedException {
+        return run(name, port, guestScript, guestEnv, limit, host, setup, null);
+    }
+
+    /**
+     * The guest booted with systemd as PID 1 ({@code VM_INIT=systemd}: {@code guest-systemd-run.sh} runs the script
+     * once the boot is done), for tests of what runs as a systemd service; nothing listens for it on the host.
+     */
+    static VmRun runUnderSystemd(String name, String guestScript, Map<String, String> guestEnv, Duration limit,
+            RunDirSetup setup) throws IOException, InterruptedException {
+        return run(name, NO_HOST_PORT, guestScript, guestEnv, limit, request -> "error: no host requests", setup,
+                "systemd");
+    }
+
+    /** A port nothing listens on: the guest's 10.0.2.100:3260 forward then leads nowhere. */
+    private static final int NO_HOST_PORT = 1;
+
+    private static VmRun run(String name, int port, String guestScript, Map<String, String> guestEnv, Duration limit,
+            HostRequests host, RunDirSetup setup, String init) throws IOException, InterruptedException {
         Path img = image();
         Path runDir = DaemonProcess.logDir().resolve("vm-" + name);
         deleteTree(runDir);
@@ -100,6 +118,9 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
         pb.environment().put("VM_IMAGE", img.toString());
         pb.environment().put("VM_QUIET", "1");
         pb.environment().put("VM_TIMEOUT", Long.toString(limit.toSeconds()));
+        if (init != null) {
+            pb.environment().put("VM_INIT", init);
+        }
         guestEnv.forEach((k, v) -> pb.environment().put("GUEST_" + k, v));
         long t0 = System.nanoTime();
         Process p = pb.start();

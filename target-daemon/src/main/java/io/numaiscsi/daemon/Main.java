@@ -52,8 +52,9 @@ public final class Main implements Callable<Integer> {
     String adminSocket;
 
     @Option(names = "--log-level", paramLabel = "LEVEL",
-            description = "error, warn, info (default), debug or trace; before that, the NUMA_ISCSI_LOG_LEVEL "
-                    + "environment variable; numa-iscsi-admin log-level changes it while running")
+            description = "error, warn, info (default), debug or trace; wins over daemon.log-level in the config, "
+                    + "which wins over the NUMA_ISCSI_LOG_LEVEL environment variable; numa-iscsi-admin log-level "
+                    + "changes it while running")
     String logLevel;
 
     @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for relative backing files; overrides the config")
@@ -66,6 +67,9 @@ public final class Main implements Callable<Integer> {
 
     /** The --config file as last read or written; set at start. */
     private ConfigFile file;
+
+    /** READY, RELOADING, STOPPING to systemd; nothing when not started by it. */
+    private final SystemdNotifier systemd = SystemdNotifier.fromEnvironment();
 
     public static void main(String[] args) {
         NodeLocalAllocator.configureThreadCaches();
@@ -86,6 +90,7 @@ public final class Main implements Callable<Integer> {
      * added through the admin API and not saved to the file being removed too, after one warning naming them.
      */
     private void reload(TargetDaemon daemon) {
+        systemd.reloading();
         try {
             TargetConfig reread = loadConfig();
             List<String> unsaved = UnsavedLuns.droppedBy(daemon.runningConfig(), file.contents(), reread);
@@ -96,11 +101,27 @@ public final class Main implements Callable<Integer> {
             }
             daemon.reload(withOverrides(reread));
             file.remember(reread);
+            applyConfiguredLogLevel(reread);
         } catch (ConfigException e) {
             LOG.error("reload refused, nothing changed: {}", e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("reload failed", e);
+        } finally {
+            systemd.ready();
         }
+    }
+
+    /** {@code daemon.log-level} of {@code config}, unless --log-level was given (it wins). */
+    private void applyConfiguredLogLevel(TargetConfig config) {
+        String level = config.daemon().logLevel();
+        if (logLevel == null && level != null) {
+            setRootLogLevel(ch.qos.logback.classic.Level.toLevel(level));
+        }
+    }
+
+    private static void setRootLogLevel(ch.qos.logback.classic.Level level) {
+        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+                .setLevel(level);
     }
 
     /** The --portal (parsed at start), --data-dir and --event-model overrides. */
@@ -125,8 +146,7 @@ public final class Main implements Callable<Integer> {
                 System.err.println("--log-level " + logLevel + ": not a level (use error, warn, info, debug or trace)");
                 return EXIT_CONFIG;
             }
-            ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                    .setLevel(level);
+            setRootLogLevel(level);
         }
         if (checkConfig != null) {
             return ConfigCheck.run(checkConfig, new java.io.PrintWriter(System.out, true),
@@ -139,6 +159,7 @@ public final class Main implements Callable<Integer> {
             System.err.println(e.getMessage());
             return EXIT_CONFIG;
         }
+        applyConfiguredLogLevel(config);
         file = new ConfigFile(configFile, config);
         for (String p : portals) {
             try {
@@ -174,7 +195,10 @@ public final class Main implements Callable<Integer> {
         TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.
-        sun.misc.SignalHandler onSignal = signal -> stopRequested.countDown();
+        sun.misc.SignalHandler onSignal = signal -> {
+            systemd.stopping();
+            stopRequested.countDown();
+        };
         sun.misc.Signal.handle(new sun.misc.Signal("TERM"), onSignal);
         sun.misc.Signal.handle(new sun.misc.Signal("INT"), onSignal);
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "shutdown"));
@@ -229,6 +253,7 @@ public final class Main implements Callable<Integer> {
                 return EXIT_STARTUP;
             }
         }
+        systemd.ready(); // every portal listens (daemon.start), metrics and the admin socket too
         stopRequested.await();
         if (admin != null) {
             admin.close();

@@ -71,7 +71,9 @@ public final class ConfigOperations {
         }
         if (!running.portals().equals(wanted.portals()) || !running.iscsi().equals(wanted.iscsi())
                 || !running.limits().equals(wanted.limits()) || !running.cache().equals(wanted.cache())
-                || !running.daemon().equals(wanted.daemon()) || !running.numa().equals(wanted.numa())
+                // a reload applies daemon.log-level itself (Main)
+                || !running.daemon().withLogLevel(null).equals(wanted.daemon().withLogLevel(null))
+                || !running.numa().equals(wanted.numa())
                 || !running.initiators().equals(wanted.initiators())
                 || !java.util.Objects.equals(running.discoveryChap(), wanted.discoveryChap())) {
             needRestart.add("portals, iscsi, limits, cache, numa, daemon, initiators or discovery settings changed");

@@ -45,4 +45,16 @@ class ConfigOperationsTest {
         assertEquals(1, plan.needRestart().size());
         assertTrue(plan.needRestart().get(0).contains("LUN 0 changed"), plan.needRestart().toString());
     }
+
+    @Test
+    void aChangedLogLevelIsNoRestartButOtherDaemonKeysAre() throws ConfigException {
+        String t = "targets:\n" + target(A, "", "{id: 0, backing: ram, size: 1M}");
+        TargetConfig running = ConfigLoader.parse("daemon:\n  log-level: info\n" + t, "t.yaml");
+        ConfigOperations.Plan quieter = ConfigOperations.diff(running,
+                ConfigLoader.parse("daemon:\n  log-level: warn\n" + t, "t.yaml"));
+        assertTrue(quieter.operations().isEmpty() && quieter.needRestart().isEmpty(), quieter.needRestart().toString());
+        ConfigOperations.Plan moreThreads = ConfigOperations.diff(running,
+                ConfigLoader.parse("daemon:\n  log-level: info\n  io-threads: 8\n" + t, "t.yaml"));
+        assertEquals(1, moreThreads.needRestart().size(), moreThreads.needRestart().toString());
+    }
 }
