@@ -13,6 +13,7 @@ final class BlockLimits {
    * also WRITE or READ the whole range in one command (libiscsi's WriteSame16.Unmap does) stays within the limits.
    */
   private static final long MAX_WRITE_SAME_BYTES = MAX_TRANSFER_BYTES;
+  private static final int MAX_ATOMIC_BYTES = 1 << 20;
 
   final int maxTransferBlocks;
   final int optimalTransferBlocks;
@@ -23,6 +24,16 @@ final class BlockLimits {
   final int maxUnmapDescriptors = 64;
   final long maxWriteSameBlocks;
   final int maxCompareAndWriteBlocks = 64;
+  /**
+   * WRITE ATOMIC: up to this many blocks go to the device as one request while the unit runs no other write of the
+   * range (see {@link SbcCommands#writeAtomic}); 1 MiB, within the maximum transfer length. Any alignment and
+   * granularity (0); a boundary (the write split into atomic pieces) may be as large as the whole write.
+   */
+  final int maxAtomicTransferBlocks;
+  final int maxAtomicTransferWithBoundaryBlocks;
+  final int maxAtomicBoundaryBlocks;
+  final int atomicAlignment = 0;
+  final int atomicGranularity = 0;
 
   BlockLimits(int blockSize, int physicalBlockSize) {
     maxTransferBlocks = MAX_TRANSFER_BYTES / blockSize;
@@ -31,5 +42,8 @@ final class BlockLimits {
     logicalPerPhysicalExponent = Integer.numberOfTrailingZeros(Integer.highestOneBit(logicalPerPhysical));
     maxUnmapBlocks = Math.min(MAX_UNMAP_BLOCKS, MAX_UNMAP_BYTES / blockSize);
     maxWriteSameBlocks = MAX_WRITE_SAME_BYTES / blockSize;
+    maxAtomicTransferBlocks = Math.min(MAX_ATOMIC_BYTES / blockSize, 0xFFFF); // the CDB's length field is 16 bits
+    maxAtomicTransferWithBoundaryBlocks = maxAtomicTransferBlocks;
+    maxAtomicBoundaryBlocks = maxAtomicTransferBlocks;
   }
 }

@@ -101,6 +101,18 @@ final class CdbDecoder {
         t.dataOutLength = 2 * blocks * lu.blockSize;
         return null;
       }
+      case 0x8B: // ORWRITE(16): ORPROTECT sits where WRPROTECT does
+        return readWrite(t, lu, CommandKind.ORWRITE, Cdb.u64(c, 2), Cdb.u32(c, 10), true);
+      case 0x9C: // WRITE ATOMIC(16)
+        return writeAtomic(t, lu, c);
+      case 0x37: // READ DEFECT DATA(10)
+        t.kind = CommandKind.READ_DEFECT_DATA;
+        t.allocationLength = Cdb.u16(c, 7);
+        return null;
+      case 0xB7: // READ DEFECT DATA(12)
+        t.kind = CommandKind.READ_DEFECT_DATA;
+        t.allocationLength = (int) Math.min(Integer.MAX_VALUE, Cdb.u32(c, 6));
+        return null;
       case 0x9E: { // SERVICE ACTION IN(16)
         int serviceAction = c[1] & 0x1F;
         t.allocationLength = (int) Math.min(Integer.MAX_VALUE, Cdb.u32(c, 10));
@@ -173,6 +185,36 @@ final class CdbDecoder {
     return null;
   }
 
+  /**
+   * WRITE ATOMIC(16) (SBC-4 5.48): the range is checked first (an out-of-range write is LBA OUT OF RANGE whatever its
+   * length), then the Block Limits atomic fields: length, boundary, alignment, granularity.
+   */
+  private static SenseReason writeAtomic(ScsiTask t, LogicalUnit lu, byte[] c) {
+    if ((c[1] & 0xE0) != 0) {
+      return SenseReason.INVALID_FIELD_IN_CDB; // WRPROTECT: no protection information
+    }
+    long lba = Cdb.u64(c, 2);
+    int boundary = Cdb.u16(c, 10);
+    int blocks = Cdb.u16(c, 12);
+    SenseReason r = range(lu, lba, blocks);
+    if (r != null) {
+      return r;
+    }
+    BlockLimits l = lu.limits;
+    long max = boundary == 0 ? l.maxAtomicTransferBlocks : l.maxAtomicTransferWithBoundaryBlocks;
+    if (blocks > max || boundary > l.maxAtomicBoundaryBlocks
+        || (l.atomicAlignment > 1 && lba % l.atomicAlignment != 0)
+        || (l.atomicGranularity > 1 && blocks % l.atomicGranularity != 0)) {
+      return SenseReason.INVALID_FIELD_IN_CDB;
+    }
+    t.kind = CommandKind.WRITE_ATOMIC;
+    t.lba = lba;
+    t.blocks = blocks;
+    t.fua = (c[1] & 0x08) != 0;
+    t.dataOutLength = blocks * lu.blockSize;
+    return null;
+  }
+
   private static SenseReason verify(ScsiTask t, LogicalUnit lu, byte[] c, long lba, long blocks) {
     if ((c[1] & 0xE0) != 0) {
       return SenseReason.INVALID_FIELD_IN_CDB; // VRPROTECT
@@ -219,8 +261,12 @@ final class CdbDecoder {
     if (r != null) {
       return r;
     }
-    // WSNZ is set in the Block Limits page: zero blocks is not "to the end of the medium" here
-    if (blocks == 0 || blocks > lu.limits.maxWriteSameBlocks) {
+    if (blocks == 0) {
+      blocks = lu.blockCount - lba; // WSNZ 0: zero blocks is "to the last LBA"
+    }
+    // One command's work stays bounded: a range beyond MAXIMUM WRITE SAME LENGTH (a whole large LUN) is refused and
+    // the initiator splits it (SBC-3 5.42).
+    if (blocks > lu.limits.maxWriteSameBlocks) {
       return SenseReason.INVALID_FIELD_IN_CDB;
     }
     t.kind = CommandKind.WRITE_SAME;

@@ -142,7 +142,7 @@ final class InquiryPages {
   private static void blockLimits(LogicalUnit lu, ByteBuf out) {
     BlockLimits l = lu.limits;
     header(out, BLOCK_LIMITS, 0x3C);
-    out.writeByte(0x01);                        // WSNZ
+    out.writeByte(0);                           // WSNZ 0: WRITE SAME of zero blocks runs to the last LBA
     out.writeByte(l.maxCompareAndWriteBlocks);
     out.writeShort(l.logicalPerPhysical);       // optimal transfer length granularity
     out.writeInt(l.maxTransferBlocks);
@@ -153,7 +153,11 @@ final class InquiryPages {
     out.writeInt(l.logicalPerPhysical);         // optimal unmap granularity
     out.writeInt(0);                            // UGAVALID 0
     out.writeLong(l.maxWriteSameBlocks);
-    out.writeZero(0x3C + 4 - 44);
+    out.writeInt(l.maxAtomicTransferBlocks);
+    out.writeInt(l.atomicAlignment);
+    out.writeInt(l.atomicGranularity);
+    out.writeInt(l.maxAtomicTransferWithBoundaryBlocks);
+    out.writeInt(l.maxAtomicBoundaryBlocks);
   }
 
   private static void header(ByteBuf out, int page, int length) {

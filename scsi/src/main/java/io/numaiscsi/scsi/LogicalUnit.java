@@ -24,7 +24,7 @@ public final class LogicalUnit {
   final ModePages modePages = new ModePages();
   final UnitAttentions unitAttentions = new UnitAttentions();
   final Reservations reservations = new Reservations(unitAttentions);
-  final CompareAndWriteLock compareAndWriteLock = new CompareAndWriteLock();
+  final AtomicWriteLock atomicWriteLock = new AtomicWriteLock();
   final TaskSet tasks = new TaskSet();
   ByteBufAllocator alloc;
   private LunThread thread = LunThread.CALLER;

@@ -3,7 +3,7 @@ package io.numaiscsi.scsi;
 import java.util.concurrent.Executor;
 
 /**
- * The one thread that owns a logical unit's state (its task set, unit attentions, reservations, the COMPARE AND WRITE
+ * The one thread that owns a logical unit's state (its task set, unit attentions, reservations, the atomic write
  * queue): commands execute there, I/O completions come back there, and task management reaches it as messages
  * ({@link #execute}), so none of that state needs a lock.
  */

@@ -16,6 +16,9 @@ final class SbcCommands {
   static final int PHASE_VERIFY_READ = 6;
   static final int PHASE_COMPARE_READ = 7;
   static final int PHASE_COMPARE_WRITE = 8;
+  static final int PHASE_OR_READ = 9;
+  static final int PHASE_OR_WRITE = 10;
+  static final int PHASE_ATOMIC_WRITE = 11;
 
   private static final int WRITE_SAME_CHUNK_BYTES = 8 << 20;
   private static final int GET_LBA_STATUS_MAX_DESCRIPTORS = 64;
@@ -84,21 +87,69 @@ final class SbcCommands {
       t.completeFailed(SenseReason.INVALID_FIELD_IN_CDB);
       return;
     }
-    if (t.unit.compareAndWriteLock.tryAcquire(t)) {
-      startCompareAndWrite(t);
+    if (t.unit.atomicWriteLock.tryAcquire(t)) {
+      startLocked(t);
     }
   }
 
-  private static void startCompareAndWrite(ScsiTask t) {
+  /**
+   * ORWRITE (SBC-3 5.8): reads the range, ORs the Data-Out into it and writes the result, holding the unit's
+   * {@link AtomicWriteLock} throughout, as COMPARE AND WRITE does.
+   */
+  static void orWrite(ScsiTask t) {
     LogicalUnit lu = t.unit;
-    int length = (int) t.blocks * lu.blockSize;
-    t.scratch = lu.alloc.directBuffer(length, length);
-    t.phase = PHASE_COMPARE_READ;
-    lu.device.read(t.lba * lu.blockSize, length, t.scratch, t.io);
+    long received = t.dataOut == null ? 0 : t.dataOut.readableBytes() / lu.blockSize;
+    t.blocks = Math.min(t.blocks, received); // like WRITE: only whole blocks the transport collected
+    if (t.blocks == 0) {
+      t.completeGood();
+      return;
+    }
+    if (lu.atomicWriteLock.tryAcquire(t)) {
+      startLocked(t);
+    }
   }
 
-  private static void finishCompareAndWrite(ScsiTask t, SenseReason failure, long information) {
-    CompareAndWriteLock lock = t.unit.compareAndWriteLock;
+  /**
+   * WRITE ATOMIC(16): all of the Data-Out as one device request, under the unit's {@link AtomicWriteLock}, so no
+   * COMPARE AND WRITE, ORWRITE or other atomic write of this unit interleaves with it. What else that guarantees
+   * depends on the store: a RAM store copies a request in one step on the unit's thread (no read or write of the unit
+   * sees half of it); a file or block device gets one pwritev / io_uring write, which Linux does not promise to keep
+   * whole against a crash, nor against a concurrent READ of another task; the write-back cache splits a request
+   * across its granules. The decoder caps the length at the Block Limits maximum atomic transfer length.
+   */
+  static void writeAtomic(ScsiTask t) {
+    if (t.blocks == 0) {
+      t.completeGood();
+      return;
+    }
+    if (t.dataOut == null || t.dataOut.readableBytes() < t.dataOutLength) {
+      t.completeFailed(SenseReason.INVALID_FIELD_IN_CDB); // all or nothing: a short Data-Out writes nothing
+      return;
+    }
+    if (t.unit.atomicWriteLock.tryAcquire(t)) {
+      startLocked(t);
+    }
+  }
+
+  /** First I/O of a task that now holds the unit's atomic write lock. */
+  private static void startLocked(ScsiTask t) {
+    LogicalUnit lu = t.unit;
+    int length = (int) t.blocks * lu.blockSize;
+    long offset = t.lba * lu.blockSize;
+    if (t.kind == CommandKind.WRITE_ATOMIC) {
+      ByteBuf data = t.dataOut;
+      data.writerIndex(data.readerIndex() + length);
+      t.phase = PHASE_ATOMIC_WRITE;
+      lu.device.write(offset, data, t.fua, t.io);
+      return;
+    }
+    t.scratch = lu.alloc.directBuffer(length, length);
+    t.phase = t.kind == CommandKind.ORWRITE ? PHASE_OR_READ : PHASE_COMPARE_READ;
+    lu.device.read(offset, length, t.scratch, t.io);
+  }
+
+  private static void finishLocked(ScsiTask t, SenseReason failure, long information) {
+    AtomicWriteLock lock = t.unit.atomicWriteLock;
     if (failure == null) {
       t.completeGood();
     } else {
@@ -106,7 +157,41 @@ final class SbcCommands {
     }
     ScsiTask next = lock.release();
     if (next != null) {
-      startCompareAndWrite(next);
+      startLocked(next);
+    }
+  }
+
+  /** Writes medium | Data-Out, computed in the read buffer. */
+  private static void orAndWrite(ScsiTask t) {
+    ByteBuf medium = t.scratch;
+    ByteBuf data = t.dataOut;
+    int length = medium.readableBytes();
+    int m = medium.readerIndex();
+    int d = data.readerIndex();
+    int i = 0;
+    for (; i + 8 <= length; i += 8) {
+      medium.setLong(m + i, medium.getLong(m + i) | data.getLong(d + i));
+    }
+    for (; i < length; i++) {
+      medium.setByte(m + i, medium.getByte(m + i) | data.getByte(d + i));
+    }
+    t.phase = PHASE_OR_WRITE;
+    LogicalUnit lu = t.unit;
+    lu.device.write(t.lba * lu.blockSize, medium, t.fua, t.io);
+  }
+
+  /** READ DEFECT DATA (10) / (12): a virtual medium has no defects; an empty list in the format asked for. */
+  static void readDefectData(ScsiTask t, ByteBuf out) {
+    byte[] c = t.cdb;
+    boolean twelve = (c[0] & 0xFF) == 0xB7;
+    int flags = (twelve ? c[1] : c[2]) & 0x1F; // REQ_PLIST, REQ_GLIST (the lists are valid, and empty), format
+    out.writeByte(0);
+    out.writeByte(flags);
+    if (twelve) {
+      out.writeShort(0); // generation code: not reported
+      out.writeInt(0);   // defect list length
+    } else {
+      out.writeShort(0);
     }
   }
 
@@ -118,9 +203,13 @@ final class SbcCommands {
       t.completeFailed(SenseReason.INVALID_FIELD_IN_CDB);
       return;
     }
+    if (t.blocks == 0) {
+      t.completeGood(); // zero blocks from the LBA after the last: nothing to the end of the medium
+      return;
+    }
     boolean zeros = t.noDataOutBuffer || isZero(block, block.readerIndex(), bs);
-    if (t.unmapBit && zeros) {
-      // LBPRZ: a deallocated block reads as zeros, which is exactly what was asked for
+    if (t.unmapBit) {
+      // UNMAP asks for the blocks to be unmapped (SBC-3 5.42: whatever the Data-Out holds); LBPRZ: they read as zeros
       t.phase = PHASE_FLUSH;
       lu.device.unmap(t.lba * bs, t.blocks * bs, t.io);
       return;
@@ -214,9 +303,9 @@ final class SbcCommands {
   static void ioComplete(ScsiTask t, IoStatus status) {
     if (status != IoStatus.OK) {
       SenseReason failure = failure(status, t.phase == PHASE_READ || t.phase == PHASE_VERIFY_READ
-          || t.phase == PHASE_COMPARE_READ);
-      if (t.phase == PHASE_COMPARE_READ || t.phase == PHASE_COMPARE_WRITE) {
-        finishCompareAndWrite(t, failure, 0);
+          || t.phase == PHASE_COMPARE_READ || t.phase == PHASE_OR_READ);
+      if (t.phase >= PHASE_COMPARE_READ && t.phase <= PHASE_ATOMIC_WRITE) {
+        finishLocked(t, failure, 0);
       } else {
         t.completeFailed(failure);
       }
@@ -247,7 +336,7 @@ final class SbcCommands {
         int length = t.scratch.readableBytes();
         long at = mismatch(t.scratch, t.dataOut, length);
         if (at >= 0) {
-          finishCompareAndWrite(t, SenseReason.MISCOMPARE_DURING_VERIFY_OPERATION, at);
+          finishLocked(t, SenseReason.MISCOMPARE_DURING_VERIFY_OPERATION, at);
           return;
         }
         LogicalUnit lu = t.unit;
@@ -259,7 +348,12 @@ final class SbcCommands {
         break;
       }
       case PHASE_COMPARE_WRITE:
-        finishCompareAndWrite(t, null, 0);
+      case PHASE_OR_WRITE:
+      case PHASE_ATOMIC_WRITE:
+        finishLocked(t, null, 0);
+        break;
+      case PHASE_OR_READ:
+        orAndWrite(t);
         break;
       default:
         throw new IllegalStateException("I/O completion in phase " + t.phase);

@@ -119,9 +119,10 @@ public final class ScsiTarget {
     task.unit = lu;
     SenseReason r = CdbDecoder.decode(task, lu);
     if (r == null && task.dataOutLength != task.expectedDataTransferLength
-        && (task.kind == CommandKind.COMPARE_AND_WRITE
+        && (task.kind == CommandKind.COMPARE_AND_WRITE || task.kind == CommandKind.WRITE_ATOMIC
             || (task.kind == CommandKind.WRITE_SAME && task.dataOutLength > 0))) {
-      // Unlike a plain WRITE these have no meaningful partial form: the Data-Out must be exactly what the CDB says.
+      // Unlike a plain WRITE these have no meaningful partial form: the Data-Out must be exactly what the CDB says
+      // (an atomic write is all or nothing).
       r = SenseReason.INVALID_FIELD_IN_CDB;
     }
     if (r != null) {
@@ -182,6 +183,12 @@ public final class ScsiTarget {
         return;
       case COMPARE_AND_WRITE:
         SbcCommands.compareAndWrite(task);
+        return;
+      case ORWRITE:
+        SbcCommands.orWrite(task);
+        return;
+      case WRITE_ATOMIC:
+        SbcCommands.writeAtomic(task);
         return;
       default:
         SpcCommands.execute(task, this);

@@ -160,11 +160,15 @@ public final class ScsiTask {
   }
 
   void fail(SenseReason reason, long information, boolean informationValid) {
+    fail(reason, information, informationValid, SenseData.NO_FIELD);
+  }
+
+  private void fail(SenseReason reason, long information, boolean informationValid, int cdbField) {
     releaseDataIn();
     status = reason.status();
     if (reason.hasSense()) {
       boolean descriptor = unit != null && unit.modePages.descriptorSense();
-      senseLength = SenseData.encode(sense, reason, descriptor, information, informationValid);
+      senseLength = SenseData.encode(sense, reason, descriptor, information, informationValid, cdbField);
     } else {
       senseLength = 0;
     }
@@ -222,6 +226,13 @@ public final class ScsiTask {
 
   void completeFailed(SenseReason reason) {
     completeFailed(reason, 0, false);
+  }
+
+  /** Fails with a sense-key specific field pointer naming CDB byte {@code cdbField}. */
+  void completeFailedAtCdbField(SenseReason reason, int cdbField) {
+    fail(reason, 0, false, cdbField);
+    releaseScratch();
+    finished();
   }
 
   void completeFailed(SenseReason reason, long information, boolean informationValid) {

@@ -63,6 +63,10 @@ final class SpcCommands {
         SbcCommands.getLbaStatus(t, out);
         r = null;
         break;
+      case READ_DEFECT_DATA:
+        SbcCommands.readDefectData(t, out);
+        r = null;
+        break;
       case MODE_SENSE:
         r = lu.modePages.sense(t, lu, out);
         break;
@@ -74,7 +78,12 @@ final class SpcCommands {
     }
     if (r != null) {
       out.release();
-      t.completeFailed(r);
+      if (t.kind == CommandKind.REPORT_SUPPORTED_OPERATION_CODES && r == SenseReason.INVALID_FIELD_IN_CDB) {
+        // the field pointer tells an initiator the command exists but the REPORTING OPTIONS do not fit the opcode
+        t.completeFailedAtCdbField(r, SupportedOpcodes.REPORTING_OPTIONS_BYTE);
+      } else {
+        t.completeFailed(r);
+      }
       return;
     }
     if (out.writerIndex() > t.allocationLength) {

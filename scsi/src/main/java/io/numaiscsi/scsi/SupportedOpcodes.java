@@ -8,6 +8,8 @@ import io.netty.buffer.ByteBuf;
  */
 final class SupportedOpcodes {
   private static final int NO_SERVICE_ACTION = -1;
+  /** CDB byte of REPORTING OPTIONS, named by the field pointer when they do not fit the requested opcode. */
+  static final int REPORTING_OPTIONS_BYTE = 2;
   private static final int FF = 0xFF;
   private static final int CTRL = 0x04; // NACA is examined (and rejected)
   private static final int NOMINAL_TIMEOUT_SECONDS = 30;
@@ -35,6 +37,7 @@ final class SupportedOpcodes {
       e(0x2F, 0x2F, 0xF6, FF, FF, FF, FF, 0x1F, FF, FF, CTRL),          // VERIFY(10)
       e(0x34, 0x34, 0x02, FF, FF, FF, FF, 0x1F, FF, FF, CTRL),          // PRE-FETCH(10)
       e(0x35, 0x35, 0x02, FF, FF, FF, FF, 0x1F, FF, FF, CTRL),          // SYNCHRONIZE CACHE(10)
+      e(0x37, 0x37, 0, 0x1F, 0, 0, 0, 0, FF, FF, CTRL),                 // READ DEFECT DATA(10)
       e(0x41, 0x41, 0xF8, FF, FF, FF, FF, 0x1F, FF, FF, CTRL),          // WRITE SAME(10)
       e(0x42, 0x42, 0x01, 0, 0, 0, 0, 0x1F, FF, FF, CTRL),              // UNMAP
       e(0x55, 0x55, 0x11, 0, 0, 0, 0, 0, FF, FF, CTRL),                 // MODE SELECT(10)
@@ -55,11 +58,13 @@ final class SupportedOpcodes {
       e(0x88, 0x88, 0xFC, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // READ(16)
       e(0x89, 0x89, 0xF8, FF, FF, FF, FF, FF, FF, FF, FF, 0, 0, 0, FF, 0x1F, CTRL),   // COMPARE AND WRITE
       e(0x8A, 0x8A, 0xFC, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // WRITE(16)
+      e(0x8B, 0x8B, 0xF8, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // ORWRITE(16)
       e(0x8E, 0x8E, 0xF6, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // WRITE AND VERIFY(16)
       e(0x8F, 0x8F, 0xF6, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // VERIFY(16)
       e(0x90, 0x90, 0x02, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // PRE-FETCH(16)
       e(0x91, 0x91, 0x02, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // SYNCHRONIZE CACHE(16)
       e(0x93, 0x93, 0xF9, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // WRITE SAME(16)
+      e(0x9C, 0x9C, 0xF8, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // WRITE ATOMIC(16)
       s(0x9E, 0x10, 0x9E, 0x1F, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x01, CTRL), // READ CAPACITY(16)
       s(0x9E, 0x12, 0x9E, 0x1F, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0, CTRL),    // GET LBA STATUS
       e(0xA0, 0xA0, 0, FF, 0, 0, 0, FF, FF, FF, FF, 0, CTRL),            // REPORT LUNS
@@ -68,6 +73,7 @@ final class SupportedOpcodes {
       e(0xAA, 0xAA, 0xFC, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL),   // WRITE(12)
       e(0xAE, 0xAE, 0xF6, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL),   // WRITE AND VERIFY(12)
       e(0xAF, 0xAF, 0xF6, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL),   // VERIFY(12)
+      e(0xB7, 0xB7, 0x1F, 0, 0, 0, 0, FF, FF, FF, FF, 0, CTRL),          // READ DEFECT DATA(12)
   };
 
   private SupportedOpcodes() {}

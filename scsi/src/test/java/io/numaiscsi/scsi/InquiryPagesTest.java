@@ -85,13 +85,21 @@ class InquiryPagesTest {
   void blockLimitsAdvertiseWhatTheDecoderEnforces() {
     byte[] d = h.good("12 01 b0 00 ff 00");
     assertEquals(0x3C, Cdb.u16(d, 2));
-    assertEquals(1, d[4] & 1, "WSNZ");
+    assertEquals(0, d[4] & 1, "WSNZ: zero blocks means to the last LBA");
     assertEquals(64, d[5] & 0xFF, "maximum compare and write length");
     long maxTransfer = Cdb.u32(d, 8);
     assertEquals((32 << 20) / 512, maxTransfer);
     assertEquals(64, Cdb.u32(d, 24), "max unmap descriptors");
     assertTrue(Cdb.u32(d, 20) > 0, "max unmap LBA count");
     assertTrue(Cdb.u64(d, 36) > 0, "max write same length");
+    long maxAtomic = Cdb.u32(d, 44);
+    assertEquals((1 << 20) / 512, maxAtomic, "maximum atomic transfer length");
+    assertTrue(maxAtomic <= maxTransfer);
+    assertEquals(0, Cdb.u32(d, 48), "atomic alignment: any");
+    assertEquals(0, Cdb.u32(d, 52), "atomic transfer length granularity: any");
+    assertEquals(maxAtomic, Cdb.u32(d, 56), "maximum atomic transfer length with atomic boundary");
+    assertEquals(maxAtomic, Cdb.u32(d, 60), "maximum atomic boundary size");
+    assertEquals(64, d.length);
     Harness big = new Harness(512, 64L << 20, 0);
     big.check(A, 0, Harness.cdb(String.format("88 00 0000000000000000 %08x 00 00", maxTransfer + 1)), null,
         SenseReason.INVALID_FIELD_IN_CDB);

@@ -158,15 +158,39 @@ class ScsiTargetTest {
   }
 
   @Test
-  void writeSameWithUnmapDeallocatesAndZeroLengthIsRejected() {
+  void writeSameWithUnmapDeallocatesWhateverTheBlockHolds() {
     h.good(A, 0, write10(32, 4), pattern(2048, 1));
     h.good(A, 0, cdb("41 08 00000020 00 0004 00"), new byte[512]);
     assertArrayEquals(new byte[2048], h.good(A, 0, read10(32, 4), null));
     assertFalse(h.devices.get(0).isMapped(32 * 512));
-    h.check(A, 0, cdb("41 00 00000020 00 0000 00"), new byte[512], SenseReason.INVALID_FIELD_IN_CDB);
-    h.check(A, 0, cdb("41 00 00000000 00 0000 00"), new byte[512], SenseReason.INVALID_FIELD_IN_CDB);
+    h.good(A, 0, write10(40, 2), pattern(1024, 2));
+    h.good(A, 0, cdb("41 08 00000028 00 0002 00"), pattern(512, 3)); // UNMAP with a non-zero block: unmapped
+    assertArrayEquals(new byte[1024], h.good(A, 0, read10(40, 2), null));
     h.check(A, 0, cdb("41 20 00000000 00 0001 00"), new byte[512], SenseReason.INVALID_FIELD_IN_CDB);
     h.check(A, 0, cdb("41 00 ffffffff 00 0000 00"), new byte[512], SenseReason.LBA_OUT_OF_RANGE);
+  }
+
+  @Test
+  void writeSameOfZeroBlocksRunsToTheLastLba() {
+    byte[] block = pattern(512, 4);
+    h.good(A, 0, cdb("93 00 " + String.format("%016x", BLOCKS - 3) + " 00000000 00 00"), block);
+    byte[] back = h.good(A, 0, read10(BLOCKS - 4, 4), null);
+    assertArrayEquals(new byte[512], Arrays.copyOfRange(back, 0, 512), "the block before is untouched");
+    for (int i = 1; i < 4; i++) {
+      assertArrayEquals(block, Arrays.copyOfRange(back, i * 512, (i + 1) * 512));
+    }
+    h.good(A, 0, cdb("41 00 " + String.format("%08x", BLOCKS) + " 00 0000 00"), block); // nothing left: GOOD
+    h.check(A, 0, cdb("41 00 " + String.format("%08x", BLOCKS + 1) + " 00 0000 00"), block,
+        SenseReason.LBA_OUT_OF_RANGE);
+  }
+
+  @Test
+  void writeSameOfZeroBlocksBeyondTheMaximumLengthIsRefused() {
+    Harness big = new Harness(512, 64L << 20, 0); // 131072 blocks; MAXIMUM WRITE SAME LENGTH is 65536
+    big.check(A, 0, cdb("41 00 00000000 00 0000 00"), new byte[512], SenseReason.INVALID_FIELD_IN_CDB);
+    big.check(A, 0, cdb("41 00 " + String.format("%08x", 131072 - 65537) + " 00 0000 00"), new byte[512],
+        SenseReason.INVALID_FIELD_IN_CDB);
+    big.good(A, 0, cdb("41 00 " + String.format("%08x", 131072 - 65536) + " 00 0000 00"), new byte[512]);
   }
 
   @Test

@@ -54,8 +54,25 @@ class SupportedOpcodesTest {
     assertEquals(16, Cdb.u16(d, 2));
     assertEquals(0x10, d[5] & 0x1F, "service action in the usage map");
     h.check("a3 0c 02 28 0000 00000100 00 00", SenseReason.INVALID_FIELD_IN_CDB);
+    // the field pointer names REPORTING OPTIONS (byte 2): the command exists, the options do not fit the opcode
+    ScsiTask t = h.run(0, "a3 0c 02 00 0000 00000100 00 00");
+    byte[] sense = t.senseBuffer();
+    assertEquals(0xC0, sense[15] & 0xC0, "SKSV, C/D");
+    assertEquals(2, Cdb.u16(sense, 16), "field pointer");
+    t.recycle();
     byte[] missing = h.good("a3 0c 02 9e 001f 00000100 00 00");
     assertEquals(1, missing[1] & 0x07);
+  }
+
+  @Test
+  void newCommandsAreListedWithTheirUsageMaps() {
+    for (int opcode : new int[] {0x37, 0x8B, 0x9C, 0xB7}) {
+      byte[] d = h.good(String.format("a3 0c 01 %02x 0000 00000100 00 00", opcode));
+      assertEquals(3, d[1] & 0x07, () -> "opcode " + opcode + " supported");
+      assertEquals(opcode, d[4] & 0xFF);
+    }
+    byte[] orWrite = h.good("a3 0c 01 8b 0000 00000100 00 00");
+    assertEquals(0x18, orWrite[4 + 1] & 0x18, "DPO and FUA in the usage map, as DPOFUA says");
   }
 
   @Test

@@ -3,11 +3,11 @@ package io.numaiscsi.scsi;
 import java.util.ArrayDeque;
 
 /**
- * Serialises COMPARE AND WRITE on one logical unit without blocking a thread: a task that finds
- * the lock taken waits in a queue and is handed the lock by the releasing task. On the unit's thread only (I/O
- * completions are brought back there), so it needs no monitor.
+ * Serialises the commands that must appear atomic on one logical unit (COMPARE AND WRITE, ORWRITE, WRITE ATOMIC)
+ * without blocking a thread: a task that finds the lock taken waits in a queue and is handed the lock by the releasing
+ * task. On the unit's thread only (I/O completions are brought back there), so it needs no monitor.
  */
-final class CompareAndWriteLock {
+final class AtomicWriteLock {
   private final ArrayDeque<ScsiTask> waiting = new ArrayDeque<>();
   private boolean held;
 
