@@ -18,7 +18,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
@@ -53,67 +53,76 @@ class StatusPageTest {
         String chromium = HeadlessChromium.find();
         assertNotNull(chromium, "no chromium on the PATH (-Dit.chromium=PATH): bin/run-tests installs the Debian package");
         int metricsPort = DaemonProcess.freeLoopbackPort();
-        String page = "http://127.0.0.1:" + metricsPort + "/";
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES)
                 .daemonArgs("--metrics", "127.0.0.1:" + metricsPort);
         Path dir = DaemonProcess.logDir();
         try (DaemonProcess daemon = DaemonProcess.start("StatusPageTest", setup)) {
             Path job = dir.resolve("StatusPageTest.fio");
             Files.writeString(job, jobFile(daemon.target()));
-            CompletableFuture<ToolRun> fioRun = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return ToolRun.run(dir.resolve("StatusPageTest-fio.log"), LIMIT,
-                            List.of(fio, "--eta=never", job.toString()));
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            JsonNode status = awaitHistory(metricsPort, daemon.target().iqn(), fioRun);
-            JsonNode lun = status.path("targets").path(0).path("luns").path(0);
-            String initiator = status.path("sessions").path(0).path("initiator").asText();
-            assertFalse(initiator.isEmpty(), "fio's session in /status.json: " + status);
-            assertEquals("file", lun.path("backing").asText(), lun.toString());
-            assertEquals(LUN_BYTES, lun.path("size").asLong(), lun.toString());
-
-            HeadlessChromium browser = new HeadlessChromium(chromium, dir, "StatusPageTest");
-            String dom = browser.dumpDom(page, 4000);
-            Matcher canvas = IOPS_CANVAS.matcher(dom);
-            assertTrue(canvas.find(), "no IOPS chart in the rendered page:\n" + dom);
-            Matcher points = POINTS.matcher(canvas.group());
-            assertTrue(points.find(), "the IOPS chart did not say how many points it drew: " + canvas.group());
-            int drawn = Integer.parseInt(points.group(1));
-            assertTrue(drawn > 0, "the IOPS chart drew no point: " + canvas.group());
-            assertTrue(dom.contains(daemon.target().iqn()), "the target's name on the page");
-            assertTrue(dom.contains("<td>" + initiator + "</td>"), "fio's session (" + initiator + ") on the page:\n" + dom);
-
-            Path png = dir.resolve("StatusPageTest.png");
-            browser.screenshot(page, png, 1200, 900, 4000);
-            assertTrue(fioRun.getNow(null) == null, "fio still ran while the page was rendered");
-            BufferedImage image = ImageIO.read(png.toFile());
-            assertNotNull(image, png + " is no image Java can read");
-            assertEquals(1200, image.getWidth());
-            assertTrue(colours(image) > 10, png + " is (nearly) one colour");
-            assertTrue(pixelsNear(image, READ_COLOUR) > 50, png + ": too few pixels of the read IOPS line");
-
-            ToolRun run = fioRun.get();
-            String context = "\n" + run.describe(30) + "\n" + daemon.logTail();
-            assertFalse(run.timedOut(), "fio did not finish" + context);
-            assertEquals(0, run.exitCode(), "fio exit code" + context);
-            daemon.assertAlive();
+            Path fioLog = dir.resolve("StatusPageTest-fio.log");
+            Process fioRun = new ProcessBuilder(fio, "--eta=never", job.toString()).redirectErrorStream(true)
+                    .redirectOutput(fioLog.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .start();
+            try {
+                renderWhileFioRuns(daemon, fioRun, fioLog, metricsPort, chromium);
+            } finally {
+                // fio's libiscsi engine spins on a target that went away and ignores SIGTERM: a failed test must
+                // not leave it (and its job processes) behind
+                fioRun.descendants().forEach(ProcessHandle::destroyForcibly);
+                fioRun.destroyForcibly();
+            }
         }
     }
 
+    private static void renderWhileFioRuns(DaemonProcess daemon, Process fioRun, Path fioLog, int metricsPort,
+                                           String chromium) throws Exception {
+        Path dir = DaemonProcess.logDir();
+        String page = "http://127.0.0.1:" + metricsPort + "/";
+        JsonNode status = awaitHistory(metricsPort, daemon.target().iqn(), fioRun, fioLog);
+        JsonNode lun = status.path("targets").path(0).path("luns").path(0);
+        String initiator = status.path("sessions").path(0).path("initiator").asText();
+        assertFalse(initiator.isEmpty(), "fio's session in /status.json: " + status);
+        assertEquals("file", lun.path("backing").asText(), lun.toString());
+        assertEquals(LUN_BYTES, lun.path("size").asLong(), lun.toString());
+
+        HeadlessChromium browser = new HeadlessChromium(chromium, dir, "StatusPageTest");
+        String dom = browser.dumpDom(page, 4000);
+        Matcher canvas = IOPS_CANVAS.matcher(dom);
+        assertTrue(canvas.find(), "no IOPS chart in the rendered page:\n" + dom);
+        Matcher points = POINTS.matcher(canvas.group());
+        assertTrue(points.find(), "the IOPS chart did not say how many points it drew: " + canvas.group());
+        int drawn = Integer.parseInt(points.group(1));
+        assertTrue(drawn > 0, "the IOPS chart drew no point: " + canvas.group());
+        assertTrue(dom.contains(daemon.target().iqn()), "the target's name on the page");
+        assertTrue(dom.contains("<td>" + initiator + "</td>"), "fio's session (" + initiator + ") on the page:\n" + dom);
+
+        Path png = dir.resolve("StatusPageTest.png");
+        browser.screenshot(page, png, 1200, 900, 4000);
+        assertTrue(fioRun.isAlive(), "fio still ran while the page was rendered");
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertNotNull(image, png + " is no image Java can read");
+        assertEquals(1200, image.getWidth());
+        assertTrue(colours(image) > 10, png + " is (nearly) one colour");
+        assertTrue(pixelsNear(image, READ_COLOUR) > 50, png + ": too few pixels of the read IOPS line");
+
+        boolean finished = fioRun.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS);
+        String context = "\n" + ToolRun.tail(fioLog, 30) + "\n" + daemon.logTail();
+        assertTrue(finished, "fio did not finish within " + LIMIT + context);
+        assertEquals(0, fioRun.exitValue(), "fio exit code" + context);
+        daemon.assertAlive();
+    }
+
     /**
-     * Waits until {@code /status.json} holds at least {@value #BUSY_SECONDS} seconds of the LUN's history with reads in them, fio still
-     * running; returns that answer.
+     * Waits until {@code /status.json} holds at least {@value #BUSY_SECONDS} seconds of the LUN's history with reads
+     * in them and fio's session, fio still running; returns that answer.
      */
-    private static JsonNode awaitHistory(int port, String iqn, CompletableFuture<ToolRun> fio) throws Exception {
+    private static JsonNode awaitHistory(int port, String iqn, Process fio, Path fioLog) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status.json"))
                 .timeout(Duration.ofSeconds(5)).build();
         long deadline = System.nanoTime() + Duration.ofSeconds(FIO_SECONDS - 5).toNanos();
         String last = "(no answer)";
-        while (System.nanoTime() < deadline && !fio.isDone()) {
+        while (System.nanoTime() < deadline && fio.isAlive()) {
             try {
                 last = http.send(get, HttpResponse.BodyHandlers.ofString()).body();
                 JsonNode status = new ObjectMapper().readTree(last);
@@ -135,7 +144,7 @@ class StatusPageTest {
             Thread.sleep(500);
         }
         throw new AssertionError("no " + BUSY_SECONDS + " seconds of reads in /status.json while fio ran; last answer:\n" + last
-                + (fio.isDone() ? "\n" + fio.get().describe(30) : ""));
+                + (fio.isAlive() ? "" : "\nfio ended:\n" + ToolRun.tail(fioLog, 30)));
     }
 
     /** Distinct colours in the image, counted up to a few hundred. */
