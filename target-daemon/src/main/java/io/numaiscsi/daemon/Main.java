@@ -9,6 +9,7 @@ import io.numaiscsi.daemon.admin.AdminMethods;
 import io.numaiscsi.daemon.admin.AdminSocket;
 import io.numaiscsi.daemon.metrics.DaemonMetrics;
 import io.numaiscsi.daemon.metrics.MetricsEndpoint;
+import io.numaiscsi.daemon.metrics.StatusPage;
 import io.numaiscsi.daemon.placement.NodeLocalAllocator;
 import io.numaiscsi.scsi.backstore.BackingInUseException;
 import io.numaiscsi.scsi.backstore.UnsafeFileException;
@@ -222,7 +223,8 @@ public final class Main implements Callable<Integer> {
                 endpoint = new MetricsEndpoint(metricsAt.host(), metricsAt.port(),
                         new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon::cachedLuns, daemon.bufferMetric())
                                 .guards(daemon.guards()).luns(daemon::measuredLuns)
-                                .iserPortals(daemon::measuredIserPortals));
+                                .iserPortals(daemon::measuredIserPortals),
+                        new StatusPage(daemon.registry()::targets, daemon.registry()::luns, daemon.sessions()));
             } catch (Exception e) {
                 System.err.println("--metrics " + metrics + ": " + e.getMessage());
                 daemon.close();

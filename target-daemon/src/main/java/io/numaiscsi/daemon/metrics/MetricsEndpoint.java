@@ -16,6 +16,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -23,9 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@code GET /metrics} (Prometheus text) on an admin address, off the data path: its own event
- * loop thread ({@value #THREAD_NAME}), so scrapes never run on iSCSI event threads, and bounded per
- * {@link MetricsLimits} so slow or hostile clients cannot keep it from other scrapers.
+ * Serves {@code GET /metrics} (Prometheus text), and with a {@link StatusPage} the status page, on an admin address,
+ * off the data path: its own event loop thread ({@value #THREAD_NAME}), so scrapes never run on iSCSI event threads,
+ * and bounded per {@link MetricsLimits} so slow or hostile clients cannot keep it from other scrapers. The same thread
+ * samples the status page's history once a second.
  */
 public final class MetricsEndpoint implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
@@ -39,7 +42,18 @@ public final class MetricsEndpoint implements AutoCloseable {
         this(host, port, metrics::scrape, MetricsLimits.DEFAULT);
     }
 
+    /** {@code /metrics}, and the status page at {@code /}. */
+    public MetricsEndpoint(String host, int port, DaemonMetrics metrics, StatusPage status) throws IOException {
+        this(host, port, withMetrics(metrics::scrape, status.resources()), status::sample, MetricsLimits.DEFAULT);
+    }
+
     MetricsEndpoint(String host, int port, Supplier<String> scrape, MetricsLimits limits) throws IOException {
+        this(host, port, withMetrics(scrape, Map.of()), null, limits);
+    }
+
+    /** Serves {@code resources} by path; runs {@code everySecond} (when not null) on the endpoint's thread. */
+    MetricsEndpoint(String host, int port, Map<String, HttpResource> resources, Runnable everySecond,
+                    MetricsLimits limits) throws IOException {
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(THREAD_NAME, true), NioIoHandler.newFactory());
         HttpDecoderConfig decoding = new HttpDecoderConfig().setMaxInitialLineLength(limits.maxRequestBytes())
                 .setMaxHeaderSize(limits.maxRequestBytes()).setMaxChunkSize(limits.maxRequestBytes());
@@ -65,7 +79,7 @@ public final class MetricsEndpoint implements AutoCloseable {
                                 .addLast("deadline", new RequestDeadline(limits.requestTimeout(), limits.idleTimeout()))
                                 .addLast("http", new HttpServerCodec(decoding))
                                 .addLast("aggregate", new HttpObjectAggregator(limits.maxRequestBytes()))
-                                .addLast("metrics", new MetricsHttpHandler(scrape));
+                                .addLast("metrics", new MetricsHttpHandler(resources));
                     }
                 });
         try {
@@ -74,9 +88,28 @@ public final class MetricsEndpoint implements AutoCloseable {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
             throw bindFailure(host, port, e);
         }
-        LOG.info("metrics on http://{}:{}{} (requests within {} ms, idle {} ms, {} connections, {} bytes)", host, port(),
-                MetricsHttpHandler.PATH, limits.requestTimeout().toMillis(), limits.idleTimeout().toMillis(),
+        if (everySecond != null) {
+            group.scheduleAtFixedRate(() -> runQuietly(everySecond), 0, 1, TimeUnit.SECONDS);
+        }
+        LOG.info("metrics on http://{}:{}{}{} (requests within {} ms, idle {} ms, {} connections, {} bytes)", host, port(),
+                MetricsHttpHandler.PATH, resources.containsKey(StatusPage.PAGE_PATH) ? ", status page on /" : "",
+                limits.requestTimeout().toMillis(), limits.idleTimeout().toMillis(),
                 limits.maxConnections(), limits.maxRequestBytes());
+    }
+
+    private static Map<String, HttpResource> withMetrics(Supplier<String> scrape, Map<String, HttpResource> others) {
+        Map<String, HttpResource> all = new TreeMap<>(others);
+        all.put(MetricsHttpHandler.PATH, HttpResource.text(MetricsHttpHandler.CONTENT_TYPE, scrape));
+        return java.util.Collections.unmodifiableMap(all);
+    }
+
+    /** A failure is logged, and the next second runs again (a scheduled task that throws is never run again). */
+    private static void runQuietly(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.warn("status sampling failed", e);
+        }
     }
 
     private static IOException bindFailure(String host, int port, Exception e) {

@@ -16,21 +16,24 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.nio.charset.StandardCharsets;
-import java.util.function.Supplier;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Answers one complete request at a time: {@code GET}/{@code HEAD /metrics}, 404 elsewhere, 405 for other methods. */
+/**
+ * Answers one complete request at a time: {@code GET}/{@code HEAD} of the paths it serves ({@code /metrics}, and with
+ * the status page {@code /} and {@code /status.json}), 404 elsewhere, 405 for other methods.
+ */
 final class MetricsHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsHttpHandler.class);
     static final String PATH = "/metrics";
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-    private final Supplier<String> scrape;
+    private final Map<String, HttpResource> resources;
     private boolean responding;
 
-    MetricsHttpHandler(Supplier<String> scrape) {
-        this.scrape = scrape;
+    MetricsHttpHandler(Map<String, HttpResource> resources) {
+        this.resources = resources;
     }
 
     @Override
@@ -56,8 +59,11 @@ final class MetricsHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     private FullHttpResponse answer(FullHttpRequest request) {
         HttpVersion version = request.protocolVersion();
-        if (!new QueryStringDecoder(request.uri()).path().equals(PATH)) {
-            return text(version, HttpResponseStatus.NOT_FOUND, "only " + PATH + " is served\n");
+        String path = new QueryStringDecoder(request.uri()).path();
+        HttpResource resource = resources.get(path);
+        if (resource == null) {
+            return text(version, HttpResponseStatus.NOT_FOUND, "served here: " + String.join(", ", resources.keySet())
+                    + "\n");
         }
         HttpMethod method = request.method();
         if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
@@ -67,15 +73,15 @@ final class MetricsHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         }
         byte[] body;
         try {
-            body = scrape.get().getBytes(StandardCharsets.UTF_8);
+            body = resource.body().get();
         } catch (RuntimeException e) {
-            LOG.warn("metrics scrape failed", e);
+            LOG.warn("{} failed", path, e); // a path we serve, not whatever the client sent
             return text(version, HttpResponseStatus.INTERNAL_SERVER_ERROR, "scrape failed\n");
         }
         // HEAD: the headers a GET would get, without the body
         ByteBuf content = method.equals(HttpMethod.HEAD) ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body);
         FullHttpResponse r = new DefaultFullHttpResponse(version, HttpResponseStatus.OK, content);
-        r.headers().set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
+        r.headers().set(HttpHeaderNames.CONTENT_TYPE, resource.contentType());
         r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         return r;
     }

@@ -87,6 +87,41 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void withTheStatusPageRootIsThePageAndStatusJsonItsDataAndItSamplesEverySecond() throws Exception {
+        java.util.concurrent.CountDownLatch sampled = new java.util.concurrent.CountDownLatch(2);
+        java.util.Map<String, HttpResource> page = java.util.Map.of(
+                StatusPage.PAGE_PATH, HttpResource.fixed("text/html; charset=utf-8", "<html>".getBytes(StandardCharsets.UTF_8)),
+                StatusPage.JSON_PATH, HttpResource.text("application/json", () -> "{}"));
+        java.util.Map<String, HttpResource> all = new java.util.HashMap<>(page);
+        all.put("/metrics", HttpResource.text(MetricsHttpHandler.CONTENT_TYPE, () -> TEXT));
+        endpoint = new MetricsEndpoint("127.0.0.1", 0, all, sampled::countDown, MetricsLimits.DEFAULT);
+        int port = endpoint.port();
+        Reply root = send(port, request("GET", "/"));
+        assertEquals(200, root.status(), root.head());
+        assertEquals("text/html; charset=utf-8", root.header("content-type"));
+        assertEquals("<html>", root.body());
+        Reply json = send(port, request("GET", "/status.json?t=1"));
+        assertEquals("application/json", json.header("content-type"));
+        assertEquals("{}", json.body());
+        assertEquals(TEXT, scrape(port).body(), "/metrics as without the page");
+        assertEquals(405, send(port, request("POST", "/status.json")).status());
+        assertTrue(sampled.await(ANSWER.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "sampled twice");
+    }
+
+    @Test
+    void theStatusPageIsInTheJarAndNeedsNothingFromOutside() throws Exception {
+        byte[] html;
+        try (InputStream in = StatusPage.class.getResourceAsStream("status.html")) {
+            html = in.readAllBytes();
+        }
+        String page = new String(html, StandardCharsets.UTF_8);
+        assertTrue(page.contains("fetch(\"/status.json\""), "polls the JSON");
+        assertTrue(page.contains("data-points"), "tells a test how many points it drew");
+        assertTrue(!page.contains("http://") && !page.contains("https://") && !page.contains("src="),
+                "no script, style or font from elsewhere: the machine may be offline");
+    }
+
+    @Test
     void stalledClientsDoNotDelayAFreshScrape() throws Exception {
         int port = start(MetricsLimits.DEFAULT);
         for (int i = 0; i < 20; i++) {
