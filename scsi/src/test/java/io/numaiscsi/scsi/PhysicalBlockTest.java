@@ -92,12 +92,11 @@ class PhysicalBlockTest {
   }
 
   /** A RAM device that zeroes by request (as a block device's BLKZEROOUT) and records the ranges. */
-  private static final class ZeroingDevice implements BlockDevice {
-    private final RamBlockDevice ram;
+  private static final class ZeroingDevice extends RamDelegate {
     final List<Long> zeroed = new ArrayList<>();
 
     ZeroingDevice(RamBlockDevice ram) {
-      this.ram = ram;
+      super(ram);
     }
 
     @Override
@@ -110,51 +109,6 @@ class PhysicalBlockTest {
         done.ioComplete(status);
       });
       return true;
-    }
-
-    @Override
-    public int blockSize() {
-      return ram.blockSize();
-    }
-
-    @Override
-    public long blockCount() {
-      return ram.blockCount();
-    }
-
-    @Override
-    public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
-      ram.read(offset, length, dst, done);
-    }
-
-    @Override
-    public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
-      ram.write(offset, src, fua, done);
-    }
-
-    @Override
-    public void flush(IoCompletion done) {
-      ram.flush(done);
-    }
-
-    @Override
-    public void unmap(long offset, long length, IoCompletion done) {
-      ram.unmap(offset, length, done);
-    }
-
-    @Override
-    public boolean isMapped(long offset) {
-      return ram.isMapped(offset);
-    }
-
-    @Override
-    public long nextMappingChange(long offset) {
-      return ram.nextMappingChange(offset);
-    }
-
-    @Override
-    public void close() {
-      ram.close();
     }
   }
 }

@@ -19,11 +19,14 @@ class SharedDataInTest implements ScsiTaskListener {
   private static final byte[] READ_16_LBA2_2BLOCKS = Harness.cdb("88 00 0000000000000002 00000002 00 00");
 
   /** A RAM disk that serves shared reads from a buffer of its own and counts both kinds. */
-  private static final class MemoryDevice implements BlockDevice {
-    final RamBlockDevice ram = new RamBlockDevice(1 << 20, 512);
+  private static final class MemoryDevice extends RamDelegate {
     int sharedReads;
     int copyReads;
     ByteBuf lastShared;
+
+    MemoryDevice() {
+      super(new RamBlockDevice(1 << 20, 512));
+    }
 
     @Override
     public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
@@ -40,46 +43,6 @@ class SharedDataInTest implements ScsiTaskListener {
         done.sharedReadDone(st, own);
       });
       return true;
-    }
-
-    @Override
-    public int blockSize() {
-      return ram.blockSize();
-    }
-
-    @Override
-    public long blockCount() {
-      return ram.blockCount();
-    }
-
-    @Override
-    public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
-      ram.write(offset, src, fua, done);
-    }
-
-    @Override
-    public void flush(IoCompletion done) {
-      ram.flush(done);
-    }
-
-    @Override
-    public void unmap(long offset, long length, IoCompletion done) {
-      ram.unmap(offset, length, done);
-    }
-
-    @Override
-    public boolean isMapped(long offset) {
-      return ram.isMapped(offset);
-    }
-
-    @Override
-    public long nextMappingChange(long offset) {
-      return ram.nextMappingChange(offset);
-    }
-
-    @Override
-    public void close() {
-      ram.close();
     }
   }
 
