@@ -228,6 +228,9 @@ public final class ConfigWriter {
         if (lun.physicalBlockSize() != LunDefinition.FROM_DEVICE) {
             y.entry("physical-block-size", String.valueOf(lun.physicalBlockSize()));
         }
+        if (lun.readOnly()) {
+            y.entry("read-only", "true");
+        }
         if (lun.serial() != null && !lun.serial().isEmpty()) {
             y.entry("serial", YamlText.scalar(lun.serial()));
         }

@@ -17,9 +17,10 @@ import java.util.Objects;
  * @param faults    test/debug fault injection ({@link FaultInjection#NONE} normally)
  * @param physicalBlockSize the physical block size reported to initiators (LBPPB), a power-of-two multiple of the
  *                  block size; {@link #FROM_DEVICE} reports the store's own (a device's, else the block size)
+ * @param readOnly  write-protected: initiators may read it, every write is refused (DATA PROTECT)
  */
 public record LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
-        FaultInjection faults, int physicalBlockSize) {
+        FaultInjection faults, int physicalBlockSize, boolean readOnly) {
 
     /** {@code sizeBytes} or {@code blockSize} of a block device LUN that leaves them to the device. */
     public static final int FROM_DEVICE = 0;
@@ -27,6 +28,12 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
     public LunDefinition {
         Objects.requireNonNull(backing, "backing");
         Objects.requireNonNull(faults, "faults");
+    }
+
+    /** A LUN initiators may write. */
+    public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
+            FaultInjection faults, int physicalBlockSize) {
+        this(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, false);
     }
 
     /** A LUN that reports its store's own physical block size. */
@@ -42,7 +49,7 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
 
     /** The same LUN on another backing file path. */
     public LunDefinition withPath(Path newPath) {
-        return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults, physicalBlockSize);
+        return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly);
     }
 
     /**
@@ -64,7 +71,8 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
             throw new IllegalArgumentException(newSizeBytes + " bytes is not larger than the LUN's " + sizeBytes
                     + " bytes (a LUN only grows: shrinking would cut off data)");
         }
-        return new LunDefinition(id, backing, path, newSizeBytes, blockSize, serial, faults, physicalBlockSize);
+        return new LunDefinition(id, backing, path, newSizeBytes, blockSize, serial, faults, physicalBlockSize,
+                readOnly);
     }
 
     /** What is wrong with {@code size} for a LUN of {@code blockSize} blocks, as the config file says it; null if fine. */

@@ -13,7 +13,7 @@ final class LunSection {
 
     static final String KEY = "luns";
     static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "physical-block-size",
-            "serial",
+            "read-only", "serial",
             "inject-latency", "inject-medium-error-every", "inject-no-space-after");
     /** Upper bound of {@code inject-latency}: slow, but below any initiator's command timeout. */
     static final Duration MAX_INJECTED_LATENCY = Duration.ofSeconds(60);
@@ -124,7 +124,7 @@ final class LunSection {
             }
         }
         return new LunDefinition(id, backing, path, size, blockSize, serial(f), faults(f),
-                physicalBlockSize(f, blockSize));
+                physicalBlockSize(f, blockSize), f.bool("read-only", false));
     }
 
     /**

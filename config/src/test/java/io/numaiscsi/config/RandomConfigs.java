@@ -159,7 +159,7 @@ final class RandomConfigs {
             boolean pathless = backing == BackingType.RAM || backing == BackingType.NULL;
             out.add(new LunDefinition(id, backing, pathless ? null : path.normalize(), size,
                     blockSize, coin() ? null : serial(), faults(),
-                    coin() ? LunDefinition.FROM_DEVICE : Math.max(blockSize, 512) << between(0, 3)));
+                    coin() ? LunDefinition.FROM_DEVICE : Math.max(blockSize, 512) << between(0, 3), coin()));
         }
         return out;
     }

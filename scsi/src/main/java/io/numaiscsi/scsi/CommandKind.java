@@ -49,6 +49,14 @@ enum CommandKind {
   /** Allowed while another I_T nexus holds an SPC-2 reservation. */
   final boolean allowedUnderSpc2Reservation;
 
+  /** Changes the blocks of the medium: refused on a read-only unit (SYNCHRONIZE CACHE and MODE SELECT do not). */
+  boolean writesMedium() {
+    return switch (this) {
+      case WRITE, WRITE_AND_VERIFY, UNMAP, WRITE_SAME, COMPARE_AND_WRITE, ORWRITE, WRITE_ATOMIC -> true;
+      default -> false;
+    };
+  }
+
   CommandKind(Access access, boolean allowedUnderSpc2Reservation) {
     this.access = access;
     this.allowedUnderSpc2Reservation = allowedUnderSpc2Reservation;

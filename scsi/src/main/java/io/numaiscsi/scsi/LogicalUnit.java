@@ -33,6 +33,7 @@ public final class LogicalUnit {
   /** Reads of at least this many bytes ask the device for its own memory (no copy) on any transport. */
   private int sharedReadMin = Integer.MAX_VALUE;
   private DataTouches touches = DataTouches.singleNode();
+  private volatile boolean readOnly;
   private final CommandCounters counters = new CommandCounters();
 
   public LogicalUnit(int lun, LunIdentity identity, BlockDevice device) {
@@ -159,7 +160,20 @@ public final class LogicalUnit {
         return ua;
       }
     }
-    return reservations.check(task);
+    SenseReason conflict = reservations.check(task);
+    if (conflict == null && readOnly && task.kind.writesMedium()) {
+      return SenseReason.WRITE_PROTECTED;
+    }
+    return conflict;
+  }
+
+  /** Write-protects the medium (MODE SENSE WP, writes refused with DATA PROTECT); set before the unit serves. */
+  public void readOnly(boolean on) {
+    readOnly = on;
+  }
+
+  public boolean readOnly() {
+    return readOnly;
   }
 
   /** SAM LOGICAL UNIT RESET effects: SPC-2 reservation released, mode pages back to defaults. Any thread. */

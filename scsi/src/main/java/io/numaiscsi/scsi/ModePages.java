@@ -31,6 +31,11 @@ final class ModePages {
     descriptorSense = false;
   }
 
+  /** The header's DEVICE-SPECIFIC PARAMETER for direct-access devices: WP (write protected), DPOFUA 1. */
+  private static int deviceSpecific(LogicalUnit lu) {
+    return (lu.readOnly() ? 0x80 : 0) | 0x10;
+  }
+
   /** MODE SENSE(6) / (10): header, optional block descriptor, then the requested page(s). */
   SenseReason sense(ScsiTask t, LogicalUnit lu, ByteBuf out) {
     byte[] c = t.cdb;
@@ -54,14 +59,14 @@ final class ModePages {
     if (ten) {
       out.writeShort(0);
       out.writeByte(0);               // medium type
-      out.writeByte(0x10);            // WP 0, DPOFUA 1
+      out.writeByte(deviceSpecific(lu));
       out.writeByte(longLba ? 1 : 0);
       out.writeByte(0);
       out.writeShort(descriptorLength);
     } else {
       out.writeByte(0);
       out.writeByte(0);
-      out.writeByte(0x10);
+      out.writeByte(deviceSpecific(lu));
       out.writeByte(descriptorLength);
     }
     if (descriptorLength == 8) {

@@ -29,6 +29,7 @@ public enum SenseReason {
   REGISTRATIONS_PREEMPTED(0x6, 0x2A, 0x05),
   CAPACITY_DATA_HAS_CHANGED(0x6, 0x2A, 0x09),
   REPORTED_LUNS_DATA_HAS_CHANGED(0x6, 0x3F, 0x0E),
+  WRITE_PROTECTED(0x7, 0x27, 0x00),
   SPACE_ALLOCATION_FAILED_WRITE_PROTECT(0x7, 0x27, 0x07),
   MISCOMPARE_DURING_VERIFY_OPERATION(0xE, 0x1D, 0x00),
   /** A Data-Out sequence error (wrong DataSN or offset): the command is aborted, the connection kept. */

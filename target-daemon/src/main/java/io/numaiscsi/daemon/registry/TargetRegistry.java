@@ -194,6 +194,7 @@ public final class TargetRegistry implements AutoCloseable {
                     + e.getMessage(), e);
         }
         unit.touches(touches);
+        unit.readOnly(lun.readOnly());
         unit.sharedReadMin(sharedReadMin);
         threads.assign(targetName, unit);
         RegisteredLun registered = new RegisteredLun(targetName, lun, device, unit);
