@@ -63,11 +63,21 @@ class LunMetricsTest {
             });
 
             List<PromText> during = new ArrayList<>();
-            while (!fioRun.isDone()) {
-                PromText scrape = PromText.fetch(metricsPort);
-                during.add(scrape);
-                assertHistogramsConsistent(scrape, "during fio");
-                Thread.sleep(500);
+            try {
+                while (!fioRun.isDone()) {
+                    PromText scrape = PromText.fetch(metricsPort);
+                    during.add(scrape);
+                    assertHistogramsConsistent(scrape, "during fio");
+                    Thread.sleep(500);
+                }
+            } finally {
+                // fio's libiscsi engine ignores SIGTERM and spins once the daemon is gone: a failed check must not
+                // leave it behind
+                if (!fioRun.isDone()) {
+                    ProcessHandle.current().descendants()
+                            .filter(p -> p.info().commandLine().orElse("").contains(job.toString()))
+                            .forEach(ProcessHandle::destroyForcibly);
+                }
             }
             ToolRun run = fioRun.get();
             String context = "\n" + run.describe(30) + "\n" + daemon.logTail();
