@@ -160,14 +160,13 @@ public final class LogicalUnit {
         return ua;
       }
     }
-    SenseReason conflict = reservations.check(task);
-    if (conflict == null && readOnly && task.kind.writesMedium()) {
-      return SenseReason.WRITE_PROTECTED;
-    }
-    return conflict;
+    return reservations.check(task);
   }
 
-  /** Write-protects the medium (MODE SENSE WP, writes refused with DATA PROTECT); set before the unit serves. */
+  /**
+   * Write-protects the medium: MODE SENSE reports WP and {@link ScsiTarget#prepare} refuses every command that changes
+   * blocks with DATA PROTECT. Set before the unit serves.
+   */
   public void readOnly(boolean on) {
     readOnly = on;
   }

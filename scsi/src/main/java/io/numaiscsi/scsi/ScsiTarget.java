@@ -118,6 +118,11 @@ public final class ScsiTarget {
     LogicalUnit lu = unit(task.lun);
     task.unit = lu;
     SenseReason r = CdbDecoder.decode(task, lu);
+    if (r == null && lu != null && lu.readOnly() && task.kind.writesMedium()) {
+      // Refused before any Data-Out is asked for, so a malformed write (WRITE SAME with UNMAP and no Data-Out, as
+      // libiscsi's ReadOnly test sends) also gets DATA PROTECT; a pending unit attention waits for the next command.
+      r = SenseReason.WRITE_PROTECTED;
+    }
     if (r == null && task.dataOutLength != task.expectedDataTransferLength
         && (task.kind == CommandKind.COMPARE_AND_WRITE || task.kind == CommandKind.WRITE_ATOMIC
             || (task.kind == CommandKind.WRITE_SAME && task.dataOutLength > 0))) {

@@ -39,6 +39,10 @@ class ReadOnlyUnitTest {
     h.check(A, 0, cdb("8a 00 0000000000000000 00000001 00 00"), new byte[512], SenseReason.WRITE_PROTECTED);
     h.check(A, 0, cdb("41 00 00000000 00 0001 00"), new byte[512], SenseReason.WRITE_PROTECTED); // WRITE SAME(10)
     h.check(A, 0, cdb("41 08 00000000 00 0001 00"), new byte[512], SenseReason.WRITE_PROTECTED); // with UNMAP
+    ScsiTask noData = h.run(A, 0, cdb("41 08 00000000 00 0001 00"), null); // and no Data-Out, as libiscsi sends
+    assertEquals(SenseReason.WRITE_PROTECTED.asc(), SenseData.ascAscq(noData.senseBuffer()) >>> 8);
+    assertEquals(7, SenseData.senseKey(noData.senseBuffer()));
+    noData.recycle();
     byte[] list = new byte[24];
     list[1] = 22;
     list[3] = 16;
