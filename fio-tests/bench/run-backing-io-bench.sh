@@ -34,6 +34,9 @@ ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)
 LOG_TAG=backing-io-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
+# shellcheck source=bench-lib.sh
+source "$ROOT/fio-tests/bench/bench-lib.sh"   # stop_pid, stop_tgtd, free_port, wait_listen
+BENCH_DEFAULT_BASE_PORT=13600
 
 REPEATS=3 RUNTIME=10 WARMUP=5 LUN_SIZE=1G BACKING=file DEVICE= LUN_DIR=/dev/shm CACHE_MODE=off
 OUT=$ROOT/fio-tests/target/bench/backing-io-$(date +%Y%m%d-%H%M%S)
@@ -73,26 +76,6 @@ OUR_IQN=iqn.2026-11.io.numaiscsi:bench
 
 SHM= TGTD_PID= TGTD_PORT= TOOL_PID=
 DAEMON_PIDS=()
-stop_pid() { # PID SECONDS: SIGTERM, wait, SIGKILL
-  local pid=$1 secs=$2
-  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq $((secs * 10))); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  kill -KILL "$pid" 2>/dev/null || true
-}
-stop_tgtd() {
-  [[ -n $TGTD_PID ]] || return 0
-  if kill -0 "$TGTD_PID" 2>/dev/null; then # tgtd ignores SIGTERM: offline, delete the target, delete the system
-    local tg=(tgtadm -C "$TGTD_PORT")
-    "${tg[@]}" --op update --mode sys --name State -v offline >/dev/null 2>&1 || true
-    "${tg[@]}" --lld iscsi --op delete --mode target --tid 1 --force >/dev/null 2>&1 || true
-    "${tg[@]}" --op delete --mode system >/dev/null 2>&1 || true
-    for _ in $(seq 50); do kill -0 "$TGTD_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$TGTD_PID" 2>/dev/null && kill -KILL "$TGTD_PID" 2>/dev/null
-  fi
-  rm -f "/var/run/tgtd/socket.$TGTD_PORT" "/var/run/tgtd/socket.$TGTD_PORT.lock"
-  TGTD_PID=
-}
 cleanup() {
   local rc=$? p
   set +e
@@ -121,24 +104,6 @@ mkdir -p "$OUT"
 log "results in $OUT"
 CLK_TCK=$(getconf CLK_TCK)
 
-USED_PORTS=" "
-free_port() { # VAR
-  local p
-  for ((p = ${BENCH_BASE_PORT:-13600}; p < ${BENCH_BASE_PORT:-13600} + 500; p++)); do
-    [[ $USED_PORTS == *" $p "* ]] && continue
-    ss -Hltn "sport = :$p" | grep -q . && continue
-    USED_PORTS+="$p "; printf -v "$1" %s "$p"; return 0
-  done
-  die "no free port from ${BENCH_BASE_PORT:-13600}"
-}
-wait_listen() { # PORT PID NAME
-  for _ in $(seq 900); do
-    ss -Hltn "sport = :$1" | grep -q . && return 0
-    kill -0 "$2" 2>/dev/null || die "$3 (pid $2) died during start; see its log in $OUT"
-    sleep 0.1
-  done
-  die "$3 does not listen on 127.0.0.1:$1 after 90 s"
-}
 
 SHM=$(mktemp -d "$LUN_DIR/nit-backing-io.XXXXXX")
 NAMES=(tgtd io_uring threads)

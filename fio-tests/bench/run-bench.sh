@@ -34,6 +34,9 @@ ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)
 LOG_TAG=run-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java, ensure_build_tools
+# shellcheck source=bench-lib.sh
+source "$ROOT/fio-tests/bench/bench-lib.sh"   # stop_pid, stop_tgtd, free_port, wait_listen
+BENCH_DEFAULT_BASE_PORT=13300
 
 REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1 CACHE_MODE=numa CACHE_SIZE= CACHE_AB=0
 MATRIX=$ROOT/fio-tests/bench/matrix.txt
@@ -68,30 +71,6 @@ OUR_IQN=iqn.2026-11.io.numaiscsi:bench
 # --- state for cleanup: only these PIDs are ever signalled -------------------------------------
 SHM= TGTD_PID= TGTD_PORT= DRIVER_PID= IPERF_PID=
 DAEMON_PIDS=()
-
-stop_pid() { # PID SECONDS: SIGTERM, wait, SIGKILL
-  local pid=$1 secs=$2
-  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq $((secs * 10))); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  log "pid $pid ignored SIGTERM for ${secs}s: SIGKILL"
-  kill -KILL "$pid" 2>/dev/null || true
-}
-
-stop_tgtd() {
-  [[ -n $TGTD_PID ]] || return 0
-  if kill -0 "$TGTD_PID" 2>/dev/null; then
-    # tgtd ignores SIGTERM: offline, delete the target, delete the system (as tgt.service does)
-    local tg=(tgtadm -C "$TGTD_PORT")
-    "${tg[@]}" --op update --mode sys --name State -v offline >/dev/null 2>&1 || true
-    "${tg[@]}" --lld iscsi --op delete --mode target --tid 1 --force >/dev/null 2>&1 || true
-    "${tg[@]}" --op delete --mode system >/dev/null 2>&1 || true
-    for _ in $(seq 50); do kill -0 "$TGTD_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$TGTD_PID" 2>/dev/null && { log "tgtd $TGTD_PID still running: SIGKILL"; kill -KILL "$TGTD_PID" 2>/dev/null || true; }
-  fi
-  rm -f "/var/run/tgtd/socket.$TGTD_PORT" "/var/run/tgtd/socket.$TGTD_PORT.lock"
-  TGTD_PID=
-}
 
 cleanup() {
   local rc=$?
@@ -147,24 +126,7 @@ FIO_VERSION=$("$FIO" --version)
 TGT_VERSION=$(dpkg-query -W -f='${Version}' tgt 2>/dev/null || echo unknown)
 
 # --- ports and LUN files ----------------------------------------------------------------------
-USED_PORTS=" "
-free_port() { # VAR: sets VAR to a free port (not in a $(...) subshell: USED_PORTS must stick)
-  local p
-  for ((p = ${BENCH_BASE_PORT:-13300}; p < ${BENCH_BASE_PORT:-13300} + 500; p++)); do
-    [[ $USED_PORTS == *" $p "* ]] && continue
-    ss -Hltn "sport = :$p" | grep -q . && continue
-    USED_PORTS+="$p "; printf -v "$1" %s "$p"; return 0
-  done
-  die "no free port from ${BENCH_BASE_PORT:-13300}"
-}
-wait_listen() { # PORT PID NAME: up to 90 s
-  for _ in $(seq 900); do
-    ss -Hltn "sport = :$1" | grep -q . && return 0
-    kill -0 "$2" 2>/dev/null || die "$3 (pid $2) died during start; see its log in $OUT"
-    sleep 0.1
-  done
-  die "$3 does not listen on 127.0.0.1:$1 after 90 s"
-}
+
 loopback_only() { # PID NAME: every listening socket of PID is on 127.0.0.1 (a JVM shows it IPv4-mapped)
   local bad
   bad=$(ss -Hltnp | grep "pid=$1," | awk '{print $4}' | grep -vE '^(127\.0\.0\.1|\[::ffff:127\.0\.0\.1\]):' || true)

@@ -2,7 +2,9 @@ package io.numaiscsi.config;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** The {@code daemon:} section. */
 final class DaemonSection {
@@ -61,29 +63,32 @@ final class DaemonSection {
     }
 
     private static DaemonSettings.TcpTransport tcpTransport(Fields f) throws ConfigException {
-        Cursor c = f.optional("tcp-transport");
-        if (c == null) {
-            return DaemonSettings.TcpTransport.EPOLL;
-        }
-        for (DaemonSettings.TcpTransport t : DaemonSettings.TcpTransport.values()) {
-            if (t.configName().equals(c.text())) {
-                return t;
-            }
-        }
-        throw c.error("\"" + c.text() + "\" is not a tcp-transport (use epoll, io_uring or nio)");
+        return choice(f, "tcp-transport", DaemonSettings.TcpTransport.values(),
+                DaemonSettings.TcpTransport::configName, DaemonSettings.TcpTransport.EPOLL);
     }
 
     private static DaemonSettings.BackingIo backingIo(Fields f) throws ConfigException {
-        Cursor c = f.optional("backing-io");
+        return choice(f, "backing-io", DaemonSettings.BackingIo.values(), DaemonSettings.BackingIo::configName,
+                DaemonSettings.BackingIo.AUTO);
+    }
+
+    /** The value of {@code key} spelled as one of {@code values}, or {@code absent} when the key is not there. */
+    private static <E> E choice(Fields f, String key, E[] values, Function<E, String> spelling, E absent)
+            throws ConfigException {
+        Cursor c = f.optional(key);
         if (c == null) {
-            return DaemonSettings.BackingIo.AUTO;
+            return absent;
         }
-        for (DaemonSettings.BackingIo b : DaemonSettings.BackingIo.values()) {
-            if (b.configName().equals(c.text())) {
-                return b;
+        List<String> names = new ArrayList<>();
+        for (E v : values) {
+            if (spelling.apply(v).equals(c.text())) {
+                return v;
             }
+            names.add(spelling.apply(v));
         }
-        throw c.error("\"" + c.text() + "\" is not a backing-io (use auto, io_uring or threads)");
+        String last = names.remove(names.size() - 1);
+        throw c.error("\"" + c.text() + "\" is not a " + key + " (use " + String.join(", ", names) + " or " + last
+                + ")");
     }
 
     /** A file-system path as written (not resolved). */

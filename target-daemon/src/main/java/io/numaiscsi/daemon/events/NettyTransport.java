@@ -19,17 +19,11 @@ import io.numaiscsi.config.DaemonSettings;
  * login thread to its LUN's thread.
  */
 public enum NettyTransport {
-    EPOLL("epoll"), IO_URING("io_uring"), NIO("nio");
-
-    private final String configName;
-
-    NettyTransport(String configName) {
-        this.configName = configName;
-    }
+    EPOLL, IO_URING, NIO;
 
     /** As written in the configuration ({@code daemon.tcp-transport}) and the log. */
     public String configName() {
-        return configName;
+        return name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The transport {@code daemon.tcp-transport} names. */
