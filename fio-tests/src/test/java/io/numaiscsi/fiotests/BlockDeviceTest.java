@@ -177,23 +177,10 @@ class BlockDeviceTest {
 
     /** O_EXCL: a second daemon cannot take the device the first holds, and says why. */
     private static void secondDaemonIsRefused(String test, LoopDevice loop) throws Exception {
-        ToolRun r = runDaemonExpectingRefusal(test + "-second", config(loop.device()));
+        ToolRun r = ConfiguredDaemon.refusedStart(test + "-second", config(loop.device()), Duration.ofSeconds(90));
         String out = r.output();
         assertTrue(out.contains("block device " + loop.device() + " is in use (mounted, or held by another process or"
                 + " device-mapper)"), "second daemon's refusal\n" + r.describe(30));
-    }
-
-    /** A daemon whose only LUN cannot be opened exits instead of serving; its output. */
-    private static ToolRun runDaemonExpectingRefusal(String name, String yaml) throws Exception {
-        Path dir = Files.createDirectories(DaemonProcess.logDir().resolveSibling("it-data").resolve(name));
-        Path config = dir.resolve("target.yaml");
-        Files.writeString(config, "daemon:\n  data-dir: " + dir + "\nportals: [127.0.0.1:"
-                + DaemonProcess.freeLoopbackPort() + "]\n" + yaml);
-        ToolRun r = ToolRun.run(DaemonProcess.logDir().resolve(name + ".log"), Duration.ofSeconds(90),
-                DaemonProcess.command(name, List.of("--config", config.toString())));
-        assertFalse(r.timedOut(), "the daemon served instead of refusing\n" + r.describe(30));
-        assertTrue(r.exitCode() != 0, "exit code\n" + r.describe(30));
-        return r;
     }
 
     @Test
@@ -207,7 +194,7 @@ class BlockDeviceTest {
                     List.of("mount", loop.device().toString(), mountPoint.toString()));
             Assumptions.assumeTrue(mount.exitCode() == 0, "cannot mount here: " + mount.describe(5));
             try {
-                ToolRun r = runDaemonExpectingRefusal(test, config(loop.device()));
+                ToolRun r = ConfiguredDaemon.refusedStart(test, config(loop.device()), Duration.ofSeconds(90));
                 assertTrue(r.output().contains("block device " + loop.device() + " is in use (mounted, or held by "
                         + "another process or device-mapper): mounted on " + mountPoint),
                         "refusal naming the mount point\n" + r.describe(30));

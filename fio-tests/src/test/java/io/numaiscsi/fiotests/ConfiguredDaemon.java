@@ -1,5 +1,7 @@
 package io.numaiscsi.fiotests;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -9,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -39,6 +42,40 @@ final class ConfiguredDaemon implements AutoCloseable {
      * {@code yaml} begins with joins the daemon section); waits for its portal.
      */
     static ConfiguredDaemon start(String testName, String yaml) throws IOException, InterruptedException {
+        Path logDir = DaemonProcess.logDir();
+        Path log = logDir.resolve(testName + ".log");
+        int port = DaemonProcess.freeLoopbackPort();
+        Path config = writeConfig(testName, yaml, port);
+        List<String> cmd = DaemonProcess.command(testName, List.of("--config", config.toString()));
+        // The config holds secrets: the log gets the command only, so a secret found in it came from the daemon.
+        Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
+        ConfiguredDaemon d = new ConfiguredDaemon(new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log,
+                config.getParent(), p);
+        d.awaitReady();
+        return d;
+    }
+
+    /**
+     * Runs a daemon configured as {@link #start} does that must refuse to start: asserts it exited, not 0, within
+     * {@code limit}, and returns its run (output in {@code it-logs/testName.log}).
+     */
+    static ToolRun refusedStart(String testName, String yaml, Duration limit) throws IOException, InterruptedException {
+        Path config = writeConfig(testName, yaml, DaemonProcess.freeLoopbackPort());
+        ToolRun r = ToolRun.run(DaemonProcess.logDir().resolve(testName + ".log"), limit,
+                DaemonProcess.command(testName, List.of("--config", config.toString())));
+        assertFalse(r.timedOut(), "the daemon served instead of refusing\n" + r.describe(30));
+        assertNotEquals(0, r.exitCode(), "exit code\n" + r.describe(30));
+        return r;
+    }
+
+    /** {@code yaml} in a fresh data directory of its own, after the daemon and portal sections; mode 0600. */
+    private static Path writeConfig(String testName, String yaml, int port) throws IOException {
         String daemonKeys = "";
         if (yaml.startsWith("daemon:\n")) {
             int end = "daemon:\n".length();
@@ -50,29 +87,14 @@ final class ConfiguredDaemon implements AutoCloseable {
         }
         Path logDir = DaemonProcess.logDir();
         Files.createDirectories(logDir);
-        Path log = logDir.resolve(testName + ".log");
-        int port = DaemonProcess.freeLoopbackPort();
         Path dataRoot = logDir.resolveSibling("it-data");
         Files.createDirectories(dataRoot);
         Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
         Path config = dataDir.resolve("target.yaml");
         Files.writeString(config, "daemon:\n  data-dir: " + dataDir + "\n" + daemonKeys + "portals: [127.0.0.1:" + port
-                + "]\n" + yaml,
-                StandardCharsets.UTF_8);
+                + "]\n" + yaml, StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------")); // it holds secrets
-        List<String> cmd = DaemonProcess.command(testName, List.of("--config", config.toString()));
-        // The config holds secrets: the log gets the command only, so a secret found in it came from the daemon.
-        Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .start();
-        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
-        ConfiguredDaemon d = new ConfiguredDaemon(new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log,
-                dataDir, p);
-        d.awaitReady();
-        return d;
+        return config;
     }
 
     private void awaitReady() throws InterruptedException {

@@ -1,13 +1,10 @@
 package io.numaiscsi.fiotests;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,14 +30,7 @@ class ExclusiveBackingTest {
         long firstPid;
         try (ConfiguredDaemon first = ConfiguredDaemon.start("ExclusiveBackingTest-first", lun)) {
             firstPid = first.pid();
-            Path secondDir = Files.createTempDirectory(root, "ExclusiveBackingTest-second-");
-            Path config = secondDir.resolve("target.yaml");
-            Files.writeString(config, "daemon:\n  data-dir: " + secondDir + "\nportals: [127.0.0.1:"
-                    + DaemonProcess.freeLoopbackPort() + "]\n" + lun);
-            ToolRun second = ToolRun.run(DaemonProcess.logDir().resolve("ExclusiveBackingTest-second.log"), LIMIT,
-                    DaemonProcess.command("ExclusiveBackingTest-second", List.of("--config", config.toString())));
-            assertFalse(second.timedOut(), "the second daemon must stop, not serve\n" + second.describe(30));
-            assertNotEquals(0, second.exitCode(), second.describe(30));
+            ToolRun second = ConfiguredDaemon.refusedStart("ExclusiveBackingTest-second", lun, LIMIT);
             String expected = "cannot start: backing file " + shared + " is in use by process " + firstPid;
             assertTrue(second.output().contains(expected), "expected \"" + expected + "\"\n" + second.describe(30));
             first.assertAlive();

@@ -41,15 +41,8 @@ class TcpTransportTest {
     @Test
     void ioUringWithThePerLunModelIsRefused() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
-        Path dir = Files.createDirectories(DaemonProcess.logDir().resolveSibling("it-data").resolve("uring-per-lun"));
-        Path yaml = dir.resolve("target.yaml");
-        Files.writeString(yaml, "daemon:\n  data-dir: " + dir + "\n  tcp-transport: io_uring\nportals: [127.0.0.1:"
-                + DaemonProcess.freeLoopbackPort() + "]\n" + config("io_uring", "per-lun").replaceFirst("(?s)^.*?targets:",
-                "targets:"));
-        ToolRun r = ToolRun.run(DaemonProcess.logDir().resolve("TcpTransportTest-refused.log"), Duration.ofSeconds(90),
-                DaemonProcess.command("TcpTransportTest-refused", List.of("--config", yaml.toString())));
-        assertFalse(r.timedOut(), "the daemon served\n" + r.describe(20));
-        assertTrue(r.exitCode() != 0, "exit code\n" + r.describe(20));
+        ToolRun r = ConfiguredDaemon.refusedStart("TcpTransportTest-refused", config("io_uring", "per-lun"),
+                Duration.ofSeconds(90));
         assertTrue(r.output().contains("daemon.tcp-transport io_uring needs daemon.event-model: centralized"),
                 r.describe(20));
     }
