@@ -19,7 +19,14 @@ public final class CommandCounters {
       if (kind == CommandKind.READ) {
         return READ;
       }
-      return kind == CommandKind.WRITE || kind == CommandKind.WRITE_AND_VERIFY ? WRITE : OTHER;
+      if (kind == null) { // refused while decoded
+        return OTHER;
+      }
+      return switch (kind) {
+        // every command that writes the initiator's blocks (blocks x block size of them) to the medium
+        case WRITE, WRITE_AND_VERIFY, WRITE_ATOMIC, ORWRITE, COMPARE_AND_WRITE -> WRITE;
+        default -> OTHER;
+      };
     }
   }
 

@@ -37,6 +37,18 @@ class CommandCountersTest {
   }
 
   @Test
+  void atomicOrAndCompareWritesAreWritesOfTheBlocksTheyWrite() {
+    count(Harness.cdb("9c 00 0000000000000000 0000 0002 00 00"), pattern(2 * 512, 1), 10_000).recycle(); // ATOMIC
+    count(Harness.cdb("8b 00 0000000000000000 00000002 00 00"), pattern(2 * 512, 2), 10_000).recycle(); // ORWRITE
+    byte[] both = new byte[2 * 512]; // compare with what is there, then write the second half
+    System.arraycopy(h.good(A, 0, read10(0, 1), null), 0, both, 0, 512);
+    count(Harness.cdb("89 00 0000000000000000 000000 01 00 00"), both, 10_000).recycle(); // COMPARE AND WRITE
+    assertEquals(3, c.commands(CommandCounters.Op.WRITE));
+    assertEquals((2 + 2 + 1) * 512, c.bytes(CommandCounters.Op.WRITE));
+    assertEquals(0, c.commands(CommandCounters.Op.OTHER));
+  }
+
+  @Test
   void latencyFallsInTheFirstBucketWhoseBoundItDoesNotExceed() {
     double[] bounds = CommandCounters.latencyBoundsSeconds();
     assertEquals(50e-6, bounds[0], 1e-12);
