@@ -102,7 +102,7 @@ final class DaemonProcess implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
         DaemonProcess d = new DaemonProcess(
                 new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), lunBytes, log, dataDir, p);
-        d.awaitReady();
+        d.awaitReady(metricsPort(setup.daemonArgs));
         return d;
     }
 
@@ -268,7 +268,21 @@ final class DaemonProcess implements AutoCloseable {
         return cp;
     }
 
-    private void awaitReady() throws InterruptedException {
+    /** The port of {@code --metrics HOST:PORT} among the daemon's arguments, or 0 without one. */
+    private static int metricsPort(List<String> args) {
+        int i = args.indexOf("--metrics");
+        if (i < 0 || i + 1 >= args.size()) {
+            return 0;
+        }
+        String at = args.get(i + 1);
+        return Integer.parseInt(at.substring(at.lastIndexOf(':') + 1));
+    }
+
+    /**
+     * Until the portal accepts connections, and the metrics endpoint too when there is one: the daemon starts it
+     * after the portals listen, and a test that scrapes at once must not find it closed.
+     */
+    private void awaitReady(int metricsPort) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -277,7 +291,7 @@ final class DaemonProcess implements AutoCloseable {
                 fail("daemon exited with code " + exitCode + " before its portal " + target.host() + ":"
                         + target.port() + " accepted connections\n" + logTail());
             }
-            if (portalAccepts()) {
+            if (accepts(target.port()) && (metricsPort == 0 || accepts(metricsPort))) {
                 return;
             }
             Thread.sleep(100);
@@ -288,9 +302,9 @@ final class DaemonProcess implements AutoCloseable {
                 + READY_TIMEOUT.toSeconds() + " s\n" + tail);
     }
 
-    private boolean portalAccepts() {
+    private boolean accepts(int port) {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(target.host(), target.port()), 500);
+            s.connect(new InetSocketAddress(target.host(), port), 500);
             return true;
         } catch (IOException e) {
             return false;
@@ -339,7 +353,7 @@ final class DaemonProcess implements AutoCloseable {
         if (process != null && !process.isAlive()) {
             fail("daemon died with exit code " + process.exitValue() + "\n" + logTail());
         }
-        if (!portalAccepts()) {
+        if (!accepts(target.port())) {
             fail("portal " + target.host() + ":" + target.port() + " refuses connections\n" + logTail());
         }
     }
