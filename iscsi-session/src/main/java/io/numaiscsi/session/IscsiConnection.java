@@ -166,14 +166,22 @@ public final class IscsiConnection {
             commands.abortAllOnClose();
         }
         IscsiSession s = session != null ? session : login.session();
+        endSession(s);
+        if (was == Phase.LOGIN && s == null) {
+            LOG.debug("connection from {} closed during login", channel.remoteAddress());
+        }
+    }
+
+    /**
+     * The session's I_T nexus ends: its SPC-2 reservation and unit attentions go, and a write-back cache is flushed
+     * when it was the target's last session. Once per session (a reinstated or already ended session is skipped).
+     */
+    private void endSession(IscsiSession s) {
         if (s != null && sessions.remove(s) && s.target() != null && s.nexus() != null) {
             s.target().scsi().nexusLost(s.nexus());
             if (sessions.sessionsOf(s.target().name()).isEmpty()) {
                 flushTarget(s.target()); // the last session is gone: a write-back cache must not hold its data
             }
-        }
-        if (was == Phase.LOGIN && s == null) {
-            LOG.debug("connection from {} closed during login", channel.remoteAddress());
         }
     }
 
@@ -512,6 +520,9 @@ public final class IscsiConnection {
             LOG.info("logout of session tsih={} ({}) from {}", session.tsih(), params.initiatorName(),
                     channel.remoteAddress());
             phase = Phase.LOGGED_OUT;
+            // The nexus ends with the logout, not when the transport reports the close: the initiator may log in
+            // again, or another session send a command, before a ring-based transport delivers that close.
+            endSession(session);
             channel.close();
         }
     }

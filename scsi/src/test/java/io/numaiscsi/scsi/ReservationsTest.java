@@ -67,6 +67,34 @@ class ReservationsTest {
     h.good(A, 0, read10(0, 1), null);
   }
 
+  /**
+   * On the unit's own thread a nexus loss or reset takes effect before the next command that thread runs: a queue
+   * the thread has not drained yet must not let another initiator's RESERVE see a holder that logged out.
+   */
+  @Test
+  void nexusLossAndResetOnTheUnitsThreadApplyBeforeItsNextCommand() {
+    java.util.List<Runnable> neverDrained = new java.util.ArrayList<>();
+    for (LogicalUnit lu : h.target.units()) {
+      lu.thread(new LunThread() {
+        @Override
+        public boolean isCurrent() {
+          return true;
+        }
+
+        @Override
+        public void execute(Runnable r) {
+          neverDrained.add(r);
+        }
+      });
+    }
+    h.good(A, 0, cdb("16 00 00 00 00 00"), null);
+    h.target.nexusLost(A);
+    h.good(B, 0, cdb("16 00 00 00 00 00"), null);
+    h.target.logicalUnitReset(0, A);
+    h.good(A, 0, cdb("16 00 00 00 00 00"), null);
+    assertEquals(java.util.List.of(), neverDrained);
+  }
+
   @Test
   void reserveConflictsWithPersistentRegistrations() {
     register(A, 0xAA);
