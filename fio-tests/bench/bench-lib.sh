@@ -45,3 +45,7 @@ wait_listen() { # PORT PID NAME: up to 90 s
   done
   die "$3 does not listen on 127.0.0.1:$1 after 90 s"
 }
+
+cpu_ticks() { # PID: utime+stime of every thread of the process (kernel workers it owns included)
+  sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'
+}

@@ -35,7 +35,7 @@ LOG_TAG=backing-io-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 # shellcheck source=bench-lib.sh
-source "$ROOT/fio-tests/bench/bench-lib.sh"   # stop_pid, stop_tgtd, free_port, wait_listen
+source "$ROOT/fio-tests/bench/bench-lib.sh"   # stop_pid, stop_tgtd, free_port, wait_listen, cpu_ticks
 BENCH_DEFAULT_BASE_PORT=13600
 
 REPEATS=3 RUNTIME=10 WARMUP=5 LUN_SIZE=1G BACKING=file DEVICE= LUN_DIR=/dev/shm CACHE_MODE=off
@@ -167,10 +167,6 @@ start_daemon threads
 url() { # NAME
   if [[ $1 == tgtd ]]; then echo "iscsi://127.0.0.1:${PORT[tgtd]}/$TGT_IQN/1"
   else echo "iscsi://127.0.0.1:${PORT[$1]}/$OUR_IQN/0"; fi
-}
-
-cpu_ticks() { # PID: utime+stime of every thread of the process
-  sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'
 }
 
 # cell: name tool rw-or-flags bs depth
