@@ -1,4 +1,5 @@
-# bench-lib.sh - what the benchmark scripts share: stopping what they started by PID (tgtd through tgtadm), and
+# bench-lib.sh - what the benchmark scripts share: starting tgtd, the rotating matrix of runs, CPU ticks of a
+# process, stopping what they started by PID (tgtd through tgtadm), and
 # free loopback ports. Sourced after bin/lib/setup.sh (log, die). Uses TGTD_PID and TGTD_PORT of the caller, and
 # BENCH_DEFAULT_BASE_PORT as the first port tried unless BENCH_BASE_PORT is set.
 
@@ -48,4 +49,40 @@ wait_listen() { # PORT PID NAME: up to 90 s
 
 cpu_ticks() { # PID: utime+stime of every thread of the process (kernel workers it owns included)
   sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'
+}
+
+start_tgtd_lun() { # IQN BACKING_STORE [BSTYPE]: tgtd on a free loopback port, target tid 1 with LUN 1, open to all;
+  # sets TGTD_PID and TGTD_PORT, logs to $OUT/tgtd.log
+  local iqn=$1 store=$2 bstype=${3:-} tg lu
+  free_port TGTD_PORT
+  setsid tgtd -f -C "$TGTD_PORT" --iscsi "portal=127.0.0.1:$TGTD_PORT" > "$OUT/tgtd.log" 2>&1 < /dev/null &
+  TGTD_PID=$!
+  tg=(tgtadm -C "$TGTD_PORT" --lld iscsi)
+  for _ in $(seq 50); do "${tg[@]}" --mode target --op show >/dev/null 2>&1 && break; sleep 0.1; done
+  "${tg[@]}" --mode target --op new --tid 1 --targetname "$iqn"
+  lu=(--mode logicalunit --op new --tid 1 --lun 1 --backing-store "$store")
+  [[ -n $bstype ]] && lu+=(--bstype "$bstype")
+  "${tg[@]}" "${lu[@]}"
+  "${tg[@]}" --mode target --op bind --tid 1 --initiator-address ALL
+  wait_listen "$TGTD_PORT" "$TGTD_PID" tgtd
+}
+
+run_matrix() { # every cell of CELLS on every target of NAMES: once for WARMUP s into $OUT/warmup.tsv (discarded),
+  # then REPEATS times for RUNTIME s into $OUT/results.tsv, the targets' order rotating each repeat; calls the
+  # caller's run_cell CELL TARGET REPEAT SECONDS, which appends to $RESULTS
+  local cell rep k t
+  printf 'cell\ttarget\trepeat\tiops\tios\tcpu_ticks\tcpu_us_per_io\n' | tee "$OUT/warmup.tsv" > "$OUT/results.tsv"
+  if [[ $WARMUP -gt 0 ]]; then
+    RESULTS=$OUT/warmup.tsv
+    for cell in "${CELLS[@]}"; do for t in "${NAMES[@]}"; do run_cell "$cell" "$t" 0 "$WARMUP"; done; done
+  fi
+  RESULTS=$OUT/results.tsv
+  log "${#CELLS[@]} cells x ${#NAMES[@]} targets x $REPEATS repeats x ${RUNTIME}s"
+  for cell in "${CELLS[@]}"; do
+    for ((rep = 1; rep <= REPEATS; rep++)); do
+      for ((k = 0; k < ${#NAMES[@]}; k++)); do
+        run_cell "$cell" "${NAMES[$(((k + rep - 1) % ${#NAMES[@]}))]}" "$rep" "$RUNTIME"
+      done
+    done
+  done
 }

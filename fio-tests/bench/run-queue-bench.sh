@@ -27,7 +27,7 @@ LOG_TAG=queue-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 # shellcheck source=bench-lib.sh
-source "$ROOT/fio-tests/bench/bench-lib.sh"   # stop_pid, stop_tgtd, free_port, wait_listen, cpu_ticks
+source "$ROOT/fio-tests/bench/bench-lib.sh"   # stop_pid, stop_tgtd, start_tgtd_lun, free_port, wait_listen, cpu_ticks, run_matrix
 BENCH_DEFAULT_BASE_PORT=13700
 
 REPEATS=3 RUNTIME=8 WARMUP=3 QUICK=0
@@ -86,15 +86,7 @@ log "results in $OUT"
 CLK_TCK=$(getconf CLK_TCK)
 
 declare -A PORT PID
-free_port TGTD_PORT
-setsid tgtd -f -C "$TGTD_PORT" --iscsi "portal=127.0.0.1:$TGTD_PORT" > "$OUT/tgtd.log" 2>&1 < /dev/null &
-TGTD_PID=$!
-tg=(tgtadm -C "$TGTD_PORT" --lld iscsi)
-for _ in $(seq 50); do "${tg[@]}" --mode target --op show >/dev/null 2>&1 && break; sleep 0.1; done
-"${tg[@]}" --mode target --op new --tid 1 --targetname "$TGT_IQN"
-"${tg[@]}" --mode logicalunit --op new --tid 1 --lun 1 --bstype null --backing-store "$DATA/tgtd-null"
-"${tg[@]}" --mode target --op bind --tid 1 --initiator-address ALL
-wait_listen "$TGTD_PORT" "$TGTD_PID" tgtd
+start_tgtd_lun "$TGT_IQN" "$DATA/tgtd-null" null
 PORT[tgtd]=$TGTD_PORT PID[tgtd]=$TGTD_PID
 
 # name: daemon section lines (empty: the defaults)
@@ -173,20 +165,7 @@ run_cell() { # CELL TARGET REPEAT SECONDS -> appends to $RESULTS
   log "$name $target #$rep: $iops IOPS, $(tail -1 "$RESULTS" | cut -f7) us CPU per I/O"
 }
 
-printf 'cell\ttarget\trepeat\tiops\tios\tcpu_ticks\tcpu_us_per_io\n' | tee "$OUT/warmup.tsv" > "$OUT/results.tsv"
-if [[ $WARMUP -gt 0 ]]; then
-  RESULTS=$OUT/warmup.tsv
-  for cell in "${CELLS[@]}"; do for t in "${NAMES[@]}"; do run_cell "$cell" "$t" 0 "$WARMUP"; done; done
-  RESULTS=$OUT/results.tsv
-fi
-log "${#CELLS[@]} cells x ${#NAMES[@]} targets x $REPEATS repeats x ${RUNTIME}s"
-for cell in "${CELLS[@]}"; do
-  for ((rep = 1; rep <= REPEATS; rep++)); do
-    for ((k = 0; k < ${#NAMES[@]}; k++)); do
-      run_cell "$cell" "${NAMES[$(((k + rep - 1) % ${#NAMES[@]}))]}" "$rep" "$RUNTIME"
-    done
-  done
-done
+run_matrix
 
 python3 - "$OUT" "$ARGS" <<'PY'
 import csv, json, statistics, sys, platform
