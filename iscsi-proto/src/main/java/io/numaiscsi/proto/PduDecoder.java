@@ -161,7 +161,7 @@ public final class PduDecoder {
             if (!in.isReadable()) {
                 return false;
             }
-            bhs = alloc.heapBuffer(Bhs.LENGTH, Bhs.LENGTH);
+            bhs = alloc.directBuffer(Bhs.LENGTH, Bhs.LENGTH);
         }
         return fill(bhs, in);
     }
@@ -178,7 +178,7 @@ public final class PduDecoder {
         }
         if (ahsLength > 0) {
             // Bounded by 1020 bytes, so buffering it (as a copy) is harmless.
-            ahs = alloc.heapBuffer(ahsLength, ahsLength);
+            ahs = alloc.directBuffer(ahsLength, ahsLength);
             state = State.AHS;
         } else {
             state = headerDigest ? State.HEADER_DIGEST : afterHeader();

@@ -21,13 +21,67 @@ public final class PduEncoder {
         dataDigest = data;
     }
 
+    /** Where {@link #encodeTo} puts a PDU's framed parts, in wire order. */
+    @FunctionalInterface
+    public interface Parts {
+        void part(ByteBuf buffer);
+    }
+
     /**
      * Completes and frames one outgoing PDU. Sets TotalAHSLength and DataSegmentLength in bhs from
      * ahs/data, appends header digest, padding and data digest. Takes ownership of bhs, ahs and data
      * (ahs/data may be null; their readable bytes are sent; bhs is bytes 0..47).
-     * Returns a buffer to write to the wire; the data is not copied.
+     * Returns one buffer to write to the wire (a composite when there is data); the data is not copied.
      */
     public ByteBuf encode(ByteBufAllocator alloc, ByteBuf bhs, ByteBuf ahs, ByteBuf data) {
+        ByteBuf header = header(alloc, bhs, ahs, data);
+        if (data == null || !data.isReadable()) {
+            if (data != null) {
+                data.release();
+            }
+            return header;
+        }
+        ByteBuf trailer = trailer(alloc, data);
+        CompositeByteBuf out = alloc.compositeBuffer(3);
+        out.addComponent(true, header);
+        out.addComponent(true, data);
+        if (trailer != null) {
+            out.addComponent(true, trailer);
+        }
+        return out;
+    }
+
+    /**
+     * {@link #encode}, but the header, the data segment and the padding/digest trailer go to {@code out} as separate
+     * buffers. A socket writes them with one gathering write all the same, and no composite buffer (nor the NIO
+     * buffer views a transport takes of one) is allocated per PDU.
+     */
+    public void encodeTo(ByteBufAllocator alloc, ByteBuf bhs, ByteBuf ahs, ByteBuf data, Parts out) {
+        ByteBuf header = header(alloc, bhs, ahs, data);
+        if (data == null || !data.isReadable()) {
+            if (data != null) {
+                data.release();
+            }
+            out.part(header);
+            return;
+        }
+        ByteBuf trailer;
+        try {
+            trailer = trailer(alloc, data);
+        } catch (RuntimeException e) {
+            header.release();
+            data.release();
+            throw e;
+        }
+        out.part(header);
+        out.part(data);
+        if (trailer != null) {
+            out.part(trailer);
+        }
+    }
+
+    /** BHS, AHS and header digest in one buffer; bhs and ahs are released, data only when this fails. */
+    private ByteBuf header(ByteBufAllocator alloc, ByteBuf bhs, ByteBuf ahs, ByteBuf data) {
         int ahsLength = ahs == null ? 0 : ahs.readableBytes();
         int dataLength = data == null ? 0 : data.readableBytes();
         ByteBuf header;
@@ -49,31 +103,28 @@ public final class PduEncoder {
             crc.update(header, header.readerIndex(), header.readableBytes());
             header.writeIntLE(crc.value());
         }
-        if (dataLength == 0) {
-            if (data != null) {
-                data.release();
-            }
-            return header;
-        }
+        return header;
+    }
+
+    /** Padding to 4 bytes and the data digest after a data segment, or null when there is neither. */
+    private ByteBuf trailer(ByteBufAllocator alloc, ByteBuf data) {
+        int dataLength = data.readableBytes();
         int padding = -dataLength & 3;
         int trailerLength = padding + (dataDigest ? 4 : 0);
-        CompositeByteBuf out = alloc.compositeBuffer(3);
-        out.addComponent(true, header);
-        out.addComponent(true, data);
-        if (trailerLength > 0) {
-            ByteBuf trailer = alloc.buffer(trailerLength, trailerLength);
-            trailer.writeBytes(ZERO_PADDING, 0, padding);
-            if (dataDigest) {
-                crc.reset();
-                crc.update(data, data.readerIndex(), dataLength);
-                for (int i = 0; i < padding; i++) {
-                    crc.updateByte(0);
-                }
-                trailer.writeIntLE(crc.value());
-            }
-            out.addComponent(true, trailer);
+        if (trailerLength == 0) {
+            return null;
         }
-        return out;
+        ByteBuf trailer = alloc.buffer(trailerLength, trailerLength);
+        trailer.writeBytes(ZERO_PADDING, 0, padding);
+        if (dataDigest) {
+            crc.reset();
+            crc.update(data, data.readerIndex(), dataLength);
+            for (int i = 0; i < padding; i++) {
+                crc.updateByte(0);
+            }
+            trailer.writeIntLE(crc.value());
+        }
+        return trailer;
     }
 
     private static void release(ByteBuf bhs, ByteBuf ahs, ByteBuf data) {

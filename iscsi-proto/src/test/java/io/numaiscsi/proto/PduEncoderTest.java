@@ -43,6 +43,25 @@ class PduEncoderTest {
         wire.release();
     }
 
+    /** The parts {@code encodeTo} hands out, in order, are exactly the bytes of {@code encode}'s one buffer. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"0,false", "5,false", "8,false", "5,true", "4096,true"})
+    void partsAreTheSameBytesAsTheOneBuffer(int dataLength, boolean digests) {
+        encoder.digests(digests, digests);
+        ByteBuf whole = encoder.encode(alloc, dataIn(), null, dataLength == 0 ? null : Wire.pattern(alloc, dataLength, 4));
+        java.util.List<ByteBuf> parts = new java.util.ArrayList<>();
+        encoder.encodeTo(alloc, dataIn(), null, dataLength == 0 ? null : Wire.pattern(alloc, dataLength, 4), parts::add);
+        assertEquals(dataLength == 0 ? 1 : dataLength % 4 == 0 && !digests ? 2 : 3, parts.size());
+        ByteBuf joined = alloc.buffer(whole.readableBytes());
+        for (ByteBuf part : parts) {
+            joined.writeBytes(part);
+            part.release();
+        }
+        assertEquals(io.netty.buffer.ByteBufUtil.hexDump(whole), io.netty.buffer.ByteBufUtil.hexDump(joined));
+        whole.release();
+        joined.release();
+    }
+
     @Test
     void dataIsNotCopied() {
         ByteBuf data = Wire.pattern(alloc, 4096, 3);

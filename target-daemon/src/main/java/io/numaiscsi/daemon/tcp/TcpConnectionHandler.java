@@ -51,6 +51,8 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
      */
     private boolean reading;
     private boolean flushQueued;
+    /** The framed parts of a PDU go out as separate buffers (no composite per PDU; see PduEncoder.encodeTo). */
+    private final PduEncoder.Parts toChannel = part -> ctx.write(part, ctx.voidPromise());
     private final Runnable queuedFlush = () -> {
         flushQueued = false;
         flushNow();
@@ -181,7 +183,7 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
             }
             return;
         }
-        ctx.write(encoder.encode(alloc, bhs, null, data), ctx.voidPromise());
+        encoder.encodeTo(alloc, bhs, null, data, toChannel);
         pendingFlush = true;
     }
 
