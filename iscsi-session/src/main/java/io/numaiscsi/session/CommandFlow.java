@@ -174,10 +174,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     void execute(IscsiCommand cmd) {
         cmd.readyAt = nanoClock.getAsLong();
         LogicalUnit unit = cmd.task.unit();
-        if (unit == null || unit.thread().isCurrent()) {
+        if (unit == null) {
             cmd.execution.run();
         } else {
-            unit.thread().execute(cmd.execution);
+            unit.thread().runHereOrQueue(cmd.execution);
         }
     }
 

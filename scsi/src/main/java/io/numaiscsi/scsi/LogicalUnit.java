@@ -177,7 +177,7 @@ public final class LogicalUnit {
 
   /** SAM LOGICAL UNIT RESET effects: SPC-2 reservation released, mode pages back to defaults. Any thread. */
   void reset(ItNexus requester) {
-    onUnitThread(() -> {
+    thread.runHereOrQueue(() -> {
       reservations.reset();
       modePages.reset();
       // Every nexus learns of the reset, the requester included (libiscsi MultipathIO.Reset checks both paths).
@@ -187,23 +187,10 @@ public final class LogicalUnit {
 
   /** The nexus is gone (session closed or reinstated): its SPC-2 reservation and unit attentions go. Any thread. */
   void nexusLost(ItNexus nexus) {
-    onUnitThread(() -> {
+    thread.runHereOrQueue(() -> {
       reservations.nexusLost(nexus);
       unitAttentions.forget(nexus);
     });
-  }
-
-  /**
-   * Runs {@code step} now when called on the unit's thread, else queues it there. Commands that thread decodes run at
-   * once, so a reset or nexus loss queued behind them can be overtaken by a later command: under Netty's io_uring loop
-   * (centralized model) another initiator's RESERVE(6) ran before the queued loss of a logged-out holder.
-   */
-  private void onUnitThread(Runnable step) {
-    if (thread.isCurrent()) {
-      step.run();
-    } else {
-      thread.execute(step);
-    }
   }
 
   /**

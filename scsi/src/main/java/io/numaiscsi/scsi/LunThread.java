@@ -13,6 +13,19 @@ public interface LunThread extends Executor {
   boolean isCurrent();
 
   /**
+   * Runs {@code step} now when called on this thread, else queues it here. What this thread decodes runs inline, so a
+   * step queued from this thread could be overtaken by the next command it decodes (under Netty's io_uring loop a
+   * queued nexus loss ran after another initiator's RESERVE(6)).
+   */
+  default void runHereOrQueue(Runnable step) {
+    if (isCurrent()) {
+      step.run();
+    } else {
+      execute(step);
+    }
+  }
+
+  /**
    * Runs everything on the calling thread. For tools and tests that drive a unit from one thread; a unit served by
    * several threads needs a real one.
    */
