@@ -35,13 +35,10 @@ public final class PduEncoder {
      */
     public ByteBuf encode(ByteBufAllocator alloc, ByteBuf bhs, ByteBuf ahs, ByteBuf data) {
         ByteBuf header = header(alloc, bhs, ahs, data);
-        if (data == null || !data.isReadable()) {
-            if (data != null) {
-                data.release();
-            }
+        if (!hasSegment(data)) {
             return header;
         }
-        ByteBuf trailer = trailer(alloc, data);
+        ByteBuf trailer = trailer(alloc, header, data);
         CompositeByteBuf out = alloc.compositeBuffer(3);
         out.addComponent(true, header);
         out.addComponent(true, data);
@@ -58,26 +55,28 @@ public final class PduEncoder {
      */
     public void encodeTo(ByteBufAllocator alloc, ByteBuf bhs, ByteBuf ahs, ByteBuf data, Parts out) {
         ByteBuf header = header(alloc, bhs, ahs, data);
-        if (data == null || !data.isReadable()) {
-            if (data != null) {
-                data.release();
-            }
+        if (!hasSegment(data)) {
             out.part(header);
             return;
         }
-        ByteBuf trailer;
-        try {
-            trailer = trailer(alloc, data);
-        } catch (RuntimeException e) {
-            header.release();
-            data.release();
-            throw e;
-        }
+        ByteBuf trailer = trailer(alloc, header, data);
         out.part(header);
         out.part(data);
         if (trailer != null) {
             out.part(trailer);
         }
+    }
+
+    /** Whether there is a data segment to send; an empty one is released here. */
+    private static boolean hasSegment(ByteBuf data) {
+        if (data == null) {
+            return false;
+        }
+        if (data.isReadable()) {
+            return true;
+        }
+        data.release();
+        return false;
     }
 
     /** BHS, AHS and header digest in one buffer; bhs and ahs are released, data only when this fails. */
@@ -106,15 +105,25 @@ public final class PduEncoder {
         return header;
     }
 
-    /** Padding to 4 bytes and the data digest after a data segment, or null when there is neither. */
-    private ByteBuf trailer(ByteBufAllocator alloc, ByteBuf data) {
+    /**
+     * Padding to 4 bytes and the data digest after a data segment, or null when there is neither. When this fails,
+     * header and data are released: the caller has not handed them on yet.
+     */
+    private ByteBuf trailer(ByteBufAllocator alloc, ByteBuf header, ByteBuf data) {
         int dataLength = data.readableBytes();
         int padding = -dataLength & 3;
         int trailerLength = padding + (dataDigest ? 4 : 0);
         if (trailerLength == 0) {
             return null;
         }
-        ByteBuf trailer = alloc.buffer(trailerLength, trailerLength);
+        ByteBuf trailer;
+        try {
+            trailer = alloc.buffer(trailerLength, trailerLength);
+        } catch (RuntimeException e) {
+            header.release();
+            data.release();
+            throw e;
+        }
         trailer.writeBytes(ZERO_PADDING, 0, padding);
         if (dataDigest) {
             crc.reset();
