@@ -1,4 +1,4 @@
-# bench-lib.sh - what the benchmark scripts share: starting tgtd, the rotating matrix of runs, CPU ticks of a
+# bench-lib.sh - what the benchmark scripts share: exit traps, starting tgtd, the rotating matrix of runs, CPU ticks of a
 # process, stopping what they started by PID (tgtd through tgtadm), and
 # free loopback ports. Sourced after bin/lib/setup.sh (log, die). Uses TGTD_PID and TGTD_PORT of the caller, and
 # BENCH_DEFAULT_BASE_PORT as the first port tried unless BENCH_BASE_PORT is set.
@@ -85,4 +85,11 @@ run_matrix() { # every cell of CELLS on every target of NAMES: once for WARMUP s
       done
     done
   done
+}
+
+trap_exits() { # the caller's cleanup runs on every exit; INT, TERM and HUP exit with 128 + the signal number
+  trap cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  trap 'exit 129' HUP
 }

@@ -18,7 +18,7 @@ LOG_TAG=allocation
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 # shellcheck source=bench-lib.sh
-source "$ROOT/fio-tests/bench/bench-lib.sh"   # stop_pid, free_port, wait_listen
+source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, stop_pid, free_port, wait_listen
 BENCH_DEFAULT_BASE_PORT=13800
 
 BLOCKS=8 DEPTH=32 SECONDS_MEASURED=10
@@ -51,10 +51,7 @@ cleanup() {
   [[ -n $DATA && -d $DATA ]] && rm -rf "$DATA"
   exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+trap_exits
 
 DATA=$(mktemp -d /tmp/nit-allocation.XXXXXX)
 free_port PORT

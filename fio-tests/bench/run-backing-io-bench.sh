@@ -35,7 +35,7 @@ LOG_TAG=backing-io-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 # shellcheck source=bench-lib.sh
-source "$ROOT/fio-tests/bench/bench-lib.sh"   # stop_pid, stop_tgtd, start_tgtd_lun, free_port, wait_listen, cpu_ticks, run_matrix
+source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, stop_pid, stop_tgtd, start_tgtd_lun, free_port, wait_listen, cpu_ticks, run_matrix
 BENCH_DEFAULT_BASE_PORT=13600
 
 REPEATS=3 RUNTIME=10 WARMUP=5 LUN_SIZE=1G BACKING=file DEVICE= LUN_DIR=/dev/shm CACHE_MODE=off
@@ -87,10 +87,7 @@ cleanup() {
   [[ $rc -ne 0 ]] && log "failed (exit $rc); logs in $OUT"
   exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+trap_exits
 
 missing=()
 command -v tgtd >/dev/null && command -v tgtadm >/dev/null || missing+=(tgt)

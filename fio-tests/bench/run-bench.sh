@@ -35,7 +35,7 @@ LOG_TAG=run-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java, ensure_build_tools
 # shellcheck source=bench-lib.sh
-source "$ROOT/fio-tests/bench/bench-lib.sh"   # stop_pid, stop_tgtd, free_port, wait_listen
+source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, stop_pid, stop_tgtd, free_port, wait_listen
 BENCH_DEFAULT_BASE_PORT=13300
 
 REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1 CACHE_MODE=numa CACHE_SIZE= CACHE_AB=0
@@ -85,10 +85,7 @@ cleanup() {
   [[ $rc -ne 0 ]] && log "failed (exit $rc); logs in $OUT"
   exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+trap_exits
 trap 'log "error at line $LINENO: $BASH_COMMAND"' ERR
 
 # --- tools --------------------------------------------------------------------------------------
