@@ -93,3 +93,14 @@ trap_exits() { # the caller's cleanup runs on every exit; INT, TERM and HUP exit
   trap 'exit 143' TERM
   trap 'exit 129' HUP
 }
+
+require_tgtd_and_libiscsi_tools() { # tgtd, iscsi-perf, ss and jq (installed when missing), and $FIO's libiscsi engine
+  local missing=()
+  command -v tgtd >/dev/null && command -v tgtadm >/dev/null || missing+=(tgt)
+  command -v iscsi-perf >/dev/null || missing+=(libiscsi-bin)
+  command -v ss >/dev/null || missing+=(iproute2)
+  command -v jq >/dev/null || missing+=(jq)
+  apt_install "${missing[@]}"
+  "$FIO" --enghelp 2>/dev/null | grep -qw libiscsi ||
+    die "$FIO has no libiscsi engine: fio-tests/tools/build-fio-libiscsi.sh (or run-bench.sh once) builds it"
+}

@@ -27,7 +27,7 @@ LOG_TAG=queue-bench
 # shellcheck source=../../bin/lib/setup.sh
 source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 # shellcheck source=bench-lib.sh
-source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, stop_pid, stop_tgtd, start_tgtd_lun, free_port, wait_listen, cpu_ticks, run_matrix
+source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, require_tgtd_and_libiscsi_tools, stop_pid, stop_tgtd, start_tgtd_lun, free_port, wait_listen, cpu_ticks, run_matrix
 BENCH_DEFAULT_BASE_PORT=13700
 
 REPEATS=3 RUNTIME=8 WARMUP=3 QUICK=0
@@ -68,14 +68,7 @@ cleanup() {
 }
 trap_exits
 
-missing=()
-command -v tgtd >/dev/null && command -v tgtadm >/dev/null || missing+=(tgt)
-command -v iscsi-perf >/dev/null || missing+=(libiscsi-bin)
-command -v ss >/dev/null || missing+=(iproute2)
-command -v jq >/dev/null || missing+=(jq)
-apt_install "${missing[@]}"
-"$FIO" --enghelp 2>/dev/null | grep -qw libiscsi ||
-  die "$FIO has no libiscsi engine: fio-tests/tools/build-fio-libiscsi.sh (or run-bench.sh once) builds it"
+require_tgtd_and_libiscsi_tools
 find_java jdk
 mkdir -p "$OUT/runs"
 DATA=$(mktemp -d /tmp/nit-queue-bench.XXXXXX)
