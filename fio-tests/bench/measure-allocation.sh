@@ -39,6 +39,7 @@ LIB=$ROOT/target-daemon/target/lib
 command -v iscsi-perf >/dev/null || apt_install libiscsi-bin
 command -v ss >/dev/null || apt_install iproute2
 find_java jdk
+JDK_BIN=${JAVA%/java} # jcmd and jfr of the JDK that runs the daemon
 mkdir -p "$OUT"
 IQN=iqn.2026-11.io.numaiscsi:allocation
 
@@ -66,14 +67,14 @@ wait_listen "$PORT" "$DAEMON_PID" daemon
 URL=iscsi://127.0.0.1:$PORT/$IQN/0
 log "warmup: iscsi-perf -m $DEPTH -b $BLOCKS -r for 5 s"
 iscsi-perf -m "$DEPTH" -b "$BLOCKS" -r -t 5 "$URL" > "$OUT/warmup.log" 2>&1
-jcmd "$DAEMON_PID" JFR.start name=allocation settings=profile > "$OUT/jcmd.log" 2>&1 ||
+"$JDK_BIN/jcmd" "$DAEMON_PID" JFR.start name=allocation settings=profile > "$OUT/jcmd.log" 2>&1 ||
   die "jcmd JFR.start failed: $(cat "$OUT/jcmd.log")"
 iscsi-perf -m "$DEPTH" -b "$BLOCKS" -r -t "$SECONDS_MEASURED" "$URL" > "$OUT/perf.log" 2>&1
-jcmd "$DAEMON_PID" JFR.stop name=allocation filename="$OUT/allocation.jfr" >> "$OUT/jcmd.log" 2>&1
+"$JDK_BIN/jcmd" "$DAEMON_PID" JFR.stop name=allocation filename="$OUT/allocation.jfr" >> "$OUT/jcmd.log" 2>&1
 IOPS=$(tr '\r' '\n' < "$OUT/perf.log" | grep -o 'iops average [0-9]*' | tail -1 | awk '{print $3}')
 [[ -n $IOPS ]] || die "no 'iops average' in $OUT/perf.log"
-"${JAVA%/java}/jfr" print --json --events jdk.ThreadAllocationStatistics "$OUT/allocation.jfr" > "$OUT/threads.json"
-"${JAVA%/java}/jfr" print --json --stack-depth 10 --events jdk.ObjectAllocationSample "$OUT/allocation.jfr" \
+"$JDK_BIN/jfr" print --json --events jdk.ThreadAllocationStatistics "$OUT/allocation.jfr" > "$OUT/threads.json"
+"$JDK_BIN/jfr" print --json --stack-depth 10 --events jdk.ObjectAllocationSample "$OUT/allocation.jfr" \
   > "$OUT/samples.json"
 python3 - "$OUT" "$IOPS" "$SECONDS_MEASURED" "$BLOCKS" "$DEPTH" <<'PY' | tee "$OUT/summary.md"
 import collections, json, sys
