@@ -52,9 +52,10 @@ USHIM_EXPORT void ushim_ring_free(struct io_uring *ring) {
     free(ring);
 }
 
-/* Opens `path` (the device's /proc/self/fd/N) again with O_DIRECT: an fd or -errno. */
-USHIM_EXPORT int ushim_open_direct(const char *path) {
-    int fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+/* Opens `path` (the device's /proc/self/fd/N) again with O_DIRECT, read-write or (writable 0) read-only: an fd or
+   -errno. */
+USHIM_EXPORT int ushim_open_direct(const char *path, int writable) {
+    int fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
     return fd < 0 ? -errno : fd;
 }
 

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.TestInstance;
  * {@code backing: block} over loop devices: files on tmpfs ({@code /dev/shm}) and on the build's disk, with 512- and
  * 4096-byte logical blocks. Per device: libiscsi's whole suite with nothing FAILED, fio's crc32c verify through the
  * target, and a pattern written through the target read back byte for byte from the device once the daemon stopped.
- * Also: a second daemon on a device the first holds refuses to start, and so does one on a mounted device. Needs root
- * and losetup (skipped without); every loop device is detached in finally.
+ * Also: a second daemon on a device the first holds refuses to start, and so does one on a mounted device; a device
+ * set read-only serves a read-only LUN. Needs root and losetup (skipped without); every loop device is detached in
+ * finally.
  *
  * <p>Loop devices report their physical block equal to their logical one; the 512-byte LUNs are configured with a
  * 4096-byte physical block ({@code physical-block-size}, "512e"), so libiscsi's LBPPB tests run on them and must pass.
@@ -181,6 +182,55 @@ class BlockDeviceTest {
         String out = r.output();
         assertTrue(out.contains("block device " + loop.device() + " is in use (mounted, or held by another process or"
                 + " device-mapper)"), "second daemon's refusal\n" + r.describe(30));
+    }
+
+    /**
+     * A device set read-only ({@code blockdev --setro}) cannot be opened for writing: a LUN without {@code read-only}
+     * is refused naming the cause, a read-only LUN opens it O_RDONLY and serves what is on it, and a write gets DATA
+     * PROTECT.
+     */
+    @Test
+    void aReadOnlyDeviceServesAReadOnlyLun() throws Exception {
+        String test = "BlockDeviceTest-read-only";
+        try (LoopDevice loop = LoopDevice.attach(onTmpfs("read-only.img"), 64L << 20, 512, test + "-losetup.log")) {
+            byte[] pattern = new byte[64 * 512];
+            new Random(64).nextBytes(pattern);
+            long lba = 2048;
+            try (RandomAccessFile dev = new RandomAccessFile(loop.device().toFile(), "rw")) {
+                dev.seek(lba * 512);
+                dev.write(pattern);
+                dev.getFD().sync();
+            }
+            // the flag stays on the loop device after it is detached: cleared in finally
+            try {
+                ToolRun setro = LoopDevice.tool(test + "-setro.log",
+                        List.of("blockdev", "--setro", loop.device().toString()));
+                assertEquals(0, setro.exitCode(), setro.describe(10));
+                servedReadOnly(test, loop, lba, pattern);
+            } finally {
+                LoopDevice.tool(test + "-setrw.log", List.of("blockdev", "--setrw", loop.device().toString()));
+            }
+        }
+    }
+
+    private static void servedReadOnly(String test, LoopDevice loop, long lba, byte[] pattern) throws Exception {
+        ToolRun refused = ConfiguredDaemon.refusedStart(test + "-writable", config(loop.device()),
+                Duration.ofSeconds(90));
+        assertTrue(refused.output().contains("block device " + loop.device() + " is read-only"),
+                "a writable LUN on a read-only device names the cause\n" + refused.describe(30));
+
+        String yaml = config(loop.device()).replace("}\n", ", read-only: true}\n");
+        try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml);
+             TestConnection c = TestConnection.loggedIn(daemon.target(IQN))) {
+            RawIo.testUnitReady(c, 0, Duration.ofSeconds(30));
+            ScsiResult read = RawIo.read(c, 0, lba, pattern.length / 512, Duration.ofSeconds(30));
+            assertEquals(ScsiResult.GOOD, read.status(), "READ(10): " + read + "\n" + daemon.logTail());
+            assertArrayEquals(pattern, read.data(), "what is on the device, read through the read-only LUN");
+            ScsiResult write = RawIo.write(c, 0, ScsiCdb.write10(lba, 1), new byte[512], Duration.ofSeconds(30));
+            assertEquals(List.of(ScsiResult.CHECK_CONDITION, 7, 0x27), List.of(write.status(), write.senseKey(),
+                    write.asc()), "WRITE(10) on the read-only LUN: DATA PROTECT, WRITE PROTECTED: " + write);
+            daemon.assertAlive();
+        }
     }
 
     @Test

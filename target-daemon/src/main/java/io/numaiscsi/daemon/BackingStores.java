@@ -15,6 +15,7 @@ import io.numaiscsi.daemon.placement.TargetPlacement;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.scsi.backstore.BackingAccess;
 import io.numaiscsi.scsi.backstore.ChunkMemory;
 import io.numaiscsi.scsi.backstore.DeviceBacking;
 import io.numaiscsi.scsi.backstore.FaultInjectingBlockDevice;
@@ -57,12 +58,13 @@ final class BackingStores {
         }
         Executor io = numa.ioExecutor(home);
         boolean directIo = cache.mode() != CacheSettings.Mode.PAGE_CACHE;
+        BackingAccess access = lun.readOnly() ? BackingAccess.READ_ONLY : BackingAccess.READ_WRITE;
         BlockDevice store = switch (lun.backing()) {
             case RAM -> new RamBlockDevice(lun.sizeBytes(), lun.blockSize(), new NodeChunks(numa.memory(), home), touches);
             case NULL -> new NullBlockDevice(lun.sizeBytes(), lun.blockSize(), touches);
-            case FILE -> withIo(FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo),
+            case FILE -> withIo(FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo, access),
                     touches, home, target, lun);
-            case BLOCK -> withIo(DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo),
+            case BLOCK -> withIo(DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo, access),
                     touches, home, target, lun);
         };
         store = withFaults(store, lun);

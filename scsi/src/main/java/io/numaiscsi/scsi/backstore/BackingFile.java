@@ -36,6 +36,18 @@ final class BackingFile {
    * @throws IOException anything else, an existing file of another size included
    */
   static BackingFile open(Path path, long sizeBytes, long ownerUid) throws IOException {
+    return open(path, sizeBytes, ownerUid, BackingAccess.READ_WRITE);
+  }
+
+  /**
+   * As {@link #open(Path, long, long)} with {@code access}: read-only opens O_RDONLY and never creates the file (a
+   * read-only LUN serves what is there).
+   *
+   * @throws UnsafeFileException a symbolic link, not a regular file, more than one link, another owner than
+   *     {@code ownerUid}
+   * @throws IOException anything else, an existing file of another size included
+   */
+  static BackingFile open(Path path, long sizeBytes, long ownerUid, BackingAccess access) throws IOException {
     LibC libc = LibC.instance();
     if (libc == null) {
       throw new IOException(path + ": libc is not loadable through jnr-ffi; backing files are only opened through it"
@@ -46,7 +58,11 @@ final class BackingFile {
       refuseLinkOrSpecial(path, before);
     }
     boolean create = before == null;
-    int flags = LibC.O_RDWR | LibC.O_CLOEXEC | LibC.O_NOFOLLOW | (create ? LibC.O_CREAT | LibC.O_EXCL : 0);
+    if (create && !access.writable()) {
+      throw new IOException("backing file " + path + " does not exist; a read-only LUN serves an existing file and"
+          + " never creates one");
+    }
+    int flags = access.openFlag() | LibC.O_CLOEXEC | LibC.O_NOFOLLOW | (create ? LibC.O_CREAT | LibC.O_EXCL : 0);
     int fd = libc.open(path.toAbsolutePath().toString(), flags, CREATE_MODE);
     if (fd < 0) {
       throw openFailed(libc, path, LibC.errno());

@@ -29,17 +29,23 @@ public final class DeviceBacking {
    */
   public static FileBlockDevice open(Path device, long sizeBytes, int blockSize, Executor ioExecutor, boolean directIo)
       throws IOException {
-    DeviceNode node = DeviceNode.open(device);
+    return open(device, sizeBytes, blockSize, ioExecutor, directIo, BackingAccess.READ_WRITE);
+  }
+
+  /** As {@link #open(Path, long, int, Executor, boolean)}, opened O_RDONLY when {@code access} is read-only. */
+  public static FileBlockDevice open(Path device, long sizeBytes, int blockSize, Executor ioExecutor, boolean directIo,
+                                     BackingAccess access) throws IOException {
+    DeviceNode node = DeviceNode.open(device, access);
     try {
       DeviceGeometry g = node.geometry();
       int lunBlock = g.blockSize(device, blockSize);
       long lunSize = g.lunSize(device, sizeBytes, lunBlock);
       int physical = g.reportedPhysicalBlockSize(lunBlock);
       FileBlockDevice store = FileBlockDevice.overDevice(device, node.handle(), node.libc(), node.fd(), lunSize,
-          lunBlock, physical, ioExecutor, directIo);
+          lunBlock, physical, ioExecutor, directIo, access);
       LOG.info("{}: block device of {} bytes, logical block {}, physical block {}; serving {} bytes in {}-byte blocks"
-              + " (physical {}), held exclusively; {}{}", device, g.sizeBytes(), g.logicalBlockSize(),
-          g.physicalBlockSize(), lunSize, lunBlock, physical, zeroing(device),
+              + " (physical {}), held exclusively{}; {}{}", device, g.sizeBytes(), g.logicalBlockSize(),
+          g.physicalBlockSize(), lunSize, lunBlock, physical, access.writable() ? "" : ", read-only", zeroing(device),
           store.directIoAvailable() ? "" : "; no O_DIRECT: all I/O through the page cache");
       return store;
     } catch (IOException | RuntimeException e) {

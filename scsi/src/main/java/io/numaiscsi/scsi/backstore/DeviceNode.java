@@ -5,10 +5,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * One exclusive descriptor on a block device: opened O_RDWR|O_CLOEXEC|O_EXCL, which on a block device claims it, so
- * the open fails (EBUSY) while it is mounted, held by device-mapper, md or another exclusive opener such as a second
- * daemon, and they in turn cannot take it while the daemon holds it. What was opened is checked on the descriptor
- * (through {@code /proc/self/fd/N}) to be a block device; its sizes come from its ioctls.
+ * One exclusive descriptor on a block device: opened O_RDWR (O_RDONLY for a read-only LUN) with O_CLOEXEC|O_EXCL,
+ * which on a block device claims it, so the open fails (EBUSY) while it is mounted, held by device-mapper, md or
+ * another exclusive opener such as a second daemon, and they in turn cannot take it while the daemon holds it. What
+ * was opened is checked on the descriptor (through {@code /proc/self/fd/N}) to be a block device; its sizes come
+ * from its ioctls.
  */
 final class DeviceNode {
   private final LibC libc;
@@ -21,7 +22,7 @@ final class DeviceNode {
     this.geometry = geometry;
   }
 
-  static DeviceNode open(Path device) throws IOException {
+  static DeviceNode open(Path device, BackingAccess access) throws IOException {
     LibC libc = LibC.instance();
     if (libc == null) {
       throw new IOException(device + ": libc is not loadable through jnr-ffi; block devices are only opened through"
@@ -36,14 +37,20 @@ final class DeviceNode {
     if (!before.blockDevice()) {
       throw notBlockDevice(device, before);
     }
-    int fd = libc.open(device.toString(), LibC.O_RDWR | LibC.O_CLOEXEC | LibC.O_EXCL, 0);
+    int fd = libc.open(device.toString(), access.openFlag() | LibC.O_CLOEXEC | LibC.O_EXCL, 0);
     if (fd < 0) {
-      throw openFailed(libc, device, LibC.errno());
+      throw openFailed(libc, device, LibC.errno(), access);
     }
     try {
       FileStatus opened = FileStatus.of(descriptorPath(fd));
       if (!opened.blockDevice()) {
         throw notBlockDevice(device, opened); // replaced between the stat and the open
+      }
+      if (access.writable() && readOnlyDevice(libc, fd)) {
+        // the kernel opens a read-only device for writing and fails each write (EPERM): refuse it up front
+        throw new IOException("block device " + device + " is read-only (blockdev --setro, losetup -r, a"
+            + " write-protected disk): serve it from a LUN with read-only: true, or make it writable (blockdev"
+            + " --setrw)");
       }
       return new DeviceNode(libc, fd, readGeometry(libc, fd, device));
     } catch (IOException | RuntimeException e) {
@@ -52,12 +59,17 @@ final class DeviceNode {
     }
   }
 
+  private static boolean readOnlyDevice(LibC libc, int fd) {
+    int[] readOnly = new int[1];
+    return libc.ioctl(fd, LibC.BLKROGET, readOnly) == 0 && readOnly[0] != 0;
+  }
+
   private static IOException notBlockDevice(Path device, FileStatus status) {
     return new IOException(device + " is " + status.kind() + ", not a block device"
         + (status.regularFile() ? " (use backing: file for a file)" : ""));
   }
 
-  private static IOException openFailed(LibC libc, Path device, int errno) {
+  private static IOException openFailed(LibC libc, Path device, int errno, BackingAccess access) {
     String reason = libc.strerror(errno) + " (errno " + errno + ")";
     if (errno == LibC.EBUSY) {
       Path real = DeviceHolders.realPath(device);
@@ -66,7 +78,7 @@ final class DeviceNode {
     }
     if (errno == LibC.EACCES || errno == LibC.EPERM) {
       return new IOException("the daemon's user (uid " + ProcessUser.uid() + ") cannot open block device " + device
-          + " for reading and writing: " + reason + "; give it access with a udev rule (README: \"Exporting a disk,"
+          + (access.writable() ? " for reading and writing: " : " for reading: ") + reason + "; give it access with a udev rule (README: \"Exporting a disk,"
           + " a zvol or an LVM volume\")");
     }
     return new IOException("cannot open block device " + device + ": " + reason);

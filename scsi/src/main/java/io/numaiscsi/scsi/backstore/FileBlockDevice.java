@@ -10,9 +10,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
@@ -37,6 +40,7 @@ public final class FileBlockDevice implements BlockDevice {
   private final int physicalBlockSize;
   /** A block device: its size is the device's, and unmap may use BLKZEROOUT. */
   private final boolean blockSpecial;
+  private final BackingAccess access;
   private final int alignment;
   private final FileChannel buffered;
   private final FileChannel direct;
@@ -52,12 +56,14 @@ public final class FileBlockDevice implements BlockDevice {
   private DataTouches touches = DataTouches.singleNode();
 
   private FileBlockDevice(Path file, long size, int blockSize, int physicalBlockSize, boolean blockSpecial,
-                          int alignment, FileChannel buffered, FileChannel direct, LibC libc, int fd, Executor executor) {
+                          BackingAccess access, int alignment, FileChannel buffered, FileChannel direct, LibC libc,
+                          int fd, Executor executor) {
     this.file = file;
     this.size = size;
     this.blockSize = blockSize;
     this.physicalBlockSize = physicalBlockSize;
     this.blockSpecial = blockSpecial;
+    this.access = access;
     this.alignment = alignment;
     this.buffered = buffered;
     this.direct = direct;
@@ -78,7 +84,7 @@ public final class FileBlockDevice implements BlockDevice {
       throw new IllegalStateException(file + " already has an io_uring ring");
     }
     String directPath = direct != null && fd >= 0 ? "/proc/self/fd/" + fd : null;
-    io = UringBackingIo.open(shim, file, executor, fd, directPath, alignment, reaperThreads);
+    io = UringBackingIo.open(shim, file, executor, fd, directPath, access, alignment, reaperThreads);
   }
 
   /** "threads" or "io_uring": the engine that carries out reads and writes. */
@@ -102,6 +108,15 @@ public final class FileBlockDevice implements BlockDevice {
    */
   public static FileBlockDevice open(Path file, long sizeBytes, int blockSize, Executor ioExecutor, boolean directIo)
       throws IOException {
+    return open(file, sizeBytes, blockSize, ioExecutor, directIo, BackingAccess.READ_WRITE);
+  }
+
+  /**
+   * As {@link #open(Path, long, int, Executor, boolean)}, opened with {@code access}: a read-only file must exist (it
+   * is never created) and is opened O_RDONLY.
+   */
+  public static FileBlockDevice open(Path file, long sizeBytes, int blockSize, Executor ioExecutor, boolean directIo,
+                                     BackingAccess access) throws IOException {
     Objects.requireNonNull(ioExecutor, "ioExecutor");
     if (blockSize != 512 && blockSize != 4096) {
       throw new IOException("block size must be 512 or 4096: " + blockSize);
@@ -109,7 +124,7 @@ public final class FileBlockDevice implements BlockDevice {
     if (sizeBytes <= 0 || sizeBytes % blockSize != 0) {
       throw new IOException("size of " + file + " must be a positive multiple of " + blockSize + ": " + sizeBytes);
     }
-    BackingFile backing = BackingFile.open(file, sizeBytes, ProcessUser.uid());
+    BackingFile backing = BackingFile.open(file, sizeBytes, ProcessUser.uid(), access);
     if (backing.warning() != null) {
       LOG.warn("{}", backing.warning());
     }
@@ -120,8 +135,8 @@ public final class FileBlockDevice implements BlockDevice {
     FileChannel buffered = null;
     FileChannel direct = null;
     try {
-      buffered = FileChannel.open(handle, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      direct = directIo ? openDirect(file, handle) : null;
+      buffered = FileChannel.open(handle, channelOptions(access));
+      direct = directIo ? openDirect(file, handle, access) : null;
     } catch (IOException | RuntimeException e) {
       if (buffered != null) {
         buffered.close();
@@ -132,8 +147,8 @@ public final class FileBlockDevice implements BlockDevice {
     int alignment = fileSystemBlockSize(handle);
     LibC libc = backing.libc();
     int fd = backing.fd();
-    return new FileBlockDevice(file, sizeBytes, blockSize, blockSize, false, alignment, buffered, direct, libc, fd,
-        ioExecutor);
+    return new FileBlockDevice(file, sizeBytes, blockSize, blockSize, false, access, alignment, buffered, direct, libc,
+        fd, ioExecutor);
   }
 
   /**
@@ -142,18 +157,26 @@ public final class FileBlockDevice implements BlockDevice {
    * the alignment Java's channel asks, whichever is larger.
    */
   static FileBlockDevice overDevice(Path device, Path handle, LibC libc, int fd, long sizeBytes, int blockSize,
-                                    int physicalBlockSize, Executor ioExecutor, boolean directIo) throws IOException {
+                                    int physicalBlockSize, Executor ioExecutor, boolean directIo, BackingAccess access)
+      throws IOException {
     Objects.requireNonNull(ioExecutor, "ioExecutor");
-    FileChannel buffered = FileChannel.open(handle, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    FileChannel direct = directIo ? openDirect(device, handle) : null;
+    FileChannel buffered = FileChannel.open(handle, channelOptions(access));
+    FileChannel direct = directIo ? openDirect(device, handle, access) : null;
     int alignment = Math.max(blockSize, fileSystemBlockSize(handle));
-    return new FileBlockDevice(device, sizeBytes, blockSize, physicalBlockSize, true, alignment, buffered, direct, libc,
-        fd, ioExecutor);
+    return new FileBlockDevice(device, sizeBytes, blockSize, physicalBlockSize, true, access, alignment, buffered,
+        direct, libc, fd, ioExecutor);
   }
 
-  private static FileChannel openDirect(Path file, Path handle) {
+  private static Set<OpenOption> channelOptions(BackingAccess access) {
+    return access.writable() ? Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE)
+        : Set.of(StandardOpenOption.READ);
+  }
+
+  private static FileChannel openDirect(Path file, Path handle, BackingAccess access) {
     try {
-      return FileChannel.open(handle, StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
+      Set<OpenOption> options = new HashSet<>(channelOptions(access));
+      options.add(ExtendedOpenOption.DIRECT);
+      return FileChannel.open(handle, options);
     } catch (IOException | UnsupportedOperationException e) {
       LOG.info("{}: O_DIRECT not available ({}); all I/O goes through the page cache", file, e.toString());
       return null;
@@ -188,6 +211,9 @@ public final class FileBlockDevice implements BlockDevice {
     if (blockSpecial) {
       throw new UnsupportedOperationException(file + " is a block device: the LUN has the device's size (grow the "
           + "device, then remove the LUN and add it again)");
+    }
+    if (!access.writable()) {
+      throw new UnsupportedOperationException(file + " is opened read-only (a read-only LUN): it cannot grow");
     }
     BlockDevice.requireGrowth(this, newBlockCount);
     if (newBlockCount > Long.MAX_VALUE / blockSize) {

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
  * descriptor, hole punching, SEEK_DATA/SEEK_HOLE and flock, and the block device ioctls (sizes, zeroing).
  */
 public interface LibC {
+  int O_RDONLY = 0;
   int O_RDWR = 2;
   int O_CREAT = 0x40;
   int O_EXCL = 0x80;
@@ -36,6 +37,8 @@ public interface LibC {
   long BLKGETSIZE64 = 0x80081272L;
   /** Logical block size (int). */
   long BLKSSZGET = 0x1268;
+  /** Whether the device is read-only (int, non-zero: read-only). */
+  long BLKROGET = 0x125e;
   /** Physical block size (unsigned int). */
   long BLKPBSZGET = 0x127b;
   /** Zeroes {offset, length} (u64[2]), offloaded (WRITE ZEROES / WRITE SAME) where the device can, else by the kernel. */
@@ -65,7 +68,7 @@ public interface LibC {
   @SaveError
   int ioctl(int fd, long request, long[] arg);
 
-  /** An ioctl whose argument is an int: BLKSSZGET, BLKPBSZGET. */
+  /** An ioctl whose argument is an int: BLKSSZGET, BLKPBSZGET, BLKROGET. */
   @SaveError
   int ioctl(int fd, long request, int[] arg);
 

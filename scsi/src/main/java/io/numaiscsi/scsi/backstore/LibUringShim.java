@@ -27,8 +27,8 @@ public interface LibUringShim {
 
   void ushim_ring_free(Pointer ring);
 
-  /** {@code path} opened again read-write with O_DIRECT: an fd or -errno. */
-  int ushim_open_direct(String path);
+  /** {@code path} opened again with O_DIRECT, read-write or ({@code writable} 0) read-only: an fd or -errno. */
+  int ushim_open_direct(String path, int writable);
 
   int ushim_close(int fd);
 

@@ -88,12 +88,12 @@ final class UringBackingIo implements BackingIo {
 
   /**
    * A ring for one device's fds: {@code bufferedFd}, and when {@code directPath} is not null an O_DIRECT fd opened on
-   * it (the device's /proc/self/fd path) for aligned transfers.
+   * it (the device's /proc/self/fd path) with {@code access} for aligned transfers.
    *
    * @throws IOException the kernel refused the ring (the caller keeps the thread pool)
    */
   static UringBackingIo open(LibUringShim shim, Path file, Executor fallback, int bufferedFd, String directPath,
-                             int alignment, ThreadFactory reaperThreads) throws IOException {
+                             BackingAccess access, int alignment, ThreadFactory reaperThreads) throws IOException {
     int[] err = new int[1];
     Pointer ring = shim.ushim_ring_new(ENTRIES, err);
     if (ring == null) {
@@ -101,7 +101,7 @@ final class UringBackingIo implements BackingIo {
     }
     int directFd = -1;
     if (directPath != null) {
-      directFd = shim.ushim_open_direct(directPath);
+      directFd = shim.ushim_open_direct(directPath, access.writable() ? 1 : 0);
       if (directFd < 0) {
         LOG.info("{}: no O_DIRECT fd for io_uring (errno {}); its I/O goes through the page cache", file, -directFd);
       }

@@ -38,7 +38,7 @@ class IoUringTest {
       }
 
       @Override
-      public int ushim_open_direct(String path) {
+      public int ushim_open_direct(String path, int writable) {
         throw new AssertionError("no ring was made");
       }
 

@@ -254,7 +254,7 @@ class UringBackingIoTest {
   void aKernelErrorIsAMediumError() throws Exception {
     d = open(Engine.THREADS, "disk.img", true);
     assumeTrue(IoUring.unavailableReason() == null, IoUring::unavailableReason);
-    UringBackingIo ring = UringBackingIo.open(IoUring.shim(), dir.resolve("disk.img"), pool, 1 << 20, null, 4096,
+    UringBackingIo ring = UringBackingIo.open(IoUring.shim(), dir.resolve("disk.img"), pool, 1 << 20, null, BackingAccess.READ_WRITE, 4096,
         reaperThreads); // an fd number nothing has open: EBADF
     try {
       IoRequest r = new IoRequest(d);
