@@ -279,6 +279,37 @@ public final class CachedBlockDevice implements BlockDevice {
     return true;
   }
 
+  /** Half the memory of the pools this cache takes blocks from: one PRE-FETCH never claims a node's whole cache. */
+  @Override
+  public long prefetchLimit() {
+    long bytes = 0;
+    for (NodeBlockPool pool : pools) {
+      bytes += pool.bytes();
+    }
+    return bytes / 2;
+  }
+
+  @Override
+  public void prefetch(long offset, long length, IoCompletion done) {
+    if (admit(offset, length, done)) {
+      new CachePrefetch(this, blockSize, offset, offset + length, done).run();
+    }
+  }
+
+  /**
+   * PRE-FETCH: every granule of {@code block} counts as read through just now, so the read that follows fills it
+   * (the reuse rule admits it; no first-time or scan rule reads it through).
+   */
+  void wantedSoon(long block) {
+    CachePartition p = space.partitionOf(block);
+    p.lock.lock();
+    try {
+      admission.readThrough(block, 0, space.granules(block));
+    } finally {
+      p.lock.unlock();
+    }
+  }
+
   /**
    * Whether a read within one block whose bytes are not cached goes straight to the backing device: the admission
    * gives it no slot (nor a fill of those granules into the block's slot, when the block is cached in part). Decided, recorded and counted here, so that such a read (most reads of a LUN larger than the cache)

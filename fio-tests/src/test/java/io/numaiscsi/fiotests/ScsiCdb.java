@@ -24,6 +24,10 @@ final class ScsiCdb {
         return rw10(0x28, lba, blocks);
     }
 
+    static byte[] prefetch10(long lba, int blocks) {
+        return rw10(0x34, lba, blocks);
+    }
+
     static byte[] write10(long lba, int blocks) {
         return rw10(0x2a, lba, blocks);
     }

@@ -73,6 +73,22 @@ public interface BlockDevice extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Bytes one PRE-FETCH may bring into the device's own cache: 0 for a device without one (the default), where
+   * PRE-FETCH has nothing to do.
+   */
+  default long prefetchLimit() {
+    return 0;
+  }
+
+  /**
+   * Reads [offset, offset + length) into the device's own cache ({@code length} at most {@link #prefetchLimit()});
+   * {@code done} is called once it is there. A device without a cache completes at once.
+   */
+  default void prefetch(long offset, long length, IoCompletion done) {
+    done.ioComplete(IoStatus.OK);
+  }
+
   /** For GET LBA STATUS: is the block at this byte offset allocated. */
   boolean isMapped(long offset);
 

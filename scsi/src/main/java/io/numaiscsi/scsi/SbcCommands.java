@@ -19,6 +19,10 @@ final class SbcCommands {
   static final int PHASE_OR_READ = 9;
   static final int PHASE_OR_WRITE = 10;
   static final int PHASE_ATOMIC_WRITE = 11;
+  /** PRE-FETCH of the whole range into the cache ({@link Prefetch}). */
+  static final int PHASE_PREFETCH_WHOLE = 20;
+  /** PRE-FETCH of as much of the range as the cache takes at once. */
+  static final int PHASE_PREFETCH_PART = 21;
 
   private static final int WRITE_SAME_CHUNK_BYTES = 8 << 20;
   private static final int GET_LBA_STATUS_MAX_DESCRIPTORS = 64;
@@ -303,7 +307,8 @@ final class SbcCommands {
   static void ioComplete(ScsiTask t, IoStatus status) {
     if (status != IoStatus.OK) {
       SenseReason failure = failure(status, t.phase == PHASE_READ || t.phase == PHASE_VERIFY_READ
-          || t.phase == PHASE_COMPARE_READ || t.phase == PHASE_OR_READ);
+          || t.phase == PHASE_COMPARE_READ || t.phase == PHASE_OR_READ || t.phase == PHASE_PREFETCH_WHOLE
+          || t.phase == PHASE_PREFETCH_PART);
       if (t.phase >= PHASE_COMPARE_READ && t.phase <= PHASE_ATOMIC_WRITE) {
         finishLocked(t, failure, 0);
       } else {
@@ -319,6 +324,10 @@ final class SbcCommands {
         break;
       case PHASE_UNMAP:
         nextUnmap(t);
+        break;
+      case PHASE_PREFETCH_WHOLE:
+      case PHASE_PREFETCH_PART:
+        Prefetch.done(t);
         break;
       case PHASE_WRITE_SAME:
         nextWriteSame(t);

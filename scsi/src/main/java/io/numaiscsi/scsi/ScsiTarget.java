@@ -180,6 +180,9 @@ public final class ScsiTarget {
       case SYNCHRONIZE_CACHE:
         SbcCommands.synchronizeCache(task);
         return;
+      case PRE_FETCH:
+        Prefetch.start(task);
+        return;
       case UNMAP:
         SbcCommands.unmap(task);
         return;

@@ -224,6 +224,14 @@ public final class ScsiTask {
     finished();
   }
 
+  /** PRE-FETCH: the range is in the cache. */
+  void completeConditionMet() {
+    status = ScsiStatus.CONDITION_MET;
+    senseLength = 0;
+    releaseScratch();
+    finished();
+  }
+
   void completeFailed(SenseReason reason) {
     completeFailed(reason, 0, false);
   }

@@ -16,7 +16,6 @@ final class SpcCommands {
     LogicalUnit lu = t.unit;
     switch (t.kind) {
       case TEST_UNIT_READY:
-      case PRE_FETCH:
       case START_STOP_UNIT:
       case PREVENT_ALLOW_MEDIUM_REMOVAL:
         t.completeGood();
