@@ -117,13 +117,9 @@ final class CopyParameterList {
 
   /** An identification descriptor at {@code at}: resolved to a unit added to {@code targets}, or why not (SPC-4 6.4.5.6). */
   private static Outcome target(ByteBuf p, int base, int at, List<LogicalUnit> units, List<LogicalUnit> targets) {
+    // Byte 1 bits 7-5 (SPC-3's LU ID TYPE and NUL) are obsolete in SPC-4 and ignored, as libiscsi expects of an
+    // SPC-4 device server: the designator alone names the unit.
     int flags = p.getUnsignedByte(base + at + 1);
-    if ((flags & 0xC0) != 0) {
-      return Outcome.failed(SenseReason.INVALID_FIELD_IN_PARAMETER_LIST, at + 1, 7); // LU ID TYPE: only LUN
-    }
-    if ((flags & 0x20) != 0) {
-      return Outcome.failed(SenseReason.COPY_TARGET_DEVICE_NOT_REACHABLE, at + 1, 5); // NUL: no null device here
-    }
     if ((flags & 0x1F) != 0) {
       return Outcome.failed(SenseReason.INCORRECT_COPY_TARGET_DEVICE_TYPE, at + 1, 4); // only block devices
     }

@@ -95,10 +95,10 @@ class CopyParameterListTest {
   @Test
   void targetDescriptorFields() {
     long naa = a.identity.naaIdentifier();
-    refused(parse(list().target(0xE4, 0x80, naa, 512).segment(0, 0, 1, 0, 1).bytes()),
-        SenseReason.INVALID_FIELD_IN_PARAMETER_LIST, 17, 7); // LU ID TYPE reserved
-    refused(parse(list().target(0xE4, 0x20, naa, 512).segment(0, 0, 1, 0, 1).bytes()),
-        SenseReason.COPY_TARGET_DEVICE_NOT_REACHABLE, 17, 5); // NUL
+    assertNull(parse(list().target(0xE4, 0x80, naa, 512).segment(0, 0, 1, 0, 1).bytes()).error(),
+        "LU ID TYPE is obsolete in SPC-4");
+    assertNull(parse(list().target(0xE4, 0x20, naa, 512).segment(0, 0, 1, 0, 1).bytes()).error(),
+        "NUL is obsolete in SPC-4");
     refused(parse(list().target(0xE4, 0x01, naa, 512).segment(0, 0, 1, 0, 1).bytes()),
         SenseReason.INCORRECT_COPY_TARGET_DEVICE_TYPE, 17, 4); // a stream device
     refused(parse(list().target(0xE4, 0, naa + 1, 512).segment(0, 0, 1, 0, 1).bytes()),
