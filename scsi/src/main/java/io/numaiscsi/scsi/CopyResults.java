@@ -9,9 +9,11 @@ import java.util.List;
  * The copy manager's memory of one unit's EXTENDED COPY commands, per I_T nexus and list identifier (SPC-4 6.18.3):
  * those running, and those finished whose LIST ID USAGE asked to hold the results, until RECEIVE COPY RESULTS (COPY
  * STATUS) has reported them or the nexus is gone. Bounded: at most {@link CopyManagerLimits#MAX_CONCURRENT_COPIES}
- * running and {@link #MAX_HELD} held (the oldest held goes first). On the unit's thread only.
+ * running, and {@link #MAX_HELD} held per nexus (its oldest goes first, so one initiator cannot push out another's).
+ * On the unit's thread only.
  */
 final class CopyResults {
+  /** Held results per I_T nexus. */
   static final int MAX_HELD = 32;
   static final int IN_PROGRESS = 0x00;
   static final int COMPLETED_GOOD = 0x01;
@@ -77,10 +79,15 @@ final class CopyResults {
       records.remove(r);
       return;
     }
-    int held = records.size() - running;
+    int held = 0;
+    for (Record other : records) {
+      if (other.status != IN_PROGRESS && other.nexus.equals(r.nexus)) {
+        held++;
+      }
+    }
     for (Iterator<Record> it = records.iterator(); held > MAX_HELD && it.hasNext(); ) {
       Record old = it.next();
-      if (old.status != IN_PROGRESS) {
+      if (old.status != IN_PROGRESS && old.nexus.equals(r.nexus)) {
         it.remove();
         held--;
       }

@@ -182,15 +182,19 @@ class ExtendedCopyTest {
   }
 
   @Test
-  void heldResultsAreBoundedAndGoWithTheNexus() {
+  void heldResultsAreBoundedPerNexusAndGoWithIt() {
     for (int id = 0; id < CopyResults.MAX_HELD + 5; id++) {
       copy(0, list().id(id, CopyPlan.HOLD).target(unit(0)).segment(0, 0, 1, 0, 1).bytes());
     }
     assertEquals(CopyResults.MAX_HELD, unit(0).copyResults.held());
-    h.check(Harness.A, 0, receiveCopyResults(0x00, 0), null, SenseReason.INVALID_FIELD_IN_CDB); // oldest went
+    byte[] bs = list().id(9, CopyPlan.HOLD).target(unit(0)).segment(0, 0, 1, 0, 1).bytes();
+    h.good(Harness.B, 0, extendedCopy(bs.length), bs);
+    assertEquals(CopyResults.MAX_HELD + 1, unit(0).copyResults.held(), "B's result pushes out none of A's");
+    h.check(Harness.A, 0, receiveCopyResults(0x00, 0), null, SenseReason.INVALID_FIELD_IN_CDB); // A's oldest went
     h.good(Harness.A, 0, receiveCopyResults(0x00, CopyResults.MAX_HELD + 4), null);
     h.target.nexusLost(Harness.A);
-    assertEquals(0, unit(0).copyResults.held());
+    assertEquals(1, unit(0).copyResults.held(), "A's results went with its nexus");
+    h.good(Harness.B, 0, receiveCopyResults(0x00, 9), null);
   }
 
   @Test
