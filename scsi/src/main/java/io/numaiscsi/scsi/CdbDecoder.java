@@ -394,6 +394,28 @@ final class CdbDecoder {
         t.dataOutLength = (int) parameterListLength;
         return null;
       }
+      case 0x83: { // EXTENDED COPY (LID1 only)
+        if ((c[1] & 0x1F) != 0x00) {
+          return SenseReason.INVALID_FIELD_IN_CDB;
+        }
+        long parameterListLength = Cdb.u32(c, 10);
+        if ((parameterListLength > 0 && parameterListLength < CopyManagerLimits.HEADER_LENGTH)
+            || parameterListLength > CopyManagerLimits.MAX_PARAMETER_LIST_LENGTH) {
+          return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+        }
+        t.kind = CommandKind.EXTENDED_COPY;
+        t.dataOutLength = (int) parameterListLength;
+        return null;
+      }
+      case 0x84: { // RECEIVE COPY RESULTS: COPY STATUS, OPERATING PARAMETERS
+        int serviceAction = c[1] & 0x1F;
+        if (serviceAction != 0x00 && serviceAction != 0x03) {
+          return SenseReason.INVALID_FIELD_IN_CDB;
+        }
+        t.kind = CommandKind.RECEIVE_COPY_RESULTS;
+        t.allocationLength = (int) Math.min(Integer.MAX_VALUE, Cdb.u32(c, 10));
+        return null;
+      }
       default:
         return SenseReason.INVALID_COMMAND_OPERATION_CODE;
     }

@@ -33,7 +33,11 @@ enum CommandKind {
   RESERVE(Access.ALWAYS, false),
   RELEASE(Access.ALWAYS, true),
   PERSISTENT_RESERVE_IN(Access.ALWAYS, false),
-  PERSISTENT_RESERVE_OUT(Access.ALWAYS, false);
+  PERSISTENT_RESERVE_OUT(Access.ALWAYS, false),
+  // SPC-4 table 63 lists both as conflicting under every type; the copy's source and destination are checked on their
+  // own units as a READ and a WRITE of the issuing nexus (ExtendedCopy)
+  EXTENDED_COPY(Access.WRITE, false),
+  RECEIVE_COPY_RESULTS(Access.WRITE, false);
 
   /** How a persistent reservation held by another I_T nexus treats the command. */
   enum Access {

@@ -80,7 +80,7 @@ final class InquiryPages {
     out.writeByte(0x06);                          // SPC-4
     out.writeByte(0x10 | 0x02);                   // HISUP, response data format 2
     out.writeByte(STANDARD_LENGTH - 5);
-    out.writeByte(0);                             // SCCS, TPGS 0, 3PC, PROTECT
+    out.writeByte(lu != null ? 0x08 : 0);         // SCCS 0, TPGS 0, 3PC (EXTENDED COPY), PROTECT 0
     out.writeByte(0);
     out.writeByte(0x02);                          // CMDQUE
     out.writeBytes(padded(id != null ? id.vendor() : LunIdentity.DEFAULT_VENDOR, 8));

@@ -26,6 +26,7 @@ public final class LogicalUnit {
   final Reservations reservations = new Reservations(unitAttentions);
   final AtomicWriteLock atomicWriteLock = new AtomicWriteLock();
   final TaskSet tasks = new TaskSet();
+  final CopyResults copyResults = new CopyResults();
   ByteBufAllocator alloc;
   private LunThread thread = LunThread.CALLER;
   /** Removed from its target: commands that still reach it are answered LOGICAL UNIT NOT SUPPORTED. */
@@ -190,6 +191,7 @@ public final class LogicalUnit {
     thread.runHereOrQueue(() -> {
       reservations.nexusLost(nexus);
       unitAttentions.forget(nexus);
+      copyResults.nexusLost(nexus);
     });
   }
 
@@ -225,6 +227,11 @@ public final class LogicalUnit {
       retired = true;
       tasks.whenEmpty(whenIdle);
     });
+  }
+
+  /** Whether the unit was taken out of service; on its thread. */
+  boolean retired() {
+    return retired;
   }
 
   /** Tasks executing now; on the unit's thread. */

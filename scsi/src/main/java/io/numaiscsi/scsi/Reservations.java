@@ -27,6 +27,20 @@ final class Reservations {
     return persistent.conflicts(nexus, kind, task) ? SenseReason.RESERVATION_CONFLICT : null;
   }
 
+  /**
+   * Whether a {@code kind} access of {@code nexus} conflicts with a reservation: for I/O the unit does on behalf of a
+   * command sent elsewhere (EXTENDED COPY's reads and writes of its source and destination units).
+   */
+  boolean conflicts(ItNexus nexus, CommandKind kind) {
+    if (!active) {
+      return false;
+    }
+    if (spc2Holder != null && !spc2Holder.equals(nexus) && !kind.allowedUnderSpc2Reservation) {
+      return true;
+    }
+    return persistent.conflicts(nexus, kind, null); // the task is looked at only for PREVENT ALLOW MEDIUM REMOVAL
+  }
+
   /** RESERVE(6)/(10), SPC-2 semantics (no extents, no third party). */
   SenseReason reserve(ItNexus nexus) {
     if (persistent.hasRegistrations()) {

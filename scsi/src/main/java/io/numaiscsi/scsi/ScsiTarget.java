@@ -198,6 +198,9 @@ public final class ScsiTarget {
       case WRITE_ATOMIC:
         SbcCommands.writeAtomic(task);
         return;
+      case EXTENDED_COPY:
+        ExtendedCopy.start(task, this);
+        return;
       default:
         SpcCommands.execute(task, this);
     }

@@ -163,12 +163,12 @@ public final class ScsiTask {
     fail(reason, information, informationValid, SenseData.NO_FIELD);
   }
 
-  private void fail(SenseReason reason, long information, boolean informationValid, int cdbField) {
+  private void fail(SenseReason reason, long information, boolean informationValid, int keySpecific) {
     releaseDataIn();
     status = reason.status();
     if (reason.hasSense()) {
       boolean descriptor = unit != null && unit.modePages.descriptorSense();
-      senseLength = SenseData.encode(sense, reason, descriptor, information, informationValid, cdbField);
+      senseLength = SenseData.encodeKeySpecific(sense, reason, descriptor, information, informationValid, keySpecific);
     } else {
       senseLength = 0;
     }
@@ -238,7 +238,12 @@ public final class ScsiTask {
 
   /** Fails with a sense-key specific field pointer naming CDB byte {@code cdbField}. */
   void completeFailedAtCdbField(SenseReason reason, int cdbField) {
-    fail(reason, 0, false, cdbField);
+    completeFailedWithKeySpecific(reason, SenseData.cdbFieldPointer(cdbField));
+  }
+
+  /** Fails with the SENSE KEY SPECIFIC bytes {@code keySpecific} (see {@link SenseData#parameterFieldPointer}). */
+  void completeFailedWithKeySpecific(SenseReason reason, int keySpecific) {
+    fail(reason, 0, false, keySpecific);
     releaseScratch();
     finished();
   }

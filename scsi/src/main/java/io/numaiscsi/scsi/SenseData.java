@@ -26,6 +26,31 @@ public final class SenseData {
    */
   static int encode(byte[] dst, SenseReason reason, boolean descriptorFormat,
                     long information, boolean informationValid, int cdbField) {
+    return encodeKeySpecific(dst, reason, descriptorFormat, information, informationValid,
+        cdbField == NO_FIELD ? NO_FIELD : cdbFieldPointer(cdbField));
+  }
+
+  /** The SENSE KEY SPECIFIC bytes (SKSV set) pointing at CDB byte {@code cdbField}, no bit pointer. */
+  static int cdbFieldPointer(int cdbField) {
+    return 0xC0_0000 | cdbField & 0xFFFF;
+  }
+
+  /**
+   * The SENSE KEY SPECIFIC bytes (SKSV set) pointing at byte {@code field} of the parameter list (C/D 0; for COPY
+   * ABORTED the same layout is a segment pointer with SD 0, relative to the parameter list, SPC-4 4.5.2.4.5), with the
+   * bit pointer when {@code bit} is 0..7.
+   */
+  static int parameterFieldPointer(int field, int bit) {
+    int bits = bit >= 0 && bit <= 7 ? 0x08 | bit : 0;
+    return (0x80 | bits) << 16 | Math.min(field, 0xFFFF);
+  }
+
+  /**
+   * Writes sense data with the 3-byte SENSE KEY SPECIFIC value {@code keySpecific} (SKSV included), or none when it
+   * is {@link #NO_FIELD}.
+   */
+  static int encodeKeySpecific(byte[] dst, SenseReason reason, boolean descriptorFormat,
+                               long information, boolean informationValid, int keySpecific) {
     java.util.Arrays.fill(dst, 0, MAX_LENGTH, (byte) 0);
     if (descriptorFormat) {
       dst[0] = 0x72;
@@ -40,10 +65,10 @@ public final class SenseData {
         Cdb.putLong(dst, at + 4, information);
         at += 12;
       }
-      if (cdbField != NO_FIELD) {
+      if (keySpecific != NO_FIELD) {
         dst[at] = 0x02;        // sense key specific descriptor
         dst[at + 1] = 0x06;
-        fieldPointer(dst, at + 4, cdbField);
+        keySpecific(dst, at + 4, keySpecific);
         at += 8;
       }
       dst[7] = (byte) (at - 8);
@@ -58,17 +83,16 @@ public final class SenseData {
     dst[7] = FIXED_LENGTH - 8;
     dst[12] = (byte) reason.asc();
     dst[13] = (byte) reason.ascq();
-    if (cdbField != NO_FIELD) {
-      fieldPointer(dst, 15, cdbField);
+    if (keySpecific != NO_FIELD) {
+      keySpecific(dst, 15, keySpecific);
     }
     return FIXED_LENGTH;
   }
 
-  /** SKSV, C/D = 1 (the field is in the CDB), no bit pointer, FIELD POINTER. */
-  private static void fieldPointer(byte[] dst, int at, int cdbField) {
-    dst[at] = (byte) 0xC0;
-    dst[at + 1] = (byte) (cdbField >>> 8);
-    dst[at + 2] = (byte) cdbField;
+  private static void keySpecific(byte[] dst, int at, int value) {
+    dst[at] = (byte) (value >>> 16);
+    dst[at + 1] = (byte) (value >>> 8);
+    dst[at + 2] = (byte) value;
   }
 
   /** Sense key of encoded sense bytes, either format. */

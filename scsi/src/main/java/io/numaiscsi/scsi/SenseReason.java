@@ -16,6 +16,13 @@ public enum SenseReason {
   INVALID_FIELD_IN_CDB(0x5, 0x24, 0x00),
   LOGICAL_UNIT_NOT_SUPPORTED(0x5, 0x25, 0x00),
   INVALID_FIELD_IN_PARAMETER_LIST(0x5, 0x26, 0x00),
+  TOO_MANY_TARGET_DESCRIPTORS(0x5, 0x26, 0x06),
+  UNSUPPORTED_TARGET_DESCRIPTOR_TYPE_CODE(0x5, 0x26, 0x07),
+  TOO_MANY_SEGMENT_DESCRIPTORS(0x5, 0x26, 0x08),
+  UNSUPPORTED_SEGMENT_DESCRIPTOR_TYPE_CODE(0x5, 0x26, 0x09),
+  /** A command with the same list identifier from the same I_T nexus is still running (EXTENDED COPY). */
+  OPERATION_IN_PROGRESS(0x5, 0x00, 0x16),
+  INSUFFICIENT_RESOURCES(0x5, 0x55, 0x03),
   INVALID_RELEASE_OF_PERSISTENT_RESERVATION(0x5, 0x26, 0x04),
   SAVING_PARAMETERS_NOT_SUPPORTED(0x5, 0x39, 0x00),
   INSUFFICIENT_REGISTRATION_RESOURCES(0x5, 0x55, 0x04),
@@ -32,6 +39,12 @@ public enum SenseReason {
   WRITE_PROTECTED(0x7, 0x27, 0x00),
   SPACE_ALLOCATION_FAILED_WRITE_PROTECT(0x7, 0x27, 0x07),
   MISCOMPARE_DURING_VERIFY_OPERATION(0xE, 0x1D, 0x00),
+  /** EXTENDED COPY: an error the copy manager found in a segment before or while copying (no finer code fits). */
+  COPY_ABORTED(0xA, 0x00, 0x00),
+  THIRD_PARTY_DEVICE_FAILURE(0xA, 0x0D, 0x01),
+  COPY_TARGET_DEVICE_NOT_REACHABLE(0xA, 0x0D, 0x02),
+  INCORRECT_COPY_TARGET_DEVICE_TYPE(0xA, 0x0D, 0x03),
+  UNEXPECTED_INEXACT_SEGMENT(0xA, 0x26, 0x0A),
   /** A Data-Out sequence error (wrong DataSN or offset): the command is aborted, the connection kept. */
   DATA_PHASE_ERROR(0xB, 0x4B, 0x00),
   /** Status only: another I_T nexus holds a conflicting reservation. */

@@ -72,6 +72,9 @@ final class SpcCommands {
       case PERSISTENT_RESERVE_IN:
         r = lu.reservations.persistent.in(t.cdb[1] & 0x1F, out);
         break;
+      case RECEIVE_COPY_RESULTS:
+        r = receiveCopyResults(t, lu, out);
+        break;
       default:
         r = SenseReason.INVALID_COMMAND_OPERATION_CODE;
     }
@@ -80,6 +83,8 @@ final class SpcCommands {
       if (t.kind == CommandKind.REPORT_SUPPORTED_OPERATION_CODES && r == SenseReason.INVALID_FIELD_IN_CDB) {
         // the field pointer tells an initiator the command exists but the REPORTING OPTIONS do not fit the opcode
         t.completeFailedAtCdbField(r, SupportedOpcodes.REPORTING_OPTIONS_BYTE);
+      } else if (t.kind == CommandKind.RECEIVE_COPY_RESULTS && r == SenseReason.INVALID_FIELD_IN_CDB) {
+        t.completeFailedAtCdbField(r, 2); // no copy with that LIST IDENTIFIER
       } else {
         t.completeFailed(r);
       }
@@ -98,6 +103,15 @@ final class SpcCommands {
     } else {
       t.completeFailed(r);
     }
+  }
+
+  /** RECEIVE COPY RESULTS (LID1); the decoder let only COPY STATUS and OPERATING PARAMETERS through. */
+  private static SenseReason receiveCopyResults(ScsiTask t, LogicalUnit lu, ByteBuf out) {
+    if ((t.cdb[1] & 0x1F) == 0x03) {
+      CopyManagerLimits.operatingParameters(lu, out);
+      return null;
+    }
+    return lu.copyResults.copyStatus(t.nexus, t.cdb[2] & 0xFF, out);
   }
 
   /** REQUEST SENSE: a pending unit attention is reported (and cleared), else NO SENSE. */

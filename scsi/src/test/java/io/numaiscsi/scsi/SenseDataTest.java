@@ -37,6 +37,17 @@ class SenseDataTest {
   }
 
   @Test
+  void parameterListFieldPointerWithBit() {
+    byte[] b = new byte[SenseData.MAX_LENGTH];
+    int n = SenseData.encodeKeySpecific(b, SenseReason.INVALID_FIELD_IN_PARAMETER_LIST, false, 0, false,
+        SenseData.parameterFieldPointer(0x11, 7));
+    assertArrayEquals(hex("70 00 05 00000000 0a 00000000 26 00 00 8f0011"), Arrays.copyOf(b, n));
+    n = SenseData.encodeKeySpecific(b, SenseReason.COPY_TARGET_DEVICE_NOT_REACHABLE, true, 0, false,
+        SenseData.parameterFieldPointer(0x30, -1));
+    assertArrayEquals(hex("72 0a 0d 02 000000 08 02 06 0000 800030 00"), Arrays.copyOf(b, n));
+  }
+
+  @Test
   void descriptorFormat() {
     byte[] b = new byte[SenseData.MAX_LENGTH];
     int n = SenseData.encode(b, SenseReason.LBA_OUT_OF_RANGE, true, 0, false);
