@@ -55,6 +55,7 @@ final class SupportedOpcodes {
       s(0x5F, 0x04, 0x5F, 0x1F, FF, 0, 0, FF, FF, FF, FF, CTRL),
       s(0x5F, 0x05, 0x5F, 0x1F, FF, 0, 0, FF, FF, FF, FF, CTRL),
       s(0x5F, 0x06, 0x5F, 0x1F, FF, 0, 0, FF, FF, FF, FF, CTRL),
+      s(0x5F, 0x07, 0x5F, 0x1F, 0, 0, 0, FF, FF, FF, FF, CTRL),          // REGISTER AND MOVE ignores SCOPE, TYPE
       e(0x88, 0x88, 0xFC, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // READ(16)
       e(0x89, 0x89, 0xF8, FF, FF, FF, FF, FF, FF, FF, FF, 0, 0, 0, FF, 0x1F, CTRL),   // COMPARE AND WRITE
       e(0x8A, 0x8A, 0xFC, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL), // WRITE(16)
