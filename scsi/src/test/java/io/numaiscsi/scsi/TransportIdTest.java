@@ -30,7 +30,7 @@ class TransportIdTest {
 
   @Test
   void decodesWhatSgPersistSends() {
-    byte[] id = id(0x45, "IQN.1994-05.com.redhat:Beta,I,0x023D00000002");
+    byte[] id = id(0x45, "IQN.1994-05.com.redhat:Beta,I,0x23D000000002");
     assertEquals(B, TransportId.decodePort(id, 0, id.length, A), "names and the separator in any case");
   }
 

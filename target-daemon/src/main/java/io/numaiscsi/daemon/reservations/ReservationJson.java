@@ -74,8 +74,10 @@ final class ReservationJson {
         JsonNode root;
         try {
             root = MAPPER.readTree(text);
-        } catch (java.io.IOException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
         }
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException("not a JSON object");
