@@ -190,4 +190,30 @@ class AptplRestartTest {
         assertEquals(1, r.exitCode(), r.describe(20));
         assertTrue(r.output().contains("cannot start") && r.output().contains(file.toString()), r.describe(20));
     }
+
+    @Test
+    void removingTheLunThroughTheAdminApiRemovesItsFile() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
+        try (RestartableDaemon daemon = RestartableDaemon.start("AptplRestartTest-remove",
+                DaemonProcess.Setup.fileLun(16L << 20).ramLun(1, 8L << 20))) {
+            IscsiTarget target = daemon.target();
+            Path lun1 = reservationFile(daemon).resolveSibling("lun-1.json");
+            try (TestConnection a = TestConnection.loggedIn(target, keysOf(target, NODE_A),
+                    TestConnection.newIsidQualifier())) {
+                byte[] cdb = {0x5F, 0, 0, 0, 0, 0, 0, 0, 24, 0};
+                ScsiResult r = pastUnitAttention(() -> {
+                    int itt = a.newItt();
+                    a.send(a.scsiCommand(1, itt, cdb, 24, TestConnection.WRITE_BIT, true)
+                            .data(proutList(0, KEY_A, true)));
+                    return a.awaitStatus(itt, ANSWER);
+                });
+                assertEquals(ScsiResult.GOOD, r.status(), "REGISTER with APTPL on LUN 1: " + r);
+            }
+            assertTrue(Files.isRegularFile(lun1), lun1.toString());
+            new AdminCliRun("AptplRestartTest", daemon.dataDir().resolve("admin.sock"))
+                    .ok("lun-remove", IscsiTarget.DEFAULT_IQN, "--id", "1");
+            assertFalse(Files.exists(lun1), "lun-remove removes " + lun1);
+            daemon.assertAlive();
+        }
+    }
 }

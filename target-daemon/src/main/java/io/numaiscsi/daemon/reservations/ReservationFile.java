@@ -18,6 +18,8 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One LUN's persistent reservations in one JSON file ({@link ReservationJson}), replaced atomically: the new text goes
@@ -26,6 +28,7 @@ import java.util.function.Consumer;
  * on the store's thread ({@code io}), never on the event thread that serves the LUN.
  */
 final class ReservationFile implements ReservationStore {
+    private static final Logger LOG = LoggerFactory.getLogger(ReservationFile.class);
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private final Path file;
@@ -66,7 +69,11 @@ final class ReservationFile implements ReservationStore {
                     + " with APTPL", e);
         }
         try {
-            return ReservationJson.decode(text, target, lun);
+            ReservationState s = ReservationJson.decode(text, target, lun);
+            LOG.info("target {} LUN {}: persistent reservations (APTPL) taken up from {}: {} registrations, {}", target,
+                    lun, file, s.registrations().size(), s.type() == 0 ? "no reservation"
+                            : "a type " + s.type() + " reservation held by " + s.holder());
+            return s;
         } catch (IllegalArgumentException e) {
             throw new IOException("persistent reservations file " + file + " is corrupt: " + e.getMessage() + "; the"
                     + " daemon does not serve target " + target + " LUN " + lun + " without the reservations"
@@ -89,9 +96,15 @@ final class ReservationFile implements ReservationStore {
         }
         try {
             if (state.aptpl()) {
+                boolean first = !Files.exists(file);
                 write(ReservationJson.encode(target, lun, state));
+                if (first) {
+                    LOG.info("target {} LUN {}: APTPL active, persistent reservations kept in {}", target, lun, file);
+                }
             } else {
                 remove();
+                LOG.info("target {} LUN {}: APTPL off, persistent reservations no longer kept ({} removed)", target,
+                        lun, file);
             }
             return null;
         } catch (IOException e) {
