@@ -105,6 +105,7 @@ public final class TargetDaemon implements AutoCloseable {
         registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
                 config.cache().zeroCopyMin(), numa.locator(), reservationFiles);
         registry.applyAll(ConfigOperations.of(config));
+        reservationFiles.warnAboutUnclaimed();
         TargetDirectory directory = registry.directory();
         IscsiSettings iscsi = config.iscsi();
         TargetLimits limits = new TargetLimits(iscsi.maxRecvDataSegmentLength(), iscsi.maxBurstLength(),

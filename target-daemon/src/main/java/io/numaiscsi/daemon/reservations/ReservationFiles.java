@@ -4,6 +4,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.daemon.registry.ReservationStores;
 import io.numaiscsi.scsi.ReservationStore;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -12,6 +13,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The persistent reservations of every LUN under the data directory, one file each:
@@ -19,6 +23,7 @@ import java.util.concurrent.TimeUnit;
  * has APTPL active on that LUN. One thread writes them all, in the order the LUNs ask.
  */
 public final class ReservationFiles implements ReservationStores, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ReservationFiles.class);
     static final String DIRECTORY = "reservations";
 
     private final Path root;
@@ -62,6 +67,31 @@ public final class ReservationFiles implements ReservationStores, AutoCloseable 
             throw e.getCause() instanceof IOException failure ? failure : new IOException(e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IOException("removing " + gone.path() + " took longer than 30 s", e);
+        }
+    }
+
+    /**
+     * Logs a warning for every file no LUN took up (its LUN left the config while the daemon was stopped): a LUN added
+     * later under that number would take its reservations up. They are kept, not deleted: a config mistake should not
+     * cost a cluster its reservations.
+     */
+    public void warnAboutUnclaimed() {
+        if (!Files.isDirectory(root)) {
+            return;
+        }
+        try (Stream<Path> files = Files.find(root, 2, (p, a) -> a.isRegularFile()
+                && p.getFileName().toString().matches("lun-\\d+\\.json"))) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                String lun = name.substring("lun-".length(), name.length() - ".json".length());
+                if (!open.containsKey(f.getParent().getFileName() + "/" + lun)) {
+                    LOG.warn("{} holds persistent reservations (APTPL) of a LUN that is not configured; a LUN added"
+                            + " as {} LUN {} takes them up (remove the file to drop them)", f,
+                            f.getParent().getFileName(), lun);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot list {}: {}", root, e.toString());
         }
     }
 

@@ -129,4 +129,30 @@ class ReservationFilesTest {
         files.discard(TARGET, 4);
         assertFalse(Files.exists(file().getParent()), "the last LUN takes the target's directory with it");
     }
+
+    @Test
+    void aFileNoLunTookUpIsReportedAndKept() throws Exception {
+        save(files().open(TARGET, 3), HELD);
+        files.close();
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger)
+                org.slf4j.LoggerFactory.getLogger(ReservationFiles.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
+                new ch.qos.logback.core.read.ListAppender<>();
+        seen.start();
+        logger.addAppender(seen);
+        try {
+            ReservationFiles restarted = files();
+            restarted.open(TARGET, 4);
+            restarted.warnAboutUnclaimed();
+            assertEquals(1, seen.list.size(), seen.list.toString());
+            assertTrue(seen.list.get(0).getFormattedMessage().startsWith(file().toString()),
+                    seen.list.get(0).getFormattedMessage());
+            restarted.open(TARGET, 3);
+            restarted.warnAboutUnclaimed();
+            assertEquals(1, seen.list.size(), "taken up now: " + seen.list);
+        } finally {
+            logger.detachAppender(seen);
+        }
+        assertTrue(Files.exists(file()), "kept");
+    }
 }
