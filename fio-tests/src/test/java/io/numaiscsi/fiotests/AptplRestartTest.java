@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * Persistent reservations with APTPL across daemon restarts (SPC-4 5.13.4.2), as clusters use them (Windows failover
  * clustering, Pacemaker's fence_scsi): the registrations and the reservation made with APTPL=1 are there again after a
  * clean restart and after a SIGKILL that came right after the GOOD status; the initiator that logs in again with the
- * same name and ISID is the registered I_T nexus; APTPL=0 lets them go.
+ * same name and ISID is the registered I_T nexus; REGISTER AND MOVE hands the reservation to another initiator port
+ * by its TransportID; APTPL=0 lets them go.
  */
 @Tag("it")
 class AptplRestartTest {
@@ -69,6 +71,31 @@ class AptplRestartTest {
             int itt = c.newItt();
             c.send(c.scsiCommand(LUN, itt, ScsiCdb.write10(lba, 1), 512, TestConnection.WRITE_BIT, true)
                     .data(ScsiCdb.pattern(512, seed)));
+            return c.awaitStatus(itt, ANSWER);
+        });
+    }
+
+    /**
+     * REGISTER AND MOVE with APTPL to the initiator port {@code initiator} with the ISID {@link TestConnection} gives
+     * {@code isidQualifier} (type 80h, qualifier in its last three bytes), through relative target port 1.
+     */
+    private static ScsiResult registerAndMove(TestConnection c, long key, long newKey, String initiator,
+                                              int isidQualifier) throws IOException {
+        long isid = 0x80L << 40 | (isidQualifier & 0xFFFFFFL);
+        byte[] name = String.format("%s,i,0x%012x", initiator, isid).getBytes(StandardCharsets.UTF_8);
+        int idLength = 4 + ((name.length + 1 + 3) & ~3);
+        byte[] p = new byte[24 + idLength];
+        System.arraycopy(proutList(key, newKey, false), 0, p, 0, 16);
+        p[17] = 0x01; // APTPL
+        p[19] = 1;    // relative target port 1 (TPGT 1)
+        p[23] = (byte) idLength;
+        p[24] = 0x45; // format 01b, iSCSI
+        p[27] = (byte) (idLength - 4);
+        System.arraycopy(name, 0, p, 28, name.length);
+        byte[] cdb = {0x5F, 7, 0, 0, 0, 0, 0, 0, (byte) p.length, 0};
+        return pastUnitAttention(() -> {
+            int itt = c.newItt();
+            c.send(c.scsiCommand(LUN, itt, cdb, p.length, TestConnection.WRITE_BIT, true).data(p));
             return c.awaitStatus(itt, ANSWER);
         });
     }
@@ -145,8 +172,11 @@ class AptplRestartTest {
                 assertEquals(WRITE_EXCLUSIVE, reservation[21] & 0x0F);
                 assertEquals(1, prin(stranger, 2)[3] & 1, "PTPL_A after the restart");
 
-                // B joins and takes over with APTPL; the daemon dies right after the GOOD status
-                proutGood(stranger, 0, 0, 0, KEY_B, true);
+                // A hands the reservation to B's nexus (REGISTER AND MOVE, which registers B), B preempts A;
+                // the daemon dies right after the GOOD status
+                ScsiResult moved = registerAndMove(a, KEY_A, KEY_B, NODE_B, isidB);
+                assertEquals(ScsiResult.GOOD, moved.status(), "REGISTER AND MOVE to B: " + moved);
+                assertEquals(ScsiResult.GOOD, write(stranger, 1, 3).status(), "B holds it now");
                 proutGood(stranger, 4, WRITE_EXCLUSIVE, KEY_B, KEY_A, false); // PREEMPT A
             }
             assertEquals(137, daemon.killAndRestart(), "SIGKILL");
