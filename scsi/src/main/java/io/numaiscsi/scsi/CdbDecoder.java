@@ -383,7 +383,7 @@ final class CdbDecoder {
         return null;
       case 0x5F: { // PERSISTENT RESERVE OUT
         int serviceAction = c[1] & 0x1F;
-        if (serviceAction >= PersistentReservations.REGISTER_AND_MOVE) {
+        if (serviceAction > PersistentReservations.REGISTER_AND_MOVE) {
           return SenseReason.INVALID_FIELD_IN_CDB;
         }
         long parameterListLength = Cdb.u32(c, 5);

@@ -116,6 +116,17 @@ public final class LogicalUnit {
     return lun;
   }
 
+  /**
+   * Keeps this unit's persistent reservations in {@code store} while an initiator has APTPL active, and takes up the
+   * state saved there (registrations, reservation, PRgeneration). Set before the unit serves.
+   *
+   * @throws IOException the store holds a state it cannot read (the message says where)
+   */
+  public void reservationStore(ReservationStore store) throws IOException {
+    Objects.requireNonNull(store, "store");
+    reservations.persistent.restore(store, store.load());
+  }
+
   /** The thread that owns this unit; set before it serves, by whoever runs the event threads. */
   public void thread(LunThread owner) {
     thread = Objects.requireNonNull(owner, "owner");

@@ -1,7 +1,6 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -9,9 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SPC-4 persistent reservations of one logical unit (5.9, 6.15, 6.16). Registrations are kept per
- * I_T nexus; APTPL, SPEC_I_PT, ALL_TG_PT and REGISTER AND MOVE are not supported (REPORT
- * CAPABILITIES says so). On the unit's thread only.
+ * SPC-4 persistent reservations of one logical unit (5.13, 6.15, 6.16). Registrations are kept per
+ * I_T nexus; SPEC_I_PT and ALL_TG_PT are not supported (REPORT CAPABILITIES says so). APTPL is when the unit has a
+ * {@link ReservationStore} that persists: while it is active every change is handed to the store
+ * ({@link #saveDue}, {@link #snapshot}). On the unit's thread only.
  */
 final class PersistentReservations {
   static final int REGISTER = 0;
@@ -36,6 +36,10 @@ final class PersistentReservations {
   static final int EXCLUSIVE_ACCESS_ALL_REGISTRANTS = 8;
 
   static final int PARAMETER_LIST_LENGTH = 24;
+  private static final int APTPL = 0x01;
+  private static final int ALL_TG_PT = 0x04;
+  private static final int SPEC_I_PT = 0x08;
+  private static final int UNREG = 0x02;
 
   private final UnitAttentions unitAttentions;
   private final Reservations owner;
@@ -43,6 +47,11 @@ final class PersistentReservations {
   private ItNexus holder;
   private int type;
   private int generation;
+  /** The last valid APTPL bit (REPORT CAPABILITIES' PTPL_A). */
+  private boolean aptpl;
+  /** The last OUT changed state the store must hear of (APTPL was or became active). */
+  private boolean saveDue;
+  private ReservationStore store = ReservationStore.NONE;
   /** The nexuses whose registrations the last OUT removed: PREEMPT AND ABORT aborts their tasks. */
   private final List<ItNexus> preempted = new ArrayList<>();
 
@@ -60,6 +69,39 @@ final class PersistentReservations {
     return type;
   }
 
+  ReservationStore store() {
+    return store;
+  }
+
+  /** Keeps the state in {@code store} from now on, starting from {@code saved} (null: nothing saved). */
+  void restore(ReservationStore store, ReservationState saved) {
+    this.store = store;
+    keys.clear();
+    if (saved != null) {
+      for (ReservationState.Registration r : saved.registrations()) {
+        keys.put(r.nexus(), r.key());
+      }
+      type = saved.type();
+      holder = type == 0 ? null : saved.holder() != null ? saved.holder() : keys.keySet().iterator().next();
+      generation = saved.generation();
+      aptpl = saved.aptpl() && store.persists();
+    }
+    owner.updateActive();
+  }
+
+  /** Whether the last {@link #out} must reach the store before its GOOD status. */
+  boolean saveDue() {
+    return saveDue;
+  }
+
+  ReservationState snapshot() {
+    List<ReservationState.Registration> registrations = new ArrayList<>(keys.size());
+    for (Map.Entry<ItNexus, Long> e : keys.entrySet()) {
+      registrations.add(new ReservationState.Registration(e.getKey(), e.getValue()));
+    }
+    return new ReservationState(aptpl, generation, registrations, type, holder);
+  }
+
   boolean hasRegistrations() {
     return !keys.isEmpty();
   }
@@ -68,7 +110,7 @@ final class PersistentReservations {
     return t == WRITE_EXCLUSIVE || t == EXCLUSIVE_ACCESS || (t >= WRITE_EXCLUSIVE_REGISTRANTS_ONLY && t <= EXCLUSIVE_ACCESS_ALL_REGISTRANTS);
   }
 
-  private static boolean allRegistrants(int t) {
+  static boolean allRegistrants(int t) {
     return t == WRITE_EXCLUSIVE_ALL_REGISTRANTS || t == EXCLUSIVE_ACCESS_ALL_REGISTRANTS;
   }
 
@@ -101,14 +143,37 @@ final class PersistentReservations {
     return !(kind.access == CommandKind.Access.READ && writeExclusive(type));
   }
 
-  /** PERSISTENT RESERVE OUT; {@code p} is the 24-byte basic parameter list. */
+  /**
+   * PERSISTENT RESERVE OUT; {@code p} is the whole parameter list: the 24-byte basic list, or for REGISTER AND MOVE
+   * its 24-byte header and the TransportID.
+   */
   SenseReason out(ItNexus nexus, int serviceAction, int scope, int requestedType, byte[] p) {
     preempted.clear();
+    saveDue = false;
+    boolean aptplBefore = aptpl;
+    SenseReason r = serviceAction == REGISTER_AND_MOVE ? registerAndMove(nexus, p)
+        : basicOut(nexus, serviceAction, scope, requestedType, p);
+    owner.updateActive();
+    saveDue = r == null && (aptplBefore || aptpl);
+    return r;
+  }
+
+  private SenseReason basicOut(ItNexus nexus, int serviceAction, int scope, int requestedType, byte[] p) {
+    if (p.length != PARAMETER_LIST_LENGTH) {
+      // a longer list only makes sense with SPEC_I_PT, which is not supported
+      return (p[20] & SPEC_I_PT) != 0
+          ? SenseReason.INVALID_FIELD_IN_PARAMETER_LIST : SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+    }
     long key = Cdb.u64(p, 0);
     long serviceActionKey = Cdb.u64(p, 8);
     int flags = p[20];
-    if ((flags & 0x08) != 0 || (flags & 0x04) != 0 || (flags & 0x01) != 0) {
-      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST; // SPEC_I_PT, ALL_TG_PT, APTPL: capabilities say no
+    if ((flags & (SPEC_I_PT | ALL_TG_PT)) != 0) {
+      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST; // capabilities say no
+    }
+    boolean registering = serviceAction == REGISTER || serviceAction == REGISTER_AND_IGNORE_EXISTING_KEY;
+    boolean requestsAptpl = (flags & APTPL) != 0;
+    if (registering && requestsAptpl && !store.persists()) {
+      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST; // PTPL_C=0; other service actions ignore the bit
     }
     Long mine = keys.get(nexus);
     SenseReason r;
@@ -135,8 +200,56 @@ final class PersistentReservations {
           default: r = SenseReason.INVALID_FIELD_IN_CDB;
         }
     }
-    owner.updateActive();
+    if (r == null && registering) {
+      aptpl = requestsAptpl;
+    }
     return r;
+  }
+
+  /**
+   * REGISTER AND MOVE (SPC-4 5.13.8): the holder registers another I_T nexus (the TransportID's initiator port at the
+   * RELATIVE TARGET PORT IDENTIFIER) with the service action key and hands it the reservation, same type and scope;
+   * UNREG also unregisters the sender. The CDB's SCOPE and TYPE are ignored.
+   */
+  private SenseReason registerAndMove(ItNexus nexus, byte[] p) {
+    Long mine = keys.get(nexus);
+    if (mine == null || mine != Cdb.u64(p, 0)) {
+      return SenseReason.RESERVATION_CONFLICT;
+    }
+    long serviceActionKey = Cdb.u64(p, 8);
+    if (serviceActionKey == 0) {
+      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
+    }
+    boolean requestsAptpl = (p[17] & APTPL) != 0;
+    if (requestsAptpl && !store.persists()) {
+      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
+    }
+    long idLength = Cdb.u32(p, 20);
+    if (PARAMETER_LIST_LENGTH + idLength != p.length) {
+      return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+    }
+    // this daemon's target has one port: the one every nexus comes through
+    if (Cdb.u16(p, 18) != nexus.relativeTargetPortId()) {
+      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
+    }
+    ItNexus destination = TransportId.decodePort(p, PARAMETER_LIST_LENGTH, (int) idLength, nexus);
+    if (destination == null || destination.equals(nexus)) {
+      return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
+    }
+    if (type != 0 && allRegistrants(type)) {
+      return SenseReason.INVALID_FIELD_IN_CDB; // every registrant holds it: there is no one holder to move
+    }
+    if (!isHolder(nexus)) {
+      return SenseReason.RESERVATION_CONFLICT;
+    }
+    keys.put(destination, serviceActionKey);
+    holder = destination;
+    if ((p[17] & UNREG) != 0) {
+      keys.remove(nexus);
+    }
+    generation++;
+    aptpl = requestsAptpl;
+    return null;
   }
 
   private SenseReason register(ItNexus nexus, Long mine, long newKey) {
@@ -295,8 +408,8 @@ final class PersistentReservations {
         return null;
       case REPORT_CAPABILITIES:
         out.writeShort(8);
-        out.writeByte(0x00);        // RLR_C, CRH, SIP_C, ATP_C, PTPL_C all zero
-        out.writeByte(0x90);        // TMV, ALLOW COMMANDS 001b
+        out.writeByte(store.persists() ? 0x01 : 0x00); // PTPL_C; RLR_C, CRH, SIP_C, ATP_C zero
+        out.writeByte(0x90 | (aptpl ? 0x01 : 0x00));    // TMV, ALLOW COMMANDS 001b, PTPL_A
         out.writeByte(0x80 | 0x40 | 0x20 | 0x08 | 0x02);
         out.writeByte(0x01);
         out.writeShort(0);
@@ -313,7 +426,7 @@ final class PersistentReservations {
     List<byte[]> ids = new ArrayList<>();
     int length = 0;
     for (ItNexus n : keys.keySet()) {
-      byte[] id = transportId(n);
+      byte[] id = TransportId.encode(n);
       ids.add(id);
       length += 24 + id.length;
     }
@@ -332,17 +445,5 @@ final class PersistentReservations {
       out.writeInt(id.length);
       out.writeBytes(id);
     }
-  }
-
-  /** iSCSI TransportID, format 01b: initiator port name, NUL terminated, padded to 4 (SPC-4 7.6.4.6). */
-  static byte[] transportId(ItNexus nexus) {
-    byte[] name = nexus.initiatorPortName().getBytes(StandardCharsets.UTF_8);
-    int padded = (name.length + 1 + 3) & ~3;
-    byte[] id = new byte[4 + padded];
-    id[0] = 0x45;
-    id[2] = (byte) (padded >>> 8);
-    id[3] = (byte) padded;
-    System.arraycopy(name, 0, id, 4, name.length);
-    return id;
   }
 }

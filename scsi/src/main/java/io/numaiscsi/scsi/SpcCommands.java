@@ -1,7 +1,6 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
-import java.util.List;
 
 /**
  * Execute steps of the control-path commands (SPC-4 and the non-data SBC-3 commands). They complete
@@ -30,7 +29,7 @@ final class SpcCommands {
         finish(t, lu.modePages.select(t, lu.unitAttentions));
         return;
       case PERSISTENT_RESERVE_OUT:
-        persistentReserveOut(t, lu, target);
+        PersistentReserveOut.execute(t, lu, target);
         return;
       default:
         break;
@@ -128,46 +127,5 @@ final class SpcCommands {
     int length = SenseData.encode(sense, reason, descriptor, 0, false);
     out.writeBytes(sense, 0, length);
     return null;
-  }
-
-  /**
-   * PERSISTENT RESERVE OUT. PREEMPT AND ABORT also aborts the preempted nexuses' tasks (SPC-4 5.13.11.2.6): those
-   * the unit is executing, and, through the transport, those not yet here; it completes once none of them can still
-   * touch the medium.
-   */
-  private static void persistentReserveOut(ScsiTask t, LogicalUnit lu, ScsiTarget target) {
-    SenseReason r = reserveOut(t, lu);
-    List<ItNexus> victims = lu.reservations.persistent.preempted();
-    if (r != null || (t.cdb[1] & 0x1F) != PersistentReservations.PREEMPT_AND_ABORT || victims.isEmpty()) {
-      finish(t, r);
-      return;
-    }
-    for (ItNexus victim : victims) {
-      target.transportAborts().abort(victim, lu.lun);
-    }
-    if (lu.tasks.abortTasksOf(victims, t) == 0) {
-      t.completeGood();
-    }
-  }
-
-  private static SenseReason reserveOut(ScsiTask t, LogicalUnit lu) {
-    ByteBuf p = t.dataOut;
-    if (p == null || p.readableBytes() < t.dataOutLength) {
-      return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
-    }
-    byte[] list = new byte[PersistentReservations.PARAMETER_LIST_LENGTH];
-    p.getBytes(p.readerIndex(), list);
-    if (t.dataOutLength != PersistentReservations.PARAMETER_LIST_LENGTH) {
-      // a longer list only makes sense with SPEC_I_PT, which is not supported
-      return (list[20] & 0x08) != 0
-          ? SenseReason.INVALID_FIELD_IN_PARAMETER_LIST : SenseReason.PARAMETER_LIST_LENGTH_ERROR;
-    }
-    int serviceAction = t.cdb[1] & 0x1F;
-    int scope = (t.cdb[2] & 0xF0) >>> 4;
-    int type = t.cdb[2] & 0x0F;
-    if (lu.reservations.spc2ReservedByOther(t.nexus)) {
-      return SenseReason.RESERVATION_CONFLICT;
-    }
-    return lu.reservations.persistent.out(t.nexus, serviceAction, scope, type, list);
   }
 }

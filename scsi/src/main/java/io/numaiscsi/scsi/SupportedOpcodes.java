@@ -55,6 +55,7 @@ final class SupportedOpcodes {
       s(0x5F, 0x04, 0x5F, 0x1F, FF, 0, 0, FF, FF, FF, FF, CTRL),
       s(0x5F, 0x05, 0x5F, 0x1F, FF, 0, 0, FF, FF, FF, FF, CTRL),
       s(0x5F, 0x06, 0x5F, 0x1F, FF, 0, 0, FF, FF, FF, FF, CTRL),
+      s(0x5F, 0x07, 0x5F, 0x1F, 0, 0, 0, FF, FF, FF, FF, CTRL),          // REGISTER AND MOVE ignores SCOPE, TYPE
       s(0x83, 0x00, 0x83, 0x1F, 0, 0, 0, 0, 0, 0, 0, 0, FF, FF, FF, FF, 0, CTRL),  // EXTENDED COPY (LID1)
       s(0x84, 0x00, 0x84, 0x1F, FF, 0, 0, 0, 0, 0, 0, 0, FF, FF, FF, FF, 0, CTRL), // RECEIVE COPY RESULTS
       s(0x84, 0x03, 0x84, 0x1F, 0, 0, 0, 0, 0, 0, 0, 0, FF, FF, FF, FF, 0, CTRL),

@@ -90,7 +90,7 @@ class CdbDecoderTest {
       "15 11 00 00 18 00                             | INVALID_FIELD_IN_CDB",
       "16 10 00 00 00 00                             | INVALID_FIELD_IN_CDB",
       "5e 04 00 00 00 00 00 10 00 00                 | INVALID_FIELD_IN_CDB",
-      "5f 07 00 00 00 00 00 00 28 00                 | INVALID_FIELD_IN_CDB",
+      "5f 08 00 00 00 00 00 00 28 00                 | INVALID_FIELD_IN_CDB",
       "5f 00 00 00 00 00 00 00 10 00                 | PARAMETER_LIST_LENGTH_ERROR",
       "42 00 00 00 00 00 00 00 07 00                 | PARAMETER_LIST_LENGTH_ERROR",
       "00 00 00 00 00 04                             | INVALID_FIELD_IN_CDB",

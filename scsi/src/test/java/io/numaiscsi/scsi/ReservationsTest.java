@@ -281,4 +281,115 @@ class ReservationsTest {
   void wrongParameterListLength() {
     h.check(A, 0, cdb("5f 00 00 00 00 00 00 00 20 00"), new byte[32], SenseReason.PARAMETER_LIST_LENGTH_ERROR);
   }
+
+  // ---- REGISTER AND MOVE (SPC-4 5.13.8) ----
+
+  private static byte[] moveCdb(int length) {
+    return cdb(String.format("5f 07 00 00 00 %08x 00", length));
+  }
+
+  /** The REGISTER AND MOVE parameter list: header and {@code transportId}. */
+  private static byte[] moveList(long key, long serviceActionKey, int flags, int relativePort, byte[] transportId) {
+    byte[] p = new byte[24 + transportId.length];
+    Cdb.putLong(p, 0, key);
+    Cdb.putLong(p, 8, serviceActionKey);
+    p[17] = (byte) flags;
+    p[18] = (byte) (relativePort >>> 8);
+    p[19] = (byte) relativePort;
+    Cdb.putInt(p, 20, transportId.length);
+    System.arraycopy(transportId, 0, p, 24, transportId.length);
+    return p;
+  }
+
+  private void move(ItNexus from, long key, long newKey, int flags, ItNexus to) {
+    byte[] p = moveList(key, newKey, flags, 1, TransportId.encode(to));
+    h.good(from, 0, moveCdb(p.length), p);
+  }
+
+  private void moveFails(ItNexus from, long key, long newKey, int relativePort, byte[] id, SenseReason expected) {
+    byte[] p = moveList(key, newKey, 0, relativePort, id);
+    ScsiTask t = h.run(from, 0, moveCdb(p.length), p);
+    try {
+      Harness.assertSense(t, expected);
+    } finally {
+      t.recycle();
+    }
+  }
+
+  @Test
+  void registerAndMoveHandsTheReservationToAnotherNexus() {
+    register(A, 1);
+    reserve(A, 1, 1); // WRITE EXCLUSIVE
+    int generation = (int) Cdb.u32(h.good(C, 0, cdb("5e 00 00 00 00 00 00 01 00 00"), null), 0);
+    move(A, 1, 9, 0, B);
+    byte[] res = h.good(C, 0, cdb("5e 01 00 00 00 00 00 01 00 00"), null);
+    assertEquals(9, Cdb.u64(res, 8), "B holds it with the service action key");
+    assertEquals(1, res[21], "same type");
+    byte[] keys = h.good(C, 0, cdb("5e 00 00 00 00 00 00 01 00 00"), null);
+    assertEquals(generation + 1, Cdb.u32(keys, 0));
+    assertEquals(16, Cdb.u32(keys, 4), "A stays registered without UNREG");
+    assertEquals(ScsiStatus.GOOD, status(B, write10(0, 1), new byte[512]));
+    assertEquals(ScsiStatus.RESERVATION_CONFLICT, status(A, write10(0, 1), new byte[512]));
+  }
+
+  @Test
+  void registerAndMoveWithUnregLeavesOnlyTheDestination() {
+    register(A, 1);
+    register(B, 2);
+    reserve(A, 1, 3);
+    move(A, 1, 7, 0x02, B); // UNREG; B's registration takes the new key
+    byte[] keys = h.good(C, 0, cdb("5e 00 00 00 00 00 00 01 00 00"), null);
+    assertEquals(8, Cdb.u32(keys, 4));
+    assertEquals(7, Cdb.u64(keys, 8));
+    assertEquals(ScsiStatus.RESERVATION_CONFLICT, status(A, read10(0, 1), null), "EXCLUSIVE ACCESS, now B's");
+    assertEquals(ScsiStatus.GOOD, status(B, read10(0, 1), null));
+  }
+
+  @Test
+  void registerAndMoveNeedsTheHolderWithItsKey() {
+    byte[] toB = TransportId.encode(B);
+    moveFails(A, 0, 9, 1, toB, SenseReason.RESERVATION_CONFLICT);      // not registered
+    register(A, 1);
+    moveFails(A, 1, 9, 1, toB, SenseReason.RESERVATION_CONFLICT);      // no reservation
+    register(C, 3);
+    reserve(C, 3, 1);
+    moveFails(A, 1, 9, 1, toB, SenseReason.RESERVATION_CONFLICT);      // registered, not the holder
+    moveFails(C, 4, 9, 1, toB, SenseReason.RESERVATION_CONFLICT);      // the holder, wrong key
+  }
+
+  @Test
+  void registerAndMoveRefusesAllRegistrantsReservations() {
+    register(A, 1);
+    reserve(A, 1, 7);
+    moveFails(A, 1, 9, 1, TransportId.encode(B), SenseReason.INVALID_FIELD_IN_CDB);
+    h.good(A, 0, prout(2, 7), proutList(1, 0));
+    reserve(A, 1, 8);
+    moveFails(A, 1, 9, 1, TransportId.encode(B), SenseReason.INVALID_FIELD_IN_CDB);
+  }
+
+  @Test
+  void registerAndMoveParameterErrors() {
+    register(A, 1);
+    reserve(A, 1, 1);
+    byte[] toB = TransportId.encode(B);
+    moveFails(A, 1, 9, 1, TransportId.encode(A), SenseReason.INVALID_FIELD_IN_PARAMETER_LIST); // to itself
+    moveFails(A, 1, 0, 1, toB, SenseReason.INVALID_FIELD_IN_PARAMETER_LIST);                  // key 0
+    moveFails(A, 1, 9, 2, toB, SenseReason.INVALID_FIELD_IN_PARAMETER_LIST);                  // no such port
+    byte[] device = toB.clone();
+    device[0] = 0x05; // format 00b: a device name, no single port
+    moveFails(A, 1, 9, 1, device, SenseReason.INVALID_FIELD_IN_PARAMETER_LIST);
+    byte[] fibreChannel = toB.clone();
+    fibreChannel[0] = 0x40;
+    moveFails(A, 1, 9, 1, fibreChannel, SenseReason.INVALID_FIELD_IN_PARAMETER_LIST);
+    moveFails(A, 1, 9, 1, new byte[0], SenseReason.INVALID_FIELD_IN_PARAMETER_LIST);
+    byte[] truncated = moveList(1, 9, 0, 1, toB);
+    Cdb.putInt(truncated, 20, toB.length + 4); // says more than the list holds
+    ScsiTask t = h.run(A, 0, moveCdb(truncated.length), truncated);
+    Harness.assertSense(t, SenseReason.PARAMETER_LIST_LENGTH_ERROR);
+    t.recycle();
+    byte[] aptpl = moveList(1, 9, 0x01, 1, toB);
+    h.check(A, 0, moveCdb(aptpl.length), aptpl, SenseReason.INVALID_FIELD_IN_PARAMETER_LIST); // no store: PTPL_C=0
+    byte[] res = h.good(C, 0, cdb("5e 01 00 00 00 00 00 01 00 00"), null);
+    assertEquals(1, Cdb.u64(res, 8), "none of them moved it");
+  }
 }

@@ -81,7 +81,7 @@ class SupportedOpcodesTest {
       assertEquals(Cdb.lengthOf(e.opcode()), e.usage().length, () -> "CDB length of " + e.opcode());
       assertEquals(e.opcode(), e.usage()[0]);
     }
-    assertNotNull(SupportedOpcodes.find(0x5F, 6));
-    assertNull(SupportedOpcodes.find(0x5F, 7), "REGISTER AND MOVE is not supported");
+    assertNotNull(SupportedOpcodes.find(0x5F, 7), "REGISTER AND MOVE");
+    assertNull(SupportedOpcodes.find(0x5F, 8), "REPLACE LOST RESERVATION is not supported");
   }
 }

@@ -13,14 +13,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Creates the missing directories of a path, parents first, each with mode 0700 whatever the umask. */
-final class PrivateDirectories {
+public final class PrivateDirectories {
     private static final Logger LOG = LoggerFactory.getLogger(PrivateDirectories.class);
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     private PrivateDirectories() {
     }
 
-    static void createMissing(Path dir) throws IOException {
+    public static void createMissing(Path dir) throws IOException {
         Deque<Path> missing = new ArrayDeque<>();
         for (Path p = dir.toAbsolutePath().normalize(); p != null && FileStatus.ofLinkIfExists(p) == null;
                 p = p.getParent()) {

@@ -25,6 +25,7 @@ import io.numaiscsi.daemon.registry.Credentials;
 import io.numaiscsi.daemon.registry.RegisteredLun;
 import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.daemon.registry.TargetRegistry;
+import io.numaiscsi.daemon.reservations.ReservationFiles;
 import io.numaiscsi.session.SessionAborts;
 import io.numaiscsi.session.ChapAccount;
 import io.numaiscsi.session.ChapAccounts;
@@ -74,6 +75,7 @@ public final class TargetDaemon implements AutoCloseable {
     private ConnectionGuards guards;
     private boolean closed;
     private CachePools cachePools;
+    private ReservationFiles reservationFiles;
 
     /** A LUN behind the NUMA cache, for the metrics. */
     public record CachedLun(String target, int lun, CachedBlockDevice device) {
@@ -99,9 +101,11 @@ public final class TargetDaemon implements AutoCloseable {
         cachePools = cachePools();
         BackingStores stores = new BackingStores(config.cache(), numa, placement, cachePools,
                 BackingIoChoice.resolve(config.daemon().backingIo()));
+        reservationFiles = new ReservationFiles(config.daemon().dataDir());
         registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
-                config.cache().zeroCopyMin(), numa.locator());
+                config.cache().zeroCopyMin(), numa.locator(), reservationFiles);
         registry.applyAll(ConfigOperations.of(config));
+        reservationFiles.warnAboutUnclaimed();
         TargetDirectory directory = registry.directory();
         IscsiSettings iscsi = config.iscsi();
         TargetLimits limits = new TargetLimits(iscsi.maxRecvDataSegmentLength(), iscsi.maxBurstLength(),
@@ -395,6 +399,9 @@ public final class TargetDaemon implements AutoCloseable {
         }
         if (registry != null) {
             registry.close();
+        }
+        if (reservationFiles != null) {
+            reservationFiles.close();
         }
         if (cachePools != null) {
             try {

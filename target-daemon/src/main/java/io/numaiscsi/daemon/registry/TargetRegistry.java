@@ -45,6 +45,7 @@ public final class TargetRegistry implements AutoCloseable {
     private final TransportTaskAborts transportAborts;
     private final int sharedReadMin;
     private final NodeLocator locator;
+    private final ReservationStores reservationStores;
     /** The targets as added (their LUNs not read), in that order; control thread only. */
     private final Map<String, TargetDefinition> definitions = new LinkedHashMap<>();
     /** By target, then LUN id in the order added; control thread only. */
@@ -55,12 +56,15 @@ public final class TargetRegistry implements AutoCloseable {
     private final List<RegisteredLun> open = new CopyOnWriteArrayList<>();
 
     /**
-     * @param sharedReadMin reads of at least this many bytes are served from device memory ({@link
-     *                      LogicalUnit#sharedReadMin})
+     * @param sharedReadMin     reads of at least this many bytes are served from device memory ({@link
+     *                          LogicalUnit#sharedReadMin})
+     * @param reservationStores where each LUN keeps its persistent reservations while APTPL is active
      */
     public TargetRegistry(BackingOpener opener, LunEventLoops threads, ByteBufAllocator alloc,
-                          TransportTaskAborts transportAborts, int sharedReadMin, NodeLocator locator) {
+                          TransportTaskAborts transportAborts, int sharedReadMin, NodeLocator locator,
+                          ReservationStores reservationStores) {
         this.locator = locator;
+        this.reservationStores = reservationStores;
         this.opener = opener;
         this.threads = threads;
         this.alloc = alloc;
@@ -193,6 +197,12 @@ public final class TargetRegistry implements AutoCloseable {
             throw new IOException("target " + targetName + " LUN " + lun.id() + ": physical-block-size "
                     + e.getMessage(), e);
         }
+        try {
+            unit.reservationStore(reservationStores.open(targetName, lun.id()));
+        } catch (IOException | RuntimeException e) {
+            DeviceShutdown.flushAndClose(device, "target " + targetName + " LUN " + lun.id());
+            throw e;
+        }
         unit.touches(touches);
         unit.readOnly(lun.readOnly());
         unit.sharedReadMin(sharedReadMin);
@@ -213,6 +223,12 @@ public final class TargetRegistry implements AutoCloseable {
             throw new IllegalArgumentException("target " + targetName + " has no LUN " + lun);
         }
         RegisteredLun registered = lunsByTarget.get(targetName).remove(lun);
+        try {
+            reservationStores.discard(targetName, lun);
+        } catch (IOException e) {
+            LOG.error("target {} LUN {}: its saved persistent reservations could not be removed; a LUN added later"
+                    + " under this number would take them up: {}", targetName, lun, e.getMessage(), e);
+        }
         LOG.info("target {} LUN {}: removed; closing its backing store once its commands have completed", targetName, lun);
         unit.retire(() -> control.execute(() -> {
             DeviceShutdown.flushAndClose(registered.device(), "target " + targetName + " LUN " + lun);

@@ -1,0 +1,84 @@
+package io.numaiscsi.scsi;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * PERSISTENT RESERVE OUT's execution: the parameter list is read, the unit's {@link PersistentReservations} change, and
+ * the status waits for what the change requires first:
+ * <ul>
+ *   <li>with APTPL active, the new state durable in the unit's {@link ReservationStore} (the store completes on its own
+ *   thread; the command goes on on the unit's), so an initiator that saw GOOD finds the state again after a
+ *   restart;</li>
+ *   <li>for PREEMPT AND ABORT (SPC-4 5.13.11.2.6), the preempted nexuses' tasks gone: those the unit is executing,
+ *   and, through the transport, those not yet here.</li>
+ * </ul>
+ */
+final class PersistentReserveOut {
+  private static final Logger LOG = LoggerFactory.getLogger(PersistentReserveOut.class);
+
+  private PersistentReserveOut() {}
+
+  static void execute(ScsiTask t, LogicalUnit lu, ScsiTarget target) {
+    SenseReason r = change(t, lu);
+    if (r != null) {
+      t.completeFailed(r);
+      return;
+    }
+    PersistentReservations pr = lu.reservations.persistent;
+    boolean abort = (t.cdb[1] & 0x1F) == PersistentReservations.PREEMPT_AND_ABORT && !pr.preempted().isEmpty();
+    if (!pr.saveDue()) {
+      if (abort) {
+        abortThenComplete(t, lu, target, pr.preempted());
+      } else {
+        t.completeGood();
+      }
+      return;
+    }
+    // the list is reused by the next OUT, which may run before the store is done
+    List<ItNexus> victims = abort ? List.copyOf(pr.preempted()) : List.of();
+    pr.store().save(pr.snapshot(),
+        failure -> lu.thread().runHereOrQueue(() -> saved(t, lu, target, victims, failure)));
+  }
+
+  private static void saved(ScsiTask t, LogicalUnit lu, ScsiTarget target, List<ItNexus> victims, IOException failure) {
+    if (failure != null) {
+      // the change stands in memory; the next one that saves writes the whole state again
+      LOG.error("LUN {}: persistent reservations changed but could not be saved ({}); the initiator is told it failed",
+          lu.lun, lu.reservations.persistent.store(), failure);
+      t.completeFailed(SenseReason.INTERNAL_TARGET_FAILURE);
+    } else if (!victims.isEmpty()) {
+      abortThenComplete(t, lu, target, victims);
+    } else {
+      t.completeGood();
+    }
+  }
+
+  private static void abortThenComplete(ScsiTask t, LogicalUnit lu, ScsiTarget target, List<ItNexus> victims) {
+    for (ItNexus victim : victims) {
+      target.transportAborts().abort(victim, lu.lun);
+    }
+    if (lu.tasks.abortTasksOf(victims, t) == 0) {
+      t.completeGood();
+    }
+  }
+
+  private static SenseReason change(ScsiTask t, LogicalUnit lu) {
+    ByteBuf p = t.dataOut;
+    if (p == null || p.readableBytes() < t.dataOutLength) {
+      return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+    }
+    byte[] list = new byte[t.dataOutLength]; // at most 4096 (CdbDecoder)
+    p.getBytes(p.readerIndex(), list);
+    int serviceAction = t.cdb[1] & 0x1F;
+    int scope = (t.cdb[2] & 0xF0) >>> 4;
+    int type = t.cdb[2] & 0x0F;
+    if (lu.reservations.spc2ReservedByOther(t.nexus)) {
+      return SenseReason.RESERVATION_CONFLICT;
+    }
+    return lu.reservations.persistent.out(t.nexus, serviceAction, scope, type, list);
+  }
+}
