@@ -15,7 +15,8 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * One run of libiscsi's conformance suite, all families, destructive tests allowed ({@code --dataloss});
+ * One run of libiscsi's conformance suite, all families, destructive tests allowed ({@code --dataloss}, and
+ * {@code --allow-sanitize} for the SANITIZE family);
  * the LUN URL is given twice so the MultipathIO suite runs. The raw output goes to {@code it-logs/LOG},
  * the per-suite counts to {@code it-logs/SUMMARY}.
  */
@@ -57,7 +58,8 @@ final class ConformanceRun {
         Path dir = DaemonProcess.logDir();
         String url = target.lunUrl();
         ToolRun run = ToolRun.run(dir.resolve(logName), LIMIT,
-                List.of("iscsi-test-cu", "--test=" + tests, "--dataloss", "--verbose", url, url));
+                List.of("iscsi-test-cu", "--test=" + tests, "--dataloss", "--allow-sanitize", "--verbose", url,
+                        url));
         CuLogSummary summary = CuLogSummary.parse(Files.readAllLines(run.log(), StandardCharsets.ISO_8859_1));
         Path summaryFile = dir.resolve(summaryName);
         List<CuLogSummary.TestResult> explained = summary.failures().stream()

@@ -26,6 +26,7 @@ public final class LogicalUnit {
   final Reservations reservations = new Reservations(unitAttentions);
   final AtomicWriteLock atomicWriteLock = new AtomicWriteLock();
   final TaskSet tasks = new TaskSet();
+  final Sanitize sanitize = new Sanitize(this);
   ByteBufAllocator alloc;
   private LunThread thread = LunThread.CALLER;
   /** Removed from its target: commands that still reach it are answered LOGICAL UNIT NOT SUPPORTED. */
@@ -145,8 +146,8 @@ public final class LogicalUnit {
   }
 
   /**
-   * Admission on the unit's thread, in arrival order: a unit attention, a reservation conflict or a retired unit
-   * ends the task here (null: it may run). INQUIRY, REPORT LUNS and REQUEST SENSE pass a unit attention (SAM-5 5.14).
+   * Admission on the unit's thread, in arrival order: a unit attention, a reservation conflict, a sanitize in progress
+   * or failed, software write protection or a retired unit ends the task here (null: it may run). INQUIRY, REPORT LUNS and REQUEST SENSE pass a unit attention (SAM-5 5.14).
    */
   SenseReason admit(ScsiTask task) {
     if (retired) {
@@ -160,7 +161,14 @@ public final class LogicalUnit {
         return ua;
       }
     }
-    return reservations.check(task);
+    SenseReason refused = reservations.check(task);
+    if (refused == null) {
+      refused = sanitize.admit(task.kind);
+    }
+    if (refused == null && modePages.softwareWriteProtect() && task.kind.writesMedium()) {
+      refused = SenseReason.WRITE_PROTECTED; // SWP of the control mode page
+    }
+    return refused;
   }
 
   /**

@@ -160,6 +160,10 @@ public final class ScsiTarget {
         return;
       }
       SenseReason refused = lu.admit(task);
+      if (refused == SenseReason.SANITIZE_IN_PROGRESS) {
+        task.completeFailedWithProgress(refused, lu.sanitize.progress());
+        return;
+      }
       if (refused != null) {
         task.completeFailed(refused);
         return;
@@ -194,6 +198,9 @@ public final class ScsiTarget {
         return;
       case WRITE_ATOMIC:
         SbcCommands.writeAtomic(task);
+        return;
+      case SANITIZE:
+        lu.sanitize.start(task);
         return;
       default:
         SpcCommands.execute(task, this);

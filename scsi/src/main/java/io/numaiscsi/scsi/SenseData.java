@@ -26,6 +26,24 @@ public final class SenseData {
    */
   static int encode(byte[] dst, SenseReason reason, boolean descriptorFormat,
                     long information, boolean informationValid, int cdbField) {
+    return encode(dst, reason, descriptorFormat, information, informationValid,
+        cdbField == NO_FIELD ? 0 : FIELD_POINTER, cdbField);
+  }
+
+  /**
+   * Sense with a PROGRESS INDICATION (SPC-4 4.5.2.4.4): {@code progress} 65536ths of the operation (a sanitize) are
+   * done.
+   */
+  static int encodeProgress(byte[] dst, SenseReason reason, boolean descriptorFormat, int progress) {
+    return encode(dst, reason, descriptorFormat, 0, false, SKSV, Math.max(0, Math.min(0xFFFF, progress)));
+  }
+
+  /** SKSV; with C/D = 1 the value is a FIELD POINTER into the CDB (no bit pointer). */
+  private static final int SKSV = 0x80;
+  private static final int FIELD_POINTER = SKSV | 0x40;
+
+  private static int encode(byte[] dst, SenseReason reason, boolean descriptorFormat,
+                            long information, boolean informationValid, int sksFlags, int sksValue) {
     java.util.Arrays.fill(dst, 0, MAX_LENGTH, (byte) 0);
     if (descriptorFormat) {
       dst[0] = 0x72;
@@ -40,10 +58,10 @@ public final class SenseData {
         Cdb.putLong(dst, at + 4, information);
         at += 12;
       }
-      if (cdbField != NO_FIELD) {
+      if (sksFlags != 0) {
         dst[at] = 0x02;        // sense key specific descriptor
         dst[at + 1] = 0x06;
-        fieldPointer(dst, at + 4, cdbField);
+        senseKeySpecific(dst, at + 4, sksFlags, sksValue);
         at += 8;
       }
       dst[7] = (byte) (at - 8);
@@ -58,17 +76,16 @@ public final class SenseData {
     dst[7] = FIXED_LENGTH - 8;
     dst[12] = (byte) reason.asc();
     dst[13] = (byte) reason.ascq();
-    if (cdbField != NO_FIELD) {
-      fieldPointer(dst, 15, cdbField);
+    if (sksFlags != 0) {
+      senseKeySpecific(dst, 15, sksFlags, sksValue);
     }
     return FIXED_LENGTH;
   }
 
-  /** SKSV, C/D = 1 (the field is in the CDB), no bit pointer, FIELD POINTER. */
-  private static void fieldPointer(byte[] dst, int at, int cdbField) {
-    dst[at] = (byte) 0xC0;
-    dst[at + 1] = (byte) (cdbField >>> 8);
-    dst[at + 2] = (byte) cdbField;
+  private static void senseKeySpecific(byte[] dst, int at, int flags, int value) {
+    dst[at] = (byte) flags;
+    dst[at + 1] = (byte) (value >>> 8);
+    dst[at + 2] = (byte) value;
   }
 
   /** Sense key of encoded sense bytes, either format. */
