@@ -108,10 +108,6 @@ final class Sanitize implements IoCompletion, Runnable {
     return state == State.RUNNING;
   }
 
-  boolean failed() {
-    return state == State.FAILED;
-  }
-
   /** PROGRESS INDICATION of the running operation: 65536ths done. */
   int progress() {
     if (state != State.RUNNING) {
@@ -196,13 +192,15 @@ final class Sanitize implements IoCompletion, Runnable {
   /** Fills the chunk with whole blocks, the pattern repeated from the start of each block; inverted if asked. */
   private void fill(boolean inverted) {
     int bs = lu.blockSize;
-    int flip = inverted ? 0xFF : 0;
+    byte flip = (byte) (inverted ? 0xFF : 0);
+    byte[] block = new byte[bs];
+    for (int i = 0; i < bs; i++) {
+      block[i] = (byte) (pattern[i % patternLength] ^ flip);
+    }
     ByteBuf b = chunk;
     b.clear();
-    for (int block = 0; block < b.capacity() / bs; block++) {
-      for (int i = 0; i < bs; i++) {
-        b.writeByte((pattern[i % patternLength] ^ flip) & 0xFF);
-      }
+    for (int n = b.capacity() / bs; n > 0; n--) {
+      b.writeBytes(block);
     }
   }
 
