@@ -146,8 +146,9 @@ public final class LogicalUnit {
   }
 
   /**
-   * Admission on the unit's thread, in arrival order: a unit attention, a reservation conflict, a sanitize in progress
-   * or failed, software write protection or a retired unit ends the task here (null: it may run). INQUIRY, REPORT LUNS and REQUEST SENSE pass a unit attention (SAM-5 5.14).
+   * Admission on the unit's thread, in arrival order: a retired unit, a unit attention, a reservation conflict, a
+   * sanitize in progress or failed, or software write protection ends the task here (null: it may run). INQUIRY,
+   * REPORT LUNS and REQUEST SENSE pass a unit attention (SAM-5 5.14).
    */
   SenseReason admit(ScsiTask task) {
     if (retired) {

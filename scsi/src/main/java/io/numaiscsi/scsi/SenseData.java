@@ -7,6 +7,9 @@ public final class SenseData {
   static final int FIXED_LENGTH = 18;
   /** No sense-key specific field pointer. */
   static final int NO_FIELD = -1;
+  /** Sense-key specific byte 0: SKSV; with C/D = 1 the value is a FIELD POINTER into the CDB (no bit pointer). */
+  private static final int SKSV = 0x80;
+  private static final int FIELD_POINTER = SKSV | 0x40;
 
   private SenseData() {}
 
@@ -37,10 +40,6 @@ public final class SenseData {
   static int encodeProgress(byte[] dst, SenseReason reason, boolean descriptorFormat, int progress) {
     return encode(dst, reason, descriptorFormat, 0, false, SKSV, Math.max(0, Math.min(0xFFFF, progress)));
   }
-
-  /** SKSV; with C/D = 1 the value is a FIELD POINTER into the CDB (no bit pointer). */
-  private static final int SKSV = 0x80;
-  private static final int FIELD_POINTER = SKSV | 0x40;
 
   private static int encode(byte[] dst, SenseReason reason, boolean descriptorFormat,
                             long information, boolean informationValid, int sksFlags, int sksValue) {
