@@ -156,8 +156,14 @@ final class FillCoordinator {
             long blockStart = block * blockSize;
             long start = Math.max(offset, blockStart);
             long end = Math.min(offset + length, blockStart + blockSize);
-            p.views[s].setZero((int) (start - blockStart), (int) (end - start));
-            p.version[s]++;
+            if (start == blockStart && end - start == space.blockBytes(block) && !p.writeback[s]) {
+              // Wholly unmapped: its dirty data is superseded. Written back as zeros it would allocate the blocks the
+              // backing store just deallocated (GET LBA STATUS would call them mapped, as SANITIZE BLOCK ERASE must not).
+              p.unmapSlot(s);
+            } else {
+              p.views[s].setZero((int) (start - blockStart), (int) (end - start));
+              p.version[s]++;
+            }
           }
         } else {
           p.unmapSlot(s);

@@ -48,4 +48,42 @@ class CachedBlockDeviceMappingTest {
             }
         }
     }
+
+    @Test
+    void unmappingWholeDirtyBlocksDropsThemSoTheRangeStaysDeallocated() throws Exception {
+        RamBlockDevice ram = new RamBlockDevice(16L << 20, 512);
+        NumaTopology topology = NumaTopology.detect();
+        try (NodeMemory memory = NodeMemory.open(topology)) {
+            CachedBlockDevice cache = CachedBlockDevice.create(ram,
+                    new CacheParameters(4L << 20, BLOCK, 4, 4, 64 << 10, WritePolicy.WRITE_BACK), topology, memory, null);
+            try {
+                byte[] data = new byte[3 * BLOCK];
+                java.util.Arrays.fill(data, (byte) 'a');
+                CompletableFuture<IoStatus> written = new CompletableFuture<>();
+                cache.write(2L * BLOCK, Unpooled.wrappedBuffer(data), false, written::complete);
+                assertEquals(IoStatus.OK, written.get(5, TimeUnit.SECONDS));
+                CompletableFuture<IoStatus> unmapped = new CompletableFuture<>();
+                cache.unmap(2L * BLOCK + 512, 3L * BLOCK - 512, unmapped::complete); // all but the first sector
+                assertEquals(IoStatus.OK, unmapped.get(5, TimeUnit.SECONDS));
+                CompletableFuture<IoStatus> flushed = new CompletableFuture<>();
+                cache.flush(flushed::complete);
+                assertEquals(IoStatus.OK, flushed.get(5, TimeUnit.SECONDS));
+
+                assertTrue(cache.isMapped(2L * BLOCK), "the partly unmapped block keeps its first sector");
+                assertFalse(cache.isMapped(3L * BLOCK), "a wholly unmapped dirty block is not written back");
+                assertFalse(ram.isMapped(4L * BLOCK), "nor is the last one");
+                assertEquals(16L << 20, cache.nextMappingChange(3L * BLOCK), "unmapped to the end");
+                CompletableFuture<IoStatus> read = new CompletableFuture<>();
+                io.netty.buffer.ByteBuf dst = Unpooled.buffer(2 * BLOCK);
+                cache.read(3L * BLOCK, 2 * BLOCK, dst, read::complete);
+                assertEquals(IoStatus.OK, read.get(5, TimeUnit.SECONDS));
+                assertEquals(2 * BLOCK, dst.readableBytes());
+                for (int i = 0; i < 2 * BLOCK; i++) {
+                    assertEquals(0, dst.getByte(i), "reads zeros at " + i);
+                }
+            } finally {
+                cache.close();
+            }
+        }
+    }
 }

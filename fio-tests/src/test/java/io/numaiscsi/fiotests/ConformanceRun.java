@@ -13,9 +13,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
- * One run of libiscsi's conformance suite, all families, destructive tests allowed ({@code --dataloss});
+ * One run of libiscsi's conformance suite, all families, destructive tests allowed ({@code --dataloss}, and
+ * {@code --allow-sanitize} for the SANITIZE family);
  * the LUN URL is given twice so the MultipathIO suite runs. The raw output goes to {@code it-logs/LOG},
  * the per-suite counts to {@code it-logs/SUMMARY}.
  */
@@ -45,6 +47,17 @@ final class ConformanceRun {
         }
     }
 
+    /**
+     * Sanitize.Reset cannot pass in these runs, whatever the target: it expects the whole-LUN OVERWRITE it sends to be
+     * still running 3 s later, and before it Sanitize.Reservations leaves the RESERVE(6) it took on the second path
+     * held (libiscsi releases nothing when the second path is a real one), so the OVERWRITE meets RESERVATION CONFLICT
+     * and the TEST UNIT READY after it finds no sanitize. Accepted in every run, only with that failure.
+     */
+    static final KnownDefect SANITIZE_RESET = new KnownDefect("Sanitize", "Reset",
+            "have failed with NOT READY(0x02)/SANITIZE_IN_PROGRESS(0x041b)",
+            "Sanitize.Reservations leaves its RESERVE(6) on the second path, and a 1 GiB overwrite ends within the 3 s"
+                    + " the test waits before it looks for one in progress");
+
     /** As above against {@code target}, for the tests {@code --test} selects (ALL, or a family such as SBC). */
     static CuLogSummary runAndAssert(IscsiTarget target, String tests, Supplier<String> daemonLogTail, String logName,
             String summaryName) throws IOException, InterruptedException {
@@ -53,11 +66,13 @@ final class ConformanceRun {
 
     /** As above; a failure that one of {@code known} explains is reported in the summary but not a test failure. */
     static CuLogSummary runAndAssert(IscsiTarget target, String tests, Supplier<String> daemonLogTail, String logName,
-            String summaryName, List<KnownDefect> known) throws IOException, InterruptedException {
+            String summaryName, List<KnownDefect> knownHere) throws IOException, InterruptedException {
+        List<KnownDefect> known = Stream.concat(knownHere.stream(), Stream.of(SANITIZE_RESET)).toList();
         Path dir = DaemonProcess.logDir();
         String url = target.lunUrl();
         ToolRun run = ToolRun.run(dir.resolve(logName), LIMIT,
-                List.of("iscsi-test-cu", "--test=" + tests, "--dataloss", "--verbose", url, url));
+                List.of("iscsi-test-cu", "--test=" + tests, "--dataloss", "--allow-sanitize", "--verbose", url,
+                        url));
         CuLogSummary summary = CuLogSummary.parse(Files.readAllLines(run.log(), StandardCharsets.ISO_8859_1));
         Path summaryFile = dir.resolve(summaryName);
         List<CuLogSummary.TestResult> explained = summary.failures().stream()

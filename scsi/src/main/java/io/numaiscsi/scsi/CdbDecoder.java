@@ -105,6 +105,8 @@ final class CdbDecoder {
         return readWrite(t, lu, CommandKind.ORWRITE, Cdb.u64(c, 2), Cdb.u32(c, 10), true);
       case 0x9C: // WRITE ATOMIC(16)
         return writeAtomic(t, lu, c);
+      case 0x48: // SANITIZE
+        return Sanitize.decode(t, lu, c);
       case 0x37: // READ DEFECT DATA(10)
         t.kind = CommandKind.READ_DEFECT_DATA;
         t.allocationLength = Cdb.u16(c, 7);

@@ -29,6 +29,7 @@ enum CommandKind {
   MODE_SELECT(Access.WRITE, false),
   START_STOP_UNIT(Access.WRITE, false),
   PREVENT_ALLOW_MEDIUM_REMOVAL(Access.READ, false),
+  SANITIZE(Access.WRITE, false),
   // RESERVE/RELEASE decide conflicts themselves (they need the registrations)
   RESERVE(Access.ALWAYS, false),
   RELEASE(Access.ALWAYS, true),
@@ -56,8 +57,16 @@ enum CommandKind {
   /** Changes the blocks of the medium: refused on a read-only unit (SYNCHRONIZE CACHE and MODE SELECT do not). */
   boolean writesMedium() {
     return switch (this) {
-      case WRITE, WRITE_AND_VERIFY, UNMAP, WRITE_SAME, COMPARE_AND_WRITE, ORWRITE, WRITE_ATOMIC -> true;
+      case WRITE, WRITE_AND_VERIFY, UNMAP, WRITE_SAME, COMPARE_AND_WRITE, ORWRITE, WRITE_ATOMIC, SANITIZE -> true;
       default -> false;
+    };
+  }
+
+  /** Reads or changes the blocks of the medium: refused while the unit is in the sanitize failure state. */
+  boolean accessesMedium() {
+    return switch (this) {
+      case READ, VERIFY, PRE_FETCH, SYNCHRONIZE_CACHE, GET_LBA_STATUS -> true;
+      default -> writesMedium() && this != SANITIZE;
     };
   }
 

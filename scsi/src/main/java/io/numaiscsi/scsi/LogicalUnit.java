@@ -27,6 +27,7 @@ public final class LogicalUnit {
   final AtomicWriteLock atomicWriteLock = new AtomicWriteLock();
   final TaskSet tasks = new TaskSet();
   final CopyResults copyResults = new CopyResults();
+  final Sanitize sanitize = new Sanitize(this);
   ByteBufAllocator alloc;
   private LunThread thread = LunThread.CALLER;
   /** Removed from its target: commands that still reach it are answered LOGICAL UNIT NOT SUPPORTED. */
@@ -157,8 +158,9 @@ public final class LogicalUnit {
   }
 
   /**
-   * Admission on the unit's thread, in arrival order: a unit attention, a reservation conflict or a retired unit
-   * ends the task here (null: it may run). INQUIRY, REPORT LUNS and REQUEST SENSE pass a unit attention (SAM-5 5.14).
+   * Admission on the unit's thread, in arrival order: a retired unit, a unit attention, a reservation conflict, a
+   * sanitize in progress or failed, or software write protection ends the task here (null: it may run). INQUIRY,
+   * REPORT LUNS and REQUEST SENSE pass a unit attention (SAM-5 5.14).
    */
   SenseReason admit(ScsiTask task) {
     if (retired) {
@@ -172,7 +174,14 @@ public final class LogicalUnit {
         return ua;
       }
     }
-    return reservations.check(task);
+    SenseReason refused = reservations.check(task);
+    if (refused == null) {
+      refused = sanitize.admit(task.kind);
+    }
+    if (refused == null && modePages.softwareWriteProtect() && task.kind.writesMedium()) {
+      refused = SenseReason.WRITE_PROTECTED; // SWP of the control mode page
+    }
+    return refused;
   }
 
   /**

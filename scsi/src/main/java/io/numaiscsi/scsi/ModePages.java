@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * Mode parameters of one logical unit (SPC-4 7.5, SBC-3 6.4): read-write error recovery, caching
- * (WCE=1), control (D_SENSE is the one changeable bit) and informational exceptions. Nothing is saved.
+ * (WCE=1), control (D_SENSE and SWP are changeable) and informational exceptions. Nothing is saved.
  */
 final class ModePages {
   static final int READ_WRITE_ERROR_RECOVERY = 0x01;
@@ -20,20 +20,29 @@ final class ModePages {
   static final int PC_SAVED = 3;
 
   private static final int D_SENSE = 0x04;
+  /** Control page byte 4: software write protect, for every I_T nexus (SPC-4 7.5.8). */
+  private static final int SWP = 0x08;
 
   private volatile boolean descriptorSense;
+  private boolean softwareWriteProtect;
 
   boolean descriptorSense() {
     return descriptorSense;
   }
 
+  /** SWP is set: commands that change the medium end DATA PROTECT. On the unit's thread. */
+  boolean softwareWriteProtect() {
+    return softwareWriteProtect;
+  }
+
   void reset() {
     descriptorSense = false;
+    softwareWriteProtect = false;
   }
 
   /** The header's DEVICE-SPECIFIC PARAMETER for direct-access devices: WP (write protected), DPOFUA 1. */
   private static int deviceSpecific(LogicalUnit lu) {
-    return (lu.readOnly() ? 0x80 : 0) | 0x10;
+    return (lu.readOnly() || lu.modePages.softwareWriteProtect ? 0x80 : 0) | 0x10;
   }
 
   /** MODE SENSE(6) / (10): header, optional block descriptor, then the requested page(s). */
@@ -119,6 +128,7 @@ final class ModePages {
       return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
     }
     boolean newDescriptorSense = descriptorSense;
+    boolean newSoftwareWriteProtect = softwareWriteProtect;
     while (at < length) {
       if (length - at < 2) {
         return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
@@ -141,11 +151,13 @@ final class ModePages {
       }
       if (page == CONTROL) {
         newDescriptorSense = (list[at + 2] & D_SENSE) != 0;
+        newSoftwareWriteProtect = (list[at + 4] & SWP) != 0;
       }
       at += pageLength;
     }
-    if (newDescriptorSense != descriptorSense) {
+    if (newDescriptorSense != descriptorSense || newSoftwareWriteProtect != softwareWriteProtect) {
       descriptorSense = newDescriptorSense;
+      softwareWriteProtect = newSoftwareWriteProtect;
       unitAttentions.postToAllExcept(SenseReason.MODE_PARAMETERS_CHANGED, t.nexus);
     }
     return null;
@@ -183,8 +195,10 @@ final class ModePages {
       case CONTROL:
         if (changeable) {
           b[2] = D_SENSE;
+          b[4] = SWP;
         } else {
           b[2] = (byte) (pc == PC_CURRENT && descriptorSense ? D_SENSE : 0);
+          b[4] = (byte) (pc == PC_CURRENT && softwareWriteProtect ? SWP : 0);
           b[3] = 0x10;                   // queue algorithm modifier 1: unrestricted reordering
           b[8] = (byte) 0xFF;            // busy timeout period: unlimited
           b[9] = (byte) 0xFF;

@@ -160,6 +160,10 @@ public final class ScsiTarget {
         return;
       }
       SenseReason refused = lu.admit(task);
+      if (refused == SenseReason.SANITIZE_IN_PROGRESS) {
+        task.completeFailedWithProgress(refused, lu.sanitize.progress());
+        return;
+      }
       if (refused != null) {
         task.completeFailed(refused);
         return;
@@ -200,6 +204,9 @@ public final class ScsiTarget {
         return;
       case EXTENDED_COPY:
         ExtendedCopy.start(task, this);
+        return;
+      case SANITIZE:
+        lu.sanitize.start(task);
         return;
       default:
         SpcCommands.execute(task, this);

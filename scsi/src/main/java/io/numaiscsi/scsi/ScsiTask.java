@@ -248,6 +248,16 @@ public final class ScsiTask {
     finished();
   }
 
+  /** Fails with a sense-key specific PROGRESS INDICATION (a command refused while a sanitize runs). */
+  void completeFailedWithProgress(SenseReason reason, int progress) {
+    releaseDataIn();
+    status = reason.status();
+    boolean descriptor = unit != null && unit.modePages.descriptorSense();
+    senseLength = SenseData.encodeProgress(sense, reason, descriptor, progress);
+    releaseScratch();
+    finished();
+  }
+
   void completeFailed(SenseReason reason, long information, boolean informationValid) {
     fail(reason, information, informationValid);
     releaseScratch();

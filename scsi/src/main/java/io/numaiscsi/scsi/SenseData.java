@@ -30,6 +30,15 @@ public final class SenseData {
         cdbField == NO_FIELD ? NO_FIELD : cdbFieldPointer(cdbField));
   }
 
+  /**
+   * Sense with a PROGRESS INDICATION (SPC-4 4.5.2.4.4): {@code progress} 65536ths of the operation (a sanitize) are
+   * done.
+   */
+  static int encodeProgress(byte[] dst, SenseReason reason, boolean descriptorFormat, int progress) {
+    return encodeKeySpecific(dst, reason, descriptorFormat, 0, false,
+        0x80_0000 | Math.max(0, Math.min(0xFFFF, progress)));
+  }
+
   /** The SENSE KEY SPECIFIC bytes (SKSV set) pointing at CDB byte {@code cdbField}, no bit pointer. */
   static int cdbFieldPointer(int cdbField) {
     return 0xC0_0000 | cdbField & 0xFFFF;

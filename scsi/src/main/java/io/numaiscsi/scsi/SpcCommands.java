@@ -113,7 +113,10 @@ final class SpcCommands {
     return lu.copyResults.copyStatus(t.nexus, t.cdb[2] & 0xFF, out);
   }
 
-  /** REQUEST SENSE: a pending unit attention is reported (and cleared), else NO SENSE. */
+  /**
+   * REQUEST SENSE: a pending unit attention is reported (and cleared), else a running sanitize with its progress, else
+   * NO SENSE.
+   */
   private static SenseReason requestSense(ScsiTask t, LogicalUnit lu, ByteBuf out) {
     boolean descriptor = (t.cdb[1] & 0x01) != 0;
     SenseReason reason;
@@ -124,7 +127,9 @@ final class SpcCommands {
       reason = ua != null ? ua : SenseReason.NO_SENSE;
     }
     byte[] sense = new byte[SenseData.MAX_LENGTH];
-    int length = SenseData.encode(sense, reason, descriptor, 0, false);
+    int length = reason == SenseReason.NO_SENSE && lu.sanitize.running()
+        ? SenseData.encodeProgress(sense, SenseReason.SANITIZE_IN_PROGRESS, descriptor, lu.sanitize.progress())
+        : SenseData.encode(sense, reason, descriptor, 0, false);
     out.writeBytes(sense, 0, length);
     return null;
   }

@@ -40,6 +40,9 @@ final class SupportedOpcodes {
       e(0x37, 0x37, 0, 0x1F, 0, 0, 0, 0, FF, FF, CTRL),                 // READ DEFECT DATA(10)
       e(0x41, 0x41, 0xF8, FF, FF, FF, FF, 0x1F, FF, FF, CTRL),          // WRITE SAME(10)
       e(0x42, 0x42, 0x01, 0, 0, 0, 0, 0x1F, FF, FF, CTRL),              // UNMAP
+      s(0x48, Sanitize.OVERWRITE, 0x48, 0xBF, 0, 0, 0, 0, 0, FF, FF, CTRL), // SANITIZE (no CRYPTOGRAPHIC ERASE)
+      s(0x48, Sanitize.BLOCK_ERASE, 0x48, 0xBF, 0, 0, 0, 0, 0, FF, FF, CTRL),
+      s(0x48, Sanitize.EXIT_FAILURE_MODE, 0x48, 0xBF, 0, 0, 0, 0, 0, FF, FF, CTRL),
       e(0x55, 0x55, 0x11, 0, 0, 0, 0, 0, FF, FF, CTRL),                 // MODE SELECT(10)
       e(0x56, 0x56, 0, 0, 0, 0, 0, 0, 0, 0, CTRL),                      // RESERVE(10)
       e(0x57, 0x57, 0, 0, 0, 0, 0, 0, 0, 0, CTRL),                      // RELEASE(10)

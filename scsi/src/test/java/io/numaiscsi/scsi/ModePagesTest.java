@@ -50,7 +50,8 @@ class ModePagesTest {
   @Test
   void pageControlVariants() {
     byte[] changeable = h.good("1a 08 4a 00 ff 00");
-    assertEquals(0x04, changeable[6], "only D_SENSE is changeable");
+    assertEquals(0x04, changeable[6], "D_SENSE is changeable");
+    assertEquals(0x08, changeable[8], "and SWP");
     h.check("1a 00 ca 00 ff 00", SenseReason.SAVING_PARAMETERS_NOT_SUPPORTED);
     h.check("1a 00 05 00 ff 00", SenseReason.INVALID_FIELD_IN_CDB);
     h.check("1a 00 0a 01 ff 00", SenseReason.INVALID_FIELD_IN_CDB);
