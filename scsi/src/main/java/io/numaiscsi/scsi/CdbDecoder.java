@@ -345,8 +345,8 @@ final class CdbDecoder {
         return null;
       case 0x15: // MODE SELECT(6)
       case 0x55: // MODE SELECT(10)
-        if ((c[1] & 0x10) == 0 || (c[1] & 0x01) != 0) {
-          return SenseReason.INVALID_FIELD_IN_CDB; // PF must be 1; SP: no saved pages
+        if ((c[1] & 0x10) == 0) {
+          return SenseReason.INVALID_FIELD_IN_CDB; // PF must be 1 (SP: ModePages)
         }
         t.kind = CommandKind.MODE_SELECT;
         t.dataOutLength = op == 0x15 ? Cdb.u8(c, 4) : Cdb.u16(c, 7);

@@ -160,7 +160,7 @@ final class ExtendedCopy implements IoCompletion, Runnable {
     }
     if (writing) {
       buffer.setIndex(0, chunk);
-      lu.device.write(destinationAt, buffer, false, this);
+      lu.device.write(destinationAt, buffer, !lu.modePages.writeCacheEnabled(), this);
     } else {
       buffer.clear();
       lu.device.read(sourceAt, chunk, buffer, this);

@@ -128,6 +128,16 @@ public final class LogicalUnit {
     reservations.persistent.restore(store, store.load());
   }
 
+  /**
+   * Keeps the mode parameters MODE SELECT saves (SP=1) in {@code store}, and makes those saved there current. Set
+   * before the unit serves.
+   *
+   * @throws IOException the store holds parameters it cannot read (the message says where)
+   */
+  public void modePageStore(ModePageStore store) throws IOException {
+    modePages.store(store, store.load());
+  }
+
   /** The thread that owns this unit; set before it serves, by whoever runs the event threads. */
   public void thread(LunThread owner) {
     thread = Objects.requireNonNull(owner, "owner");

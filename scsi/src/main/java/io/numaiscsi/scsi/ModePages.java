@@ -1,10 +1,15 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * Mode parameters of one logical unit (SPC-4 7.5, SBC-3 6.4): read-write error recovery, caching
- * (WCE=1), control (D_SENSE and SWP are changeable) and informational exceptions. Nothing is saved.
+ * Mode parameters of one logical unit (SPC-4 7.5, SBC-3 6.4): read-write error recovery, caching, control and
+ * informational exceptions. Changeable: the caching page's WCE (0: every write is FUA) and the control page's D_SENSE
+ * and SWP (software write protect). With a {@link ModePageStore} that persists, MODE SELECT with SP=1 saves them and MODE SENSE reports the saved values
+ * (PS set on both pages); a LUN reset and a restart bring the saved values back as the current ones.
  */
 final class ModePages {
   static final int READ_WRITE_ERROR_RECOVERY = 0x01;
@@ -22,9 +27,15 @@ final class ModePages {
   private static final int D_SENSE = 0x04;
   /** Control page byte 4: software write protect, for every I_T nexus (SPC-4 7.5.8). */
   private static final int SWP = 0x08;
+  private static final int WCE = 0x04;
+  private static final int PS = 0x80;
+  private static final int SP = 0x01;
 
+  private volatile boolean writeCache = true;
   private volatile boolean descriptorSense;
   private boolean softwareWriteProtect;
+  private SavedModePages saved = SavedModePages.DEFAULTS;
+  private ModePageStore store = ModePageStore.NONE;
 
   boolean descriptorSense() {
     return descriptorSense;
@@ -35,9 +46,35 @@ final class ModePages {
     return softwareWriteProtect;
   }
 
+  /** WCE: false when every write must be durable before its status (the unit treats them all as FUA). */
+  boolean writeCacheEnabled() {
+    return writeCache;
+  }
+
+  /** Saves to {@code store} from now on; {@code loaded} (null: nothing saved) becomes the saved and current values. */
+  void store(ModePageStore store, SavedModePages loaded) {
+    this.store = Objects.requireNonNull(store, "store");
+    saved = loaded != null ? loaded : SavedModePages.DEFAULTS;
+    reset();
+  }
+
+  /** A LUN reset: the current values become the saved ones (the defaults when nothing was saved). */
   void reset() {
-    descriptorSense = false;
-    softwareWriteProtect = false;
+    writeCache = saved.writeCache();
+    descriptorSense = saved.descriptorSense();
+    softwareWriteProtect = saved.softwareWriteProtect();
+  }
+
+  /** MODE SELECT with SP=1: the parameters it made current are to be saved ({@link #saveCurrent}). */
+  static boolean saves(ScsiTask t) {
+    return (t.cdb[1] & SP) != 0;
+  }
+
+  /** Saves the current values; {@code done} gets null once they are durable, or the error. On the unit's thread. */
+  void saveCurrent(Consumer<IOException> done) {
+    SavedModePages pages = new SavedModePages(writeCache, descriptorSense, softwareWriteProtect);
+    saved = pages;
+    store.save(pages, done);
   }
 
   /** The header's DEVICE-SPECIFIC PARAMETER for direct-access devices: WP (write protected), DPOFUA 1. */
@@ -54,7 +91,7 @@ final class ModePages {
     int pc = (c[2] & 0xC0) >>> 6;
     int page = c[2] & 0x3F;
     int subpage = c[3] & 0xFF;
-    if (pc == PC_SAVED) {
+    if (pc == PC_SAVED && !store.persists()) {
       return SenseReason.SAVING_PARAMETERS_NOT_SUPPORTED;
     }
     if (subpage != 0 && !(page == ALL_PAGES && subpage == 0xFF)) {
@@ -102,9 +139,15 @@ final class ModePages {
     return null;
   }
 
-  /** MODE SELECT(6) / (10) parameter list; only changeable bits may differ from the current values. */
+  /**
+   * MODE SELECT(6) / (10) parameter list; only changeable bits may differ from the current values. Applies it to the
+   * current values; saving (SP=1) is the caller's next step.
+   */
   SenseReason select(ScsiTask t, UnitAttentions unitAttentions) {
     boolean ten = (t.cdb[0] & 0xFF) == 0x55;
+    if (saves(t) && !store.persists()) {
+      return SenseReason.SAVING_PARAMETERS_NOT_SUPPORTED;
+    }
     int length = t.dataOutLength;
     if (length == 0) {
       return null;
@@ -129,6 +172,7 @@ final class ModePages {
     }
     boolean newDescriptorSense = descriptorSense;
     boolean newSoftwareWriteProtect = softwareWriteProtect;
+    boolean newWriteCache = writeCache;
     while (at < length) {
       if (length - at < 2) {
         return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
@@ -152,12 +196,16 @@ final class ModePages {
       if (page == CONTROL) {
         newDescriptorSense = (list[at + 2] & D_SENSE) != 0;
         newSoftwareWriteProtect = (list[at + 4] & SWP) != 0;
+      } else if (page == CACHING) {
+        newWriteCache = (list[at + 2] & WCE) != 0;
       }
       at += pageLength;
     }
-    if (newDescriptorSense != descriptorSense || newSoftwareWriteProtect != softwareWriteProtect) {
+    if (newDescriptorSense != descriptorSense || newSoftwareWriteProtect != softwareWriteProtect
+        || newWriteCache != writeCache) {
       descriptorSense = newDescriptorSense;
       softwareWriteProtect = newSoftwareWriteProtect;
+      writeCache = newWriteCache;
       unitAttentions.postToAllExcept(SenseReason.MODE_PARAMETERS_CHANGED, t.nexus);
     }
     return null;
@@ -186,19 +234,25 @@ final class ModePages {
     b[0] = (byte) page;
     b[1] = (byte) (b.length - 2);
     boolean changeable = pc == PC_CHANGEABLE;
+    SavedModePages values = pc == PC_SAVED ? saved : pc == PC_DEFAULT ? SavedModePages.DEFAULTS
+        : new SavedModePages(writeCache, descriptorSense, softwareWriteProtect);
     switch (page) {
       case CACHING:
-        if (!changeable) {
-          b[2] = 0x04; // WCE
+        b[0] |= (byte) (store.persists() ? PS : 0);
+        if (changeable) {
+          b[2] = WCE;
+        } else {
+          b[2] = (byte) (values.writeCache() ? WCE : 0);
         }
         break;
       case CONTROL:
+        b[0] |= (byte) (store.persists() ? PS : 0);
         if (changeable) {
           b[2] = D_SENSE;
           b[4] = SWP;
         } else {
-          b[2] = (byte) (pc == PC_CURRENT && descriptorSense ? D_SENSE : 0);
-          b[4] = (byte) (pc == PC_CURRENT && softwareWriteProtect ? SWP : 0);
+          b[2] = (byte) (values.descriptorSense() ? D_SENSE : 0);
+          b[4] = (byte) (values.softwareWriteProtect() ? SWP : 0);
           b[3] = 0x10;                   // queue algorithm modifier 1: unrestricted reordering
           b[8] = (byte) 0xFF;            // busy timeout period: unlimited
           b[9] = (byte) 0xFF;

@@ -19,6 +19,8 @@ final class SbcCommands {
   static final int PHASE_OR_READ = 9;
   static final int PHASE_OR_WRITE = 10;
   static final int PHASE_ATOMIC_WRITE = 11;
+  /** Unmapped or zeroed with the unit's write cache off (WCE=0): a flush makes it durable before the status. */
+  static final int PHASE_THEN_FLUSH = 22;
   /** PRE-FETCH of the whole range into the cache ({@link Prefetch}). */
   static final int PHASE_PREFETCH_WHOLE = 20;
   /** PRE-FETCH of as much of the range as the cache takes at once. */
@@ -214,12 +216,12 @@ final class SbcCommands {
     boolean zeros = t.noDataOutBuffer || isZero(block, block.readerIndex(), bs);
     if (t.unmapBit) {
       // UNMAP asks for the blocks to be unmapped (SBC-3 5.42: whatever the Data-Out holds); LBPRZ: they read as zeros
-      t.phase = PHASE_FLUSH;
+      t.phase = t.fua ? PHASE_THEN_FLUSH : PHASE_FLUSH;
       lu.device.unmap(t.lba * bs, t.blocks * bs, t.io);
       return;
     }
     if (zeros) {
-      t.phase = PHASE_FLUSH;
+      t.phase = t.fua ? PHASE_THEN_FLUSH : PHASE_FLUSH;
       if (lu.device.writeZeroes(t.lba * bs, t.blocks * bs, t.io)) {
         return;
       }
@@ -250,7 +252,7 @@ final class SbcCommands {
     long offset = t.cursor * bs;
     t.cursor += blocks;
     t.scratch.setIndex(0, blocks * bs);
-    t.unit.device.write(offset, t.scratch, false, t.io);
+    t.unit.device.write(offset, t.scratch, t.fua, t.io);
   }
 
   static void unmap(ScsiTask t) {
@@ -301,6 +303,11 @@ final class SbcCommands {
         return;
       }
     }
+    if (t.fua) {
+      t.phase = PHASE_FLUSH; // WCE=0
+      t.unit.device.flush(t.io);
+      return;
+    }
     t.completeGood();
   }
 
@@ -324,6 +331,10 @@ final class SbcCommands {
         break;
       case PHASE_UNMAP:
         nextUnmap(t);
+        break;
+      case PHASE_THEN_FLUSH:
+        t.phase = PHASE_FLUSH;
+        t.unit.device.flush(t.io);
         break;
       case PHASE_PREFETCH_WHOLE:
       case PHASE_PREFETCH_PART:

@@ -169,6 +169,9 @@ public final class ScsiTarget {
         return;
       }
       lu.tasks.enter(task);
+      if (!lu.modePages.writeCacheEnabled() && kind.writesMedium()) {
+        task.fua = true; // WCE=0: nothing is acknowledged before it is durable
+      }
     }
     switch (kind) {
       case READ:

@@ -26,7 +26,7 @@ final class SpcCommands {
         finish(t, lu.reservations.release(t.nexus));
         return;
       case MODE_SELECT:
-        finish(t, lu.modePages.select(t, lu.unitAttentions));
+        modeSelect(t, lu);
         return;
       case PERSISTENT_RESERVE_OUT:
         PersistentReserveOut.execute(t, lu, target);
@@ -94,6 +94,17 @@ final class SpcCommands {
     }
     t.dataIn = out;
     t.completeGood();
+  }
+
+  /** MODE SELECT: the new values are current at once; with SP=1 the status waits until they are saved. */
+  private static void modeSelect(ScsiTask t, LogicalUnit lu) {
+    SenseReason r = lu.modePages.select(t, lu.unitAttentions);
+    if (r != null || !ModePages.saves(t)) {
+      finish(t, r);
+      return;
+    }
+    lu.modePages.saveCurrent(failure -> lu.thread().runHereOrQueue(
+        () -> finish(t, failure == null ? null : SenseReason.INTERNAL_TARGET_FAILURE)));
   }
 
   private static void finish(ScsiTask t, SenseReason r) {

@@ -87,7 +87,7 @@ class CdbDecoderTest {
       "a3 0c 04 00 00 00 00 00 01 00 00 00           | INVALID_FIELD_IN_CDB",
       "a3 0a 00 00 00 00 00 00 01 00 00 00           | INVALID_FIELD_IN_CDB",
       "15 00 00 00 18 00                             | INVALID_FIELD_IN_CDB",
-      "15 11 00 00 18 00                             | INVALID_FIELD_IN_CDB",
+      "15 01 00 00 18 00                             | INVALID_FIELD_IN_CDB",
       "16 10 00 00 00 00                             | INVALID_FIELD_IN_CDB",
       "5e 04 00 00 00 00 00 10 00 00                 | INVALID_FIELD_IN_CDB",
       "5f 08 00 00 00 00 00 00 28 00                 | INVALID_FIELD_IN_CDB",

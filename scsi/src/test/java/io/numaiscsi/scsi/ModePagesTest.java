@@ -81,7 +81,7 @@ class ModePagesTest {
     byte[] current = h.good("1a 08 08 00 ff 00");
     byte[] list = Arrays.copyOf(current, current.length);
     list[0] = 0;
-    list[4 + 2] = 0; // clear WCE
+    list[4 + 2] |= 0x01; // set RCD, which is not changeable (WCE is)
     h.check(A, 0, cdb("15 10 00 00 " + String.format("%02x", list.length) + " 00"), list,
         SenseReason.INVALID_FIELD_IN_PARAMETER_LIST);
     byte[] unknown = {0, 0, 0, 0, 0x05, 0x02, 0, 0};

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * MODE SELECT with SP=1 saves the changeable parameters (WCE, D_SENSE) in the unit's store; MODE SENSE reports them as
+ * MODE SELECT with SP=1 saves the changeable parameters (WCE, D_SENSE, SWP) in the unit's store; MODE SENSE reports them as
  * saved (PS set) and, after a restart or a LUN reset, as current; WCE=0 makes every write FUA.
  */
 class SavedModePagesTest {
@@ -104,7 +104,7 @@ class SavedModePagesTest {
   void savedWriteCacheOffIsCurrentAfterARestartAndMakesWritesFua() throws IOException {
     Harness h = unitWith(store);
     h.good(A, 0, cdb(SELECT_SAVE), cachingList(false));
-    assertEquals(List.of(new SavedModePages(false, false)), store.saves);
+    assertEquals(List.of(new SavedModePages(false, false, false)), store.saves);
     assertEquals(List.of(0x88, 0), List.of(caching(h.good(SENSE_CACHING_SAVED))[0],
         caching(h.good(SENSE_CACHING_SAVED))[1]), "saved: PS set, WCE off");
 

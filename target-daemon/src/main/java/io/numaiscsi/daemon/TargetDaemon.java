@@ -26,6 +26,7 @@ import io.numaiscsi.daemon.registry.RegisteredLun;
 import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.daemon.registry.TargetRegistry;
 import io.numaiscsi.daemon.reservations.ReservationFiles;
+import io.numaiscsi.daemon.state.ModePageFiles;
 import io.numaiscsi.session.SessionAborts;
 import io.numaiscsi.session.ChapAccount;
 import io.numaiscsi.session.ChapAccounts;
@@ -76,6 +77,7 @@ public final class TargetDaemon implements AutoCloseable {
     private boolean closed;
     private CachePools cachePools;
     private ReservationFiles reservationFiles;
+    private ModePageFiles modePageFiles;
 
     /** A LUN behind the NUMA cache, for the metrics. */
     public record CachedLun(String target, int lun, CachedBlockDevice device) {
@@ -102,8 +104,9 @@ public final class TargetDaemon implements AutoCloseable {
         BackingStores stores = new BackingStores(config.cache(), numa, placement, cachePools,
                 BackingIoChoice.resolve(config.daemon().backingIo()));
         reservationFiles = new ReservationFiles(config.daemon().dataDir());
+        modePageFiles = new ModePageFiles(config.daemon().dataDir());
         registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
-                config.cache().zeroCopyMin(), numa.locator(), reservationFiles);
+                config.cache().zeroCopyMin(), numa.locator(), reservationFiles, modePageFiles);
         registry.applyAll(ConfigOperations.of(config));
         reservationFiles.warnAboutUnclaimed();
         TargetDirectory directory = registry.directory();
@@ -402,6 +405,9 @@ public final class TargetDaemon implements AutoCloseable {
         }
         if (reservationFiles != null) {
             reservationFiles.close();
+        }
+        if (modePageFiles != null) {
+            modePageFiles.close();
         }
         if (cachePools != null) {
             try {

@@ -46,6 +46,7 @@ public final class TargetRegistry implements AutoCloseable {
     private final int sharedReadMin;
     private final NodeLocator locator;
     private final ReservationStores reservationStores;
+    private final ModePageStores modePageStores;
     /** The targets as added (their LUNs not read), in that order; control thread only. */
     private final Map<String, TargetDefinition> definitions = new LinkedHashMap<>();
     /** By target, then LUN id in the order added; control thread only. */
@@ -59,12 +60,14 @@ public final class TargetRegistry implements AutoCloseable {
      * @param sharedReadMin     reads of at least this many bytes are served from device memory ({@link
      *                          LogicalUnit#sharedReadMin})
      * @param reservationStores where each LUN keeps its persistent reservations while APTPL is active
+     * @param modePageStores    where each LUN keeps the mode parameters MODE SELECT saved
      */
     public TargetRegistry(BackingOpener opener, LunEventLoops threads, ByteBufAllocator alloc,
                           TransportTaskAborts transportAborts, int sharedReadMin, NodeLocator locator,
-                          ReservationStores reservationStores) {
+                          ReservationStores reservationStores, ModePageStores modePageStores) {
         this.locator = locator;
         this.reservationStores = reservationStores;
+        this.modePageStores = modePageStores;
         this.opener = opener;
         this.threads = threads;
         this.alloc = alloc;
@@ -199,6 +202,7 @@ public final class TargetRegistry implements AutoCloseable {
         }
         try {
             unit.reservationStore(reservationStores.open(targetName, lun.id()));
+            unit.modePageStore(modePageStores.open(targetName, lun.id()));
         } catch (IOException | RuntimeException e) {
             DeviceShutdown.flushAndClose(device, "target " + targetName + " LUN " + lun.id());
             throw e;
@@ -228,6 +232,12 @@ public final class TargetRegistry implements AutoCloseable {
         } catch (IOException e) {
             LOG.error("target {} LUN {}: its saved persistent reservations could not be removed; a LUN added later"
                     + " under this number would take them up: {}", targetName, lun, e.getMessage(), e);
+        }
+        try {
+            modePageStores.discard(targetName, lun);
+        } catch (IOException e) {
+            LOG.error("target {} LUN {}: its saved mode parameters could not be removed; a LUN added later under"
+                    + " this number would take them up: {}", targetName, lun, e.getMessage(), e);
         }
         LOG.info("target {} LUN {}: removed; closing its backing store once its commands have completed", targetName, lun);
         unit.retire(() -> control.execute(() -> {

@@ -1,20 +1,13 @@
 package io.numaiscsi.daemon.reservations;
 
-import io.numaiscsi.daemon.PrivateDirectories;
+import io.numaiscsi.daemon.state.DurableFiles;
 import io.numaiscsi.scsi.ReservationState;
 import io.numaiscsi.scsi.ReservationStore;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
@@ -22,17 +15,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One LUN's persistent reservations in one JSON file ({@link ReservationJson}), replaced atomically: the new text goes
- * to a temporary file beside it, which is synced and renamed over the file, and then the directory is synced, so a
- * crash at any moment leaves the old state or the new one. Writes and removals run one at a time, in the order asked,
+ * One LUN's persistent reservations in one JSON file ({@link ReservationJson}), replaced atomically
+ * ({@link DurableFiles}): a crash at any moment leaves the old state or the new one. Writes and removals run one at a time, in the order asked,
  * on the store's thread ({@code io}), never on the event thread that serves the LUN.
  */
 final class ReservationFile implements ReservationStore {
     private static final Logger LOG = LoggerFactory.getLogger(ReservationFile.class);
-    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private final Path file;
-    private final Path temp;
     private final String target;
     private final int lun;
     private final Executor io;
@@ -41,7 +31,6 @@ final class ReservationFile implements ReservationStore {
 
     ReservationFile(Path file, String target, int lun, Executor io) {
         this.file = file;
-        this.temp = file.resolveSibling("." + file.getFileName() + ".tmp");
         this.target = target;
         this.lun = lun;
         this.io = io;
@@ -97,12 +86,12 @@ final class ReservationFile implements ReservationStore {
         try {
             if (state.aptpl()) {
                 boolean first = !Files.exists(file);
-                write(ReservationJson.encode(target, lun, state));
+                DurableFiles.replace(file, ReservationJson.encode(target, lun, state));
                 if (first) {
                     LOG.info("target {} LUN {}: APTPL active, persistent reservations kept in {}", target, lun, file);
                 }
             } else {
-                remove();
+                DurableFiles.remove(file);
                 LOG.info("target {} LUN {}: APTPL off, persistent reservations no longer kept ({} removed)", target,
                         lun, file);
             }
@@ -112,50 +101,17 @@ final class ReservationFile implements ReservationStore {
         }
     }
 
-    private void write(byte[] text) throws IOException {
-        Path dir = file.getParent();
-        if (!Files.isDirectory(dir)) {
-            PrivateDirectories.createMissing(dir);
-            syncDirectory(dir.getParent());
-            syncDirectory(dir.getParent().getParent());
-        }
-        try (FileChannel ch = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING), PosixFilePermissions.asFileAttribute(OWNER_ONLY))) {
-            ByteBuffer b = ByteBuffer.wrap(text);
-            while (b.hasRemaining()) {
-                ch.write(b);
-            }
-            ch.force(true);
-        }
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(dir);
-    }
-
-    private void remove() throws IOException {
-        if (Files.deleteIfExists(file)) {
-            syncDirectory(file.getParent());
-        }
-        Files.deleteIfExists(temp);
-    }
-
     /** Removes the file (and the target's directory when that empties) and refuses later saves; store's thread. */
     void discardNow() throws IOException {
         discarded = true;
-        remove();
+        DurableFiles.remove(file);
         Path dir = file.getParent();
         try {
             if (Files.deleteIfExists(dir)) {
-                syncDirectory(dir.getParent());
+                DurableFiles.syncDirectory(dir.getParent());
             }
         } catch (DirectoryNotEmptyException e) {
             // other LUNs of the target keep theirs
-        }
-    }
-
-    /** A file's fsync does not make its directory entry durable: the directory is synced too. */
-    private static void syncDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
         }
     }
 

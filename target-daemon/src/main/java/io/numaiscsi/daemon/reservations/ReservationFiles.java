@@ -2,6 +2,7 @@ package io.numaiscsi.daemon.reservations;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.daemon.registry.ReservationStores;
+import io.numaiscsi.daemon.state.DurableFiles;
 import io.numaiscsi.scsi.ReservationStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,11 +38,7 @@ public final class ReservationFiles implements ReservationStores, AutoCloseable 
 
     /** Where {@code target}'s LUN {@code lun} keeps its reservations. */
     Path fileOf(String target, int lun) {
-        if (target.isEmpty() || target.contains("/") || target.startsWith(".")) {
-            throw new IllegalArgumentException("target name " + target + " cannot name a directory");
-        }
-        // iSCSI names are case-insensitive: one directory whatever case the config spells it in
-        return root.resolve(target.toLowerCase(Locale.ROOT)).resolve("lun-" + lun + ".json");
+        return DurableFiles.lunFile(root, target, lun);
     }
 
     @Override
