@@ -40,6 +40,7 @@ final class SupportedOpcodes {
       e(0x37, 0x37, 0, 0x1F, 0, 0, 0, 0, FF, FF, CTRL),                 // READ DEFECT DATA(10)
       e(0x41, 0x41, 0xF8, FF, FF, FF, FF, 0x1F, FF, FF, CTRL),          // WRITE SAME(10)
       e(0x42, 0x42, 0x01, 0, 0, 0, 0, 0x1F, FF, FF, CTRL),              // UNMAP
+      e(0x4D, 0x4D, 0x03, FF, FF, 0, FF, FF, FF, FF, CTRL),             // LOG SENSE
       e(0x55, 0x55, 0x11, 0, 0, 0, 0, 0, FF, FF, CTRL),                 // MODE SELECT(10)
       e(0x56, 0x56, 0, 0, 0, 0, 0, 0, 0, 0, CTRL),                      // RESERVE(10)
       e(0x57, 0x57, 0, 0, 0, 0, 0, 0, 0, 0, CTRL),                      // RELEASE(10)
