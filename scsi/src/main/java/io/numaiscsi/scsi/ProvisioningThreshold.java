@@ -102,14 +102,15 @@ final class ProvisioningThreshold {
     if (over && !reached) {
       reached = true;
       lu.unitAttentions.postToAllExcept(SenseReason.THIN_PROVISIONING_SOFT_THRESHOLD_REACHED, null);
-      LOG.warn("LUN {}: thin provisioning soft threshold ({}%) reached: {} bytes used, {} bytes available of {}"
-          + " (initiators get THIN PROVISIONING SOFT THRESHOLD REACHED)", lu.lun, percent,
+      LOG.warn("LUN {} (serial {}): thin provisioning soft threshold ({}%) reached: {} bytes used, {} bytes available"
+          + " of {} (initiators get THIN PROVISIONING SOFT THRESHOLD REACHED)", lu.lun, lu.identity.serial(), percent,
           usedBlocks * lu.blockSize, availableBlocks * lu.blockSize, blockCount * lu.blockSize);
       return true;
     }
     if (!over && reached) {
       reached = false;
-      LOG.info("LUN {}: thin provisioning usage below the soft threshold ({}%) again; re-armed", lu.lun, percent);
+      LOG.info("LUN {} (serial {}): thin provisioning usage below the soft threshold ({}%) again; re-armed", lu.lun,
+          lu.identity.serial(), percent);
     }
     return false;
   }
