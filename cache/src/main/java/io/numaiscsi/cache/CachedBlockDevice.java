@@ -413,6 +413,12 @@ public final class CachedBlockDevice implements BlockDevice {
     }
   }
 
+  /** The backing device's: under write-back, blocks still dirty here are not counted until they are written back. */
+  @Override
+  public io.numaiscsi.scsi.MappingResources mappingResources() {
+    return backing.mappingResources();
+  }
+
   /** Mapping state comes from the backing device (in write-back, as of the last flush). */
   @Override
   public boolean isMapped(long offset) {

@@ -231,6 +231,9 @@ public final class ConfigWriter {
         if (lun.readOnly()) {
             y.entry("read-only", "true");
         }
+        if (lun.softThreshold() != LunDefinition.NO_THRESHOLD) {
+            y.entry("soft-threshold", YamlText.scalar(lun.softThreshold() + "%"));
+        }
         if (lun.serial() != null && !lun.serial().isEmpty()) {
             y.entry("serial", YamlText.scalar(lun.serial()));
         }

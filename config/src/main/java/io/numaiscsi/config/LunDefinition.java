@@ -18,16 +18,26 @@ import java.util.Objects;
  * @param physicalBlockSize the physical block size reported to initiators (LBPPB), a power-of-two multiple of the
  *                  block size; {@link #FROM_DEVICE} reports the store's own (a device's, else the block size)
  * @param readOnly  write-protected: initiators may read it, every write is refused (DATA PROTECT)
+ * @param softThreshold thin provisioning soft threshold in percent of the LUN's size (1..99), {@link #NO_THRESHOLD}
+ *                  for none; file and RAM stores only
  */
 public record LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
-        FaultInjection faults, int physicalBlockSize, boolean readOnly) {
+        FaultInjection faults, int physicalBlockSize, boolean readOnly, int softThreshold) {
 
     /** {@code sizeBytes} or {@code blockSize} of a block device LUN that leaves them to the device. */
     public static final int FROM_DEVICE = 0;
+    /** {@code softThreshold} of a LUN without one (the default). */
+    public static final int NO_THRESHOLD = 0;
 
     public LunDefinition {
         Objects.requireNonNull(backing, "backing");
         Objects.requireNonNull(faults, "faults");
+    }
+
+    /** A LUN without a thin provisioning soft threshold. */
+    public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
+            FaultInjection faults, int physicalBlockSize, boolean readOnly) {
+        this(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly, NO_THRESHOLD);
     }
 
     /** A LUN initiators may write. */
@@ -49,7 +59,8 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
 
     /** The same LUN on another backing file path. */
     public LunDefinition withPath(Path newPath) {
-        return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly);
+        return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly,
+                softThreshold);
     }
 
     /**
@@ -72,7 +83,7 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
                     + " bytes (a LUN only grows: shrinking would cut off data)");
         }
         return new LunDefinition(id, backing, path, newSizeBytes, blockSize, serial, faults, physicalBlockSize,
-                readOnly);
+                readOnly, softThreshold);
     }
 
     /** What is wrong with {@code size} for a LUN of {@code blockSize} blocks, as the config file says it; null if fine. */

@@ -13,7 +13,7 @@ final class LunSection {
 
     static final String KEY = "luns";
     static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "physical-block-size",
-            "read-only", "serial",
+            "read-only", "soft-threshold", "serial",
             "inject-latency", "inject-medium-error-every", "inject-no-space-after");
     /** Upper bound of {@code inject-latency}: slow, but below any initiator's command timeout. */
     static final Duration MAX_INJECTED_LATENCY = Duration.ofSeconds(60);
@@ -124,7 +124,29 @@ final class LunSection {
             }
         }
         return new LunDefinition(id, backing, path, size, blockSize, serial(f), faults(f),
-                physicalBlockSize(f, blockSize), f.bool("read-only", false));
+                physicalBlockSize(f, blockSize), f.bool("read-only", false), softThreshold(f, backing));
+    }
+
+    /**
+     * {@code soft-threshold: 80%}: the thin provisioning soft threshold, in percent of the LUN's size (1% to 99%; the
+     * {@code %} may be left out). Only stores that can run out of space have one: a file or RAM.
+     */
+    private static int softThreshold(Fields f, BackingType backing) throws ConfigException {
+        Cursor c = f.optional("soft-threshold");
+        if (c == null) {
+            return LunDefinition.NO_THRESHOLD;
+        }
+        if (backing != BackingType.FILE && backing != BackingType.RAM) {
+            throw c.error("is only used with backing: file or ram (a " + backing.name().toLowerCase(Locale.ROOT)
+                    + " LUN is fully provisioned: it has no thin provisioning threshold)");
+        }
+        String t = c.text().trim();
+        String digits = t.endsWith("%") ? t.substring(0, t.length() - 1).trim() : t;
+        int percent = digits.matches("[0-9]{1,3}") ? Integer.parseInt(digits) : -1;
+        if (percent < 1 || percent > 99) {
+            throw c.error("\"" + t + "\" is not a percentage from 1% to 99% (e.g. 80%)");
+        }
+        return percent;
     }
 
     /**

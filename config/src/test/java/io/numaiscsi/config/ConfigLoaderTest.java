@@ -174,6 +174,23 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void softThresholdIsAPercentageAndOffByDefault() throws ConfigException {
+        TargetConfig c = ConfigLoader.parse("""
+                daemon: {data-dir: /data/iscsi}
+                targets:
+                  - name: iqn.2026-11.io.numaiscsi:disk0
+                    luns:
+                      - {id: 0, path: a.img, size: 1M}
+                      - {id: 1, path: b.img, size: 1M, soft-threshold: 80%}
+                      - {id: 2, backing: ram, size: 1M, soft-threshold: 5}
+                """, "t.yaml");
+        List<LunDefinition> luns = c.targets().get(0).luns();
+        assertEquals(LunDefinition.NO_THRESHOLD, luns.get(0).softThreshold());
+        assertEquals(80, luns.get(1).softThreshold());
+        assertEquals(5, luns.get(2).softThreshold(), "the % may be left out");
+    }
+
+    @Test
     void blockDeviceLunsLeaveSizeAndBlockSizeToTheDeviceUnlessGiven() throws ConfigException {
         TargetConfig c = ConfigLoader.parse("""
                 daemon: {data-dir: /data/iscsi}

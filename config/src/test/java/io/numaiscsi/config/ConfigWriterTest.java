@@ -122,7 +122,7 @@ class ConfigWriterTest {
         TargetDefinition db = new TargetDefinition("iqn.2026-11.io.numaiscsi:db", "database volumes: #1",
                 List.of("iqn.1994-05.com.redhat:client1", "eui.02004567A425678D"), List.of(
                 new LunDefinition(0, BackingType.FILE, dataDir.resolve("db/data.img"), 10L << 30, 4096, "DB-0001",
-                        new FaultInjection(Duration.ofMillis(200), 5, 1L << 20), 16384, true),
+                        new FaultInjection(Duration.ofMillis(200), 5, 1L << 20), 16384, true, 85),
                 new LunDefinition(7, BackingType.RAM, null, 268_435_456L + 512, 512, "null",
                         new FaultInjection(Duration.ZERO, 0, 0))),
                 new ChapCredentials("shared", utf8("shared-secret-ü-16"), "db", utf8("db-target-secret")),
@@ -156,6 +156,7 @@ class ConfigWriterTest {
                     block-size: 4096
                     physical-block-size: 16384
                     read-only: true
+                    soft-threshold: 85%
                     serial: DB-0001
                     inject-latency: 200ms
                     inject-medium-error-every: 5

@@ -159,9 +159,14 @@ final class RandomConfigs {
             boolean pathless = backing == BackingType.RAM || backing == BackingType.NULL;
             out.add(new LunDefinition(id, backing, pathless ? null : path.normalize(), size,
                     blockSize, coin() ? null : serial(), faults(),
-                    coin() ? LunDefinition.FROM_DEVICE : Math.max(blockSize, 512) << between(0, 3), coin()));
+                    coin() ? LunDefinition.FROM_DEVICE : Math.max(blockSize, 512) << between(0, 3), coin(),
+                    pathless || backing == BackingType.FILE ? softThreshold(backing) : LunDefinition.NO_THRESHOLD));
         }
         return out;
+    }
+
+    private int softThreshold(BackingType backing) {
+        return backing == BackingType.NULL || coin() ? LunDefinition.NO_THRESHOLD : between(1, 99);
     }
 
     private String serial() {

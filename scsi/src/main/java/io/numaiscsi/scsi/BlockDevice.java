@@ -95,6 +95,14 @@ public interface BlockDevice extends AutoCloseable {
   /** First byte offset >= offset whose mapped state differs from offset's, or the device size. */
   long nextMappingChange(long offset);
 
+  /**
+   * The store's LBA mapping resources (used and free space), or null when it does not report them: a fully provisioned
+   * store (a block device) or one without a notion of space (the null store). The default is null.
+   */
+  default MappingResources mappingResources() {
+    return null;
+  }
+
   /** Granularity of mapping and atomic media writes; reported as logical blocks per physical block. */
   default int physicalBlockSize() {
     return blockSize();

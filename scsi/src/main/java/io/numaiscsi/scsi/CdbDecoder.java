@@ -359,6 +359,10 @@ final class CdbDecoder {
         t.kind = CommandKind.START_STOP_UNIT;
         return null;
       }
+      case 0x4D: // LOG SENSE: the fields are checked by LogSense, which names them in the field pointer
+        t.kind = CommandKind.LOG_SENSE;
+        t.allocationLength = Cdb.u16(c, 7);
+        return null;
       case 0x1E: // PREVENT ALLOW MEDIUM REMOVAL
         t.kind = CommandKind.PREVENT_ALLOW_MEDIUM_REMOVAL;
         return null;

@@ -27,6 +27,7 @@ enum CommandKind {
   GET_LBA_STATUS(Access.READ, false),
   MODE_SENSE(Access.READ, false),
   MODE_SELECT(Access.WRITE, false),
+  LOG_SENSE(Access.ALWAYS, true),
   START_STOP_UNIT(Access.WRITE, false),
   PREVENT_ALLOW_MEDIUM_REMOVAL(Access.READ, false),
   SANITIZE(Access.WRITE, false),

@@ -65,7 +65,7 @@ final class InquiryPages {
         return null;
       case LOGICAL_BLOCK_PROVISIONING:
         header(out, page, 4);
-        out.writeByte(0);                       // threshold exponent
+        out.writeByte(lu.provisioning.exponent(lu.blockCount, lu.blockSize)); // 0: no thresholds
         out.writeByte(0x80 | 0x40 | 0x20 | 0x04); // LBPU, LBPWS, LBPWS10, LBPRZ
         out.writeByte(0x02);                    // provisioning type: thin
         out.writeByte(0);

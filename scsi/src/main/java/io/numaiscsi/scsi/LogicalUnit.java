@@ -28,6 +28,7 @@ public final class LogicalUnit {
   final TaskSet tasks = new TaskSet();
   final CopyResults copyResults = new CopyResults();
   final Sanitize sanitize = new Sanitize(this);
+  final ProvisioningThreshold provisioning;
   ByteBufAllocator alloc;
   private LunThread thread = LunThread.CALLER;
   /** Removed from its target: commands that still reach it are answered LOGICAL UNIT NOT SUPPORTED. */
@@ -65,6 +66,7 @@ public final class LogicalUnit {
       throw new IllegalArgumentException("device has no blocks");
     }
     this.limits = new BlockLimits(blockSize, reportedPhysicalBlockSize(device, physicalBlockSize));
+    this.provisioning = new ProvisioningThreshold(device.mappingResources());
   }
 
   private static int reportedPhysicalBlockSize(BlockDevice device, int configured) {
@@ -204,6 +206,36 @@ public final class LogicalUnit {
 
   public boolean readOnly() {
     return readOnly;
+  }
+
+  /**
+   * A thin provisioning soft threshold of {@code percent} of the unit's size (1..99; 0: none), see
+   * {@link ProvisioningThreshold}; checked by {@link #checkProvisioning}. Set before the unit serves.
+   *
+   * @throws IllegalArgumentException a percentage out of range, or a store that reports no mapping resources
+   */
+  public void softThreshold(int percent) {
+    provisioning.softPercent(percent);
+  }
+
+  /** Whether the store reports LBA mapping resources (a file or RAM store; not a block device or the null store). */
+  public boolean reportsMappingResources() {
+    return provisioning.supported();
+  }
+
+  /**
+   * Reads the store's mapping resources here (a system call or two: call it from a timer, not an event thread) and
+   * applies them on the unit's thread: the soft threshold, when reached, becomes a unit attention for every nexus.
+   * Does nothing without a threshold.
+   *
+   * @throws IOException the store could not say
+   */
+  public void checkProvisioning() throws IOException {
+    if (provisioning.softPercent() == 0) {
+      return;
+    }
+    long[] sample = provisioning.sample(blockCount, blockSize);
+    thread.execute(() -> provisioning.apply(sample[0], sample[1], this));
   }
 
   /** SAM LOGICAL UNIT RESET effects: SPC-2 reservation released, mode pages back to defaults. Any thread. */

@@ -94,7 +94,11 @@ final class ModePages {
     if (pc == PC_SAVED && !store.persists()) {
       return SenseReason.SAVING_PARAMETERS_NOT_SUPPORTED;
     }
-    if (subpage != 0 && !(page == ALL_PAGES && subpage == 0xFF)) {
+    boolean provisioning = lu.provisioning.supported();
+    boolean provisioningOnly = provisioning && page == ProvisioningModePage.PAGE
+        && subpage == ProvisioningModePage.SUBPAGE;
+    boolean withSubpages = subpage == 0xFF && (page == ALL_PAGES || page == ProvisioningModePage.PAGE);
+    if (subpage != 0 && !provisioningOnly && !withSubpages) {
       return SenseReason.INVALID_FIELD_IN_CDB;
     }
     if (page != ALL_PAGES && length(page) < 0) {
@@ -127,8 +131,11 @@ final class ModePages {
       for (int p : PAGES) {
         writePage(p, pc, out);
       }
-    } else {
+    } else if (!provisioningOnly) {
       writePage(page, pc, out);
+    }
+    if ((provisioningOnly || withSubpages) && provisioning) {
+      ProvisioningModePage.write(lu, pc, out); // 1Ch/02h follows 1Ch/00h, the last page
     }
     int modeDataLength = out.writerIndex() - start - (ten ? 2 : 1);
     if (ten) {

@@ -68,6 +68,13 @@ final class SpcCommands {
       case MODE_SENSE:
         r = lu.modePages.sense(t, lu, out);
         break;
+      case LOG_SENSE:
+        if (!LogSense.execute(t, lu, out)) {
+          out.release(); // the task was failed with its field pointer
+          return;
+        }
+        r = null;
+        break;
       case PERSISTENT_RESERVE_IN:
         r = lu.reservations.persistent.in(t.cdb[1] & 0x1F, out);
         break;

@@ -43,6 +43,7 @@ final class SupportedOpcodes {
       s(0x48, Sanitize.OVERWRITE, 0x48, 0xBF, 0, 0, 0, 0, 0, FF, FF, CTRL), // SANITIZE (no CRYPTOGRAPHIC ERASE)
       s(0x48, Sanitize.BLOCK_ERASE, 0x48, 0xBF, 0, 0, 0, 0, 0, FF, FF, CTRL),
       s(0x48, Sanitize.EXIT_FAILURE_MODE, 0x48, 0xBF, 0, 0, 0, 0, 0, FF, FF, CTRL),
+      e(0x4D, 0x4D, 0x03, FF, FF, 0, FF, FF, FF, FF, CTRL),             // LOG SENSE
       e(0x55, 0x55, 0x11, 0, 0, 0, 0, 0, FF, FF, CTRL),                 // MODE SELECT(10)
       e(0x56, 0x56, 0, 0, 0, 0, 0, 0, 0, 0, CTRL),                      // RESERVE(10)
       e(0x57, 0x57, 0, 0, 0, 0, 0, 0, 0, 0, CTRL),                      // RELEASE(10)

@@ -126,6 +126,11 @@ public final class FaultInjectingBlockDevice implements BlockDevice {
   }
 
   @Override
+  public io.numaiscsi.scsi.MappingResources mappingResources() {
+    return delegate.mappingResources();
+  }
+
+  @Override
   public boolean isMapped(long offset) {
     return delegate.isMapped(offset);
   }

@@ -6,6 +6,7 @@ import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.MappingResources;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -53,6 +54,7 @@ public final class FileBlockDevice implements BlockDevice {
   private int pooled;
   private ByteBuffer zeros;
   private volatile boolean closed;
+  private volatile MappingResources allocation;
   private DataTouches touches = DataTouches.singleNode();
 
   private FileBlockDevice(Path file, long size, int blockSize, int physicalBlockSize, boolean blockSpecial,
@@ -306,6 +308,24 @@ public final class FileBlockDevice implements BlockDevice {
       submit(IoRequest.WRITE_ZEROES, offset, length, null, false, done);
     }
     return true;
+  }
+
+  /** A file's allocation and its file system's free space; none for a block device (fully provisioned). */
+  @Override
+  public MappingResources mappingResources() {
+    if (blockSpecial) {
+      return null;
+    }
+    MappingResources r = allocation;
+    if (r == null) {
+      try {
+        r = FileAllocation.of(file, libc, fd, () -> closed);
+      } catch (IOException e) {
+        LOG.warn("{}: its file system's free space cannot be read ({}); no provisioning counts", file, e.toString());
+      }
+      allocation = r;
+    }
+    return r;
   }
 
   @Override

@@ -62,6 +62,10 @@ public interface LibC {
   @SaveError
   int ftruncate(int fd, long length);
 
+  /** fstat(2) into {@code stat} (struct stat, at least {@link FileAllocation#STAT_SIZE} bytes). */
+  @SaveError
+  int fstat(int fd, byte[] stat);
+
   @SaveError
   int flock(int fd, int operation);
   /** An ioctl whose argument is a u64 or u64[]: BLKGETSIZE64, BLKZEROOUT. */

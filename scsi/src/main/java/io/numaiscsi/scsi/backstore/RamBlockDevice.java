@@ -5,6 +5,7 @@ import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.MappingResources;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -57,6 +58,41 @@ public final class RamBlockDevice implements BlockDevice {
     this.chunks = new AtomicReferenceArray<>((int) chunkCount);
     this.memory = memory;
     this.touches = touches;
+  }
+
+  /**
+   * Used: the 1 MiB chunks allocated now (the memory the disk really holds); free: the rest of its size. The node's
+   * memory other units share is not counted, so the free count is the unit's own.
+   */
+  @Override
+  public MappingResources mappingResources() {
+    return new MappingResources() {
+      @Override
+      public long usedBytes() {
+        return allocatedChunks() * (long) CHUNK_SIZE;
+      }
+
+      @Override
+      public long freeBytes() {
+        return Math.max(0, size - usedBytes());
+      }
+
+      @Override
+      public boolean freeShared() {
+        return false;
+      }
+    };
+  }
+
+  /** Live chunks; a walk over the chunk table, for the provisioning check (seconds apart), not the data path. */
+  long allocatedChunks() {
+    long n = 0;
+    for (int i = 0; i < chunks.length(); i++) {
+      if (chunks.get(i) != null) {
+        n++;
+      }
+    }
+    return n;
   }
 
   @Override

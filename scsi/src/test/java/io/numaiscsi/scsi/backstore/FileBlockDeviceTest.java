@@ -69,6 +69,19 @@ class FileBlockDeviceTest {
   }
 
   @Test
+  void mappingResourcesAreTheFilesAllocationAndItsFileSystemsFreeSpace() throws Exception {
+    io.numaiscsi.scsi.MappingResources r = d.mappingResources();
+    assertEquals(0, r.usedBytes(), "a fresh sparse file holds no blocks");
+    assertEquals(IoStatus.OK, write(1 << 20, Unpooled.wrappedBuffer(pattern(1 << 20, 3)), true));
+    long used = r.usedBytes();
+    assertTrue(used >= 1 << 20 && used < 2 << 20, "1 MiB written, allocated: " + used);
+    assertEquals(Files.getFileStore(dir).getUsableSpace(), r.freeBytes(), 64L << 20, "statvfs f_bavail, give or take");
+    assertTrue(r.freeShared());
+    d.close();
+    assertThrows(IOException.class, r::usedBytes, "a closed device's descriptor may be another file's");
+  }
+
+  @Test
   void createsSparseFileOfTheConfiguredSize() throws IOException {
     assertEquals(SIZE, Files.size(dir.resolve("disk.img")));
     assertEquals(SIZE / 512, d.blockCount());

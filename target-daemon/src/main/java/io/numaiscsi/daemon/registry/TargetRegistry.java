@@ -55,6 +55,7 @@ public final class TargetRegistry implements AutoCloseable {
     private volatile List<TargetDefinition> definitionSnapshot = List.of();
     /** Every LUN that has a device open, also those removed but not yet idle; for readers on other threads. */
     private final List<RegisteredLun> open = new CopyOnWriteArrayList<>();
+    private final ProvisioningChecks provisioningChecks = new ProvisioningChecks(() -> List.copyOf(open));
 
     /**
      * @param sharedReadMin     reads of at least this many bytes are served from device memory ({@link
@@ -209,15 +210,25 @@ public final class TargetRegistry implements AutoCloseable {
         }
         unit.touches(touches);
         unit.readOnly(lun.readOnly());
+        if (lun.softThreshold() != LunDefinition.NO_THRESHOLD) {
+            try {
+                unit.softThreshold(lun.softThreshold());
+            } catch (IllegalArgumentException e) {
+                DeviceShutdown.flushAndClose(device, "target " + targetName + " LUN " + lun.id());
+                throw new IOException("target " + targetName + " LUN " + lun.id() + ": soft-threshold: "
+                        + e.getMessage(), e);
+            }
+        }
         unit.sharedReadMin(sharedReadMin);
         threads.assign(targetName, unit);
         RegisteredLun registered = new RegisteredLun(targetName, lun, device, unit);
         open.add(registered);
         lunsByTarget.get(targetName).put(lun.id(), registered);
         target.scsi().add(unit);
-        LOG.info("target {} LUN {}: {} {} bytes, block size {}, physical block {}{}", targetName, lun.id(),
+        LOG.info("target {} LUN {}: {} {} bytes, block size {}, physical block {}{}{}", targetName, lun.id(),
                 lun.backing(), device.blockCount() * device.blockSize(), device.blockSize(), unit.physicalBlockSize(),
-                lun.path() == null ? "" : " at " + lun.path());
+                lun.path() == null ? "" : " at " + lun.path(),
+                lun.softThreshold() == LunDefinition.NO_THRESHOLD ? "" : ", soft threshold " + lun.softThreshold() + "%");
     }
 
     private void removeLun(String targetName, int lun) {
@@ -289,6 +300,7 @@ public final class TargetRegistry implements AutoCloseable {
      */
     @Override
     public void close() {
+        provisioningChecks.close();
         control.shutdown();
         try {
             control.awaitTermination(30, TimeUnit.SECONDS);
