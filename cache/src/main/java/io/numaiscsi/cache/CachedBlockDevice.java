@@ -419,6 +419,11 @@ public final class CachedBlockDevice implements BlockDevice {
     return backing.mappingResources();
   }
 
+  @Override
+  public boolean tracksAllocation() {
+    return backing.tracksAllocation();
+  }
+
   /** Mapping state comes from the backing device (in write-back, as of the last flush). */
   @Override
   public boolean isMapped(long offset) {

@@ -53,7 +53,7 @@ class AptplRestartTest {
     private static ScsiResult prout(TestConnection c, int serviceAction, int type, long key, long sak, boolean aptpl)
             throws IOException {
         byte[] cdb = {0x5F, (byte) serviceAction, (byte) type, 0, 0, 0, 0, 0, 24, 0};
-        return pastUnitAttention(() -> {
+        return RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
             c.send(c.scsiCommand(LUN, itt, cdb, 24, TestConnection.WRITE_BIT, true).data(proutList(key, sak, aptpl)));
             return c.awaitStatus(itt, ANSWER);
@@ -67,7 +67,7 @@ class AptplRestartTest {
     }
 
     private static ScsiResult write(TestConnection c, long lba, int seed) throws IOException {
-        return pastUnitAttention(() -> {
+        return RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
             c.send(c.scsiCommand(LUN, itt, ScsiCdb.write10(lba, 1), 512, TestConnection.WRITE_BIT, true)
                     .data(ScsiCdb.pattern(512, seed)));
@@ -93,7 +93,7 @@ class AptplRestartTest {
         p[27] = (byte) (idLength - 4);
         System.arraycopy(name, 0, p, 28, name.length);
         byte[] cdb = {0x5F, 7, 0, 0, 0, 0, 0, 0, (byte) p.length, 0};
-        return pastUnitAttention(() -> {
+        return RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
             c.send(c.scsiCommand(LUN, itt, cdb, p.length, TestConnection.WRITE_BIT, true).data(p));
             return c.awaitStatus(itt, ANSWER);
@@ -103,7 +103,7 @@ class AptplRestartTest {
     /** PERSISTENT RESERVE IN with {@code serviceAction}; returns its data. */
     private static byte[] prin(TestConnection c, int serviceAction) throws IOException {
         byte[] cdb = {0x5E, (byte) serviceAction, 0, 0, 0, 0, 0, 1, 0, 0};
-        ScsiResult r = pastUnitAttention(() -> {
+        ScsiResult r = RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
             c.send(c.scsiCommand(LUN, itt, cdb, 256, TestConnection.READ_BIT, true));
             return c.awaitStatus(itt, ANSWER);
@@ -112,19 +112,7 @@ class AptplRestartTest {
         return r.data();
     }
 
-    private interface Command {
-        ScsiResult run() throws IOException;
-    }
 
-    /** A fresh session may first hear of the restart (a unit attention); the command is then sent again. */
-    private static ScsiResult pastUnitAttention(Command command) throws IOException {
-        ScsiResult r = command.run();
-        for (int i = 0; i < 3 && r.status() == ScsiResult.CHECK_CONDITION && r.senseKey() == ScsiResult.UNIT_ATTENTION;
-                i++) {
-            r = command.run();
-        }
-        return r;
-    }
 
     private static long u64(byte[] b, int at) {
         long v = 0;
@@ -231,7 +219,7 @@ class AptplRestartTest {
             try (TestConnection a = TestConnection.loggedIn(target, keysOf(target, NODE_A),
                     TestConnection.newIsidQualifier())) {
                 byte[] cdb = {0x5F, 0, 0, 0, 0, 0, 0, 0, 24, 0};
-                ScsiResult r = pastUnitAttention(() -> {
+                ScsiResult r = RawIo.pastUnitAttention(() -> {
                     int itt = a.newItt();
                     a.send(a.scsiCommand(1, itt, cdb, 24, TestConnection.WRITE_BIT, true)
                             .data(proutList(0, KEY_A, true)));

@@ -129,6 +129,21 @@ final class RawIo {
         return c.awaitStatus(itt, limit);
     }
 
+    /** One command sent on a connection; its status. */
+    interface Command {
+        ScsiResult run() throws IOException;
+    }
+
+    /** A fresh session may first hear of a restart or reset (a unit attention); the command is then sent again. */
+    static ScsiResult pastUnitAttention(Command command) throws IOException {
+        ScsiResult r = command.run();
+        for (int i = 0; i < 3 && r.status() == ScsiResult.CHECK_CONDITION && r.senseKey() == ScsiResult.UNIT_ATTENTION;
+                i++) {
+            r = command.run();
+        }
+        return r;
+    }
+
     /** TEST UNIT READY, retried once past a unit attention (a LUN reset or a restart leaves one). */
     static ScsiResult testUnitReady(TestConnection c, int lun, Duration limit) throws IOException {
         ScsiResult r = null;

@@ -23,19 +23,7 @@ class SavedModePagesTest {
     /** A RAM LUN beside LUN 0 (a target keeps at least one LUN, so this one can be removed). */
     private static final int LUN = 1;
 
-    @FunctionalInterface
-    private interface Command {
-        ScsiResult run() throws IOException;
-    }
 
-    private static ScsiResult pastUnitAttention(Command command) throws IOException {
-        ScsiResult r = command.run();
-        for (int i = 0; i < 3 && r.status() == ScsiResult.CHECK_CONDITION && r.senseKey() == ScsiResult.UNIT_ATTENTION;
-                i++) {
-            r = command.run();
-        }
-        return r;
-    }
 
     /** MODE SELECT(6), PF=1 and SP as given, with the caching page's WCE as given. */
     private static ScsiResult selectCaching(TestConnection c, boolean wce, boolean save) throws IOException {
@@ -44,7 +32,7 @@ class SavedModePagesTest {
         list[5] = 0x12;
         list[6] = (byte) (wce ? 0x04 : 0);
         byte[] cdb = {0x15, (byte) (save ? 0x11 : 0x10), 0, 0, 24, 0};
-        return pastUnitAttention(() -> {
+        return RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
             c.send(c.scsiCommand(LUN, itt, cdb, 24, TestConnection.WRITE_BIT, true).data(list));
             return c.awaitStatus(itt, ANSWER);
@@ -54,7 +42,7 @@ class SavedModePagesTest {
     /** Byte 0 (PS, page code) and byte 2 (WCE) of the caching page, page control 0 (current) or 3 (saved). */
     private static int[] caching(TestConnection c, int pageControl) throws IOException {
         byte[] cdb = {0x1A, 0x08, (byte) (pageControl << 6 | 0x08), 0, (byte) 0xFF, 0};
-        ScsiResult r = pastUnitAttention(() -> {
+        ScsiResult r = RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
             c.send(c.scsiCommand(LUN, itt, cdb, 255, TestConnection.READ_BIT, true));
             return c.awaitStatus(itt, ANSWER);

@@ -89,6 +89,14 @@ public interface BlockDevice extends AutoCloseable {
     done.ioComplete(IoStatus.OK);
   }
 
+  /**
+   * Whether {@link #isMapped} tells deallocated blocks from mapped ones. A block device does not (every block reads as
+   * mapped), so nothing can show it was erased: SANITIZE BLOCK ERASE is not offered there.
+   */
+  default boolean tracksAllocation() {
+    return true;
+  }
+
   /** For GET LBA STATUS: is the block at this byte offset allocated. */
   boolean isMapped(long offset);
 

@@ -57,6 +57,14 @@ final class Sanitize implements IoCompletion, Runnable {
     this.lu = lu;
   }
 
+  /**
+   * BLOCK ERASE needs a store that tells deallocated blocks from mapped ones: on a block device (every block reads as
+   * mapped) an erase could not be told from a write of zeros, so it is not offered (WABEREQ 0, not listed).
+   */
+  static boolean offersBlockErase(LogicalUnit lu) {
+    return lu.device.tracksAllocation();
+  }
+
   /** CDB checks (on the transport's thread): reserved fields, service action, parameter list length. */
   static SenseReason decode(ScsiTask t, LogicalUnit lu, byte[] c) {
     if ((c[1] & CDB_RESERVED_BITS) != 0) {
@@ -76,6 +84,10 @@ final class Sanitize implements IoCompletion, Runnable {
         }
         break;
       case BLOCK_ERASE:
+        if (!offersBlockErase(lu) || length != 0) {
+          return SenseReason.INVALID_FIELD_IN_CDB;
+        }
+        break;
       case EXIT_FAILURE_MODE:
         if (length != 0) {
           return SenseReason.INVALID_FIELD_IN_CDB;

@@ -114,7 +114,13 @@ final class SupportedOpcodes {
     return null;
   }
 
+  /** Whether {@code lu} serves {@code e}: SANITIZE BLOCK ERASE needs a store that tracks allocation. */
+  private static boolean offered(Entry e, LogicalUnit lu) {
+    return !(e.opcode == 0x48 && e.serviceAction == Sanitize.BLOCK_ERASE) || lu == null || Sanitize.offersBlockErase(lu);
+  }
+
   static SenseReason report(ScsiTask t, ByteBuf out) {
+    LogicalUnit lu = t.unit;
     byte[] c = t.cdb;
     boolean timeouts = (c[2] & 0x80) != 0;
     int options = c[2] & 0x07;
@@ -122,9 +128,12 @@ final class SupportedOpcodes {
     int serviceAction = Cdb.u16(c, 4);
     switch (options) {
       case 0: {
-        int perCommand = timeouts ? 20 : 8;
-        out.writeInt(COMMANDS.length * perCommand);
+        int lengthAt = out.writerIndex();
+        out.writeInt(0);
         for (Entry e : COMMANDS) {
+          if (!offered(e, lu)) {
+            continue;
+          }
           out.writeByte(e.opcode);
           out.writeByte(0);
           out.writeShort(Math.max(0, e.serviceAction));
@@ -135,6 +144,7 @@ final class SupportedOpcodes {
             writeTimeouts(out);
           }
         }
+        out.setInt(lengthAt, out.writerIndex() - lengthAt - 4);
         return null;
       }
       case 1:
@@ -146,10 +156,14 @@ final class SupportedOpcodes {
         if (!hasServiceActions(opcode)) {
           return SenseReason.INVALID_FIELD_IN_CDB;
         }
-        return one(find(opcode, serviceAction), timeouts, out);
+        return one(offeredOrNull(find(opcode, serviceAction), lu), timeouts, out);
       default: // 3: service action only if the opcode has them
-        return one(find(opcode, hasServiceActions(opcode) ? serviceAction : 0), timeouts, out);
+        return one(offeredOrNull(find(opcode, hasServiceActions(opcode) ? serviceAction : 0), lu), timeouts, out);
     }
+  }
+
+  private static Entry offeredOrNull(Entry e, LogicalUnit lu) {
+    return e != null && offered(e, lu) ? e : null;
   }
 
   private static SenseReason one(Entry e, boolean timeouts, ByteBuf out) {

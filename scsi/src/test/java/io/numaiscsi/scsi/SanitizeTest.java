@@ -5,6 +5,7 @@ import static io.numaiscsi.scsi.Harness.B;
 import static io.numaiscsi.scsi.Harness.cdb;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -108,6 +109,36 @@ class SanitizeTest {
   void blockDeviceCharacteristicsSayReadsAfterBlockEraseSucceedAndNoCryptographicErase() {
     byte[] page = h.good("12 01 b1 00 40 00");
     assertEquals(0x40, page[7] & 0xF0, "WABEREQ 01b, WACEREQ 00b");
+  }
+
+  /** A store that cannot tell deallocated blocks from mapped ones, as a block device. */
+  private static final class UntrackedDevice extends RamDelegate {
+    UntrackedDevice() {
+      super(new RamBlockDevice(SIZE, BS));
+    }
+
+    @Override
+    public boolean tracksAllocation() {
+      return false;
+    }
+  }
+
+  @Test
+  void aStoreThatCannotShowDeallocationOffersNoBlockErase() {
+    Harness untracked = new Harness(new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null),
+        new UntrackedDevice()));
+    byte[] one = untracked.good(A, 0, cdb("a3 0c 02 48 0002 00000100 00 00"), null);
+    assertEquals(0x01, one[1] & 0x07, "BLOCK ERASE not supported");
+    assertEquals(0x03, untracked.good(A, 0, cdb("a3 0c 02 48 0001 00000100 00 00"), null)[1] & 0x07,
+        "OVERWRITE still is");
+    byte[] all = untracked.good(A, 0, cdb("a3 0c 00 00 0000 00010000 00 00"), null);
+    for (int at = 4; at < 4 + Cdb.u32(all, 0); at += 8) {
+      assertFalse((all[at] & 0xFF) == 0x48 && Cdb.u16(all, at + 2) == 0x02, "BLOCK ERASE listed");
+    }
+    assertEquals(Cdb.u32(all, 0) + 8, Cdb.u32(h.good(A, 0, cdb("a3 0c 00 00 0000 00010000 00 00"), null), 0),
+        "one descriptor fewer than a unit that offers it, and the length says so");
+    assertEquals(0, untracked.good("12 01 b1 00 40 00")[7] & 0xF0, "WABEREQ 00b");
+    untracked.check(A, 0, sanitize(0x02, 0), null, SenseReason.INVALID_FIELD_IN_CDB);
   }
 
   // ---- CDB checks ----

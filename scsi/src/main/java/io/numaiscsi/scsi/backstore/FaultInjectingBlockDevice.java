@@ -131,6 +131,11 @@ public final class FaultInjectingBlockDevice implements BlockDevice {
   }
 
   @Override
+  public boolean tracksAllocation() {
+    return delegate.tracksAllocation();
+  }
+
+  @Override
   public boolean isMapped(long offset) {
     return delegate.isMapped(offset);
   }

@@ -329,6 +329,11 @@ public final class FileBlockDevice implements BlockDevice {
   }
 
   @Override
+  public boolean tracksAllocation() {
+    return !blockSpecial;
+  }
+
+  @Override
   public boolean isMapped(long offset) {
     if (fd < 0 || closed || blockSpecial) { // a block device has no SEEK_DATA (EINVAL) and does not say what is mapped
       return true;

@@ -1,8 +1,8 @@
 package io.numaiscsi.daemon.reservations;
 
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.daemon.registry.ReservationStores;
 import io.numaiscsi.daemon.state.DurableFiles;
+import io.numaiscsi.daemon.state.StateFileWriter;
 import io.numaiscsi.scsi.ReservationStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,10 +10,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,8 +24,7 @@ public final class ReservationFiles implements ReservationStores, AutoCloseable 
     static final String DIRECTORY = "reservations";
 
     private final Path root;
-    private final ExecutorService io =
-            Executors.newSingleThreadExecutor(new DefaultThreadFactory("reservation-store", true));
+    private final StateFileWriter io = new StateFileWriter("reservation-store");
     private final Map<String, ReservationFile> open = new ConcurrentHashMap<>();
 
     public ReservationFiles(Path dataDir) {
@@ -52,19 +47,7 @@ public final class ReservationFiles implements ReservationStores, AutoCloseable 
     public void discard(String target, int lun) throws IOException {
         ReservationFile f = open.remove(key(target, lun));
         ReservationFile gone = f != null ? f : new ReservationFile(fileOf(target, lun), target, lun, io);
-        try {
-            io.submit(() -> {
-                gone.discardNow();
-                return null;
-            }).get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted removing " + gone.path(), e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof IOException failure ? failure : new IOException(e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IOException("removing " + gone.path() + " took longer than 30 s", e);
-        }
+        io.runAndWait(gone::discardNow, gone.path());
     }
 
     /**
@@ -99,11 +82,6 @@ public final class ReservationFiles implements ReservationStores, AutoCloseable 
     /** Finishes the writes asked for so far (their commands are waiting for them) and stops the thread. */
     @Override
     public void close() {
-        io.shutdown();
-        try {
-            io.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        io.close();
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.daemon.registry.ModePageStores;
 import io.numaiscsi.scsi.ModePageStore;
 import io.numaiscsi.scsi.SavedModePages;
@@ -12,12 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,8 +30,7 @@ public final class ModePageFiles implements ModePageStores, AutoCloseable {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final Path root;
-    private final ExecutorService io =
-            Executors.newSingleThreadExecutor(new DefaultThreadFactory("mode-page-store", true));
+    private final StateFileWriter io = new StateFileWriter("mode-page-store");
 
     public ModePageFiles(Path dataDir) {
         this.root = dataDir.resolve(DIRECTORY);
@@ -55,19 +48,7 @@ public final class ModePageFiles implements ModePageStores, AutoCloseable {
     @Override
     public void discard(String target, int lun) throws IOException {
         Path file = fileOf(target, lun);
-        try {
-            io.submit(() -> {
-                DurableFiles.remove(file);
-                return null;
-            }).get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted removing " + file, e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof IOException failure ? failure : new IOException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new IOException("removing " + file + " took longer than 30 s", e);
-        }
+        io.runAndWait(() -> DurableFiles.remove(file), file);
     }
 
     static byte[] encode(String target, int lun, SavedModePages pages) {
@@ -111,12 +92,7 @@ public final class ModePageFiles implements ModePageStores, AutoCloseable {
     /** Finishes the writes asked for so far (their MODE SELECTs are waiting) and stops the thread. */
     @Override
     public void close() {
-        io.shutdown();
-        try {
-            io.awaitTermination(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        io.close();
     }
 
     private final class LunFile implements ModePageStore {
