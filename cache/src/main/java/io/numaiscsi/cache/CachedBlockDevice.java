@@ -11,6 +11,7 @@ import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.MappingResources;
 import io.numaiscsi.scsi.SharedRead;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -415,7 +416,7 @@ public final class CachedBlockDevice implements BlockDevice {
 
   /** The backing device's: under write-back, blocks still dirty here are not counted until they are written back. */
   @Override
-  public io.numaiscsi.scsi.MappingResources mappingResources() {
+  public MappingResources mappingResources() {
     return backing.mappingResources();
   }
 

@@ -48,8 +48,36 @@ final class SbcCommands {
     lu.device.read(t.lba * lu.blockSize, length, buf, t.io);
   }
 
+  /**
+   * WRITE, WRITE AND VERIFY, WRITE SAME and UNMAP, once no atomic command holds or wants the unit's
+   * {@link AtomicWriteLock} (else parked until then).
+   */
+  static void startPlainWrite(ScsiTask t) {
+    if (t.aborted()) {
+      t.completeFailed(SenseReason.TASK_ABORTED); // aborted while it was parked
+      return;
+    }
+    if (!t.unit.atomicWriteLock.admitPlainWrite(t)) {
+      return;
+    }
+    t.plainWrite = true;
+    switch (t.kind) {
+      case UNMAP -> unmap(t);
+      case WRITE_SAME -> writeSame(t);
+      default -> write(t);
+    }
+  }
+
+  /** A plain write of {@code lu} finished: an atomic command waiting for plain writes to drain may start. */
+  static void plainWriteDone(LogicalUnit lu) {
+    ScsiTask atomic = lu.atomicWriteLock.plainWriteDone();
+    if (atomic != null) {
+      startLocked(atomic);
+    }
+  }
+
   /** WRITE and WRITE AND VERIFY; only whole blocks the transport collected are written (EDTL may be short). */
-  static void write(ScsiTask t) {
+  private static void write(ScsiTask t) {
     LogicalUnit lu = t.unit;
     ByteBuf src = t.dataOut;
     long received = src == null ? 0 : src.readableBytes() / lu.blockSize;
@@ -117,11 +145,11 @@ final class SbcCommands {
 
   /**
    * WRITE ATOMIC(16): all of the Data-Out as one device request, under the unit's {@link AtomicWriteLock}, so no
-   * COMPARE AND WRITE, ORWRITE or other atomic write of this unit interleaves with it. What else that guarantees
-   * depends on the store: a RAM store copies a request in one step on the unit's thread (no read or write of the unit
-   * sees half of it); a file or block device gets one pwritev / io_uring write, which Linux does not promise to keep
-   * whole against a crash, nor against a concurrent READ of another task; the write-back cache splits a request
-   * across its granules. The decoder caps the length at the Block Limits maximum atomic transfer length.
+   * other command of this unit that changes blocks is in flight beside it. What else that guarantees depends on the
+   * store: a RAM store copies a request in one step on the unit's thread (no read of the unit sees half of it); a
+   * file or block device gets one pwritev / io_uring write, which Linux does not promise to keep whole against a
+   * crash, nor against a concurrent READ of another task; the write-back cache splits a request across its granules.
+   * The decoder caps the length at the Block Limits maximum atomic transfer length.
    */
   static void writeAtomic(ScsiTask t) {
     if (t.blocks == 0) {
@@ -164,6 +192,10 @@ final class SbcCommands {
     ScsiTask next = lock.release();
     if (next != null) {
       startLocked(next);
+      return;
+    }
+    for (ScsiTask parked = lock.nextParkedWrite(); parked != null; parked = lock.nextParkedWrite()) {
+      startPlainWrite(parked);
     }
   }
 
@@ -201,7 +233,7 @@ final class SbcCommands {
     }
   }
 
-  static void writeSame(ScsiTask t) {
+  private static void writeSame(ScsiTask t) {
     LogicalUnit lu = t.unit;
     int bs = lu.blockSize;
     ByteBuf block = t.dataOut;
@@ -255,7 +287,7 @@ final class SbcCommands {
     t.unit.device.write(offset, t.scratch, t.fua, t.io);
   }
 
-  static void unmap(ScsiTask t) {
+  private static void unmap(ScsiTask t) {
     LogicalUnit lu = t.unit;
     ByteBuf p = t.dataOut;
     if (t.dataOutLength == 0) {

@@ -179,7 +179,9 @@ public final class ScsiTarget {
         return;
       case WRITE:
       case WRITE_AND_VERIFY:
-        SbcCommands.write(task);
+      case UNMAP:
+      case WRITE_SAME:
+        SbcCommands.startPlainWrite(task);
         return;
       case VERIFY:
         SbcCommands.verify(task);
@@ -189,12 +191,6 @@ public final class ScsiTarget {
         return;
       case PRE_FETCH:
         Prefetch.start(task);
-        return;
-      case UNMAP:
-        SbcCommands.unmap(task);
-        return;
-      case WRITE_SAME:
-        SbcCommands.writeSame(task);
         return;
       case COMPARE_AND_WRITE:
         SbcCommands.compareAndWrite(task);

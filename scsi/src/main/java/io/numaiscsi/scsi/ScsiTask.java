@@ -49,6 +49,8 @@ public final class ScsiTask {
   ScsiTask prevInSet;
   ScsiTask nextInSet;
   boolean inSet;
+  /** Counted by the unit's {@link AtomicWriteLock} as a plain write in flight until it finishes. */
+  boolean plainWrite;
   /** The task that aborted this one (PREEMPT AND ABORT) and completes when this one leaves the task set. */
   ScsiTask abortWaiter;
   int abortsPending;
@@ -267,9 +269,14 @@ public final class ScsiTask {
   /** Leaves the unit's task set (on its thread: every completion is brought there), then tells the transport. */
   private void finished() {
     ScsiTask waiter = inSet ? unit.tasks.leave(this) : null;
+    LogicalUnit plainWriteOf = plainWrite ? unit : null;
+    plainWrite = false;
     listener.taskComplete(this);
     if (waiter != null) {
       waiter.completeGood();
+    }
+    if (plainWriteOf != null) {
+      SbcCommands.plainWriteDone(plainWriteOf);
     }
   }
 

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.numaiscsi.scsi.BlockDevice;
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.scsi.MappingResources;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
@@ -126,7 +127,7 @@ public final class FaultInjectingBlockDevice implements BlockDevice {
   }
 
   @Override
-  public io.numaiscsi.scsi.MappingResources mappingResources() {
+  public MappingResources mappingResources() {
     return delegate.mappingResources();
   }
 
