@@ -34,7 +34,8 @@ final class ProvisioningChecks implements AutoCloseable {
     }
 
     void checkAll() {
-        for (RegisteredLun lun : luns.get()) {
+        List<RegisteredLun> now = luns.get();
+        for (RegisteredLun lun : now) {
             if (lun.definition().softThreshold() == LunDefinition.NO_THRESHOLD) {
                 continue;
             }
@@ -48,7 +49,7 @@ final class ProvisioningChecks implements AutoCloseable {
                 }
             }
         }
-        failing.retainAll(luns.get());
+        failing.retainAll(now);
     }
 
     @Override
