@@ -20,6 +20,11 @@ final class CachePartition {
   static final byte RESERVED = 3;
   /** Misses without an eviction, in slots, after which a partition counts as settled. */
   static final int SETTLED_MISSES = 4;
+  /**
+   * Misses, in slots, for which the least recently used block must have gone unused before a settled partition's
+   * admission may evict it (see {@link #roomForNewBlock}).
+   */
+  static final int IDLE_MISSES = 64;
 
   final ReentrantLock lock = new ReentrantLock();
   final int node;
@@ -52,6 +57,8 @@ final class CachePartition {
   private final int[] spareStack;
   private int spareCount;
   private final int[] prev;
+  /** Per slot: {@link #missClock} when it last went to the head of the LRU list. */
+  private final long[] usedAt;
   private final int[] next;
   private final boolean[] inLru;
   private int head = -1;
@@ -107,6 +114,7 @@ final class CachePartition {
     freeStack = new int[slots];
     spareStack = new int[slots];
     prev = new int[slots];
+    usedAt = new long[slots];
     next = new int[slots];
     inLru = new boolean[slots];
     for (int s = 0; s < slots; s++) {
@@ -133,6 +141,19 @@ final class CachePartition {
    */
   boolean settled() {
     return ++missClock - lastEviction > (long) SETTLED_MISSES * slots;
+  }
+
+  /**
+   * Whether a new block can take a slot without evicting one still in use: a free slot, memory of the pool, or an LRU
+   * tail unused for {@link #IDLE_MISSES} slots' worth of misses. On a LUN several times larger than the cache, random
+   * misses reach each block held every few slots' worth of misses, so the tail is never that idle and a settled
+   * admission evicts nothing (before, one admission every {@link #SETTLED_MISSES} slots' worth of misses evicted a
+   * block for one that held a granule, turning the whole cache over every few seconds); when the working set moves,
+   * the blocks it left go idle and are replaced.
+   */
+  boolean roomForNewBlock() {
+    return freeCount > 0 || spareCount > 0 && share.pool.freeBytes() > 0
+        || tail >= 0 && missClock - usedAt[tail] > (long) IDLE_MISSES * slots;
   }
 
   /** Whether slot s holds granules [g0, g1) or is filling them. */
@@ -376,6 +397,7 @@ final class CachePartition {
       tail = s;
     }
     inLru[s] = true;
+    usedAt[s] = missClock;
     wakeDue |= !parked.isEmpty();
   }
 

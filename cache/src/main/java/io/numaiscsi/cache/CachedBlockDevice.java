@@ -305,16 +305,17 @@ public final class CachedBlockDevice implements BlockDevice {
     CachePartition p = space.partitionOf(block);
     p.lock.lock();
     try {
-      admission.readThrough(block, 0, space.granules(block));
+      admission.wanted(block, 0, space.granules(block));
     } finally {
       p.lock.unlock();
     }
   }
 
   /**
-   * Whether a read within one block whose bytes are not cached goes straight to the backing device: the admission
-   * gives it no slot (nor a fill of those granules into the block's slot, when the block is cached in part). Decided, recorded and counted here, so that such a read (most reads of a LUN larger than the cache)
-   * costs one partition lookup and nothing else of the cache. A read the cache takes part in returns false.
+   * Whether a read within one block that is not cached goes straight to the backing device: the admission gives it no
+   * slot. Decided, recorded and counted here, so that such a read (most reads of a LUN larger than the cache) costs
+   * one partition lookup and nothing else of the cache. A read the cache takes part in returns false, a read of a
+   * block that is cached among them (its missing granules are filled into the block's slot).
    */
   private boolean readsThrough(long offset, int length, boolean sequential) {
     long block = offset / blockSize;
@@ -331,7 +332,7 @@ public final class CachedBlockDevice implements BlockDevice {
     p.lock.lock();
     try {
       int s = p.lookup(block);
-      if (s >= 0 && p.holds(s, g0, g1) || admission.fills(p, block, g0, g1, whole, sequential)) {
+      if (s >= 0 || admission.fills(p, block, g0, g1, whole, sequential)) {
         return false;
       }
       admission.readThrough(block, g0, g1);

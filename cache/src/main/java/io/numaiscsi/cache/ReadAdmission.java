@@ -22,19 +22,32 @@ final class ReadAdmission {
   }
 
   /**
-   * Lock of {@code p} held: whether a miss on granules [g0, g1) of {@code block}, whose bytes are not cached, fills:
+   * Lock of {@code p} held: whether a miss on granules [g0, g1) of {@code block}, a block not cached, takes a slot:
    * when those bytes were read through shortly before (reuse); when a sequential stream reads part of the block (the
    * rest is read ahead); when a random read covers it whole (filled as before admission existed); or, unless it is a
-   * scan, when its partition is settled ({@link CachePartition#settled}: what it holds fits, so fills stay). A
+   * scan, when its partition is settled ({@link CachePartition#settled}: what it holds fits, so fills stay) and the
+   * slot evicts no block in use ({@link CachePartition#roomForNewBlock}). A
    * sequential stream of whole blocks not seen shortly before is a scan: a fill would only add a copy and evict
-   * something, so it reads through.
+   * something, so it reads through. Where the slot would evict a block in use, one reuse is not enough: a random small
+   * read over a LUN larger than the cache comes back within the window by chance (with 4 KiB reads over 1 GiB and a
+   * 256 MiB cache, one miss in 500), and each such admission evicted a block full of valid granules for a slot
+   * holding one, so the cache never held more than a few percent of what it could; a piece read through twice in a
+   * row within the window is hot.
    */
   boolean fills(CachePartition p, long block, int g0, int g1, boolean whole, boolean sequential) {
-    return !(whole && sequential) && p.settled() || whole != sequential || ghosts.seen(block, g0, g1);
+    if (!(whole && sequential) && p.settled() && p.roomForNewBlock() || whole != sequential) {
+      return true;
+    }
+    return ghosts.reads(block, g0, g1) >= (p.roomForNewBlock() ? 1 : 2);
   }
 
   /** A miss on granules [g0, g1) of {@code block} was read through: reading them again soon is admitted. */
   void readThrough(long block, int g0, int g1) {
     ghosts.remember(block, g0, g1);
+  }
+
+  /** Granules [g0, g1) of {@code block} are wanted soon (PRE-FETCH): the next read of them is admitted. */
+  void wanted(long block, int g0, int g1) {
+    ghosts.wanted(block, g0, g1);
   }
 }

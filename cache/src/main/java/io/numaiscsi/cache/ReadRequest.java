@@ -111,7 +111,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
       try {
         s = p.lookup(block);
         if (s >= 0) {
-          s = resident(p, s, block, g0, g1, sequential ? all : g1, whole);
+          s = resident(p, s, block, g0, g1, sequential ? all : g1);
         } else if (admission.fills(p, block, g0, g1, whole, sequential)) {
           s = p.acquire();
           if (s >= 0) {
@@ -144,11 +144,12 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
 
   /**
    * A piece of a cached block, lock held: a hit if its granules are valid; else wait for the fill in flight if that
-   * reads them; else, if the admission lets the piece in and no one else uses the slot, fill them into it (never
-   * changing bytes a reader holds); else -1, read through. Granules [g0, fillTo) are filled. Sets {@link #fill} when a
+   * reads them; else, if no one else uses the slot, fill them into it (never changing bytes a reader holds: the slot
+   * is there already, so the fill evicts nothing, and a block of a LUN larger than the cache fills up while it stays
+   * cached instead of holding the granules that first brought it in); else -1, read through. Granules [g0, fillTo) are filled. Sets {@link #fill} when a
    * fill must be issued.
    */
-  private int resident(CachePartition p, int s, long block, int g0, int g1, int fillTo, boolean whole) {
+  private int resident(CachePartition p, int s, long block, int g0, int g1, int fillTo) {
     if (p.valid.covers(s, g0, g1)) {
       p.pin(s);
       counters.hits[p.node].increment();
@@ -160,8 +161,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
         waitFor(p, s);
         return s;
       }
-    } else if (p.pins[s] == 0 && !p.dirty[s] && !p.writeback[s]
-        && admission.fills(p, block, g0, g1, whole, sequential)) {
+    } else if (p.pins[s] == 0 && !p.dirty[s] && !p.writeback[s]) {
       p.pin(s);
       p.startSubFill(s, g0, fillTo);
       waitFor(p, s);
