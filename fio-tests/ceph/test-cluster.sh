@@ -38,8 +38,10 @@ start() {
   dir=$(realpath -m "$1"); port=$2; pool=${3:-rbd}
   [[ $port =~ ^[0-9]+$ ]] || usage
   mkdir -p "$dir"
-  if [[ -f $dir/mon.pid ]] && kill -0 "$(cat "$dir/mon.pid")" 2>/dev/null; then
-    echo "$0: a cluster already runs in $dir (stop it first)" >&2; exit 1
+  if [[ -f $dir/mon.pid || -f $dir/osd.pid ]]; then
+    # left by a run that was killed before it could stop it: the directory is the test's own, so is that cluster
+    echo "$0: stopping the cluster a previous run left in $dir" >&2
+    stop "$dir"
   fi
   rm -rf "$dir/mon" "$dir/osd" "$dir/run" "$dir/log" "$dir"/*.keyring "$dir/monmap"
   mkdir -p "$dir/mon" "$dir/osd" "$dir/run" "$dir/log" "$dir/crash"

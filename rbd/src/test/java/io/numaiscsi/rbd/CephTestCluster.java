@@ -37,6 +37,14 @@ public final class CephTestCluster implements AutoCloseable {
     CephTestCluster c = new CephTestCluster(dir.toAbsolutePath(), portBase, script());
     Files.createDirectories(c.dir);
     c.running = true;
+    // a test JVM killed by surefire must not leave the cluster's daemons behind
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        c.close();
+      } catch (IOException ignored) {
+        // best effort at exit
+      }
+    }));
     try {
       c.exec(Duration.ofSeconds(120), "bash", c.script.toString(), "start", c.dir.toString(),
           Integer.toString(portBase));
@@ -136,7 +144,7 @@ public final class CephTestCluster implements AutoCloseable {
 
   /** Stops the OSD, then the mon. */
   @Override
-  public void close() throws IOException {
+  public synchronized void close() throws IOException {
     if (running) {
       running = false;
       exec(Duration.ofSeconds(60), "bash", script.toString(), "stop", dir.toString());
