@@ -33,6 +33,8 @@ public final class RbdBlockDevice implements BlockDevice {
   private static LibRbd rbd;
 
   private final String name;
+  /** The loaded library, kept here: the hot path takes no class-wide lock to reach it. */
+  private final LibRbd lib;
   private final RadosConnection connection;
   private final long ioctx;
   private final long image;
@@ -47,8 +49,10 @@ public final class RbdBlockDevice implements BlockDevice {
   private int inFlight;
   private boolean closed;
 
-  private RbdBlockDevice(String name, RadosConnection connection, long ioctx, long image, long size, int blockSize) {
+  private RbdBlockDevice(String name, LibRbd lib, RadosConnection connection, long ioctx, long image, long size,
+                         int blockSize) {
     this.name = name;
+    this.lib = lib;
     this.connection = connection;
     this.ioctx = ioctx;
     this.image = image;
@@ -102,7 +106,7 @@ public final class RbdBlockDevice implements BlockDevice {
             + "size " + blockSize);
       }
       LOG.info("RBD image {} opened as {}: {} bytes", name, client.entity(), size);
-      return new RbdBlockDevice(name, connection, ioctx, image, size, blockSize);
+      return new RbdBlockDevice(name, r, connection, ioctx, image, size, blockSize);
     } catch (IOException | RuntimeException e) {
       if (image != 0) {
         rbd().rbd_close(image);
@@ -150,7 +154,6 @@ public final class RbdBlockDevice implements BlockDevice {
       r.bounce = PooledByteBufAllocator.DEFAULT.directBuffer(length, length);
       address = r.bounce.memoryAddress();
     }
-    LibRbd lib = rbd();
     if (create(r)) {
       started(r, lib.rbd_aio_read(image, offset, length, address, r.completion[0]));
     }
@@ -178,7 +181,7 @@ public final class RbdBlockDevice implements BlockDevice {
       address = r.bounce.memoryAddress();
     }
     if (create(r)) {
-      started(r, rbd().rbd_aio_write2(image, offset, length, address, r.completion[0],
+      started(r, lib.rbd_aio_write2(image, offset, length, address, r.completion[0],
           fua ? LibRbd.OP_FLAG_FADVISE_FUA : 0));
     }
   }
@@ -187,7 +190,7 @@ public final class RbdBlockDevice implements BlockDevice {
   public void flush(IoCompletion done) {
     RbdRequest r = acquire(RbdRequest.FLUSH, 0, 0, done);
     if (r != null && create(r)) {
-      started(r, rbd().rbd_aio_flush(image, r.completion[0]));
+      started(r, lib.rbd_aio_flush(image, r.completion[0]));
     }
   }
 
@@ -199,7 +202,7 @@ public final class RbdBlockDevice implements BlockDevice {
     }
     RbdRequest r = acquire(RbdRequest.DISCARD, offset, length, done);
     if (r != null && create(r)) {
-      started(r, rbd().rbd_aio_discard(image, offset, length, r.completion[0]));
+      started(r, lib.rbd_aio_discard(image, offset, length, r.completion[0]));
     }
   }
 
@@ -212,7 +215,7 @@ public final class RbdBlockDevice implements BlockDevice {
     }
     RbdRequest r = acquire(RbdRequest.WRITE_ZEROES, offset, length, done);
     if (r != null && create(r)) {
-      started(r, rbd().rbd_aio_write_zeroes(image, offset, length, r.completion[0], 0, 0));
+      started(r, lib.rbd_aio_write_zeroes(image, offset, length, r.completion[0], 0, 0));
     }
     return true;
   }
@@ -271,7 +274,7 @@ public final class RbdBlockDevice implements BlockDevice {
 
   /** An aio completion for r; false (r finished) when librbd refuses one. */
   private boolean create(RbdRequest r) {
-    int rc = rbd().rbd_aio_create_completion(r.slot, callback, r.completion);
+    int rc = lib.rbd_aio_create_completion(r.slot, callback, r.completion);
     if (rc < 0) {
       finish(r, rc);
       return false;
@@ -282,14 +285,13 @@ public final class RbdBlockDevice implements BlockDevice {
   /** After an rbd_aio_* call: a refused request is finished now, its completion released. */
   private void started(RbdRequest r, int rc) {
     if (rc < 0) {
-      rbd().rbd_aio_release(r.completion[0]);
+      lib.rbd_aio_release(r.completion[0]);
       finish(r, rc);
     }
   }
 
   /** librbd's callback, on one of its threads. */
   private void completed(long completion, long arg) {
-    LibRbd lib = rbd();
     long rc = lib.rbd_aio_get_return_value(completion);
     lib.rbd_aio_release(completion);
     RbdRequest r;
@@ -378,7 +380,7 @@ public final class RbdBlockDevice implements BlockDevice {
         }
       }
     }
-    rbd().rbd_close(image);
+    lib.rbd_close(image);
     RadosConnection.rados().rados_ioctx_destroy(ioctx);
     connection.close();
   }
