@@ -25,7 +25,11 @@ public interface LibRbd {
 
   int rbd_get_size(long image, @Out long[] size);
 
-  int rbd_aio_create_completion(long arg, Completion callback, @Out long[] completion);
+  /**
+   * A completion calling {@code callback} (the native address of a {@link Completion} stub) with {@code arg}, written
+   * to the 8 bytes at {@code completionOut}: addresses, so the call converts and allocates nothing.
+   */
+  int rbd_aio_create_completion(long arg, long callback, long completionOut);
 
   long rbd_aio_get_return_value(long completion);
 

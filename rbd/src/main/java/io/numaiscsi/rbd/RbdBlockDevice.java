@@ -8,6 +8,8 @@ import io.numaiscsi.scsi.IoStatus;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
+import jnr.ffi.Memory;
+import jnr.ffi.Runtime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +44,9 @@ public final class RbdBlockDevice implements BlockDevice {
   private final int blockSize;
   /** Kept reachable: librbd holds the native stub jnr-ffi made for it. */
   private final LibRbd.Completion callback = this::completed;
+  /** The native stub of {@link #callback}, made once and kept reachable with it. */
+  private final jnr.ffi.Pointer callbackStub;
+  private final long callbackAddress;
 
   private RbdRequest[] slots = new RbdRequest[0];
   private int[] free = new int[0];
@@ -58,6 +63,9 @@ public final class RbdBlockDevice implements BlockDevice {
     this.image = image;
     this.size = size;
     this.blockSize = blockSize;
+    Runtime runtime = Runtime.getRuntime(lib);
+    this.callbackStub = runtime.getClosureManager().getClosurePointer(LibRbd.Completion.class, callback);
+    this.callbackAddress = callbackStub.address();
     grow(INITIAL_REQUESTS);
   }
 
@@ -155,7 +163,7 @@ public final class RbdBlockDevice implements BlockDevice {
       address = r.bounce.memoryAddress();
     }
     if (create(r)) {
-      started(r, lib.rbd_aio_read(image, offset, length, address, r.completion[0]));
+      started(r, lib.rbd_aio_read(image, offset, length, address, r.completion));
     }
   }
 
@@ -181,7 +189,7 @@ public final class RbdBlockDevice implements BlockDevice {
       address = r.bounce.memoryAddress();
     }
     if (create(r)) {
-      started(r, lib.rbd_aio_write2(image, offset, length, address, r.completion[0],
+      started(r, lib.rbd_aio_write2(image, offset, length, address, r.completion,
           fua ? LibRbd.OP_FLAG_FADVISE_FUA : 0));
     }
   }
@@ -190,7 +198,7 @@ public final class RbdBlockDevice implements BlockDevice {
   public void flush(IoCompletion done) {
     RbdRequest r = acquire(RbdRequest.FLUSH, 0, 0, done);
     if (r != null && create(r)) {
-      started(r, lib.rbd_aio_flush(image, r.completion[0]));
+      started(r, lib.rbd_aio_flush(image, r.completion));
     }
   }
 
@@ -202,7 +210,7 @@ public final class RbdBlockDevice implements BlockDevice {
     }
     RbdRequest r = acquire(RbdRequest.DISCARD, offset, length, done);
     if (r != null && create(r)) {
-      started(r, lib.rbd_aio_discard(image, offset, length, r.completion[0]));
+      started(r, lib.rbd_aio_discard(image, offset, length, r.completion));
     }
   }
 
@@ -215,7 +223,7 @@ public final class RbdBlockDevice implements BlockDevice {
     }
     RbdRequest r = acquire(RbdRequest.WRITE_ZEROES, offset, length, done);
     if (r != null && create(r)) {
-      started(r, lib.rbd_aio_write_zeroes(image, offset, length, r.completion[0], 0, 0));
+      started(r, lib.rbd_aio_write_zeroes(image, offset, length, r.completion, 0, 0));
     }
     return true;
   }
@@ -267,25 +275,26 @@ public final class RbdBlockDevice implements BlockDevice {
     slots = Arrays.copyOf(slots, count);
     free = Arrays.copyOf(free, count);
     for (int i = count - 1; i >= old; i--) {
-      slots[i] = new RbdRequest(i);
+      slots[i] = new RbdRequest(i, Memory.allocateDirect(Runtime.getRuntime(lib), 8));
       free[freeCount++] = i;
     }
   }
 
   /** An aio completion for r; false (r finished) when librbd refuses one. */
   private boolean create(RbdRequest r) {
-    int rc = lib.rbd_aio_create_completion(r.slot, callback, r.completion);
+    int rc = lib.rbd_aio_create_completion(r.slot, callbackAddress, r.completionOut.address());
     if (rc < 0) {
       finish(r, rc);
       return false;
     }
+    r.completion = r.completionOut.getLong(0);
     return true;
   }
 
   /** After an rbd_aio_* call: a refused request is finished now, its completion released. */
   private void started(RbdRequest r, int rc) {
     if (rc < 0) {
-      lib.rbd_aio_release(r.completion[0]);
+      lib.rbd_aio_release(r.completion);
       finish(r, rc);
     }
   }

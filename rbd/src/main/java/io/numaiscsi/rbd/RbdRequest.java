@@ -2,6 +2,7 @@ package io.numaiscsi.rbd;
 
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.scsi.IoCompletion;
+import jnr.ffi.Pointer;
 
 /**
  * One pooled {@link RbdBlockDevice} request: its slot number is the aio completion's callback argument, so the
@@ -15,8 +16,10 @@ final class RbdRequest {
   static final int WRITE_ZEROES = 5;
 
   final int slot;
-  /** rbd_aio_create_completion's out parameter, kept to avoid an array per call. */
-  final long[] completion = new long[1];
+  /** 8 bytes of native memory for rbd_aio_create_completion's out parameter, kept to allocate nothing per call. */
+  final Pointer completionOut;
+  /** The completion of the request in flight. */
+  long completion;
   int op;
   long offset;
   long length;
@@ -28,8 +31,9 @@ final class RbdRequest {
   ByteBuf bounce;
   IoCompletion done;
 
-  RbdRequest(int slot) {
+  RbdRequest(int slot, Pointer completionOut) {
     this.slot = slot;
+    this.completionOut = completionOut;
   }
 
   void clear() {

@@ -183,6 +183,7 @@ class RbdBlockDeviceTest {
       assertEquals(IoStatus.OK, write(d, 0, Unpooled.wrappedBuffer(data), false));
       long osd = cluster.osdPid();
       signal("STOP", osd);
+      awaitStopped(osd);
       IoStatus during;
       try {
         during = write(d, 0, Unpooled.wrappedBuffer(random(4096, 5)), true);
@@ -198,6 +199,26 @@ class RbdBlockDeviceTest {
       assertArrayEquals(data, read(d, 0, 4096, Unpooled.directBuffer(4096)));
       assertFalse(d.inFlight() > 0);
     }
+  }
+
+  /** SIGSTOP reaches each thread when it next runs: waits until every thread of {@code pid} is stopped ('T'). */
+  private static void awaitStopped(long pid) throws Exception {
+    Path tasks = Path.of("/proc", Long.toString(pid), "task");
+    for (int i = 0; i < 500; i++) {
+      boolean all = true;
+      try (var threads = Files.list(tasks)) {
+        for (Path t : threads.toList()) {
+          String stat = Files.readString(t.resolve("stat"));
+          char state = stat.charAt(stat.lastIndexOf(')') + 2);
+          all &= state == 'T' || state == 't';
+        }
+      }
+      if (all) {
+        return;
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("ceph-osd " + pid + " did not stop within 5 s of SIGSTOP");
   }
 
   private static void signal(String sig, long pid) throws Exception {
