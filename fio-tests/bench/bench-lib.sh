@@ -51,9 +51,9 @@ cpu_ticks() { # PID: utime+stime of every thread of the process (kernel workers 
   sed 's/^.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'
 }
 
-start_tgtd_lun() { # IQN BACKING_STORE [BSTYPE]: tgtd on a free loopback port, target tid 1 with LUN 1, open to all;
-  # sets TGTD_PID and TGTD_PORT, logs to $OUT/tgtd.log
-  local iqn=$1 store=$2 bstype=${3:-} tg lu
+start_tgtd_lun() { # IQN BACKING_STORE [BSTYPE [BSOPTS]]: tgtd on a free loopback port, target tid 1 with LUN 1, open
+  # to all; sets TGTD_PID and TGTD_PORT, logs to $OUT/tgtd.log
+  local iqn=$1 store=$2 bstype=${3:-} bsopts=${4:-} tg lu
   free_port TGTD_PORT
   setsid tgtd -f -C "$TGTD_PORT" --iscsi "portal=127.0.0.1:$TGTD_PORT" > "$OUT/tgtd.log" 2>&1 < /dev/null &
   TGTD_PID=$!
@@ -62,6 +62,7 @@ start_tgtd_lun() { # IQN BACKING_STORE [BSTYPE]: tgtd on a free loopback port, t
   "${tg[@]}" --mode target --op new --tid 1 --targetname "$iqn"
   lu=(--mode logicalunit --op new --tid 1 --lun 1 --backing-store "$store")
   [[ -n $bstype ]] && lu+=(--bstype "$bstype")
+  [[ -n $bsopts ]] && lu+=(--bsopts "$bsopts")
   "${tg[@]}" "${lu[@]}"
   "${tg[@]}" --mode target --op bind --tid 1 --initiator-address ALL
   wait_listen "$TGTD_PORT" "$TGTD_PID" tgtd

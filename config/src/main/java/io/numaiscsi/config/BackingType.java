@@ -9,5 +9,7 @@ public enum BackingType {
     /** No storage: reads return zeroes, writes are dropped (measuring the protocol path alone). */
     NULL,
     /** A block device (disk, zvol, LVM volume, loop device), opened exclusively; size and block size from it. */
-    BLOCK
+    BLOCK,
+    /** A Ceph RBD image through librbd; size from the image. */
+    RBD
 }

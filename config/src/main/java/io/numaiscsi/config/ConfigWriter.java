@@ -211,6 +211,25 @@ public final class ConfigWriter {
         y.close();
     }
 
+    private static void rbd(RbdSource r, Path dataDir, YamlText y) {
+        y.entry("pool", YamlText.scalar(r.pool())).entry("image", YamlText.scalar(r.image()));
+        if (!r.cephConf().equals(RbdSource.DEFAULT_CEPH_CONF)) {
+            y.entry("ceph-conf", YamlText.scalar(path(r.cephConf(), dataDir)));
+        }
+        if (!r.user().equals(RbdSource.DEFAULT_USER)) {
+            y.entry("rbd-user", YamlText.scalar(r.user()));
+        }
+        if (r.keyring() != null) {
+            y.entry("keyring", YamlText.scalar(path(r.keyring(), dataDir)));
+        }
+        if (!r.timeout().equals(RbdSource.DEFAULT_TIMEOUT)) {
+            y.entry("rbd-timeout", duration(r.timeout()));
+        }
+        if (r.numaCache()) {
+            y.entry("numa-cache", "true");
+        }
+    }
+
     private static void lun(LunDefinition lun, Path dataDir, YamlText y) {
         y.item().entry("id", String.valueOf(lun.id())).entry("backing", name(lun.backing()));
         if (lun.path() != null) {
@@ -233,6 +252,9 @@ public final class ConfigWriter {
         }
         if (lun.softThreshold() != LunDefinition.NO_THRESHOLD) {
             y.entry("soft-threshold", YamlText.scalar(lun.softThreshold() + "%"));
+        }
+        if (lun.rbd() != null) {
+            rbd(lun.rbd(), dataDir, y);
         }
         if (lun.serial() != null && !lun.serial().isEmpty()) {
             y.entry("serial", YamlText.scalar(lun.serial()));

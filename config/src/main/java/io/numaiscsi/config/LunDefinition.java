@@ -20,9 +20,10 @@ import java.util.Objects;
  * @param readOnly  write-protected: initiators may read it, every write is refused (DATA PROTECT)
  * @param softThreshold thin provisioning soft threshold in percent of the LUN's size (1..99), {@link #NO_THRESHOLD}
  *                  for none; file and RAM stores only
+ * @param rbd       the RBD image of a {@code backing: rbd} LUN (whose size is the image's), else null
  */
 public record LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
-        FaultInjection faults, int physicalBlockSize, boolean readOnly, int softThreshold) {
+        FaultInjection faults, int physicalBlockSize, boolean readOnly, int softThreshold, RbdSource rbd) {
 
     /** {@code sizeBytes} or {@code blockSize} of a block device LUN that leaves them to the device. */
     public static final int FROM_DEVICE = 0;
@@ -32,6 +33,15 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
     public LunDefinition {
         Objects.requireNonNull(backing, "backing");
         Objects.requireNonNull(faults, "faults");
+        if ((backing == BackingType.RBD) != (rbd != null)) {
+            throw new IllegalArgumentException("an RBD image goes with backing rbd and only with it");
+        }
+    }
+
+    /** A LUN not on RBD. */
+    public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
+            FaultInjection faults, int physicalBlockSize, boolean readOnly, int softThreshold) {
+        this(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly, softThreshold, null);
     }
 
     /** A LUN without a thin provisioning soft threshold. */
@@ -60,7 +70,7 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
     /** The same LUN on another backing file path. */
     public LunDefinition withPath(Path newPath) {
         return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly,
-                softThreshold);
+                softThreshold, rbd);
     }
 
     /**
@@ -74,6 +84,10 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
             throw new IllegalArgumentException("LUN " + id + " is the block device " + path + ", whose size is the "
                     + "device's: grow the device (lvextend, zfs set volsize), then remove the LUN and add it again");
         }
+        if (backing == BackingType.RBD) {
+            throw new IllegalArgumentException("LUN " + id + " is the RBD image " + rbd.pool() + "/" + rbd.image()
+                    + ", whose size is the image's: grow it (rbd resize), then remove the LUN and add it again");
+        }
         String misfit = sizeProblem(newSizeBytes, blockSize);
         if (misfit != null) {
             throw new IllegalArgumentException(misfit);
@@ -83,7 +97,7 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
                     + " bytes (a LUN only grows: shrinking would cut off data)");
         }
         return new LunDefinition(id, backing, path, newSizeBytes, blockSize, serial, faults, physicalBlockSize,
-                readOnly, softThreshold);
+                readOnly, softThreshold, rbd);
     }
 
     /** What is wrong with {@code size} for a LUN of {@code blockSize} blocks, as the config file says it; null if fine. */

@@ -14,7 +14,13 @@ final class LunSection {
     static final String KEY = "luns";
     static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "physical-block-size",
             "read-only", "soft-threshold", "serial",
-            "inject-latency", "inject-medium-error-every", "inject-no-space-after");
+            "inject-latency", "inject-medium-error-every", "inject-no-space-after",
+            "pool", "image", "ceph-conf", "rbd-user", "keyring", "rbd-timeout", "numa-cache");
+    /** The keys of {@code backing: rbd} only. */
+    static final List<String> RBD_KEYS = List.of("pool", "image", "ceph-conf", "rbd-user", "keyring", "rbd-timeout",
+            "numa-cache");
+    static final Duration MIN_RBD_TIMEOUT = Duration.ofSeconds(1);
+    static final Duration MAX_RBD_TIMEOUT = Duration.ofSeconds(300);
     /** Upper bound of {@code inject-latency}: slow, but below any initiator's command timeout. */
     static final Duration MAX_INJECTED_LATENCY = Duration.ofSeconds(60);
     /** SAM-5 single-level (peripheral/flat) LUN addressing: 14 bits. */
@@ -82,6 +88,16 @@ final class LunSection {
     private static LunDefinition read(Fields f, int id, Path dataDir, BackingFiles files) throws ConfigException {
         BackingType backing = backing(f);
         boolean device = backing == BackingType.BLOCK;
+        boolean rbd = backing == BackingType.RBD;
+        RbdSource image = rbd ? rbd(f, dataDir) : null;
+        if (!rbd) {
+            for (String key : RBD_KEYS) {
+                Cursor k = f.optional(key);
+                if (k != null) {
+                    throw k.error("is only used with backing: rbd");
+                }
+            }
+        }
         int blockSize = device ? LunDefinition.FROM_DEVICE : DEFAULT_BLOCK_SIZE;
         Cursor c = f.optional("block-size");
         if (c != null) {
@@ -91,7 +107,10 @@ final class LunSection {
             }
         }
         long size = LunDefinition.FROM_DEVICE;
-        c = device ? f.optional("size") : f.required("size");
+        c = device || rbd ? f.optional("size") : f.required("size");
+        if (c != null && rbd) {
+            throw c.error("is not used with backing: rbd: the LUN has the image's size (grow it with rbd resize)");
+        }
         if (c != null) {
             size = c.size();
             // a device's block size is only known when it is opened; the smallest one divides every size it takes
@@ -102,7 +121,7 @@ final class LunSection {
         }
         Path path = null;
         c = f.optional("path");
-        if (backing == BackingType.RAM || backing == BackingType.NULL) {
+        if (backing == BackingType.RAM || backing == BackingType.NULL || rbd) {
             if (c != null) {
                 throw c.error("is only used with backing: file or block (remove it for backing: "
                         + backing.name().toLowerCase(Locale.ROOT) + ")");
@@ -124,7 +143,47 @@ final class LunSection {
             }
         }
         return new LunDefinition(id, backing, path, size, blockSize, serial(f), faults(f),
-                physicalBlockSize(f, blockSize), f.bool("read-only", false), softThreshold(f, backing));
+                physicalBlockSize(f, blockSize), f.bool("read-only", false), softThreshold(f, backing), image);
+    }
+
+    /**
+     * The image of a {@code backing: rbd} LUN: {@code image} (required), {@code pool} (rbd), {@code ceph-conf}
+     * (/etc/ceph/ceph.conf; relative to the data directory), {@code rbd-user} (admin), {@code keyring} (the one
+     * ceph.conf names), {@code rbd-timeout} (20s) and {@code numa-cache} (false).
+     */
+    private static RbdSource rbd(Fields f, Path dataDir) throws ConfigException {
+        String image = f.text("image");
+        if (image == null || image.isBlank()) {
+            throw f.missing("image", "is required for backing: rbd (the RBD image's name in its pool)");
+        }
+        String pool = f.text("pool");
+        if (pool == null) {
+            pool = RbdSource.DEFAULT_POOL;
+        } else if (pool.isBlank()) {
+            throw f.optional("pool").error("is empty (the Ceph pool of the image; rbd when left out)");
+        }
+        Path conf = RbdSource.DEFAULT_CEPH_CONF;
+        Cursor c = f.optional("ceph-conf");
+        if (c != null) {
+            conf = dataDir.resolve(DaemonSection.path(c)).normalize();
+        }
+        String user = f.text("rbd-user");
+        if (user == null) {
+            user = RbdSource.DEFAULT_USER;
+        } else if (user.isBlank() || user.chars().anyMatch(ch -> ch <= 0x20 || ch > 0x7e)) {
+            throw f.optional("rbd-user").error("\"" + user + "\" is not a Ceph client id (e.g. admin or iscsi)");
+        }
+        Path keyring = null;
+        c = f.optional("keyring");
+        if (c != null) {
+            keyring = dataDir.resolve(DaemonSection.path(c)).normalize();
+        }
+        Duration timeout = RbdSource.DEFAULT_TIMEOUT;
+        c = f.optional("rbd-timeout");
+        if (c != null) {
+            timeout = c.duration(MIN_RBD_TIMEOUT, MAX_RBD_TIMEOUT, false);
+        }
+        return new RbdSource(pool, image, conf, user, keyring, timeout, f.bool("numa-cache", false));
     }
 
     /**
@@ -195,7 +254,7 @@ final class LunSection {
             if (c.rawText().equalsIgnoreCase("null")) {
                 return BackingType.NULL;
             }
-            throw c.error("has no value (use file, ram or null)");
+            throw c.error("has no value (use file, ram, block, rbd or null)");
         }
         String t = c.text();
         return switch (t.toLowerCase(Locale.ROOT)) {
@@ -203,7 +262,8 @@ final class LunSection {
             case "ram" -> BackingType.RAM;
             case "null" -> BackingType.NULL;
             case "block" -> BackingType.BLOCK;
-            default -> throw c.error("\"" + t + "\" is not a backing (use file, ram, block or null)");
+            case "rbd" -> BackingType.RBD;
+            default -> throw c.error("\"" + t + "\" is not a backing (use file, ram, block, rbd or null)");
         };
     }
 

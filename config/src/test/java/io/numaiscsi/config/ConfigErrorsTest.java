@@ -118,7 +118,7 @@ class ConfigErrorsTest {
                 bad("path with ram backing", 16, "        backing: ram\n        path: ram.img", 17,
                         "targets[0].luns[1].path", "is only used with backing: file or block (remove it for backing: ram)"),
                 bad("unknown backing", 16, "        backing: disk", 16, "targets[0].luns[1].backing",
-                        "\"disk\" is not a backing (use file, ram, block or null)"),
+                        "\"disk\" is not a backing (use file, ram, block, rbd or null)"),
                 bad("missing path for block backing", 16, "        backing: block", 15, "targets[0].luns[1].path",
                         "is required for backing: block (the device, e.g. /dev/sdb)"),
                 bad("relative device path", 16, "        backing: block\n        path: sdb", 17,

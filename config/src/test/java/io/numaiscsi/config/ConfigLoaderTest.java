@@ -211,6 +211,48 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void rbdLunsNameTheirImageAndTakeTheirSizeFromIt() throws ConfigException {
+        TargetConfig c = ConfigLoader.parse("""
+                daemon: {data-dir: /data/iscsi}
+                targets:
+                  - name: iqn.2026-11.io.numaiscsi:disk0
+                    luns:
+                      - {id: 0, backing: rbd, image: vol0}
+                      - {id: 1, backing: rbd, pool: iscsi, image: vol1, ceph-conf: ceph/ceph.conf, rbd-user: gw,
+                         keyring: /etc/ceph/gw.keyring, rbd-timeout: 10s, numa-cache: true, block-size: 4096}
+                """, "rbd.yaml");
+        List<LunDefinition> luns = c.targets().get(0).luns();
+        assertEquals(new RbdSource("rbd", "vol0", Path.of("/etc/ceph/ceph.conf"), "admin", null,
+                Duration.ofSeconds(20), false), luns.get(0).rbd());
+        assertEquals(LunDefinition.FROM_DEVICE, luns.get(0).sizeBytes());
+        assertEquals(512, luns.get(0).blockSize());
+        assertEquals(new RbdSource("iscsi", "vol1", Path.of("/data/iscsi/ceph/ceph.conf"), "gw",
+                Path.of("/etc/ceph/gw.keyring"), Duration.ofSeconds(10), true), luns.get(1).rbd());
+        assertEquals(4096, luns.get(1).blockSize());
+    }
+
+    @Test
+    void rbdKeysAreCheckedWhereTheyAreWritten() {
+        String[][] cases = {
+            {"{id: 0, backing: rbd}", "x.yaml:4: targets[0].luns[0].image: is required for backing: rbd (the RBD "
+                    + "image's name in its pool)"},
+            {"{id: 0, backing: rbd, image: v, size: 1G}", "x.yaml:4: targets[0].luns[0].size: is not used with "
+                    + "backing: rbd: the LUN has the image's size (grow it with rbd resize)"},
+            {"{id: 0, backing: file, path: a.img, size: 1M, image: v}", "x.yaml:4: targets[0].luns[0].image: is only "
+                    + "used with backing: rbd"},
+            {"{id: 0, backing: rbd, image: v, rbd-timeout: 0s}", "x.yaml:4: targets[0].luns[0].rbd-timeout: "},
+            {"{id: 0, backing: rbd, image: v, path: /x}", "x.yaml:4: targets[0].luns[0].path: is only used with "
+                    + "backing: file or block"},
+        };
+        for (String[] t : cases) {
+            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(
+                    "targets:\n  - name: iqn.2026-11.io.numaiscsi:disk0\n    luns:\n      - " + t[0] + "\n",
+                    "x.yaml"), t[0]);
+            assertTrue(e.getMessage().startsWith(t[1]), e.getMessage());
+        }
+    }
+
+    @Test
     void oneDeviceServesOneLun() {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("""
                 targets:

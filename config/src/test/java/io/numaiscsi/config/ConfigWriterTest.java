@@ -129,7 +129,11 @@ class ConfigWriterTest {
                 List.of(NetworkRange.parse("127.0.0.0/8"), NetworkRange.parse("fd00::/8")));
         TargetDefinition scratch = new TargetDefinition("naa.52004567BA64678D", null, List.of(), List.of(
                 new LunDefinition(0, BackingType.FILE, Path.of("/mnt/fast/scratch.img"), 2L << 40, 512, null,
-                        new FaultInjection(Duration.ofSeconds(2), 0, Long.MAX_VALUE))));
+                        new FaultInjection(Duration.ofSeconds(2), 0, Long.MAX_VALUE)),
+                new LunDefinition(1, BackingType.RBD, null, LunDefinition.FROM_DEVICE, 4096, null, FaultInjection.NONE,
+                        LunDefinition.FROM_DEVICE, false, LunDefinition.NO_THRESHOLD, new RbdSource("iscsi", "vol1",
+                        Path.of("/etc/ceph/site.conf"), "gw", Path.of("/etc/ceph/gw.keyring"), Duration.ofSeconds(15),
+                        true))));
         return new TargetConfig(daemon, portals, iscsi, List.of(db, scratch), cache, numa, limits, discovery,
                 initiators);
     }

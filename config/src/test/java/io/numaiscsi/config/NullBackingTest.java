@@ -29,7 +29,7 @@ class NullBackingTest {
     void anEmptyOrTildeBackingIsAnErrorNotAFile() {
         for (String empty : new String[] {"{id: 0, backing: , size: 1G}", "{id: 0, backing: ~, size: 1G}"}) {
             ConfigException e = assertThrows(ConfigException.class, () -> lun(empty), empty);
-            assertTrue(e.getMessage().contains("targets[0].luns[0].backing: has no value (use file, ram or null)"),
+            assertTrue(e.getMessage().contains("targets[0].luns[0].backing: has no value (use file, ram, block, rbd or null)"),
                     e.getMessage());
         }
     }

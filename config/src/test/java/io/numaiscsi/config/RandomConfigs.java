@@ -156,11 +156,20 @@ final class RandomConfigs {
                 blockSize = coin() ? LunDefinition.FROM_DEVICE : blockSize;
                 size = coin() ? LunDefinition.FROM_DEVICE : size;
             }
-            boolean pathless = backing == BackingType.RAM || backing == BackingType.NULL;
+            RbdSource rbd = null;
+            if (backing == BackingType.RBD) {
+                size = LunDefinition.FROM_DEVICE;
+                rbd = new RbdSource(coin() ? RbdSource.DEFAULT_POOL : "pool-" + id, "image " + pick(TEXT).strip() + id,
+                        coin() ? RbdSource.DEFAULT_CEPH_CONF : path.resolveSibling("ceph.conf").normalize(),
+                        coin() ? RbdSource.DEFAULT_USER : "gw" + id, coin() ? null : path.resolveSibling("k").normalize(),
+                        coin() ? RbdSource.DEFAULT_TIMEOUT : Duration.ofSeconds(between(1, 300)), coin());
+            }
+            boolean pathless = backing == BackingType.RAM || backing == BackingType.NULL || backing == BackingType.RBD;
             out.add(new LunDefinition(id, backing, pathless ? null : path.normalize(), size,
                     blockSize, coin() ? null : serial(), faults(),
                     coin() ? LunDefinition.FROM_DEVICE : Math.max(blockSize, 512) << between(0, 3), coin(),
-                    pathless || backing == BackingType.FILE ? softThreshold(backing) : LunDefinition.NO_THRESHOLD));
+                    backing == BackingType.RAM || backing == BackingType.NULL || backing == BackingType.FILE
+                            ? softThreshold(backing) : LunDefinition.NO_THRESHOLD, rbd));
         }
         return out;
     }

@@ -109,7 +109,7 @@ class KillDuringWriteTest {
         }
     }
 
-    private static String describe(byte[] b) {
+    static String describe(byte[] b) {
         long v1 = 0;
         long v2 = 0;
         for (int k = 0; k < 8; k++) {
@@ -120,7 +120,7 @@ class KillDuringWriteTest {
     }
 
     /** Overwrites its range in generations until the connection dies with the daemon. */
-    private static Void write(IscsiTarget target, int writer, Log log) throws IOException {
+    static Void write(IscsiTarget target, int writer, Log log) throws IOException {
         long base = (long) writer * LBAS_PER_WRITER;
         try (TestConnection c = TestConnection.loggedIn(target)) {
             for (int generation = 1; ; generation++) {

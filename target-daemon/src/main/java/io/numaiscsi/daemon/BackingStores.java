@@ -9,6 +9,9 @@ import io.numaiscsi.config.BackingType;
 import io.numaiscsi.config.CacheSettings;
 import io.numaiscsi.config.FaultInjection;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.RbdSource;
+import io.numaiscsi.rbd.CephClient;
+import io.numaiscsi.rbd.RbdBlockDevice;
 import io.numaiscsi.cache.NodeBlockPool;
 import io.numaiscsi.daemon.placement.CachePools;
 import io.numaiscsi.daemon.placement.TargetPlacement;
@@ -66,11 +69,18 @@ final class BackingStores {
                     touches, home, target, lun);
             case BLOCK -> withIo(DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo, access),
                     touches, home, target, lun);
+            case RBD -> rbd(lun);
         };
         store = withFaults(store, lun);
         if (lun.backing() == BackingType.NULL) {
             LOG.warn("target {} LUN {}: backing null: reads return zeroes and writes are DROPPED (for measuring the"
                     + " protocol path; no cache)", target, lun.id());
+            return store;
+        }
+        if (lun.backing() == BackingType.RBD && cache.mode() == CacheSettings.Mode.NUMA && !lun.rbd().numaCache()) {
+            LOG.info("target {} LUN {}: node {}, no NUMA cache on RBD image {}/{} (another gateway may write it; "
+                    + "numa-cache: true turns it on for an image only this daemon writes)", target, lun.id(), home,
+                    lun.rbd().pool(), lun.rbd().image());
             return store;
         }
         if (cache.mode() != CacheSettings.Mode.NUMA) {
@@ -98,6 +108,17 @@ final class BackingStores {
         d.touches(touches);
         backingIo.apply(d, numa.ringReapers(home), "target " + target + " LUN " + lun.id());
         return d;
+    }
+
+    /** An RBD image through librbd; its cluster connection is the store's own. */
+    private static BlockDevice rbd(LunDefinition lun) throws IOException {
+        RbdSource r = lun.rbd();
+        if (lun.readOnly()) {
+            LOG.info("LUN {}: RBD image {}/{} is opened read-write; the LUN refuses writes (read-only)", lun.id(),
+                    r.pool(), r.image());
+        }
+        CephClient client = new CephClient(r.cephConf(), r.user(), r.keyring(), r.timeout());
+        return RbdBlockDevice.open(client, r.pool(), r.image(), lun.blockSize());
     }
 
     /** The test/debug {@code inject-*} keys: the faults sit between the cache (if any) and the real store. */

@@ -1,0 +1,131 @@
+package io.numaiscsi.rbd;
+
+import java.io.IOException;
+import java.nio.file.Files;
+
+/**
+ * One connected librados client (rados_t). Its pools ({@link #openPool}) and the images and objects opened in them
+ * must be closed before it is.
+ */
+public final class RadosConnection implements AutoCloseable {
+  private static LibRados rados;
+
+  private final CephClient client;
+  private long cluster;
+
+  private RadosConnection(CephClient client, long cluster) {
+    this.client = client;
+    this.cluster = cluster;
+  }
+
+  static synchronized LibRados rados() {
+    if (rados == null) {
+      rados = LibRados.load();
+    }
+    return rados;
+  }
+
+  /**
+   * Connects as {@code client}, failing within its timeout when no monitor answers.
+   *
+   * @throws IOException naming the cause: a missing ceph.conf or keyring, a key the cluster refuses, no monitor
+   */
+  public static RadosConnection connect(CephClient client) throws IOException {
+    if (!Files.isReadable(client.cephConf())) {
+      throw new IOException("ceph-conf " + client.cephConf() + " is missing or not readable");
+    }
+    if (client.keyring() != null && !Files.isReadable(client.keyring())) {
+      throw new IOException("keyring " + client.keyring() + " is missing or not readable");
+    }
+    LibRados r = rados();
+    long[] handle = new long[1];
+    int rc = r.rados_create2(handle, "ceph", client.entity(), 0);
+    if (rc < 0) {
+      throw new IOException("rados_create2 for " + client.entity() + " failed: " + Errno.name(rc));
+    }
+    long cluster = handle[0];
+    try {
+      check(r.rados_conf_read_file(cluster, client.cephConf().toString()), "reading " + client.cephConf());
+      if (client.keyring() != null) {
+        set(r, cluster, "keyring", client.keyring().toString());
+      }
+      String seconds = Long.toString(Math.max(1, client.timeout().toSeconds()));
+      set(r, cluster, "client_mount_timeout", seconds);
+      set(r, cluster, "rados_mon_op_timeout", seconds);
+      set(r, cluster, "rados_osd_op_timeout", seconds);
+      // librbd's own write-back cache would acknowledge writes the OSDs do not hold yet, and a second gateway on the
+      // same image would not see them: every acknowledged write goes to the OSDs (README, "RBD").
+      set(r, cluster, "rbd_cache", "false");
+      // discard of a part of an object zeroes it rather than skipping it, so an unmapped range always reads as zeros
+      set(r, cluster, "rbd_skip_partial_discard", "false");
+      rc = r.rados_connect(cluster);
+      if (rc < 0) {
+        throw new IOException(connectError(client, rc));
+      }
+    } catch (IOException | RuntimeException e) {
+      r.rados_shutdown(cluster);
+      throw e;
+    }
+    return new RadosConnection(client, cluster);
+  }
+
+  private static String connectError(CephClient client, int rc) {
+    int e = -rc;
+    String who = "cannot connect to the Ceph cluster of " + client.cephConf() + " as " + client.entity() + ": ";
+    if (e == Errno.EACCES || e == Errno.EPERM) {
+      return who + "the cluster refused the key (" + Errno.name(rc) + "; check rbd-user and keyring)";
+    }
+    if (e == Errno.ETIMEDOUT) {
+      return who + "no monitor answered within " + client.timeout().toSeconds() + " s (" + Errno.name(rc)
+          + "; check mon host in ceph.conf and that the cluster runs)";
+    }
+    if (e == Errno.ENOENT) {
+      return who + "no key for " + client.entity() + " (" + Errno.name(rc) + "; check rbd-user and keyring)";
+    }
+    return who + Errno.name(rc);
+  }
+
+  private static void set(LibRados r, long cluster, String option, String value) throws IOException {
+    check(r.rados_conf_set(cluster, option, value), "setting " + option + " = " + value);
+  }
+
+  private static void check(int rc, String what) throws IOException {
+    if (rc < 0) {
+      throw new IOException(what + " failed: " + Errno.name(rc));
+    }
+  }
+
+  public CephClient client() {
+    return client;
+  }
+
+  /**
+   * An I/O context (rados_ioctx_t) on {@code pool}, destroyed with {@link LibRados#rados_ioctx_destroy}.
+   *
+   * @throws IOException the pool does not exist or cannot be used
+   */
+  long openPool(String pool) throws IOException {
+    long[] io = new long[1];
+    int rc = rados().rados_ioctx_create(requireOpen(), pool, io);
+    if (rc < 0) {
+      throw new IOException(rc == -Errno.ENOENT ? "pool " + pool + " does not exist in the cluster of "
+          + client.cephConf() : "cannot open pool " + pool + ": " + Errno.name(rc));
+    }
+    return io[0];
+  }
+
+  private synchronized long requireOpen() throws IOException {
+    if (cluster == 0) {
+      throw new IOException("the connection to " + client.cephConf() + " is closed");
+    }
+    return cluster;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (cluster != 0) {
+      rados().rados_shutdown(cluster);
+      cluster = 0;
+    }
+  }
+}

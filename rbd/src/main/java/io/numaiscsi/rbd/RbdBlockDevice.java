@@ -1,0 +1,396 @@
+package io.numaiscsi.rbd;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.scsi.IoStatus;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+import jnr.ffi.Memory;
+import jnr.ffi.Runtime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A LUN on a Ceph RBD image through librbd's aio calls. Requests are started on the caller's thread (the LUN's) and
+ * complete on a librbd thread, which calls the caller's {@link IoCompletion}; the SCSI layer hands that to the LUN's
+ * thread as for the other asynchronous stores ({@code ScsiTask.IoStep}).
+ *
+ * <p>Reads go straight into the caller's buffer when it has one native address (a direct buffer), writes straight
+ * from it; other buffers go through a pooled direct bounce buffer. Each request's Java state is a pooled
+ * {@link RbdRequest}; librbd allocates its own completion per request (its API has no reusable one).
+ *
+ * <p>Durability: librbd's cache is off ({@link RadosConnection}), so a write is acknowledged once the OSDs hold it;
+ * FUA additionally sets the FUA op flag. UNMAP is rbd discard with partial discards zeroing, so an unmapped range
+ * reads as zeros. Errors: a request the cluster does not answer within the client's timeout fails with ETIMEDOUT,
+ * which becomes {@link IoStatus#UNAVAILABLE} (NOT READY, retried by initiators); ENOSPC and EDQUOT become
+ * {@link IoStatus#NO_SPACE}; anything else a medium error.
+ */
+public final class RbdBlockDevice implements BlockDevice {
+  private static final Logger LOG = LoggerFactory.getLogger(RbdBlockDevice.class);
+  private static final int INITIAL_REQUESTS = 256;
+  private static final long CLOSE_WAIT_MILLIS = 30_000;
+  private static LibRbd rbd;
+
+  private final String name;
+  /** The loaded library, kept here: the hot path takes no class-wide lock to reach it. */
+  private final LibRbd lib;
+  private final RadosConnection connection;
+  private final long ioctx;
+  private final long image;
+  private final long size;
+  private final int blockSize;
+  /** Kept reachable: librbd holds the native stub jnr-ffi made for it. */
+  private final LibRbd.Completion callback = this::completed;
+  /** The native stub of {@link #callback}, made once and kept reachable with it. */
+  private final jnr.ffi.Pointer callbackStub;
+  private final long callbackAddress;
+
+  private RbdRequest[] slots = new RbdRequest[0];
+  private int[] free = new int[0];
+  private int freeCount;
+  private int inFlight;
+  private boolean closed;
+
+  private RbdBlockDevice(String name, LibRbd lib, RadosConnection connection, long ioctx, long image, long size,
+                         int blockSize) {
+    this.name = name;
+    this.lib = lib;
+    this.connection = connection;
+    this.ioctx = ioctx;
+    this.image = image;
+    this.size = size;
+    this.blockSize = blockSize;
+    Runtime runtime = Runtime.getRuntime(lib);
+    this.callbackStub = runtime.getClosureManager().getClosurePointer(LibRbd.Completion.class, callback);
+    this.callbackAddress = callbackStub.address();
+    grow(INITIAL_REQUESTS);
+  }
+
+  static synchronized LibRbd rbd() {
+    if (rbd == null) {
+      rbd = LibRbd.load();
+    }
+    return rbd;
+  }
+
+  /**
+   * Connects as {@code client} and opens {@code pool/imageName}; the LUN has the image's size in blocks of
+   * {@code blockSize}.
+   *
+   * @throws IOException naming the cause: the cluster cannot be reached or refuses the key, the pool or image does not
+   *                     exist, or the image's size is not a multiple of the block size
+   */
+  public static RbdBlockDevice open(CephClient client, String pool, String imageName, int blockSize)
+      throws IOException {
+    Objects.requireNonNull(pool, "pool");
+    Objects.requireNonNull(imageName, "imageName");
+    if (blockSize != 512 && blockSize != 4096) {
+      throw new IOException("block size must be 512 or 4096: " + blockSize);
+    }
+    String name = pool + "/" + imageName;
+    RadosConnection connection = RadosConnection.connect(client);
+    long ioctx = 0;
+    long image = 0;
+    try {
+      ioctx = connection.openPool(pool);
+      LibRbd r = rbd();
+      long[] out = new long[1];
+      int rc = r.rbd_open(ioctx, imageName, out, null);
+      if (rc < 0) {
+        throw new IOException(rc == -Errno.ENOENT ? "RBD image " + name + " does not exist (create it with rbd create)"
+            : "cannot open RBD image " + name + ": " + Errno.name(rc));
+      }
+      image = out[0];
+      rc = r.rbd_get_size(image, out);
+      if (rc < 0) {
+        throw new IOException("cannot read the size of RBD image " + name + ": " + Errno.name(rc));
+      }
+      long size = out[0];
+      if (size <= 0 || size % blockSize != 0) {
+        throw new IOException("RBD image " + name + " has " + size + " bytes, not a positive multiple of the block "
+            + "size " + blockSize);
+      }
+      LOG.info("RBD image {} opened as {}: {} bytes", name, client.entity(), size);
+      return new RbdBlockDevice(name, r, connection, ioctx, image, size, blockSize);
+    } catch (IOException | RuntimeException e) {
+      if (image != 0) {
+        rbd().rbd_close(image);
+      }
+      if (ioctx != 0) {
+        RadosConnection.rados().rados_ioctx_destroy(ioctx);
+      }
+      connection.close();
+      throw e;
+    }
+  }
+
+  /** "pool/image". */
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public int blockSize() {
+    return blockSize;
+  }
+
+  @Override
+  public long blockCount() {
+    return size / blockSize;
+  }
+
+  @Override
+  public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
+    if (!BlockDevice.inRange(offset, length, size)) {
+      done.ioComplete(IoStatus.OUT_OF_RANGE);
+      return;
+    }
+    dst.ensureWritable(length);
+    RbdRequest r = acquire(RbdRequest.READ, offset, length, done);
+    if (r == null) {
+      return;
+    }
+    r.buf = dst;
+    r.index = dst.writerIndex();
+    long address;
+    if (dst.hasMemoryAddress()) {
+      address = dst.memoryAddress() + r.index;
+    } else {
+      r.bounce = PooledByteBufAllocator.DEFAULT.directBuffer(length, length);
+      address = r.bounce.memoryAddress();
+    }
+    if (create(r)) {
+      started(r, lib.rbd_aio_read(image, offset, length, address, r.completion));
+    }
+  }
+
+  @Override
+  public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
+    int length = src.readableBytes();
+    if (!BlockDevice.inRange(offset, length, size)) {
+      done.ioComplete(IoStatus.OUT_OF_RANGE);
+      return;
+    }
+    RbdRequest r = acquire(RbdRequest.WRITE, offset, length, done);
+    if (r == null) {
+      return;
+    }
+    r.buf = src;
+    r.index = src.readerIndex();
+    long address;
+    if (src.hasMemoryAddress()) {
+      address = src.memoryAddress() + r.index;
+    } else {
+      r.bounce = PooledByteBufAllocator.DEFAULT.directBuffer(length, length);
+      r.bounce.writeBytes(src, r.index, length);
+      address = r.bounce.memoryAddress();
+    }
+    if (create(r)) {
+      started(r, lib.rbd_aio_write2(image, offset, length, address, r.completion,
+          fua ? LibRbd.OP_FLAG_FADVISE_FUA : 0));
+    }
+  }
+
+  @Override
+  public void flush(IoCompletion done) {
+    RbdRequest r = acquire(RbdRequest.FLUSH, 0, 0, done);
+    if (r != null && create(r)) {
+      started(r, lib.rbd_aio_flush(image, r.completion));
+    }
+  }
+
+  @Override
+  public void unmap(long offset, long length, IoCompletion done) {
+    if (!BlockDevice.inRange(offset, length, size)) {
+      done.ioComplete(IoStatus.OUT_OF_RANGE);
+      return;
+    }
+    RbdRequest r = acquire(RbdRequest.DISCARD, offset, length, done);
+    if (r != null && create(r)) {
+      started(r, lib.rbd_aio_discard(image, offset, length, r.completion));
+    }
+  }
+
+  /** librbd's write-zeroes: the OSDs zero (or drop) the objects, no zero pattern crosses the network. */
+  @Override
+  public boolean writeZeroes(long offset, long length, IoCompletion done) {
+    if (!BlockDevice.inRange(offset, length, size)) {
+      done.ioComplete(IoStatus.OUT_OF_RANGE);
+      return true;
+    }
+    RbdRequest r = acquire(RbdRequest.WRITE_ZEROES, offset, length, done);
+    if (r != null && create(r)) {
+      started(r, lib.rbd_aio_write_zeroes(image, offset, length, r.completion, 0, 0));
+    }
+    return true;
+  }
+
+  /** Allocation is the cluster's: every block reads as mapped, as on a block device. */
+  @Override
+  public boolean tracksAllocation() {
+    return false;
+  }
+
+  @Override
+  public boolean isMapped(long offset) {
+    return true;
+  }
+
+  @Override
+  public long nextMappingChange(long offset) {
+    return size;
+  }
+
+  /** A pooled request for one call, or null when the device is closed (done was told UNAVAILABLE). */
+  private RbdRequest acquire(int op, long offset, long length, IoCompletion done) {
+    RbdRequest r;
+    synchronized (this) {
+      if (closed) {
+        r = null;
+      } else {
+        if (freeCount == 0) {
+          grow(slots.length * 2);
+        }
+        r = slots[free[--freeCount]];
+        inFlight++;
+      }
+    }
+    if (r == null) {
+      done.ioComplete(IoStatus.UNAVAILABLE);
+      return null;
+    }
+    r.op = op;
+    r.offset = offset;
+    r.length = length;
+    r.done = done;
+    return r;
+  }
+
+  /** Under the lock (or in the constructor): more request slots. */
+  private void grow(int count) {
+    int old = slots.length;
+    slots = Arrays.copyOf(slots, count);
+    free = Arrays.copyOf(free, count);
+    for (int i = count - 1; i >= old; i--) {
+      slots[i] = new RbdRequest(i, Memory.allocateDirect(Runtime.getRuntime(lib), 8));
+      free[freeCount++] = i;
+    }
+  }
+
+  /** An aio completion for r; false (r finished) when librbd refuses one. */
+  private boolean create(RbdRequest r) {
+    int rc = lib.rbd_aio_create_completion(r.slot, callbackAddress, r.completionOut.address());
+    if (rc < 0) {
+      finish(r, rc);
+      return false;
+    }
+    r.completion = r.completionOut.getLong(0);
+    return true;
+  }
+
+  /** After an rbd_aio_* call: a refused request is finished now, its completion released. */
+  private void started(RbdRequest r, int rc) {
+    if (rc < 0) {
+      lib.rbd_aio_release(r.completion);
+      finish(r, rc);
+    }
+  }
+
+  /** librbd's callback, on one of its threads. */
+  private void completed(long completion, long arg) {
+    long rc = lib.rbd_aio_get_return_value(completion);
+    lib.rbd_aio_release(completion);
+    RbdRequest r;
+    synchronized (this) {
+      r = slots[(int) arg];
+    }
+    finish(r, rc);
+  }
+
+  private void finish(RbdRequest r, long rc) {
+    IoStatus status = status(r, rc);
+    if (r.op == RbdRequest.READ && status == IoStatus.OK) {
+      if (r.bounce != null) {
+        r.buf.setBytes(r.index, r.bounce, 0, (int) r.length);
+      }
+      r.buf.writerIndex(r.index + (int) r.length);
+    }
+    if (r.bounce != null) {
+      r.bounce.release();
+    }
+    IoCompletion done = r.done;
+    r.clear();
+    synchronized (this) {
+      free[freeCount++] = r.slot;
+      if (--inFlight == 0 && closed) {
+        notifyAll();
+      }
+    }
+    done.ioComplete(status);
+  }
+
+  private IoStatus status(RbdRequest r, long rc) {
+    if (rc >= 0) {
+      if (r.op == RbdRequest.READ && rc != r.length) {
+        LOG.warn("{}: short read at offset {}: {} of {} bytes", name, r.offset, rc, r.length);
+        return IoStatus.MEDIUM_ERROR;
+      }
+      return IoStatus.OK;
+    }
+    int e = (int) -rc;
+    IoStatus s = switch (e) {
+      case Errno.ETIMEDOUT, Errno.ENOTCONN, Errno.ESHUTDOWN -> IoStatus.UNAVAILABLE;
+      case Errno.ENOSPC, Errno.EDQUOT -> IoStatus.NO_SPACE;
+      default -> IoStatus.MEDIUM_ERROR;
+    };
+    LOG.warn("{}: {} at offset {} length {} failed: {} ({})", name, opName(r.op), r.offset, r.length,
+        Errno.name((int) rc), s);
+    return s;
+  }
+
+  private static String opName(int op) {
+    return switch (op) {
+      case RbdRequest.READ -> "read";
+      case RbdRequest.WRITE -> "write";
+      case RbdRequest.FLUSH -> "flush";
+      case RbdRequest.DISCARD -> "discard";
+      default -> "write-zeroes";
+    };
+  }
+
+  /** Requests in flight (tests). */
+  synchronized int inFlight() {
+    return inFlight;
+  }
+
+  /** No new requests; waits a bounded time for those in flight, then closes the image and the connection. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      long deadline = System.currentTimeMillis() + CLOSE_WAIT_MILLIS;
+      while (inFlight > 0) {
+        long left = deadline - System.currentTimeMillis();
+        if (left <= 0) {
+          LOG.warn("{}: {} requests still in flight {} ms after close", name, inFlight, CLOSE_WAIT_MILLIS);
+          break;
+        }
+        try {
+          wait(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    lib.rbd_close(image);
+    RadosConnection.rados().rados_ioctx_destroy(ioctx);
+    connection.close();
+  }
+}
