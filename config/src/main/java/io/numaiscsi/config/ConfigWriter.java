@@ -199,6 +199,7 @@ public final class ConfigWriter {
             list("allow", t.allowedInitiators(), y);
             list("allow-networks", t.allowNetworks().stream().map(NetworkRange::toString).toList(), y);
             chap("chap", t.chap(), y);
+            AluaSection.write(t.alua(), y);
             if (t.luns().isEmpty()) {
                 y.entry(LunSection.KEY, "[]");
             } else {

@@ -30,6 +30,7 @@ public final class LogicalUnit {
   final Sanitize sanitize = new Sanitize(this);
   final ProvisioningThreshold provisioning;
   ByteBufAllocator alloc;
+  private TargetPortGroups portGroups = TargetPortGroups.NONE;
   private LunThread thread = LunThread.CALLER;
   /** Removed from its target: commands that still reach it are answered LOGICAL UNIT NOT SUPPORTED. */
   private boolean retired;
@@ -162,15 +163,22 @@ public final class LogicalUnit {
     return device;
   }
 
-  void attach(ByteBufAllocator allocator) {
+  void attach(ByteBufAllocator allocator, TargetPortGroups groups) {
     if (alloc != null) {
       throw new IllegalStateException("LUN " + lun + " already belongs to a target");
     }
     alloc = allocator;
+    portGroups = groups;
+  }
+
+  /** The target port groups of the target this unit belongs to (ALUA); {@link TargetPortGroups#NONE} before. */
+  TargetPortGroups portGroups() {
+    return portGroups;
   }
 
   /**
-   * Admission on the unit's thread, in arrival order: a retired unit, a unit attention, a reservation conflict, a
+   * Admission on the unit's thread, in arrival order: a retired unit, a unit attention, an ALUA state that refuses the
+   * command (standby, unavailable), a reservation conflict, a
    * sanitize in progress or failed, or software write protection ends the task here (null: it may run). INQUIRY,
    * REPORT LUNS and REQUEST SENSE pass a unit attention (SAM-5 5.14).
    */
@@ -186,7 +194,11 @@ public final class LogicalUnit {
         return ua;
       }
     }
-    SenseReason refused = reservations.check(task);
+    SenseReason refused = portGroups.admit(task.kind);
+    if (refused != null) {
+      return refused;
+    }
+    refused = reservations.check(task);
     if (refused == null) {
       refused = sanitize.admit(task.kind);
     }

@@ -153,12 +153,12 @@ public final class TargetRegistry implements AutoCloseable {
         if (directory.find(t.name()) != null) {
             throw new IllegalArgumentException("target " + t.name() + " exists already");
         }
-        ScsiTarget scsi = new ScsiTarget(t.name(), List.of(), alloc);
+        ScsiTarget scsi = new ScsiTarget(t.name(), List.of(), alloc, AluaGroups.of(t.alua()));
         scsi.transportAborts(transportAborts);
         directory.add(new ExportedTarget(t.name(), t.alias(), t.access(), scsi, Credentials.account(t.chap())));
         lunsByTarget.put(t.name(), new LinkedHashMap<>());
         definitions.put(t.name(), t);
-        LOG.info("target {}: {}", t.name(), describeAccess(t));
+        LOG.info("target {}: {}; {}", t.name(), describeAccess(t), scsi.portGroups());
     }
 
     private void updateTarget(TargetDefinition t) {
