@@ -132,6 +132,17 @@ public final class LogicalUnit {
   }
 
   /**
+   * Shares this unit's persistent reservations with the other gateways that export it, through {@code object} (see
+   * {@link SharedReservations}), and takes up the state it holds. Set before the unit serves, after
+   * {@link #reservationStore}.
+   *
+   * @throws IOException the object could not be read
+   */
+  public void sharedReservations(SharedReservations object) throws IOException {
+    reservations.persistent.share(Objects.requireNonNull(object, "object"));
+  }
+
+  /**
    * Keeps the mode parameters MODE SELECT saves (SP=1) in {@code store}, and makes those saved there current. Set
    * before the unit serves.
    *

@@ -52,6 +52,10 @@ final class PersistentReservations {
   /** The last OUT changed state the store must hear of (APTPL was or became active). */
   private boolean saveDue;
   private ReservationStore store = ReservationStore.NONE;
+  /** The cluster object the state is shared through (several gateways), or null: this process's alone. */
+  private SharedReservations shared;
+  /** The version of {@link #shared} the fields above reflect; -1 forces a read. */
+  private long sharedVersion = -1;
   /** The nexuses whose registrations the last OUT removed: PREEMPT AND ABORT aborts their tasks. */
   private final List<ItNexus> preempted = new ArrayList<>();
 
@@ -87,6 +91,73 @@ final class PersistentReservations {
       aptpl = saved.aptpl() && store.persists();
     }
     owner.updateActive();
+  }
+
+  /** Shares the state through {@code object} from now on, starting from what it holds. */
+  void share(SharedReservations object) throws IOException {
+    shared = object;
+    sharedVersion = -1;
+    refresh();
+  }
+
+  SharedReservations shared() {
+    return shared;
+  }
+
+  /**
+   * Takes up the shared object's state when another gateway changed it (a compare of two longs when nothing did).
+   *
+   * @throws IOException the object could not be read; the state is then read again at the next decision
+   */
+  void refresh() throws IOException {
+    if (shared == null || shared.knownVersion() == sharedVersion) {
+      return;
+    }
+    SharedReservations.Versioned v;
+    try {
+      v = shared.read();
+    } catch (IOException e) {
+      sharedVersion = -1;
+      throw e;
+    }
+    applyShared(v);
+  }
+
+  private void applyShared(SharedReservations.Versioned v) {
+    ReservationState s = v.state();
+    keys.clear();
+    for (ReservationState.Registration r : s.registrations()) {
+      keys.put(r.nexus(), r.key());
+    }
+    type = s.type();
+    holder = type == 0 ? null : s.holder() != null ? s.holder() : keys.keySet().iterator().next();
+    generation = s.generation();
+    aptpl = s.aptpl();
+    sharedVersion = v.version();
+    owner.updateActive();
+  }
+
+  /**
+   * Publishes the state the last {@link #out} made: true when it is now the shared object's (or there is none); false
+   * when another gateway changed the object first, whose state is then this unit's and the OUT must be decided again.
+   */
+  boolean publish() throws IOException {
+    if (shared == null) {
+      return true;
+    }
+    long next;
+    try {
+      next = shared.replace(sharedVersion, snapshot());
+    } catch (IOException e) {
+      sharedVersion = -1; // what the object holds is unknown now: read it before the next decision
+      throw e;
+    }
+    if (next >= 0) {
+      sharedVersion = next;
+      return true;
+    }
+    applyShared(shared.read());
+    return false;
   }
 
   /** Whether the last {@link #out} must reach the store before its GOOD status. */
