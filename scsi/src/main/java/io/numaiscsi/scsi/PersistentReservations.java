@@ -1,6 +1,7 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
