@@ -200,6 +200,7 @@ public final class ConfigWriter {
             list("allow-networks", t.allowNetworks().stream().map(NetworkRange::toString).toList(), y);
             chap("chap", t.chap(), y);
             AluaSection.write(t.alua(), y);
+            SharedReservationsSection.write(t.sharedReservations(), y);
             if (t.luns().isEmpty()) {
                 y.entry(LunSection.KEY, "[]");
             } else {

@@ -18,9 +18,11 @@ import java.util.Objects;
  * @param chap              CHAP credentials an initiator must prove to log in, or null (no authentication)
  * @param allowNetworks     source networks initiators may log in from; empty means any
  * @param alua              this gateway's target port and the target port groups (implicit ALUA), or null: none
+ * @param sharedReservations where the gateways of a pair share the LUNs' persistent reservations, or null: here alone
  */
 public record TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
-                               ChapCredentials chap, List<NetworkRange> allowNetworks, AluaDefinition alua) {
+                               ChapCredentials chap, List<NetworkRange> allowNetworks, AluaDefinition alua,
+                               SharedReservationsDefinition sharedReservations) {
 
     public TargetDefinition {
         Objects.requireNonNull(name, "name");
@@ -32,7 +34,7 @@ public record TargetDefinition(String name, String alias, List<String> allowedIn
     /** A target without ALUA (a single target port). */
     public TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
                             ChapCredentials chap, List<NetworkRange> allowNetworks) {
-        this(name, alias, allowedInitiators, luns, chap, allowNetworks, null);
+        this(name, alias, allowedInitiators, luns, chap, allowNetworks, null, null);
     }
 
     /** A target without authentication or network restriction. */
@@ -42,7 +44,8 @@ public record TargetDefinition(String name, String alias, List<String> allowedIn
 
     /** This target with other LUNs, everything else kept. */
     public TargetDefinition withLuns(List<LunDefinition> newLuns) {
-        return new TargetDefinition(name, alias, allowedInitiators, newLuns, chap, allowNetworks, alua);
+        return new TargetDefinition(name, alias, allowedInitiators, newLuns, chap, allowNetworks, alua,
+                sharedReservations);
     }
 
     /** Who may log in: {@link #allowedInitiators} and {@link #allowNetworks}. */

@@ -12,7 +12,8 @@ import java.util.Map;
 final class TargetsSection {
 
     static final String KEY = "targets";
-    static final List<String> KEYS = List.of("name", "alias", "allow", "allow-networks", "chap", "alua", "luns");
+    static final List<String> KEYS = List.of("name", "alias", "allow", "allow-networks", "chap", "alua",
+            SharedReservationsSection.KEY, "luns");
     /** The keys of a target that can change while it serves. */
     static final List<String> SETTINGS_KEYS = List.of("alias", "allow", "allow-networks", "chap");
     static final String ALL = "ALL";
@@ -44,8 +45,9 @@ final class TargetsSection {
             List<NetworkRange> networks = allowNetworks(f);
             ChapCredentials chap = ChapSection.read(f, "chap", secrets);
             AluaDefinition alua = AluaSection.read(f);
+            SharedReservationsDefinition shared = SharedReservationsSection.read(f);
             targets.add(new TargetDefinition(name, alias, allow, LunSection.readAll(f, dataDir, files), chap, networks,
-                    alua));
+                    alua, shared));
         }
         return targets;
     }
@@ -68,9 +70,10 @@ final class TargetsSection {
         List<NetworkRange> networks = allowNetworks(f);
         ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, null));
         AluaDefinition alua = AluaSection.read(f);
+        SharedReservationsDefinition shared = SharedReservationsSection.read(f);
         List<LunDefinition> luns = LunSection.readAll(f, running.daemon().dataDir(),
                 LunSection.BackingFiles.of(running.targets()));
-        return new TargetDefinition(name, alias, allow, luns, chap, networks, alua);
+        return new TargetDefinition(name, alias, allow, luns, chap, networks, alua, shared);
     }
 
     /**
@@ -84,7 +87,8 @@ final class TargetsSection {
         List<String> allow = allow(f);
         List<NetworkRange> networks = allowNetworks(f);
         ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, current.name()));
-        return new TargetDefinition(current.name(), alias, allow, current.luns(), chap, networks, current.alua());
+        return new TargetDefinition(current.name(), alias, allow, current.luns(), chap, networks, current.alua(),
+                current.sharedReservations());
     }
 
     private static String name(Cursor nameAt) throws ConfigException {

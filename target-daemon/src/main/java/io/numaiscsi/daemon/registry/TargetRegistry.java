@@ -3,7 +3,10 @@ package io.numaiscsi.daemon.registry;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.SharedReservationsDefinition;
 import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.daemon.cluster.VersionedObjects;
+import io.numaiscsi.daemon.reservations.SharedReservationObject;
 import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.session.ExportedTarget;
 import io.numaiscsi.session.TargetDirectory;
@@ -204,6 +207,13 @@ public final class TargetRegistry implements AutoCloseable {
         try {
             unit.reservationStore(reservationStores.open(targetName, lun.id()));
             unit.modePageStore(modePageStores.open(targetName, lun.id()));
+            SharedReservationsDefinition shared = definitions.get(targetName).sharedReservations();
+            if (shared != null) {
+                SharedReservationObject object = new SharedReservationObject(
+                        VersionedObjects.open(shared, targetName, lun.id()), targetName, lun.id());
+                unit.sharedReservations(object);
+                LOG.info("target {} LUN {}: persistent reservations shared through {}", targetName, lun.id(), object);
+            }
         } catch (IOException | RuntimeException e) {
             DeviceShutdown.flushAndClose(device, "target " + targetName + " LUN " + lun.id());
             throw e;
