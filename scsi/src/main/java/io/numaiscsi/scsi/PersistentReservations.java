@@ -94,11 +94,20 @@ final class PersistentReservations {
     owner.updateActive();
   }
 
-  /** Shares the state through {@code object} from now on, starting from what it holds. */
+  /**
+   * Shares the state through {@code object} from now on, starting from what it holds; an object that was never
+   * written (a fresh tmpfs after a reboot) takes this unit's state instead when it has one (restored from its APTPL
+   * file), so the reservations of the last gateway up do not vanish.
+   */
   void share(SharedReservations object) throws IOException {
     shared = object;
-    sharedVersion = -1;
-    refresh();
+    SharedReservations.Versioned v = object.read();
+    if (v.version() == 0 && (hasRegistrations() || aptpl)) {
+      sharedVersion = 0;
+      publish(); // lost: a peer wrote first, and its state is taken up
+      return;
+    }
+    applyShared(v);
   }
 
   SharedReservations shared() {

@@ -101,6 +101,20 @@ class SharedReservationsTest {
   }
 
   @Test
+  void aNeverWrittenObjectTakesTheStateRestoredFromTheAptplFile() throws IOException {
+    MemoryObject shared = new MemoryObject();
+    LogicalUnit lu = new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null), new RamBlockDevice(8 << 20, 512));
+    ReservationState saved = new ReservationState(true, 4,
+        java.util.List.of(new ReservationState.Registration(VIA_A, 0xA1)), WRITE_EXCLUSIVE, VIA_A);
+    lu.reservationStore(new MemoryReservationStore(saved));
+    lu.sharedReservations(shared);
+    assertEquals(1, shared.read().version());
+    assertEquals(saved, shared.read().state());
+    Harness b = gateway(shared);
+    b.check(VIA_B, 0, Harness.write10(0, 1), new byte[512], SenseReason.RESERVATION_CONFLICT);
+  }
+
+  @Test
   void aGatewayStartingLaterTakesUpTheState() throws IOException {
     MemoryObject shared = new MemoryObject();
     Harness a = gateway(shared);
