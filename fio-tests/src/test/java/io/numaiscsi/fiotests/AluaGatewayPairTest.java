@@ -94,6 +94,22 @@ class AluaGatewayPairTest {
         }
     }
 
+    /**
+     * libiscsi's whole suite through an ALUA gateway (group 2, active/non-optimized, its RAM LUN): TPGS 01b, the
+     * REPORT TARGET PORT GROUPS entry of REPORT SUPPORTED OPERATION CODES and the extra designator break none of it.
+     */
+    @Test
+    void theConformanceSuitePassesThroughAnAluaGateway() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
+        try (ConfiguredDaemon b = ConfiguredDaemon.start("AluaGatewayPairTest-suite",
+                config(2, "active-non-optimized", 1, "active-optimized"))) {
+            CuLogSummary suite = ConformanceRun.runAndAssert(b.target(IQN), "ALL", b::logTail,
+                    "AluaGatewayPairTest-iscsi-test-cu.log", "AluaGatewayPairTest-conformance-summary.txt");
+            assertTrue(suite.count(CuLogSummary.Verdict.PASSED) > 100, "the suite ran: " + suite.report());
+            b.assertAlive();
+        }
+    }
+
     /** What one gateway reports about one LUN. */
     private record Gateway(int tpgs, String serial, long naa, int relativePort, int group, List<String> groups) {
         static Gateway read(TestConnection c, int lun) throws Exception {

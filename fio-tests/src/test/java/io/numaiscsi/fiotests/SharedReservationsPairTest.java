@@ -117,6 +117,57 @@ class SharedReservationsPairTest {
         }
     }
 
+    /**
+     * libiscsi's persistent reservation suites with their two URLs on the two gateways: the first initiator through A,
+     * the second (iscsi-test-2) through B, so ProutReserve's access and ownership tests reserve through one gateway and
+     * check access through the other.
+     */
+    @Test
+    void libiscsiReservationSuitesAcrossTheTwoGateways() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemons itself");
+        Path shm = Path.of("/dev/shm");
+        Assumptions.assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm), "needs /dev/shm");
+        Path shared = Files.createTempDirectory(shm, "numa-iscsi-pr-suite-");
+        try (ConfiguredDaemon a = ConfiguredDaemon.start("SharedReservationsPairTest-suite-A",
+                config(1, "active-optimized", 2, "active-non-optimized", shared));
+             ConfiguredDaemon b = ConfiguredDaemon.start("SharedReservationsPairTest-suite-B",
+                     config(2, "active-non-optimized", 1, "active-optimized", shared))) {
+            Path dir = DaemonProcess.logDir();
+            int passed = 0;
+            for (String suite : SUITES) {
+                ToolRun run = ToolRun.run(dir.resolve("SharedReservationsPairTest-" + suite + ".log"),
+                        Duration.ofMinutes(5), List.of("iscsi-test-cu", "--test=" + suite, "--dataloss", "--verbose",
+                                a.target(IQN).lunUrl(), b.target(IQN).lunUrl()));
+                CuLogSummary summary = CuLogSummary.parse(Files.readAllLines(run.log(),
+                        java.nio.charset.StandardCharsets.ISO_8859_1));
+                System.out.println(suite + ":\n" + summary.report());
+                assertEquals(List.of(), summary.failures(), suite + "\n" + run.describe(30));
+                passed += summary.count(CuLogSummary.Verdict.PASSED);
+            }
+            assertEquals(18, passed, "every test of the suites ran and passed");
+            // the suites' second initiator logs in through the second URL: gateway B
+            assertEquals(false, b.logLines("from iqn.2007-10.com.github:sahlberg:libiscsi:iscsi-test-2 ").isEmpty(),
+                    "libiscsi's second initiator went through gateway B\n" + b.logTail());
+            assertEquals(true, a.logLines("from iqn.2007-10.com.github:sahlberg:libiscsi:iscsi-test-2 ").isEmpty(),
+                    "and not through A");
+        } finally {
+            try (Stream<Path> files = Files.list(shared)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+            }
+            Files.deleteIfExists(shared);
+        }
+    }
+
+    /**
+     * The suites whose second initiator uses the second URL. Not MultipathIO: it expects one store behind both paths
+     * (what it writes through one it reads through the other) and a LUN reset's unit attention on both; the two
+     * gateways here have a store each (the null store) and unit attentions stay per gateway.
+     */
+    static final List<String> SUITES = List.of("ALL.PrinReadKeys", "ALL.ProutRegister", "ALL.ProutReserve",
+            "ALL.ProutClear", "ALL.ProutPreempt");
+
     private static TestConnection login(ConfiguredDaemon d, String initiator) throws IOException {
         IscsiTarget t = d.target(IQN);
         Map<String, String> keys = TestConnection.loginKeys(t);
