@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * Two daemons (a gateway pair with ALUA, as in {@link AluaGatewayPairTest}) share one LUN's persistent reservations
  * through a directory on tmpfs ({@code shared-reservations: {backend: file}}): initiator 1 registers through A,
  * initiator 2 through B; 1 reserves (WRITE EXCLUSIVE) through A; a WRITE of 2 through B gets RESERVATION CONFLICT and
- * READ RESERVATION through B names 1's key; 2 PREEMPTs through B, after which 1's WRITE through A conflicts and 2's
- * through B succeeds. Then, rounds of RESERVE sent at once through A and B (after a CLEAR): each round exactly one
+ * READ RESERVATION through B names 1's key; 2 PREEMPTs through B, after which 1's next command through A gets
+ * REGISTRATIONS PREEMPTED, its WRITE through A conflicts and 2's through B succeeds. Then, rounds of RESERVE sent at once through A and B (after a CLEAR): each round exactly one
  * gets GOOD, the other RESERVATION CONFLICT, and both gateways report the winner as the holder.
  */
 @Tag("it")
@@ -68,6 +68,10 @@ class SharedReservationsPairTest {
             assertEquals(List.of(0xA1L, 0xB2L), keys(twoViaB), "READ KEYS through B: both registrations");
 
             assertEquals(0, prOut(twoViaB, 4, WRITE_EXCLUSIVE, 0xB2, 0xA1).status(), "PREEMPT through B");
+            ScsiResult attention = RawIo.write(oneViaA, 0, 0, block, false, LIMIT);
+            assertEquals(List.of(ScsiResult.CHECK_CONDITION, ScsiResult.UNIT_ATTENTION, 0x2A, 0x05),
+                    List.of(attention.status(), attention.senseKey(), attention.asc(), attention.ascq()),
+                    "1's next command through A: REGISTRATIONS PREEMPTED (the preemption was made through B)");
             assertEquals(0x18, RawIo.write(oneViaA, 0, 0, block, false, LIMIT).status(),
                     "1's WRITE through A after it was preempted through B");
             assertEquals(0, RawIo.write(twoViaB, 0, 0, block, false, LIMIT).status(), "the new holder writes");

@@ -198,6 +198,10 @@ public final class LogicalUnit {
       return SenseReason.LOGICAL_UNIT_NOT_SUPPORTED;
     }
     unitAttentions.touch(task.nexus);
+    if (!reservations.refreshed()) {
+      return SenseReason.LOGICAL_UNIT_NOT_READY; // a shared reservation state that cannot be read: fail closed
+    }
+    // (a change made through another gateway may have queued a unit attention for this nexus just now)
     int op = task.cdb[0] & 0xFF;
     if (op != 0x12 && op != 0xA0 && op != 0x03) {
       SenseReason ua = unitAttentions.poll(task.nexus);

@@ -130,7 +130,32 @@ final class PersistentReservations {
       sharedVersion = -1;
       throw e;
     }
+    takeUp(v);
+  }
+
+  /** A state another gateway made becomes this unit's, with the unit attentions it owes the initiators here. */
+  private void takeUp(SharedReservations.Versioned v) {
+    List<ItNexus> registeredBefore = new ArrayList<>(keys.keySet());
+    int typeBefore = type;
     applyShared(v);
+    announcePeerChange(registeredBefore, typeBefore);
+  }
+
+  /**
+   * The unit attentions SPC-4 gives the initiators a change made through another gateway touched, for those that use
+   * this one (a nexus belongs to one gateway's port): a registration gone that this gateway did not remove was
+   * preempted (RESERVATIONS PREEMPTED when all went, as CLEAR does; REGISTRATIONS PREEMPTED otherwise); a registrants-only
+   * reservation gone while they stayed registered was released (RESERVATIONS RELEASED).
+   */
+  private void announcePeerChange(List<ItNexus> registeredBefore, int typeBefore) {
+    for (ItNexus n : registeredBefore) {
+      if (!keys.containsKey(n)) {
+        unitAttentions.postIfKnown(n, keys.isEmpty()
+            ? SenseReason.RESERVATIONS_PREEMPTED : SenseReason.REGISTRATIONS_PREEMPTED);
+      } else if (typeBefore != 0 && type == 0 && registrantsHaveAccess(typeBefore)) {
+        unitAttentions.postIfKnown(n, SenseReason.RESERVATIONS_RELEASED);
+      }
+    }
   }
 
   private void applyShared(SharedReservations.Versioned v) {
@@ -166,7 +191,7 @@ final class PersistentReservations {
       sharedVersion = next;
       return true;
     }
-    applyShared(shared.read());
+    takeUp(shared.read());
     return false;
   }
 

@@ -51,7 +51,8 @@ final class Reservations {
     return persistent.conflicts(nexus, kind, null); // the task is looked at only for PREVENT ALLOW MEDIUM REMOVAL
   }
 
-  private boolean refreshed() {
+  /** Brings a shared state up to date (see {@link #check}); false when it cannot be read. */
+  boolean refreshed() {
     try {
       persistent.refresh();
       return true;

@@ -79,10 +79,23 @@ class SharedReservationsTest {
     assertEquals(16, Cdb.u32(keys, 4), "READ KEYS through B lists both registrations");
 
     b.good(VIA_B, 0, prout(4, WRITE_EXCLUSIVE), list(0xB2, 0xA1)); // PREEMPT A's key
+    a.check(VIA_A, 0, Harness.write10(0, 1), new byte[512], SenseReason.REGISTRATIONS_PREEMPTED);
     a.check(VIA_A, 0, Harness.write10(0, 1), new byte[512], SenseReason.RESERVATION_CONFLICT);
     b.good(VIA_B, 0, Harness.write10(0, 1), new byte[512]);
     byte[] reservation = a.good(VIA_A, 0, cdb("5e 01 00 00 00 00 00 01 00 00"), null);
     assertEquals(0xB2, Cdb.u64(reservation, 8), "READ RESERVATION through A: B's key holds it");
+  }
+
+  @Test
+  void aClearThroughTheOtherGatewayIsAnnouncedHere() throws IOException {
+    MemoryObject shared = new MemoryObject();
+    Harness a = gateway(shared);
+    Harness b = gateway(shared);
+    a.good(VIA_A, 0, prout(0, 0), list(0, 0xA1));
+    b.good(VIA_B, 0, prout(0, 0), list(0, 0xB2));
+    b.good(VIA_B, 0, prout(3, 0), list(0xB2, 0)); // CLEAR
+    a.check(VIA_A, 0, cdb("00 00 00 00 00 00"), null, SenseReason.RESERVATIONS_PREEMPTED);
+    a.good(VIA_A, 0, cdb("00 00 00 00 00 00"), null);
   }
 
   @Test
