@@ -180,6 +180,7 @@ public final class LogicalUnit {
     }
     alloc = allocator;
     portGroups = groups;
+    reservations.persistent.portGroups(groups);
   }
 
   /** The target port groups of the target this unit belongs to (ALUA); {@link TargetPortGroups#NONE} before. */

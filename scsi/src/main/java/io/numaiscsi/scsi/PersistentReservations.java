@@ -55,6 +55,8 @@ final class PersistentReservations {
   private ReservationStore store = ReservationStore.NONE;
   /** The cluster object the state is shared through (several gateways), or null: this process's alone. */
   private SharedReservations shared;
+  /** The target's ports on other gateways: with shared reservations REGISTER AND MOVE may name one. */
+  private TargetPortGroups portGroups = TargetPortGroups.NONE;
   /** The version of {@link #shared} the fields above reflect; -1 forces a read. */
   private long sharedVersion = -1;
   /** The nexuses whose registrations the last OUT removed: PREEMPT AND ABORT aborts their tasks. */
@@ -108,6 +110,10 @@ final class PersistentReservations {
       return;
     }
     applyShared(v);
+  }
+
+  void portGroups(TargetPortGroups groups) {
+    portGroups = groups;
   }
 
   SharedReservations shared() {
@@ -334,11 +340,17 @@ final class PersistentReservations {
     if (PARAMETER_LIST_LENGTH + idLength != p.length) {
       return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
     }
-    // this daemon's target has one port: the one every nexus comes through
-    if (Cdb.u16(p, 18) != nexus.relativeTargetPortId()) {
+    // this gateway's port, or, with reservations shared with the other gateways, one of theirs
+    int port = Cdb.u16(p, 18);
+    boolean peerPort = shared != null && portGroups.isPeerPort(port);
+    if (port != nexus.relativeTargetPortId() && !peerPort) {
       return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
     }
     ItNexus destination = TransportId.decodePort(p, PARAMETER_LIST_LENGTH, (int) idLength, nexus);
+    if (destination != null && peerPort) {
+      // the relative target port identifier is the TPGT of that gateway's port
+      destination = new ItNexus(destination.initiatorName(), destination.isid(), destination.targetName(), port);
+    }
     if (destination == null || destination.equals(nexus)) {
       return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
     }

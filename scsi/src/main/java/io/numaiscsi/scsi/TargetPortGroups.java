@@ -135,6 +135,16 @@ public final class TargetPortGroups {
     return peers;
   }
 
+  /** Whether {@code relativePort} is another gateway's port of this target (REGISTER AND MOVE may name it). */
+  boolean isPeerPort(int relativePort) {
+    for (Group g : peers) {
+      if (g.ports().contains(relativePort)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The TPGS bits of standard INQUIRY byte 5: 01b (implicit only) when configured. */
   int tpgsBits() {
     return configured ? 0x10 : 0;

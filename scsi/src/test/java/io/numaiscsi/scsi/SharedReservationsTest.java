@@ -86,6 +86,39 @@ class SharedReservationsTest {
     assertEquals(0xB2, Cdb.u64(reservation, 8), "READ RESERVATION through A: B's key holds it");
   }
 
+  private static Harness aluaGateway(MemoryObject shared, int port, int peer) throws IOException {
+    LogicalUnit lu = new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null), new RamBlockDevice(8 << 20, 512));
+    lu.sharedReservations(shared);
+    return new Harness(TargetPortGroups.of(port,
+        new TargetPortGroups.Group(port, TargetPortGroups.AccessState.ACTIVE_OPTIMIZED, java.util.List.of(port)),
+        java.util.List.of(new TargetPortGroups.Group(peer, TargetPortGroups.AccessState.ACTIVE_NON_OPTIMIZED,
+            java.util.List.of(peer)))), lu);
+  }
+
+  @Test
+  void registerAndMoveHandsTheReservationToAnInitiatorOfTheOtherGateway() throws IOException {
+    MemoryObject shared = new MemoryObject();
+    Harness a = aluaGateway(shared, 1, 2);
+    Harness b = aluaGateway(shared, 2, 1);
+    a.good(VIA_A, 0, prout(0, 0), list(0, 0xA1));
+    a.good(VIA_A, 0, prout(1, WRITE_EXCLUSIVE), list(0xA1, 0));
+    byte[] id = TransportId.encode(VIA_B);
+    byte[] move = new byte[24 + id.length];
+    Cdb.putLong(move, 0, 0xA1);
+    Cdb.putLong(move, 8, 0xB2);
+    move[19] = 2; // relative target port 2: gateway B's
+    Cdb.putInt(move, 20, id.length);
+    System.arraycopy(id, 0, move, 24, id.length);
+    a.good(VIA_A, 0, cdb(String.format("5f 07 00 00 00 %08x 00", move.length)), move);
+    b.good(VIA_B, 0, Harness.write10(0, 1), new byte[512]);
+    a.check(VIA_A, 0, Harness.write10(0, 1), new byte[512], SenseReason.RESERVATION_CONFLICT);
+    byte[] reservation = b.good(VIA_B, 0, cdb("5e 01 00 00 00 00 00 01 00 00"), null);
+    assertEquals(0xB2, Cdb.u64(reservation, 8), "B's initiator holds it with the service action key");
+    move[19] = 3; // no port of this target
+    a.check(VIA_A, 0, cdb(String.format("5f 07 00 00 00 %08x 00", move.length)), move,
+        SenseReason.INVALID_FIELD_IN_PARAMETER_LIST);
+  }
+
   @Test
   void aClearThroughTheOtherGatewayIsAnnouncedHere() throws IOException {
     MemoryObject shared = new MemoryObject();
