@@ -199,6 +199,8 @@ public final class ConfigWriter {
             list("allow", t.allowedInitiators(), y);
             list("allow-networks", t.allowNetworks().stream().map(NetworkRange::toString).toList(), y);
             chap("chap", t.chap(), y);
+            AluaSection.write(t.alua(), y);
+            SharedReservationsSection.write(t.sharedReservations(), y);
             if (t.luns().isEmpty()) {
                 y.entry(LunSection.KEY, "[]");
             } else {

@@ -17,15 +17,24 @@ import java.util.Objects;
  * @param luns              logical units, ids unique
  * @param chap              CHAP credentials an initiator must prove to log in, or null (no authentication)
  * @param allowNetworks     source networks initiators may log in from; empty means any
+ * @param alua              this gateway's target port and the target port groups (implicit ALUA), or null: none
+ * @param sharedReservations where the gateways of a pair share the LUNs' persistent reservations, or null: here alone
  */
 public record TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
-                               ChapCredentials chap, List<NetworkRange> allowNetworks) {
+                               ChapCredentials chap, List<NetworkRange> allowNetworks, AluaDefinition alua,
+                               SharedReservationsDefinition sharedReservations) {
 
     public TargetDefinition {
         Objects.requireNonNull(name, "name");
         allowedInitiators = List.copyOf(allowedInitiators);
         luns = List.copyOf(luns);
         allowNetworks = List.copyOf(allowNetworks);
+    }
+
+    /** A target without ALUA (a single target port). */
+    public TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
+                            ChapCredentials chap, List<NetworkRange> allowNetworks) {
+        this(name, alias, allowedInitiators, luns, chap, allowNetworks, null, null);
     }
 
     /** A target without authentication or network restriction. */
@@ -35,7 +44,8 @@ public record TargetDefinition(String name, String alias, List<String> allowedIn
 
     /** This target with other LUNs, everything else kept. */
     public TargetDefinition withLuns(List<LunDefinition> newLuns) {
-        return new TargetDefinition(name, alias, allowedInitiators, newLuns, chap, allowNetworks);
+        return new TargetDefinition(name, alias, allowedInitiators, newLuns, chap, allowNetworks, alua,
+                sharedReservations);
     }
 
     /** Who may log in: {@link #allowedInitiators} and {@link #allowNetworks}. */

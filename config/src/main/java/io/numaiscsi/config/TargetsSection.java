@@ -12,7 +12,8 @@ import java.util.Map;
 final class TargetsSection {
 
     static final String KEY = "targets";
-    static final List<String> KEYS = List.of("name", "alias", "allow", "allow-networks", "chap", "luns");
+    static final List<String> KEYS = List.of("name", "alias", "allow", "allow-networks", "chap", "alua",
+            SharedReservationsSection.KEY, "luns");
     /** The keys of a target that can change while it serves. */
     static final List<String> SETTINGS_KEYS = List.of("alias", "allow", "allow-networks", "chap");
     static final String ALL = "ALL";
@@ -43,7 +44,10 @@ final class TargetsSection {
             List<String> allow = allow(f);
             List<NetworkRange> networks = allowNetworks(f);
             ChapCredentials chap = ChapSection.read(f, "chap", secrets);
-            targets.add(new TargetDefinition(name, alias, allow, LunSection.readAll(f, dataDir, files), chap, networks));
+            AluaDefinition alua = AluaSection.read(f);
+            SharedReservationsDefinition shared = SharedReservationsSection.read(f);
+            targets.add(new TargetDefinition(name, alias, allow, LunSection.readAll(f, dataDir, files), chap, networks,
+                    alua, shared));
         }
         return targets;
     }
@@ -65,14 +69,16 @@ final class TargetsSection {
         List<String> allow = allow(f);
         List<NetworkRange> networks = allowNetworks(f);
         ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, null));
+        AluaDefinition alua = AluaSection.read(f);
+        SharedReservationsDefinition shared = SharedReservationsSection.read(f);
         List<LunDefinition> luns = LunSection.readAll(f, running.daemon().dataDir(),
                 LunSection.BackingFiles.of(running.targets()));
-        return new TargetDefinition(name, alias, allow, luns, chap, networks);
+        return new TargetDefinition(name, alias, allow, luns, chap, networks, alua, shared);
     }
 
     /**
      * New settings for a running target (alias, allow, allow-networks, chap; what is absent takes its default, as in
-     * a file), its LUNs kept; CHAP secrets checked against the other targets'.
+     * a file), its LUNs and ALUA kept; CHAP secrets checked against the other targets'.
      */
     static TargetDefinition readSettings(Cursor item, TargetDefinition current, TargetConfig running)
             throws ConfigException {
@@ -81,7 +87,8 @@ final class TargetsSection {
         List<String> allow = allow(f);
         List<NetworkRange> networks = allowNetworks(f);
         ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, current.name()));
-        return new TargetDefinition(current.name(), alias, allow, current.luns(), chap, networks);
+        return new TargetDefinition(current.name(), alias, allow, current.luns(), chap, networks, current.alua(),
+                current.sharedReservations());
     }
 
     private static String name(Cursor nameAt) throws ConfigException {

@@ -126,7 +126,10 @@ class ConfigWriterTest {
                 new LunDefinition(7, BackingType.RAM, null, 268_435_456L + 512, 512, "null",
                         new FaultInjection(Duration.ZERO, 0, 0))),
                 new ChapCredentials("shared", utf8("shared-secret-ü-16"), "db", utf8("db-target-secret")),
-                List.of(NetworkRange.parse("127.0.0.0/8"), NetworkRange.parse("fd00::/8")));
+                List.of(NetworkRange.parse("127.0.0.0/8"), NetworkRange.parse("fd00::/8")),
+                new AluaDefinition(3, 2, "active-non-optimized", List.of(
+                        new AluaDefinition.Peer(1, "active-optimized", List.of(1, 2)))),
+                new SharedReservationsDefinition("file", Path.of("/dev/shm/db-pair")));
         TargetDefinition scratch = new TargetDefinition("naa.52004567BA64678D", null, List.of(), List.of(
                 new LunDefinition(0, BackingType.FILE, Path.of("/mnt/fast/scratch.img"), 2L << 40, 512, null,
                         new FaultInjection(Duration.ofSeconds(2), 0, Long.MAX_VALUE)),
@@ -145,7 +148,8 @@ class ConfigWriterTest {
                         LimitsSection.KEY, CacheSection.KEY, NumaSection.KEY, InitiatorsSection.DISCOVERY_KEY,
                         InitiatorsSection.KEY, TargetsSection.KEY), DaemonSection.KEYS, IscsiSection.KEYS,
                 LimitsSection.KEYS, CacheSection.KEYS, NumaSection.KEYS, InitiatorsSection.KEYS, ChapSection.KEYS,
-                TargetsSection.KEYS, LunSection.KEYS, List.of("address", "transport", "connections"));
+                TargetsSection.KEYS, LunSection.KEYS, List.of("address", "transport", "connections"),
+                List.of("group", "state", "port", "peers", "ports"), SharedReservationsSection.KEYS);
         for (List<String> keys : keyLists) {
             for (String key : keys) {
                 assertTrue(Pattern.compile("(?m)^ *(- )?" + Pattern.quote(key) + ":").matcher(text).find(),

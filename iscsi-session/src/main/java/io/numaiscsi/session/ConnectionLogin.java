@@ -51,12 +51,15 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     private LoginStep pendingStep;
     /** The daemon's own reason for a refusal it caused (access list, session limit), more precise than the machine's. */
     private String denial;
+    /** The TPGT of the target the login names (its ALUA port), the daemon's until a target is found. */
+    private int portalGroupTag;
 
     ConnectionLogin(PduChannel channel, SessionSettings settings, TargetDirectory targets, SessionTable sessions) {
         this.channel = channel;
         this.settings = settings;
         this.targets = targets;
         this.sessions = sessions;
+        this.portalGroupTag = settings.targetPortalGroupTag();
         this.machine = new LoginStateMachine(settings.limits(), this, this);
     }
 
@@ -148,6 +151,9 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     @Override
     public TargetInfo findTarget(String targetName) {
         ExportedTarget t = targets.find(targetName);
+        if (t != null) {
+            portalGroupTag = t.targetPortalGroupTag(settings.targetPortalGroupTag());
+        }
         return t == null ? null : new TargetInfo(t.name(), t.alias());
     }
 
@@ -187,7 +193,9 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
             return 0;
         }
         ExportedTarget target = type == SessionType.NORMAL ? targets.find(targetName) : null;
-        boundSession = sessions.create(type, initiatorName, isid, target, settings.targetPortalGroupTag());
+        boundSession = sessions.create(type, initiatorName, isid, target,
+                target == null ? settings.targetPortalGroupTag() : target.targetPortalGroupTag(
+                        settings.targetPortalGroupTag()));
         if (boundSession == null) {
             denial = "out of resources (03/02): " + sessions.limitReport(initiatorName);
             return 0;
@@ -197,7 +205,7 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
 
     @Override
     public int targetPortalGroupTag() {
-        return settings.targetPortalGroupTag();
+        return portalGroupTag;
     }
 
     @Override
@@ -222,7 +230,8 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
                 out.add(new KeyValue("TargetName", t.name()));
                 for (String portal : settings.portalAddresses()) {
                     String address = isWildcard(portal) ? localAddress : portal;
-                    out.add(new KeyValue("TargetAddress", address + "," + settings.targetPortalGroupTag()));
+                    out.add(new KeyValue("TargetAddress", address + ","
+                            + t.targetPortalGroupTag(settings.targetPortalGroupTag())));
                 }
             }
             return out;

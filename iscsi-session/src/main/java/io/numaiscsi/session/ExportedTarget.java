@@ -31,6 +31,14 @@ public record ExportedTarget(String name, String alias, AccessList access, ScsiT
         return access.allowsAddress(address);
     }
 
+    /**
+     * The target portal group tag its logins report and its nexuses carry: the ALUA port of its SCSI target when it
+     * has one (each gateway of a pair its own), else {@code daemonDefault}.
+     */
+    public int targetPortalGroupTag(int daemonDefault) {
+        return scsi == null ? daemonDefault : scsi.targetPortalGroupTag(daemonDefault);
+    }
+
     public List<NetworkRange> allowNetworks() {
         return access.networks();
     }

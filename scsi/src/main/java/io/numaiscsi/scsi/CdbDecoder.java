@@ -318,6 +318,15 @@ final class CdbDecoder {
         return null;
       }
       case 0xA3: { // MAINTENANCE IN
+        if ((c[1] & 0x1F) == 0x0A && lu != null && lu.portGroups().configured()) {
+          // REPORT TARGET PORT GROUPS; without ALUA (TPGS 00b) the service action is as unknown as any other
+          if ((c[1] & 0xE0) >>> 5 > TargetPortGroups.EXTENDED_FORMAT) {
+            return SenseReason.INVALID_FIELD_IN_CDB;
+          }
+          t.kind = CommandKind.REPORT_TARGET_PORT_GROUPS;
+          t.allocationLength = (int) Math.min(Integer.MAX_VALUE, Cdb.u32(c, 6));
+          return null;
+        }
         if ((c[1] & 0x1F) != 0x0C || (c[2] & 0x07) > 3) {
           return SenseReason.INVALID_FIELD_IN_CDB;
         }

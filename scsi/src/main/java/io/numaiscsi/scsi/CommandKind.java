@@ -10,6 +10,7 @@ enum CommandKind {
   INQUIRY(Access.ALWAYS, true),
   REPORT_LUNS(Access.ALWAYS, true),
   REPORT_SUPPORTED_OPERATION_CODES(Access.ALWAYS, false),
+  REPORT_TARGET_PORT_GROUPS(Access.ALWAYS, true),
   READ_CAPACITY_10(Access.ALWAYS, false),
   READ_CAPACITY_16(Access.ALWAYS, false),
   READ(Access.READ, false),

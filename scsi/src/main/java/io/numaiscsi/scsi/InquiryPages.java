@@ -82,7 +82,8 @@ final class InquiryPages {
     out.writeByte(0x06);                          // SPC-4
     out.writeByte(0x10 | 0x02);                   // HISUP, response data format 2
     out.writeByte(STANDARD_LENGTH - 5);
-    out.writeByte(lu != null ? 0x08 : 0);         // SCCS 0, TPGS 0, 3PC (EXTENDED COPY), PROTECT 0
+    // SCCS 0, TPGS 01b with ALUA (implicit only) else 00b, 3PC (EXTENDED COPY), PROTECT 0
+    out.writeByte(lu != null ? 0x08 | lu.portGroups().tpgsBits() : 0);
     out.writeByte(0);
     out.writeByte(0x02);                          // CMDQUE
     out.writeBytes(padded(id != null ? id.vendor() : LunIdentity.DEFAULT_VENDOR, 8));
@@ -124,6 +125,15 @@ final class InquiryPages {
       out.writeByte(4);
       out.writeShort(0);
       out.writeShort(nexus.relativeTargetPortId());
+      if (lu.portGroups().configured()) {
+        // target port group (binary, PIV, association target port)
+        out.writeByte(0x51);
+        out.writeByte(0x95);
+        out.writeByte(0);
+        out.writeByte(4);
+        out.writeShort(0);
+        out.writeShort(lu.portGroups().local().id());
+      }
       // SCSI name string of the target device (association target device)
       scsiName(out, 0xA8, nexus.targetName());
     }

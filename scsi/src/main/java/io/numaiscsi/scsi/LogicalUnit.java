@@ -30,6 +30,7 @@ public final class LogicalUnit {
   final Sanitize sanitize = new Sanitize(this);
   final ProvisioningThreshold provisioning;
   ByteBufAllocator alloc;
+  private TargetPortGroups portGroups = TargetPortGroups.NONE;
   private LunThread thread = LunThread.CALLER;
   /** Removed from its target: commands that still reach it are answered LOGICAL UNIT NOT SUPPORTED. */
   private boolean retired;
@@ -131,6 +132,17 @@ public final class LogicalUnit {
   }
 
   /**
+   * Shares this unit's persistent reservations with the other gateways that export it, through {@code object} (see
+   * {@link SharedReservations}), and takes up the state it holds. Set before the unit serves, after
+   * {@link #reservationStore}.
+   *
+   * @throws IOException the object could not be read
+   */
+  public void sharedReservations(SharedReservations object) throws IOException {
+    reservations.persistent.share(Objects.requireNonNull(object, "object"));
+  }
+
+  /**
    * Keeps the mode parameters MODE SELECT saves (SP=1) in {@code store}, and makes those saved there current. Set
    * before the unit serves.
    *
@@ -162,15 +174,23 @@ public final class LogicalUnit {
     return device;
   }
 
-  void attach(ByteBufAllocator allocator) {
+  void attach(ByteBufAllocator allocator, TargetPortGroups groups) {
     if (alloc != null) {
       throw new IllegalStateException("LUN " + lun + " already belongs to a target");
     }
     alloc = allocator;
+    portGroups = groups;
+    reservations.persistent.portGroups(groups);
+  }
+
+  /** The target port groups of the target this unit belongs to (ALUA); {@link TargetPortGroups#NONE} before. */
+  TargetPortGroups portGroups() {
+    return portGroups;
   }
 
   /**
-   * Admission on the unit's thread, in arrival order: a retired unit, a unit attention, a reservation conflict, a
+   * Admission on the unit's thread, in arrival order: a retired unit, a unit attention, an ALUA state that refuses the
+   * command (standby, unavailable), a reservation conflict, a
    * sanitize in progress or failed, or software write protection ends the task here (null: it may run). INQUIRY,
    * REPORT LUNS and REQUEST SENSE pass a unit attention (SAM-5 5.14).
    */
@@ -179,6 +199,10 @@ public final class LogicalUnit {
       return SenseReason.LOGICAL_UNIT_NOT_SUPPORTED;
     }
     unitAttentions.touch(task.nexus);
+    if (!reservations.refreshed()) {
+      return SenseReason.LOGICAL_UNIT_NOT_READY; // a shared reservation state that cannot be read: fail closed
+    }
+    // (a change made through another gateway may have queued a unit attention for this nexus just now)
     int op = task.cdb[0] & 0xFF;
     if (op != 0x12 && op != 0xA0 && op != 0x03) {
       SenseReason ua = unitAttentions.poll(task.nexus);
@@ -186,7 +210,11 @@ public final class LogicalUnit {
         return ua;
       }
     }
-    SenseReason refused = reservations.check(task);
+    SenseReason refused = portGroups.admit(task.kind);
+    if (refused != null) {
+      return refused;
+    }
+    refused = reservations.check(task);
     if (refused == null) {
       refused = sanitize.admit(task.kind);
     }

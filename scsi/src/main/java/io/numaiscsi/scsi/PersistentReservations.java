@@ -1,6 +1,7 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -52,6 +53,12 @@ final class PersistentReservations {
   /** The last OUT changed state the store must hear of (APTPL was or became active). */
   private boolean saveDue;
   private ReservationStore store = ReservationStore.NONE;
+  /** The cluster object the state is shared through (several gateways), or null: this process's alone. */
+  private SharedReservations shared;
+  /** The target's ports on other gateways: with shared reservations REGISTER AND MOVE may name one. */
+  private TargetPortGroups portGroups = TargetPortGroups.NONE;
+  /** The version of {@link #shared} the fields above reflect; -1 forces a read. */
+  private long sharedVersion = -1;
   /** The nexuses whose registrations the last OUT removed: PREEMPT AND ABORT aborts their tasks. */
   private final List<ItNexus> preempted = new ArrayList<>();
 
@@ -87,6 +94,111 @@ final class PersistentReservations {
       aptpl = saved.aptpl() && store.persists();
     }
     owner.updateActive();
+  }
+
+  /**
+   * Shares the state through {@code object} from now on, starting from what it holds; an object that was never
+   * written (a fresh tmpfs after a reboot) takes this unit's state instead when it has one (restored from its APTPL
+   * file), so the reservations of the last gateway up do not vanish.
+   */
+  void share(SharedReservations object) throws IOException {
+    shared = object;
+    SharedReservations.Versioned v = object.read();
+    if (v.version() == 0 && (hasRegistrations() || aptpl)) {
+      sharedVersion = 0;
+      publish(); // lost: a peer wrote first, and its state is taken up
+      return;
+    }
+    applyShared(v);
+  }
+
+  void portGroups(TargetPortGroups groups) {
+    portGroups = groups;
+  }
+
+  SharedReservations shared() {
+    return shared;
+  }
+
+  /**
+   * Takes up the shared object's state when another gateway changed it (a compare of two longs when nothing did).
+   *
+   * @throws IOException the object could not be read; the state is then read again at the next decision
+   */
+  void refresh() throws IOException {
+    if (shared == null || shared.knownVersion() == sharedVersion) {
+      return;
+    }
+    SharedReservations.Versioned v;
+    try {
+      v = shared.read();
+    } catch (IOException e) {
+      sharedVersion = -1;
+      throw e;
+    }
+    takeUp(v);
+  }
+
+  /** A state another gateway made becomes this unit's, with the unit attentions it owes the initiators here. */
+  private void takeUp(SharedReservations.Versioned v) {
+    List<ItNexus> registeredBefore = new ArrayList<>(keys.keySet());
+    int typeBefore = type;
+    applyShared(v);
+    announcePeerChange(registeredBefore, typeBefore);
+  }
+
+  /**
+   * The unit attentions SPC-4 gives the initiators a change made through another gateway touched, for those that use
+   * this one (a nexus belongs to one gateway's port): a registration gone that this gateway did not remove was
+   * preempted (RESERVATIONS PREEMPTED when all went, as CLEAR does; REGISTRATIONS PREEMPTED otherwise); a registrants-only
+   * reservation gone while they stayed registered was released (RESERVATIONS RELEASED).
+   */
+  private void announcePeerChange(List<ItNexus> registeredBefore, int typeBefore) {
+    for (ItNexus n : registeredBefore) {
+      if (!keys.containsKey(n)) {
+        unitAttentions.postIfKnown(n, keys.isEmpty()
+            ? SenseReason.RESERVATIONS_PREEMPTED : SenseReason.REGISTRATIONS_PREEMPTED);
+      } else if (typeBefore != 0 && type == 0 && registrantsHaveAccess(typeBefore)) {
+        unitAttentions.postIfKnown(n, SenseReason.RESERVATIONS_RELEASED);
+      }
+    }
+  }
+
+  private void applyShared(SharedReservations.Versioned v) {
+    ReservationState s = v.state();
+    keys.clear();
+    for (ReservationState.Registration r : s.registrations()) {
+      keys.put(r.nexus(), r.key());
+    }
+    type = s.type();
+    holder = type == 0 ? null : s.holder() != null ? s.holder() : keys.keySet().iterator().next();
+    generation = s.generation();
+    aptpl = s.aptpl();
+    sharedVersion = v.version();
+    owner.updateActive();
+  }
+
+  /**
+   * Publishes the state the last {@link #out} made: true when it is now the shared object's (or there is none); false
+   * when another gateway changed the object first, whose state is then this unit's and the OUT must be decided again.
+   */
+  boolean publish() throws IOException {
+    if (shared == null) {
+      return true;
+    }
+    long next;
+    try {
+      next = shared.replace(sharedVersion, snapshot());
+    } catch (IOException e) {
+      sharedVersion = -1; // what the object holds is unknown now: read it before the next decision
+      throw e;
+    }
+    if (next >= 0) {
+      sharedVersion = next;
+      return true;
+    }
+    takeUp(shared.read());
+    return false;
   }
 
   /** Whether the last {@link #out} must reach the store before its GOOD status. */
@@ -228,11 +340,17 @@ final class PersistentReservations {
     if (PARAMETER_LIST_LENGTH + idLength != p.length) {
       return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
     }
-    // this daemon's target has one port: the one every nexus comes through
-    if (Cdb.u16(p, 18) != nexus.relativeTargetPortId()) {
+    // this gateway's port, or, with reservations shared with the other gateways, one of theirs
+    int port = Cdb.u16(p, 18);
+    boolean peerPort = shared != null && portGroups.isPeerPort(port);
+    if (port != nexus.relativeTargetPortId() && !peerPort) {
       return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
     }
     ItNexus destination = TransportId.decodePort(p, PARAMETER_LIST_LENGTH, (int) idLength, nexus);
+    if (destination != null && peerPort) {
+      // the relative target port identifier is the TPGT of that gateway's port
+      destination = new ItNexus(destination.initiatorName(), destination.isid(), destination.targetName(), port);
+    }
     if (destination == null || destination.equals(nexus)) {
       return SenseReason.INVALID_FIELD_IN_PARAMETER_LIST;
     }

@@ -22,13 +22,38 @@ final class PersistentReserveOut {
 
   private PersistentReserveOut() {}
 
+  /** How often an OUT is decided again after another gateway changed the shared state first. */
+  private static final int SHARED_ATTEMPTS = 8;
+
   static void execute(ScsiTask t, LogicalUnit lu, ScsiTarget target) {
-    SenseReason r = change(t, lu);
+    PersistentReservations pr = lu.reservations.persistent;
+    SenseReason r = null;
+    boolean published = false;
+    for (int attempt = 0; attempt < SHARED_ATTEMPTS && !published; attempt++) {
+      r = change(t, lu);
+      if (r != null) {
+        break;
+      }
+      try {
+        published = pr.publish(); // false: lost the race, the winner's state is ours now: decide again
+        if (!published) {
+          LOG.info("LUN {}: another gateway changed the shared persistent reservations first; service action {} of"
+              + " {} is decided again on its state", lu.lun, t.cdb[1] & 0x1F, t.nexus);
+        }
+      } catch (IOException e) {
+        LOG.error("LUN {}: the shared persistent reservations could not be replaced; the OUT failed: {}", lu.lun,
+            e.toString());
+        r = SenseReason.INTERNAL_TARGET_FAILURE;
+        break;
+      }
+    }
+    if (r == null && !published) {
+      r = SenseReason.BUSY; // lost every race: the initiator retries
+    }
     if (r != null) {
       t.completeFailed(r);
       return;
     }
-    PersistentReservations pr = lu.reservations.persistent;
     boolean abort = (t.cdb[1] & 0x1F) == PersistentReservations.PREEMPT_AND_ABORT && !pr.preempted().isEmpty();
     if (!pr.saveDue()) {
       if (abort) {

@@ -5,6 +5,7 @@ package io.numaiscsi.scsi;
  * reservations, plus the conflict check every command passes (SPC-4 5.9.1, table 63). On the unit's thread only.
  */
 final class Reservations {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Reservations.class);
   final PersistentReservations persistent;
   private ItNexus spc2Holder;
   /** true while any reservation exists: the hot path reads only this. */
@@ -14,8 +15,14 @@ final class Reservations {
     this.persistent = new PersistentReservations(unitAttentions, this);
   }
 
-  /** RESERVATION_CONFLICT, or null when the command may proceed. */
+  /**
+   * RESERVATION_CONFLICT, or null when the command may proceed. A shared state is first brought up to date; when it
+   * cannot be read the command gets NOT READY (retryable) rather than a decision on a state that may be stale.
+   */
   SenseReason check(ScsiTask task) {
+    if (!refreshed()) {
+      return SenseReason.LOGICAL_UNIT_NOT_READY;
+    }
     if (!active) {
       return null;
     }
@@ -32,6 +39,9 @@ final class Reservations {
    * command sent elsewhere (EXTENDED COPY's reads and writes of its source and destination units).
    */
   boolean conflicts(ItNexus nexus, CommandKind kind) {
+    if (!refreshed()) {
+      return true; // fail closed: the copy's access is refused
+    }
     if (!active) {
       return false;
     }
@@ -39,6 +49,18 @@ final class Reservations {
       return true;
     }
     return persistent.conflicts(nexus, kind, null); // the task is looked at only for PREVENT ALLOW MEDIUM REMOVAL
+  }
+
+  /** Brings a shared state up to date (see {@link #check}); false when it cannot be read. */
+  boolean refreshed() {
+    try {
+      persistent.refresh();
+      return true;
+    } catch (java.io.IOException e) {
+      LOG.warn("shared persistent reservations could not be read ({}); commands get NOT READY until they can",
+          e.toString());
+      return false;
+    }
   }
 
   /** RESERVE(6)/(10), SPC-2 semantics (no extents, no third party). */

@@ -19,10 +19,17 @@ public final class ScsiTarget {
   private volatile List<LogicalUnit> units;
   private volatile TransportTaskAborts transportAborts = TransportTaskAborts.NONE;
   final ByteBufAllocator alloc;
+  private final TargetPortGroups portGroups;
 
   public ScsiTarget(String targetName, List<LogicalUnit> units, ByteBufAllocator alloc) {
+    this(targetName, units, alloc, TargetPortGroups.NONE);
+  }
+
+  /** A target whose port is one of several in {@code portGroups} (ALUA across gateways). */
+  public ScsiTarget(String targetName, List<LogicalUnit> units, ByteBufAllocator alloc, TargetPortGroups portGroups) {
     this.targetName = Objects.requireNonNull(targetName, "targetName");
     this.alloc = Objects.requireNonNull(alloc, "alloc");
+    this.portGroups = Objects.requireNonNull(portGroups, "portGroups");
     this.byLun = new LogicalUnit[0];
     this.units = List.of();
     for (LogicalUnit lu : units) {
@@ -35,6 +42,18 @@ public final class ScsiTarget {
 
   public String targetName() {
     return targetName;
+  }
+
+  public TargetPortGroups portGroups() {
+    return portGroups;
+  }
+
+  /**
+   * The iSCSI target portal group tag of this gateway's port: its relative target port identifier with ALUA, so
+   * each gateway's I_T nexuses and target port names differ; {@code fallback} (the daemon's) without.
+   */
+  public int targetPortalGroupTag(int fallback) {
+    return portGroups.configured() ? portGroups.localPort() : fallback;
   }
 
   public LogicalUnit unit(int lun) {
@@ -98,7 +117,7 @@ public final class ScsiTarget {
   }
 
   private void install(LogicalUnit lu) {
-    lu.attach(alloc);
+    lu.attach(alloc, portGroups);
     LogicalUnit[] next = java.util.Arrays.copyOf(byLun, Math.max(byLun.length, lu.lun + 1));
     next[lu.lun] = lu;
     List<LogicalUnit> sorted = new ArrayList<>(units);

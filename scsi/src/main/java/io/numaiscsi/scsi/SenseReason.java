@@ -8,6 +8,10 @@ public enum SenseReason {
   NO_SENSE(0x0, 0x00, 0x00),
   LOGICAL_UNIT_NOT_READY(0x2, 0x04, 0x00),
   SANITIZE_IN_PROGRESS(0x2, 0x04, 0x1B),
+  /** ALUA: this gateway's target port group is in standby (SPC-4 5.15.2.4.4). */
+  TARGET_PORT_IN_STANDBY_STATE(0x2, 0x04, 0x0B),
+  /** ALUA: this gateway's target port group is unavailable (SPC-4 5.15.2.4.5). */
+  TARGET_PORT_IN_UNAVAILABLE_STATE(0x2, 0x04, 0x0C),
   UNRECOVERED_READ_ERROR(0x3, 0x11, 0x00),
   WRITE_ERROR(0x3, 0x0C, 0x00),
   SANITIZE_COMMAND_FAILED(0x3, 0x31, 0x03),

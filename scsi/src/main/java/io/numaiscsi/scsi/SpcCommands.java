@@ -75,6 +75,10 @@ final class SpcCommands {
         }
         r = null;
         break;
+      case REPORT_TARGET_PORT_GROUPS:
+        lu.portGroups().report((t.cdb[1] & 0xE0) >>> 5 == TargetPortGroups.EXTENDED_FORMAT, out);
+        r = null;
+        break;
       case PERSISTENT_RESERVE_IN:
         r = lu.reservations.persistent.in(t.cdb[1] & 0x1F, out);
         break;

@@ -76,6 +76,7 @@ final class SupportedOpcodes {
       s(0x9E, 0x10, 0x9E, 0x1F, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0x01, CTRL), // READ CAPACITY(16)
       s(0x9E, 0x12, 0x9E, 0x1F, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, FF, 0, CTRL),    // GET LBA STATUS
       e(0xA0, 0xA0, 0, FF, 0, 0, 0, FF, FF, FF, FF, 0, CTRL),            // REPORT LUNS
+      s(0xA3, 0x0A, 0xA3, 0xFF, 0, 0, 0, 0, FF, FF, FF, FF, 0, CTRL),      // REPORT TARGET PORT GROUPS (with ALUA)
       s(0xA3, 0x0C, 0xA3, 0x1F, 0x87, FF, FF, FF, FF, FF, FF, FF, 0, CTRL), // REPORT SUPPORTED OPERATION CODES
       e(0xA8, 0xA8, 0xFC, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL),   // READ(12)
       e(0xAA, 0xAA, 0xFC, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL),   // WRITE(12)
@@ -114,8 +115,14 @@ final class SupportedOpcodes {
     return null;
   }
 
-  /** Whether {@code lu} serves {@code e}: SANITIZE BLOCK ERASE needs a store that tracks allocation. */
+  /**
+   * Whether {@code lu} serves {@code e}: SANITIZE BLOCK ERASE needs a store that tracks allocation, REPORT TARGET PORT
+   * GROUPS a target with ALUA.
+   */
   private static boolean offered(Entry e, LogicalUnit lu) {
+    if (e.opcode == 0xA3 && e.serviceAction == 0x0A) {
+      return lu != null && lu.portGroups().configured(); // REPORT TARGET PORT GROUPS: only with ALUA (TPGS 01b)
+    }
     return !(e.opcode == 0x48 && e.serviceAction == Sanitize.BLOCK_ERASE) || lu == null || Sanitize.offersBlockErase(lu);
   }
 

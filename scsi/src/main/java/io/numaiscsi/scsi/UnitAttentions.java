@@ -45,6 +45,14 @@ final class UnitAttentions {
     add(q, reason);
   }
 
+  /** Queues the condition for {@code nexus} if it has used this unit here (not a nexus of another gateway). */
+  void postIfKnown(ItNexus nexus, SenseReason reason) {
+    ArrayDeque<SenseReason> q = queues.get(nexus);
+    if (q != null) {
+      add(q, reason);
+    }
+  }
+
   /** Queues the condition for every known nexus except {@code except} (which may be null). */
   void postToAllExcept(SenseReason reason, ItNexus except) {
     for (Map.Entry<ItNexus, ArrayDeque<SenseReason>> e : queues.entrySet()) {

@@ -38,7 +38,12 @@ final class Harness implements ScsiTaskListener {
 
   /** A target over the given units (their devices are the caller's). */
   Harness(LogicalUnit... units) {
-    target = new ScsiTarget(TARGET, List.of(units), PooledByteBufAllocator.DEFAULT);
+    this(TargetPortGroups.NONE, units);
+  }
+
+  /** A target over the given units whose port is in {@code groups} (ALUA). */
+  Harness(TargetPortGroups groups, LogicalUnit... units) {
+    target = new ScsiTarget(TARGET, List.of(units), PooledByteBufAllocator.DEFAULT, groups);
   }
 
   @Override

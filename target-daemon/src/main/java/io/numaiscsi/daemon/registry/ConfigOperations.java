@@ -52,6 +52,13 @@ public final class ConfigOperations {
             if (!sameTargetSettings(old, t)) {
                 additions.add(new RegistryOperation.UpdateTarget(t));
             }
+            if (!java.util.Objects.equals(old.sharedReservations(), t.sharedReservations())) {
+                needRestart.add("target " + t.name() + " shared-reservations changed");
+            }
+            if (!java.util.Objects.equals(old.alua(), t.alua())) {
+                needRestart.add("target " + t.name() + " alua changed (its port groups and TPGT are fixed while it "
+                        + "serves)");
+            }
             Map<Integer, LunDefinition> oldLuns = byId(old);
             Map<Integer, LunDefinition> newLuns = byId(t);
             for (LunDefinition lun : old.luns()) {

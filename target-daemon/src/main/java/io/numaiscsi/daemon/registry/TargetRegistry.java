@@ -3,7 +3,10 @@ package io.numaiscsi.daemon.registry;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.SharedReservationsDefinition;
 import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.daemon.cluster.VersionedObjects;
+import io.numaiscsi.daemon.reservations.SharedReservationObject;
 import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.session.ExportedTarget;
 import io.numaiscsi.session.TargetDirectory;
@@ -153,12 +156,12 @@ public final class TargetRegistry implements AutoCloseable {
         if (directory.find(t.name()) != null) {
             throw new IllegalArgumentException("target " + t.name() + " exists already");
         }
-        ScsiTarget scsi = new ScsiTarget(t.name(), List.of(), alloc);
+        ScsiTarget scsi = new ScsiTarget(t.name(), List.of(), alloc, AluaGroups.of(t.alua()));
         scsi.transportAborts(transportAborts);
         directory.add(new ExportedTarget(t.name(), t.alias(), t.access(), scsi, Credentials.account(t.chap())));
         lunsByTarget.put(t.name(), new LinkedHashMap<>());
         definitions.put(t.name(), t);
-        LOG.info("target {}: {}", t.name(), describeAccess(t));
+        LOG.info("target {}: {}; {}", t.name(), describeAccess(t), scsi.portGroups());
     }
 
     private void updateTarget(TargetDefinition t) {
@@ -204,6 +207,13 @@ public final class TargetRegistry implements AutoCloseable {
         try {
             unit.reservationStore(reservationStores.open(targetName, lun.id()));
             unit.modePageStore(modePageStores.open(targetName, lun.id()));
+            SharedReservationsDefinition shared = definitions.get(targetName).sharedReservations();
+            if (shared != null) {
+                SharedReservationObject object = new SharedReservationObject(
+                        VersionedObjects.open(shared, targetName, lun.id()), targetName, lun.id());
+                unit.sharedReservations(object);
+                LOG.info("target {} LUN {}: persistent reservations shared through {}", targetName, lun.id(), object);
+            }
         } catch (IOException | RuntimeException e) {
             DeviceShutdown.flushAndClose(device, "target " + targetName + " LUN " + lun.id());
             throw e;

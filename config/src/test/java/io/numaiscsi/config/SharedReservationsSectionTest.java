@@ -1,0 +1,42 @@
+package io.numaiscsi.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class SharedReservationsSectionTest {
+    private static SharedReservationsDefinition read(String value) throws ConfigException {
+        String yaml = "targets:\n  - name: iqn.2026-11.io.numaiscsi:ha\n" + value
+                + "    luns: [{id: 0, backing: ram, size: 1M}]\n";
+        return ConfigLoader.parse(yaml, "t.yaml").targets().get(0).sharedReservations();
+    }
+
+    @Test
+    void fileBackendWithItsDirectory() throws ConfigException {
+        assertNull(read(""));
+        assertEquals(new SharedReservationsDefinition("file", Path.of("/dev/shm/ha")),
+                read("    shared-reservations: {backend: file, directory: /dev/shm/ha}\n"));
+    }
+
+    @Test
+    void badValuesNameTheirKey() {
+        expect("    shared-reservations: {backend: rados, directory: /x}\n", "targets[0].shared-reservations.backend",
+                "the rados backend is not built yet (it plugs in with the rbd module's RadosObject); use file");
+        expect("    shared-reservations: {backend: nfs, directory: /x}\n", "targets[0].shared-reservations.backend",
+                "unknown backend \"nfs\" (file)");
+        expect("    shared-reservations: {backend: file, directory: shm/ha}\n",
+                "targets[0].shared-reservations.directory",
+                "must be an absolute path (every gateway must name the same directory)");
+        expect("    shared-reservations: {backend: file}\n", "targets[0].shared-reservations.directory", "is required");
+    }
+
+    private static void expect(String yaml, String keyPath, String problem) {
+        ConfigException e = assertThrows(ConfigException.class, () -> read(yaml));
+        assertEquals(3, e.line(), e.getMessage());
+        assertEquals(keyPath, e.keyPath(), e.getMessage());
+        assertEquals(problem, e.problem(), e.getMessage());
+    }
+}

@@ -1,0 +1,35 @@
+package io.numaiscsi.scsi;
+
+import java.io.IOException;
+
+/**
+ * The persistent reservations of a logical unit that several gateways export (ALUA), kept in one object of a cluster
+ * store that every gateway reads and replaces with a compare-and-swap on its version. The unit's in-memory state is a
+ * cache of the object at {@link Versioned#version}:
+ * <ul>
+ *   <li>before each conflict decision the unit compares {@link #knownVersion()} with the version it holds and reads
+ *   the object again when they differ; so {@code knownVersion()} must be cheap and non-blocking (a load, no I/O) and a
+ *   backend must make a replace won anywhere visible there before that replace returns (a version word in shared
+ *   memory for the local backend; watch/notify with acknowledgements for RADOS);</li>
+ *   <li>a PERSISTENT RESERVE OUT is applied to the state at the version read, then {@link #replace}d: a gateway that
+ *   lost the race reads the winner's state and decides the command again against it, so two gateways never both
+ *   win a RESERVE.</li>
+ * </ul>
+ * Calls are made on the unit's thread and may block on the store.
+ */
+public interface SharedReservations {
+  /** The state at one version; version 0 with {@link ReservationState#EMPTY} when the object does not exist yet. */
+  record Versioned(long version, ReservationState state) {}
+
+  /** Reads the object. */
+  Versioned read() throws IOException;
+
+  /**
+   * Replaces the object with {@code next} if its version is still {@code expectedVersion}: the new version, or -1 when
+   * another gateway replaced it first (nothing written).
+   */
+  long replace(long expectedVersion, ReservationState next) throws IOException;
+
+  /** The newest version this gateway knows the object to have; cheap, no I/O. */
+  long knownVersion();
+}

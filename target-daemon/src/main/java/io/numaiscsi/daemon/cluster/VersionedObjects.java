@@ -1,0 +1,29 @@
+package io.numaiscsi.daemon.cluster;
+
+import io.numaiscsi.config.SharedReservationsDefinition;
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * Opens the versioned object a {@code shared-reservations:} definition names for one LUN, by its {@code backend}: the
+ * seam where a RADOS backend (the rbd module's {@code RadosObject}: read with version, write asserting it, watch for
+ * changes) plugs in beside {@link LocalFileObject}.
+ */
+public final class VersionedObjects {
+    private VersionedObjects() {
+    }
+
+    /** The object of LUN {@code lun} of target {@code target}; every gateway derives the same name. */
+    public static VersionedObject open(SharedReservationsDefinition d, String target, int lun) throws IOException {
+        String name = objectName(target, lun);
+        return switch (d.backend()) {
+            case SharedReservationsDefinition.FILE -> new LocalFileObject(d.directory(), name);
+            default -> throw new IllegalArgumentException("no shared-reservations backend " + d.backend());
+        };
+    }
+
+    /** {@code pr.<target name, lower case>.lun-<n>}: iSCSI names hold no '/', so the name is one path element. */
+    static String objectName(String target, int lun) {
+        return "pr." + target.toLowerCase(Locale.ROOT) + ".lun-" + lun;
+    }
+}
