@@ -38,4 +38,26 @@ final class GranuleMap {
     }
     return true;
   }
+
+  /** The first granule of [from, to) of slot s that is not valid, or {@code to} when all are. */
+  int firstInvalid(int s, int from, int to) {
+    int w = s * wordsPerSlot;
+    for (int g = from; g < to; g++) {
+      if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
+        return g;
+      }
+    }
+    return to;
+  }
+
+  /** One past the last granule of [from, to) of slot s that is not valid, or {@code from} when all are. */
+  int invalidEnd(int s, int from, int to) {
+    int w = s * wordsPerSlot;
+    for (int g = to - 1; g >= from; g--) {
+      if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
+        return g + 1;
+      }
+    }
+    return from;
+  }
 }

@@ -111,7 +111,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
       try {
         s = p.lookup(block);
         if (s >= 0) {
-          s = resident(p, s, block, g0, g1, sequential ? all : g1);
+          s = resident(p, s, block, g0, g1, all);
         } else if (admission.fills(p, block, g0, g1, whole, sequential)) {
           s = p.acquire();
           if (s >= 0) {
@@ -144,12 +144,14 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
 
   /**
    * A piece of a cached block, lock held: a hit if its granules are valid; else wait for the fill in flight if that
-   * reads them; else, if no one else uses the slot, fill them into it (never changing bytes a reader holds: the slot
-   * is there already, so the fill evicts nothing, and a block of a LUN larger than the cache fills up while it stays
-   * cached instead of holding the granules that first brought it in); else -1, read through. Granules [g0, fillTo) are filled. Sets {@link #fill} when a
+   * reads them; else, if no one else uses the slot, fill the rest of the block into it: a sequential read from its
+   * granules on, a random one every granule not yet valid, in one backing read (the slot is there already, so the
+   * fill evicts nothing, and a block of a LUN larger than the cache is whole from its second miss on, where filling
+   * granule by granule took a backing read each and left blocks partly empty for many seconds); else -1, read
+   * through. Sets {@link #fill} when a
    * fill must be issued.
    */
-  private int resident(CachePartition p, int s, long block, int g0, int g1, int fillTo) {
+  private int resident(CachePartition p, int s, long block, int g0, int g1, int all) {
     if (p.valid.covers(s, g0, g1)) {
       p.pin(s);
       counters.hits[p.node].increment();
@@ -163,7 +165,11 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
       }
     } else if (p.pins[s] == 0 && !p.dirty[s] && !p.writeback[s]) {
       p.pin(s);
-      p.startSubFill(s, g0, fillTo);
+      if (sequential) {
+        p.startSubFill(s, g0, all); // the stream reads the rest of the block ahead
+      } else {
+        p.startSubFill(s, p.valid.firstInvalid(s, 0, all), p.valid.invalidEnd(s, 0, all));
+      }
       waitFor(p, s);
       fill = s;
       return s;

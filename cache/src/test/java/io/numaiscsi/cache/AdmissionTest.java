@@ -157,13 +157,15 @@ class AdmissionTest {
     assertEquals(8 * K, backing.bytesRead.get(), "third read: a hit");
     s = counters();
     assertEquals(1, s.total(s.hits()));
-    // another granule of the now cached block: the slot is there, so it is filled into it at once (nothing evicted)
+    // another granule of the now cached block: the slot is there, so the rest of the block is filled into it at once,
+    // in one backing read (nothing evicted), and every later read of the block hits
     check(at + 100 * K, 2 * K);
-    assertEquals(12 * K, backing.bytesRead.get(), "its 4 KiB granule filled into the block's slot");
+    assertEquals(8 * K + BLOCK, backing.bytesRead.get(), "the block's granules not yet valid filled in one read");
     check(at + 101 * K, K);
-    assertEquals(12 * K, backing.bytesRead.get());
+    check(7L * BLOCK + 500 * K, 4 * K);
+    assertEquals(8 * K + BLOCK, backing.bytesRead.get());
     s = counters();
-    assertEquals(2, s.total(s.hits()));
+    assertEquals(3, s.total(s.hits()));
     assertEquals(1, s.total(s.readThroughs()));
     assertEquals(0, s.total(s.evictions()), "one slot all along");
   }
