@@ -65,7 +65,11 @@ check commits-before-kill test "$(grep -c '^W' "$OUT/commits.log")" -gt 0
 check target-killed ask_host kill-daemon 60
 log "commits logged: $(grep -c '^C' "$OUT/commits.log"), last lines: $(tail -n 2 "$OUT/commits.log" | tr '\n' ' ')"
 summary
-# the status line guest-init would print, then the power cut (reboot = qemu exits with -no-reboot)
+# the status line guest-init would print, then the power cut (reboot = qemu exits with -no-reboot).
+# The 2 s let the serial console drain: without them the reset took the last lines, the status
+# among them (2 of 6 boots that cut power). No sync: it would wait on the dead target; the
+# workload's I/O in those 2 s goes nowhere.
 [ "$_failed" = 0 ] && echo "VM-EXIT-STATUS=0" || echo "VM-EXIT-STATUS=1"
+sleep 2
 echo b >/proc/sysrq-trigger
 sleep 30
