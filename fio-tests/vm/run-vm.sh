@@ -12,7 +12,9 @@
 #
 # Network: slirp with restrict=on, so the guest reaches nothing but 10.0.2.100:3260, where every
 # TCP connection (discovery, login, re-login) runs its own `socat STDIO TCP:127.0.0.1:PORT`: the
-# host side only ever connects to the target on loopback.
+# host side only ever connects to the target on loopback. slirp gives socat the guest's connection as
+# stdin, stdout AND stderr, so socat logs to RUNDIR/socat.log (-lf): otherwise its "Connection
+# refused" while the target is down would reach the initiator as iSCSI bytes.
 # Machine: TCG (KVM is unusable on this host), 2 vCPUs and 2 GiB split over 2 NUMA nodes (one vCPU
 # and 1 GiB each).
 #
@@ -35,6 +37,8 @@ command -v socat >/dev/null || { echo "run-vm: socat missing: run build-image.sh
 
 mkdir -p "$RUNDIR/out"
 RUNDIR=$(cd "$RUNDIR" && pwd)
+# qemu splits -netdev at commas and slirp splits the guestfwd command at blanks and quotes
+[[ $RUNDIR != *[,\'\"[:space:]]* ]] || { echo "run-vm: RUNDIR must not hold a comma, quote or blank: $RUNDIR" >&2; exit 2; }
 LOG=$RUNDIR/serial.log
 cp "$SCRIPT" "$RUNDIR/test.sh"
 cp "$HERE/guest/lib.sh" "$RUNDIR/lib.sh"
@@ -52,7 +56,7 @@ QEMU=(qemu-system-x86_64 -accel tcg,thread=multi,tb-size=256 -cpu max -machine q
   -kernel "$IMAGE/vmlinux" -initrd "$IMAGE/initramfs.img"
   -append "console=ttyS0 root=/dev/vda rw panic=1 net.ifnames=0 quiet loglevel=4${VM_INIT:+ vminit=$VM_INIT}"
   -drive "file=$IMAGE/rootfs.ext4,if=virtio,format=raw,snapshot=on"
-  -netdev "user,id=n0,restrict=on,guestfwd=tcp:10.0.2.100:3260-cmd:socat STDIO TCP:127.0.0.1:$PORT"
+  -netdev "user,id=n0,restrict=on,guestfwd=tcp:10.0.2.100:3260-cmd:socat -lf $RUNDIR/socat.log STDIO TCP:127.0.0.1:$PORT"
   -device virtio-net-pci,netdev=n0
   -fsdev "local,id=run,path=$RUNDIR,security_model=none" -device virtio-9p-pci,fsdev=run,mount_tag=vmrun
   -device virtio-rng-pci)

@@ -3,9 +3,11 @@
 # across a daemon restart.
 #   discovery -> login -> identity (sg_inq, sg_vpd 0x80/0x83) -> ext4 on the first 512 MiB, a tree
 #   of files and their sha256 sums -> fio verify=crc32c on a raw region behind the file system ->
-#   fstrim (UNMAP) -> logout -> the host restarts the daemon -> login -> sums match -> logout
+#   fstrim (UNMAP) -> logout -> the host restarts the daemon -> login -> sums match -> VM_KILLS times
+#   (default 2): a direct write in flight, the host kills the daemon (SIGKILL), the forward stays
+#   silent, the host starts it again, the session recovers and the write reads back -> logout
 # Env from the host: VM_IQN, VM_LUN_BYTES, VM_EXPECT_VENDOR, VM_EXPECT_PRODUCT, VM_EXPECT_SERIAL,
-# VM_EXPECT_NAA (16 hex digits).
+# VM_EXPECT_NAA (16 hex digits), VM_KILLS.
 . /vmrun/lib.sh
 IQN=$VM_IQN
 MNT=/mnt/lun
@@ -88,5 +90,33 @@ check mount-after-restart mount -o ro "$DISK" "$MNT" || abort "mount after the r
 check checksums-after-restart sh -c "cd $MNT && sha256sum --quiet -c $OUT/checksums.txt"
 umount "$MNT"
 check fsck-after-restart sh -c "fsck.ext4 -f -n $DISK >$OUT/fsck-2.txt 2>&1"
+
+# ---- the daemon is killed (SIGKILL) and started again VM_KILLS times while the guest holds the disk
+# and a direct write is in flight: the session must recover by itself, the write complete, and what
+# it wrote read back. While the daemon is down, a connection through the forward must get no bytes.
+check time2wait-in-node-record sh -c \
+  "iscsiadm -m node -T $IQN -p $PORTAL | grep -q '^node.session.iscsi.DefaultTime2Wait = $TIME2WAIT\$'"
+head -c 64M /dev/urandom >/tmp/pattern
+want=$(sha256sum </tmp/pattern | cut -d' ' -f1)
+echo "cycle recovery_s" >"$OUT/kill-cycles.txt"
+for i in $(seq "${VM_KILLS:-2}"); do
+  dd if=/tmp/pattern of="$DISK" bs=1M seek=768 oflag=direct status=none 2>"$OUT/dd-$i.txt" &
+  writer=$!
+  sleep 1
+  check "kill-$i" ask_host kill-daemon 60 || abort "the host did not kill the daemon"
+  check "forward-silent-while-down-$i" test "$(forward_probe)" = 0
+  check "start-$i" ask_host start-daemon 120 || abort "the host did not start the daemon"
+  if secs=$(iscsi_wait_logged_in "$IQN" 120); then
+    check "session-recovered-$i" true
+    echo "$i $secs" >>"$OUT/kill-cycles.txt"
+    log "session LOGGED_IN again $secs s after the daemon was started"
+  else
+    check "session-recovered-$i" false
+    iscsiadm -m session -P 1 >"$OUT/session-kill-$i.txt" 2>&1
+    abort "session not recovered within 120 s of restart $i"
+  fi
+  check "write-across-kill-$i" wait "$writer"
+  check "read-back-$i" test "$(dd if="$DISK" bs=1M skip=768 count=64 iflag=direct status=none | sha256sum | cut -d' ' -f1)" = "$want"
+done
 check logout-2 iscsi_logout "$IQN"
 summary

@@ -38,9 +38,19 @@ abort() {
   exit 1
 }
 
-# iscsi_start: iscsi_tcp + iscsid. There is no udev: sd_mod and sg must be loaded by hand, or
-# the LUN shows in dmesg but never gets a /dev/sdX
+# The DefaultTime2Wait the guest offers (the session gets the larger of the two sides' values): how
+# long iscsid waits before it reconnects a failed connection. With open-iscsi 2.1.8's default of 2 s,
+# a reconnect that reaches the forward while the target is down (socat accepts, then closes at once)
+# could leave iscsid looping on "can't bind conn ... retcode -107" for good; with 10 s, 15 of 15
+# kill-and-restart cycles recovered at the first try (issue 20). VM_TIME2WAIT overrides it.
+TIME2WAIT=${VM_TIME2WAIT:-10}
+
+# iscsi_start: iscsi_tcp + iscsid, with DefaultTime2Wait=$TIME2WAIT in iscsid.conf (so every node
+# record created from now on has it; the rootfs is a snapshot, the edit dies with the guest). There
+# is no udev: sd_mod and sg must be loaded by hand, or the LUN shows in dmesg but never gets a /dev/sdX
 iscsi_start() {
+  sed -i '/^node\.session\.iscsi\.DefaultTime2Wait/d' /etc/iscsi/iscsid.conf
+  echo "node.session.iscsi.DefaultTime2Wait = $TIME2WAIT" >>/etc/iscsi/iscsid.conf
   modprobe -a iscsi_tcp sd_mod sg || return 1
   pgrep -x iscsid >/dev/null || iscsid || return 1
   for _ in $(seq 50); do [ -f /run/iscsid.pid ] && return 0; sleep 0.1; done
@@ -82,6 +92,33 @@ iscsi_disk() {
     sleep 0.2
   done
   return 1
+}
+
+# iscsi_session_state IQN: the kernel's state of IQN's session (LOGGED_IN, FAILED, FREE), empty if none
+iscsi_session_state() {
+  local s
+  for s in /sys/class/iscsi_session/session*; do
+    [ "$(cat "$s/targetname" 2>/dev/null)" = "$1" ] && { cat "$s/state"; return 0; }
+  done
+  return 1
+}
+
+# iscsi_wait_logged_in IQN SECONDS: until IQN's session is LOGGED_IN (e.g. recovered after the target
+# came back); prints the seconds it took
+iscsi_wait_logged_in() {
+  local t0=$SECONDS end=$((SECONDS + $2))
+  while [ "$SECONDS" -lt "$end" ]; do
+    [ "$(iscsi_session_state "$1")" = LOGGED_IN ] && { echo $((SECONDS - t0)); return 0; }
+    sleep 0.5
+  done
+  return 1
+}
+
+# forward_probe: opens a connection to PORTAL and prints how many bytes arrive in 3 s without
+# sending any. The target never speaks first, so anything but 0 is not the target's (run-vm.sh's
+# forward once passed socat's error messages on to the guest).
+forward_probe() {
+  timeout 3 bash -c 'exec 3<>"/dev/tcp/${1%:*}/${1#*:}" && cat <&3' _ "$PORTAL" 2>/dev/null | wc -c
 }
 
 # ask_host WHAT [TIMEOUT]: ask the host (the JUnit test) to do WHAT, e.g. restart-daemon; waits for

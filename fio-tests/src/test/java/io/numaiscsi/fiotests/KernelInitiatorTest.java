@@ -35,6 +35,8 @@ class KernelInitiatorTest {
     static final long LUN_BYTES = 1L << 30;
     static final Duration GUEST_LIMIT = Duration.ofMinutes(10);
     static final Duration TOOL_LIMIT = Duration.ofSeconds(30);
+    /** SIGKILL-and-restart cycles while the guest holds the disk (-Dit.vm.kills=15 for the long form). */
+    static final int KILLS = Integer.getInteger("it.vm.kills", 2);
 
     private RestartableDaemon daemon;
     private LunIdentity identity;
@@ -74,19 +76,36 @@ class KernelInitiatorTest {
                 "EXPECT_PRODUCT", identity.product(),
                 "EXPECT_SERIAL", identity.serial(),
                 "EXPECT_NAA", String.format("%016x", identity.naaIdentifier()));
+        env = new java.util.HashMap<>(env);
+        env.put("KILLS", Integer.toString(KILLS));
         int[] daemonExitOnRestart = {-1};
+        List<Integer> killExits = new java.util.ArrayList<>();
         VmRun run = VmRun.run("ext4-restart", t.port(), "ext4-restart.sh", env, GUEST_LIMIT, request -> {
-            if (!request.equals("restart-daemon")) {
-                return "error: unknown request " + request;
+            switch (request) {
+                case "restart-daemon":
+                    daemonExitOnRestart[0] = daemon.restart();
+                    return "ok: daemon stopped with exit code " + daemonExitOnRestart[0] + " and started again on port " + t.port();
+                case "kill-daemon":
+                    killExits.add(daemon.kill());
+                    return "ok: daemon killed (SIGKILL), exit code " + killExits.get(killExits.size() - 1);
+                case "start-daemon":
+                    daemon.startAgain();
+                    return "ok: daemon started again on port " + t.port();
+                default:
+                    return "error: unknown request " + request;
             }
-            daemonExitOnRestart[0] = daemon.restart();
-            return "ok: daemon stopped with exit code " + daemonExitOnRestart[0] + " and started again on port " + t.port();
         });
         timing("guest test ext4-restart.sh", run.elapsed());
         String context = "\n" + run.describe() + "\n" + daemon.logTail();
         saveLogs("KernelInitiatorTest-ext4", run);
         assertTrue(run.succeeded(), "guest test ext4-restart.sh" + context);
-        assertEquals(1, daemon.restarts(), "the daemon was restarted once, between the two sessions" + context);
+        assertEquals(1 + KILLS, daemon.restarts(),
+                "the daemon was restarted once between the two sessions and after each of " + KILLS + " kills" + context);
+        assertEquals(KILLS, killExits.size(), "kills" + context);
+        // each probe while the daemon was down reached socat, whose complaint went to its log, not to the guest
+        Path socatLog = run.runDir().resolve("socat.log");
+        long refused = Files.exists(socatLog) ? Files.readAllLines(socatLog).stream().filter(l -> l.contains("Connection refused")).count() : 0;
+        assertTrue(refused >= KILLS, "socat.log has a 'Connection refused' per kill (" + refused + ")" + context);
         assertEquals(0, daemonExitOnRestart[0], "daemon exit code on SIGTERM (clean shutdown)" + context);
         String guestSerial = Files.readString(run.out("sg_vpd-0x80.txt"));
         assertTrue(guestSerial.contains("Unit serial number: " + identity.serial()),

@@ -133,6 +133,32 @@ final class RestartableDaemon implements AutoCloseable {
         return -1;
     }
 
+    /** SIGKILL, and the daemon stays down until {@link #startAgain()}. Returns the killed process's exit code (137). */
+    int kill() throws InterruptedException {
+        if (process == null) {
+            fail("kill: the daemon is not running");
+        }
+        Process p = process;
+        process = null;
+        appendToLog("--- harness: SIGKILL pid " + p.pid() + " (stays down)\n");
+        p.destroyForcibly();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            fail("daemon pid " + p.pid() + " still alive 10 s after SIGKILL");
+        }
+        appendToLog("--- harness: daemon killed, exit code " + p.exitValue() + "\n");
+        return p.exitValue();
+    }
+
+    /** After {@link #kill()}: the same command again on the same port and data dir, ready when the portal accepts. */
+    void startAgain() throws IOException, InterruptedException {
+        if (process != null) {
+            fail("startAgain: the daemon is running");
+        }
+        restarts++;
+        appendToLog("--- harness: restart " + restarts + " (same port and data dir)\n");
+        launch();
+    }
+
     Path dataDir() {
         return dataDir;
     }
