@@ -132,8 +132,10 @@ final class FillCoordinator {
 
   /**
    * After a write-through write or an unmap reached the backing device: cached copies of the range
-   * are dropped (a block being filled is unmapped, so its possibly older data serves only the
-   * requests already waiting on it). Dirty blocks (write-back) are never dropped: an unmap zeroes
+   * go. A block no one uses keeps the rest: the granules the range touches are marked not valid (the next read of
+   * them fills them again; dropping the whole 512 KiB block for a 4 KiB write made the next read of it fill the whole
+   * block again). A block written whole, in use or being filled is unmapped (its possibly older data serves only the
+   * requests already holding or waiting on it). Dirty blocks (write-back) are never dropped: an unmap zeroes
    * its bytes in them, so the next write-back writes zeros.
    */
   void invalidate(long offset, long length, boolean unmap) {
@@ -165,6 +167,12 @@ final class FillCoordinator {
               p.version[s]++;
             }
           }
+        } else if (p.state[s] == CachePartition.VALID && p.pins[s] == 0 && !wholeBlock(block, offset, length)) {
+          long blockStart = block * blockSize;
+          int g0 = (int) ((Math.max(offset, blockStart) - blockStart) / space.granule);
+          int g1 = (int) ((Math.min(offset + length, blockStart + blockSize) - blockStart + space.granule - 1)
+              / space.granule);
+          p.valid.clear(s, g0, g1);
         } else {
           p.unmapSlot(s);
         }
@@ -172,6 +180,11 @@ final class FillCoordinator {
         unlockAndWake(p);
       }
     }
+  }
+
+  private boolean wholeBlock(long block, long offset, long length) {
+    long blockStart = block * space.blockSize;
+    return offset <= blockStart && offset + length >= blockStart + space.blockBytes(block);
   }
 
   /** This thread's requests waiting to be resumed, linked through {@code nextParked}. */

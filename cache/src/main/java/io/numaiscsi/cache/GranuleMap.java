@@ -20,6 +20,14 @@ final class GranuleMap {
     }
   }
 
+  /** Marks granules [from, to) of slot s not valid. */
+  void clear(int s, int from, int to) {
+    int w = s * wordsPerSlot;
+    for (int g = from; g < to; g++) {
+      bits[w + (g >>> 6)] &= ~(1L << g);
+    }
+  }
+
   /** Marks granules [from, to) of slot s valid. */
   void mark(int s, int from, int to) {
     int w = s * wordsPerSlot;

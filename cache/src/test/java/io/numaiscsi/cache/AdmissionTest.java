@@ -170,6 +170,28 @@ class AdmissionTest {
     assertEquals(0, s.total(s.evictions()), "one slot all along");
   }
 
+  /** A write-through write to a held block takes out only the granules it touches; the rest of the block still hits. */
+  @Test
+  void aWriteThroughKeepsTheRestOfTheBlock() {
+    open(WritePolicy.WRITE_THROUGH);
+    check(5L * BLOCK, BLOCK); // a whole-block random read: the block is held, whole
+    byte[] fresh = pattern(6 * K, 9);
+    assertEquals(IoStatus.OK, write(cache, 5L * BLOCK + 62 * K, fresh, false)); // granules 15..16
+    System.arraycopy(fresh, 0, data, (int) (5L * BLOCK + 62 * K), fresh.length);
+    long before = backing.bytesRead.get();
+    CacheCounters.Snapshot s0 = counters();
+    check(5L * BLOCK, 60 * K);
+    check(5L * BLOCK + 100 * K, 300 * K);
+    CacheCounters.Snapshot s1 = counters();
+    assertEquals(before, backing.bytesRead.get(), "the granules the write did not touch are still valid");
+    assertEquals(s0.total(s0.hits()) + 2, s1.total(s1.hits()));
+    check(5L * BLOCK + 56 * K, 16 * K); // over the written range: its two granules are filled again, new bytes
+    assertEquals(before + 8 * K, backing.bytesRead.get());
+    check(5L * BLOCK + 60 * K, 8 * K);
+    assertEquals(before + 8 * K, backing.bytesRead.get());
+    assertEquals(0, cache.pinnedSlots());
+  }
+
   /**
    * Where a slot would evict a block in use, a piece read through once more is chance on a LUN larger than the cache;
    * read through twice in a row within the window it is hot and takes a slot.
