@@ -2,7 +2,6 @@ package io.numaiscsi.fiotests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -152,28 +151,7 @@ class BlockDeviceTest {
     }
 
     private static void fioVerify(String test, IscsiTarget target, ConfiguredDaemon daemon) throws Exception {
-        String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-        assertTrue(Files.isExecutable(Path.of(fio)),
-                fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh (bin/run-tests does)");
-        Path dir = DaemonProcess.logDir();
-        Path job = dir.resolve(test + "-fio.fio");
-        Path json = dir.resolve(test + "-fio.json");
-        Files.deleteIfExists(json);
-        Files.writeString(job, FioVerifyTest.jobFile(target, FIO_BYTES));
-        ToolRun run = ToolRun.run(dir.resolve(test + "-fio.log"), FIO_LIMIT,
-                List.of(fio, "--output-format=json", "--output=" + json, job.toString()));
-        String context = "\n" + run.describe(30) + "\n" + daemon.logTail();
-        assertFalse(run.timedOut(), "fio did not finish" + context);
-        assertEquals(0, run.exitCode(), "fio exit code" + context);
-        JsonNode jobs = new ObjectMapper().readTree(json.toFile()).path("jobs");
-        assertEquals(2, jobs.size(), "fio jobs in " + json + context);
-        for (JsonNode j : jobs) {
-            assertEquals(0, j.path("error").asInt(-1), j.path("jobname").asText() + " error (errno)" + context);
-            long written = j.path("write").path("io_bytes").asLong();
-            assertTrue(written > 0, j.path("jobname").asText() + " wrote nothing" + context);
-            assertEquals(written, j.path("read").path("io_bytes").asLong(),
-                    j.path("jobname").asText() + " verified all it wrote" + context);
-        }
+        FioVerifyTest.assertVerifies(test, target, FIO_BYTES, FIO_LIMIT, daemon::logTail);
     }
 
     /** O_EXCL: a second daemon cannot take the device the first holds, and says why. */

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -44,36 +45,46 @@ class FioVerifyTest {
 
     @Test
     void writesAndVerifiesOneGibibyte() throws Exception {
-        String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-        assertTrue(Files.isExecutable(Path.of(fio)),
-                fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh (bin/run-tests does)");
         try (DaemonProcess daemon = DaemonProcess.start("FioVerifyTest", LUN_BYTES)) {
-            Path dir = DaemonProcess.logDir();
-            Path job = dir.resolve("fio-verify.fio");
-            Path json = dir.resolve("fio-verify.json");
-            Files.deleteIfExists(json);
-            Files.writeString(job, jobFile(daemon.target(), daemon.lunBytes()));
-            ToolRun run = ToolRun.run(dir.resolve("fio-verify.log"), LIMIT,
-                    List.of(fio, "--output-format=json", "--output=" + json, job.toString()));
-            String context = "\n" + run.describe(30) + "\n" + daemon.logTail();
-
-            assertFalse(run.timedOut(), "fio did not finish" + context);
-            List<String> verifyErrors = run.output().lines()
-                    .filter(l -> l.startsWith("verify:") || l.contains("verify failed"))
-                    .collect(Collectors.toList());
-            assertTrue(verifyErrors.isEmpty(), verifyErrors.size() + " verify errors, first: "
-                    + verifyErrors.subList(0, Math.min(5, verifyErrors.size())) + context);
-            assertEquals(0, run.exitCode(), "fio exit code" + context);
-            if (!Files.exists(json)) {
-                fail("fio wrote no JSON " + json + context);
-            }
-            JsonNode jobs = new ObjectMapper().readTree(json.toFile()).path("jobs");
-            assertEquals(2, jobs.size(), "fio jobs in " + json + context);
-            assertJob(jobs.get(0), "seq-write-128k", daemon.lunBytes(), context);
-            assertJob(jobs.get(1), "rand-write-4k", RANDOM_BYTES, context);
+            String context = assertVerifies("fio-verify", daemon.target(), daemon.lunBytes(), LIMIT, daemon::logTail);
             daemon.assertAlive();
             assertBackingIoLogged(daemon, context);
         }
+    }
+
+    /**
+     * Runs {@link #jobFile} against {@code target} (logs under {@code test}-fio.*) and asserts that fio finished, found
+     * no verify error, and wrote and verified every byte of both jobs. Returns fio's output and the log tail, for
+     * later messages.
+     */
+    static String assertVerifies(String test, IscsiTarget target, long lunBytes, Duration limit,
+                                 Supplier<String> logTail) throws Exception {
+        String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
+        assertTrue(Files.isExecutable(Path.of(fio)),
+                fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh (bin/run-tests does)");
+        Path dir = DaemonProcess.logDir();
+        Path job = dir.resolve(test + "-fio.fio");
+        Path json = dir.resolve(test + "-fio.json");
+        Files.deleteIfExists(json);
+        Files.writeString(job, jobFile(target, lunBytes));
+        ToolRun run = ToolRun.run(dir.resolve(test + "-fio.log"), limit,
+                List.of(fio, "--output-format=json", "--output=" + json, job.toString()));
+        String context = "\n" + run.describe(30) + "\n" + logTail.get();
+        assertFalse(run.timedOut(), "fio did not finish" + context);
+        List<String> verifyErrors = run.output().lines()
+                .filter(l -> l.startsWith("verify:") || l.contains("verify failed"))
+                .collect(Collectors.toList());
+        assertTrue(verifyErrors.isEmpty(), verifyErrors.size() + " verify errors, first: "
+                + verifyErrors.subList(0, Math.min(5, verifyErrors.size())) + context);
+        assertEquals(0, run.exitCode(), "fio exit code" + context);
+        if (!Files.exists(json)) {
+            fail("fio wrote no JSON " + json + context);
+        }
+        JsonNode jobs = new ObjectMapper().readTree(json.toFile()).path("jobs");
+        assertEquals(2, jobs.size(), "fio jobs in " + json + context);
+        assertJob(jobs.get(0), "seq-write-128k", lunBytes, context);
+        assertJob(jobs.get(1), "rand-write-4k", RANDOM_BYTES, context);
+        return context;
     }
 
     /** The daemon says which backing I/O it uses; io_uring (the default, auto) wherever this host grants rings. */

@@ -1,12 +1,9 @@
 package io.numaiscsi.fiotests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.numaiscsi.rbd.CephTestCluster;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -87,30 +84,7 @@ class RbdLunTest {
         cluster.createImage("fio", FIO_BYTES);
         String test = "RbdLunTest-fio";
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, config("fio"))) {
-            String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-            assertTrue(Files.isExecutable(Path.of(fio)),
-                    fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh (bin/run-tests does)");
-            Path dir = DaemonProcess.logDir();
-            Path job = dir.resolve(test + ".fio");
-            Path json = dir.resolve(test + ".json");
-            Files.deleteIfExists(json);
-            Files.writeString(job, FioVerifyTest.jobFile(daemon.target(IQN), FIO_BYTES));
-            ToolRun run = ToolRun.run(dir.resolve(test + "-fio.log"), FIO_LIMIT,
-                    List.of(fio, "--output-format=json", "--output=" + json, job.toString()));
-            String context = "\n" + run.describe(30) + "\n" + daemon.logTail();
-            assertFalse(run.timedOut(), "fio did not finish" + context);
-            assertEquals(0, run.exitCode(), "fio exit code" + context);
-            JsonNode jobs = new ObjectMapper().readTree(json.toFile()).path("jobs");
-            assertEquals(2, jobs.size(), "fio jobs in " + json + context);
-            assertEquals(List.of(FIO_BYTES, FIO_BYTES, FioVerifyTest.RANDOM_BYTES, FioVerifyTest.RANDOM_BYTES),
-                    List.of(jobs.get(0).path("write").path("io_bytes").asLong(),
-                            jobs.get(0).path("read").path("io_bytes").asLong(),
-                            jobs.get(1).path("write").path("io_bytes").asLong(),
-                            jobs.get(1).path("read").path("io_bytes").asLong()),
-                    "every byte written was read back and verified" + context);
-            for (JsonNode j : jobs) {
-                assertEquals(0, j.path("error").asInt(-1), j.path("jobname").asText() + " error" + context);
-            }
+            FioVerifyTest.assertVerifies(test, daemon.target(IQN), FIO_BYTES, FIO_LIMIT, daemon::logTail);
             daemon.assertAlive();
         }
     }

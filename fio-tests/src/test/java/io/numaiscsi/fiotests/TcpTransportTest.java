@@ -1,15 +1,9 @@
 package io.numaiscsi.fiotests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -62,22 +56,7 @@ class TcpTransportTest {
             ConformanceRun.runAndAssert(target, "ALL", daemon::logTail, test + "-iscsi-test-cu.log",
                     test + "-conformance-summary.txt");
             daemon.assertAlive();
-            String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-            Path dir = DaemonProcess.logDir();
-            Path job = dir.resolve(test + "-fio.fio");
-            Path json = dir.resolve(test + "-fio.json");
-            Files.deleteIfExists(json);
-            Files.writeString(job, FioVerifyTest.jobFile(target, LUN_BYTES));
-            ToolRun run = ToolRun.run(dir.resolve(test + "-fio.log"), Duration.ofMinutes(5),
-                    List.of(fio, "--output-format=json", "--output=" + json, job.toString()));
-            String context = "\n" + run.describe(30) + "\n" + daemon.logTail();
-            assertFalse(run.timedOut(), "fio did not finish" + context);
-            assertEquals(0, run.exitCode(), "fio exit code" + context);
-            for (JsonNode j : new ObjectMapper().readTree(json.toFile()).path("jobs")) {
-                long written = j.path("write").path("io_bytes").asLong();
-                assertTrue(written > 0, j.path("jobname").asText() + " wrote nothing" + context);
-                assertEquals(written, j.path("read").path("io_bytes").asLong(), "verified all it wrote" + context);
-            }
+            FioVerifyTest.assertVerifies(test, target, LUN_BYTES, Duration.ofMinutes(5), daemon::logTail);
             daemon.assertAlive();
         }
     }
