@@ -13,7 +13,9 @@
 #
 # Network: slirp with restrict=on, so the guest reaches nothing but 10.0.2.100:3260, where every
 # TCP connection (discovery, login, re-login) runs its own `socat STDIO TCP:127.0.0.1:PORT`: the
-# host side only ever connects to the target on loopback.
+# host side only ever connects to the target on loopback. socat logs to /dev/null: slirp gives the
+# command the guest's socket as stderr too, so a "Connection refused" message while the target is
+# down would reach the initiator as a bogus PDU (iscsi_tcp: datalen 3223855, "11/" of the date).
 # Machine: TCG (KVM is unusable on this host), 2 vCPUs and 2 GiB split over 2 NUMA nodes (one vCPU
 # and 1 GiB each).
 #
@@ -47,10 +49,10 @@ cp "$HERE/guest/lib.sh" "$RUNDIR/lib.sh"
   done < <(env)
 } >"$RUNDIR/env"
 
-FWD="guestfwd=tcp:10.0.2.100:3260-cmd:socat STDIO TCP:127.0.0.1:$PORT"
+FWD="guestfwd=tcp:10.0.2.100:3260-cmd:socat -lf /dev/null STDIO TCP:127.0.0.1:$PORT"
 if [[ -n ${GUEST_PORT2:-} ]]; then
   [[ $GUEST_PORT2 =~ ^[0-9]+$ ]] || { echo "run-vm: GUEST_PORT2 must be a number: $GUEST_PORT2" >&2; exit 2; }
-  FWD+=",guestfwd=tcp:10.0.2.100:3261-cmd:socat STDIO TCP:127.0.0.1:$GUEST_PORT2"
+  FWD+=",guestfwd=tcp:10.0.2.100:3261-cmd:socat -lf /dev/null STDIO TCP:127.0.0.1:$GUEST_PORT2"
 fi
 QEMU=(qemu-system-x86_64 -accel tcg,thread=multi,tb-size=256 -cpu max -machine q35 -smp 2 -m 2048
   -object memory-backend-ram,id=m0,size=1024M -numa node,nodeid=0,cpus=0,memdev=m0

@@ -120,14 +120,15 @@ fio --name=ha --filename="$MP" --ioengine=libaio --direct=1 --iodepth=8 --rw=wri
   --size="$VM_FIO_SIZE" --verify=crc32c --verify_fatal=1 --do_verify=1 >"$OUT/fio.txt" 2>&1 &
 FIO=$!
 sleep 4
-kill -0 "$FIO" 2>/dev/null || log "fio finished before the kill: make VM_FIO_SIZE larger"
+check fio-running-at-kill kill -0 "$FIO"  # else the kill was not mid-run: make VM_FIO_SIZE larger
 t_kill=$(uptime_s)
 check kill-A ask_host kill-a 60
 wait "$FIO"
 fio_rc=$?
 t_done=$(uptime_s)
 cat "$OUT/fio.txt"
-log "A killed at $t_kill s, fio done at $t_done s"
+log "A killed at $t_kill s, fio done at $t_done s; the longest write (the failover pause):" \
+  "$(sed -n '/write:/,/lat (msec)/s/^ *clat (\([um]*sec\)): .*max=\([0-9.]*\).*/\2 \1/p' "$OUT/fio.txt")"
 check fio-verify-after-failover test "$fio_rc" = 0
 check fio-err-0 grep -q 'err= 0' "$OUT/fio.txt"
 multipath -ll "$WWID" >"$OUT/multipath-failed.txt" 2>&1
