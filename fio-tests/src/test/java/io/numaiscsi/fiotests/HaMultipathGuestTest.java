@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class HaMultipathGuestTest {
     static final String IQN = "iqn.2026-11.io.numaiscsi:ha-mp";
     static final long IMAGE_BYTES = 128L << 20;
-    static final long FIO_BYTES = 48L << 20;
+    static final long FIO_BYTES = 64L << 20;
     static final Duration GUEST_LIMIT = Duration.ofMinutes(10);
 
     private static String config(int group, String state, int peer, String peerState, CephTestCluster c) {
