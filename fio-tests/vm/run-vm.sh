@@ -8,7 +8,8 @@
 # env are copied there; the guest writes its results to /vmrun/out = RUNDIR/out, and
 # RUNDIR/serial.log gets the serial console with host-side timestamps (also echoed to stdout).
 # Guest environment: PORTAL=10.0.2.100:3260 and every host variable GUEST_* as VM_* (GUEST_IQN ->
-# VM_IQN), so a test gets its parameters without an image rebuild.
+# VM_IQN), so a test gets its parameters without an image rebuild. With GUEST_PORT2 set, a second
+# forward 10.0.2.100:3261 leads to 127.0.0.1:$GUEST_PORT2 (PORTAL2 in the guest): a second gateway.
 #
 # Network: slirp with restrict=on, so the guest reaches nothing but 10.0.2.100:3260, where every
 # TCP connection (discovery, login, re-login) runs its own `socat STDIO TCP:127.0.0.1:PORT`: the
@@ -44,11 +45,17 @@ cp "$SCRIPT" "$RUNDIR/test.sh"
 cp "$HERE/guest/lib.sh" "$RUNDIR/lib.sh"
 {
   echo "PORTAL=10.0.2.100:3260"
+  [[ -n ${GUEST_PORT2:-} ]] && echo "PORTAL2=10.0.2.100:3261"
   while IFS='=' read -r k _; do
     [[ $k == GUEST_* ]] && printf 'VM_%s=%q\n' "${k#GUEST_}" "${!k}"
   done < <(env)
 } >"$RUNDIR/env"
 
+FWD="guestfwd=tcp:10.0.2.100:3260-cmd:socat -lf $RUNDIR/socat.log STDIO TCP:127.0.0.1:$PORT"
+if [[ -n ${GUEST_PORT2:-} ]]; then
+  [[ $GUEST_PORT2 =~ ^[0-9]+$ ]] || { echo "run-vm: GUEST_PORT2 must be a number: $GUEST_PORT2" >&2; exit 2; }
+  FWD+=",guestfwd=tcp:10.0.2.100:3261-cmd:socat -lf $RUNDIR/socat2.log STDIO TCP:127.0.0.1:$GUEST_PORT2"
+fi
 QEMU=(qemu-system-x86_64 -accel tcg,thread=multi,tb-size=256 -cpu max -machine q35 -smp 2 -m 2048
   -object memory-backend-ram,id=m0,size=1024M -numa node,nodeid=0,cpus=0,memdev=m0
   -object memory-backend-ram,id=m1,size=1024M -numa node,nodeid=1,cpus=1,memdev=m1
@@ -56,7 +63,7 @@ QEMU=(qemu-system-x86_64 -accel tcg,thread=multi,tb-size=256 -cpu max -machine q
   -kernel "$IMAGE/vmlinux" -initrd "$IMAGE/initramfs.img"
   -append "console=ttyS0 root=/dev/vda rw panic=1 net.ifnames=0 quiet loglevel=4${VM_INIT:+ vminit=$VM_INIT}"
   -drive "file=$IMAGE/rootfs.ext4,if=virtio,format=raw,snapshot=on"
-  -netdev "user,id=n0,restrict=on,guestfwd=tcp:10.0.2.100:3260-cmd:socat -lf $RUNDIR/socat.log STDIO TCP:127.0.0.1:$PORT"
+  -netdev "user,id=n0,restrict=on,$FWD"
   -device virtio-net-pci,netdev=n0
   -fsdev "local,id=run,path=$RUNDIR,security_model=none" -device virtio-9p-pci,fsdev=run,mount_tag=vmrun
   -device virtio-rng-pci)

@@ -45,12 +45,17 @@ abort() {
 # kill-and-restart cycles recovered at the first try (issue 20). VM_TIME2WAIT overrides it.
 TIME2WAIT=${VM_TIME2WAIT:-10}
 
+# iscsi_time2wait: DefaultTime2Wait=$TIME2WAIT in iscsid.conf, for a script that starts iscsid itself
+iscsi_time2wait() {
+  sed -i '/^node\.session\.iscsi\.DefaultTime2Wait/d' /etc/iscsi/iscsid.conf
+  echo "node.session.iscsi.DefaultTime2Wait = $TIME2WAIT" >>/etc/iscsi/iscsid.conf
+}
+
 # iscsi_start: iscsi_tcp + iscsid, with DefaultTime2Wait=$TIME2WAIT in iscsid.conf (so every node
 # record created from now on has it; the rootfs is a snapshot, the edit dies with the guest). There
 # is no udev: sd_mod and sg must be loaded by hand, or the LUN shows in dmesg but never gets a /dev/sdX
 iscsi_start() {
-  sed -i '/^node\.session\.iscsi\.DefaultTime2Wait/d' /etc/iscsi/iscsid.conf
-  echo "node.session.iscsi.DefaultTime2Wait = $TIME2WAIT" >>/etc/iscsi/iscsid.conf
+  iscsi_time2wait
   modprobe -a iscsi_tcp sd_mod sg || return 1
   pgrep -x iscsid >/dev/null || iscsid || return 1
   for _ in $(seq 50); do [ -f /run/iscsid.pid ] && return 0; sleep 0.1; done

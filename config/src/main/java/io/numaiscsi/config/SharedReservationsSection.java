@@ -1,14 +1,18 @@
 package io.numaiscsi.config;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A target's {@code shared-reservations:} mapping, {@code {backend: file, directory: /dev/shm/ha-pr}}: the persistent
+ * A target's {@code shared-reservations:} mapping, {@code {backend: file, directory: /dev/shm/ha-pr}} or
+ * {@code {backend: rados, pool: rbd, ceph-conf: /etc/ceph/ceph.conf, rbd-user: iscsi, keyring: ...}}: the persistent
  * reservations of its LUNs are kept in one object per LUN that every gateway exporting the target reads and replaces.
  */
 final class SharedReservationsSection {
     static final String KEY = "shared-reservations";
-    static final List<String> KEYS = List.of("backend", "directory");
+    static final List<String> FILE_KEYS = List.of("directory");
+    static final List<String> RADOS_KEYS = List.of("pool", "ceph-conf", "rbd-user", "keyring");
+    static final List<String> KEYS = List.of("backend", "directory", "pool", "ceph-conf", "rbd-user", "keyring");
 
     private SharedReservationsSection() {
     }
@@ -22,26 +26,66 @@ final class SharedReservationsSection {
         Fields f = at.fields(KEYS);
         Cursor backendAt = f.required("backend");
         String backend = backendAt.text();
-        if (backend.equals("rados")) {
-            throw backendAt.error("the rados backend is not built yet (it plugs in with the rbd module's RadosObject);"
-                    + " use file");
-        }
         if (!SharedReservationsDefinition.BACKENDS.contains(backend)) {
             throw backendAt.error("unknown backend \"" + backend + "\" (" + String.join(", ",
                     SharedReservationsDefinition.BACKENDS) + ")");
         }
-        Cursor directoryAt = f.required("directory");
-        java.nio.file.Path directory = DaemonSection.path(directoryAt);
-        if (!directory.isAbsolute()) {
-            throw directoryAt.error("must be an absolute path (every gateway must name the same directory)");
+        boolean rados = backend.equals(SharedReservationsDefinition.RADOS);
+        for (String k : rados ? FILE_KEYS : RADOS_KEYS) {
+            Cursor c = f.optional(k);
+            if (c != null) {
+                throw c.error("is not used with backend " + backend);
+            }
         }
-        return new SharedReservationsDefinition(backend, directory);
+        if (rados) {
+            return readRados(f);
+        }
+        return new SharedReservationsDefinition(backend, absolute(f.required("directory")));
+    }
+
+    /** pool (rbd), ceph-conf (/etc/ceph/ceph.conf), rbd-user (admin), keyring (the one ceph.conf names). */
+    private static SharedReservationsDefinition readRados(Fields f) throws ConfigException {
+        String pool = f.text("pool");
+        if (pool == null) {
+            pool = RbdSource.DEFAULT_POOL;
+        } else if (pool.isBlank()) {
+            throw f.optional("pool").error("is empty (the Ceph pool of the reservation objects; rbd when left out)");
+        }
+        Cursor c = f.optional("ceph-conf");
+        Path conf = c == null ? RbdSource.DEFAULT_CEPH_CONF : absolute(c);
+        String user = f.text("rbd-user");
+        if (user == null) {
+            user = RbdSource.DEFAULT_USER;
+        } else if (user.isBlank() || user.chars().anyMatch(ch -> ch <= 0x20 || ch > 0x7e)) {
+            throw f.optional("rbd-user").error("\"" + user + "\" is not a Ceph client id (e.g. admin or iscsi)");
+        }
+        c = f.optional("keyring");
+        return SharedReservationsDefinition.rados(pool, conf, user, c == null ? null : absolute(c));
+    }
+
+    private static Path absolute(Cursor c) throws ConfigException {
+        Path p = DaemonSection.path(c);
+        if (!p.isAbsolute()) {
+            throw c.error("must be an absolute path (every gateway must name the same one)");
+        }
+        return p;
     }
 
     static void write(SharedReservationsDefinition d, YamlText y) {
         if (d == null) {
             return;
         }
-        y.open(KEY).entry("backend", d.backend()).entry("directory", YamlText.scalar(d.directory().toString())).close();
+        y.open(KEY).entry("backend", d.backend());
+        if (d.directory() != null) {
+            y.entry("directory", YamlText.scalar(d.directory().toString()));
+        }
+        if (d.pool() != null) {
+            y.entry("pool", YamlText.scalar(d.pool())).entry("ceph-conf", YamlText.scalar(d.cephConf().toString()))
+                    .entry("rbd-user", YamlText.scalar(d.user()));
+            if (d.keyring() != null) {
+                y.entry("keyring", YamlText.scalar(d.keyring().toString()));
+            }
+        }
+        y.close();
     }
 }

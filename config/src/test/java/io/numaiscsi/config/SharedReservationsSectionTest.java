@@ -22,14 +22,28 @@ class SharedReservationsSectionTest {
     }
 
     @Test
+    void radosBackendWithItsDefaults() throws ConfigException {
+        assertEquals(SharedReservationsDefinition.rados("rbd", Path.of("/etc/ceph/ceph.conf"), "admin", null),
+                read("    shared-reservations: {backend: rados}\n"));
+        assertEquals(SharedReservationsDefinition.rados("pr", Path.of("/c/ceph.conf"), "iscsi", Path.of("/c/k")),
+                read("    shared-reservations: {backend: rados, pool: pr, ceph-conf: /c/ceph.conf, rbd-user: iscsi,"
+                        + " keyring: /c/k}\n"));
+    }
+
+    @Test
     void badValuesNameTheirKey() {
-        expect("    shared-reservations: {backend: rados, directory: /x}\n", "targets[0].shared-reservations.backend",
-                "the rados backend is not built yet (it plugs in with the rbd module's RadosObject); use file");
+        expect("    shared-reservations: {backend: rados, directory: /x}\n",
+                "targets[0].shared-reservations.directory", "is not used with backend rados");
+        expect("    shared-reservations: {backend: file, directory: /x, pool: rbd}\n",
+                "targets[0].shared-reservations.pool", "is not used with backend file");
+        expect("    shared-reservations: {backend: rados, ceph-conf: ceph.conf}\n",
+                "targets[0].shared-reservations.ceph-conf",
+                "must be an absolute path (every gateway must name the same one)");
         expect("    shared-reservations: {backend: nfs, directory: /x}\n", "targets[0].shared-reservations.backend",
-                "unknown backend \"nfs\" (file)");
+                "unknown backend \"nfs\" (file, rados)");
         expect("    shared-reservations: {backend: file, directory: shm/ha}\n",
                 "targets[0].shared-reservations.directory",
-                "must be an absolute path (every gateway must name the same directory)");
+                "must be an absolute path (every gateway must name the same one)");
         expect("    shared-reservations: {backend: file}\n", "targets[0].shared-reservations.directory", "is required");
     }
 

@@ -27,13 +27,15 @@ final class ConfiguredDaemon implements AutoCloseable {
     private final IscsiTarget target;
     private final Path log;
     private final Path dataDir;
-    private final Process process;
+    private final List<String> command;
+    private Process process;
     private Integer exitCode;
 
-    private ConfiguredDaemon(IscsiTarget target, Path log, Path dataDir, Process process) {
+    private ConfiguredDaemon(IscsiTarget target, Path log, Path dataDir, List<String> command, Process process) {
         this.target = target;
         this.log = log;
         this.dataDir = dataDir;
+        this.command = command;
         this.process = process;
     }
 
@@ -49,16 +51,41 @@ final class ConfiguredDaemon implements AutoCloseable {
         List<String> cmd = DaemonProcess.command(testName, List.of("--config", config.toString()));
         // The config holds secrets: the log gets the command only, so a secret found in it came from the daemon.
         Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);
+        ConfiguredDaemon d = new ConfiguredDaemon(new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log,
+                config.getParent(), List.copyOf(cmd), launch(cmd, log));
+        d.awaitReady();
+        return d;
+    }
+
+    private static Process launch(List<String> cmd, Path log) throws IOException {
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .start();
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
-        ConfiguredDaemon d = new ConfiguredDaemon(new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log,
-                config.getParent(), p);
-        d.awaitReady();
-        return d;
+        return p;
+    }
+
+    /** SIGKILL (nothing flushed, no shutdown hook); returns the exit code (137). */
+    int kill() throws IOException, InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            fail("daemon pid " + process.pid() + " still alive 10 s after SIGKILL");
+        }
+        Files.writeString(log, "--- harness: SIGKILL pid " + process.pid() + ", exit code " + process.exitValue()
+                + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        return process.exitValue();
+    }
+
+    /** After {@link #kill}: the same command again (same config, port and data dir); waits for its portal. */
+    void restart() throws IOException, InterruptedException {
+        if (process.isAlive()) {
+            fail("restart: the daemon is still running");
+        }
+        Files.writeString(log, "--- harness: restart\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        process = launch(command, log);
+        awaitReady();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.numaiscsi.fiotests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.numaiscsi.rbd.CephTestCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,11 +37,16 @@ class SharedReservationsPairTest {
     static final int ROUNDS = 20;
 
     private static String config(int group, String state, int peer, String peerState, Path shared) {
+        return config(group, state, peer, peerState, "{backend: file, directory: " + shared + "}");
+    }
+
+    /** {@code shared}: the value of {@code shared-reservations}. */
+    private static String config(int group, String state, int peer, String peerState, String shared) {
         return "targets:\n"
                 + "  - name: " + IQN + "\n"
                 + "    alua: {group: " + group + ", state: " + state + ", peers: [{group: " + peer + ", state: "
                 + peerState + "}]}\n"
-                + "    shared-reservations: {backend: file, directory: " + shared + "}\n"
+                + "    shared-reservations: " + shared + "\n"
                 + "    luns:\n"
                 + "      - {id: 0, backing: null, size: 1G}\n";
     }
@@ -51,9 +57,37 @@ class SharedReservationsPairTest {
         Path shm = Path.of("/dev/shm");
         Assumptions.assumeTrue(Files.isDirectory(shm) && Files.isWritable(shm), "needs /dev/shm");
         Path shared = Files.createTempDirectory(shm, "numa-iscsi-pr-pair-");
-        try (ConfiguredDaemon a = ConfiguredDaemon.start("SharedReservationsPairTest-A",
+        try {
+            checkPair("SharedReservationsPairTest", "{backend: file, directory: " + shared + "}");
+        } finally {
+            try (Stream<Path> files = Files.list(shared)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+            }
+            Files.deleteIfExists(shared);
+        }
+    }
+
+    /**
+     * The same checks with the reservations in a RADOS object of a throw-away Ceph cluster
+     * ({@code shared-reservations: {backend: rados}}): a change reaches the other gateway through watch/notify.
+     */
+    @Test
+    void aReservationTakenThroughOneGatewayIsEnforcedThroughTheOtherWithRados() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemons itself");
+        try (CephTestCluster cluster = CephTestCluster.start(DaemonProcess.logDir().resolveSibling("it-ceph")
+                .resolve("SharedReservationsPairTest"), 17100)) {
+            checkPair("SharedReservationsPairTest-rados", "{backend: rados, pool: " + CephTestCluster.POOL
+                    + ", ceph-conf: " + cluster.conf() + ", rbd-user: admin, keyring: " + cluster.adminKeyring() + "}");
+        }
+    }
+
+    /** Two daemons with {@code shared-reservations: shared}: the checks of the class comment. */
+    private static void checkPair(String name, String shared) throws Exception {
+        try (ConfiguredDaemon a = ConfiguredDaemon.start(name + "-A",
                 config(1, "active-optimized", 2, "active-non-optimized", shared));
-             ConfiguredDaemon b = ConfiguredDaemon.start("SharedReservationsPairTest-B",
+             ConfiguredDaemon b = ConfiguredDaemon.start(name + "-B",
                      config(2, "active-non-optimized", 1, "active-optimized", shared));
              TestConnection oneViaA = login(a, ONE);
              TestConnection twoViaB = login(b, TWO)) {
@@ -106,18 +140,11 @@ class SharedReservationsPairTest {
                 two.shutdownNow();
             }
             int lostRaces = a.logLines("decided again").size() + b.logLines("decided again").size();
-            System.out.println("SharedReservationsPairTest: concurrent RESERVE rounds won through A " + winsA
+            System.out.println(name + ": concurrent RESERVE rounds won through A " + winsA
                     + ", through B " + winsB + "; OUTs that lost the compare-and-swap and were decided again: "
                     + lostRaces);
             a.assertAlive();
             b.assertAlive();
-        } finally {
-            try (Stream<Path> files = Files.list(shared)) {
-                for (Path f : (Iterable<Path>) files::iterator) {
-                    Files.deleteIfExists(f);
-                }
-            }
-            Files.deleteIfExists(shared);
         }
     }
 

@@ -45,6 +45,40 @@ public interface LibRados {
   /** 0 or -errno ({@code mtime} 0: now). */
   int rados_write_op_operate(long op, long ioctx, String oid, long mtime, int flags);
 
+  /** {@code rados_watchcb2_t}: a notify arrived on a watched object; ack it with {@link #rados_notify_ack}. */
+  interface WatchCallback {
+    @jnr.ffi.annotations.Delegate
+    void call(Pointer arg, long notifyId, long cookie, long notifierId, Pointer data, long dataLength);
+  }
+
+  /** {@code rados_watcherrcb_t}: the watch {@code cookie} is broken ({@code err} -errno); it must be made again. */
+  interface WatchErrorCallback {
+    @jnr.ffi.annotations.Delegate
+    void call(Pointer arg, long cookie, int err);
+  }
+
+  int rados_watch2(long ioctx, String oid, @Out long[] cookie, WatchCallback watch, WatchErrorCallback error,
+      Pointer arg);
+
+  int rados_unwatch2(long ioctx, long cookie);
+
+  /** Milliseconds since the watch was last confirmed by the OSD, or -errno when it is broken. */
+  int rados_watch_check(long ioctx, long cookie);
+
+  /** Waits until every watch callback already queued has run (after unwatch, before freeing what they use). */
+  int rados_watch_flush(long cluster);
+
+  int rados_notify_ack(long ioctx, String oid, long notifyId, long cookie, Pointer buf, int bufLength);
+
+  /**
+   * Notifies the object's watchers and waits for their acks: 0 when all acked within {@code timeoutMs}, -ETIMEDOUT
+   * when one did not. {@code reply} receives a buffer to release with {@link #rados_buffer_free}.
+   */
+  int rados_notify2(long ioctx, String oid, Pointer buf, int bufLength, long timeoutMs, @Out long[] reply,
+      @Out long[] replyLength);
+
+  void rados_buffer_free(long buffer);
+
   static LibRados load() {
     return NativeLibraries.load(LibRados.class, LIBRARY, "librados2");
   }

@@ -114,6 +114,14 @@ public final class RadosConnection implements AutoCloseable {
     return io[0];
   }
 
+  /** Waits for the watch callbacks already queued (rados_watch_flush), so none runs after its watch is gone. */
+  void watchFlush() {
+    long c = cluster;
+    if (c != 0) {
+      rados().rados_watch_flush(c);
+    }
+  }
+
   private synchronized long requireOpen() throws IOException {
     if (cluster == 0) {
       throw new IOException("the connection to " + client.cephConf() + " is closed");

@@ -24,16 +24,19 @@ public final class RadosObject implements AutoCloseable {
   }
 
   private final String pool;
-  private long ioctx;
+  private final RadosConnection connection;
+  /** Read without the monitor by watch, notify and their callbacks: a notify waits for acks, which must not block. */
+  private volatile long ioctx;
 
-  private RadosObject(String pool, long ioctx) {
+  private RadosObject(RadosConnection connection, String pool, long ioctx) {
+    this.connection = connection;
     this.pool = pool;
     this.ioctx = ioctx;
   }
 
   /** Objects in {@code pool} through {@code connection}, which must stay open until this is closed. */
   public static RadosObject open(RadosConnection connection, String pool) throws IOException {
-    return new RadosObject(pool, connection.openPool(pool));
+    return new RadosObject(connection, pool, connection.openPool(pool));
   }
 
   /** The object's bytes and version, or empty bytes and {@link #ABSENT} when it does not exist. */
@@ -65,7 +68,17 @@ public final class RadosObject implements AutoCloseable {
    * @return true when written; false when another writer changed (or created, or removed) it first
    * @throws IOException the cluster failed the write for another reason
    */
-  public synchronized boolean replace(String oid, byte[] data, long expectedVersion) throws IOException {
+  public boolean replace(String oid, byte[] data, long expectedVersion) throws IOException {
+    return write(oid, data, expectedVersion) != LOST;
+  }
+
+  /** What {@link #write} returns when another writer changed the object first. */
+  public static final long LOST = -1;
+
+  /**
+   * {@link #replace}, returning the object's version after the write ({@link #read} gives the same), or {@link #LOST}.
+   */
+  public synchronized long write(String oid, byte[] data, long expectedVersion) throws IOException {
     requireOpen();
     if (data.length > MAX_BYTES) {
       throw new IllegalArgumentException(data.length + " bytes is more than " + MAX_BYTES);
@@ -86,12 +99,12 @@ public final class RadosObject implements AutoCloseable {
       r.rados_write_op_write_full(op, buf, data.length);
       int rc = r.rados_write_op_operate(op, ioctx, oid, 0, 0);
       if (rc == 0) {
-        return true;
+        return r.rados_get_last_version(ioctx);
       }
       int e = -rc;
       // EEXIST: created by another; ERANGE / EOVERFLOW: the version moved on; ENOENT: removed; ECANCELED: failed assert
       if (e == Errno.EEXIST || e == Errno.ERANGE || e == EOVERFLOW || e == Errno.ENOENT || e == Errno.ECANCELED) {
-        return false;
+        return LOST;
       }
       throw new IOException("cannot write RADOS object " + pool + "/" + oid + ": " + Errno.name(rc));
     } finally {
@@ -99,16 +112,110 @@ public final class RadosObject implements AutoCloseable {
     }
   }
 
-  private void requireOpen() throws IOException {
-    if (ioctx == 0) {
+  /** What a watch of {@link #watch} is told; called on a librados thread, so it must not block. */
+  public interface Watcher {
+    /** A notify with {@code payload} arrived; it is acknowledged when this returns. */
+    void notified(byte[] payload);
+
+    /** The watch is broken ({@code errno}: the negative error); {@link #unwatch} it and watch again. */
+    void broken(int errno);
+  }
+
+  /** The callbacks of each watch, referenced here so the native stubs outlive the watch. */
+  private final java.util.concurrent.ConcurrentHashMap<Long, Object[]> watches =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Watches object {@code oid} (which must exist): every {@link #notify} on it reaches {@code watcher}, and is
+   * acknowledged after {@link Watcher#notified} returns, so the notifier knows this watcher has seen it.
+   *
+   * @return the watch's cookie, for {@link #unwatch} and {@link #watchCheck}
+   */
+  public long watch(String oid, Watcher watcher) throws IOException {
+    LibRados r = RadosConnection.rados();
+    long io = requireOpen();
+    LibRados.WatchCallback onNotify = (arg, notifyId, cookie, notifierId, data, length) -> {
+      byte[] payload = new byte[(int) Math.min(length, MAX_BYTES)];
+      if (payload.length > 0) {
+        data.get(0, payload, 0, payload.length);
+      }
+      try {
+        watcher.notified(payload);
+      } finally {
+        r.rados_notify_ack(io, oid, notifyId, cookie, null, 0);
+      }
+    };
+    LibRados.WatchErrorCallback onError = (arg, cookie, err) -> watcher.broken(err);
+    long[] cookie = new long[1];
+    int rc = r.rados_watch2(io, oid, cookie, onNotify, onError, null);
+    if (rc < 0) {
+      throw new IOException("cannot watch RADOS object " + pool + "/" + oid + ": " + Errno.name(rc));
+    }
+    watches.put(cookie[0], new Object[] {onNotify, onError});
+    return cookie[0];
+  }
+
+  /** Ends a watch; no callback of it runs after this returns. */
+  public void unwatch(long cookie) {
+    long io = ioctx;
+    if (io != 0) {
+      LibRados r = RadosConnection.rados();
+      r.rados_unwatch2(io, cookie);
+    }
+    watches.remove(cookie);
+  }
+
+  /** Milliseconds since the OSD last confirmed the watch, or the negative error that broke it. */
+  public int watchCheck(long cookie) {
+    long io = ioctx;
+    return io == 0 ? -Errno.ENOTCONN : RadosConnection.rados().rados_watch_check(io, cookie);
+  }
+
+  /**
+   * Sends {@code payload} to every watcher of {@code oid} and waits up to {@code timeout} for their acks.
+   *
+   * @return true when every watcher acknowledged; false when one did not within the timeout (gone, or cut off)
+   * @throws IOException the notify could not be sent
+   */
+  public boolean notify(String oid, byte[] payload, java.time.Duration timeout) throws IOException {
+    LibRados r = RadosConnection.rados();
+    long io = requireOpen();
+    Pointer buf = Memory.allocateDirect(jnr.ffi.Runtime.getRuntime(r), Math.max(1, payload.length));
+    buf.put(0, payload, 0, payload.length);
+    long[] reply = new long[1];
+    long[] replyLength = new long[1];
+    int rc = r.rados_notify2(io, oid, buf, payload.length, timeout.toMillis(), reply, replyLength);
+    if (reply[0] != 0) {
+      r.rados_buffer_free(reply[0]);
+    }
+    if (rc == -Errno.ETIMEDOUT) {
+      return false;
+    }
+    if (rc < 0) {
+      throw new IOException("cannot notify the watchers of RADOS object " + pool + "/" + oid + ": "
+          + Errno.name(rc));
+    }
+    return true;
+  }
+
+  private long requireOpen() throws IOException {
+    long io = ioctx;
+    if (io == 0) {
       throw new IOException("RADOS objects of pool " + pool + ": closed");
     }
+    return io;
   }
 
   @Override
   public synchronized void close() {
     if (ioctx != 0) {
-      RadosConnection.rados().rados_ioctx_destroy(ioctx);
+      LibRados r = RadosConnection.rados();
+      for (Long cookie : watches.keySet()) {
+        r.rados_unwatch2(ioctx, cookie);
+      }
+      watches.clear();
+      connection.watchFlush();
+      r.rados_ioctx_destroy(ioctx);
       ioctx = 0;
     }
   }

@@ -97,4 +97,48 @@ class RadosObjectTest {
       }
     }
   }
+
+  @Test
+  void writeReturnsTheVersionAReadGives() throws Exception {
+    try (RadosConnection c = RadosConnection.connect(cluster.admin());
+         RadosObject objects = RadosObject.open(c, CephTestCluster.POOL)) {
+      long v1 = objects.write("state-w", text("one"), RadosObject.ABSENT);
+      assertEquals(objects.read("state-w").version(), v1);
+      long v2 = objects.write("state-w", text("two"), v1);
+      assertTrue(v2 > v1);
+      assertEquals(objects.read("state-w").version(), v2);
+      assertEquals(RadosObject.LOST, objects.write("state-w", text("stale"), v1));
+    }
+  }
+
+  @Test
+  void aNotifyReturnsAfterEveryWatcherSawIt() throws Exception {
+    try (RadosConnection a = RadosConnection.connect(cluster.admin());
+         RadosConnection b = RadosConnection.connect(cluster.admin());
+         RadosObject objectsA = RadosObject.open(a, CephTestCluster.POOL);
+         RadosObject objectsB = RadosObject.open(b, CephTestCluster.POOL)) {
+      objectsA.replace("watched", new byte[0], RadosObject.ABSENT);
+      List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+      long cookie = objectsB.watch("watched", new RadosObject.Watcher() {
+        @Override
+        public void notified(byte[] payload) {
+          seen.add(new String(payload, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void broken(int errno) {
+          seen.add("broken " + errno);
+        }
+      });
+      assertTrue(objectsB.watchCheck(cookie) >= 0, "a new watch is confirmed");
+      for (int i = 1; i <= 5; i++) {
+        assertTrue(objectsA.notify("watched", text("v" + i), java.time.Duration.ofSeconds(10)), "acked");
+        assertEquals("v" + i, seen.get(seen.size() - 1), "seen before the notify returned");
+      }
+      assertEquals(5, seen.size());
+      objectsB.unwatch(cookie);
+      assertTrue(objectsA.notify("watched", text("none"), java.time.Duration.ofSeconds(10)), "no watcher: nothing to wait for");
+      assertEquals(5, seen.size());
+    }
+  }
 }

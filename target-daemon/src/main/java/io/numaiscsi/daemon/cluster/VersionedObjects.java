@@ -1,13 +1,13 @@
 package io.numaiscsi.daemon.cluster;
 
 import io.numaiscsi.config.SharedReservationsDefinition;
+import io.numaiscsi.rbd.CephClient;
 import java.io.IOException;
 import java.util.Locale;
 
 /**
  * Opens the versioned object a {@code shared-reservations:} definition names for one LUN, by its {@code backend}: the
- * seam where a RADOS backend (the rbd module's {@code RadosObject}: read with version, write asserting it, watch for
- * changes) plugs in beside {@link LocalFileObject}.
+ * file on a host's tmpfs ({@link LocalFileObject}) or a RADOS object watched for changes ({@link RadosVersionedObject}).
  */
 public final class VersionedObjects {
     private VersionedObjects() {
@@ -18,6 +18,8 @@ public final class VersionedObjects {
         String name = objectName(target, lun);
         return switch (d.backend()) {
             case SharedReservationsDefinition.FILE -> new LocalFileObject(d.directory(), name);
+            case SharedReservationsDefinition.RADOS -> RadosVersionedObject.open(
+                    new CephClient(d.cephConf(), d.user(), d.keyring(), CephClient.DEFAULT_TIMEOUT), d.pool(), name);
             default -> throw new IllegalArgumentException("no shared-reservations backend " + d.backend());
         };
     }

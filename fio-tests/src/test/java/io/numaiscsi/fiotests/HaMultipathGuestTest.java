@@ -1,0 +1,80 @@
+package io.numaiscsi.fiotests;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.numaiscsi.rbd.CephTestCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The highly available gateway pair as a Linux initiator uses it (qemu guest, {@code vm/guest/ha-multipath.sh}): two
+ * daemons on this host export one RBD image of a throw-away Ceph cluster under one target name, A in ALUA group 1
+ * (active/optimized), B in group 2 (active/non-optimized), persistent reservations shared through RADOS. The guest
+ * logs in to both (two forwards), checks a reservation taken through A is enforced through B, runs dm-multipath with
+ * ALUA priorities (the optimized group active), and fio with crc32c verify on the multipath device while this test
+ * kill -9's A: I/O continues through B and the verify passes; A is restarted and its path comes back.
+ */
+@Tag("it")
+class HaMultipathGuestTest {
+    static final String IQN = "iqn.2026-11.io.numaiscsi:ha-mp";
+    static final long IMAGE_BYTES = 128L << 20;
+    static final long FIO_BYTES = 64L << 20;
+    static final Duration GUEST_LIMIT = Duration.ofMinutes(10);
+
+    private static String config(int group, String state, int peer, String peerState, CephTestCluster c) {
+        String ceph = "ceph-conf: " + c.conf() + ", rbd-user: admin, keyring: " + c.adminKeyring();
+        return "targets:\n"
+                + "  - name: " + IQN + "\n"
+                + "    alua: {group: " + group + ", state: " + state + ", peers: [{group: " + peer + ", state: "
+                + peerState + "}]}\n"
+                + "    shared-reservations: {backend: rados, pool: " + CephTestCluster.POOL + ", " + ceph + "}\n"
+                + "    luns:\n"
+                + "      - {id: 0, backing: rbd, pool: " + CephTestCluster.POOL + ", image: ha, " + ceph
+                + ", rbd-timeout: 20s}\n";
+    }
+
+    @Test
+    void multipathFailsOverToTheOtherGatewayAndBackAndReservationsHoldAcrossThem() throws Exception {
+        VmRun.image();
+        try (CephTestCluster cluster = CephTestCluster.start(DaemonProcess.logDir().resolveSibling("it-ceph")
+                .resolve("HaMultipathGuestTest"), 17200)) {
+            // no exclusive-lock: both gateways write the image (active/active), and a killed one's lock would hold
+            // the other's writes until the OSD drops its watch
+            cluster.rbd("create", "--size", (IMAGE_BYTES >> 20) + "M", "--image-feature", "layering",
+                    CephTestCluster.POOL + "/ha");
+            try (ConfiguredDaemon a = ConfiguredDaemon.start("HaMultipathGuestTest-A",
+                    config(1, "active-optimized", 2, "active-non-optimized", cluster));
+                 ConfiguredDaemon b = ConfiguredDaemon.start("HaMultipathGuestTest-B",
+                         config(2, "active-non-optimized", 1, "active-optimized", cluster))) {
+                int[] kills = {0};
+                VmRun run = VmRun.run("ha-multipath", a.target(IQN).port(), "ha-multipath.sh", Map.of(
+                        "IQN", IQN, "PORT2", Integer.toString(b.target(IQN).port()),
+                        "FIO_SIZE", Long.toString(FIO_BYTES)), GUEST_LIMIT, request -> switch (request) {
+                            case "kill-a" -> {
+                                kills[0]++;
+                                yield "ok: gateway A killed, exit code " + a.kill();
+                            }
+                            case "restart-a" -> {
+                                a.restart();
+                                yield "ok: gateway A restarted";
+                            }
+                            default -> "error: unknown request " + request;
+                        });
+                String context = "\n" + run.describe() + "\n" + a.logTail() + "\n" + b.logTail();
+                if (Files.exists(run.serialLog())) {
+                    Files.copy(run.serialLog(), DaemonProcess.logDir().resolve("HaMultipathGuestTest.serial.log"),
+                            StandardCopyOption.REPLACE_EXISTING);
+                }
+                assertTrue(run.succeeded(), "guest test ha-multipath.sh" + context);
+                assertTrue(kills[0] == 1, "gateway A was killed once" + context);
+                a.assertAlive();
+                b.assertAlive();
+            }
+        }
+    }
+}

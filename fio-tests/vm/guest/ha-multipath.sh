@@ -1,0 +1,163 @@
+#!/bin/bash
+# Guest test (HaMultipathGuestTest): dm-multipath over a gateway pair on the host, one RBD image exported by two
+# daemons under one target name: A (PORTAL, ALUA group 1, active/optimized) and B (PORTAL2, group 2,
+# active/non-optimized), reservations shared through RADOS.
+#   both paths log in; multipath -ll shows one map, the optimized path group active;
+#   sg_persist through the two paths (two I_T nexuses, one per gateway): a reservation taken through A is enforced
+#   through B, and READ RESERVATION through B names A's key;
+#   fio writes with crc32c verify on the multipath device; the host kill -9's A mid-run; I/O goes on through B and the
+#   verify passes; the host restarts A, and its path comes back active in multipath -ll.
+# Env from the host: VM_IQN, VM_FIO_SIZE (bytes fio writes).
+. /vmrun/lib.sh
+IQN=$VM_IQN
+KEY_A=0xa1
+KEY_B=0xb2
+
+sg_of() { local s; for s in /sys/block/"${1#/dev/}"/device/scsi_generic/*; do echo "/dev/${s##*/}"; return 0; done; return 1; }
+
+# login_at PORTAL: a node record of IQN at PORTAL (no discovery: SendTargets would name the host's loopback
+# addresses), a short replacement timeout so a dead gateway's path fails over in seconds, then login
+login_at() {
+  iscsiadm -m node -T "$IQN" -p "$1" -o new >/dev/null || return 1
+  iscsiadm -m node -T "$IQN" -p "$1" -o update -n node.session.timeo.replacement_timeout -v 5 || return 1
+  iscsiadm -m node -T "$IQN" -p "$1" -o update -n node.conn[0].timeo.noop_out_interval -v 2 || return 1
+  iscsiadm -m node -T "$IQN" -p "$1" -o update -n node.conn[0].timeo.noop_out_timeout -v 2 || return 1
+  iscsiadm -m node -T "$IQN" -p "$1" --login
+}
+
+# disk_at PORTAL: the sd device of LUN 0 of the session at PORTAL (persistent_address is "10.0.2.100", the port
+# tells the two apart)
+disk_at() {
+  local port=${1#*:} end=$((SECONDS + 30)) s d
+  while [ "$SECONDS" -lt "$end" ]; do
+    for s in /sys/class/iscsi_session/session*; do
+      c=$(ls -d "$s"/device/connection*/iscsi_connection/connection* 2>/dev/null | head -n 1)
+      [ -n "$c" ] && [ "$(cat "$c/persistent_port" 2>/dev/null)" = "$port" ] || continue
+      for d in "$s"/device/target*/*:0/block/*; do
+        [ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
+      done
+    done
+    sleep 0.2
+  done
+  return 1
+}
+
+# iscsid in the foreground with its log in out/iscsid.log (it would log to a syslog the guest does not run)
+iscsi_time2wait
+modprobe -a iscsi_tcp sd_mod sg
+iscsid -f -d 2 >"$OUT/iscsid.log" 2>&1 &
+iscsid_up() {
+  local rc
+  for _ in $(seq 50); do
+    iscsiadm -m session >/dev/null 2>&1
+    rc=$?
+    [ "$rc" = 20 ] || return 0  # 20: cannot connect to iscsid; 21: no sessions yet
+    sleep 0.2
+  done
+  return 1
+}
+check iscsid iscsid_up || { cat "$OUT/iscsid.log"; abort "iscsid does not start"; }
+# multipath finds paths through udev (it skips devices udev has not initialized, and takes the WWID from udev's
+# ID_SERIAL): the guest boots without udevd, so this test starts it
+UDEVD=$(command -v systemd-udevd || echo /lib/systemd/systemd-udevd)
+check udevd "$UDEVD" --daemon || abort "no udevd"
+udevadm trigger --action=add >/dev/null 2>&1
+udevadm settle --timeout=30
+modprobe -a scsi_dh_alua dm_multipath dm_service_time dm_round_robin
+check login-A login_at "$PORTAL" || abort "login through A failed"
+check login-B login_at "$PORTAL2" || abort "login through B failed"
+udevadm settle --timeout=30
+DA=$(disk_at "$PORTAL") || abort "no disk through A"
+DB=$(disk_at "$PORTAL2") || abort "no disk through B"
+SGA=$(sg_of "$DA") && SGB=$(sg_of "$DB") || abort "no sg devices"
+log "path A $DA $SGA, path B $DB $SGB"
+sg_rtpg -d "$SGA" >"$OUT/rtpg-A.txt" 2>&1
+cat "$OUT/rtpg-A.txt"
+check same-wwid test "$(cat /sys/block/"${DA#/dev/}"/device/wwid)" = "$(cat /sys/block/"${DB#/dev/}"/device/wwid)"
+check alua-handler-A grep -q alua /sys/block/"${DA#/dev/}"/device/dh_state
+
+# ---- persistent reservations through the two gateways ----
+check pr-register-A sg_persist --out --register --param-sark="$KEY_A" "$DA"
+check pr-register-B sg_persist --out --register --param-sark="$KEY_B" "$DB"
+check pr-reserve-A sg_persist --out --reserve --param-rk="$KEY_A" --prout-type=1 "$DA"
+sg_persist --in --read-reservation "$DB" >"$OUT/pr-read-B.txt" 2>&1
+cat "$OUT/pr-read-B.txt"
+check pr-B-sees-A-key grep -qi "key *= *$KEY_A" "$OUT/pr-read-B.txt"
+head -c 512 /dev/zero >/tmp/zero512
+sg_raw -v -s 512 -i /tmp/zero512 "$SGB" 2a 00 00 00 00 00 00 00 01 00 >"$OUT/pr-write-B.txt" 2>&1
+cat "$OUT/pr-write-B.txt"
+check pr-write-B-conflicts grep -qi 'reservation conflict' "$OUT/pr-write-B.txt"
+check pr-write-A-holder sg_raw -s 512 -i /tmp/zero512 "$SGA" 2a 00 00 00 00 00 00 00 01 00
+check pr-release-A sg_persist --out --release --param-rk="$KEY_A" --prout-type=1 "$DA"
+check pr-unregister-A sg_persist --out --register --param-rk="$KEY_A" --param-sark=0 "$DA"
+check pr-unregister-B sg_persist --out --register --param-rk="$KEY_B" --param-sark=0 "$DB"
+check pr-write-B-after-release sg_raw -s 512 -i /tmp/zero512 "$SGB" 2a 00 00 00 00 00 00 00 01 00
+
+# ---- dm-multipath with ALUA priorities ----
+cat >/etc/multipath.conf <<'EOF'
+defaults {
+    user_friendly_names no
+    find_multipaths     no
+}
+devices {
+    device {
+        vendor                "NUMAISCS"
+        product               "NUMA-iSCSI Disk"
+        hardware_handler      "1 alua"
+        prio                  "alua"
+        path_grouping_policy  "group_by_prio"
+        path_selector         "service-time 0"
+        path_checker          "tur"
+        failback              "immediate"
+        no_path_retry         12
+        detect_prio           "yes"
+    }
+}
+EOF
+multipathd >"$OUT/multipathd.txt" 2>&1
+sleep 2
+multipath -v2 >>"$OUT/multipathd.txt" 2>&1
+sleep 2
+multipath -ll >"$OUT/multipath-before.txt" 2>&1
+cat "$OUT/multipathd.txt" "$OUT/multipath-before.txt"
+WWID=$(multipath -ll 2>/dev/null | awk 'NR == 1 { print $1 }')
+MP=/dev/mapper/$WWID
+[ -n "$WWID" ] && [ -b "$MP" ] || { ls -l /dev/mapper; multipath -v3 2>&1 | tail -n 80; abort "no multipath device"; }
+# the active group (status=active) is the one with the higher priority (prio=50: optimized), with A's path in it
+active_group_has() { multipath -ll "$WWID" | awk '/status=active/ { a = 1; next } /policy=/ { a = 0 } a' | grep -q " ${1#/dev/} "; }
+check mp-two-paths test "$(multipath -ll "$WWID" | grep -c ' sd[a-z]* ')" = 2
+check mp-optimized-active sh -c "multipath -ll $WWID | grep 'status=active' | grep -q 'prio=50'"
+check mp-A-in-active-group active_group_has "$DA"
+
+# ---- fio verify through the multipath device; A killed mid-run ----
+fio --name=ha --filename="$MP" --ioengine=libaio --direct=1 --iodepth=8 --rw=write --bs=64k \
+  --size="$VM_FIO_SIZE" --verify=crc32c --verify_fatal=1 --do_verify=1 >"$OUT/fio.txt" 2>&1 &
+FIO=$!
+sleep 2
+check fio-running-at-kill kill -0 "$FIO"  # else the kill was not mid-run: make VM_FIO_SIZE larger
+t_kill=$(uptime_s)
+check kill-A ask_host kill-a 60
+wait "$FIO"
+fio_rc=$?
+t_done=$(uptime_s)
+cat "$OUT/fio.txt"
+log "A killed at $t_kill s, fio done at $t_done s; the longest read and write completions (fio order; the failover pause):" \
+  $(sed -n 's/^ *clat (\([um]*sec\)): .*max=\([0-9.]*\).*/\2 \1/p' "$OUT/fio.txt")
+check fio-verify-after-failover test "$fio_rc" = 0
+check fio-err-0 grep -q 'err= 0' "$OUT/fio.txt"
+multipath -ll "$WWID" >"$OUT/multipath-failed.txt" 2>&1
+cat "$OUT/multipath-failed.txt"
+
+# ---- A restarted: its path comes back ----
+check restart-A ask_host restart-a 120
+ok=1
+for _ in $(seq 90); do
+  if active_group_has "$DA" && multipath -ll "$WWID" | grep " ${DA#/dev/} " | grep -q 'active ready'; then ok=0; break; fi
+  sleep 1
+done
+multipath -ll "$WWID" >"$OUT/multipath-after.txt" 2>&1
+cat "$OUT/multipath-after.txt"
+check mp-A-path-returns test "$ok" = 0 || { iscsiadm -m session -P 1; dmesg | tail -n 20; tail -n 60 "$OUT/iscsid.log"; }
+check read-after-return dd if="$MP" of=/dev/null bs=64k count=64 iflag=direct status=none
+multipath -F >/dev/null 2>&1
+summary
