@@ -247,6 +247,14 @@ final class CachePartition {
     io[s].fillTo = to;
   }
 
+  /** A hit served without a pin: the slot becomes the most recently used. */
+  void used(int s) {
+    if (inLru[s]) {
+      lruRemove(s);
+      lruPushHead(s);
+    }
+  }
+
   void pin(int s) {
     if (pins[s]++ == 0 && inLru[s]) {
       lruRemove(s);

@@ -251,7 +251,12 @@ public final class CachedBlockDevice implements BlockDevice {
       return;
     }
     boolean sequential = admission.sequential(offset, offset + length);
-    if (readsThrough(offset, length, sequential)) {
+    int path = oneBlockPath(offset, length, sequential, dst);
+    if (path == HIT) {
+      done.ioComplete(IoStatus.OK);
+      return;
+    }
+    if (path == READ_THROUGH) {
       // Nothing of the cache's is involved: the backing device reads into the caller's buffer and completes to the
       // caller. (Not counted in flight: one still running at close fails as any read of a closed device does.)
       backing.read(offset, length, dst, done);
@@ -311,17 +316,27 @@ public final class CachedBlockDevice implements BlockDevice {
     }
   }
 
+  private static final int CACHE_REQUEST = 0;
+  private static final int HIT = 1;
+  private static final int READ_THROUGH = 2;
+  /** The largest hit copied under the partition lock: the lock never covers a bulk copy. */
+  private static final int HIT_COPY_MAX = 64 * 1024;
+
   /**
-   * Whether a read within one block that is not cached goes straight to the backing device: the admission gives it no
-   * slot. Decided, recorded and counted here, so that such a read (most reads of a LUN larger than the cache) costs
-   * one partition lookup and nothing else of the cache. A read the cache takes part in returns false, a read of a
-   * block that is cached among them (its missing granules are filled into the block's slot).
+   * How a read within one block is served, decided (and recorded and counted) under one partition lock: {@link #HIT}
+   * when the block is held and the bytes valid (copied into {@code dst} here, under the lock: at most 64 KiB, no
+   * request, no pin, no second lock to unpin; a read the router would forward is left to the request); {@link
+   * #READ_THROUGH} when the block is not held and the admission gives it no slot (most reads of a LUN larger than the
+   * cache: one lookup more than no cache); else {@link #CACHE_REQUEST} (a fill, a wait for one, a larger or forwarded
+   * hit, or a read over several blocks).
    */
-  private boolean readsThrough(long offset, int length, boolean sequential) {
+  private int oneBlockPath(long offset, int length, boolean sequential, ByteBuf dst) {
     long block = offset / blockSize;
     if (length == 0 || (offset + length - 1) / blockSize != block) {
-      return false;
+      return CACHE_REQUEST;
     }
+    boolean copyHere = length <= HIT_COPY_MAX
+        && !(nodeExecutors.present() && router.routes(length, Math.max(0, NodeThread.currentNode())));
     long blockStart = block * blockSize;
     int from = (int) (offset - blockStart);
     int to = from + length;
@@ -332,15 +347,29 @@ public final class CachedBlockDevice implements BlockDevice {
     p.lock.lock();
     try {
       int s = p.lookup(block);
-      if (s >= 0 || admission.fills(p, block, g0, g1, whole, sequential)) {
-        return false;
+      if (s >= 0) {
+        if (!copyHere || !p.valid.covers(s, g0, g1)) {
+          return CACHE_REQUEST;
+        }
+        // Copied under the lock: nothing can unmap, evict or rewrite the slot meanwhile (a fill of other granules
+        // writes other bytes, or, refilling a clean block, the same ones).
+        int at = dst.writerIndex();
+        dst.writeBytes(p.views[s], from, length);
+        p.used(s);
+        counters.hits[p.node].increment();
+        space.touches.touched(DataTouches.Kind.COPY, p.node, length);
+        space.touches.touched(DataTouches.Kind.COPY, dst, at, length);
+        return HIT;
+      }
+      if (admission.fills(p, block, g0, g1, whole, sequential)) {
+        return CACHE_REQUEST;
       }
       admission.readThrough(block, g0, g1);
     } finally {
       p.lock.unlock();
     }
     counters.readThrough(p.node);
-    return true;
+    return READ_THROUGH;
   }
 
   private ReadRequest readRequest(long offset, int length, boolean sequential) {
