@@ -146,6 +146,10 @@ final class FillCoordinator {
     long first = offset / blockSize;
     long last = (offset + length - 1) / blockSize;
     for (long block = first; block <= last; block++) {
+      long blockStart = block * blockSize;
+      long start = Math.max(offset, blockStart);
+      long end = Math.min(offset + length, blockStart + blockSize);
+      boolean whole = start == blockStart && end - start == space.blockBytes(block);
       CachePartition p = space.partitionOf(block);
       p.lock.lock();
       try {
@@ -155,10 +159,7 @@ final class FillCoordinator {
         }
         if (p.dirty[s]) {
           if (unmap) {
-            long blockStart = block * blockSize;
-            long start = Math.max(offset, blockStart);
-            long end = Math.min(offset + length, blockStart + blockSize);
-            if (start == blockStart && end - start == space.blockBytes(block) && !p.writeback[s]) {
+            if (whole && !p.writeback[s]) {
               // Wholly unmapped: its dirty data is superseded. Written back as zeros it would allocate the blocks the
               // backing store just deallocated (GET LBA STATUS would call them mapped, as SANITIZE BLOCK ERASE must not).
               p.unmapSlot(s);
@@ -167,12 +168,9 @@ final class FillCoordinator {
               p.version[s]++;
             }
           }
-        } else if (p.state[s] == CachePartition.VALID && p.pins[s] == 0 && !wholeBlock(block, offset, length)) {
-          long blockStart = block * blockSize;
-          int g0 = (int) ((Math.max(offset, blockStart) - blockStart) / space.granule);
-          int g1 = (int) ((Math.min(offset + length, blockStart + blockSize) - blockStart + space.granule - 1)
-              / space.granule);
-          p.valid.clear(s, g0, g1);
+        } else if (p.state[s] == CachePartition.VALID && p.pins[s] == 0 && !whole) {
+          int g = space.granule;
+          p.valid.clear(s, (int) (start - blockStart) / g, (int) (end - blockStart + g - 1) / g);
         } else {
           p.unmapSlot(s);
         }
@@ -180,11 +178,6 @@ final class FillCoordinator {
         unlockAndWake(p);
       }
     }
-  }
-
-  private boolean wholeBlock(long block, long offset, long length) {
-    long blockStart = block * space.blockSize;
-    return offset <= blockStart && offset + length >= blockStart + space.blockBytes(block);
   }
 
   /** This thread's requests waiting to be resumed, linked through {@code nextParked}. */

@@ -35,10 +35,12 @@ final class ReadAdmission {
    * row within the window is hot.
    */
   boolean fills(CachePartition p, long block, int g0, int g1, boolean whole, boolean sequential) {
-    if (!(whole && sequential) && p.settled() && p.roomForNewBlock() || whole != sequential) {
+    boolean settled = !(whole && sequential) && p.settled(); // counts the miss: asked before anything else
+    if (whole != sequential) {
       return true;
     }
-    return ghosts.reads(block, g0, g1) >= (p.roomForNewBlock() ? 1 : 2);
+    boolean room = p.roomForNewBlock();
+    return settled && room || ghosts.reads(block, g0, g1) >= (room ? 1 : 2);
   }
 
   /** A miss on granules [g0, g1) of {@code block} was read through: reading them again soon is admitted. */

@@ -148,8 +148,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
    * granules on, a random one every granule not yet valid, in one backing read (the slot is there already, so the
    * fill evicts nothing, and a block of a LUN larger than the cache is whole from its second miss on, where filling
    * granule by granule took a backing read each and left blocks partly empty for many seconds); else -1, read
-   * through. Sets {@link #fill} when a
-   * fill must be issued.
+   * through. Sets {@link #fill} when a fill must be issued.
    */
   private int resident(CachePartition p, int s, long block, int g0, int g1, int all) {
     if (p.valid.covers(s, g0, g1)) {
