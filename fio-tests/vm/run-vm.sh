@@ -15,7 +15,12 @@
 # TCP connection (discovery, login, re-login) runs its own `socat STDIO TCP:127.0.0.1:PORT`: the
 # host side only ever connects to the target on loopback. slirp gives socat the guest's connection as
 # stdin, stdout AND stderr, so socat logs to RUNDIR/socat.log (-lf): otherwise its "Connection
-# refused" while the target is down would reach the initiator as iSCSI bytes.
+# refused" while the target is down would reach the initiator as iSCSI bytes. slirp has accepted the
+# guest's connection before socat runs, so while the target is down socat retries its connect (every
+# 0.5 s for up to 60 s, longer than iscsid's 15 s login timeout) instead of closing at once: a real
+# network refuses a connection or stays silent, and the guest's open-iscsi 2.1.8 can loop for ever on
+# "can't bind conn ... retcode -107" after a connection that was accepted and closed mid-login (seen
+# in HaMultipathGuestTest, gateway A down 22 s). The initiator now sees a login that times out.
 # Machine: TCG (KVM is unusable on this host), 2 vCPUs and 2 GiB split over 2 NUMA nodes (one vCPU
 # and 1 GiB each).
 #
@@ -51,10 +56,12 @@ cp "$HERE/guest/lib.sh" "$RUNDIR/lib.sh"
   done < <(env)
 } >"$RUNDIR/env"
 
-FWD="guestfwd=tcp:10.0.2.100:3260-cmd:socat -lf $RUNDIR/socat.log STDIO TCP:127.0.0.1:$PORT"
+# ",," is qemu's escaped comma: socat's address options
+RETRY=",,retry=120,,interval=0.5"
+FWD="guestfwd=tcp:10.0.2.100:3260-cmd:socat -lf $RUNDIR/socat.log STDIO TCP:127.0.0.1:$PORT$RETRY"
 if [[ -n ${GUEST_PORT2:-} ]]; then
   [[ $GUEST_PORT2 =~ ^[0-9]+$ ]] || { echo "run-vm: GUEST_PORT2 must be a number: $GUEST_PORT2" >&2; exit 2; }
-  FWD+=",guestfwd=tcp:10.0.2.100:3261-cmd:socat -lf $RUNDIR/socat2.log STDIO TCP:127.0.0.1:$GUEST_PORT2"
+  FWD+=",guestfwd=tcp:10.0.2.100:3261-cmd:socat -lf $RUNDIR/socat2.log STDIO TCP:127.0.0.1:$GUEST_PORT2$RETRY"
 fi
 QEMU=(qemu-system-x86_64 -accel tcg,thread=multi,tb-size=256 -cpu max -machine q35 -smp 2 -m 2048
   -object memory-backend-ram,id=m0,size=1024M -numa node,nodeid=0,cpus=0,memdev=m0

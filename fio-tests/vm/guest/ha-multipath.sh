@@ -136,6 +136,7 @@ FIO=$!
 sleep 2
 check fio-running-at-kill kill -0 "$FIO"  # else the kill was not mid-run: make VM_FIO_SIZE larger
 t_kill=$(uptime_s)
+tries_at_kill=$(grep -c "connecting to $PORTAL" "$OUT/iscsid.log")
 check kill-A ask_host kill-a 60
 wait "$FIO"
 fio_rc=$?
@@ -149,6 +150,17 @@ multipath -ll "$WWID" >"$OUT/multipath-failed.txt" 2>&1
 cat "$OUT/multipath-failed.txt"
 
 # ---- A restarted: its path comes back ----
+# only after iscsid has tried A again while it is down (after DefaultTime2Wait): the case where the forward used to
+# accept and close the connection and iscsid could loop for ever on "can't bind conn ... -107" (run-vm.sh)
+a_retried() {
+  local _
+  for _ in $(seq 60); do
+    [ "$(grep -c "connecting to $PORTAL" "$OUT/iscsid.log")" -gt "$tries_at_kill" ] && return 0
+    sleep 1
+  done
+  return 1
+}
+check A-retried-while-down a_retried
 check restart-A ask_host restart-a 120
 ok=1
 for _ in $(seq 90); do

@@ -191,9 +191,7 @@ class AptplRestartTest {
     @Test
     void aReservationFileThatMakesNoSenseStopsTheStartNamingIt() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
-        Path root = DaemonProcess.logDir().resolveSibling("it-data");
-        Files.createDirectories(root);
-        Path dir = Files.createTempDirectory(root, "AptplRestartTest-corrupt-");
+        Path dir = ItDataDirs.newDir("AptplRestartTest-corrupt");
         Path file = dir.resolve("reservations").resolve(IscsiTarget.DEFAULT_IQN).resolve("lun-0.json");
         Files.createDirectories(file.getParent());
         Files.writeString(file, "{\"format\": 1, \"target\": \"" + IscsiTarget.DEFAULT_IQN + "\", \"lun\": 0,");

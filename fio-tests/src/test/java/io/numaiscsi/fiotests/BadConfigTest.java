@@ -31,9 +31,7 @@ class BadConfigTest {
     @BeforeAll
     void workDir() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
-        Path root = DaemonProcess.logDir().resolveSibling("it-data");
-        Files.createDirectories(root);
-        dir = Files.createTempDirectory(root, "BadConfigTest-");
+        dir = ItDataDirs.newDir("BadConfigTest");
     }
 
     private String goodConfig(String extraIscsiLine) {

@@ -114,9 +114,7 @@ final class ConfiguredDaemon implements AutoCloseable {
         }
         Path logDir = DaemonProcess.logDir();
         Files.createDirectories(logDir);
-        Path dataRoot = logDir.resolveSibling("it-data");
-        Files.createDirectories(dataRoot);
-        Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
+        Path dataDir = ItDataDirs.newDir(testName);
         Path config = dataDir.resolve("target.yaml");
         Files.writeString(config, "daemon:\n  data-dir: " + dataDir + "\n" + daemonKeys + "portals: [127.0.0.1:" + port
                 + "]\n" + yaml, StandardCharsets.UTF_8);

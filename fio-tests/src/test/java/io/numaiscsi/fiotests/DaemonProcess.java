@@ -78,9 +78,7 @@ final class DaemonProcess implements AutoCloseable {
             return d;
         }
         int port = freeLoopbackPort();
-        Path dataRoot = logDir.resolveSibling("it-data");
-        Files.createDirectories(dataRoot);
-        Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
+        Path dataDir = ItDataDirs.newDir(testName);
         Path config = dataDir.resolve("target.yaml");
         Files.writeString(config, config(dataDir, port, setup), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(config, PosixFilePermissions.fromString(setup.configPermissions));

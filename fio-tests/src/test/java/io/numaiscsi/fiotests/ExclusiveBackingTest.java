@@ -20,9 +20,7 @@ class ExclusiveBackingTest {
     @Test
     void aSecondDaemonOnTheSameLunFileRefusesToStartNamingTheFirst() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
-        Path root = DaemonProcess.logDir().resolveSibling("it-data");
-        Files.createDirectories(root);
-        Path shared = Files.createTempDirectory(root, "ExclusiveBackingTest-").resolve("lun0.img");
+        Path shared = ItDataDirs.newDir("ExclusiveBackingTest").resolve("lun0.img");
         String lun = "targets:\n"
                 + "  - name: " + IscsiTarget.DEFAULT_IQN + "\n"
                 + "    luns:\n"

@@ -30,9 +30,7 @@ class ListenPreflightTest {
     @BeforeAll
     void workDir() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
-        Path root = DaemonProcess.logDir().resolveSibling("it-data");
-        Files.createDirectories(root);
-        dir = Files.createTempDirectory(root, "ListenPreflightTest-");
+        dir = ItDataDirs.newDir("ListenPreflightTest");
     }
 
     private ToolRun daemon(String name, int portal, String... more) throws Exception {

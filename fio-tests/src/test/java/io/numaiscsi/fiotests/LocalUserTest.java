@@ -53,9 +53,7 @@ class LocalUserTest {
     void directories() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
         Assumptions.assumeTrue(new UnixSystem().getUid() == 0, "plants files as nobody and checks root's daemon");
-        Path root = DaemonProcess.logDir().resolveSibling("it-data");
-        Files.createDirectories(root);
-        base = Files.createTempDirectory(root, "LocalUserTest-");
+        base = ItDataDirs.newDir("LocalUserTest");
         Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
         shared = Files.createDirectory(base.resolve("shared"));
         Files.setAttribute(shared, "unix:mode", 01777);

@@ -47,9 +47,7 @@ final class RestartableDaemon implements AutoCloseable {
         Path logDir = DaemonProcess.logDir();
         Files.createDirectories(logDir);
         int port = DaemonProcess.freeLoopbackPort();
-        Path dataRoot = logDir.resolveSibling("it-data");
-        Files.createDirectories(dataRoot);
-        Path dataDir = Files.createTempDirectory(dataRoot, testName + "-");
+        Path dataDir = ItDataDirs.newDir(testName);
         Path config = dataDir.resolve("target.yaml");
         Files.writeString(config, DaemonProcess.config(dataDir, port, setup), StandardCharsets.UTF_8);
         Path argFile = logDir.resolve(testName + ".java-args");

@@ -33,8 +33,7 @@ class SoftThresholdTest {
     void fillingTheFileSystemPostsTheUnitAttentionOnceAndLogSenseShowsTheCounts() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounting a tmpfs needs root");
-        Path dataRoot = Files.createDirectories(DaemonProcess.logDir().resolveSibling("it-data"));
-        Path mount = Files.createTempDirectory(dataRoot, "SoftThresholdTest-fs-");
+        Path mount = ItDataDirs.newDir("SoftThresholdTest-fs");
         run(List.of("mount", "-t", "tmpfs", "-o", "size=" + FS_BYTES, "tmpfs", mount.toString()));
         try {
             DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20)

@@ -109,7 +109,6 @@ class WiredTigerGuestTest {
         long bad = 0;
         int verifyFailed = 0;
         int kills = 0;
-        // a short name: the data dir (name plus a random number) holds the admin socket, whose path has a 107-byte limit
         try (RestartableDaemon daemon = RestartableDaemon.start("WiredTiger-" + writePolicy, setup)) {
             for (int boot = 0; boot <= KILLS; boot++) {
                 String phase = boot == 0 ? "first" : boot == KILLS ? "last" : "next";
