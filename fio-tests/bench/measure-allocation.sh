@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# measure-allocation.sh - bytes the daemon's threads allocate per I/O at steady state, under a queue of reads.
-# Starts the daemon built in this checkout with its defaults and one null LUN on a free loopback port, warms it with
-# iscsi-perf, then records Java Flight Recorder's per-thread allocation counters (jdk.ThreadAllocationStatistics, at
-# the start and end of the recording) around one measured iscsi-perf run, and prints bytes allocated per I/O by
+# measure-allocation.sh - bytes the daemon's threads allocate per I/O at steady state, under a queue of reads or
+# writes. Starts the daemon built in this checkout with its defaults and one LUN (null, or a file on /dev/shm behind
+# the default NUMA cache) on a free loopback port, warms it with the same load, then records Java Flight Recorder's per-thread allocation counters (jdk.ThreadAllocationStatistics, at
+# the start and end of the recording) around one measured run, and prints bytes allocated per I/O by
 # thread with the allocation sites JFR sampled (jdk.ObjectAllocationSample, weighted).
 #
-#   fio-tests/bench/measure-allocation.sh [--blocks N] [--depth N] [--seconds S] [--out DIR]
+#   fio-tests/bench/measure-allocation.sh [--blocks N] [--depth N] [--seconds S] [--write] [--file SIZE] [--out DIR]
 #
-#   --blocks N    512-byte blocks per read (default 8: 4K)
-#   --depth N     reads in flight (default 32)
+#   --blocks N    512-byte blocks per command (default 8: 4K)
+#   --depth N     commands in flight (default 32)
+#   --write       random writes by fio's libiscsi engine (iodepth N) instead of iscsi-perf's random reads
+#   --file SIZE   the LUN is a file of SIZE on /dev/shm with the daemon's default cache (e.g. 128M: every read a hit
+#                 once warm) instead of a null store
 #   --seconds S   measured run (default 10; the warmup is 5 s)
 #   --out DIR     results (default fio-tests/target/bench/allocation-<timestamp>/)
 # Env: JAVA_OPTS (daemon JVM options), BENCH_BASE_PORT (default 13800).
@@ -21,15 +24,18 @@ source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, stop_pid, free_port, wait_listen
 BENCH_DEFAULT_BASE_PORT=13800
 
-BLOCKS=8 DEPTH=32 SECONDS_MEASURED=10
+BLOCKS=8 DEPTH=32 SECONDS_MEASURED=10 WRITE=0 FILE_SIZE=
+FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
 OUT=$ROOT/fio-tests/target/bench/allocation-$(date +%Y%m%d-%H%M%S)
 while [[ $# -gt 0 ]]; do
   case $1 in
     --blocks) BLOCKS=$2; shift 2 ;;
     --depth) DEPTH=$2; shift 2 ;;
     --seconds) SECONDS_MEASURED=$2; shift 2 ;;
+    --write) WRITE=1; shift ;;
+    --file) FILE_SIZE=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
@@ -37,6 +43,7 @@ JAR=$ROOT/target-daemon/target/target-daemon-0.1.0-SNAPSHOT.jar
 LIB=$ROOT/target-daemon/target/lib
 [[ -f $JAR && -d $LIB ]] || die "no daemon build in $ROOT: mvn -o -q -pl target-daemon -am package -DskipTests"
 command -v iscsi-perf >/dev/null || apt_install libiscsi-bin
+[[ $WRITE -eq 0 ]] || "$FIO" --enghelp 2>/dev/null | grep -qw libiscsi || die "--write needs fio with libiscsi at $FIO"
 command -v ss >/dev/null || apt_install iproute2
 find_java jdk
 JDK_BIN=${JAVA%/java} # jcmd and jfr of the JDK that runs the daemon
@@ -54,10 +61,14 @@ cleanup() {
 }
 trap_exits
 
-DATA=$(mktemp -d /tmp/nit-allocation.XXXXXX)
+DATA=$(mktemp -d /dev/shm/nit-allocation.XXXXXX)
 free_port PORT
-printf 'targets:\n  - name: %s\n    luns:\n      - {id: 0, backing: null, size: 1G, block-size: 512}\n' "$IQN" \
-  > "$OUT/daemon.yaml"
+if [[ -n $FILE_SIZE ]]; then
+  LUN="{id: 0, backing: file, path: $DATA/lun0.img, size: $FILE_SIZE, block-size: 512}"
+else
+  LUN="{id: 0, backing: null, size: 1G, block-size: 512}"
+fi
+printf 'targets:\n  - name: %s\n    luns:\n      - %s\n' "$IQN" "$LUN" > "$OUT/daemon.yaml"
 # shellcheck disable=SC2086  # JAVA_OPTS is a list of options
 setsid "$JAVA" -Dchronicle.analytics.disable=true ${JAVA_OPTS:-} -cp "$JAR:$LIB/*" io.numaiscsi.daemon.Main \
   --config "$OUT/daemon.yaml" --data-dir "$DATA" --portal "127.0.0.1:$PORT" --admin-socket off \
@@ -65,28 +76,40 @@ setsid "$JAVA" -Dchronicle.analytics.disable=true ${JAVA_OPTS:-} -cp "$JAR:$LIB/
 DAEMON_PID=$!
 wait_listen "$PORT" "$DAEMON_PID" daemon
 URL=iscsi://127.0.0.1:$PORT/$IQN/0
-log "warmup: iscsi-perf -m $DEPTH -b $BLOCKS -r for 5 s"
-iscsi-perf -m "$DEPTH" -b "$BLOCKS" -r -t 5 "$URL" > "$OUT/warmup.log" 2>&1
+load() { # SECONDS NAME: the load for SECONDS, output in OUT/NAME.*; sets IOS (commands done) and LOAD (what ran)
+  if [[ $WRITE -eq 1 ]]; then
+    LOAD="fio libiscsi randwrite bs=$((BLOCKS * 512)) iodepth=$DEPTH"
+    printf '[w]\nioengine=libiscsi\nfilename=%s\nrw=randwrite\nbs=%s\niodepth=%s\ntime_based=1\nruntime=%s\n' \
+      "$(sed 's/:/\\:/g' <<< "$URL")" "$((BLOCKS * 512))" "$DEPTH" "$1" > "$OUT/$2.fio"
+    "$FIO" --output-format=json --output="$OUT/$2.json" "$OUT/$2.fio" > "$OUT/$2.log" 2>&1 || die "fio failed: $OUT/$2.log"
+    IOS=$(jq '.jobs[0].write.total_ios' "$OUT/$2.json")
+  else
+    LOAD="iscsi-perf -m $DEPTH -b $BLOCKS -r"
+    iscsi-perf -m "$DEPTH" -b "$BLOCKS" -r -t "$1" "$URL" > "$OUT/$2.log" 2>&1
+    IOS=$(tr '\r' '\n' < "$OUT/$2.log" | grep -o 'iops average [0-9]*' | tail -1 | awk '{print $3 * '"$1"'}')
+    [[ -n $IOS ]] || die "no 'iops average' in $OUT/$2.log"
+  fi
+}
+log "warmup: 5 s"
+load 5 warmup
 "$JDK_BIN/jcmd" "$DAEMON_PID" JFR.start name=allocation settings=profile > "$OUT/jcmd.log" 2>&1 ||
   die "jcmd JFR.start failed: $(cat "$OUT/jcmd.log")"
-iscsi-perf -m "$DEPTH" -b "$BLOCKS" -r -t "$SECONDS_MEASURED" "$URL" > "$OUT/perf.log" 2>&1
+load "$SECONDS_MEASURED" measured
 "$JDK_BIN/jcmd" "$DAEMON_PID" JFR.stop name=allocation filename="$OUT/allocation.jfr" >> "$OUT/jcmd.log" 2>&1
-IOPS=$(tr '\r' '\n' < "$OUT/perf.log" | grep -o 'iops average [0-9]*' | tail -1 | awk '{print $3}')
-[[ -n $IOPS ]] || die "no 'iops average' in $OUT/perf.log"
 "$JDK_BIN/jfr" print --json --events jdk.ThreadAllocationStatistics "$OUT/allocation.jfr" > "$OUT/threads.json"
 "$JDK_BIN/jfr" print --json --stack-depth 10 --events jdk.ObjectAllocationSample "$OUT/allocation.jfr" \
   > "$OUT/samples.json"
-python3 - "$OUT" "$IOPS" "$SECONDS_MEASURED" "$BLOCKS" "$DEPTH" <<'PY' | tee "$OUT/summary.md"
+python3 - "$OUT" "$IOS" "$SECONDS_MEASURED" "$LOAD" "${FILE_SIZE:-null}" <<'PY' | tee "$OUT/summary.md"
 import collections, json, sys
-out, iops, secs, blocks, depth = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
-ios = iops * secs
+out, ios, secs, load, lun = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+lun = "a null LUN" if lun == "null" else f"a {lun} file LUN on /dev/shm behind the default cache"
 first, last = {}, {}
 for e in json.load(open(f"{out}/threads.json"))["recording"]["events"]:
     v = e["values"]
     name = (v["thread"] or {}).get("javaName") or "?"
     first.setdefault(name, v["allocated"])
     last[name] = v["allocated"]
-print(f"# Allocation per I/O: iscsi-perf -m {depth} -b {blocks} -r, {iops} IOPS for {secs} s ({ios} reads)\n")
+print(f"# Allocation per I/O: {load} on {lun}, {ios} commands in {secs} s ({ios // secs} IOPS)\n")
 print("| thread | bytes allocated | per I/O |\n|---|--:|--:|")
 total = 0
 for name in sorted(last, key=lambda n: first[n] - last[n]):

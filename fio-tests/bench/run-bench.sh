@@ -4,6 +4,7 @@
 #
 #   fio-tests/bench/run-bench.sh [--quick] [--repeats N] [--runtime S] [--warmup S]
 #                                [--lun-size SIZE] [--matrix FILE] [--out DIR] [--no-centralized]
+#                                [--backing file|null] [--cache MODE] [--cache-size S] [--cache-ab]
 #
 #   --quick          1 repeat x 5 s per cell (smoke test of the harness; numbers mean little)
 #   --repeats N      runs per cell and target, alternating targets (default 3)
@@ -17,6 +18,8 @@
 #   --cache MODE     the daemons' cache.mode: numa (default; each LUN gets a cache that holds it whole), page-cache or off
 #   --cache-size S   cache.size-per-node instead (the node's memory, shared by both LUNs); "default": the daemon's
 #                    own default (auto), with the cache's default block size: LUNs larger than the cache
+#   --backing KIND   file (default): LUN files on /dev/shm; null: no storage at all (tgtd --bstype null, our
+#                    backing: null: reads return zeroes, writes are dropped), so only the protocol path is measured
 #   --cache-ab       the third target is the same daemon with the cache off (instead of the centralized event
 #                    model): cache on and off measured in one run, alternating with tgtd
 # Env: JAVA_OPTS (daemon JVM options), TGTD_THREADS (tgtd -t, default tgtd's own),
@@ -38,7 +41,7 @@ source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java, ensure_bui
 source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, stop_pid, stop_tgtd, free_port, wait_listen
 BENCH_DEFAULT_BASE_PORT=13300
 
-REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1 CACHE_MODE=numa CACHE_SIZE= CACHE_AB=0
+REPEATS=3 RUNTIME=20 WARMUP=5 IPERF_SECONDS=5 LUN_SIZE=1G CENTRALIZED=1 CACHE_MODE=numa CACHE_SIZE= CACHE_AB=0 BACKING=file
 MATRIX=$ROOT/fio-tests/bench/matrix.txt
 OUT=$ROOT/fio-tests/target/bench/$(date +%Y%m%d-%H%M%S)
 FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
@@ -55,12 +58,14 @@ while [[ $# -gt 0 ]]; do
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
     --no-centralized) CENTRALIZED=0; shift ;;
     --cache-ab) CACHE_AB=1 CENTRALIZED=0; shift ;;
+    --backing) BACKING=$2; shift 2 ;;
     -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
 [[ $EUID -eq 0 ]] || die "run as root (tgtd, apt, /dev/shm)"
 [[ -f $MATRIX ]] || die "no matrix file $MATRIX"
+[[ $BACKING == file || $BACKING == null ]] || die "--backing must be file or null: $BACKING"
 LUN_BYTES=$(numfmt --from=iec "$LUN_SIZE") || die "bad --lun-size $LUN_SIZE"
 
 JAR=$ROOT/target-daemon/target/target-daemon-0.1.0-SNAPSHOT.jar
@@ -134,10 +139,12 @@ SHM=$(mktemp -d /dev/shm/nit-bench.XXXXXX)
 names=(tgtd per-lun)
 [[ $CENTRALIZED -eq 1 ]] && names+=(centralized)
 [[ $CACHE_AB -eq 1 ]] && names+=(cache-off)
-log "writing $((${#names[@]} * 2)) LUN files of $LUN_SIZE with random data on $SHM"
-head -c "$LUN_BYTES" /dev/urandom > "$SHM/seed.img"
-for n in "${names[@]}"; do cp "$SHM/seed.img" "$SHM/$n-a.img"; cp "$SHM/seed.img" "$SHM/$n-b.img"; done
-rm -f "$SHM/seed.img"
+if [[ $BACKING == file ]]; then
+  log "writing $((${#names[@]} * 2)) LUN files of $LUN_SIZE with random data on $SHM"
+  head -c "$LUN_BYTES" /dev/urandom > "$SHM/seed.img"
+  for n in "${names[@]}"; do cp "$SHM/seed.img" "$SHM/$n-a.img"; cp "$SHM/seed.img" "$SHM/$n-b.img"; done
+  rm -f "$SHM/seed.img"
+fi
 
 # --- tgtd: LUN 0 is its controller, the disks are LUN 1 and 2 -----------------------------------
 free_port TGTD_PORT
@@ -149,8 +156,9 @@ tg=(tgtadm -C "$TGTD_PORT" --lld iscsi)
 for _ in $(seq 50); do "${tg[@]}" --mode target --op show >/dev/null 2>&1 && break; sleep 0.1; done
 [[ $(cat "/proc/$TGTD_PID/comm" 2>/dev/null) == tgtd ]] || die "tgtd did not start; see $OUT/tgtd.log"
 "${tg[@]}" --mode target --op new --tid 1 --targetname "$TGT_IQN"
-"${tg[@]}" --mode logicalunit --op new --tid 1 --lun 1 --backing-store "$SHM/tgtd-a.img"
-"${tg[@]}" --mode logicalunit --op new --tid 1 --lun 2 --backing-store "$SHM/tgtd-b.img"
+tgtd_bstype=(); [[ $BACKING == null ]] && tgtd_bstype=(--bstype null)
+"${tg[@]}" --mode logicalunit --op new --tid 1 --lun 1 --backing-store "$SHM/tgtd-a.img" "${tgtd_bstype[@]}"
+"${tg[@]}" --mode logicalunit --op new --tid 1 --lun 2 --backing-store "$SHM/tgtd-b.img" "${tgtd_bstype[@]}"
 "${tg[@]}" --mode target --op bind --tid 1 --initiator-address ALL
 wait_listen "$TGTD_PORT" "$TGTD_PID" tgtd
 loopback_only "$TGTD_PID" tgtd
@@ -168,6 +176,12 @@ cache_keys() { # MODE: the cache section's keys: both LUNs held whole, a given s
   esac
 }
 
+lun_yaml() { # ID FILE: one LUN of the config, on FILE or (--backing null) on no storage
+  printf '      - id: %s\n        backing: %s\n' "$1" "$BACKING"
+  [[ $BACKING == file ]] && printf '        path: %s\n' "$2"
+  printf '        size: %s\n' "$LUN_BYTES"
+}
+
 start_daemon() { # NAME MODEL CACHE_MODE
   local name=$1 model=$2 cache=$3 port mport cfg pid
   free_port port; free_port mport; cfg=$OUT/daemon-$name.yaml
@@ -183,14 +197,8 @@ $(cache_keys "$cache")
 targets:
   - name: $OUR_IQN
     luns:
-      - id: 0
-        backing: file
-        path: $SHM/$name-a.img
-        size: $LUN_BYTES
-      - id: 1
-        backing: file
-        path: $SHM/$name-b.img
-        size: $LUN_BYTES
+$(lun_yaml 0 "$SHM/$name-a.img")
+$(lun_yaml 1 "$SHM/$name-b.img")
 EOF
   # shellcheck disable=SC2086  # JAVA_OPTS is a list of options
   setsid "$JAVA" -Dchronicle.analytics.disable=true ${JAVA_OPTS:-} -cp "$JAR:$LIB/*" io.numaiscsi.daemon.Main \
@@ -225,11 +233,13 @@ for streams in 1 2; do
   stop_pid "$IPERF_PID" 3; IPERF_PID=
 done
 
+if [[ $BACKING == file ]]; then LUN_DESCRIPTION="$LUN_SIZE files on /dev/shm"
+else LUN_DESCRIPTION="null stores of $LUN_SIZE (tgtd --bstype null: its own size), no storage"; fi
 # --- the matrix ---------------------------------------------------------------------------------
 log "matrix: $(grep -cvE '^\s*(#|$)' "$MATRIX") cells x ${#names[@]} targets x $REPEATS repeat(s) x ${RUNTIME}s"
 "$JAVA" -Djava.awt.headless=true -cp "$CLASSES:$(cat "$CP_FILE")" io.numaiscsi.fiotests.bench.BenchMain \
   --out "$OUT" --matrix "$MATRIX" --repeats "$REPEATS" --runtime "$RUNTIME" --warmup "$WARMUP" \
-  --fio "$FIO" --clk-tck "$(getconf CLK_TCK)" --lun-size "$LUN_SIZE" \
+  --fio "$FIO" --clk-tck "$(getconf CLK_TCK)" --lun-size "$LUN_DESCRIPTION" \
   --java-version "$JAVA_VERSION" --fio-version "$FIO_VERSION" --tgtd-version "$TGT_VERSION" \
   "${TARGET_ARGS[@]}" "${CEILING_ARGS[@]}" &
 DRIVER_PID=$!

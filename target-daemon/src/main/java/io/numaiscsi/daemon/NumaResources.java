@@ -2,6 +2,7 @@ package io.numaiscsi.daemon;
 
 import io.numaiscsi.config.NumaSettings;
 import io.numaiscsi.config.Portal;
+import io.numaiscsi.daemon.events.BlockingWorkPool;
 import io.numaiscsi.daemon.events.ThreadPlacements;
 import io.numaiscsi.daemon.placement.NodeLocalAllocator;
 import io.numaiscsi.daemon.placement.PageNodeLocator;
@@ -14,8 +15,6 @@ import io.numaiscsi.numa.NodeLocator;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +26,11 @@ import org.slf4j.LoggerFactory;
  */
 final class NumaResources implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NumaResources.class);
+    /**
+     * Tasks that may wait per pool: more than every session's command window could queue on one node in practice
+     * (a full pool answers a command with a retryable status instead of growing without bound).
+     */
+    private static final int TASKS_PER_POOL = 1 << 16;
     /** Pooled direct buffers aligned to 4 KiB so backing-store I/O can use O_DIRECT without a bounce copy. */
 
     private final NumaTopology topology;
@@ -35,8 +39,8 @@ final class NumaResources implements AutoCloseable {
     private final NodeLocator locator;
     private final int ioThreadsPerNode;
     private NodeMemory memory;
-    private ExecutorService[] workers;
-    private final ExecutorService[] io;
+    private BlockingWorkPool[] workers;
+    private final BlockingWorkPool[] io;
     private final ThreadFactory[] ringReapers;
 
     NumaResources(NumaSettings settings, List<Portal> portals, int ioThreadsPerNode) {
@@ -44,7 +48,7 @@ final class NumaResources implements AutoCloseable {
         this.topology = settings.pretendNodes() > 1 ? real.pretend(settings.pretendNodes()) : real;
         this.portalNode = topology.node(portalNodeIndex(topology, portals));
         this.ioThreadsPerNode = ioThreadsPerNode;
-        this.io = new ExecutorService[topology.nodeCount()];
+        this.io = new BlockingWorkPool[topology.nodeCount()];
         this.ringReapers = new ThreadFactory[topology.nodeCount()];
         this.allocator = NodeLocalAllocator.forNodes(topology);
         this.locator = topology.nodeCount() == 1 ? NodeLocator.SINGLE_NODE
@@ -106,12 +110,12 @@ final class NumaResources implements AutoCloseable {
     }
 
     /** Worker threads per node, pinned to that node's CPUs, for requests routed to the node. */
-    synchronized ExecutorService[] nodeWorkers() {
+    synchronized BlockingWorkPool[] nodeWorkers() {
         if (workers == null) {
-            workers = new ExecutorService[topology.nodeCount()];
+            workers = new BlockingWorkPool[topology.nodeCount()];
             for (int i = 0; i < workers.length; i++) {
                 NumaNode node = topology.node(i);
-                workers[i] = Executors.newFixedThreadPool(Math.max(1, node.cpuCount()),
+                workers[i] = new BlockingWorkPool("node" + i + "-worker", Math.max(1, node.cpuCount()), TASKS_PER_POOL,
                         ThreadPlacements.recording(CpuPinning.threadFactory(node, "node" + i + "-worker", true), i));
             }
         }
@@ -119,9 +123,9 @@ final class NumaResources implements AutoCloseable {
     }
 
     /** The blocking backing-store I/O threads of one node ({@code daemon.io-threads} each), pinned to it. */
-    synchronized ExecutorService ioExecutor(int node) {
+    synchronized BlockingWorkPool ioExecutor(int node) {
         if (io[node] == null) {
-            io[node] = Executors.newFixedThreadPool(ioThreadsPerNode,
+            io[node] = new BlockingWorkPool("backing-io-n" + node, ioThreadsPerNode, TASKS_PER_POOL,
                     ThreadPlacements.recording(CpuPinning.threadFactory(topology.node(node), "backing-io-n" + node, true),
                             node));
         }
@@ -139,13 +143,13 @@ final class NumaResources implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (ExecutorService e : io) {
+        for (BlockingWorkPool e : io) {
             if (e != null) {
                 e.shutdown();
             }
         }
         if (workers != null) {
-            for (ExecutorService w : workers) {
+            for (BlockingWorkPool w : workers) {
                 w.shutdown();
             }
         }

@@ -8,7 +8,7 @@ import java.util.function.ToDoubleFunction;
 
 /** Medians over the repeats of one cell against one target. */
 record CellSummary(String cell, String target, int runs, int failed, double iops, double bandwidthBytes,
-        double p50Micros, double p99Micros, double cpuMicrosPerIo, double targetCores, double hostBusy) {
+        double p50Micros, double p99Micros, double cpuMicrosPerIo, double targetCores, double hostBusy, double fioCores) {
 
     /** Groups samples by (cell, target) in first-seen order and takes medians. */
     static List<CellSummary> summarize(List<Sample> samples) {
@@ -26,7 +26,8 @@ record CellSummary(String cell, String target, int runs, int failed, double iops
                     median(g, s -> s.fio().p99Micros()),
                     median(g, Sample::cpuMicrosPerIo),
                     median(g, Sample::targetCores),
-                    median(g, Sample::hostBusy)));
+                    median(g, Sample::hostBusy),
+                    median(g, s -> s.fio().cores())));
         }
         return out;
     }

@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * What the benchmark keeps of one fio run (its {@code --output-format=json}): summed over every
  * job entry and both directions; completion latency percentiles of the busier direction, the
- * worst over job entries (there is one entry with {@code group_reporting}).
+ * worst over job entries (there is one entry with {@code group_reporting}); {@code cores}: fio's own CPU
+ * (user + system, summed over the jobs, in cores), so a run can show when the load generator is the limit.
  */
-record FioResult(double iops, double bandwidthBytes, long totalIos, double p50Micros, double p99Micros, int error) {
+record FioResult(double iops, double bandwidthBytes, long totalIos, double p50Micros, double p99Micros, int error,
+        double cores) {
 
-    static final FioResult FAILED = new FioResult(Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, -1);
+    static final FioResult FAILED = new FioResult(Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, -1, Double.NaN);
 
     boolean ok() {
         return error == 0 && totalIos > 0;
@@ -26,7 +28,9 @@ record FioResult(double iops, double bandwidthBytes, long totalIos, double p50Mi
         double p50 = Double.NaN;
         double p99 = Double.NaN;
         int error = 0;
+        double cores = 0;
         for (JsonNode job : jobs) {
+            cores += (job.path("usr_cpu").asDouble(0) + job.path("sys_cpu").asDouble(0)) / 100.0;
             JsonNode read = job.path("read");
             JsonNode write = job.path("write");
             for (JsonNode dir : new JsonNode[] {read, write}) {
@@ -42,7 +46,7 @@ record FioResult(double iops, double bandwidthBytes, long totalIos, double p50Mi
                 error = job.path("error").asInt(0);
             }
         }
-        return new FioResult(iops, bw, ios, p50, p99, error);
+        return new FioResult(iops, bw, ios, p50, p99, error, cores);
     }
 
     private static double micros(JsonNode percentiles, String key) {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class CellSummaryTest {
 
     static Sample sample(String cell, String target, int rep, double iops, long ios, double cpuSeconds) {
-        return new Sample(cell, target, rep, new FioResult(iops, iops * 4096, ios, 100 * rep, 1000 * rep, 0), cpuSeconds, 10.0,
+        return new Sample(cell, target, rep, new FioResult(iops, iops * 4096, ios, 100 * rep, 1000 * rep, 0, 0.5), cpuSeconds, 10.0,
                 0.5, "fio/x.json");
     }
 

@@ -13,7 +13,7 @@ class ComparisonTest {
     private static final Ceiling CEILING = new Ceiling(Map.of(1, 2.0e9, 2, 2.4e9));
 
     static CellSummary median(String cell, String target, double iops, double bw, double cpuUs, double p99) {
-        return new CellSummary(cell, target, 3, 0, iops, bw, 50, p99, cpuUs, 1.0, 0.5);
+        return new CellSummary(cell, target, 3, 0, iops, bw, 50, p99, cpuUs, 1.0, 0.5, 0.6);
     }
 
     @Test
