@@ -89,7 +89,18 @@ public final class FileBlockDevice implements BlockDevice {
     io = UringBackingIo.open(shim, file, executor, fd, directPath, access, alignment, reaperThreads);
   }
 
-  /** "threads" or "io_uring": the engine that carries out reads and writes. */
+  /**
+   * Carries reads, writes and flushes of up to 64 KiB out on the caller's thread ({@link TmpfsInlineIo}); for a file
+   * on tmpfs on a machine without swap (the caller checks both), called before the device serves.
+   */
+  public void useTmpfsInline() {
+    if (!(io instanceof ThreadPoolBackingIo)) {
+      throw new IllegalStateException(file + " already uses " + io.name());
+    }
+    io = new TmpfsInlineIo(executor);
+  }
+
+  /** "threads", "io_uring" or "inline (tmpfs)": the engine that carries out reads and writes. */
   public String backingIo() {
     return io.name();
   }

@@ -89,6 +89,27 @@ class FileBlockDeviceTest {
   }
 
   @Test
+  void theTmpfsEngineDoesSmallRequestsOnTheCallersThreadAndLargeOnesOnThePool() throws InterruptedException {
+    d.useTmpfsInline();
+    assertEquals("inline (tmpfs)", d.backingIo());
+    ByteBuf small = Unpooled.directBuffer(4096).writeBytes(pattern(4096, 7));
+    Completion w = new Completion();
+    d.write(8192, small, false, w);
+    assertEquals(IoStatus.OK, w.await());
+    assertEquals(Thread.currentThread(), w.thread, "a 4 KiB write completes in place");
+    Completion r = new Completion();
+    ByteBuf dst = Unpooled.directBuffer(4096);
+    d.read(8192, 4096, dst, r);
+    assertEquals(IoStatus.OK, r.await());
+    assertEquals(Thread.currentThread(), r.thread, "a 4 KiB read completes in place");
+    assertArrayEquals(pattern(4096, 7), ByteBufUtil.getBytes(dst));
+    ByteBuf large = Unpooled.directBuffer(128 * 1024).writeBytes(pattern(128 * 1024, 9));
+    assertEquals(IoStatus.OK, write(65536, large, false));
+    assertArrayEquals(pattern(128 * 1024, 9), read(65536, 128 * 1024, Unpooled.directBuffer(128 * 1024)));
+    assertThrows(IllegalStateException.class, d::useTmpfsInline);
+  }
+
+  @Test
   void alignedRoundTripThroughAlignedDirectMemory() throws InterruptedException {
     int align = d.alignment();
     ByteBuffer raw = ByteBuffer.allocateDirect(2 * 65536).alignedSlice(align);
