@@ -83,8 +83,9 @@ else
   # the ledger per (boot, client) against what the host saw pgbench log
   sql "SELECT boot, client, count(*) FROM ledger GROUP BY 1, 2 ORDER BY 1, 2" >"$OUT/ledger-$VM_BOOT.txt" \
     || abort "cannot read the ledger"
-  read -r logged present lost extra over <<<"$(awk '
-    NR == FNR { rows[$1 " " $2] = $3; next }
+  # (FILENAME, not NR == FNR: with an empty ledger, everything lost, that would read the history as the ledger)
+  read -r logged present lost extra over <<<"$(awk -v ledger="$OUT/ledger-$VM_BOOT.txt" '
+    FILENAME == ledger { rows[$1 " " $2] = $3; next }
     { k = $1 " " $2; seen[k] = 1; r = rows[k] + 0; logged += $3
       if (r >= $3) present += $3; else { present += r; lost += $3 - r; print "LOST: boot " $1 " client " $2 ": " $3 " logged, " r " in the ledger" > "/dev/stderr" }
       if (r > $3) extra += r - $3
