@@ -1,4 +1,4 @@
-# bench-lib.sh - what the benchmark scripts share: exit traps, starting tgtd, the rotating matrix of runs, CPU ticks of a
+# bench-lib.sh - what the benchmark scripts share: exit traps, starting tgtd (and this daemon on a file LUN), the rotating matrix of runs, CPU ticks of a
 # process, stopping what they started by PID (tgtd through tgtadm), and
 # free loopback ports. Sourced after bin/lib/setup.sh (log, die). Uses TGTD_PID and TGTD_PORT of the caller, and
 # BENCH_DEFAULT_BASE_PORT as the first port tried unless BENCH_BASE_PORT is set.
@@ -104,4 +104,38 @@ require_tgtd_and_libiscsi_tools() { # tgtd, iscsi-perf, ss and jq (installed whe
   apt_install "${missing[@]}"
   "$FIO" --enghelp 2>/dev/null | grep -qw libiscsi ||
     die "$FIO has no libiscsi engine: fio-tests/tools/build-fio-libiscsi.sh (or run-bench.sh once) builds it"
+}
+
+require_daemon_build() { # the daemon's jar and lib dir (sets DAEMON_JAR, DAEMON_LIB) and a java (JAVA, from setup.sh's find_java)
+  DAEMON_JAR=$ROOT/target-daemon/target/target-daemon-0.1.0-SNAPSHOT.jar
+  DAEMON_LIB=$ROOT/target-daemon/target/lib
+  [[ -f $DAEMON_JAR && -d $DAEMON_LIB ]] || die "no daemon build: mvn -o -q -pl target-daemon -am package -DskipTests"
+  find_java jdk || find_java || die "no java"
+}
+
+start_daemon_file_lun() { # IQN FILE BYTES WRITE_POLICY DATA_DIR: this daemon (after require_daemon_build) on a free loopback
+  # port, target IQN with LUN 0 on FILE (BYTES), the NUMA cache with WRITE_POLICY (256M per node, 64K blocks, 2 pretend
+  # nodes, as CacheModesTest); config $OUT/daemon.yaml, log $OUT/daemon.log; sets DAEMON_PID and DAEMON_PORT
+  local iqn=$1 file=$2 bytes=$3 policy=$4 data=$5
+  free_port DAEMON_PORT
+  mkdir -m 0700 "$data"
+  cat >"$OUT/daemon.yaml" <<YAML
+daemon:
+  data-dir: $data
+portals:
+  - 127.0.0.1:$DAEMON_PORT
+cache: {mode: numa, size-per-node: 256M, block-size: 64K, write-policy: $policy}
+numa: {pretend-nodes: 2}
+targets:
+  - name: $iqn
+    luns:
+      - id: 0
+        backing: file
+        path: $file
+        size: $bytes
+YAML
+  setsid "$JAVA" -Dchronicle.analytics.disable=true -cp "$DAEMON_JAR:$DAEMON_LIB/*" io.numaiscsi.daemon.Main \
+    --config "$OUT/daemon.yaml" >"$OUT/daemon.log" 2>&1 </dev/null &
+  DAEMON_PID=$!
+  wait_listen "$DAEMON_PORT" "$DAEMON_PID" daemon
 }

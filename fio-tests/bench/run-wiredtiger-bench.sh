@@ -35,13 +35,10 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ $EUID -eq 0 ]] || die "run as root (tgtd)"
-JAR=$ROOT/target-daemon/target/target-daemon-0.1.0-SNAPSHOT.jar
-LIB=$ROOT/target-daemon/target/lib
-[[ -f $JAR && -d $LIB ]] || die "no daemon build: mvn -o -q -pl target-daemon -am package -DskipTests"
-find_java jdk || find_java || die "no java"
+require_daemon_build
 command -v tgtd >/dev/null || apt_install tgt
 TGT_IQN=iqn.2026-11.io.numaiscsi:wt-tgtd
-SHM= TGTD_PID= TGTD_PORT= DAEMON_PID=
+SHM= TGTD_PID= TGTD_PORT= DAEMON_PID= DAEMON_PORT=
 cleanup() {
   local rc=$?
   set +e
@@ -63,28 +60,8 @@ truncate -s 1G "$SHM/tgtd.img"
 start_tgtd_lun "$TGT_IQN" "$SHM/tgtd.img"
 log "tgtd pid $TGTD_PID on 127.0.0.1:$TGTD_PORT"
 
-free_port PORT
-mkdir -m 0700 "$SHM/data"
-cat >"$OUT/daemon.yaml" <<EOF
-daemon:
-  data-dir: $SHM/data
-portals:
-  - 127.0.0.1:$PORT
-cache: {mode: numa, size-per-node: 256M, block-size: 64K, write-policy: $POLICY}
-numa: {pretend-nodes: 2}
-targets:
-  - name: iqn.2026-11.io.numaiscsi:wt
-    luns:
-      - id: 0
-        backing: file
-        path: $SHM/daemon.img
-        size: 1073741824
-EOF
-setsid "$JAVA" -Dchronicle.analytics.disable=true -cp "$JAR:$LIB/*" io.numaiscsi.daemon.Main --config "$OUT/daemon.yaml" \
-  >"$OUT/daemon.log" 2>&1 </dev/null &
-DAEMON_PID=$!
-wait_listen "$PORT" "$DAEMON_PID" daemon
-log "daemon pid $DAEMON_PID on 127.0.0.1:$PORT ($POLICY)"
+start_daemon_file_lun iqn.2026-11.io.numaiscsi:wt "$SHM/daemon.img" 1073741824 "$POLICY" "$SHM/data"
+log "daemon pid $DAEMON_PID on 127.0.0.1:$DAEMON_PORT ($POLICY)"
 
 # boot TARGET PORT IQN LUN REPEAT: one guest run of every mix
 boot() {
@@ -104,9 +81,9 @@ boot() {
 printf 'target\trepeat\tmix\tops_s\tread_p99_us\tupdate_p99_us\n' >"$OUT/results.tsv"
 for r in $(seq "$REPEATS"); do
   if (( r % 2 )); then
-    boot tgtd "$TGTD_PORT" "$TGT_IQN" 1 "$r"; boot daemon "$PORT" iqn.2026-11.io.numaiscsi:wt 0 "$r"
+    boot tgtd "$TGTD_PORT" "$TGT_IQN" 1 "$r"; boot daemon "$DAEMON_PORT" iqn.2026-11.io.numaiscsi:wt 0 "$r"
   else
-    boot daemon "$PORT" iqn.2026-11.io.numaiscsi:wt 0 "$r"; boot tgtd "$TGTD_PORT" "$TGT_IQN" 1 "$r"
+    boot daemon "$DAEMON_PORT" iqn.2026-11.io.numaiscsi:wt 0 "$r"; boot tgtd "$TGTD_PORT" "$TGT_IQN" 1 "$r"
   fi
 done
 
