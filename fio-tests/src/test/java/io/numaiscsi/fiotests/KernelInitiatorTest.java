@@ -102,10 +102,8 @@ class KernelInitiatorTest {
         assertEquals(1 + KILLS, daemon.restarts(),
                 "the daemon was restarted once between the two sessions and after each of " + KILLS + " kills" + context);
         assertEquals(KILLS, killExits.size(), "kills" + context);
-        // each probe while the daemon was down reached socat, whose complaint went to its log, not to the guest
-        Path socatLog = run.runDir().resolve("socat.log");
-        long refused = Files.exists(socatLog) ? Files.readAllLines(socatLog).stream().filter(l -> l.contains("Connection refused")).count() : 0;
-        assertTrue(refused >= KILLS, "socat.log has a 'Connection refused' per kill (" + refused + ")" + context);
+        // while the daemon was down, each probe was held by run-vm.sh's socat (it retries its connect instead of
+        // closing) and got no bytes: the guest's forward-silent-while-down-N checks, part of run.succeeded()
         assertEquals(0, daemonExitOnRestart[0], "daemon exit code on SIGTERM (clean shutdown)" + context);
         String guestSerial = Files.readString(run.out("sg_vpd-0x80.txt"));
         assertTrue(guestSerial.contains("Unit serial number: " + identity.serial()),
