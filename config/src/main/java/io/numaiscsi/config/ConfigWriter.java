@@ -73,6 +73,7 @@ public final class ConfigWriter {
         put(keys, "backing-io", s.backingIo(), d.backingIo(), DaemonSettings.BackingIo::configName);
         put(keys, "log-level", s.logLevel(), d.logLevel(), String::valueOf);
         put(keys, "tcp-transport", s.tcpTransport(), d.tcpTransport(), DaemonSettings.TcpTransport::configName);
+        put(keys, "event-spin", s.eventSpin(), d.eventSpin(), Durations::format);
         y.section(DaemonSection.KEY, keys);
     }
 

@@ -11,7 +11,7 @@ final class DaemonSection {
 
     static final String KEY = "daemon";
     static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model", "secret-file-check",
-            "backing-io", "log-level", "tcp-transport");
+            "backing-io", "log-level", "tcp-transport", "event-spin");
     static final int DEFAULT_IO_THREADS = 4;
 
     private DaemonSection() {
@@ -46,8 +46,11 @@ final class DaemonSection {
                 default -> throw s.error("\"" + s.text() + "\" is not a secret-file-check (use warn or refuse)");
             };
         }
+        Cursor spin = f.optional("event-spin");
+        java.time.Duration eventSpin = spin == null ? java.time.Duration.ZERO
+                : spin.duration(java.time.Duration.ofNanos(1000), DaemonSettings.MAX_EVENT_SPIN, true);
         return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck, backingIo(f), logLevel(f),
-                tcpTransport(f));
+                tcpTransport(f), eventSpin);
     }
 
     private static String logLevel(Fields f) throws ConfigException {

@@ -1,6 +1,7 @@
 package io.numaiscsi.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -14,9 +15,14 @@ import java.util.Objects;
  * @param logLevel  {@code daemon.log-level}: error, warn, info, debug or trace (lower case); null when the file has
  *                  none ({@code --log-level} wins over it, it over the NUMA_ISCSI_LOG_LEVEL environment variable)
  * @param tcpTransport how the event threads do socket I/O
+ * @param eventSpin  {@code daemon.event-spin}: how long an epoll event thread polls without blocking after it ran out
+ *                   of work (0, the default: it blocks at once); trades CPU for latency at low queue depth
  */
 public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
-                             BackingIo backingIo, String logLevel, TcpTransport tcpTransport) {
+                             BackingIo backingIo, String logLevel, TcpTransport tcpTransport, Duration eventSpin) {
+
+    /** The longest {@code daemon.event-spin}. */
+    public static final Duration MAX_EVENT_SPIN = Duration.ofMillis(1);
 
     /** The values {@code daemon.log-level} and {@code --log-level} take. */
     public static final java.util.List<String> LOG_LEVELS = java.util.List.of("error", "warn", "info", "debug", "trace");
@@ -71,6 +77,10 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
         Objects.requireNonNull(secretFileCheck, "secretFileCheck");
         Objects.requireNonNull(backingIo, "backingIo");
         Objects.requireNonNull(tcpTransport, "tcpTransport");
+        Objects.requireNonNull(eventSpin, "eventSpin");
+        if (eventSpin.isNegative() || eventSpin.compareTo(MAX_EVENT_SPIN) > 0) {
+            throw new IllegalArgumentException("event spin " + eventSpin + " outside 0.." + MAX_EVENT_SPIN);
+        }
         if (logLevel != null && !LOG_LEVELS.contains(logLevel)) {
             throw new IllegalArgumentException("not a log level: " + logLevel);
         }
@@ -78,7 +88,7 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
 
     public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
                           BackingIo backingIo, String logLevel) {
-        this(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, TcpTransport.EPOLL);
+        this(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, TcpTransport.EPOLL, Duration.ZERO);
     }
 
     public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
@@ -99,14 +109,17 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
     }
 
     public DaemonSettings withEventModel(EventModel model) {
-        return new DaemonSettings(dataDir, ioThreads, model, secretFileCheck, backingIo, logLevel, tcpTransport);
+        return new DaemonSettings(dataDir, ioThreads, model, secretFileCheck, backingIo, logLevel, tcpTransport,
+                eventSpin);
     }
 
     public DaemonSettings withDataDir(Path dir) {
-        return new DaemonSettings(dir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, tcpTransport);
+        return new DaemonSettings(dir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, tcpTransport,
+                eventSpin);
     }
 
     public DaemonSettings withLogLevel(String level) {
-        return new DaemonSettings(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, level, tcpTransport);
+        return new DaemonSettings(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, level, tcpTransport,
+                eventSpin);
     }
 }

@@ -2,7 +2,7 @@ package io.numaiscsi.config;
 
 import java.time.Duration;
 
-/** Durations written as a number with a unit: {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}; {@code 0} alone. */
+/** Durations written as a number with a unit: {@code 50us}, {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}; {@code 0} alone. */
 final class Durations {
 
     private Durations() {
@@ -25,6 +25,7 @@ final class Durations {
         }
         long n = Long.parseLong(digits);
         return switch (unit) {
+            case "us" -> Duration.ofNanos(n * 1000);
             case "ms" -> Duration.ofMillis(n);
             case "s" -> Duration.ofSeconds(n);
             case "m" -> Duration.ofMinutes(n);
@@ -34,10 +35,13 @@ final class Durations {
     }
 
     private static IllegalArgumentException bad(String text) {
-        return new IllegalArgumentException("\"" + text + "\" is not a duration (use a number with ms, s, m or h, e.g. 5s; 0 disables)");
+        return new IllegalArgumentException("\"" + text + "\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)");
     }
 
     static String format(Duration d) {
+        if (d.toNanos() % 1_000_000 != 0) {
+            return d.toNanos() / 1000 + "us";
+        }
         long ms = d.toMillis();
         if (ms % 3_600_000 == 0 && ms != 0) {
             return ms / 3_600_000 + "h";

@@ -125,7 +125,7 @@ class CacheSectionTest {
                 Arguments.of("cache:\n  dirty-ratio: lots\n", line, "cache.dirty-ratio",
                         "\"lots\" is not a fraction (e.g. 0.2) or a percentage (e.g. 20%)"),
                 Arguments.of("cache:\n  dirty-expire: 5\n", line, "cache.dirty-expire",
-                        "\"5\" is not a duration (use a number with ms, s, m or h, e.g. 5s; 0 disables)"),
+                        "\"5\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)"),
                 Arguments.of("cache:\n  dirty-expire: 0\n", line, "cache.dirty-expire", "0 is out of range (100ms..1h)"),
                 Arguments.of("cache:\n  dirty-expire: 50ms\n", line, "cache.dirty-expire",
                         "50ms is out of range (100ms..1h)"),

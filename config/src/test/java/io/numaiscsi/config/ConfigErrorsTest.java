@@ -56,7 +56,7 @@ class ConfigErrorsTest {
                         "unknown key (did you mean \"io-threads\"?)"),
                 bad("unknown key, nothing close", 3, "  colour: blue", 3, "daemon.colour",
                         "unknown key (known keys here: data-dir, io-threads, event-model, secret-file-check, backing-io, "
-                                + "log-level, tcp-transport)"),
+                                + "log-level, tcp-transport, event-spin)"),
                 bad("snake_case key", 7, "  max_burst_length: 1048576", 7, "iscsi.max_burst_length",
                         "unknown key (did you mean \"max-burst-length\"?)"),
                 bad("unknown top-level key", 9, "target:", 9, "target", "unknown key (did you mean \"targets\"?)"),
@@ -141,7 +141,7 @@ class ConfigErrorsTest {
                 bad("bad digest", 8, "  first-burst-length: 262144\n  header-digest: [CRC32, None]", 9,
                         "iscsi.header-digest[0]", "\"CRC32\" is not a digest (use CRC32C or None)"),
                 bad("bad duration", 8, "  first-burst-length: 262144\n  nop-in-interval: 5", 9, "iscsi.nop-in-interval",
-                        "\"5\" is not a duration (use a number with ms, s, m or h, e.g. 5s; 0 disables)"),
+                        "\"5\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)"),
                 bad("duration below its range", 8, "  first-burst-length: 262144\n  nop-in-interval: 50ms", 9,
                         "iscsi.nop-in-interval", "50ms is out of range (0 or 100ms..1h)"),
                 bad("zero timeout", 8, "  first-burst-length: 262144\n  nop-in-timeout: 0", 9,

@@ -89,6 +89,18 @@ class DaemonSectionTest {
     }
 
     @Test
+    void eventSpinIsOffByDefaultTakesMicrosecondsAndIsBounded() throws ConfigException {
+        assertEquals(java.time.Duration.ZERO, ConfigLoader.parse(TARGETS, "t.yaml").daemon().eventSpin());
+        assertEquals(java.time.Duration.ofNanos(50_000),
+                ConfigLoader.parse("daemon:\n  event-spin: 50us\n" + TARGETS, "t.yaml").daemon().eventSpin());
+        assertEquals(java.time.Duration.ZERO,
+                ConfigLoader.parse("daemon:\n  event-spin: 0\n" + TARGETS, "t.yaml").daemon().eventSpin());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.parse("daemon:\n  event-spin: 2ms\n" + TARGETS, "t.yaml"));
+        assertEquals("t.yaml:2: daemon.event-spin: 2ms is out of range (0 or 1us..1ms)", e.getMessage());
+    }
+
+    @Test
     void dataDirDefaultsToThisUsersDefault() throws ConfigException {
         assertEquals(DefaultDataDir.forThisProcess(), ConfigLoader.parse(TARGETS, "t.yaml").daemon().dataDir());
     }

@@ -20,7 +20,7 @@ class DurationsTest {
     @ValueSource(strings = {"5", "5 s", "5S", "1.5s", "s", "", "-1s", "5d"})
     void rejects(String text) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Durations.parse(text));
-        assertEquals("\"" + text + "\" is not a duration (use a number with ms, s, m or h, e.g. 5s; 0 disables)",
+        assertEquals("\"" + text + "\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)",
                 e.getMessage());
     }
 
@@ -28,5 +28,13 @@ class DurationsTest {
     @CsvSource({"0, 0s", "100, 100ms", "5000, 5s", "120000, 2m", "3600000, 1h", "1500, 1500ms"})
     void formats(long millis, String text) {
         assertEquals(text, Durations.format(Duration.ofMillis(millis)));
+    }
+
+    @org.junit.jupiter.api.Test
+    void microsecondsParseAndFormat() {
+        assertEquals(Duration.ofNanos(50_000), Durations.parse("50us"));
+        assertEquals("50us", Durations.format(Duration.ofNanos(50_000)));
+        assertEquals("1500us", Durations.format(Duration.ofNanos(1_500_000)));
+        assertEquals("2ms", Durations.format(Duration.ofNanos(2_000_000)));
     }
 }

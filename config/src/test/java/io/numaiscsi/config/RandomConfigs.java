@@ -40,7 +40,8 @@ final class RandomConfigs {
         secrets.clear();
         DaemonSettings daemon = new DaemonSettings(Path.of(pick(DATA_DIRS)), coin() ? 4 : between(1, 256),
                 pick(DaemonSettings.EventModel.values()), pick(DaemonSettings.SecretFileCheck.values()),
-                pick(DaemonSettings.BackingIo.values()), null, pick(DaemonSettings.TcpTransport.values()));
+                pick(DaemonSettings.BackingIo.values()), null, pick(DaemonSettings.TcpTransport.values()),
+                coin() ? java.time.Duration.ZERO : java.time.Duration.ofNanos(between(1, 1000) * 1000L));
         List<InitiatorDefinition> initiators = new ArrayList<>();
         for (int i = between(0, 2); i > 0; i--) {
             initiators.add(new InitiatorDefinition("iqn.1994-05.com.example:client" + i, chap()));

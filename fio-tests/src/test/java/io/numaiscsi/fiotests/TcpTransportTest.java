@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code daemon.tcp-transport}: Netty's io_uring event loop (with the centralized event model, the only one it works
  * with) and the JDK's NIO selector each serve libiscsi's whole suite and fio's crc32c verify; io_uring with the
- * per-LUN model is refused at start, naming both keys.
+ * per-LUN model is refused at start, naming both keys. {@code daemon.event-spin} (epoll threads poll before they
+ * block) serves fio's verify and iscsi-perf with one command in flight.
  */
 @Tag("it")
 class TcpTransportTest {
@@ -45,6 +46,24 @@ class TcpTransportTest {
     void nioServesTheSuiteAndFio() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
         exercise("nio", "per-lun");
+    }
+
+    @Test
+    void epollWithEventSpinServesFioAndOneCommandInFlight() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
+        String test = "TcpTransportTest-event-spin";
+        String yaml = "daemon:\n  event-spin: 50us\n" + config("epoll", "per-lun").substring("daemon:\n".length());
+        try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml)) {
+            assertEquals(1, daemon.awaitLogLines("event threads poll 50 us before they block", 1).size(),
+                    "the log says the event threads poll\n" + daemon.logTail());
+            IscsiTarget target = daemon.target(IQN);
+            FioVerifyTest.assertVerifies(test, target, LUN_BYTES / 2, Duration.ofMinutes(5), daemon::logTail);
+            ToolRun perf = ToolRun.run(DaemonProcess.logDir().resolve(test + "-iscsi-perf.log"), Duration.ofSeconds(60),
+                    java.util.List.of("iscsi-perf", "-m", "1", "-b", "8", "-r", "-t", "3", target.lunUrl()));
+            assertEquals(0, perf.exitCode(), perf.describe(20));
+            assertTrue(perf.output().contains("iops average"), perf.describe(20));
+            daemon.assertAlive();
+        }
     }
 
     private static void exercise(String transport, String model) throws Exception {

@@ -97,8 +97,8 @@ public final class TargetDaemon implements AutoCloseable {
         TargetPlacement placement = new TargetPlacement(numa.topology().nodeCount(), config.numa().placement(),
                 numa.portalNode().index(), config.targets());
         int[] lunsPerNode = placement.lunsPerNode();
-        eventLoops = new EventLoops(config.daemon().eventModel(), NettyTransport.of(config.daemon().tcpTransport()), numa.topology(), numa.portalNode(),
-                lunsPerNode);
+        eventLoops = new EventLoops(config.daemon().eventModel(), NettyTransport.of(config.daemon().tcpTransport()),
+                config.daemon().eventSpin(), numa.topology(), numa.portalNode(), lunsPerNode);
         LunEventLoops eventThreads = new LunEventLoops(eventLoops, placement);
         cachePools = cachePools();
         BackingStores stores = new BackingStores(config.cache(), numa, placement, cachePools,

@@ -32,8 +32,8 @@ public final class EventLoops implements AutoCloseable {
      *
      * @throws IllegalStateException {@code configured} is io_uring and the kernel or the native library refuses it
      */
-    public EventLoops(EventModel model, NettyTransport configured, NumaTopology topology, NumaNode portalNode,
-            int[] lunsPerNode) {
+    public EventLoops(EventModel model, NettyTransport configured, java.time.Duration eventSpin, NumaTopology topology,
+            NumaNode portalNode, int[] lunsPerNode) {
         if (configured == NettyTransport.IO_URING && model == EventModel.PER_LUN) {
             // Measured with Netty 4.2.18: a connection moved from the login thread to its LUN's thread reads nothing
             // more (its recv stays on the old ring), so every session times out after login.
@@ -41,18 +41,30 @@ public final class EventLoops implements AutoCloseable {
                     + "(Netty's io_uring channels stop reading after moving from the login thread to a LUN's thread)");
         }
         this.transport = usable(configured);
+        long spin = eventSpin.toNanos();
+        if (spin > 0) {
+            if (transport == NettyTransport.EPOLL) {
+                LOG.info("event threads poll {} us before they block (daemon.event-spin): lower latency at low queue"
+                        + " depth, a busy thread's idle gaps spent polling", spin / 1000);
+            } else {
+                LOG.warn("daemon.event-spin is for the epoll transport; {} event threads block at once",
+                        transport.configName());
+                spin = 0;
+            }
+        }
         luns = new EventLoopGroup[topology.nodeCount()];
         if (model == EventModel.CENTRALIZED) {
-            acceptor = group(1, new NodePinnedFactory("event", portalNode, false));
+            acceptor = group(1, new NodePinnedFactory("event", portalNode, false), spin);
             login = acceptor;
             java.util.Arrays.fill(luns, acceptor);
             LOG.info("event model CENTRALIZED: 1 thread on node {}", portalNode.index());
         } else {
-            acceptor = group(1, new NodePinnedFactory("acceptor", portalNode, false));
-            login = group(1, new NodePinnedFactory("login", portalNode, false));
+            acceptor = group(1, new NodePinnedFactory("acceptor", portalNode, false), 0);
+            login = group(1, new NodePinnedFactory("login", portalNode, false), 0);
             for (NumaNode node : topology.nodes()) {
                 int threads = Math.max(1, lunsPerNode[node.index()]);
-                luns[node.index()] = group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true));
+                luns[node.index()] = group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true),
+                        spin);
             }
             LOG.info("event model PER_LUN: LUN event threads per node {}", java.util.Arrays.toString(lunsPerNode));
         }
@@ -73,8 +85,8 @@ public final class EventLoops implements AutoCloseable {
         return NettyTransport.NIO;
     }
 
-    private EventLoopGroup group(int threads, ThreadFactory tf) {
-        return new MultiThreadIoEventLoopGroup(threads, tf, transport.ioHandlerFactory());
+    private EventLoopGroup group(int threads, ThreadFactory tf, long spinNanos) {
+        return new MultiThreadIoEventLoopGroup(threads, tf, transport.ioHandlerFactory(spinNanos));
     }
 
     public EventLoopGroup acceptor() {

@@ -45,9 +45,12 @@ public enum NettyTransport {
         return cause == null ? null : String.valueOf(cause.getMessage() != null ? cause.getMessage() : cause);
     }
 
-    IoHandlerFactory ioHandlerFactory() {
+    /** {@code spinNanos} > 0: epoll threads poll that long before they block ({@link SpinThenBlockStrategy}). */
+    IoHandlerFactory ioHandlerFactory(long spinNanos) {
         return switch (this) {
-            case EPOLL -> EpollIoHandler.newFactory();
+            case EPOLL -> spinNanos > 0
+                    ? EpollIoHandler.newFactory(0, () -> new SpinThenBlockStrategy(spinNanos))
+                    : EpollIoHandler.newFactory();
             case IO_URING -> IoUringIoHandler.newFactory();
             case NIO -> NioIoHandler.newFactory();
         };

@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * element: each slot carries a sequence number that says whether it is free for the producer of position p
  * ({@code p}) or filled for its consumer ({@code p + 1}); producers and consumers claim positions by compare-and-set
  * on their own counter. The slot's task is written before its sequence is published (a volatile write) and read
- * after the sequence is seen (a volatile read).
+ * after the sequence is seen (a volatile read). A producer that finds its slot still taken is refused only when the
+ * ring holds {@code capacity} tasks; a slot whose consumer has claimed it but not yet freed it is waited for.
  */
 final class TaskRing {
     private final Runnable[] tasks;
@@ -48,7 +49,13 @@ final class TaskRing {
                 }
                 pos = tail.get();
             } else if (diff < 0) {
-                return false; // the slot still holds the task of the previous lap
+                if (pos - head.get() >= tasks.length) {
+                    return false; // full: the slot still holds the task of the previous lap
+                }
+                // a consumer has taken the previous lap's task but not yet freed its slot: it is a few instructions
+                // from doing so (a full ring would make the caller fail a command that only had to wait)
+                Thread.onSpinWait();
+                pos = tail.get();
             } else {
                 pos = tail.get(); // another producer took this position
             }

@@ -30,6 +30,37 @@ class TaskRingTest {
     }
 
     @Test
+    void aSlotClaimedButNotYetFreedIsWaitedForNotReportedFull() throws Exception {
+        TaskRing ring = new TaskRing(2);
+        Runnable task = () -> { };
+        assertTrue(ring.offer(task));
+        assertTrue(ring.offer(task));
+        assertFalse(ring.offer(task), "two tasks in a ring of two: full");
+        // many laps with a producer and a consumer racing on 2 slots: offer only ever fails when 2 tasks wait
+        Thread consumer = new Thread(() -> {
+            for (int taken = 0; taken < 200_002; ) {
+                if (ring.poll() != null) {
+                    taken++;
+                }
+            }
+        });
+        consumer.start();
+        int refused = 0;
+        for (int offered = 0; offered < 200_000; ) {
+            int before = ring.size();
+            if (ring.offer(task)) {
+                offered++;
+            } else {
+                refused++;
+                assertTrue(before >= 1, "refused with " + before + " tasks waiting");
+            }
+        }
+        consumer.join(120_000); // a hang guard only
+        assertFalse(consumer.isAlive(), "the consumer took every task");
+        assertEquals(0, ring.size());
+    }
+
+    @Test
     void tasksComeOutInOrderOverManyLaps() {
         TaskRing ring = new TaskRing(4);
         Runnable[] tasks = new Runnable[3];
