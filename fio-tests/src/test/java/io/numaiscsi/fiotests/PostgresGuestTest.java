@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -98,7 +97,7 @@ class PostgresGuestTest {
 
     /** The write policies to run: write-back, or the ones -Dit.pg.policies names (comma-separated). */
     static Stream<String> policies() {
-        return Arrays.stream(System.getProperty("it.pg.policies", "write-back").split(",")).map(String::strip);
+        return PowerCutSeries.policies("it.pg.policies");
     }
 
     /** What one policy's series found. */
@@ -111,12 +110,8 @@ class PostgresGuestTest {
     void powerCutsLoseNoCommittedTransaction(String writePolicy) throws Exception {
         assertTrue(KILLS >= 1, "-Dit.pg.kills must be 1 or more: " + KILLS);
         String name = "PostgresGuestTest-" + writePolicy;
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES)
-                .section(CacheModesTest.cacheSection(writePolicy))
-                .section("numa: {pretend-nodes: 2}");
-        Path history = DaemonProcess.logDir().resolve(name + "-history.txt");
-        Files.deleteIfExists(history);
-        Files.createFile(history);
+        DaemonProcess.Setup setup = PowerCutSeries.daemon(LUN_BYTES, writePolicy);
+        Path history = PowerCutSeries.emptyFile(DaemonProcess.logDir().resolve(name + "-history.txt"));
         Random random = new Random(KILLS * 31L + SCALE);
         long logged = 0;
         long checked = 0;

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -90,7 +89,7 @@ class WiredTigerGuestTest {
      * SYNCHRONIZE CACHE handling), or the ones -Dit.wt.policies names (comma-separated; the long form runs both).
      */
     static Stream<String> policies() {
-        return Arrays.stream(System.getProperty("it.wt.policies", "write-back").split(",")).map(String::strip);
+        return PowerCutSeries.policies("it.wt.policies");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -98,12 +97,8 @@ class WiredTigerGuestTest {
     void powerCutsLoseNoCommittedRecord(String writePolicy) throws Exception {
         assertTrue(KILLS >= 1, "-Dit.wt.kills must be 1 or more: " + KILLS);
         String name = "WiredTigerGuestTest-" + writePolicy;
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES)
-                .section(CacheModesTest.cacheSection(writePolicy))
-                .section("numa: {pretend-nodes: 2}");
-        Path history = DaemonProcess.logDir().resolve(name + "-commits.log");
-        Files.deleteIfExists(history);
-        Files.createFile(history);
+        DaemonProcess.Setup setup = PowerCutSeries.daemon(LUN_BYTES, writePolicy);
+        Path history = PowerCutSeries.emptyFile(DaemonProcess.logDir().resolve(name + "-commits.log"));
         Random random = new Random(KILLS * 31L + RECORDS);
         long commits = 0;
         long committed = 0;
