@@ -12,8 +12,26 @@ record PromText(String text) {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})? (\\S+)$",
             Pattern.MULTILINE);
 
-    /** One scrape on a connection of its own, closed after the answer (so no test counts our idle connections). */
+    /**
+     * One scrape on a connection of its own, closed after the answer (so no test counts our idle connections), of
+     * GET /metrics on {@code port}. A refused connection is retried for up to 30 s: the daemon opens its metrics
+     * endpoint just after its portals, and the harness calls it ready when the portal accepts.
+     */
     static PromText fetch(int port) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try {
+                return fetchOnce(port);
+            } catch (java.net.ConnectException refused) {
+                if (System.nanoTime() > deadline) {
+                    throw refused;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    private static PromText fetchOnce(int port) throws IOException, InterruptedException {
         java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/metrics")
                 .toURL().openConnection();
         c.setConnectTimeout(10_000);
