@@ -33,12 +33,15 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The holes a hostile initiator found (issue 11), each reproduced against the daemon as a process with its
  * default limits, from a second loopback address (127.0.0.2) while an honest initiator works from 127.0.0.1.
  * Each case records the daemon's resident memory and descriptors before, during and after in
- * {@code it-logs/hostile-initiators.txt}.
+ * {@code it-logs/hostile-initiators.txt}. Each case has its own daemon and mostly waits for one of its timeouts,
+ * so the cases run side by side.
  */
 @Tag("it")
 class HostileInitiatorTest {
@@ -55,6 +58,7 @@ class HostileInitiatorTest {
     // ---- 1. connections that never log in ----------------------------------------------------------------
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anIdleFloodFromOneAddressLocksNobodyOut() throws Exception {
         try (DaemonProcess daemon = DaemonProcess.start("HostileIdleFlood", 16L << 20)) {
             RawIo.ProcStats before = settle(daemon);
@@ -93,6 +97,7 @@ class HostileInitiatorTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void aLoginSentOneBytePerSecondIsDropped() throws Exception {
         try (DaemonProcess daemon = DaemonProcess.start("HostileSlowLogin", 16L << 20)) {
             RawIo.ProcStats before = settle(daemon);
@@ -134,6 +139,7 @@ class HostileInitiatorTest {
     // ---- 3. memory a peer makes the daemon hold ----------------------------------------------------------
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void readsThatNobodyReceivesAreBounded() throws Exception {
         int metrics = DaemonProcess.freeLoopbackPort();
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(1L << 30).daemonArgs("--metrics", "127.0.0.1:" + metrics);
@@ -172,6 +178,7 @@ class HostileInitiatorTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void writesWhoseDataNeverComesAreBounded() throws Exception {
         int metrics = DaemonProcess.freeLoopbackPort();
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(1L << 30).daemonArgs("--metrics", "127.0.0.1:" + metrics);
@@ -222,6 +229,7 @@ class HostileInitiatorTest {
     // ---- 4. strings from the peer in the log -------------------------------------------------------------
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void peerStringsCannotForgeLogLines() throws Exception {
         try (DaemonProcess daemon = DaemonProcess.start("HostileLogInjection", 16L << 20)) {
             String forged = "00:00:00.000 WARN  [main] TargetDaemon - FORGED";
@@ -255,6 +263,7 @@ class HostileInitiatorTest {
     // ---- 5. guessing CHAP secrets ----------------------------------------------------------------------
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void chapGuessesAreThrottledAndTheirLogLinesCounted() throws Exception {
         String iqn = "iqn.2026-11.io.numaiscsi:chap-guard";
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start("HostileChapGuessing", ""
@@ -356,6 +365,7 @@ class HostileInitiatorTest {
     // ---- 8. names, statuses and log floods ---------------------------------------------------------------
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anUpperCaseNameReinstatesInsteadOfOpeningAParallelSession() throws Exception {
         try (DaemonProcess daemon = DaemonProcess.start("HostileNameCase", 16L << 20)) {
             int q = TestConnection.newIsidQualifier();
@@ -373,6 +383,7 @@ class HostileInitiatorTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void anUnknownTargetAndAForbiddenOneLookAlike() throws Exception {
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20).allow("iqn.2026-11.io.numaiscsi:someone-else");
         try (DaemonProcess daemon = DaemonProcess.start("HostileTargetProbe", setup)) {
@@ -397,6 +408,7 @@ class HostileInitiatorTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void floodsOfRejectedPdusAndTaskManagementAreCountedNotLoggedOneByOne() throws Exception {
         try (DaemonProcess daemon = DaemonProcess.start("HostileLogFlood", 16L << 20)) {
             RawIo.ProcStats before = settle(daemon);

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class NumaGuestTest {
 
     static final long LUN_BYTES = 96L << 20;
-    static final int RUNTIME_S = 15;
+    static final int RUNTIME_S = 8;
     static final double MIN_LOCAL_SHARE = 0.90;
     static final Duration GUEST_LIMIT = Duration.ofMinutes(10);
     static final String IQN_A = IscsiTarget.DEFAULT_IQN;

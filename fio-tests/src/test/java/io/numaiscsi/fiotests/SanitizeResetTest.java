@@ -6,6 +6,8 @@ import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * libiscsi's Sanitize.Reset the way it expects to run, which the whole-suite runs cannot give it: one path (run with
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * step polls once a minute until the sanitize ends, so this takes about 70 s.)
  */
 @Tag("it")
+@Execution(ExecutionMode.CONCURRENT) // a minute of waiting on one slow null LUN: it runs beside the other classes
 class SanitizeResetTest {
     static final String IQN = IscsiTarget.DEFAULT_IQN;
 
