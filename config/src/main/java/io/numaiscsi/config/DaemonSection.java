@@ -47,7 +47,7 @@ final class DaemonSection {
             };
         }
         Cursor spin = f.optional("event-spin");
-        java.time.Duration eventSpin = spin == null ? java.time.Duration.ZERO
+        java.time.Duration eventSpin = spin == null ? DaemonSettings.DEFAULT_EVENT_SPIN
                 : spin.duration(java.time.Duration.ofNanos(1000), DaemonSettings.MAX_EVENT_SPIN, true);
         return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck, backingIo(f), logLevel(f),
                 tcpTransport(f), eventSpin);

@@ -16,10 +16,13 @@ import java.util.Objects;
  *                  none ({@code --log-level} wins over it, it over the NUMA_ISCSI_LOG_LEVEL environment variable)
  * @param tcpTransport how the event threads do socket I/O
  * @param eventSpin  {@code daemon.event-spin}: how long an epoll event thread polls without blocking after it ran out
- *                   of work (0, the default: it blocks at once); trades CPU for latency at low queue depth
+ *                   of work, while its waits have been that short ({@link #DEFAULT_EVENT_SPIN}; 0: it blocks at once)
  */
 public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
                              BackingIo backingIo, String logLevel, TcpTransport tcpTransport, Duration eventSpin) {
+
+    /** {@code daemon.event-spin} when the file has none. */
+    public static final Duration DEFAULT_EVENT_SPIN = Duration.ofNanos(50_000);
 
     /** The longest {@code daemon.event-spin}. */
     public static final Duration MAX_EVENT_SPIN = Duration.ofMillis(1);
@@ -88,7 +91,7 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
 
     public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
                           BackingIo backingIo, String logLevel) {
-        this(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, TcpTransport.EPOLL, Duration.ZERO);
+        this(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, TcpTransport.EPOLL, DEFAULT_EVENT_SPIN);
     }
 
     public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,

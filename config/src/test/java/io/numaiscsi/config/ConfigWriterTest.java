@@ -105,7 +105,7 @@ class ConfigWriterTest {
         Path dataDir = Path.of("/srv/numa iscsi");
         DaemonSettings daemon = new DaemonSettings(dataDir, 16, DaemonSettings.EventModel.CENTRALIZED,
                 DaemonSettings.SecretFileCheck.REFUSE, DaemonSettings.BackingIo.IO_URING, "debug",
-                DaemonSettings.TcpTransport.IO_URING, java.time.Duration.ofNanos(50_000));
+                DaemonSettings.TcpTransport.IO_URING, java.time.Duration.ofNanos(20_000));
         List<Portal> portals = List.of(new Portal("0.0.0.0", 3260), new Portal("::1", 3261),
                 new Portal("storage1.example.com", 3262), new Portal("10.0.0.1", 3260, Portal.Transport.ISER, 64),
                 new Portal("10.0.0.2", 3260, Portal.Transport.ISER));

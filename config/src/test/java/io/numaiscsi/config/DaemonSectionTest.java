@@ -89,8 +89,8 @@ class DaemonSectionTest {
     }
 
     @Test
-    void eventSpinIsOffByDefaultTakesMicrosecondsAndIsBounded() throws ConfigException {
-        assertEquals(java.time.Duration.ZERO, ConfigLoader.parse(TARGETS, "t.yaml").daemon().eventSpin());
+    void eventSpinIs50usByDefaultTakesMicrosecondsAndIsBounded() throws ConfigException {
+        assertEquals(java.time.Duration.ofNanos(50_000), ConfigLoader.parse(TARGETS, "t.yaml").daemon().eventSpin());
         assertEquals(java.time.Duration.ofNanos(50_000),
                 ConfigLoader.parse("daemon:\n  event-spin: 50us\n" + TARGETS, "t.yaml").daemon().eventSpin());
         assertEquals(java.time.Duration.ZERO,

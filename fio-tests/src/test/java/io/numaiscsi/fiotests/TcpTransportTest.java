@@ -54,7 +54,7 @@ class TcpTransportTest {
         String test = "TcpTransportTest-event-spin";
         String yaml = "daemon:\n  event-spin: 50us\n" + config("epoll", "per-lun").substring("daemon:\n".length());
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml)) {
-            assertEquals(1, daemon.awaitLogLines("event threads poll 50 us before they block", 1).size(),
+            assertEquals(1, daemon.awaitLogLines("event threads poll 50 us before they block while their waits are that short", 1).size(),
                     "the log says the event threads poll\n" + daemon.logTail());
             IscsiTarget target = daemon.target(IQN);
             FioVerifyTest.assertVerifies(test, target, LUN_BYTES / 2, Duration.ofMinutes(5), daemon::logTail);

@@ -44,8 +44,8 @@ public final class EventLoops implements AutoCloseable {
         long spin = eventSpin.toNanos();
         if (spin > 0) {
             if (transport == NettyTransport.EPOLL) {
-                LOG.info("event threads poll {} us before they block (daemon.event-spin): lower latency at low queue"
-                        + " depth, a busy thread's idle gaps spent polling", spin / 1000);
+                LOG.info("event threads poll {} us before they block while their waits are that short"
+                        + " (daemon.event-spin)", spin / 1000);
             } else {
                 LOG.warn("daemon.event-spin is for the epoll transport; {} event threads block at once",
                         transport.configName());

@@ -2,15 +2,28 @@ package io.numaiscsi.daemon.events;
 
 import io.netty.channel.SelectStrategy;
 import io.netty.util.IntSupplier;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
 
 /**
- * An event loop's wait: polls for ready sockets without blocking for up to {@code spinNanos} after the loop ran
- * out of work, then blocks in epoll_wait. With one command in flight the next one arrives a round trip after the
- * response left; a thread that blocked must then be woken, which on a virtual machine costs more than the command.
- * An idle loop spins once for {@code spinNanos} and then sleeps as before.
+ * An epoll event loop's wait: after the loop ran out of work it polls for ready sockets and posted tasks for up to
+ * {@code spinNanos} before it blocks in epoll_wait, but only while its waits have been short. With one command in
+ * flight the next one arrives a round trip after the response left; a thread that blocked must then be woken,
+ * which on a virtual machine costs more than the command. When the loop's waits outgrow the budget (a deep queue
+ * whose initiator answers in batches, an idle LUN, a thread starved of its core) a spin would only burn the budget,
+ * so the loop blocks at once until a wait that ends within the budget shows short gaps again.
+ *
+ * <p>Tasks posted from other threads (backing-store completions) are invisible to epoll while the loop is awake:
+ * Netty writes its wake-up eventfd only for a loop that sleeps. The spin therefore also watches the loop's task
+ * queue, found through Netty's thread-to-executor map on the loop's own thread.
  */
 final class SpinThenBlockStrategy implements SelectStrategy {
     private final long spinNanos;
+    private SingleThreadEventExecutor loop;
+    /** System.nanoTime() when this loop last chose to block, 0 while it has not blocked since. */
+    private long blockedAt;
+    private boolean shortWaits = true;
 
     SpinThenBlockStrategy(long spinNanos) {
         this.spinNanos = spinNanos;
@@ -18,18 +31,37 @@ final class SpinThenBlockStrategy implements SelectStrategy {
 
     @Override
     public int calculateStrategy(IntSupplier selectNow, boolean hasTasks) throws Exception {
+        if (blockedAt != 0) {
+            shortWaits = System.nanoTime() - blockedAt <= spinNanos;
+            blockedAt = 0;
+        }
         int ready = selectNow.get();
         if (ready > 0 || hasTasks) {
             return ready;
         }
-        long deadline = System.nanoTime() + spinNanos;
-        while (System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-            ready = selectNow.get();
-            if (ready > 0) {
-                return ready;
+        if (shortWaits) {
+            SingleThreadEventExecutor tasks = loop();
+            long deadline = System.nanoTime() + spinNanos;
+            do {
+                Thread.onSpinWait();
+                ready = selectNow.get();
+                if (ready > 0 || (tasks != null && tasks.pendingTasks() > 0)) {
+                    return ready;
+                }
+            } while (System.nanoTime() < deadline);
+            shortWaits = false;
+        }
+        blockedAt = System.nanoTime();
+        return SelectStrategy.SELECT;
+    }
+
+    private SingleThreadEventExecutor loop() {
+        if (loop == null) {
+            EventExecutor current = ThreadExecutorMap.currentExecutor();
+            if (current instanceof SingleThreadEventExecutor single) {
+                loop = single;
             }
         }
-        return SelectStrategy.SELECT;
+        return loop;
     }
 }

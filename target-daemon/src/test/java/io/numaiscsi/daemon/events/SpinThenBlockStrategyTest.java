@@ -3,7 +3,10 @@ package io.numaiscsi.daemon.events;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.channel.DefaultEventLoop;
 import io.netty.channel.SelectStrategy;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -42,5 +45,54 @@ class SpinThenBlockStrategyTest {
             return 0;
         }, false));
         assertTrue(polls.get() >= 1);
+    }
+
+    @Test
+    void aSpinThatRanOutMakesTheNextWaitBlockAtOnce() throws Exception {
+        SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(1_000);
+        AtomicInteger polls = new AtomicInteger();
+        assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(() -> {
+            polls.incrementAndGet();
+            return 0;
+        }, false));
+        Thread.sleep(20); // the blocking wait: far longer than the 1 us budget
+        polls.set(0);
+        assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(() -> {
+            polls.incrementAndGet();
+            return 0;
+        }, false));
+        assertEquals(1, polls.get(), "no spin: one poll, then block");
+    }
+
+    @Test
+    void aShortBlockingWaitTurnsTheSpinBackOn() throws Exception {
+        SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(TimeUnit.MILLISECONDS.toNanos(200));
+        assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(() -> 0, false), "the spin runs out: block");
+        // called again at once: that blocking wait was shorter than the budget, so this one spins
+        AtomicInteger polls = new AtomicInteger();
+        assertEquals(1, strategy.calculateStrategy(() -> polls.incrementAndGet() == 3 ? 1 : 0, false));
+        assertEquals(3, polls.get(), "it spun until the third poll found a socket");
+    }
+
+    @Test
+    void aTaskPostedFromAnotherThreadEndsTheSpin() throws Exception {
+        DefaultEventLoop loop = new DefaultEventLoop();
+        try {
+            // on the loop's own thread, as in an epoll event loop; nothing becomes ready on the "sockets"
+            CompletableFuture<Integer> result = new CompletableFuture<>();
+            loop.execute(() -> {
+                try {
+                    result.complete(new SpinThenBlockStrategy(TimeUnit.SECONDS.toNanos(60))
+                            .calculateStrategy(() -> 0, false));
+                } catch (Exception e) {
+                    result.completeExceptionally(e);
+                }
+            });
+            Thread.sleep(50);
+            loop.execute(() -> { });
+            assertEquals(0, result.get(60, TimeUnit.SECONDS), "back to run the task, not to block (SELECT)");
+        } finally {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+        }
     }
 }
