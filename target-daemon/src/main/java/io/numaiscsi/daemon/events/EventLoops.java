@@ -61,13 +61,25 @@ public final class EventLoops implements AutoCloseable {
         } else {
             acceptor = group(1, new NodePinnedFactory("acceptor", portalNode, false), 0);
             login = group(1, new NodePinnedFactory("login", portalNode, false), 0);
+            int[] threadsPerNode = new int[luns.length];
             for (NumaNode node : topology.nodes()) {
-                int threads = Math.max(1, lunsPerNode[node.index()]);
+                int threads = lunEventThreads(lunsPerNode[node.index()], node.cpuCount());
+                threadsPerNode[node.index()] = threads;
                 luns[node.index()] = group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true),
                         spin);
             }
-            LOG.info("event model PER_LUN: LUN event threads per node {}", java.util.Arrays.toString(lunsPerNode));
+            LOG.info("event model PER_LUN: LUNs per node {}, LUN event threads per node {} (at most one per core)",
+                    java.util.Arrays.toString(lunsPerNode), java.util.Arrays.toString(threadsPerNode));
         }
+    }
+
+    /**
+     * One event thread per LUN, but no more than the node has cores: the threads are pinned one to a core, and two on
+     * one core take turns through the scheduler, which measured 6x the CPU per I/O of one thread serving both
+     * (results/2026-11-25-queue-must/scaling). Beyond the cores, LUNs share threads round robin, as SPDK's reactors.
+     */
+    static int lunEventThreads(int luns, int nodeCores) {
+        return Math.max(1, Math.min(luns, nodeCores));
     }
 
     /** epoll falls back to NIO with a warning (the daemon still serves); io_uring, asked for by name, does not. */

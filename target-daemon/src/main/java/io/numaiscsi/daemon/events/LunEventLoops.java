@@ -11,7 +11,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * Gives every logical unit one event loop of its target's home node, round robin over that node's group (sized at
- * start to the LUNs homed there, so each configured LUN has its own; LUNs added later share). A target's connections
+ * start to the LUNs homed there, at most one per core of the node, so each configured LUN has its own up to the
+ * node's core count; further LUNs, and LUNs added later, share). A target's connections
  * live on the loop of its first LUN; commands for its other LUNs hop to their loop (same node) through that loop's
  * lock-free queue.
  */
