@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,7 +77,8 @@ class EventModelHandOffTest {
             assertEquals(answered, executed, "every executed command answered once\n" + metrics);
             long busyThreads = Pattern.compile("iscsi_thread_executed_commands_total\\{thread=\"[^\"]+\"} ([0-9.E]+)")
                     .matcher(metrics).results().filter(m -> Double.parseDouble(m.group(1)) > 0).count();
-            assertEquals(model.equals("PER_LUN") ? LUNS : 1, busyThreads, "threads that executed commands\n" + metrics);
+            assertEquals(model.equals("PER_LUN") ? lunEventThreads(daemon) : 1, busyThreads,
+                    "threads that executed commands\n" + metrics);
             daemon.assertAlive();
         }
     }
@@ -103,5 +105,16 @@ class EventModelHandOffTest {
             }
         }
         return sb.toString();
+    }
+
+    /** The per-LUN model's event threads, from the daemon's log: one per LUN up to the node's cores, so 2 of 3 here. */
+    private static long lunEventThreads(DaemonProcess daemon) throws IOException {
+        Matcher m = Pattern.compile("LUN event threads per node \\[([0-9, ]+)]")
+                .matcher(Files.readString(daemon.log()));
+        assertTrue(m.find(), "the daemon logs its LUN event threads\n" + daemon.logTail());
+        long threads = java.util.Arrays.stream(m.group(1).split(",")).mapToLong(t -> Long.parseLong(t.trim())).sum();
+        assertEquals(Math.min(LUNS, Runtime.getRuntime().availableProcessors()), threads,
+                "one thread per LUN up to the cores (one node on this machine)");
+        return threads;
     }
 }
