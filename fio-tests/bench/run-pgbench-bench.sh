@@ -14,7 +14,7 @@
 # Defaults: scale 75 (7,500,000 accounts, about 1.1 GB: 1.5 times the guest's 768 MiB), 4 clients, 30 s of TPC-B,
 # 20 s of select-only, 2 repeats, all four variants, shared_buffers 32MB. The cluster (initdb, pgbench -i, CHECKPOINT,
 # clean shutdown) is built once per run on the host (the same PostgreSQL 15 as the guest) into a 3 GiB XFS image
-# (mkfs.xfs -p); every boot gets a fresh copy of it as a file LUN on /dev/shm behind a target started for that boot
+# (loop-mounted); every boot gets a fresh copy of it as a file LUN on /dev/shm behind a target started for that boot
 # (tgtd, or a daemon: cache off, or 256M per node, 64K blocks, 2 pretend nodes as CacheModesTest), the variants' order
 # rotating between repeats. Needs the daemon built (mvn -o -q -pl target-daemon -am package -DskipTests), postgresql-15
 # on the host, xfsprogs and tgt. Output: DIR/table.md, DIR/results.tsv, DIR/pgbench-ratios.png, each boot's run dir

@@ -10,7 +10,7 @@
 #
 # Defaults: mixes A B C F, 1,100,000 records (about 1.2 GB: 1.5 times the guest's 768 MiB, so mix C reads the
 # LUN), 20 s a mix, 2 repeats, all four variants, guest memory 768 MiB, WiredTiger's cache 16 MB. The table
-# is loaded once per run on the host (same wiredtiger 3.2.1 as the guest) into a 3 GiB XFS image (mkfs.xfs -p);
+# is loaded once per run on the host (same wiredtiger 3.2.1 as the guest) into a 3 GiB XFS image (loop-mounted);
 # every boot gets a fresh copy of it as a file LUN on /dev/shm behind a target started for that boot (tgtd, or
 # a daemon: cache off, or 256M per node, 64K blocks, 2 pretend nodes as CacheModesTest), the variants' order
 # rotating between repeats. Each boot also times a fixed CPU job (sha256 of 64 MiB) as a control of the
