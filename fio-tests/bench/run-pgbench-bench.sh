@@ -97,6 +97,7 @@ boot() {
   local dir=$OUT/$1-$2
   mkdir -p "$dir"
   cp --sparse=always "$SHM/golden.img" "$SHM/lun.img"
+  chmod 600 "$SHM/lun.img"   # the daemon warns about a disk others may read
   start_variant "$1" "$SHM/lun.img" "$LUN_BYTES" "$dir" pg
   GUEST_IQN=$VARIANT_IQN GUEST_LUN=$VARIANT_LUN GUEST_SCALE=$SCALE GUEST_CLIENTS=$CLIENTS GUEST_SECONDS=$RUN_SECONDS \
     GUEST_SELECT_SECONDS=$SELECT_SECONDS VM_IMAGE=$IMAGE VM_QUIET=1 VM_MEM=$GUEST_MEM \

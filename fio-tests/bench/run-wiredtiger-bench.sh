@@ -72,6 +72,7 @@ boot() {
   mkdir -p "$dir"
   cp "$OUT/wtload" "$dir/wtload"
   cp --sparse=always "$SHM/golden.img" "$SHM/lun.img"
+  chmod 600 "$SHM/lun.img"   # the daemon warns about a disk others may read
   start_variant "$1" "$SHM/lun.img" "$LUN_BYTES" "$dir" wt
   GUEST_IQN=$VARIANT_IQN GUEST_LUN=$VARIANT_LUN GUEST_RECORDS=$RECORDS GUEST_MIXES=$MIXES GUEST_SECONDS=$SECONDS_PER_MIX \
     VM_IMAGE=$IMAGE VM_QUIET=1 VM_MEM=$GUEST_MEM VM_TIMEOUT=$((600 + 4 * SECONDS_PER_MIX)) \
