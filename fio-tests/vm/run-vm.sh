@@ -21,12 +21,13 @@
 # network refuses a connection or stays silent, and the guest's open-iscsi 2.1.8 can loop for ever on
 # "can't bind conn ... retcode -107" after a connection that was accepted and closed mid-login (seen
 # in HaMultipathGuestTest, gateway A down 22 s). The initiator now sees a login that times out.
-# Machine: TCG (KVM is unusable on this host), 2 vCPUs and 2 GiB split over 2 NUMA nodes (one vCPU
-# and 1 GiB each).
+# Machine: TCG (KVM is unusable on this host), 2 vCPUs and 2 GiB (VM_MEM) split over 2 NUMA nodes (one vCPU
+# and half the memory each).
 #
 # Env: VM_IMAGE   image directory (default: what build-image.sh prints, building it if needed)
 #      VM_TIMEOUT seconds before qemu is killed (default 600)
 #      VM_QUIET=1 do not echo the serial console
+#      VM_MEM     guest memory in MiB, an even number from 256 up (default 2048), split over the guest's 2 nodes
 #      VM_INIT=systemd boot systemd as PID 1 (guest-systemd-run.sh runs the script); default: guest-init.sh
 # Exit: the guest script's status; 124 timeout; 125 no status from the guest (boot or harness).
 set -uo pipefail
@@ -63,9 +64,11 @@ if [[ -n ${GUEST_PORT2:-} ]]; then
   [[ $GUEST_PORT2 =~ ^[0-9]+$ ]] || { echo "run-vm: GUEST_PORT2 must be a number: $GUEST_PORT2" >&2; exit 2; }
   FWD+=",guestfwd=tcp:10.0.2.100:3261-cmd:socat -lf $RUNDIR/socat2.log STDIO TCP:127.0.0.1:$GUEST_PORT2$RETRY"
 fi
-QEMU=(qemu-system-x86_64 -accel tcg,thread=multi,tb-size=256 -cpu max -machine q35 -smp 2 -m 2048
-  -object memory-backend-ram,id=m0,size=1024M -numa node,nodeid=0,cpus=0,memdev=m0
-  -object memory-backend-ram,id=m1,size=1024M -numa node,nodeid=1,cpus=1,memdev=m1
+MEM=${VM_MEM:-2048}
+[[ $MEM =~ ^[0-9]+$ ]] && (( MEM >= 256 && MEM % 2 == 0 )) || { echo "run-vm: VM_MEM must be an even number of MiB from 256 up: $MEM" >&2; exit 2; }
+QEMU=(qemu-system-x86_64 -accel tcg,thread=multi,tb-size=256 -cpu max -machine q35 -smp 2 -m "$MEM"
+  -object "memory-backend-ram,id=m0,size=$((MEM / 2))M" -numa node,nodeid=0,cpus=0,memdev=m0
+  -object "memory-backend-ram,id=m1,size=$((MEM / 2))M" -numa node,nodeid=1,cpus=1,memdev=m1
   -nodefaults -display none -no-reboot -serial stdio
   -kernel "$IMAGE/vmlinux" -initrd "$IMAGE/initramfs.img"
   -append "console=ttyS0 root=/dev/vda rw panic=1 net.ifnames=0 quiet loglevel=4${VM_INIT:+ vminit=$VM_INIT}"
