@@ -22,7 +22,8 @@
 #                    backing: null: reads return zeroes, writes are dropped), so only the protocol path is measured
 #   --cache-ab       the third target is the same daemon with the cache off (instead of the centralized event
 #                    model): cache on and off measured in one run, alternating with tgtd
-# Env: JAVA_OPTS (daemon JVM options), TGTD_THREADS (tgtd -t, default tgtd's own),
+# Env: JAVA_OPTS (daemon JVM options), DAEMON_KEYS (more keys of the daemons' daemon section, e.g.
+#      "event-spin: 0; backing-io: threads"), TGTD_THREADS (tgtd -t, default tgtd's own),
 #      FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13300).
 #
 # What it does: installs/builds what is missing (fio with libiscsi, tgt, iperf3, the daemon, the
@@ -176,6 +177,13 @@ cache_keys() { # MODE: the cache section's keys: both LUNs held whole, a given s
   esac
 }
 
+daemon_keys() { # DAEMON_KEYS ("key: value; key: value"): more keys of the daemon section, for an A/B of one setting
+  local kv
+  IFS=';' read -ra kv <<< "${DAEMON_KEYS:-}"
+  for k in "${kv[@]}"; do [[ -n ${k// /} ]] && echo "  $(sed 's/^ *//' <<< "$k")"; done
+  return 0
+}
+
 lun_yaml() { # ID FILE: one LUN of the config, on FILE or (--backing null) on no storage
   printf '      - id: %s\n        backing: %s\n' "$1" "$BACKING"
   [[ $BACKING == file ]] && printf '        path: %s\n' "$2"
@@ -190,6 +198,7 @@ start_daemon() { # NAME MODEL CACHE_MODE
   cat > "$cfg" <<EOF
 daemon:
   data-dir: $SHM/$name.data
+$(daemon_keys)
 portals:
   - 127.0.0.1:$port
 cache:
