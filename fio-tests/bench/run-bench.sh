@@ -178,7 +178,7 @@ cache_keys() { # MODE: the cache section's keys: both LUNs held whole, a given s
 }
 
 daemon_keys() { # DAEMON_KEYS ("key: value; key: value"): more keys of the daemon section, for an A/B of one setting
-  local kv
+  local kv k
   IFS=';' read -ra kv <<< "${DAEMON_KEYS:-}"
   for k in "${kv[@]}"; do [[ -n ${k// /} ]] && echo "  $(sed 's/^ *//' <<< "$k")"; done
   return 0

@@ -26,10 +26,7 @@ class SpinThenBlockStrategyTest {
     @Test
     void pendingTasksAreNeverSpunOn() throws Exception {
         AtomicInteger polls = new AtomicInteger();
-        assertEquals(0, new SpinThenBlockStrategy(1_000_000_000L).calculateStrategy(() -> {
-            polls.incrementAndGet();
-            return 0;
-        }, true));
+        assertEquals(0, new SpinThenBlockStrategy(1_000_000_000L).calculateStrategy(nothingReady(polls), true));
         assertEquals(1, polls.get(), "one poll, then back to the tasks");
     }
 
@@ -40,10 +37,7 @@ class SpinThenBlockStrategyTest {
                 () -> polls.incrementAndGet() == 5 ? 1 : 0, false), "the fifth poll finds a socket");
         assertEquals(5, polls.get());
         polls.set(0);
-        assertEquals(SelectStrategy.SELECT, new SpinThenBlockStrategy(1_000).calculateStrategy(() -> {
-            polls.incrementAndGet();
-            return 0;
-        }, false));
+        assertEquals(SelectStrategy.SELECT, new SpinThenBlockStrategy(1_000).calculateStrategy(nothingReady(polls), false));
         assertTrue(polls.get() >= 1);
     }
 
@@ -51,16 +45,10 @@ class SpinThenBlockStrategyTest {
     void aSpinThatRanOutMakesTheNextWaitBlockAtOnce() throws Exception {
         SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(1_000);
         AtomicInteger polls = new AtomicInteger();
-        assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(() -> {
-            polls.incrementAndGet();
-            return 0;
-        }, false));
+        assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(nothingReady(polls), false));
         Thread.sleep(20); // the blocking wait: far longer than the 1 us budget
         polls.set(0);
-        assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(() -> {
-            polls.incrementAndGet();
-            return 0;
-        }, false));
+        assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(nothingReady(polls), false));
         assertEquals(1, polls.get(), "no spin: one poll, then block");
     }
 
@@ -94,5 +82,13 @@ class SpinThenBlockStrategyTest {
         } finally {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
         }
+    }
+
+    /** Sockets that are never ready, counting the polls. */
+    private static io.netty.util.IntSupplier nothingReady(AtomicInteger polls) {
+        return () -> {
+            polls.incrementAndGet();
+            return 0;
+        };
     }
 }
