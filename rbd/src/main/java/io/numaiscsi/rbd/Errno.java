@@ -6,11 +6,14 @@ final class Errno {
   static final int ENOENT = 2;
   static final int EIO = 5;
   static final int EACCES = 13;
+  static final int EAGAIN = 11;
+  static final int EBUSY = 16;
   static final int EEXIST = 17;
   static final int EINVAL = 22;
   static final int ENOSPC = 28;
   static final int EROFS = 30;
   static final int ERANGE = 34;
+  static final int ENODATA = 61;
   static final int ENOTCONN = 107;
   /** Also Ceph's EBLOCKLISTED: this client was blocklisted by the cluster. */
   static final int ESHUTDOWN = 108;
@@ -30,11 +33,14 @@ final class Errno {
       case ENOENT -> "ENOENT";
       case EIO -> "EIO";
       case EACCES -> "EACCES";
+      case EAGAIN -> "EAGAIN";
+      case EBUSY -> "EBUSY";
       case EEXIST -> "EEXIST";
       case EINVAL -> "EINVAL";
       case ENOSPC -> "ENOSPC";
       case EROFS -> "EROFS";
       case ERANGE -> "ERANGE";
+      case ENODATA -> "ENODATA";
       case ENOTCONN -> "ENOTCONN";
       case ESHUTDOWN -> "ESHUTDOWN/EBLOCKLISTED";
       case ETIMEDOUT -> "ETIMEDOUT";

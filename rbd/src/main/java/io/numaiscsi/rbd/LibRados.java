@@ -79,6 +79,23 @@ public interface LibRados {
 
   void rados_buffer_free(long buffer);
 
+  /** This client's global id: the {@code N} of {@code client.N}, the "gid" a notify reply names watchers by. */
+  long rados_get_instance_id(long cluster);
+
+  /** This client's addresses as a C string ({@code *addrs}, freed with {@link #rados_buffer_free}). */
+  int rados_getaddrs(long cluster, @Out long[] addrs);
+
+  /** Makes the OSDs refuse every operation of the client at {@code clientAddress} ({@code expireSeconds} 0: default). */
+  int rados_blocklist_add(long cluster, String clientAddress, int expireSeconds);
+
+  /** Waits until this client has the newest OSD map (so a blocklist just added is in its next operations' epoch). */
+  int rados_wait_for_latest_osdmap(long cluster);
+
+  int rados_setxattr(long ioctx, String oid, String name, byte[] buf, long length);
+
+  /** Bytes of the attribute copied into {@code buf}, or -errno (-ENODATA: no such attribute). */
+  int rados_getxattr(long ioctx, String oid, String name, @Out byte[] buf, long length);
+
   static LibRados load() {
     return NativeLibraries.load(LibRados.class, LIBRARY, "librados2");
   }

@@ -1,6 +1,7 @@
 package io.numaiscsi.rbd;
 
 import jnr.ffi.annotations.Delegate;
+import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.Out;
 
 /**
@@ -44,6 +45,36 @@ public interface LibRbd {
   int rbd_aio_write_zeroes(long image, long off, long len, long completion, int zeroFlags, int opFlags);
 
   int rbd_aio_flush(long image, long completion);
+
+  /** rbd_lock_mode_t RBD_LOCK_MODE_EXCLUSIVE. */
+  int LOCK_MODE_EXCLUSIVE = 0;
+  /** RBD_FEATURE_EXCLUSIVE_LOCK of rbd/features.h. */
+  long FEATURE_EXCLUSIVE_LOCK = 1L << 2;
+
+  int rbd_get_features(long image, @Out long[] features);
+
+  /** Takes the exclusive lock and turns librbd's automatic lock transitions off for this image handle. */
+  int rbd_lock_acquire(long image, int mode);
+
+  int rbd_lock_release(long image);
+
+  /**
+   * The lock's owners (their client addresses, C strings in {@code owners}, freed with
+   * {@link #rbd_lock_get_owners_cleanup}); {@code count} holds the array's size in and the number of owners out.
+   */
+  int rbd_lock_get_owners(long image, @Out int[] mode, @Out long[] owners, long[] count);
+
+  void rbd_lock_get_owners_cleanup(@In long[] owners, long count);
+
+  /** Breaks {@code owner}'s lock; with rbd_blocklist_on_break_lock the owner's client is blocklisted first. */
+  int rbd_lock_break(long image, int mode, String owner);
+
+  int rbd_is_exclusive_lock_owner(long image, @Out int[] isOwner);
+
+  /** {@code length} holds the buffer's size in and the value's length (with its NUL) out. */
+  int rbd_metadata_get(long image, String key, @Out byte[] value, long[] length);
+
+  int rbd_metadata_set(long image, String key, String value);
 
   static LibRbd load() {
     return NativeLibraries.load(LibRbd.class, LIBRARY, "librbd1");

@@ -58,6 +58,8 @@ public final class RadosConnection implements AutoCloseable {
       set(r, cluster, "rbd_cache", "false");
       // discard of a part of an object zeroes it rather than skipping it, so an unmapped range always reads as zeros
       set(r, cluster, "rbd_skip_partial_discard", "false");
+      // a gateway that breaks a peer's exclusive lock fences it at the OSDs first (README, "Fencing")
+      set(r, cluster, "rbd_blocklist_on_break_lock", "true");
       rc = r.rados_connect(cluster);
       if (rc < 0) {
         throw new IOException(connectError(client, rc));
@@ -112,6 +114,53 @@ public final class RadosConnection implements AutoCloseable {
           + client.cephConf() : "cannot open pool " + pool + ": " + Errno.name(rc));
     }
     return io[0];
+  }
+
+  /** This client's global id ({@code client.N}'s N): the id a notify reply names watchers by. */
+  public long instanceId() throws IOException {
+    return rados().rados_get_instance_id(requireOpen());
+  }
+
+  /** This client's address as Ceph's blocklist takes it, e.g. {@code 127.0.0.1:0/3576370277}. */
+  public String address() throws IOException {
+    LibRados r = rados();
+    long[] out = new long[1];
+    int rc = r.rados_getaddrs(requireOpen(), out);
+    if (rc < 0 || out[0] == 0) {
+      throw new IOException("cannot read this Ceph client's address: " + Errno.name(rc));
+    }
+    try {
+      String addrs = jnr.ffi.Runtime.getRuntime(r).getMemoryManager().newPointer(out[0]).getString(0);
+      return addrs.startsWith("[") && addrs.endsWith("]") ? addrs.substring(1, addrs.length() - 1) : addrs;
+    } finally {
+      r.rados_buffer_free(out[0]);
+    }
+  }
+
+  /**
+   * Fences the client at {@code clientAddress}: the OSDs refuse its operations from the OSD map epoch this creates on,
+   * which this client holds when this returns. Needs the monitor capability {@code profile rbd} (or {@code allow
+   * command "osd blocklist"}).
+   *
+   * @throws IOException the monitors refused (a missing capability names the fix) or could not be reached
+   */
+  public void blocklist(String clientAddress, java.time.Duration expire) throws IOException {
+    LibRados r = rados();
+    long c = requireOpen();
+    int rc = r.rados_blocklist_add(c, clientAddress, (int) Math.min(Integer.MAX_VALUE, expire.toSeconds()));
+    if (rc == -Errno.EACCES || rc == -Errno.EPERM) {
+      throw new IOException("the Ceph user " + client.entity() + " may not blocklist other clients (" + Errno.name(rc)
+          + "); give it the monitor capability 'profile rbd': ceph auth caps " + client.entity()
+          + " mon 'profile rbd' osd 'profile rbd'");
+    }
+    if (rc < 0) {
+      throw new IOException("cannot blocklist Ceph client " + clientAddress + ": " + Errno.name(rc));
+    }
+    rc = r.rados_wait_for_latest_osdmap(c);
+    if (rc < 0) {
+      throw new IOException("blocklisted Ceph client " + clientAddress + ", but could not fetch the new OSD map: "
+          + Errno.name(rc));
+    }
   }
 
   /** Waits for the watch callbacks already queued (rados_watch_flush), so none runs after its watch is gone. */

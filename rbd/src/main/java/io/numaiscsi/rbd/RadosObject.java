@@ -1,6 +1,7 @@
 package io.numaiscsi.rbd;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
@@ -114,8 +115,11 @@ public final class RadosObject implements AutoCloseable {
 
   /** What a watch of {@link #watch} is told; called on a librados thread, so it must not block. */
   public interface Watcher {
-    /** A notify with {@code payload} arrived; it is acknowledged when this returns. */
-    void notified(byte[] payload);
+    /**
+     * A notify with {@code payload} arrived from the client whose global id is {@code notifierId}. The notifier waits
+     * until {@code acknowledge} runs (once, on any thread; it may run after this returns).
+     */
+    void notified(byte[] payload, long notifierId, Runnable acknowledge);
 
     /** The watch is broken ({@code errno}: the negative error); {@link #unwatch} it and watch again. */
     void broken(int errno);
@@ -126,8 +130,8 @@ public final class RadosObject implements AutoCloseable {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
-   * Watches object {@code oid} (which must exist): every {@link #notify} on it reaches {@code watcher}, and is
-   * acknowledged after {@link Watcher#notified} returns, so the notifier knows this watcher has seen it.
+   * Watches object {@code oid} (which must exist): every {@link #notify} on it reaches {@code watcher}, and the notifier
+   * learns this watcher has seen it when the watcher acknowledges.
    *
    * @return the watch's cookie, for {@link #unwatch} and {@link #watchCheck}
    */
@@ -139,10 +143,17 @@ public final class RadosObject implements AutoCloseable {
       if (payload.length > 0) {
         data.get(0, payload, 0, payload.length);
       }
+      java.util.concurrent.atomic.AtomicBoolean sent = new java.util.concurrent.atomic.AtomicBoolean();
+      Runnable acknowledge = () -> {
+        if (sent.compareAndSet(false, true) && ioctx == io) {
+          r.rados_notify_ack(io, oid, notifyId, cookie, null, 0);
+        }
+      };
       try {
-        watcher.notified(payload);
-      } finally {
-        r.rados_notify_ack(io, oid, notifyId, cookie, null, 0);
+        watcher.notified(payload, notifierId, acknowledge);
+      } catch (RuntimeException e) {
+        acknowledge.run();
+        throw e;
       }
     };
     LibRados.WatchErrorCallback onError = (arg, cookie, err) -> watcher.broken(err);
@@ -172,12 +183,21 @@ public final class RadosObject implements AutoCloseable {
   }
 
   /**
+   * How a {@link #notify} ended: whether every watcher acknowledged within the timeout, and the global ids of those
+   * that did not (their watches may outlive them: a killed client's lingers until the OSD drops it).
+   */
+  public record NotifyOutcome(boolean complete, List<Long> missed) {
+    public NotifyOutcome {
+      missed = List.copyOf(missed);
+    }
+  }
+
+  /**
    * Sends {@code payload} to every watcher of {@code oid} and waits up to {@code timeout} for their acks.
    *
-   * @return true when every watcher acknowledged; false when one did not within the timeout (gone, or cut off)
    * @throws IOException the notify could not be sent
    */
-  public boolean notify(String oid, byte[] payload, java.time.Duration timeout) throws IOException {
+  public NotifyOutcome notify(String oid, byte[] payload, java.time.Duration timeout) throws IOException {
     LibRados r = RadosConnection.rados();
     long io = requireOpen();
     Pointer buf = Memory.allocateDirect(jnr.ffi.Runtime.getRuntime(r), Math.max(1, payload.length));
@@ -185,17 +205,47 @@ public final class RadosObject implements AutoCloseable {
     long[] reply = new long[1];
     long[] replyLength = new long[1];
     int rc = r.rados_notify2(io, oid, buf, payload.length, timeout.toMillis(), reply, replyLength);
+    List<Long> missed = List.of();
     if (reply[0] != 0) {
-      r.rados_buffer_free(reply[0]);
+      try {
+        byte[] bytes = new byte[(int) Math.min(replyLength[0], MAX_BYTES)];
+        jnr.ffi.Runtime.getRuntime(r).getMemoryManager().newPointer(reply[0]).get(0, bytes, 0, bytes.length);
+        missed = NotifyReply.missedWatchers(bytes);
+      } finally {
+        r.rados_buffer_free(reply[0]);
+      }
     }
     if (rc == -Errno.ETIMEDOUT) {
-      return false;
+      return new NotifyOutcome(false, missed);
     }
     if (rc < 0) {
       throw new IOException("cannot notify the watchers of RADOS object " + pool + "/" + oid + ": "
           + Errno.name(rc));
     }
-    return true;
+    return new NotifyOutcome(true, List.of());
+  }
+
+  /** Sets the extended attribute {@code name} of object {@code oid} (which must exist) to {@code value}. */
+  public void setAttribute(String oid, String name, byte[] value) throws IOException {
+    int rc = RadosConnection.rados().rados_setxattr(requireOpen(), oid, name, value, value.length);
+    if (rc < 0) {
+      throw new IOException("cannot set attribute " + name + " of RADOS object " + pool + "/" + oid + ": "
+          + Errno.name(rc));
+    }
+  }
+
+  /** The extended attribute {@code name} of object {@code oid} (at most 4 KiB), or null when it has none. */
+  public byte[] attribute(String oid, String name) throws IOException {
+    byte[] buf = new byte[4096];
+    int rc = RadosConnection.rados().rados_getxattr(requireOpen(), oid, name, buf, buf.length);
+    if (rc == -Errno.ENODATA || rc == -Errno.ENOENT) {
+      return null;
+    }
+    if (rc < 0) {
+      throw new IOException("cannot read attribute " + name + " of RADOS object " + pool + "/" + oid + ": "
+          + Errno.name(rc));
+    }
+    return java.util.Arrays.copyOf(buf, rc);
   }
 
   private long requireOpen() throws IOException {

@@ -37,9 +37,15 @@ public final class RbdBlockDevice implements BlockDevice {
   private final String name;
   /** The loaded library, kept here: the hot path takes no class-wide lock to reach it. */
   private final LibRbd lib;
-  private final RadosConnection connection;
-  private final long ioctx;
-  private final long image;
+  private final CephClient client;
+  private final String pool;
+  private final String imageName;
+  /** The client and image the requests go through; replaced after this gateway was fenced ({@link #reopen}). */
+  private volatile ImageHandle handle;
+  /** Writes need the image's exclusive lock, which {@link ImageOwnership} takes and gives up (a gateway pair). */
+  private final boolean exclusive;
+  /** Told which handle the cluster refused (blocklisted) or lost the lock under; may be null. */
+  private volatile java.util.function.Consumer<ImageHandle> fenceListener;
   private final long size;
   private final int blockSize;
   /** Kept reachable: librbd holds the native stub jnr-ffi made for it. */
@@ -53,15 +59,20 @@ public final class RbdBlockDevice implements BlockDevice {
   private int freeCount;
   private int inFlight;
   private boolean closed;
+  /** Set while a fenced gateway replaces its client: every request is refused until {@link #reopen}. */
+  private boolean fenced;
 
-  private RbdBlockDevice(String name, LibRbd lib, RadosConnection connection, long ioctx, long image, long size,
-                         int blockSize) {
-    this.name = name;
+  private RbdBlockDevice(CephClient client, String pool, String imageName, LibRbd lib, ImageHandle handle,
+                         boolean exclusive, int blockSize) {
+    this.name = pool + "/" + imageName;
+    this.client = client;
+    this.pool = pool;
+    this.imageName = imageName;
     this.lib = lib;
-    this.connection = connection;
-    this.ioctx = ioctx;
-    this.image = image;
-    this.size = size;
+    this.handle = handle;
+    this.exclusive = exclusive;
+    handle.writable = !exclusive;
+    this.size = handle.size;
     this.blockSize = blockSize;
     Runtime runtime = Runtime.getRuntime(lib);
     this.callbackStub = runtime.getClosureManager().getClosurePointer(LibRbd.Completion.class, callback);
@@ -80,51 +91,39 @@ public final class RbdBlockDevice implements BlockDevice {
    * Connects as {@code client} and opens {@code pool/imageName}; the LUN has the image's size in blocks of
    * {@code blockSize}.
    *
+   * @param exclusive writes need the image's exclusive lock ({@link ImageOwnership} takes it): for an image that
+   *                  several gateways export, which must then have the exclusive-lock feature
    * @throws IOException naming the cause: the cluster cannot be reached or refuses the key, the pool or image does not
-   *                     exist, or the image's size is not a multiple of the block size
+   *                     exist, the image's size is not a multiple of the block size, or it lacks exclusive-lock
    */
-  public static RbdBlockDevice open(CephClient client, String pool, String imageName, int blockSize)
+  public static RbdBlockDevice open(CephClient client, String pool, String imageName, int blockSize, boolean exclusive)
       throws IOException {
-    Objects.requireNonNull(pool, "pool");
-    Objects.requireNonNull(imageName, "imageName");
     if (blockSize != 512 && blockSize != 4096) {
       throw new IOException("block size must be 512 or 4096: " + blockSize);
     }
     String name = pool + "/" + imageName;
-    RadosConnection connection = RadosConnection.connect(client);
-    long ioctx = 0;
-    long image = 0;
+    ImageHandle h = ImageHandle.open(client, pool, imageName);
     try {
-      ioctx = connection.openPool(pool);
-      LibRbd r = rbd();
-      long[] out = new long[1];
-      int rc = r.rbd_open(ioctx, imageName, out, null);
-      if (rc < 0) {
-        throw new IOException(rc == -Errno.ENOENT ? "RBD image " + name + " does not exist (create it with rbd create)"
-            : "cannot open RBD image " + name + ": " + Errno.name(rc));
-      }
-      image = out[0];
-      rc = r.rbd_get_size(image, out);
-      if (rc < 0) {
-        throw new IOException("cannot read the size of RBD image " + name + ": " + Errno.name(rc));
-      }
-      long size = out[0];
-      if (size <= 0 || size % blockSize != 0) {
-        throw new IOException("RBD image " + name + " has " + size + " bytes, not a positive multiple of the block "
+      if (h.size <= 0 || h.size % blockSize != 0) {
+        throw new IOException("RBD image " + name + " has " + h.size + " bytes, not a positive multiple of the block "
             + "size " + blockSize);
       }
-      LOG.info("RBD image {} opened as {}: {} bytes", name, client.entity(), size);
-      return new RbdBlockDevice(name, r, connection, ioctx, image, size, blockSize);
+      if (exclusive && !h.hasExclusiveLock()) {
+        throw new IOException("RBD image " + name + " lacks the exclusive-lock feature, which gateways that share an"
+            + " image fence each other with: rbd feature enable " + name + " exclusive-lock");
+      }
+      LOG.info("RBD image {} opened as {} ({}): {} bytes", name, client.entity(), h.address, h.size);
+      return new RbdBlockDevice(client, pool, imageName, rbd(), h, exclusive, blockSize);
     } catch (IOException | RuntimeException e) {
-      if (image != 0) {
-        rbd().rbd_close(image);
-      }
-      if (ioctx != 0) {
-        RadosConnection.rados().rados_ioctx_destroy(ioctx);
-      }
-      connection.close();
+      h.close();
       throw e;
     }
+  }
+
+  /** {@link #open} of an image only this gateway writes. */
+  public static RbdBlockDevice open(CephClient client, String pool, String imageName, int blockSize)
+      throws IOException {
+    return open(client, pool, imageName, blockSize, false);
   }
 
   /** "pool/image". */
@@ -163,7 +162,7 @@ public final class RbdBlockDevice implements BlockDevice {
       address = r.bounce.memoryAddress();
     }
     if (create(r)) {
-      started(r, lib.rbd_aio_read(image, offset, length, address, r.completion));
+      started(r, lib.rbd_aio_read(r.image, offset, length, address, r.completion));
     }
   }
 
@@ -174,7 +173,7 @@ public final class RbdBlockDevice implements BlockDevice {
       done.ioComplete(IoStatus.OUT_OF_RANGE);
       return;
     }
-    RbdRequest r = acquire(RbdRequest.WRITE, offset, length, done);
+    RbdRequest r = acquireWrite(RbdRequest.WRITE, offset, length, done);
     if (r == null) {
       return;
     }
@@ -189,7 +188,7 @@ public final class RbdBlockDevice implements BlockDevice {
       address = r.bounce.memoryAddress();
     }
     if (create(r)) {
-      started(r, lib.rbd_aio_write2(image, offset, length, address, r.completion,
+      started(r, lib.rbd_aio_write2(r.image, offset, length, address, r.completion,
           fua ? LibRbd.OP_FLAG_FADVISE_FUA : 0));
     }
   }
@@ -198,7 +197,7 @@ public final class RbdBlockDevice implements BlockDevice {
   public void flush(IoCompletion done) {
     RbdRequest r = acquire(RbdRequest.FLUSH, 0, 0, done);
     if (r != null && create(r)) {
-      started(r, lib.rbd_aio_flush(image, r.completion));
+      started(r, lib.rbd_aio_flush(r.image, r.completion));
     }
   }
 
@@ -208,9 +207,9 @@ public final class RbdBlockDevice implements BlockDevice {
       done.ioComplete(IoStatus.OUT_OF_RANGE);
       return;
     }
-    RbdRequest r = acquire(RbdRequest.DISCARD, offset, length, done);
+    RbdRequest r = acquireWrite(RbdRequest.DISCARD, offset, length, done);
     if (r != null && create(r)) {
-      started(r, lib.rbd_aio_discard(image, offset, length, r.completion));
+      started(r, lib.rbd_aio_discard(r.image, offset, length, r.completion));
     }
   }
 
@@ -221,9 +220,9 @@ public final class RbdBlockDevice implements BlockDevice {
       done.ioComplete(IoStatus.OUT_OF_RANGE);
       return true;
     }
-    RbdRequest r = acquire(RbdRequest.WRITE_ZEROES, offset, length, done);
+    RbdRequest r = acquireWrite(RbdRequest.WRITE_ZEROES, offset, length, done);
     if (r != null && create(r)) {
-      started(r, lib.rbd_aio_write_zeroes(image, offset, length, r.completion, 0, 0));
+      started(r, lib.rbd_aio_write_zeroes(r.image, offset, length, r.completion, 0, 0));
     }
     return true;
   }
@@ -244,11 +243,24 @@ public final class RbdBlockDevice implements BlockDevice {
     return size;
   }
 
-  /** A pooled request for one call, or null when the device is closed (done was told UNAVAILABLE). */
+  /**
+   * {@link #acquire} for a request that changes the image: refused (UNAVAILABLE, which the initiator retries) unless
+   * the handle may write, so a gateway that does not hold the exclusive lock never reaches librbd with a write.
+   */
+  private RbdRequest acquireWrite(int op, long offset, long length, IoCompletion done) {
+    return acquire(op, offset, length, done, true);
+  }
+
   private RbdRequest acquire(int op, long offset, long length, IoCompletion done) {
+    return acquire(op, offset, length, done, false);
+  }
+
+  /** A pooled request for one call, or null when the device is closed or fenced (done was told UNAVAILABLE). */
+  private RbdRequest acquire(int op, long offset, long length, IoCompletion done, boolean writes) {
     RbdRequest r;
+    ImageHandle h = handle;
     synchronized (this) {
-      if (closed) {
+      if (closed || fenced || (writes && !h.writable)) {
         r = null;
       } else {
         if (freeCount == 0) {
@@ -266,6 +278,8 @@ public final class RbdBlockDevice implements BlockDevice {
     r.offset = offset;
     r.length = length;
     r.done = done;
+    r.handle = h;
+    r.image = h.image;
     return r;
   }
 
@@ -325,8 +339,8 @@ public final class RbdBlockDevice implements BlockDevice {
     r.clear();
     synchronized (this) {
       free[freeCount++] = r.slot;
-      if (--inFlight == 0 && closed) {
-        notifyAll();
+      if (--inFlight == 0) {
+        notifyAll(); // close() and awaitIdle() wait for this
       }
     }
     done.ioComplete(status);
@@ -341,8 +355,14 @@ public final class RbdBlockDevice implements BlockDevice {
       return IoStatus.OK;
     }
     int e = (int) -rc;
+    if (e == Errno.ESHUTDOWN || (exclusive && e == Errno.EROFS)) {
+      java.util.function.Consumer<ImageHandle> listener = fenceListener;
+      if (listener != null) {
+        listener.accept(r.handle); // blocklisted, or the lock is gone: this gateway was fenced
+      }
+    }
     IoStatus s = switch (e) {
-      case Errno.ETIMEDOUT, Errno.ENOTCONN, Errno.ESHUTDOWN -> IoStatus.UNAVAILABLE;
+      case Errno.ETIMEDOUT, Errno.ENOTCONN, Errno.ESHUTDOWN, Errno.EROFS -> IoStatus.UNAVAILABLE;
       case Errno.ENOSPC, Errno.EDQUOT -> IoStatus.NO_SPACE;
       default -> IoStatus.MEDIUM_ERROR;
     };
@@ -389,8 +409,63 @@ public final class RbdBlockDevice implements BlockDevice {
         }
       }
     }
-    lib.rbd_close(image);
-    RadosConnection.rados().rados_ioctx_destroy(ioctx);
-    connection.close();
+    handle.close();
+  }
+
+  // ---- fencing: used by ImageOwnership ----
+
+  /** Whether writes need the exclusive lock (a gateway pair). */
+  boolean exclusive() {
+    return exclusive;
+  }
+
+  ImageHandle handle() {
+    return handle;
+  }
+
+  void fenceListener(java.util.function.Consumer<ImageHandle> listener) {
+    fenceListener = listener;
+  }
+
+  /** Refuses every new request from now on; those in flight finish (a fenced client's fail at once). */
+  void fence() {
+    handle.writable = false;
+    synchronized (this) {
+      fenced = true;
+    }
+  }
+
+  /** Waits up to {@code millis} for the requests in flight; true when none is left. */
+  synchronized boolean awaitIdle(long millis) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + millis;
+    while (inFlight > 0) {
+      long left = deadline - System.currentTimeMillis();
+      if (left <= 0) {
+        return false;
+      }
+      wait(left);
+    }
+    return true;
+  }
+
+  /**
+   * After {@link #fence}: closes the old client and image and opens them again as a new client (the blocklist names
+   * the old one only), not writable. Requests are served again when this returns.
+   *
+   * @throws IOException the new client could not connect or open the image; the device stays fenced
+   */
+  void reopen() throws IOException {
+    ImageHandle old = handle;
+    old.close();
+    ImageHandle fresh = ImageHandle.open(client, pool, imageName);
+    fresh.writable = !exclusive;
+    synchronized (this) {
+      handle = fresh;
+      fenced = false;
+      if (closed) {
+        fresh.close();
+      }
+    }
+    LOG.info("{}: reconnected to the cluster as a new client ({})", name, fresh.address);
   }
 }

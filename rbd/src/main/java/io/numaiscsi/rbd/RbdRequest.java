@@ -18,6 +18,10 @@ final class RbdRequest {
   final int slot;
   /** 8 bytes of native memory for rbd_aio_create_completion's out parameter, kept to allocate nothing per call. */
   final Pointer completionOut;
+  /** The client and image it went through (a fenced gateway replaces them). */
+  ImageHandle handle;
+  /** {@code handle}'s image. */
+  long image;
   /** The completion of the request in flight. */
   long completion;
   int op;
@@ -40,5 +44,6 @@ final class RbdRequest {
     buf = null;
     bounce = null;
     done = null;
+    handle = null;
   }
 }

@@ -121,8 +121,9 @@ class RadosObjectTest {
       List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
       long cookie = objectsB.watch("watched", new RadosObject.Watcher() {
         @Override
-        public void notified(byte[] payload) {
+        public void notified(byte[] payload, long notifierId, Runnable acknowledge) {
           seen.add(new String(payload, StandardCharsets.UTF_8));
+          acknowledge.run();
         }
 
         @Override
@@ -132,13 +133,58 @@ class RadosObjectTest {
       });
       assertTrue(objectsB.watchCheck(cookie) >= 0, "a new watch is confirmed");
       for (int i = 1; i <= 5; i++) {
-        assertTrue(objectsA.notify("watched", text("v" + i), java.time.Duration.ofSeconds(10)), "acked");
+        assertTrue(objectsA.notify("watched", text("v" + i), java.time.Duration.ofSeconds(10)).complete(), "acked");
         assertEquals("v" + i, seen.get(seen.size() - 1), "seen before the notify returned");
       }
       assertEquals(5, seen.size());
       objectsB.unwatch(cookie);
-      assertTrue(objectsA.notify("watched", text("none"), java.time.Duration.ofSeconds(10)), "no watcher: nothing to wait for");
+      assertTrue(objectsA.notify("watched", text("none"), java.time.Duration.ofSeconds(10)).complete(),
+          "no watcher: nothing to wait for");
       assertEquals(5, seen.size());
+    }
+  }
+
+  /**
+   * A watcher that does not acknowledge is named in the notify's outcome by its client's global id; blocklisting that
+   * client's address makes the cluster refuse it, and breaks its watch.
+   */
+  @Test
+  void aWatcherThatDoesNotAnswerIsNamedAndCanBeFenced() throws Exception {
+    try (RadosConnection a = RadosConnection.connect(cluster.admin());
+         RadosConnection b = RadosConnection.connect(cluster.admin());
+         RadosObject objectsA = RadosObject.open(a, CephTestCluster.POOL);
+         RadosObject objectsB = RadosObject.open(b, CephTestCluster.POOL)) {
+      objectsA.replace("silent", new byte[0], RadosObject.ABSENT);
+      List<Long> notifiers = java.util.Collections.synchronizedList(new ArrayList<>());
+      java.util.concurrent.CompletableFuture<Integer> broken = new java.util.concurrent.CompletableFuture<>();
+      long cookie = objectsB.watch("silent", new RadosObject.Watcher() {
+        @Override
+        public void notified(byte[] payload, long notifierId, Runnable acknowledge) {
+          notifiers.add(notifierId); // and never acknowledges
+        }
+
+        @Override
+        public void broken(int errno) {
+          broken.complete(errno);
+        }
+      });
+      RadosObject.NotifyOutcome outcome = objectsA.notify("silent", text("x"), java.time.Duration.ofSeconds(2));
+      assertFalse(outcome.complete());
+      assertEquals(List.of(b.instanceId()), outcome.missed(), "the silent watcher's global id");
+      assertEquals(List.of(a.instanceId()), notifiers, "the watcher is told who notified");
+
+      objectsA.setAttribute("silent", "who", text(b.address()));
+      assertArrayEquals(text(b.address()), objectsA.attribute("silent", "who"));
+      assertEquals(null, objectsA.attribute("silent", "nobody"));
+
+      a.blocklist(b.address(), java.time.Duration.ofMinutes(5));
+      IOException refused = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+          () -> objectsB.read("silent"));
+      assertTrue(refused.getMessage().contains("ESHUTDOWN"), refused.getMessage());
+      assertTrue(objectsB.watchCheck(cookie) < 0 || broken.get(30, java.util.concurrent.TimeUnit.SECONDS) < 0,
+          "the fenced client's watch breaks");
+      RadosObject.NotifyOutcome after = objectsA.notify("silent", text("y"), java.time.Duration.ofSeconds(10));
+      assertTrue(after.complete() || after.missed().contains(b.instanceId()), "after: " + after);
     }
   }
 }

@@ -396,6 +396,19 @@ final class CdbDecoder {
         t.kind = CommandKind.PERSISTENT_RESERVE_IN;
         t.allocationLength = Cdb.u16(c, 7);
         return null;
+      case 0xA4: { // MAINTENANCE OUT
+        if ((c[1] & 0x1F) != 0x0A || lu.ownership() == null) {
+          // SET TARGET PORT GROUPS only for a unit that moves between gateways (TPGS 11b)
+          return SenseReason.INVALID_COMMAND_OPERATION_CODE;
+        }
+        long parameterListLength = Cdb.u32(c, 6);
+        if (parameterListLength > SetTargetPortGroups.MAX_PARAMETER_LIST_LENGTH) {
+          return SenseReason.PARAMETER_LIST_LENGTH_ERROR;
+        }
+        t.kind = CommandKind.SET_TARGET_PORT_GROUPS;
+        t.dataOutLength = (int) parameterListLength;
+        return null;
+      }
       case 0x5F: { // PERSISTENT RESERVE OUT
         int serviceAction = c[1] & 0x1F;
         if (serviceAction > PersistentReservations.REGISTER_AND_MOVE) {

@@ -11,6 +11,8 @@ enum CommandKind {
   REPORT_LUNS(Access.ALWAYS, true),
   REPORT_SUPPORTED_OPERATION_CODES(Access.ALWAYS, false),
   REPORT_TARGET_PORT_GROUPS(Access.ALWAYS, true),
+  // moves the unit between gateways: a reservation holder's business, as a write would be
+  SET_TARGET_PORT_GROUPS(Access.WRITE, false),
   READ_CAPACITY_10(Access.ALWAYS, false),
   READ_CAPACITY_16(Access.ALWAYS, false),
   READ(Access.READ, false),

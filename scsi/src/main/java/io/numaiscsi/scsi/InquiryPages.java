@@ -83,7 +83,7 @@ final class InquiryPages {
     out.writeByte(0x10 | 0x02);                   // HISUP, response data format 2
     out.writeByte(STANDARD_LENGTH - 5);
     // SCCS 0, TPGS 01b with ALUA (implicit only) else 00b, 3PC (EXTENDED COPY), PROTECT 0
-    out.writeByte(lu != null ? 0x08 | lu.portGroups().tpgsBits() : 0);
+    out.writeByte(lu != null ? 0x08 | lu.portGroups().tpgsBits(lu.ownership() != null) : 0);
     out.writeByte(0);
     out.writeByte(0x02);                          // CMDQUE
     out.writeBytes(padded(id != null ? id.vendor() : LunIdentity.DEFAULT_VENDOR, 8));

@@ -3,6 +3,7 @@ package io.numaiscsi.scsi;
 import io.numaiscsi.numa.DataTouches;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -30,7 +31,15 @@ public final class LogicalUnit {
   final Sanitize sanitize = new Sanitize(this);
   final ProvisioningThreshold provisioning;
   ByteBufAllocator alloc;
+  /** The target it belongs to (set when added). */
+  private ScsiTarget target;
   private TargetPortGroups portGroups = TargetPortGroups.NONE;
+  /** This gateway's access when the unit moves between gateways (explicit ALUA); null: the configured state. */
+  private UnitOwnership ownership;
+  /** The nexus whose SET TARGET PORT GROUPS is moving the unit now (it gets no unit attention for it); on the thread. */
+  private ItNexus movedBy;
+  /** The last change of this gateway's state was made by SET TARGET PORT GROUPS (REPORT TARGET PORT GROUPS says so). */
+  private boolean movedByStpg;
   private LunThread thread = LunThread.CALLER;
   /** Removed from its target: commands that still reach it are answered LOGICAL UNIT NOT SUPPORTED. */
   private boolean retired;
@@ -140,6 +149,26 @@ public final class LogicalUnit {
    */
   public void sharedReservations(SharedReservations object) throws IOException {
     reservations.persistent.share(Objects.requireNonNull(object, "object"));
+    reservations.persistent.peersNotify();
+    object.peerChanges((abortsTasks, acknowledge) -> thread.execute(() -> peerChanged(abortsTasks, acknowledge)));
+  }
+
+  /**
+   * Another gateway changed the shared reservations: take the state up, then acknowledge once the tasks of the nexuses
+   * it unregistered have left (aborted first, for PREEMPT AND ABORT, with those the transport still holds). When the
+   * state cannot be read nothing is acknowledged: the other gateway then fences this one.
+   */
+  private void peerChanged(boolean abortsTasks, Runnable acknowledge) {
+    if (!reservations.refreshed()) {
+      return;
+    }
+    List<ItNexus> lost = reservations.persistent.takeLostToPeers();
+    if (abortsTasks && target != null) {
+      for (ItNexus victim : lost) {
+        target.transportAborts().abort(victim, lun);
+      }
+    }
+    tasks.afterTasksOf(lost, abortsTasks, acknowledge);
   }
 
   /**
@@ -150,6 +179,55 @@ public final class LogicalUnit {
    */
   public void modePageStore(ModePageStore store) throws IOException {
     modePages.store(store, store.load());
+  }
+
+  /**
+   * The unit moves between the target's gateways through {@code owner} (explicit ALUA): its state is this gateway's
+   * state, SET TARGET PORT GROUPS moves it, and every change gives the unit's nexuses ASYMMETRIC ACCESS STATE CHANGED.
+   * Set before the unit serves, after {@link #thread}.
+   */
+  public void ownership(UnitOwnership owner) {
+    ownership = Objects.requireNonNull(owner, "owner");
+    owner.events(new UnitOwnership.Events() {
+      @Override
+      public void changed() {
+        thread.execute(LogicalUnit.this::ownershipChanged);
+      }
+
+      @Override
+      public void lost(Runnable drained) {
+        thread.execute(() -> tasks.whenEmpty(drained));
+      }
+    });
+  }
+
+  UnitOwnership ownership() {
+    return ownership;
+  }
+
+  private void ownershipChanged() {
+    if (ownership.state() == TargetPortGroups.AccessState.ACTIVE_OPTIMIZED) {
+      reservations.persistent.forgetSharedVersion(); // read the shared state before the first decision as owner
+    }
+    movedByStpg = movedBy != null;
+    unitAttentions.postToAllExcept(SenseReason.ASYMMETRIC_ACCESS_STATE_CHANGED, movedBy);
+  }
+
+  /** SET TARGET PORT GROUPS of {@code nexus} is moving the unit (null: it is done); on the unit's thread. */
+  void movedBy(ItNexus nexus) {
+    movedBy = nexus;
+  }
+
+  boolean movedByStpg() {
+    return movedByStpg;
+  }
+
+  /** This gateway's asymmetric access state for the unit (ALUA); ACTIVE_OPTIMIZED without ALUA. */
+  TargetPortGroups.AccessState accessState() {
+    if (ownership != null) {
+      return ownership.state();
+    }
+    return portGroups.configured() ? portGroups.local().state() : TargetPortGroups.AccessState.ACTIVE_OPTIMIZED;
   }
 
   /** The thread that owns this unit; set before it serves, by whoever runs the event threads. */
@@ -174,10 +252,11 @@ public final class LogicalUnit {
     return device;
   }
 
-  void attach(ByteBufAllocator allocator, TargetPortGroups groups) {
+  void attach(ScsiTarget owner, ByteBufAllocator allocator, TargetPortGroups groups) {
     if (alloc != null) {
       throw new IllegalStateException("LUN " + lun + " already belongs to a target");
     }
+    target = owner;
     alloc = allocator;
     portGroups = groups;
     reservations.persistent.portGroups(groups);
@@ -210,7 +289,7 @@ public final class LogicalUnit {
         return ua;
       }
     }
-    SenseReason refused = portGroups.admit(task.kind);
+    SenseReason refused = portGroups.admit(task.kind, accessState());
     if (refused != null) {
       return refused;
     }

@@ -61,6 +61,10 @@ final class PersistentReservations {
   private long sharedVersion = -1;
   /** The nexuses whose registrations the last OUT removed: PREEMPT AND ABORT aborts their tasks. */
   private final List<ItNexus> preempted = new ArrayList<>();
+  /** The nexuses whose registrations other gateways removed since {@link #takeLostToPeers} was last called. */
+  private final List<ItNexus> lostToPeers = new ArrayList<>();
+  /** Whether the shared store tells this unit of changes (then {@link #lostToPeers} is collected and consumed). */
+  private boolean peersNotify;
 
   PersistentReservations(UnitAttentions unitAttentions, Reservations owner) {
     this.unitAttentions = unitAttentions;
@@ -106,7 +110,7 @@ final class PersistentReservations {
     SharedReservations.Versioned v = object.read();
     if (v.version() == 0 && (hasRegistrations() || aptpl)) {
       sharedVersion = 0;
-      publish(); // lost: a peer wrote first, and its state is taken up
+      publish(false); // lost: a peer wrote first, and its state is taken up
       return;
     }
     applyShared(v);
@@ -145,6 +149,32 @@ final class PersistentReservations {
     int typeBefore = type;
     applyShared(v);
     announcePeerChange(registeredBefore, typeBefore);
+    if (peersNotify) {
+      for (ItNexus n : registeredBefore) {
+        if (!keys.containsKey(n) && !lostToPeers.contains(n)) {
+          lostToPeers.add(n);
+        }
+      }
+    }
+  }
+
+  /** The shared store tells of other gateways' changes: collect who they unregistered ({@link #takeLostToPeers}). */
+  void peersNotify() {
+    peersNotify = true;
+  }
+
+  /** The nexuses other gateways unregistered since the last call (whose tasks a change notice waits for). */
+  List<ItNexus> takeLostToPeers() {
+    List<ItNexus> lost = List.copyOf(lostToPeers);
+    lostToPeers.clear();
+    return lost;
+  }
+
+  /** The next decision reads the shared state first (this gateway just became the one that writes the unit). */
+  void forgetSharedVersion() {
+    if (shared != null) {
+      sharedVersion = -1;
+    }
   }
 
   /**
@@ -182,13 +212,13 @@ final class PersistentReservations {
    * Publishes the state the last {@link #out} made: true when it is now the shared object's (or there is none); false
    * when another gateway changed the object first, whose state is then this unit's and the OUT must be decided again.
    */
-  boolean publish() throws IOException {
+  boolean publish(boolean abortsTasks) throws IOException {
     if (shared == null) {
       return true;
     }
     long next;
     try {
-      next = shared.replace(sharedVersion, snapshot());
+      next = shared.replace(sharedVersion, snapshot(), abortsTasks);
     } catch (IOException e) {
       sharedVersion = -1; // what the object holds is unknown now: read it before the next decision
       throw e;

@@ -35,14 +35,15 @@ final class PersistentReserveOut {
         break;
       }
       try {
-        published = pr.publish(); // false: lost the race, the winner's state is ours now: decide again
+        // false: lost the race, the winner's state is ours now: decide again
+        published = pr.publish((t.cdb[1] & 0x1F) == PersistentReservations.PREEMPT_AND_ABORT);
         if (!published) {
           LOG.info("LUN {}: another gateway changed the shared persistent reservations first; service action {} of"
               + " {} is decided again on its state", lu.lun, t.cdb[1] & 0x1F, t.nexus);
         }
       } catch (IOException e) {
         LOG.error("LUN {}: the shared persistent reservations could not be replaced; the OUT failed: {}", lu.lun,
-            e.toString());
+            e.getMessage());
         r = SenseReason.INTERNAL_TARGET_FAILURE;
         break;
       }

@@ -117,7 +117,7 @@ public final class ScsiTarget {
   }
 
   private void install(LogicalUnit lu) {
-    lu.attach(alloc, portGroups);
+    lu.attach(this, alloc, portGroups);
     LogicalUnit[] next = java.util.Arrays.copyOf(byLun, Math.max(byLun.length, lu.lun + 1));
     next[lu.lun] = lu;
     List<LogicalUnit> sorted = new ArrayList<>(units);

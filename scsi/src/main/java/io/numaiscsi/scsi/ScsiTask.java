@@ -54,6 +54,8 @@ public final class ScsiTask {
   /** The task that aborted this one (PREEMPT AND ABORT) and completes when this one leaves the task set. */
   ScsiTask abortWaiter;
   int abortsPending;
+  /** How many drains its unit's task set had begun when the task entered ({@link TaskSet#afterTasksOf}). */
+  int enteredAtDrain;
   private Object transportContext;
   /** The transport sends data-in straight from device memory (iSER's RDMA Write), so no read needs a copy. */
   private boolean sharedDataIn;
@@ -268,7 +270,8 @@ public final class ScsiTask {
 
   /** Leaves the unit's task set (on its thread: every completion is brought there), then tells the transport. */
   private void finished() {
-    ScsiTask waiter = inSet ? unit.tasks.leave(this) : null;
+    TaskSet set = inSet ? unit.tasks : null;
+    ScsiTask waiter = set != null ? set.leave(this) : null;
     LogicalUnit plainWriteOf = plainWrite ? unit : null;
     plainWrite = false;
     listener.taskComplete(this);
@@ -277,6 +280,9 @@ public final class ScsiTask {
     }
     if (plainWriteOf != null) {
       SbcCommands.plainWriteDone(plainWriteOf);
+    }
+    if (set != null) {
+      set.afterLeave();
     }
   }
 

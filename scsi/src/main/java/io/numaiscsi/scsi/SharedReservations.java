@@ -15,7 +15,10 @@ import java.io.IOException;
  *   lost the race reads the winner's state and decides the command again against it, so two gateways never both
  *   win a RESERVE.</li>
  * </ul>
- * Calls are made on the unit's thread and may block on the store.
+ * <p>A gateway that replaced the object makes every other gateway take up the change before its command completes:
+ * each is told ({@link PeerChanges}) and acknowledges once its unit holds the new state and the tasks of the nexuses
+ * that lost their registration have left (aborted first for PREEMPT AND ABORT); a gateway that does not acknowledge
+ * in time is fenced by the store. Calls are made on the unit's thread and may block on the store.
  */
 public interface SharedReservations {
   /** The state at one version; version 0 with {@link ReservationState#EMPTY} when the object does not exist yet. */
@@ -26,9 +29,23 @@ public interface SharedReservations {
 
   /**
    * Replaces the object with {@code next} if its version is still {@code expectedVersion}: the new version, or -1 when
-   * another gateway replaced it first (nothing written).
+   * another gateway replaced it first (nothing written). {@code abortsTasks}: the change is a PREEMPT AND ABORT, whose
+   * preempted nexuses' tasks the other gateways abort.
+   *
+   * @throws IOException the store failed, or a gateway neither took the change up nor could be fenced (the change
+   *                     may have been made)
    */
-  long replace(long expectedVersion, ReservationState next) throws IOException;
+  long replace(long expectedVersion, ReservationState next, boolean abortsTasks) throws IOException;
+
+  /** Where the changes other gateways make are told; set once, before the unit serves. Stores without notices ignore it. */
+  default void peerChanges(PeerChanges listener) {
+  }
+
+  /** A change another gateway made; called on any thread. */
+  interface PeerChanges {
+    /** Take the change up; run {@code acknowledge} (any thread) once done. */
+    void changed(boolean abortsTasks, Runnable acknowledge);
+  }
 
   /** The newest version this gateway knows the object to have; cheap, no I/O. */
   long knownVersion();

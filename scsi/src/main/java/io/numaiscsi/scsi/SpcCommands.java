@@ -31,6 +31,9 @@ final class SpcCommands {
       case PERSISTENT_RESERVE_OUT:
         PersistentReserveOut.execute(t, lu, target);
         return;
+      case SET_TARGET_PORT_GROUPS:
+        SetTargetPortGroups.execute(t, lu);
+        return;
       default:
         break;
     }
@@ -76,7 +79,13 @@ final class SpcCommands {
         r = null;
         break;
       case REPORT_TARGET_PORT_GROUPS:
-        lu.portGroups().report((t.cdb[1] & 0xE0) >>> 5 == TargetPortGroups.EXTENDED_FORMAT, out);
+        boolean extended = (t.cdb[1] & 0xE0) >>> 5 == TargetPortGroups.EXTENDED_FORMAT;
+        if (lu.ownership() == null) {
+          lu.portGroups().report(extended, out);
+        } else {
+          lu.portGroups().report(extended, out, lu.ownership().state(), lu.ownership().ownerGroup(),
+              lu.movedByStpg());
+        }
         r = null;
         break;
       case PERSISTENT_RESERVE_IN:

@@ -78,6 +78,7 @@ final class SupportedOpcodes {
       e(0xA0, 0xA0, 0, FF, 0, 0, 0, FF, FF, FF, FF, 0, CTRL),            // REPORT LUNS
       s(0xA3, 0x0A, 0xA3, 0xFF, 0, 0, 0, 0, FF, FF, FF, FF, 0, CTRL),      // REPORT TARGET PORT GROUPS (with ALUA)
       s(0xA3, 0x0C, 0xA3, 0x1F, 0x87, FF, FF, FF, FF, FF, FF, FF, 0, CTRL), // REPORT SUPPORTED OPERATION CODES
+      s(0xA4, 0x0A, 0xA4, 0x1F, 0, 0, 0, 0, FF, FF, FF, FF, 0, CTRL),      // SET TARGET PORT GROUPS (moving units)
       e(0xA8, 0xA8, 0xFC, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL),   // READ(12)
       e(0xAA, 0xAA, 0xFC, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL),   // WRITE(12)
       e(0xAE, 0xAE, 0xF6, FF, FF, FF, FF, FF, FF, FF, FF, 0x1F, CTRL),   // WRITE AND VERIFY(12)
@@ -117,11 +118,14 @@ final class SupportedOpcodes {
 
   /**
    * Whether {@code lu} serves {@code e}: SANITIZE BLOCK ERASE needs a store that tracks allocation, REPORT TARGET PORT
-   * GROUPS a target with ALUA.
+   * GROUPS a target with ALUA, SET TARGET PORT GROUPS a unit that moves between gateways.
    */
   private static boolean offered(Entry e, LogicalUnit lu) {
     if (e.opcode == 0xA3 && e.serviceAction == 0x0A) {
       return lu != null && lu.portGroups().configured(); // REPORT TARGET PORT GROUPS: only with ALUA (TPGS 01b)
+    }
+    if (e.opcode == 0xA4 && e.serviceAction == 0x0A) {
+      return lu != null && lu.ownership() != null; // SET TARGET PORT GROUPS: units that move (TPGS 11b)
     }
     return !(e.opcode == 0x48 && e.serviceAction == Sanitize.BLOCK_ERASE) || lu == null || Sanitize.offersBlockErase(lu);
   }

@@ -8,10 +8,11 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Implicit asymmetric logical unit access (SPC-4 5.15): the target port groups of one SCSI target device that spans
- * several gateways, each gateway one target port. This gateway's port (its relative target port identifier, which is
- * also its iSCSI TPGT) is in {@link #local()}; the other gateways' groups are {@link #peers()}, known from the
- * configuration only (implicit ALUA: states change by configuration, never by SET TARGET PORT GROUPS). Immutable.
+ * Asymmetric logical unit access (SPC-4 5.15): the target port groups of one SCSI target device that spans several
+ * gateways, each gateway one target port. This gateway's port (its relative target port identifier, which is also its
+ * iSCSI TPGT) is in {@link #local()}; the other gateways' groups are {@link #peers()}, known from the configuration.
+ * A unit's states are the configured ones (implicit ALUA), unless the unit moves between gateways
+ * ({@link UnitOwnership}: explicit ALUA, states follow the unit). Immutable.
  *
  * <p>{@link #NONE}, the default, is today's single-port target: TPGS 00b in INQUIRY, no REPORT TARGET PORT GROUPS.
  */
@@ -21,7 +22,9 @@ public final class TargetPortGroups {
     ACTIVE_OPTIMIZED(0x0, "active-optimized"),
     ACTIVE_NON_OPTIMIZED(0x1, "active-non-optimized"),
     STANDBY(0x2, "standby"),
-    UNAVAILABLE(0x3, "unavailable");
+    UNAVAILABLE(0x3, "unavailable"),
+    /** Moving between gateways; never configured, only reported while a unit changes hands. */
+    TRANSITIONING(0xF, "transitioning");
 
     final int code;
     private final String configName;
@@ -39,7 +42,7 @@ public final class TargetPortGroups {
     /** The state of that configuration name, or null. */
     public static AccessState byConfigName(String name) {
       for (AccessState s : values()) {
-        if (s.configName.equals(name)) {
+        if (s != TRANSITIONING && s.configName.equals(name)) {
           return s;
         }
       }
@@ -65,8 +68,13 @@ public final class TargetPortGroups {
   /** Not configured: a single target port (relative identifier 1), TPGS 00b. */
   public static final TargetPortGroups NONE = new TargetPortGroups(false, 1, null, List.of());
 
-  /** IMPLICIT TRANSITION TIME of the extended header: 0, no transition time is reported (states change by config). */
+  /** IMPLICIT TRANSITION TIME of the extended header for states that change by configuration only: none. */
   private static final int IMPLICIT_TRANSITION_SECONDS = 0;
+  /**
+   * IMPLICIT TRANSITION TIME for units that move between gateways: a fenced gateway is back (standby) within about
+   * this long, and an initiator retries commands refused while it transitions.
+   */
+  private static final int MOVING_TRANSITION_SECONDS = 30;
   /** PARAMETER DATA FORMAT (CDB byte 1 bits 7..5) of the extended header. */
   static final int EXTENDED_FORMAT = 1;
 
@@ -145,38 +153,69 @@ public final class TargetPortGroups {
     return false;
   }
 
-  /** The TPGS bits of standard INQUIRY byte 5: 01b (implicit only) when configured. */
-  int tpgsBits() {
-    return configured ? 0x10 : 0;
+  /**
+   * The TPGS bits of standard INQUIRY byte 5: 01b (implicit only) when configured; 11b (implicit and explicit) for a
+   * unit that moves between gateways by SET TARGET PORT GROUPS.
+   */
+  int tpgsBits(boolean explicit) {
+    return !configured ? 0 : explicit ? 0x30 : 0x10;
   }
 
   /**
-   * REPORT TARGET PORT GROUPS parameter data (SPC-4 6.36): the length-only header, or with {@code extended} the
-   * extended header (format type 001b, implicit transition time); then one descriptor per group, this gateway's
-   * first. Only called when {@link #configured}.
+   * REPORT TARGET PORT GROUPS parameter data (SPC-4 6.36) with the configured states: the length-only header, or with
+   * {@code extended} the extended header (format type 001b, implicit transition time); then one descriptor per group,
+   * this gateway's first. Only called when {@link #configured}.
    */
   void report(boolean extended, ByteBuf out) {
-    int start = out.writerIndex();
-    out.writeInt(0); // RETURN DATA LENGTH, set below
-    if (extended) {
-      out.writeByte(EXTENDED_FORMAT << 4);
-      out.writeByte(IMPLICIT_TRANSITION_SECONDS);
-      out.writeShort(0);
-    }
-    descriptor(local, out);
+    int start = header(extended, IMPLICIT_TRANSITION_SECONDS, out);
+    descriptor(local, local.state(), CONFIGURED_STATES, STATUS_IMPLICIT, out);
     for (Group g : peers) {
-      descriptor(g, out);
+      descriptor(g, g.state(), CONFIGURED_STATES, STATUS_IMPLICIT, out);
     }
     out.setInt(start, out.writerIndex() - start - 4);
   }
 
-  private static void descriptor(Group g, ByteBuf out) {
-    out.writeByte(g.state().code); // PREF 0
-    // supported states: T_SUP 0 (no transitioning is ever reported), O_SUP 0, LBD_SUP 0, U_SUP, S_SUP, AN_SUP, AO_SUP
-    out.writeByte(0x08 | 0x04 | 0x02 | 0x01);
+  /**
+   * REPORT TARGET PORT GROUPS for a unit that moves between gateways: this gateway's group in {@code localState}; of
+   * the others, the one whose gateway has the unit ({@code ownerGroup}) active/optimized, the rest standby.
+   * {@code byStpg}: the last change here was made by SET TARGET PORT GROUPS (status code 01h, else 02h).
+   */
+  void report(boolean extended, ByteBuf out, AccessState localState, int ownerGroup, boolean byStpg) {
+    int start = header(extended, MOVING_TRANSITION_SECONDS, out);
+    int status = byStpg ? STATUS_BY_STPG : STATUS_IMPLICIT;
+    descriptor(local, localState, MOVING_STATES, status, out);
+    for (Group g : peers) {
+      AccessState s = localState != AccessState.ACTIVE_OPTIMIZED && g.id() == ownerGroup
+          ? AccessState.ACTIVE_OPTIMIZED : AccessState.STANDBY;
+      descriptor(g, s, MOVING_STATES, STATUS_IMPLICIT, out);
+    }
+    out.setInt(start, out.writerIndex() - start - 4);
+  }
+
+  /** Supported states: U_SUP, S_SUP, AN_SUP, AO_SUP (T_SUP 0: never reported transitioning). */
+  private static final int CONFIGURED_STATES = 0x08 | 0x04 | 0x02 | 0x01;
+  /** Supported states of a moving unit: T_SUP, S_SUP, AO_SUP. */
+  private static final int MOVING_STATES = 0x80 | 0x02 | 0x01;
+  private static final int STATUS_BY_STPG = 0x01;
+  private static final int STATUS_IMPLICIT = 0x02;
+
+  private static int header(boolean extended, int transitionSeconds, ByteBuf out) {
+    int start = out.writerIndex();
+    out.writeInt(0); // RETURN DATA LENGTH, set by the caller
+    if (extended) {
+      out.writeByte(EXTENDED_FORMAT << 4);
+      out.writeByte(transitionSeconds);
+      out.writeShort(0);
+    }
+    return start;
+  }
+
+  private static void descriptor(Group g, AccessState state, int supported, int status, ByteBuf out) {
+    out.writeByte(state.code); // PREF 0
+    out.writeByte(supported);
     out.writeShort(g.id());
     out.writeByte(0);
-    out.writeByte(0x02); // STATUS CODE: altered by an implicit transition (the configuration), never by STPG
+    out.writeByte(status);
     out.writeByte(0);
     out.writeByte(g.ports().size());
     for (int p : g.ports()) {
@@ -185,28 +224,47 @@ public final class TargetPortGroups {
     }
   }
 
+  /** Whether {@code group} is one of this target's groups (this gateway's or a peer's). */
+  boolean hasGroup(int group) {
+    if (local != null && local.id() == group) {
+      return true;
+    }
+    for (Group g : peers) {
+      if (g.id() == group) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
-   * What the state of this gateway's group refuses (SPC-4 5.15.2.4.4, 5.15.2.4.5), null when {@code kind} may run:
-   * the active states allow everything; standby allows the commands that inspect or configure the unit (INQUIRY,
-   * REPORT LUNS, REPORT TARGET PORT GROUPS, REQUEST SENSE, LOG and MODE SENSE / SELECT, PERSISTENT RESERVE IN / OUT),
-   * unavailable only INQUIRY, REPORT LUNS, REPORT TARGET PORT GROUPS and REQUEST SENSE. Refused: NOT READY, LOGICAL
-   * UNIT NOT ACCESSIBLE with TARGET PORT IN STANDBY STATE (04/0B) or UNAVAILABLE STATE (04/0C).
+   * What {@code state} of this gateway's group refuses (SPC-4 5.15.2.4), null when {@code kind} may run: the active
+   * states allow everything; standby allows the commands that inspect or configure the unit (INQUIRY, REPORT LUNS,
+   * REPORT and SET TARGET PORT GROUPS, REQUEST SENSE, LOG and MODE SENSE / SELECT, PERSISTENT RESERVE IN / OUT),
+   * unavailable only INQUIRY, REPORT LUNS, REPORT / SET TARGET PORT GROUPS and REQUEST SENSE, transitioning INQUIRY,
+   * REPORT LUNS, REPORT TARGET PORT GROUPS and REQUEST SENSE. Refused: NOT READY, LOGICAL UNIT NOT ACCESSIBLE with
+   * TARGET PORT IN STANDBY STATE (04/0B), UNAVAILABLE STATE (04/0C) or ASYMMETRIC ACCESS STATE TRANSITION (04/0A).
    */
-  SenseReason admit(CommandKind kind) {
+  SenseReason admit(CommandKind kind, AccessState state) {
     if (!configured) {
       return null;
     }
-    switch (local.state()) {
+    switch (state) {
       case STANDBY:
         return switch (kind) {
-          case INQUIRY, REPORT_LUNS, REPORT_TARGET_PORT_GROUPS, REQUEST_SENSE, LOG_SENSE, MODE_SENSE, MODE_SELECT,
-               PERSISTENT_RESERVE_IN, PERSISTENT_RESERVE_OUT -> null;
+          case INQUIRY, REPORT_LUNS, REPORT_TARGET_PORT_GROUPS, SET_TARGET_PORT_GROUPS, REQUEST_SENSE, LOG_SENSE,
+               MODE_SENSE, MODE_SELECT, PERSISTENT_RESERVE_IN, PERSISTENT_RESERVE_OUT -> null;
           default -> SenseReason.TARGET_PORT_IN_STANDBY_STATE;
         };
       case UNAVAILABLE:
         return switch (kind) {
-          case INQUIRY, REPORT_LUNS, REPORT_TARGET_PORT_GROUPS, REQUEST_SENSE -> null;
+          case INQUIRY, REPORT_LUNS, REPORT_TARGET_PORT_GROUPS, SET_TARGET_PORT_GROUPS, REQUEST_SENSE -> null;
           default -> SenseReason.TARGET_PORT_IN_UNAVAILABLE_STATE;
+        };
+      case TRANSITIONING:
+        return switch (kind) {
+          case INQUIRY, REPORT_LUNS, REPORT_TARGET_PORT_GROUPS, REQUEST_SENSE -> null;
+          default -> SenseReason.ASYMMETRIC_ACCESS_STATE_TRANSITION;
         };
       default:
         return null;

@@ -10,9 +10,20 @@ import java.util.Collection;
 final class TaskSet {
   private ScsiTask head;
   private int size;
-  private Runnable whenEmpty;
+  private final java.util.ArrayList<Runnable> whenEmpty = new java.util.ArrayList<>(1);
+  /** Waits for the tasks some nexuses had in the set when each began ({@link #afterTasksOf}). */
+  private final java.util.ArrayList<Drain> drains = new java.util.ArrayList<>(0);
+  /** Counts the drains begun: a task remembers the count when it entered, so a drain knows which tasks it waits for. */
+  private int drainsBegun;
+
+  private record Drain(Collection<ItNexus> nexuses, int begun, Runnable then) {
+    boolean waitsFor(ScsiTask t) {
+      return t.enteredAtDrain < begun && nexuses.contains(t.nexus);
+    }
+  }
 
   void enter(ScsiTask t) {
+    t.enteredAtDrain = drainsBegun;
     t.nextInSet = head;
     t.prevInSet = null;
     if (head != null) {
@@ -45,12 +56,58 @@ final class TaskSet {
     size--;
     ScsiTask waiter = t.abortWaiter;
     t.abortWaiter = null;
-    if (size == 0 && whenEmpty != null) {
-      Runnable r = whenEmpty;
-      whenEmpty = null;
-      r.run();
-    }
     return waiter != null && --waiter.abortsPending == 0 ? waiter : null;
+  }
+
+  /**
+   * Runs {@code then} once every task of {@code nexuses} in the set now has left (at once, when there is none); with
+   * {@code abort} they are aborted first. Tasks of those nexuses that enter later are not waited for.
+   */
+  void afterTasksOf(Collection<ItNexus> nexuses, boolean abort, Runnable then) {
+    Drain d = new Drain(java.util.List.copyOf(nexuses), ++drainsBegun, then);
+    boolean waiting = false;
+    for (ScsiTask t = head; t != null; t = t.nextInSet) {
+      if (d.waitsFor(t)) {
+        waiting = true;
+        if (abort) {
+          t.abort();
+        }
+      }
+    }
+    if (waiting) {
+      drains.add(d);
+    } else {
+      then.run();
+    }
+  }
+
+  private boolean anyWaitedFor(Drain d) {
+    for (ScsiTask t = head; t != null; t = t.nextInSet) {
+      if (d.waitsFor(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Runs what waits for tasks that have left; called after a leaving task's status went to the transport. */
+  void afterLeave() {
+    for (int i = 0; i < drains.size(); ) {
+      Drain d = drains.get(i);
+      if (anyWaitedFor(d)) {
+        i++;
+      } else {
+        drains.remove(i);
+        d.then().run();
+      }
+    }
+    if (size == 0 && !whenEmpty.isEmpty()) {
+      Runnable[] waiting = whenEmpty.toArray(new Runnable[0]);
+      whenEmpty.clear();
+      for (Runnable r : waiting) {
+        r.run();
+      }
+    }
   }
 
   /**
@@ -79,7 +136,7 @@ final class TaskSet {
     if (size == 0) {
       r.run();
     } else {
-      whenEmpty = r;
+      whenEmpty.add(r);
     }
   }
 }

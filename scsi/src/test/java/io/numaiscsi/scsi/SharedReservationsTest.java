@@ -31,15 +31,62 @@ class SharedReservationsTest {
       return new Versioned(version, state);
     }
 
-    @Override
-    public synchronized long replace(long expectedVersion, ReservationState next) {
-      replaces++;
-      if (expectedVersion != version) {
-        lost++;
-        return -1;
+    /** The gateways told of changes: each acknowledges through the counter. */
+    final java.util.List<View> views = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final java.util.concurrent.atomic.AtomicInteger acknowledged = new java.util.concurrent.atomic.AtomicInteger();
+    int notices;
+
+    /** One gateway's handle on the object: it is told of the changes the others make, not of its own. */
+    View view() {
+      View v = new View();
+      views.add(v);
+      return v;
+    }
+
+    final class View implements SharedReservations {
+      private PeerChanges listener;
+
+      @Override
+      public Versioned read() {
+        return MemoryObject.this.read();
       }
-      state = next;
-      return ++version;
+
+      @Override
+      public long replace(long expectedVersion, ReservationState next, boolean abortsTasks) {
+        long v = MemoryObject.this.replace(expectedVersion, next, abortsTasks);
+        if (v >= 0 && !lag) { // a lagging notice has not arrived
+          for (View other : views) {
+            if (other != this && other.listener != null) {
+              notices++;
+              other.listener.changed(abortsTasks, acknowledged::incrementAndGet);
+            }
+          }
+        }
+        return v;
+      }
+
+      @Override
+      public long knownVersion() {
+        return MemoryObject.this.knownVersion();
+      }
+
+      @Override
+      public void peerChanges(PeerChanges changes) {
+        listener = changes;
+      }
+    }
+
+    @Override
+    public long replace(long expectedVersion, ReservationState next, boolean abortsTasks) {
+      synchronized (this) {
+        replaces++;
+        if (expectedVersion != version) {
+          lost++;
+          return -1;
+        }
+        state = next;
+        return ++version;
+      }
     }
 
     @Override
@@ -50,7 +97,7 @@ class SharedReservationsTest {
 
   private static Harness gateway(MemoryObject shared) throws IOException {
     LogicalUnit lu = new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null), new RamBlockDevice(8 << 20, 512));
-    lu.sharedReservations(shared);
+    lu.sharedReservations(shared.view());
     return new Harness(lu);
   }
 
@@ -88,7 +135,7 @@ class SharedReservationsTest {
 
   private static Harness aluaGateway(MemoryObject shared, int port, int peer) throws IOException {
     LogicalUnit lu = new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null), new RamBlockDevice(8 << 20, 512));
-    lu.sharedReservations(shared);
+    lu.sharedReservations(shared.view());
     return new Harness(TargetPortGroups.of(port,
         new TargetPortGroups.Group(port, TargetPortGroups.AccessState.ACTIVE_OPTIMIZED, java.util.List.of(port)),
         java.util.List.of(new TargetPortGroups.Group(peer, TargetPortGroups.AccessState.ACTIVE_NON_OPTIMIZED,
@@ -153,7 +200,7 @@ class SharedReservationsTest {
     ReservationState saved = new ReservationState(true, 4,
         java.util.List.of(new ReservationState.Registration(VIA_A, 0xA1)), WRITE_EXCLUSIVE, VIA_A);
     lu.reservationStore(new MemoryReservationStore(saved));
-    lu.sharedReservations(shared);
+    lu.sharedReservations(shared.view());
     assertEquals(1, shared.read().version());
     assertEquals(saved, shared.read().state());
     Harness b = gateway(shared);
@@ -168,5 +215,38 @@ class SharedReservationsTest {
     a.good(VIA_A, 0, prout(1, WRITE_EXCLUSIVE), list(0xA1, 0));
     Harness b = gateway(shared);
     b.check(VIA_B, 0, Harness.write10(0, 1), new byte[512], SenseReason.RESERVATION_CONFLICT);
+  }
+
+  /**
+   * A PREEMPT AND ABORT made through B is acknowledged by A only after A took the state up and the preempted nexus's
+   * WRITE executing at A has left (aborted), so B's GOOD means the preempted initiator can no longer change the medium
+   * through A.
+   */
+  @Test
+  void aPeerAcknowledgesAPreemptAndAbortOnlyAfterThePreemptedTasksLeft() throws IOException {
+    MemoryObject shared = new MemoryObject();
+    TaskSetTest.HeldWrites disk = new TaskSetTest.HeldWrites();
+    LogicalUnit luA = new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null), disk);
+    luA.sharedReservations(shared.view());
+    Harness a = new Harness(luA);
+    java.util.List<ItNexus> askedTransport = new java.util.ArrayList<>();
+    a.target.transportAborts((nexus, lun) -> askedTransport.add(nexus));
+    Harness b = gateway(shared);
+    a.good(VIA_A, 0, prout(0, 0), list(0, 0xA1));
+    b.good(VIA_B, 0, prout(0, 0), list(0, 0xB2));
+    a.good(VIA_A, 0, prout(1, 5), list(0xA1, 0)); // WRITE EXCLUSIVE - REGISTRANTS ONLY, held by A's initiator
+    int acksBefore = shared.acknowledged.get();
+
+    ScsiTask held = a.start(VIA_A, 0, Harness.write10(0, 1), new byte[512]); // executing at A, not done
+    ScsiTask preempt = b.start(VIA_B, 0, prout(5, 5), list(0xB2, 0xA1)); // PREEMPT AND ABORT of A's initiator
+    assertEquals(ScsiStatus.GOOD, preempt.status(), "B's OUT is decided (the store's notify is what waits)");
+    assertEquals(acksBefore, shared.acknowledged.get(), "A does not acknowledge while the preempted WRITE executes");
+    org.junit.jupiter.api.Assertions.assertTrue(held.aborted(), "A aborted the preempted nexus's WRITE");
+    assertEquals(java.util.List.of(VIA_A), askedTransport, "and asked its transport for the rest");
+
+    disk.releaseAll();
+    assertEquals(acksBefore + 1, shared.acknowledged.get(), "acknowledged once the WRITE left");
+    a.check(VIA_A, 0, Harness.write10(0, 1), new byte[512], SenseReason.REGISTRATIONS_PREEMPTED);
+    a.check(VIA_A, 0, Harness.write10(0, 1), new byte[512], SenseReason.RESERVATION_CONFLICT);
   }
 }
