@@ -23,6 +23,11 @@ final class SharedReservationsSection {
         if (at == null) {
             return null;
         }
+        if (target.optional(AluaSection.KEY) == null) {
+            // without ALUA every gateway is target port 1: one initiator's sessions through two gateways would be one
+            // I_T nexus, and a gateway that must be fenced could not be told apart
+            throw at.error("needs alua on the same target (each gateway's port, alua.port, must be its own)");
+        }
         Fields f = at.fields(KEYS);
         Cursor backendAt = f.required("backend");
         String backend = backendAt.text();

@@ -136,7 +136,8 @@ class ConfigWriterTest {
                 new LunDefinition(1, BackingType.RBD, null, LunDefinition.FROM_DEVICE, 4096, null, FaultInjection.NONE,
                         LunDefinition.FROM_DEVICE, false, LunDefinition.NO_THRESHOLD, new RbdSource("iscsi", "vol1",
                         Path.of("/etc/ceph/site.conf"), "gw", Path.of("/etc/ceph/gw.keyring"), Duration.ofSeconds(15),
-                        true))), null, List.of(), null, SharedReservationsDefinition.rados("pr",
+                        true))), null, List.of(), new AluaDefinition(1, 1, "active-optimized", List.of(
+                        new AluaDefinition.Peer(2, "standby", List.of(2)))), SharedReservationsDefinition.rados("pr",
                 Path.of("/etc/ceph/site.conf"), "gw", Path.of("/etc/ceph/gw.keyring")));
         return new TargetConfig(daemon, portals, iscsi, List.of(db, scratch), cache, numa, limits, discovery,
                 initiators);

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 class SharedReservationsSectionTest {
     private static SharedReservationsDefinition read(String value) throws ConfigException {
         String yaml = "targets:\n  - name: iqn.2026-11.io.numaiscsi:ha\n" + value
+                + "    alua: {group: 1, state: active-optimized, peers: [{group: 2, state: standby}]}\n"
                 + "    luns: [{id: 0, backing: ram, size: 1M}]\n";
         return ConfigLoader.parse(yaml, "t.yaml").targets().get(0).sharedReservations();
     }
@@ -45,6 +46,16 @@ class SharedReservationsSectionTest {
                 "targets[0].shared-reservations.directory",
                 "must be an absolute path (every gateway must name the same one)");
         expect("    shared-reservations: {backend: file}\n", "targets[0].shared-reservations.directory", "is required");
+    }
+
+    @Test
+    void aloneWithoutAluaIsRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse("targets:\n"
+                + "  - name: iqn.2026-11.io.numaiscsi:ha\n"
+                + "    shared-reservations: {backend: file, directory: /dev/shm/ha}\n"
+                + "    luns: [{id: 0, backing: ram, size: 1M}]\n", "t.yaml"));
+        assertEquals("targets[0].shared-reservations", e.keyPath());
+        assertEquals("needs alua on the same target (each gateway's port, alua.port, must be its own)", e.problem());
     }
 
     private static void expect(String yaml, String keyPath, String problem) {

@@ -80,9 +80,15 @@ final class ImageHandle {
     return (features[0] & LibRbd.FEATURE_EXCLUSIVE_LOCK) != 0;
   }
 
-  /** Closes the image, the I/O context and the client; a fenced client's close only logs what failed. */
-  void close() {
+  private boolean closed;
+
+  /** Closes the image, the I/O context and the client (once); a fenced client's close only logs what failed. */
+  synchronized void close() {
     writable = false;
+    if (closed) {
+      return;
+    }
+    closed = true;
     int rc = RbdBlockDevice.rbd().rbd_close(image);
     if (rc < 0 && rc != -Errno.ESHUTDOWN) {
       LOG.warn("closing the RBD image of client {}: {}", address, Errno.name(rc));

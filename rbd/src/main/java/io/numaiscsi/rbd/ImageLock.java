@@ -13,13 +13,6 @@ final class ImageLock {
   static final String OWNER_KEY = "numa-iscsi.owner";
   private static final int MAX_OWNERS = 4;
 
-  /** The cluster refuses this handle's client: it was blocklisted. */
-  static final class FencedException extends IOException {
-    FencedException(String message) {
-      super(message);
-    }
-  }
-
   private ImageLock() {
   }
 

@@ -35,6 +35,18 @@ public final class ImageOwnership implements AutoCloseable {
     RECOVERING
   }
 
+  /**
+   * Records each client this gateway opens the image with, before that client may take the lock, where the other
+   * gateways find it when they must fence this one (the shared reservations' watch object).
+   */
+  @FunctionalInterface
+  public interface ClientRecorder {
+    void record(String clientAddress) throws IOException;
+
+    ClientRecorder NONE = address -> {
+    };
+  }
+
   /** What the logical unit over the image is told; called on the image's thread, must not block. */
   public interface Events {
     void stateChanged(State now);
@@ -60,6 +72,7 @@ public final class ImageOwnership implements AutoCloseable {
   private final RbdBlockDevice device;
   private final int group;
   private final Duration drainLimit;
+  private final ClientRecorder recorder;
   private final ScheduledExecutorService thread;
   private volatile State state = State.STANDBY;
   /** The group whose gateway holds the lock, by its metadata; 0 when none or not known. */
@@ -68,10 +81,11 @@ public final class ImageOwnership implements AutoCloseable {
   private volatile boolean closed;
   private long ticks;
 
-  private ImageOwnership(RbdBlockDevice device, int group, Duration drainLimit) {
+  private ImageOwnership(RbdBlockDevice device, int group, Duration drainLimit, ClientRecorder recorder) {
     this.device = device;
     this.group = group;
     this.drainLimit = drainLimit;
+    this.recorder = recorder;
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "rbd-owner " + device.name());
       t.setDaemon(true);
@@ -87,13 +101,14 @@ public final class ImageOwnership implements AutoCloseable {
    *
    * @param drainLimit how long a fenced gateway waits for its commands before it reconnects anyway (their requests
    *                   fail within the client's operation timeout)
+   * @param recorder   told of each client before it may take the lock
    */
-  public static ImageOwnership start(RbdBlockDevice device, int group, boolean takeIfFree, Duration drainLimit)
-      throws IOException {
+  public static ImageOwnership start(RbdBlockDevice device, int group, boolean takeIfFree, Duration drainLimit,
+                                     ClientRecorder recorder) throws IOException {
     if (!device.exclusive()) {
       throw new IllegalArgumentException(device.name() + " was not opened exclusive");
     }
-    ImageOwnership o = new ImageOwnership(device, group, drainLimit);
+    ImageOwnership o = new ImageOwnership(device, group, drainLimit, recorder);
     device.fenceListener(o::refused);
     try {
       o.thread.submit(() -> {
@@ -114,6 +129,7 @@ public final class ImageOwnership implements AutoCloseable {
 
   private void startOnThread(boolean takeIfFree) throws IOException {
     ImageHandle h = device.handle();
+    recorder.record(h.address);
     String holder = ImageLock.owner(h);
     if (holder == null && takeIfFree) {
       int rc = ImageLock.acquire(h);
@@ -207,7 +223,7 @@ public final class ImageOwnership implements AutoCloseable {
       becomeOwner(h);
       LOG.info("{}: took the image over in {} ms; this gateway (group {}) writes it now", device.name(),
           (System.nanoTime() - start) / 1_000_000, group);
-    } catch (ImageLock.FencedException e) {
+    } catch (FencedException e) {
       recover(e.getMessage());
       throw e;
     } catch (IOException | RuntimeException e) {
@@ -269,7 +285,7 @@ public final class ImageOwnership implements AutoCloseable {
       } else if (ticks++ % 2 == 0) {
         ownerGroup = ImageLock.ownerGroup(h);
       }
-    } catch (ImageLock.FencedException e) {
+    } catch (FencedException e) {
       recover(e.getMessage());
     } catch (IOException | RuntimeException e) {
       LOG.debug("{}: lock check: {}", device.name(), e.getMessage());
@@ -306,7 +322,10 @@ public final class ImageOwnership implements AutoCloseable {
     boolean told = false;
     while (!closed) {
       try {
-        device.reopen();
+        if (device.handle() == old) {
+          device.reopen();
+        }
+        recorder.record(device.handle().address); // before the new client may take the lock
         break;
       } catch (IOException e) {
         if (!told) {

@@ -50,7 +50,7 @@ public final class RadosObject implements AutoCloseable {
       return new Versioned(new byte[0], ABSENT);
     }
     if (rc < 0) {
-      throw new IOException("cannot read RADOS object " + pool + "/" + oid + ": " + Errno.name(rc));
+      throw failure(rc, "cannot read RADOS object " + pool + "/" + oid);
     }
     if (rc > MAX_BYTES) {
       throw new IOException("RADOS object " + pool + "/" + oid + " is larger than " + MAX_BYTES + " bytes");
@@ -107,7 +107,7 @@ public final class RadosObject implements AutoCloseable {
       if (e == Errno.EEXIST || e == Errno.ERANGE || e == EOVERFLOW || e == Errno.ENOENT || e == Errno.ECANCELED) {
         return LOST;
       }
-      throw new IOException("cannot write RADOS object " + pool + "/" + oid + ": " + Errno.name(rc));
+      throw failure(rc, "cannot write RADOS object " + pool + "/" + oid);
     } finally {
       r.rados_release_write_op(op);
     }
@@ -160,7 +160,7 @@ public final class RadosObject implements AutoCloseable {
     long[] cookie = new long[1];
     int rc = r.rados_watch2(io, oid, cookie, onNotify, onError, null);
     if (rc < 0) {
-      throw new IOException("cannot watch RADOS object " + pool + "/" + oid + ": " + Errno.name(rc));
+      throw failure(rc, "cannot watch RADOS object " + pool + "/" + oid);
     }
     watches.put(cookie[0], new Object[] {onNotify, onError});
     return cookie[0];
@@ -219,8 +219,7 @@ public final class RadosObject implements AutoCloseable {
       return new NotifyOutcome(false, missed);
     }
     if (rc < 0) {
-      throw new IOException("cannot notify the watchers of RADOS object " + pool + "/" + oid + ": "
-          + Errno.name(rc));
+      throw failure(rc, "cannot notify the watchers of RADOS object " + pool + "/" + oid);
     }
     return new NotifyOutcome(true, List.of());
   }
@@ -229,8 +228,7 @@ public final class RadosObject implements AutoCloseable {
   public void setAttribute(String oid, String name, byte[] value) throws IOException {
     int rc = RadosConnection.rados().rados_setxattr(requireOpen(), oid, name, value, value.length);
     if (rc < 0) {
-      throw new IOException("cannot set attribute " + name + " of RADOS object " + pool + "/" + oid + ": "
-          + Errno.name(rc));
+      throw failure(rc, "cannot set attribute " + name + " of RADOS object " + pool + "/" + oid);
     }
   }
 
@@ -242,10 +240,16 @@ public final class RadosObject implements AutoCloseable {
       return null;
     }
     if (rc < 0) {
-      throw new IOException("cannot read attribute " + name + " of RADOS object " + pool + "/" + oid + ": "
-          + Errno.name(rc));
+      throw failure(rc, "cannot read attribute " + name + " of RADOS object " + pool + "/" + oid);
     }
     return java.util.Arrays.copyOf(buf, rc);
+  }
+
+  /** The exception for a failed call: {@link FencedException} when the cluster refuses this client. */
+  private IOException failure(int rc, String what) {
+    String message = what + ": " + Errno.name(rc);
+    return rc == -Errno.ESHUTDOWN ? new FencedException(message + " (this client is blocklisted)")
+        : new IOException(message);
   }
 
   private long requireOpen() throws IOException {

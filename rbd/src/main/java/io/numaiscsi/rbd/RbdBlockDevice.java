@@ -415,7 +415,7 @@ public final class RbdBlockDevice implements BlockDevice {
   // ---- fencing: used by ImageOwnership ----
 
   /** Whether writes need the exclusive lock (a gateway pair). */
-  boolean exclusive() {
+  public boolean exclusive() {
     return exclusive;
   }
 

@@ -69,8 +69,8 @@ class ImageOwnershipTest {
   @Test
   void theLockMovesOnlyByTakeOverAndFencesTheFormerHolder() throws Exception {
     try (RbdBlockDevice a = open(); RbdBlockDevice b = open();
-         ImageOwnership ownerA = ImageOwnership.start(a, 1, true, DRAIN);
-         ImageOwnership ownerB = ImageOwnership.start(b, 2, true, DRAIN)) {
+         ImageOwnership ownerA = ImageOwnership.start(a, 1, true, DRAIN, ImageOwnership.ClientRecorder.NONE);
+         ImageOwnership ownerB = ImageOwnership.start(b, 2, true, DRAIN, ImageOwnership.ClientRecorder.NONE)) {
       List<ImageOwnership.State> seenByA = new CopyOnWriteArrayList<>();
       ownerA.events(new ImageOwnership.Events() {
         @Override

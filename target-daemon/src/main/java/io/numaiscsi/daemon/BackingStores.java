@@ -52,7 +52,8 @@ final class BackingStores {
         this.backingIo = backingIo;
     }
 
-    BlockDevice open(String target, LunDefinition lun, DataTouches touches) throws IOException {
+    BlockDevice open(String target, LunDefinition lun, DataTouches touches, boolean sharedByGateways)
+            throws IOException {
         int home = placement.applyAsInt(target);
         if (lun.backing() == BackingType.FILE && lun.path().getParent() != null) {
             Path parent = lun.path().getParent();
@@ -69,8 +70,19 @@ final class BackingStores {
                     touches, home, target, lun);
             case BLOCK -> withIo(DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo, access),
                     touches, home, target, lun);
-            case RBD -> rbd(lun);
+            case RBD -> rbd(lun, sharedByGateways);
         };
+        if (sharedByGateways && lun.backing() == BackingType.RBD) {
+            // the gateways fence each other through the image itself: nothing may sit between it and the target
+            if (lun.faults().active() || lun.rbd().numaCache()) {
+                store.close();
+                throw new IOException("target " + target + " LUN " + lun.id() + ": an RBD image the target's gateways"
+                        + " share (alua) cannot have " + (lun.rbd().numaCache() ? "numa-cache: true (the cache would"
+                        + " serve blocks another gateway has since written)" : "inject-* fault keys")
+                        + "; remove that key");
+            }
+            return store;
+        }
         store = withFaults(store, lun);
         if (lun.backing() == BackingType.NULL) {
             LOG.warn("target {} LUN {}: backing null: reads return zeroes and writes are DROPPED (for measuring the"
@@ -111,14 +123,14 @@ final class BackingStores {
     }
 
     /** An RBD image through librbd; its cluster connection is the store's own. */
-    private static BlockDevice rbd(LunDefinition lun) throws IOException {
+    private static BlockDevice rbd(LunDefinition lun, boolean sharedByGateways) throws IOException {
         RbdSource r = lun.rbd();
         if (lun.readOnly()) {
             LOG.info("LUN {}: RBD image {}/{} is opened read-write; the LUN refuses writes (read-only)", lun.id(),
                     r.pool(), r.image());
         }
         CephClient client = new CephClient(r.cephConf(), r.user(), r.keyring(), r.timeout());
-        return RbdBlockDevice.open(client, r.pool(), r.image(), lun.blockSize());
+        return RbdBlockDevice.open(client, r.pool(), r.image(), lun.blockSize(), sharedByGateways);
     }
 
     /** The test/debug {@code inject-*} keys: the faults sit between the cache (if any) and the real store. */

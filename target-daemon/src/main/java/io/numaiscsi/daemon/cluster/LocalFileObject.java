@@ -62,7 +62,7 @@ public final class LocalFileObject implements VersionedObject {
     }
 
     @Override
-    public long replace(long expectedVersion, byte[] bytes) throws IOException {
+    public long replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException {
         synchronized (MONITORS.computeIfAbsent(lock, k -> new Object())) {
             try (FileChannel c = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock held = c.lock()) {

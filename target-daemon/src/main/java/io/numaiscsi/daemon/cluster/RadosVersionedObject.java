@@ -1,11 +1,16 @@
 package io.numaiscsi.daemon.cluster;
 
 import io.numaiscsi.rbd.CephClient;
+import io.numaiscsi.rbd.FencedException;
 import io.numaiscsi.rbd.RadosConnection;
 import io.numaiscsi.rbd.RadosObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,37 +20,64 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A {@link VersionedObject} in RADOS, shared by gateways on any hosts: the state is object {@code NAME} (read with its
- * version, replaced with the version asserted); {@code NAME.watch} is an empty object every gateway watches. A won
- * replace notifies the watchers with the new version and waits for their acks, and a watcher records the version
- * before it acks, so when replace returns every live peer's {@link #knownVersion} (a volatile load) shows it.
+ * version, replaced with the version asserted); {@code NAME.watch} is an empty object every gateway watches.
  *
- * <p>While this gateway's watch is broken (the OSD dropped it, the cluster is cut off) a notice could be missed, so
- * {@link #knownVersion} answers {@link #UNSURE}, a version no state has: the unit reads the object before every
- * decision until the watch is made again (checked every second).
+ * <p>A won replace notifies the watchers with the new version and waits for their acks; a gateway acknowledges after
+ * its unit took the change up ({@link #changes}). A gateway that does not answer within {@link #NOTIFY_TIMEOUT} (a
+ * stalled process, a partition, a killed one whose watch lingers) is fenced before the replace returns: its clients
+ * recorded on the watch object ({@link GatewayClients}: its watcher, its RBD image's) are blocklisted, so the OSDs
+ * refuse whatever it still sends, and its watch breaks. So when a PERSISTENT RESERVE OUT gets GOOD, every other gateway
+ * either holds the new state or can no longer reach the cluster.
+ *
+ * <p>While this gateway's watch is broken a notice could be missed, so {@link #knownVersion} answers {@link #UNSURE}:
+ * the unit reads the object before every decision until the watch is made again (checked every second). A gateway
+ * that was itself fenced reconnects as a new client, reads the state again and serves on.
  */
 public final class RadosVersionedObject implements VersionedObject, AutoCloseable {
     /** Never a version: makes the unit read the object before each decision while the watch is broken. */
     static final long UNSURE = -2;
-    /** How long a replace waits for the peers' acks (a dead peer's watch lingers until the OSD drops it, 30 s). */
+    /** How long a replace waits for the peers' acks before it fences the silent ones. */
     static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(5);
+    /** 0: the cluster's default (mon_osd_blocklist_default_expire, one hour). */
+    private static final Duration BLOCKLIST_EXPIRE = Duration.ZERO;
+    private static final String ABORTS = " aborts";
     private static final Logger LOG = LoggerFactory.getLogger(RadosVersionedObject.class);
 
-    private final RadosConnection connection;
-    private final RadosObject objects;
+    /** One connected client with its watch: replaced as a whole when this gateway was fenced. */
+    private record Session(RadosConnection connection, RadosObject objects, long gid, String address) {
+        void close() {
+            objects.close();
+            connection.close();
+        }
+    }
+
+    private final CephClient client;
+    private final String pool;
     private final String oid;
     private final String watchOid;
     private final String name;
+    private final int localPort;
+    private final List<Integer> ports;
     private final AtomicLong known = new AtomicLong();
     private final ScheduledExecutorService checker;
+    private volatile Session session;
     private volatile boolean watching;
+    private volatile ChangeListener listener;
     private long cookie;
+    /** The image client last given to {@link #fenceWith}, recorded again after a reconnect. */
+    private String imageClient;
 
-    private RadosVersionedObject(RadosConnection connection, RadosObject objects, String pool, String oid) {
-        this.connection = connection;
-        this.objects = objects;
+    private RadosVersionedObject(CephClient client, String pool, String oid, int localPort, List<Integer> peerPorts) {
+        this.client = client;
+        this.pool = pool;
         this.oid = oid;
         this.watchOid = oid + ".watch";
         this.name = "RADOS object " + pool + "/" + oid;
+        this.localPort = localPort;
+        List<Integer> all = new ArrayList<>();
+        all.add(localPort);
+        all.addAll(peerPorts);
+        this.ports = List.copyOf(all);
         this.checker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "watch " + oid);
             t.setDaemon(true);
@@ -53,35 +85,76 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
         });
     }
 
-    /** Connects as {@code client}, watches {@code oid}'s companion and reads its version. */
-    public static RadosVersionedObject open(CephClient client, String pool, String oid) throws IOException {
-        RadosConnection c = RadosConnection.connect(client);
-        RadosVersionedObject o = null;
+    /**
+     * Connects as {@code client}, records this gateway's watcher under {@code localPort}, watches {@code oid}'s
+     * companion and reads its version. {@code peerPorts}: the other gateways' relative target ports, under which their
+     * clients are found when they must be fenced.
+     */
+    public static RadosVersionedObject open(CephClient client, String pool, String oid, int localPort,
+                                            List<Integer> peerPorts) throws IOException {
+        RadosVersionedObject o = new RadosVersionedObject(client, pool, oid, localPort, peerPorts);
         try {
-            o = new RadosVersionedObject(c, RadosObject.open(c, pool), pool, oid);
-            o.objects.replace(o.watchOid, new byte[0], RadosObject.ABSENT); // created once; lost: it exists
-            o.watch();
+            o.connect();
             o.checker.scheduleWithFixedDelay(o::checkWatch, 1, 1, TimeUnit.SECONDS);
             return o;
         } catch (IOException | RuntimeException e) {
-            if (o != null) {
-                o.close();
-            } else {
-                c.close();
-            }
+            o.close();
             throw e;
         }
     }
 
+    /** A new client: the watch object made (once), this client recorded, watched, then the state read. */
+    private synchronized void connect() throws IOException {
+        RadosConnection c = RadosConnection.connect(client);
+        Session s;
+        try {
+            s = new Session(c, RadosObject.open(c, pool), c.instanceId(), c.address());
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        try {
+            s.objects().replace(watchOid, new byte[0], RadosObject.ABSENT); // created once; lost: it exists
+            record(s, GatewayClients.watcherKey(localPort), GatewayClients.watcherEntry(s.gid(), s.address()));
+            if (imageClient != null) {
+                record(s, GatewayClients.imageKey(localPort), imageClient);
+            }
+            session = s;
+            watch(s);
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    private void record(Session s, String key, String entry) throws IOException {
+        byte[] old = s.objects().attribute(watchOid, key);
+        s.objects().setAttribute(watchOid, key, GatewayClients.prepend(old, entry));
+    }
+
     /** Watches, then reads: a change made between the two is in the read, one made after it is notified. */
-    private synchronized void watch() throws IOException {
-        cookie = objects.watch(watchOid, new RadosObject.Watcher() {
+    private void watch(Session s) throws IOException {
+        cookie = s.objects().watch(watchOid, new RadosObject.Watcher() {
             @Override
-            public void notified(byte[] payload) {
+            public void notified(byte[] payload, long notifierId, Runnable acknowledge) {
+                if (notifierId == s.gid()) {
+                    acknowledge.run(); // this gateway's own change: it holds it already
+                    return;
+                }
+                String text = new String(payload, StandardCharsets.US_ASCII);
+                boolean aborts = text.endsWith(ABORTS);
                 try {
-                    learned(Long.parseLong(new String(payload, StandardCharsets.US_ASCII)));
+                    learned(Long.parseLong(aborts ? text.substring(0, text.length() - ABORTS.length()) : text));
                 } catch (NumberFormatException e) {
                     watching = false; // not ours: be unsure until the next read
+                    acknowledge.run();
+                    return;
+                }
+                ChangeListener l = listener;
+                if (l == null) {
+                    acknowledge.run();
+                } else {
+                    l.changed(aborts, acknowledge);
                 }
             }
 
@@ -92,23 +165,43 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
                         -errno);
             }
         });
-        learned(objects.read(oid).version());
+        learned(s.objects().read(oid).version());
         watching = true;
     }
 
     private void checkWatch() {
+        Session s = session;
         try {
             synchronized (this) {
-                if (watching && objects.watchCheck(cookie) >= 0) {
+                if (watching && s.objects().watchCheck(cookie) >= 0) {
                     return;
                 }
                 watching = false;
-                objects.unwatch(cookie);
-                watch();
+                s.objects().unwatch(cookie);
+                watch(s);
             }
             LOG.info("{}: watch made again", name);
+        } catch (FencedException e) {
+            reconnect();
         } catch (IOException | RuntimeException e) {
             LOG.warn("{}: cannot watch again yet: {}", name, e.getMessage());
+        }
+    }
+
+    /** This gateway was fenced: its client is refused for good; a new one reads the state again. */
+    private void reconnect() {
+        Session old = session;
+        LOG.warn("{}: this gateway's client {} was fenced by another gateway; reconnecting as a new client and reading"
+                + " the reservations again", name, old.address());
+        try {
+            synchronized (this) {
+                watching = false;
+                old.close();
+                connect();
+            }
+            LOG.info("{}: reconnected as client {} ({})", name, session.gid(), session.address());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("{}: cannot reconnect yet: {}", name, e.getMessage());
         }
     }
 
@@ -118,24 +211,78 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
 
     @Override
     public Contents read() throws IOException {
-        RadosObject.Versioned v = objects.read(oid);
+        RadosObject.Versioned v = session.objects().read(oid);
         learned(v.version());
         return new Contents(v.version(), v.data());
     }
 
     @Override
-    public long replace(long expectedVersion, byte[] bytes) throws IOException {
-        long v = objects.write(oid, bytes, expectedVersion);
+    public long replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException {
+        Session s = session;
+        long v = s.objects().write(oid, bytes, expectedVersion);
         if (v == RadosObject.LOST) {
             return -1;
         }
         learned(v);
-        if (!objects.notify(watchOid, Long.toString(v).getBytes(StandardCharsets.US_ASCII), NOTIFY_TIMEOUT)) {
-            LOG.warn("{}: version {} written, but a watcher did not acknowledge it within {} s (a gateway gone, or"
-                    + " cut off from the cluster: its watch breaks and it reads before each decision)", name, v,
-                    NOTIFY_TIMEOUT.toSeconds());
+        byte[] notice = (v + (abortsTasks ? ABORTS : "")).getBytes(StandardCharsets.US_ASCII);
+        RadosObject.NotifyOutcome outcome = s.objects().notify(watchOid, notice, NOTIFY_TIMEOUT);
+        if (!outcome.complete()) {
+            fenceSilent(s, outcome.missed(), v);
         }
         return v;
+    }
+
+    /**
+     * Blocklists the clients of every gateway that did not acknowledge version {@code v}: the watcher that was silent
+     * and the image clients its gateway recorded (not this gateway's current ones).
+     *
+     * @throws IOException a silent watcher is not one of this target's gateways' recorded clients, or the cluster
+     *                     refused the blocklist: the change stands, but the command is failed
+     */
+    private void fenceSilent(Session s, List<Long> missed, long v) throws IOException {
+        List<Long> others = new ArrayList<>(missed);
+        others.remove(Long.valueOf(s.gid()));
+        if (others.isEmpty() && !missed.isEmpty()) {
+            return; // only this gateway's own watch: it holds the change
+        }
+        if (others.isEmpty()) {
+            throw new IOException(name + ": version " + v + " written, but a watcher did not acknowledge it and the"
+                    + " cluster did not say which; it could not be fenced");
+        }
+        for (long gid : others) {
+            Set<String> addresses = clientsOf(s, gid);
+            if (addresses.isEmpty()) {
+                throw new IOException(name + ": version " + v + " written, but watcher client." + gid + " did not"
+                        + " acknowledge it within " + NOTIFY_TIMEOUT.toSeconds() + " s and is not a recorded client of"
+                        + " this target's gateways (ports " + ports + "); it could not be fenced");
+            }
+            for (String address : addresses) {
+                s.connection().blocklist(address, BLOCKLIST_EXPIRE);
+            }
+            LOG.warn("{}: a gateway (watcher client.{}) did not acknowledge version {} within {} s; fenced its clients"
+                    + " {} before completing the change", name, gid, v, NOTIFY_TIMEOUT.toSeconds(), addresses);
+        }
+    }
+
+    /** The addresses to blocklist with silent watcher {@code gid}: its own and its gateway's image clients. */
+    private Set<String> clientsOf(Session s, long gid) throws IOException {
+        Set<String> addresses = new LinkedHashSet<>();
+        for (int port : ports) {
+            String watcher = GatewayClients.addressOf(
+                    GatewayClients.entries(s.objects().attribute(watchOid, GatewayClients.watcherKey(port))), gid);
+            if (watcher == null) {
+                continue;
+            }
+            addresses.add(watcher);
+            for (String image : GatewayClients.entries(
+                    s.objects().attribute(watchOid, GatewayClients.imageKey(port)))) {
+                if (!image.equals(imageClient)) { // a port's old clients may include this gateway's current one
+                    addresses.add(image);
+                }
+            }
+        }
+        addresses.remove(s.address());
+        return addresses;
     }
 
     @Override
@@ -144,10 +291,23 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
     }
 
     @Override
+    public void changes(ChangeListener l) {
+        listener = l;
+    }
+
+    @Override
+    public synchronized void fenceWith(String clientAddress) throws IOException {
+        imageClient = clientAddress;
+        record(session, GatewayClients.imageKey(localPort), clientAddress);
+    }
+
+    @Override
     public void close() {
         checker.shutdownNow();
-        objects.close();
-        connection.close();
+        Session s = session;
+        if (s != null) {
+            s.close();
+        }
     }
 
     @Override

@@ -18,13 +18,35 @@ public interface VersionedObject {
     /**
      * Replaces the object with {@code bytes} if its version is still {@code expectedVersion}; returns the new version
      * (greater than {@code expectedVersion}), or -1 when another writer replaced it first (nothing written). When it
-     * returns, every other gateway's {@link #knownVersion} already shows the new version.
+     * returns, every other gateway's {@link #knownVersion} already shows the new version, and with a store that tells
+     * of changes ({@link #changes}) each other gateway has taken it up or has been fenced. {@code abortsTasks} is
+     * passed to them (a PREEMPT AND ABORT).
+     *
+     * @throws IOException the store failed, or a gateway neither took the change up nor could be fenced (the change
+     *                     stands)
      */
-    long replace(long expectedVersion, byte[] bytes) throws IOException;
+    long replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException;
 
     /**
      * The newest version this gateway knows of, without I/O (it is looked at before every reservation conflict
      * decision, so on the I/O path): shared memory for the local backend, the last change notice for RADOS.
      */
     long knownVersion();
+
+    /** Where the changes other gateways make are told, for stores that tell them; set once, before use. */
+    default void changes(ChangeListener listener) {
+    }
+
+    /**
+     * A client of this gateway (its RBD image's) that another gateway must fence together with it when this gateway
+     * does not take up a change in time; the latest few are remembered. Stores that fence nobody ignore it.
+     */
+    default void fenceWith(String clientAddress) throws IOException {
+    }
+
+    /** A change another gateway made; called on a store thread, must not block. */
+    interface ChangeListener {
+        /** Take the change up; run {@code acknowledge} (any thread) once done. */
+        void changed(boolean abortsTasks, Runnable acknowledge);
+    }
 }

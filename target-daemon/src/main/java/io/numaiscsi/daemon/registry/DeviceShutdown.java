@@ -32,4 +32,13 @@ final class DeviceShutdown {
             LOG.error("{}: closing the backing store failed", what, e);
         }
     }
+
+    /** Closes what a LUN used besides its device, logging a failure. */
+    static void closeQuietly(AutoCloseable c, String what) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.error("{}: closing {} failed: {}", what, c, e.getMessage());
+        }
+    }
 }

@@ -5,7 +5,13 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.SharedReservationsDefinition;
 import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.config.AluaDefinition;
+import io.numaiscsi.daemon.cluster.RbdUnitOwnership;
+import io.numaiscsi.daemon.cluster.VersionedObject;
 import io.numaiscsi.daemon.cluster.VersionedObjects;
+import io.numaiscsi.rbd.ImageOwnership;
+import io.numaiscsi.rbd.RbdBlockDevice;
+import io.numaiscsi.scsi.TargetPortGroups;
 import io.numaiscsi.daemon.reservations.SharedReservationObject;
 import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.session.ExportedTarget;
@@ -193,45 +199,55 @@ public final class TargetRegistry implements AutoCloseable {
         if (target.scsi().unit(lun.id()) != null) {
             throw new IllegalArgumentException("target " + targetName + " has a LUN " + lun.id() + " already");
         }
+        TargetDefinition definition = definitions.get(targetName);
+        String what = "target " + targetName + " LUN " + lun.id();
         DataTouches touches = new DataTouches(locator);
-        BlockDevice device = opener.open(targetName, lun, touches);
+        BlockDevice device = opener.open(targetName, lun, touches, definition.alua() != null);
+        List<AutoCloseable> companions = new ArrayList<>();
         LogicalUnit unit;
         try {
             unit = new LogicalUnit(lun.id(), LunIdentity.derive(targetName, lun.id(), lun.serial()), device,
                     lun.physicalBlockSize());
         } catch (IllegalArgumentException e) {
-            DeviceShutdown.flushAndClose(device, "target " + targetName + " LUN " + lun.id());
-            throw new IOException("target " + targetName + " LUN " + lun.id() + ": physical-block-size "
-                    + e.getMessage(), e);
+            DeviceShutdown.flushAndClose(device, what);
+            throw new IOException(what + ": physical-block-size " + e.getMessage(), e);
         }
         try {
             unit.reservationStore(reservationStores.open(targetName, lun.id()));
             unit.modePageStore(modePageStores.open(targetName, lun.id()));
-            SharedReservationsDefinition shared = definitions.get(targetName).sharedReservations();
+            VersionedObject sharedObject = null;
+            SharedReservationsDefinition shared = definition.sharedReservations();
             if (shared != null) {
-                SharedReservationObject object = new SharedReservationObject(
-                        VersionedObjects.open(shared, targetName, lun.id()), targetName, lun.id());
+                TargetPortGroups groups = target.scsi().portGroups();
+                List<Integer> peerPorts = new ArrayList<>();
+                groups.peers().forEach(g -> peerPorts.addAll(g.ports()));
+                sharedObject = VersionedObjects.open(shared, targetName, lun.id(), groups.localPort(), peerPorts);
+                if (sharedObject instanceof AutoCloseable c) {
+                    companions.add(c);
+                }
+                SharedReservationObject object = new SharedReservationObject(sharedObject, targetName, lun.id());
                 unit.sharedReservations(object);
-                LOG.info("target {} LUN {}: persistent reservations shared through {}", targetName, lun.id(), object);
+                LOG.info("{}: persistent reservations shared through {}", what, object);
+            }
+            if (lun.softThreshold() != LunDefinition.NO_THRESHOLD) {
+                try {
+                    unit.softThreshold(lun.softThreshold());
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(what + ": soft-threshold: " + e.getMessage(), e);
+                }
+            }
+            threads.assign(targetName, unit);
+            if (device instanceof RbdBlockDevice rbd && rbd.exclusive()) {
+                companions.add(shareImage(definition.alua(), lun, rbd, unit, sharedObject, what));
             }
         } catch (IOException | RuntimeException e) {
-            DeviceShutdown.flushAndClose(device, "target " + targetName + " LUN " + lun.id());
+            new RegisteredLun(targetName, lun, device, unit, companions).close();
             throw e;
         }
         unit.touches(touches);
         unit.readOnly(lun.readOnly());
-        if (lun.softThreshold() != LunDefinition.NO_THRESHOLD) {
-            try {
-                unit.softThreshold(lun.softThreshold());
-            } catch (IllegalArgumentException e) {
-                DeviceShutdown.flushAndClose(device, "target " + targetName + " LUN " + lun.id());
-                throw new IOException("target " + targetName + " LUN " + lun.id() + ": soft-threshold: "
-                        + e.getMessage(), e);
-            }
-        }
         unit.sharedReadMin(sharedReadMin);
-        threads.assign(targetName, unit);
-        RegisteredLun registered = new RegisteredLun(targetName, lun, device, unit);
+        RegisteredLun registered = new RegisteredLun(targetName, lun, device, unit, companions);
         open.add(registered);
         lunsByTarget.get(targetName).put(lun.id(), registered);
         target.scsi().add(unit);
@@ -239,6 +255,25 @@ public final class TargetRegistry implements AutoCloseable {
                 lun.backing(), device.blockCount() * device.blockSize(), device.blockSize(), unit.physicalBlockSize(),
                 lun.path() == null ? "" : " at " + lun.path(),
                 lun.softThreshold() == LunDefinition.NO_THRESHOLD ? "" : ", soft threshold " + lun.softThreshold() + "%");
+    }
+
+    /**
+     * An RBD image the target's gateways share (ALUA): one gateway at a time holds its exclusive lock and writes it;
+     * the configured active/optimized gateway takes a free lock at start. Every client of this gateway is recorded in
+     * the shared reservations' object before it may take the lock, so a peer can fence it.
+     */
+    private static AutoCloseable shareImage(AluaDefinition alua, LunDefinition lun, RbdBlockDevice rbd,
+                                            LogicalUnit unit, VersionedObject sharedObject, String what)
+            throws IOException {
+        boolean preferred = TargetPortGroups.AccessState.ACTIVE_OPTIMIZED.configName().equals(alua.state());
+        ImageOwnership.ClientRecorder recorder = sharedObject == null ? ImageOwnership.ClientRecorder.NONE
+                : sharedObject::fenceWith;
+        // a fenced gateway's commands fail within the client's operation timeout; wait that long and a little more
+        java.time.Duration drain = lun.rbd().timeout().plusSeconds(10);
+        ImageOwnership owner = ImageOwnership.start(rbd, alua.group(), preferred, drain, recorder);
+        RbdUnitOwnership ownership = new RbdUnitOwnership(owner, what);
+        unit.ownership(ownership);
+        return ownership;
     }
 
     private void removeLun(String targetName, int lun) {
@@ -262,7 +297,7 @@ public final class TargetRegistry implements AutoCloseable {
         }
         LOG.info("target {} LUN {}: removed; closing its backing store once its commands have completed", targetName, lun);
         unit.retire(() -> control.execute(() -> {
-            DeviceShutdown.flushAndClose(registered.device(), "target " + targetName + " LUN " + lun);
+            registered.close();
             open.remove(registered);
         }));
     }
@@ -275,7 +310,8 @@ public final class TargetRegistry implements AutoCloseable {
         }
         LunDefinition grown = registered.definition().grownTo(sizeBytes);
         awaitUnitThread(registered.unit().resize(grown.blockCount()), targetName, lun);
-        RegisteredLun updated = new RegisteredLun(targetName, grown, registered.device(), registered.unit());
+        RegisteredLun updated = new RegisteredLun(targetName, grown, registered.device(), registered.unit(),
+                registered.companions());
         lunsByTarget.get(targetName).put(lun, updated);
         open.replaceAll(r -> r == registered ? updated : r);
         LOG.info("target {} LUN {}: grown from {} to {} bytes{}", targetName, lun, registered.definition().sizeBytes(),
@@ -318,7 +354,7 @@ public final class TargetRegistry implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         for (RegisteredLun lun : open) {
-            DeviceShutdown.flushAndClose(lun.device(), "target " + lun.target() + " LUN " + lun.definition().id());
+            lun.close();
         }
         open.clear();
     }

@@ -31,8 +31,13 @@ public final class SharedReservationObject implements SharedReservations {
     }
 
     @Override
-    public long replace(long expectedVersion, ReservationState next) throws IOException {
-        return object.replace(expectedVersion, ReservationJson.encode(target, lun, next));
+    public long replace(long expectedVersion, ReservationState next, boolean abortsTasks) throws IOException {
+        return object.replace(expectedVersion, ReservationJson.encode(target, lun, next), abortsTasks);
+    }
+
+    @Override
+    public void peerChanges(PeerChanges listener) {
+        object.changes(listener::changed);
     }
 
     @Override

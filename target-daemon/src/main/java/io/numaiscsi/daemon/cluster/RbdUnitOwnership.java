@@ -1,0 +1,89 @@
+package io.numaiscsi.daemon.cluster;
+
+import io.numaiscsi.rbd.ImageOwnership;
+import io.numaiscsi.scsi.SenseReason;
+import io.numaiscsi.scsi.TargetPortGroups.AccessState;
+import io.numaiscsi.scsi.UnitOwnership;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An RBD LUN that the gateways of a target share, as the SCSI layer's {@link UnitOwnership}: active/optimized while
+ * this gateway holds the image's exclusive lock, standby while it does not, transitioning while the lock moves or a
+ * fenced gateway reconnects. SET TARGET PORT GROUPS takes the lock (fencing its holder) or gives it up.
+ */
+public final class RbdUnitOwnership implements UnitOwnership, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RbdUnitOwnership.class);
+    private static final long RELEASE_SECONDS = 30;
+
+    private final ImageOwnership owner;
+    private final String what;
+
+    public RbdUnitOwnership(ImageOwnership owner, String what) {
+        this.owner = owner;
+        this.what = what;
+    }
+
+    @Override
+    public AccessState state() {
+        return switch (owner.state()) {
+            case OWNER -> AccessState.ACTIVE_OPTIMIZED;
+            case STANDBY -> AccessState.STANDBY;
+            case TAKING_OVER, RECOVERING -> AccessState.TRANSITIONING;
+        };
+    }
+
+    @Override
+    public int ownerGroup() {
+        return owner.ownerGroup();
+    }
+
+    @Override
+    public void request(boolean active, Consumer<SenseReason> done) {
+        CompletableFuture<Void> move = active ? owner.takeOver() : owner.release();
+        move.whenComplete((ok, failure) -> done.accept(failure == null ? null : refused(active, failure)));
+    }
+
+    private SenseReason refused(boolean active, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        if (owner.state() == ImageOwnership.State.RECOVERING) {
+            LOG.warn("{}: SET TARGET PORT GROUPS arrived while this gateway reconnects; the initiator retries ({})", what,
+                    cause.getMessage());
+            return SenseReason.ASYMMETRIC_ACCESS_STATE_TRANSITION;
+        }
+        LOG.error("{}: SET TARGET PORT GROUPS could not {} the image: {}", what, active ? "take over" : "give up",
+                cause.getMessage());
+        return SenseReason.SET_TARGET_PORT_GROUPS_COMMAND_FAILED;
+    }
+
+    @Override
+    public void events(Events events) {
+        owner.events(new ImageOwnership.Events() {
+            @Override
+            public void stateChanged(ImageOwnership.State now) {
+                events.changed();
+            }
+
+            @Override
+            public void lost(Runnable drained) {
+                events.lost(drained);
+            }
+        });
+    }
+
+    /** Gives the lock up (a peer then takes it without fencing this gateway) and stops the checks. */
+    @Override
+    public void close() {
+        try {
+            owner.release().get(RELEASE_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("{}: could not release the image's lock before closing: {}", what, e.getMessage());
+        }
+        owner.close();
+    }
+}
