@@ -164,7 +164,7 @@ class DeviceFailureTest {
   }
 
   @Test
-  void theFlushThatEndsAnUnmapWithTheWriteCacheOffFailsTheCommand() {
+  void withTheWriteCacheOffTheUnmapAndTheFlushAfterItFailWithWriteError() {
     byte[] cachingWceOff = new byte[24]; // MODE SELECT (6) list: header, caching page 08h with WCE=0
     cachingWceOff[4] = 0x08;
     cachingWceOff[5] = 0x12;
@@ -172,6 +172,9 @@ class DeviceFailureTest {
     device.flush = IoStatus.MEDIUM_ERROR;
     check(cdb("42 00 00000000 0000 1800"), unmapList(0, 8), SenseReason.WRITE_ERROR);
     check(cdb("41 08 00000000 00 0004 00"), new byte[512], SenseReason.WRITE_ERROR); // WRITE SAME with UNMAP
+    device.heal();
+    device.unmap = IoStatus.MEDIUM_ERROR;
+    check(cdb("41 08 00000000 00 0004 00"), new byte[512], SenseReason.WRITE_ERROR);
     writesRunAgain();
   }
 }
