@@ -1,6 +1,9 @@
 package io.numaiscsi.proto;
 
-/** Login Response Status-Class / Status-Detail pairs, RFC 7143 11.13.5. */
+/**
+ * The Login Response status (RFC 7143 11.13.5): each Status-Class / Status-Detail pair the RFC defines.
+ * {@link #INITIATOR_ERROR} and {@link #TARGET_ERROR} are the "miscellaneous" detail (0) of their class.
+ */
 public enum LoginStatus {
     SUCCESS(0x00, 0x00),
     TARGET_MOVED_TEMPORARILY(0x01, 0x01),
@@ -20,11 +23,6 @@ public enum LoginStatus {
     TARGET_ERROR(0x03, 0x00),
     SERVICE_UNAVAILABLE(0x03, 0x01),
     OUT_OF_RESOURCES(0x03, 0x02);
-
-    public static final int CLASS_SUCCESS = 0x00;
-    public static final int CLASS_REDIRECTION = 0x01;
-    public static final int CLASS_INITIATOR_ERROR = 0x02;
-    public static final int CLASS_TARGET_ERROR = 0x03;
 
     private static final LoginStatus[] BY_CODE = Codes.index(values(), 4 << 8, LoginStatus::code);
 
@@ -49,6 +47,7 @@ public enum LoginStatus {
         return statusClass << 8 | statusDetail;
     }
 
+    /** The status with this class and detail, or null for a pair RFC 7143 does not define. */
     public static LoginStatus of(int statusClass, int statusDetail) {
         if ((statusClass | statusDetail) >>> 8 != 0) {
             return null;

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.numaiscsi.proto.LoginRequestHeader;
 import io.numaiscsi.proto.LoginResponseHeader;
+import io.numaiscsi.proto.LoginStatus;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.AuthPolicy;
 import io.numaiscsi.proto.login.Authenticator;
@@ -13,7 +14,6 @@ import io.numaiscsi.proto.login.KeyValue;
 import io.numaiscsi.proto.login.LoginContext;
 import io.numaiscsi.proto.login.LoginRequest;
 import io.numaiscsi.proto.login.LoginStateMachine;
-import io.numaiscsi.proto.login.LoginStatus;
 import io.numaiscsi.proto.login.LoginStep;
 import io.numaiscsi.proto.login.LoginVerdict;
 import io.numaiscsi.proto.login.SessionParameters;
@@ -77,9 +77,8 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
         LoginStep step = machine.onRequest(req);
         if (step.verdict() == LoginVerdict.FAIL) {
             failureReason = denial != null ? denial : step.reason();
-            failureGuessed = step.statusClass() == LoginStatus.INITIATOR_ERROR
-                    && (step.statusDetail() == LoginStatus.AUTHENTICATION_FAILURE
-                    || step.statusDetail() == LoginStatus.AUTHORIZATION_FAILURE);
+            failureGuessed = step.status() == LoginStatus.AUTHENTICATION_FAILURE
+                    || step.status() == LoginStatus.AUTHORIZATION_FAILURE;
         }
         pendingRequest = req;
         pendingStep = step;
@@ -120,8 +119,7 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
                 .statSN(statSN++)
                 .expCmdSN(loginCmdSN)
                 .maxCmdSN(loginCmdSN + settings.queueDepth() - 1)
-                .statusClass(step.statusClass())
-                .statusDetail(step.statusDetail());
+                .status(step.status());
         ByteBuf data = step.data() == null || step.data().length == 0 ? null : Unpooled.wrappedBuffer(step.data());
         channel.write(bhs, data);
     }

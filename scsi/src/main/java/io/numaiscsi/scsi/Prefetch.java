@@ -30,16 +30,12 @@ final class Prefetch {
       finish(t, fits);
       return;
     }
-    t.phase = fits ? SbcCommands.PHASE_PREFETCH_WHOLE : SbcCommands.PHASE_PREFETCH_PART;
+    t.continuation = fits ? SbcContinuation.PREFETCH_WHOLE_RANGE : SbcContinuation.PREFETCH_PART_OF_RANGE;
     device.prefetch(offset, length, t.io);
   }
 
-  /** The blocks are in the cache (the task's phase says whether that is all of the range). */
-  static void done(ScsiTask t) {
-    finish(t, t.phase == SbcCommands.PHASE_PREFETCH_WHOLE);
-  }
-
-  private static void finish(ScsiTask t, boolean wholeRange) {
+  /** The blocks are in the cache: CONDITION MET if they are the whole range. */
+  static void finish(ScsiTask t, boolean wholeRange) {
     if (wholeRange) {
       t.completeConditionMet();
     } else {

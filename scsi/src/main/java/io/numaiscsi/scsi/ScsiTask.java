@@ -35,7 +35,8 @@ public final class ScsiTask {
   int dataOutLength;
 
   // multi-step execution state (SbcCommands)
-  int phase;
+  /** Where the command goes on when its device request completes; null before it issues one. */
+  SbcContinuation continuation;
   long cursor;
   long end;
   ByteBuf scratch;
@@ -90,7 +91,7 @@ public final class ScsiTask {
     noDataOutBuffer = false;
     allocationLength = 0;
     dataOutLength = 0;
-    phase = 0;
+    continuation = null;
     cursor = 0;
     end = 0;
     status = ScsiStatus.GOOD;

@@ -1,8 +1,10 @@
 package io.numaiscsi.proto.login;
 
+import io.numaiscsi.proto.LoginStatus;
+
 /** Why a login is refused: the Login Response status and a one-line reason for the log. */
-record LoginFailure(int statusClass, int statusDetail, String reason) {
+record LoginFailure(LoginStatus status, String reason) {
     static LoginFailure initiatorError(String reason) {
-        return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.MISCELLANEOUS, reason);
+        return new LoginFailure(LoginStatus.INITIATOR_ERROR, reason);
     }
 }

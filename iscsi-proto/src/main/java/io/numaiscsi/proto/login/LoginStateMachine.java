@@ -1,5 +1,6 @@
 package io.numaiscsi.proto.login;
 
+import io.numaiscsi.proto.LoginStatus;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -111,7 +112,8 @@ public final class LoginStateMachine {
         }
         if (request.continueBit()) {
             expectedStage = request.csg();
-            return new LoginStep(LoginVerdict.MORE, 0, 0, false, false, request.csg(), 0, tsih, EMPTY, null);
+            return new LoginStep(LoginVerdict.MORE, LoginStatus.SUCCESS, false, false, request.csg(), 0, tsih, EMPTY,
+                    null);
         }
         byte[] text = requestText.toByteArray();
         requestText = null;
@@ -136,7 +138,7 @@ public final class LoginStateMachine {
         if (!started) {
             started = true;
             if (request.versionMin() != 0) {
-                return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.UNSUPPORTED_VERSION,
+                return new LoginFailure(LoginStatus.UNSUPPORTED_VERSION,
                         "version-min " + request.versionMin() + ", target supports 0x00 only");
             }
             isid = request.isid();
@@ -172,13 +174,13 @@ public final class LoginStateMachine {
         } else if ("Discovery".equals(type)) {
             sessionType = SessionType.DISCOVERY;
         } else {
-            return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.SESSION_TYPE_NOT_SUPPORTED,
+            return new LoginFailure(LoginStatus.SESSION_TYPE_NOT_SUPPORTED,
                     "SessionType=" + type);
         }
         negotiation.sessionType(sessionType);
         initiatorName = find(keys, TextKey.INITIATOR_NAME);
         if (initiatorName == null || initiatorName.isEmpty()) {
-            return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.MISSING_PARAMETER,
+            return new LoginFailure(LoginStatus.MISSING_PARAMETER,
                     "no InitiatorName in the first login request");
         }
         if (sessionType == SessionType.DISCOVERY) {
@@ -186,18 +188,18 @@ public final class LoginStateMachine {
         }
         String targetName = find(keys, TextKey.TARGET_NAME);
         if (targetName == null || targetName.isEmpty()) {
-            return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.MISSING_PARAMETER,
+            return new LoginFailure(LoginStatus.MISSING_PARAMETER,
                     "no TargetName in the first login request of a normal session");
         }
         target = context.findTarget(targetName);
         if (target == null) {
             // Same status as "not allowed" (02/02), so an unauthenticated peer cannot probe for target names;
             // the real reason goes to the target's log.
-            return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.AUTHORIZATION_FAILURE,
+            return new LoginFailure(LoginStatus.AUTHORIZATION_FAILURE,
                     "no target " + targetName);
         }
         if (!context.initiatorAllowed(target, initiatorName)) {
-            return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.AUTHORIZATION_FAILURE,
+            return new LoginFailure(LoginStatus.AUTHORIZATION_FAILURE,
                     initiatorName + " may not log in to " + targetName);
         }
         // RFC 7143 13.9: TargetPortalGroupTag in the first response of a normal session.
@@ -231,7 +233,7 @@ public final class LoginStateMachine {
         String chosen = negotiation.authMethodAnswer();
         if (chosen != null) {
             if (KeyRules.REJECT.equals(chosen)) {
-                return fail(request, new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.AUTHENTICATION_FAILURE,
+                return fail(request, new LoginFailure(LoginStatus.AUTHENTICATION_FAILURE,
                         "no AuthMethod in common"));
             }
             authenticator = authenticatorFor(chosen);
@@ -240,14 +242,14 @@ public final class LoginStateMachine {
         List<KeyValue> authKeys = negotiation.takeAuthKeys();
         if (!authKeys.isEmpty()) {
             if (authenticator == null || authState != AuthVerdict.CONTINUE) {
-                return fail(request, new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.AUTHENTICATION_FAILURE,
+                return fail(request, new LoginFailure(LoginStatus.AUTHENTICATION_FAILURE,
                         "security key " + authKeys.get(0).key() + " outside an authentication exchange"));
             }
             authState = authenticator.onKeys(authKeys, response);
         }
         if (authState == AuthVerdict.FAIL) {
             String detail = authenticator.failureDetail();
-            return fail(request, new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.AUTHENTICATION_FAILURE,
+            return fail(request, new LoginFailure(LoginStatus.AUTHENTICATION_FAILURE,
                     "authentication (" + authenticator.method() + ") of " + initiatorName + " failed"
                             + (detail == null ? "" : ": " + detail)));
         }
@@ -305,9 +307,9 @@ public final class LoginStateMachine {
         int assigned = context.bindSession(sessionType, initiatorName, isid, tsih, cid, targetName);
         if (assigned == 0) {
             return fail(request, tsih != 0
-                    ? new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.SESSION_DOES_NOT_EXIST,
+                    ? new LoginFailure(LoginStatus.SESSION_DOES_NOT_EXIST,
                             "session tsih=" + tsih + " cannot take connection cid=" + cid)
-                    : new LoginFailure(LoginStatus.TARGET_ERROR, LoginStatus.OUT_OF_RESOURCES,
+                    : new LoginFailure(LoginStatus.OUT_OF_RESOURCES,
                             "no session for " + initiatorName));
         }
         parameters = new SessionParameters(sessionType, initiatorName, targetName, isid, assigned, cid,
@@ -378,12 +380,14 @@ public final class LoginStateMachine {
         byte[] data = TextParameters.encode(response);
         if (data.length <= LOGIN_SEGMENT_LIMIT) {
             expectedStage = transit ? nsg : csg;
-            return new LoginStep(verdict, 0, 0, transit, false, csg, transit ? nsg : 0, responseTsih, data, null);
+            return new LoginStep(verdict, LoginStatus.SUCCESS, transit, false, csg, transit ? nsg : 0, responseTsih,
+                    data, null);
         }
         expectedStage = csg; // the continued pieces go out with T=0
         pendingResponse = data;
         pendingOffset = 0;
-        pendingLast = new LoginStep(verdict, 0, 0, transit, false, csg, transit ? nsg : 0, responseTsih, null, null);
+        pendingLast = new LoginStep(verdict, LoginStatus.SUCCESS, transit, false, csg, transit ? nsg : 0, responseTsih,
+                null, null);
         return nextChunk();
     }
 
@@ -392,13 +396,15 @@ public final class LoginStateMachine {
         byte[] chunk = Arrays.copyOfRange(pendingResponse, pendingOffset, pendingOffset + length);
         pendingOffset += length;
         if (pendingOffset < pendingResponse.length) {
-            return new LoginStep(LoginVerdict.MORE, 0, 0, false, true, pendingLast.csg(), 0, tsih, chunk, null);
+            return new LoginStep(LoginVerdict.MORE, LoginStatus.SUCCESS, false, true, pendingLast.csg(), 0, tsih, chunk,
+                    null);
         }
         LoginStep last = pendingLast;
         expectedStage = last.transit() ? last.nsg() : last.csg();
         pendingResponse = null;
         pendingLast = null;
-        return new LoginStep(last.verdict(), 0, 0, last.transit(), false, last.csg(), last.nsg(), last.tsih(), chunk, null);
+        return new LoginStep(last.verdict(), LoginStatus.SUCCESS, last.transit(), false, last.csg(), last.nsg(),
+                last.tsih(), chunk, null);
     }
 
     private LoginStep fail(LoginRequest request, LoginFailure failure) {
@@ -406,7 +412,7 @@ public final class LoginStateMachine {
         pendingResponse = null;
         parameters = null;
         int csg = request.csg() == SECURITY || request.csg() == OPERATIONAL ? request.csg() : 0;
-        return new LoginStep(LoginVerdict.FAIL, failure.statusClass(), failure.statusDetail(), false, false, csg, 0,
+        return new LoginStep(LoginVerdict.FAIL, failure.status(), false, false, csg, 0,
                 request.tsih(), EMPTY, failure.reason());
     }
 
@@ -420,7 +426,7 @@ public final class LoginStateMachine {
     }
 
     private static LoginFailure authenticationRequired() {
-        return new LoginFailure(LoginStatus.INITIATOR_ERROR, LoginStatus.AUTHENTICATION_FAILURE,
+        return new LoginFailure(LoginStatus.AUTHENTICATION_FAILURE,
                 "authentication required, AuthMethod None not allowed");
     }
 

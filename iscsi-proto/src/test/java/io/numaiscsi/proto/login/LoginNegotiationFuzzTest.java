@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.numaiscsi.proto.LoginStatus;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -232,11 +233,11 @@ class LoginNegotiationFuzzTest {
         assertTrue(step.data().length <= LoginStateMachine.LOGIN_SEGMENT_LIMIT,
                 "login response of " + step.data().length + " bytes");
         if (step.verdict() == LoginVerdict.FAIL) {
-            assertNotEquals(0, step.statusClass(), "FAIL with status class 0");
+            assertNotEquals(LoginStatus.SUCCESS, step.status(), "FAIL with status SUCCESS");
             assertNotNull(step.reason(), "FAIL without a reason for the log");
             return;
         }
-        assertEquals(0, step.statusClass());
+        assertEquals(LoginStatus.SUCCESS, step.status());
         assertNull(step.reason());
         assertTrue(!(step.transit() && step.continueBit()), "T and C both set");
         assertTrue(step.csg() == 0 || step.csg() == 1, "CSG " + step.csg());

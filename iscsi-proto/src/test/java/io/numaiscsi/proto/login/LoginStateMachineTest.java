@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.numaiscsi.proto.LoginStatus;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,7 +55,7 @@ class LoginStateMachineTest {
 
     private static void assertStep(LoginStep step, LoginVerdict verdict, boolean transit, int csg, int nsg) {
         assertEquals(verdict, step.verdict(), () -> "reason: " + step.reason());
-        assertEquals(0, step.statusClass());
+        assertEquals(LoginStatus.SUCCESS, step.status());
         assertEquals(transit, step.transit());
         assertEquals(csg, step.csg());
         if (transit) {
@@ -208,8 +209,8 @@ class LoginStateMachineTest {
     void refusesWithStatus(String name, LoginRequest request, int statusClass, int statusDetail) {
         LoginStep step = machine().onRequest(request);
         assertEquals(LoginVerdict.FAIL, step.verdict());
-        assertEquals(statusClass, step.statusClass(), step.reason());
-        assertEquals(statusDetail, step.statusDetail(), step.reason());
+        assertEquals(statusClass, step.status().statusClass(), step.reason());
+        assertEquals(statusDetail, step.status().statusDetail(), step.reason());
         assertNotNull(step.reason());
         assertEquals(0, step.data().length);
         assertEquals(0, context.binds);
@@ -220,8 +221,8 @@ class LoginStateMachineTest {
         context.allowed = false;
         LoginStep step = machine().onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None"));
         assertEquals(LoginVerdict.FAIL, step.verdict());
-        assertEquals(0x02, step.statusClass());
-        assertEquals(0x02, step.statusDetail());
+        assertEquals(0x02, step.status().statusClass());
+        assertEquals(0x02, step.status().statusDetail());
     }
 
     static Stream<Arguments> secondPduChanges() {
@@ -242,8 +243,8 @@ class LoginStateMachineTest {
         assertStep(m.onRequest(req(false, false, 1, 0, INAME, TNAME, "HeaderDigest=None")), LoginVerdict.MORE, false, 1, 0);
         LoginStep step = m.onRequest(second);
         assertEquals(LoginVerdict.FAIL, step.verdict());
-        assertEquals(0x02, step.statusClass());
-        assertEquals(0x00, step.statusDetail(), step.reason());
+        assertEquals(0x02, step.status().statusClass());
+        assertEquals(0x00, step.status().statusDetail(), step.reason());
     }
 
     @Test
@@ -300,7 +301,7 @@ class LoginStateMachineTest {
         }
         LoginStep step = m.onRequest(req(true, false, 1, 3));
         assertEquals(LoginVerdict.FAIL, step.verdict());
-        assertEquals(0x02, step.statusClass());
+        assertEquals(0x02, step.status().statusClass());
     }
 
     @Test
@@ -348,7 +349,7 @@ class LoginStateMachineTest {
         assertEquals(LoginVerdict.MORE, m.onRequest(req(true, false, 1, 3, INAME, TNAME)).verdict());
         LoginStep step = m.onRequest(req(true, false, 1, 3, "MaxBurstLength=131072", "FirstBurstLength=16384"));
         assertEquals(LoginVerdict.FAIL, step.verdict());
-        assertEquals(0x02, step.statusClass());
+        assertEquals(0x02, step.status().statusClass());
     }
 
     @Test
@@ -387,11 +388,11 @@ class LoginStateMachineTest {
         context.tsihToAssign = 0;
         LoginStep fresh = machine().onRequest(req(true, false, 1, 3, INAME, TNAME));
         assertEquals(LoginVerdict.FAIL, fresh.verdict());
-        assertEquals(0x03, fresh.statusClass());
-        assertEquals(0x02, fresh.statusDetail());
+        assertEquals(0x03, fresh.status().statusClass());
+        assertEquals(0x02, fresh.status().statusDetail());
         LoginStep added = machine().onRequest(req(true, false, 1, 3, 0x22, text(INAME, TNAME)));
-        assertEquals(0x02, added.statusClass());
-        assertEquals(0x0A, added.statusDetail());
+        assertEquals(0x02, added.status().statusClass());
+        assertEquals(0x0A, added.status().statusDetail());
     }
 
     @Test
@@ -632,8 +633,8 @@ class LoginStateMachineTest {
         m.onRequest(req(false, false, 0, 0, "CHAP_A=5"));
         LoginStep step = m.onRequest(req(true, false, 0, 1, "CHAP_N=user", "CHAP_R=0xbad"));
         assertEquals(LoginVerdict.FAIL, step.verdict());
-        assertEquals(0x02, step.statusClass());
-        assertEquals(0x01, step.statusDetail());
+        assertEquals(0x02, step.status().statusClass());
+        assertEquals(0x01, step.status().statusDetail());
     }
 
     @Test
@@ -641,10 +642,10 @@ class LoginStateMachineTest {
         LoginStateMachine m = new LoginStateMachine(TargetLimits.defaults(), context, List.of(new FakeChap()));
         LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, TNAME));
         assertEquals(LoginVerdict.FAIL, step.verdict());
-        assertEquals(0x01, step.statusDetail());
+        assertEquals(0x01, step.status().statusDetail());
         LoginStep noMethod = new LoginStateMachine(TargetLimits.defaults(), context, List.of(new FakeChap()))
                 .onRequest(req(true, false, 0, 1, INAME, TNAME));
-        assertEquals(0x01, noMethod.statusDetail());
+        assertEquals(0x01, noMethod.status().statusDetail());
     }
 
     @Test
@@ -706,8 +707,8 @@ class LoginStateMachineTest {
         m.onRequest(req(false, false, 0, 1, "CHAP_A=5"));
         LoginStep step = m.onRequest(req(true, false, 0, 1, "CHAP_N=user", "CHAP_R=0x00112233445566778899aabbccddeeff"));
         assertEquals(LoginVerdict.FAIL, step.verdict());
-        assertEquals(0x02, step.statusClass());
-        assertEquals(0x01, step.statusDetail());
+        assertEquals(0x02, step.status().statusClass());
+        assertEquals(0x01, step.status().statusDetail());
         assertTrue(step.reason().contains("wrong CHAP_R"), step.reason());
         assertFalse(step.reason().contains(CHAP_SECRET));
     }
@@ -716,10 +717,10 @@ class LoginStateMachineTest {
     void chapOnlyPolicyRefusesAuthMethodNoneAndSkippedSecurity() {
         LoginStep none = chapMachine(new ArrayList<>()).onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None"));
         assertEquals(LoginVerdict.FAIL, none.verdict());
-        assertEquals(0x01, none.statusDetail());
+        assertEquals(0x01, none.status().statusDetail());
         LoginStep skipped = chapMachine(new ArrayList<>()).onRequest(req(true, false, 1, 3, INAME, TNAME));
         assertEquals(LoginVerdict.FAIL, skipped.verdict());
-        assertEquals(0x01, skipped.statusDetail());
+        assertEquals(0x01, skipped.status().statusDetail());
     }
 
     @Test
@@ -736,6 +737,6 @@ class LoginStateMachineTest {
         LoginStateMachine m = new LoginStateMachine(TargetLimits.defaults(), context, (t, i, tg) -> List.of());
         LoginStep step = m.onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None,CHAP"));
         assertEquals(LoginVerdict.FAIL, step.verdict());
-        assertEquals(0x01, step.statusDetail());
+        assertEquals(0x01, step.status().statusDetail());
     }
 }

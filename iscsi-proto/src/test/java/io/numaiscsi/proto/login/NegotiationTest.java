@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.numaiscsi.proto.LoginStatus;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -113,8 +114,7 @@ class NegotiationTest {
         assertNull(n.process(kv("X-vendor", "1"), Negotiation.OPERATIONAL_STAGE, response));
         LoginFailure f = n.process(kv("X-vendor", "1"), Negotiation.OPERATIONAL_STAGE, response);
         assertNotNull(f);
-        assertEquals(LoginStatus.INITIATOR_ERROR, f.statusClass());
-        assertEquals(LoginStatus.MISCELLANEOUS, f.statusDetail());
+        assertEquals(LoginStatus.INITIATOR_ERROR, f.status());
     }
 
     @Test
