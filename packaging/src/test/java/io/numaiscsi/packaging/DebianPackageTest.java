@@ -72,7 +72,7 @@ class DebianPackageTest {
                 jars.add(path.substring(path.lastIndexOf('/') + 1));
             }
         });
-        for (String prefix : List.of("target-daemon-", "scsi-", "iser-transport-", "config-", "picocli-",
+        for (String prefix : List.of("target-daemon-", "admin-cli-", "scsi-", "iser-transport-", "config-", "picocli-",
                 "netty-transport-native-epoll-", "jnr-ffi-", "logback-classic-", "micrometer-registry-prometheus-")) {
             assertTrue(jars.stream().anyMatch(j -> j.startsWith(prefix)), prefix + "* missing from " + jars);
         }
@@ -127,7 +127,7 @@ class DebianPackageTest {
         assertTrue(daemon.contains("io.numaiscsi.daemon.Main") && daemon.contains("-Dnumaiscsi.uring.shim=$NATIVE/"
                 + "libnumaiscsi-uring.so") && daemon.contains("-Dnumaiscsi.iser.shim=$NATIVE/libnumaiscsi-iser.so"));
         assertTrue(Files.readString(root.resolve("usr/sbin/numa-iscsi-admin"))
-                .contains("io.numaiscsi.daemon.admin.AdminCli"));
+                .contains("io.numaiscsi.admin.AdminCli"));
     }
 
     @Test
