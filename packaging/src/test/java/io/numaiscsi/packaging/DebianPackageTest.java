@@ -130,6 +130,22 @@ class DebianPackageTest {
                 .contains("io.numaiscsi.admin.AdminCli"));
     }
 
+    /** The packaged numa-iscsi-admin, its jar directory moved into the unpacked tree, answers a subcommand's --help. */
+    @Test
+    void theAdminLauncherRunsTheCliFromThePackagesJars() throws IOException, InterruptedException {
+        String launcher = Files.readString(root.resolve("usr/sbin/numa-iscsi-admin"));
+        Path moved = Files.createDirectories(root.resolve("launch")).resolve("numa-iscsi-admin");
+        Files.writeString(moved, launcher.replace("'/usr/share/numa-iscsi-target/lib/*'",
+                "'" + root.resolve("usr/share/numa-iscsi-target/lib") + "/*'"));
+        ProcessBuilder admin = new ProcessBuilder("sh", moved.toString(), "lun-add", "--help");
+        admin.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = admin.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String usage = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), usage);
+        assertTrue(usage.startsWith("Usage: numa-iscsi-admin lun-add") && usage.contains("--image=NAME"), usage);
+    }
+
     @Test
     void theDefaultConfigServesALunOnLoopback() throws ConfigException {
         TargetConfig config = ConfigLoader.load(root.resolve("etc/numa-iscsi-target/target.yaml"));
