@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** numa-iscsi-admin run as a process against one daemon's admin socket; each run's output is logged in it-logs. */
 final class AdminCliRun {
     static final Duration LIMIT = Duration.ofSeconds(60);
-    static final String CLI_CLASS = "io.numaiscsi.daemon.admin.AdminCli";
+    static final String CLI_CLASS = "io.numaiscsi.admin.AdminCli";
 
     private final String testName;
     private final Path socket;

@@ -144,6 +144,46 @@ class AdminCliTest {
         assertTrue(served, "the thread of LUN 0 executed the reads: " + threads.toPrettyString());
     }
 
+    /**
+     * lun-add takes the config file's backings: a null LUN serves at once (zeroes read, writes dropped), and an rbd
+     * LUN's keys are refused with the config file's messages before any cluster is asked (RbdLunTest adds one live).
+     */
+    @Test
+    void lunAddTakesEveryBackingOfTheConfigFileWithItsRules() throws Exception {
+        String iqn = daemon.target().iqn();
+        ok(admin("lun-add", iqn, "--id", "5", "--backing", "null", "--size", "64M"));
+        try {
+            try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
+                assertEquals(List.of(0, 5), LunChecks.reportLuns(c), "REPORT LUNS with the null LUN");
+                assertEquals(ScsiResult.GOOD, LunChecks.write(c, 5, 8, ScsiCdb.pattern(4096, 3)).status());
+                assertArrayEquals(new byte[4096], LunChecks.command(c, 5, ScsiCdb.read10(8, 8), 4096).data(),
+                        "a null LUN reads zeroes");
+            }
+            JsonNode lun = new ObjectMapper().readTree(ok(admin("--json", "ls"))).path("targets").get(0).path("luns")
+                    .get(1);
+            assertEquals("null", lun.path("backing").asText(), lun.toPrettyString());
+            assertEquals(64L << 20, lun.path("size").asLong(), lun.toPrettyString());
+        } finally {
+            ok(admin("lun-remove", iqn, "--id", "5"));
+        }
+        String[][] refused = {
+            {"image: is required for backing: rbd", "--backing", "rbd"},
+            {"size: is not used with backing: rbd", "--backing", "rbd", "--image", "vm1", "--size", "1G"},
+            {"path: is only used with backing: file or block", "--backing", "rbd", "--image", "vm1", "--path", "/x"},
+            {"rbd-timeout: ", "--backing", "rbd", "--image", "vm1", "--rbd-timeout", "0s"},
+            {"rbd-user: \"a b\" is not a Ceph client id", "--backing", "rbd", "--image", "vm1", "--rbd-user", "a b"},
+            {"pool: is only used with backing: rbd", "--backing", "ram", "--size", "1M", "--pool", "fast"},
+        };
+        for (String[] t : refused) {
+            List<String> args = new java.util.ArrayList<>(List.of("lun-add", iqn, "--id", "6"));
+            args.addAll(List.of(t).subList(1, t.length));
+            ToolRun r = admin(args.toArray(String[]::new));
+            assertEquals(1, r.exitCode(), r.describe(10));
+            assertTrue(r.output().contains("lun.add params.lun") && r.output().contains(t[0]),
+                    "the config file's message naming the key: " + r.output());
+        }
+    }
+
     @Test
     void noDaemonOnTheSocketExitsThree() throws Exception {
         ToolRun r = cli.runRaw(List.of("--socket", daemon.dataDir().resolve("nobody-here.sock").toString(), "status"));

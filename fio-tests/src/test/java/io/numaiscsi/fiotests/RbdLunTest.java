@@ -1,5 +1,6 @@
 package io.numaiscsi.fiotests;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -40,6 +41,7 @@ class RbdLunTest {
     static final long KILL_BYTES = 64L << 20;
     static final Duration FIO_LIMIT = Duration.ofMinutes(8);
     static final Duration WRITE_PHASE = Duration.ofSeconds(4);
+    static final long ADDED_BYTES = 64L << 20;
     static final String IQN = IscsiTarget.DEFAULT_IQN;
 
     private CephTestCluster cluster;
@@ -149,6 +151,48 @@ class RbdLunTest {
         assertTrue(checked > 0, "nothing was checked");
         System.out.println("RbdLunTest: " + total + " FUA writes acknowledged before SIGKILL, " + checked
                 + " LBAs verified in rbd export (" + inFlightLanded + " held the in-flight write)");
+    }
+
+    /**
+     * An RBD LUN added to a running target with {@code numa-iscsi-admin lun-add}, every rbd key of the config file
+     * given as an option: the logged-in session sees it in REPORT LUNS, and what it writes there is in the image
+     * ({@code rbd export}).
+     */
+    @Test
+    void lunAddServesAnImageLive() throws Exception {
+        cluster.createImage("added", ADDED_BYTES);
+        String test = "RbdLunTest-lun-add";
+        String yaml = "targets:\n  - name: " + IQN + "\n    luns:\n      - {id: 0, backing: ram, size: 16M}\n";
+        byte[] written = ScsiCdb.pattern(8192, 17);
+        try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml);
+             TestConnection c = TestConnection.loggedIn(daemon.target(IQN))) {
+            Path socket = daemon.dataDir().resolve("admin.sock");
+            for (int i = 0; i < 100 && !Files.exists(socket); i++) {
+                Thread.sleep(100); // the socket opens right after the portal
+            }
+            AdminCliRun cli = new AdminCliRun(test, socket);
+            String added = cli.ok("lun-add", IQN, "--id", "1", "--backing", "rbd", "--pool", CephTestCluster.POOL,
+                    "--image", "added", "--ceph-conf", cluster.conf().toString(), "--rbd-user", "admin", "--keyring",
+                    cluster.adminKeyring().toString(), "--rbd-timeout", "20s");
+            assertEquals("added LUN 1 to " + IQN, added.strip());
+            assertEquals(List.of(0, 1), LunChecks.reportLuns(c), "REPORT LUNS after lun-add");
+            assertEquals(ScsiResult.GOOD, LunChecks.write(c, 1, 32, written).status(), "WRITE to the RBD LUN");
+            byte[] synchronizeCache10 = {0x35, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            assertEquals(ScsiResult.GOOD, LunChecks.command(c, 1, synchronizeCache10, 0).status(), "SYNCHRONIZE CACHE");
+            cli.ok("lun-remove", IQN, "--id", "1");
+            daemon.assertAlive();
+        }
+        Path exported = DaemonProcess.logDir().resolveSibling("it-ceph").resolve("added.img");
+        Files.deleteIfExists(exported);
+        cluster.rbd("export", CephTestCluster.POOL + "/added", exported.toString());
+        try (RandomAccessFile image = new RandomAccessFile(exported.toFile(), "r")) {
+            byte[] got = new byte[written.length];
+            image.seek(32 * RawIo.BLOCK);
+            image.readFully(got);
+            assertArrayEquals(written, got, "the write through the added LUN is in the image");
+        } finally {
+            Files.deleteIfExists(exported);
+        }
     }
 
     @Test

@@ -72,7 +72,7 @@ class DebianPackageTest {
                 jars.add(path.substring(path.lastIndexOf('/') + 1));
             }
         });
-        for (String prefix : List.of("target-daemon-", "scsi-", "iser-transport-", "config-", "picocli-",
+        for (String prefix : List.of("target-daemon-", "admin-cli-", "scsi-", "iser-transport-", "config-", "picocli-",
                 "netty-transport-native-epoll-", "jnr-ffi-", "logback-classic-", "micrometer-registry-prometheus-")) {
             assertTrue(jars.stream().anyMatch(j -> j.startsWith(prefix)), prefix + "* missing from " + jars);
         }
@@ -127,7 +127,23 @@ class DebianPackageTest {
         assertTrue(daemon.contains("io.numaiscsi.daemon.Main") && daemon.contains("-Dnumaiscsi.uring.shim=$NATIVE/"
                 + "libnumaiscsi-uring.so") && daemon.contains("-Dnumaiscsi.iser.shim=$NATIVE/libnumaiscsi-iser.so"));
         assertTrue(Files.readString(root.resolve("usr/sbin/numa-iscsi-admin"))
-                .contains("io.numaiscsi.daemon.admin.AdminCli"));
+                .contains("io.numaiscsi.admin.AdminCli"));
+    }
+
+    /** The packaged numa-iscsi-admin, its jar directory moved into the unpacked tree, answers a subcommand's --help. */
+    @Test
+    void theAdminLauncherRunsTheCliFromThePackagesJars() throws IOException, InterruptedException {
+        String launcher = Files.readString(root.resolve("usr/sbin/numa-iscsi-admin"));
+        Path moved = Files.createDirectories(root.resolve("launch")).resolve("numa-iscsi-admin");
+        Files.writeString(moved, launcher.replace("'/usr/share/numa-iscsi-target/lib/*'",
+                "'" + root.resolve("usr/share/numa-iscsi-target/lib") + "/*'"));
+        ProcessBuilder admin = new ProcessBuilder("sh", moved.toString(), "lun-add", "--help");
+        admin.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = admin.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String usage = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), usage);
+        assertTrue(usage.startsWith("Usage: numa-iscsi-admin lun-add") && usage.contains("--image=NAME"), usage);
     }
 
     @Test

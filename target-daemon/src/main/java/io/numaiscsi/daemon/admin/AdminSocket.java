@@ -207,7 +207,9 @@ public final class AdminSocket implements AutoCloseable {
             return id == null ? null : error(id, e.code, e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("admin {} failed", method, e);
-            return id == null ? null : error(id, AdminError.FAILED, method + " failed: " + e);
+            // the client sees plain words; the class and stack trace are in the log line above
+            return id == null ? null : error(id, AdminError.FAILED, method + " failed: "
+                    + (e.getMessage() == null ? "an internal error (see the daemon's log)" : e.getMessage()));
         }
         if (id == null) {
             return null;

@@ -1,5 +1,6 @@
-package io.numaiscsi.daemon.admin;
+package io.numaiscsi.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,12 +12,12 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
-/** One connection to a daemon's admin socket: a request line out, its response line back. */
+/** One connection to a daemon's admin socket: a JSON-RPC 2.0 request line out, its response line back. */
 final class AdminClient implements AutoCloseable {
     /** Responses (a long session list) may be larger than requests, but not without bound. */
     static final int MAX_RESPONSE_BYTES = 16 << 20;
 
-    /** The daemon answered with a JSON-RPC error. */
+    /** The daemon answered with a JSON-RPC error; its message names what was wrong. */
     static final class Refused extends Exception {
         final int code;
 
@@ -31,8 +32,13 @@ final class AdminClient implements AutoCloseable {
     private final ByteBuffer in = ByteBuffer.allocate(8192).flip();
     private int nextId = 1;
 
-    AdminClient(Path socket) throws IOException {
-        this.channel = SocketChannel.open(UnixDomainSocketAddress.of(socket));
+    private AdminClient(SocketChannel channel) {
+        this.channel = channel;
+    }
+
+    /** Connects to {@code socket}; an IOException here means no daemon listens there (or this user may not talk to it). */
+    static AdminClient connect(Path socket) throws IOException {
+        return new AdminClient(SocketChannel.open(UnixDomainSocketAddress.of(socket)));
     }
 
     /** Calls {@code method}; returns its result or throws the daemon's error. */
@@ -44,12 +50,21 @@ final class AdminClient implements AutoCloseable {
         while (out.hasRemaining()) {
             channel.write(out);
         }
-        JsonNode response = json.readTree(readLine());
+        JsonNode response;
+        try {
+            response = json.readTree(readLine());
+        } catch (JsonProcessingException e) {
+            throw new IOException("its answer is not JSON", e);
+        }
         JsonNode error = response.get("error");
         if (error != null) {
             throw new Refused(error.path("code").asInt(), error.path("message").asText());
         }
-        return response.get("result");
+        JsonNode result = response.get("result");
+        if (result == null) {
+            throw new IOException("the answer has neither a result nor an error");
+        }
+        return result;
     }
 
     private String readLine() throws IOException {
@@ -61,7 +76,7 @@ final class AdminClient implements AutoCloseable {
                     return line.toString(StandardCharsets.UTF_8);
                 }
                 if (line.size() == MAX_RESPONSE_BYTES) {
-                    throw new IOException("answer longer than " + MAX_RESPONSE_BYTES + " bytes");
+                    throw new IOException("its answer is longer than " + MAX_RESPONSE_BYTES + " bytes");
                 }
                 line.write(b);
             }
@@ -69,7 +84,7 @@ final class AdminClient implements AutoCloseable {
             int n = channel.read(in);
             in.flip();
             if (n < 0) {
-                throw new IOException("the daemon closed the admin connection without an answer");
+                throw new IOException("it closed the connection without an answer");
             }
         }
     }

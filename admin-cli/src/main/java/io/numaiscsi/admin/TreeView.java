@@ -1,4 +1,4 @@
-package io.numaiscsi.daemon.admin;
+package io.numaiscsi.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
@@ -10,7 +10,10 @@ final class TreeView {
     private TreeView() {
     }
 
-    static void print(JsonNode targets, JsonNode sessions, PrintWriter out) {
+    /** {@code both}: {@code {"targets": target.list's answer, "sessions": session.list's}}. */
+    static void print(JsonNode both, PrintWriter out) {
+        JsonNode targets = both.path("targets");
+        JsonNode sessions = both.path("sessions");
         out.println("o- targets [" + targets.size() + "]");
         for (int i = 0; i < targets.size(); i++) {
             JsonNode t = targets.get(i);
@@ -26,9 +29,9 @@ final class TreeView {
             out.println("  " + pad + "o- luns [" + luns.size() + "]");
             for (JsonNode l : luns) {
                 out.println("  " + pad + "|  o- lun" + l.path("id").asInt() + "  " + l.path("backing").asText()
-                        + (l.has("path") ? " " + l.path("path").asText() : "") + "  " + human(l.path("size").asLong())
+                        + (l.has("path") ? " " + l.path("path").asText() : "") + "  " + Views.human(l.path("size").asLong())
                         + "  " + l.path("block_size").asInt() + "-byte blocks"
-                        + (l.has("cache_held_bytes") ? "  cache holds " + human(l.path("cache_held_bytes").asLong()) : ""));
+                        + (l.has("cache_held_bytes") ? "  cache holds " + Views.human(l.path("cache_held_bytes").asLong()) : ""));
             }
             List<JsonNode> mine = new ArrayList<>();
             for (JsonNode s : sessions) {
@@ -52,16 +55,5 @@ final class TreeView {
         List<String> all = new ArrayList<>();
         values.forEach(v -> all.add(v.asText()));
         return String.join(" ", all);
-    }
-
-    static String human(long bytes) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        double v = bytes;
-        int u = 0;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return u == 0 ? bytes + " B" : String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
     }
 }
