@@ -30,7 +30,7 @@ final class UnitUnderLoad {
         unit = new LogicalUnit(lun, LunIdentity.derive(iqn, lun, null), device);
         target = new ScsiTarget(iqn, List.of(unit), UnpooledByteBufAllocator.DEFAULT);
         registered = new RegisteredLun(iqn, new LunDefinition(lun, BackingType.RAM, null, 1 << 20, 512, null), device,
-                unit);
+                unit, List.of());
     }
 
     LogicalUnit unit() {
