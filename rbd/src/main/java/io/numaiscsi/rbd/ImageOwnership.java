@@ -47,6 +47,13 @@ public final class ImageOwnership implements AutoCloseable {
     };
   }
 
+  /** A move asked for while this gateway reconnects after a fence: ask again shortly. */
+  public static final class NotNowException extends IOException {
+    NotNowException(String message) {
+      super(message);
+    }
+  }
+
   /** What the logical unit over the image is told; called on the image's thread, must not block. */
   public interface Events {
     void stateChanged(State now);
@@ -196,10 +203,16 @@ public final class ImageOwnership implements AutoCloseable {
 
   private void takeOverOnThread() throws IOException {
     if (state == State.OWNER) {
-      return;
+      if (holdsLock(device.handle())) {
+        return;
+      }
+      // fenced and did not know: recover first (after the commands that asked, this one among them, are answered)
+      String address = device.handle().address;
+      thread.execute(() -> recover("client " + address + " no longer holds the image's lock"));
+      throw new NotNowException(device.name() + ": this gateway was fenced and reconnects; try again");
     }
     if (state == State.RECOVERING) {
-      throw new IOException(device.name() + ": this gateway is reconnecting to the cluster; try again");
+      throw new NotNowException(device.name() + ": this gateway is reconnecting to the cluster; try again");
     }
     long start = System.nanoTime();
     set(State.TAKING_OVER);
@@ -279,7 +292,7 @@ public final class ImageOwnership implements AutoCloseable {
     ImageHandle h = device.handle();
     try {
       if (state == State.OWNER) {
-        if (!ImageLock.isOwner(h)) {
+        if (!holdsLock(h)) {
           recover("client " + h.address + " no longer holds the image's lock");
         }
       } else if (ticks++ % 2 == 0) {
@@ -289,6 +302,18 @@ public final class ImageOwnership implements AutoCloseable {
       recover(e.getMessage());
     } catch (IOException | RuntimeException e) {
       LOG.debug("{}: lock check: {}", device.name(), e.getMessage());
+    }
+  }
+
+  /**
+   * Whether {@code h}'s client holds the lock, as the cluster says (a round trip: a client that another gateway has
+   * just blocklisted may not know it yet).
+   */
+  private static boolean holdsLock(ImageHandle h) throws IOException {
+    try {
+      return h.address.equals(ImageLock.owner(h));
+    } catch (FencedException e) {
+      return false;
     }
   }
 
@@ -303,6 +328,7 @@ public final class ImageOwnership implements AutoCloseable {
     ImageHandle old = device.handle();
     LOG.warn("{}: this gateway was fenced ({}); its commands fail with a retryable status until it has reconnected"
         + " as a new client", device.name(), why);
+    long fencedAt = System.nanoTime();
     device.fence();
     ownerGroup = 0;
     set(State.RECOVERING);
@@ -318,6 +344,7 @@ public final class ImageOwnership implements AutoCloseable {
       Thread.currentThread().interrupt();
       return;
     }
+    long drainedAt = System.nanoTime();
     long pause = 500;
     boolean told = false;
     while (!closed) {
@@ -329,7 +356,7 @@ public final class ImageOwnership implements AutoCloseable {
         break;
       } catch (IOException e) {
         if (!told) {
-          LOG.error("{}: cannot reconnect to the cluster yet ({}); retrying", device.name(), e.getMessage());
+          LOG.warn("{}: cannot serve again yet ({}); retrying", device.name(), e.getMessage());
           told = true;
         }
         try {
@@ -350,8 +377,11 @@ public final class ImageOwnership implements AutoCloseable {
       ownerGroup = 0;
     }
     set(State.STANDBY);
-    LOG.info("{}: serving again as standby after the fence (old client {}, new client {}); an initiator moves the"
-        + " image back here with SET TARGET PORT GROUPS", device.name(), old.address, device.handle().address);
+    long now = System.nanoTime();
+    LOG.info("{}: serving again as standby {} ms after the fence ({} ms waiting for its writes, {} ms reconnecting;"
+        + " old client {}, new client {}); an initiator moves the image back here with SET TARGET PORT GROUPS",
+        device.name(), (now - fencedAt) / 1_000_000, (drainedAt - fencedAt) / 1_000_000, (now - drainedAt) / 1_000_000,
+        old.address, device.handle().address);
   }
 
   private void set(State next) {

@@ -60,7 +60,7 @@ public final class RbdBlockDevice implements BlockDevice {
   private int inFlight;
   private boolean closed;
   /** Set while a fenced gateway replaces its client: every request is refused until {@link #reopen}. */
-  private boolean fenced;
+  private volatile boolean fenced;
 
   private RbdBlockDevice(CephClient client, String pool, String imageName, LibRbd lib, ImageHandle handle,
                          boolean exclusive, int blockSize) {
@@ -195,6 +195,12 @@ public final class RbdBlockDevice implements BlockDevice {
 
   @Override
   public void flush(IoCompletion done) {
+    if (exclusive && !handle.writable) {
+      // nothing was written through a handle without the lock (and librbd's cache is off): nothing to flush; librbd
+      // would refuse a flush of a managed image it does not hold the lock of
+      done.ioComplete(fenced ? IoStatus.UNAVAILABLE : IoStatus.OK);
+      return;
+    }
     RbdRequest r = acquire(RbdRequest.FLUSH, 0, 0, done);
     if (r != null && create(r)) {
       started(r, lib.rbd_aio_flush(r.image, r.completion));
@@ -355,7 +361,8 @@ public final class RbdBlockDevice implements BlockDevice {
       return IoStatus.OK;
     }
     int e = (int) -rc;
-    if (e == Errno.ESHUTDOWN || (exclusive && e == Errno.EROFS)) {
+    boolean changes = r.op != RbdRequest.READ && r.op != RbdRequest.FLUSH;
+    if (e == Errno.ESHUTDOWN || (exclusive && changes && e == Errno.EROFS)) {
       java.util.function.Consumer<ImageHandle> listener = fenceListener;
       if (listener != null) {
         listener.accept(r.handle); // blocklisted, or the lock is gone: this gateway was fenced
@@ -456,8 +463,11 @@ public final class RbdBlockDevice implements BlockDevice {
    */
   void reopen() throws IOException {
     ImageHandle old = handle;
-    old.close();
     ImageHandle fresh = ImageHandle.open(client, pool, imageName);
+    // a blocklisted client's close can wait for its operations to time out: it must not delay serving again
+    Thread closer = new Thread(old::close, "close fenced client " + old.address);
+    closer.setDaemon(true);
+    closer.start();
     fresh.writable = !exclusive;
     synchronized (this) {
       handle = fresh;

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
  * lost nexus, retirement) is sent there as a message.
  */
 public final class LogicalUnit {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LogicalUnit.class);
   static final int MAX_LUN = 16383;
 
   final int lun;
@@ -196,7 +197,13 @@ public final class LogicalUnit {
 
       @Override
       public void lost(Runnable drained) {
-        thread.execute(() -> tasks.whenEmpty(drained));
+        thread.execute(() -> {
+          if (tasks.size() > 0) {
+            LOG.info("LUN {}: this gateway was fenced; waiting for the writes among its executing commands ({})",
+                lun, tasks.describe());
+          }
+          tasks.afterMediumChangesAdmitted(drained);
+        });
       }
     });
   }

@@ -55,13 +55,23 @@ final class Reservations {
   boolean refreshed() {
     try {
       persistent.refresh();
+      if (unreadable) {
+        unreadable = false;
+        LOG.info("shared persistent reservations read again; commands run again");
+      }
       return true;
     } catch (java.io.IOException e) {
-      LOG.warn("shared persistent reservations could not be read ({}); commands get NOT READY until they can",
-          e.toString());
+      if (!unreadable) {
+        unreadable = true; // told once per outage, not once per command
+        LOG.warn("shared persistent reservations could not be read ({}); commands get NOT READY until they can",
+            e.getMessage());
+      }
       return false;
     }
   }
+
+  /** The shared state could not be read at the last try (logged once until it can). */
+  private boolean unreadable;
 
   /** RESERVE(6)/(10), SPC-2 semantics (no extents, no third party). */
   SenseReason reserve(ItNexus nexus) {

@@ -16,9 +16,9 @@ final class TaskSet {
   /** Counts the drains begun: a task remembers the count when it entered, so a drain knows which tasks it waits for. */
   private int drainsBegun;
 
-  private record Drain(Collection<ItNexus> nexuses, int begun, Runnable then) {
+  private record Drain(java.util.function.Predicate<ScsiTask> which, int begun, Runnable then) {
     boolean waitsFor(ScsiTask t) {
-      return t.enteredAtDrain < begun && nexuses.contains(t.nexus);
+      return t.enteredAtDrain < begun && which.test(t);
     }
   }
 
@@ -64,7 +64,20 @@ final class TaskSet {
    * {@code abort} they are aborted first. Tasks of those nexuses that enter later are not waited for.
    */
   void afterTasksOf(Collection<ItNexus> nexuses, boolean abort, Runnable then) {
-    Drain d = new Drain(java.util.List.copyOf(nexuses), ++drainsBegun, then);
+    Collection<ItNexus> of = java.util.List.copyOf(nexuses);
+    drain(t -> of.contains(t.nexus), abort, then);
+  }
+
+  /**
+   * Runs {@code then} once every task in the set now that may change the medium has left (at once, when there is
+   * none): after a gateway lost a unit, what it admitted before must be done before it may write again.
+   */
+  void afterMediumChangesAdmitted(Runnable then) {
+    drain(t -> t.kind != null && (t.kind.writesMedium() || t.kind == CommandKind.EXTENDED_COPY), false, then);
+  }
+
+  private void drain(java.util.function.Predicate<ScsiTask> which, boolean abort, Runnable then) {
+    Drain d = new Drain(which, ++drainsBegun, then);
     boolean waiting = false;
     for (ScsiTask t = head; t != null; t = t.nextInSet) {
       if (d.waitsFor(t)) {
@@ -129,6 +142,19 @@ final class TaskSet {
 
   int size() {
     return size;
+  }
+
+  /** The tasks executing, for a log line: operation code, initiator, aborted. */
+  String describe() {
+    StringBuilder s = new StringBuilder();
+    for (ScsiTask t = head; t != null; t = t.nextInSet) {
+      if (s.length() > 0) {
+        s.append(", ");
+      }
+      s.append(String.format("opcode %02x from %s%s", t.opcode(), t.nexus.initiatorName(),
+          t.aborted() ? " (aborted)" : ""));
+    }
+    return s.toString();
   }
 
   /** Runs {@code r} once no task is left (now, if none is). */

@@ -33,7 +33,7 @@ public interface UnitOwnership {
     /** The state changed. */
     void changed();
 
-    /** This gateway was fenced: {@code drained} must run once no command admitted before is executing. */
+    /** This gateway was fenced: {@code drained} must run once no command admitted before that writes is executing. */
     void lost(Runnable drained);
   }
 }

@@ -160,6 +160,16 @@ class UnitOwnershipTest {
   }
 
   @Test
+  void aFenceDoesNotWaitForCommandsThatDoNotWrite() {
+    ScsiTask move = b.start(ONE, 0, STPG_CDB, stpg(0, 2)); // executing: its move waits behind the fence's recovery
+    boolean[] drained = {false};
+    owner.events.lost(() -> drained[0] = true);
+    assertTrue(drained[0], "a SET TARGET PORT GROUPS in progress does not hold the recovery it waits for");
+    owner.requests.get(0).accept(SenseReason.ASYMMETRIC_ACCESS_STATE_TRANSITION);
+    Harness.assertSense(move, SenseReason.ASYMMETRIC_ACCESS_STATE_TRANSITION);
+  }
+
+  @Test
   void withoutAMovingUnitSetTargetPortGroupsIsUnknown() {
     assertNull(new Harness(GATEWAY_B, new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null),
         new io.numaiscsi.scsi.backstore.RamBlockDevice(1 << 20, 512))).target.unit(0).ownership());

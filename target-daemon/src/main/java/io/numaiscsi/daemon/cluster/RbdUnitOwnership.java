@@ -51,7 +51,7 @@ public final class RbdUnitOwnership implements UnitOwnership, AutoCloseable {
     private SenseReason refused(boolean active, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                 : failure;
-        if (owner.state() == ImageOwnership.State.RECOVERING) {
+        if (cause instanceof ImageOwnership.NotNowException || owner.state() == ImageOwnership.State.RECOVERING) {
             LOG.warn("{}: SET TARGET PORT GROUPS arrived while this gateway reconnects; the initiator retries ({})", what,
                     cause.getMessage());
             return SenseReason.ASYMMETRIC_ACCESS_STATE_TRANSITION;
