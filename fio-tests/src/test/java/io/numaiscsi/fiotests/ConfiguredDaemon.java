@@ -157,6 +157,16 @@ final class ConfiguredDaemon implements AutoCloseable {
         return process.pid();
     }
 
+    /** Sends {@code signal} (STOP, CONT, ...) to the daemon with kill(1). */
+    void signal(String signal) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        if (p.waitFor() != 0) {
+            fail("kill -" + signal + " " + process.pid() + " failed");
+        }
+        Files.writeString(log, "--- harness: SIG" + signal + " pid " + process.pid() + "\n", StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.APPEND);
+    }
+
     String logText() throws IOException {
         return Files.readString(log, StandardCharsets.UTF_8);
     }

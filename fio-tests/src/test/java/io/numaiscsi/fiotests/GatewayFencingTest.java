@@ -281,7 +281,7 @@ class GatewayFencingTest {
 
     private static String outcome(ScsiResult x) {
         if (x == null) {
-            return "no answer (connection closed)";
+            return "no status (aborted, or the connection closed)";
         }
         return x.status() == 0 ? "GOOD" : String.format("status %02x sense %x/%02x/%02x", x.status(), x.senseKey(),
                 x.asc(), x.ascq());
@@ -290,8 +290,7 @@ class GatewayFencingTest {
     // ---- the stall, the image, the record ----
 
     private static void signal(ConfiguredDaemon d, String signal) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(d.pid())).inheritIO().start();
-        assertEquals(0, p.waitFor(), "kill -" + signal);
+        d.signal(signal);
     }
 
     private static void sleepUntil(long t0, Duration after) throws InterruptedException {

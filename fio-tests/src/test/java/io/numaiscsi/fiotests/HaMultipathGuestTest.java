@@ -13,11 +13,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The highly available gateway pair as a Linux initiator uses it (qemu guest, {@code vm/guest/ha-multipath.sh}): two
- * daemons on this host export one RBD image of a throw-away Ceph cluster under one target name, A in ALUA group 1
- * (active/optimized), B in group 2 (active/non-optimized), persistent reservations shared through RADOS. The guest
- * logs in to both (two forwards), checks a reservation taken through A is enforced through B, runs dm-multipath with
- * ALUA priorities (the optimized group active), and fio with crc32c verify on the multipath device while this test
- * kill -9's A: I/O continues through B and the verify passes; A is restarted and its path comes back.
+ * daemons on this host export one RBD image (with the default features, exclusive-lock among them) of a throw-away
+ * Ceph cluster under one target name, A in ALUA group 1 (configured active/optimized: it takes the image's lock), B
+ * in group 2 (standby until an initiator moves the image), persistent reservations shared through RADOS. The guest
+ * logs in to both (two forwards), checks a reservation taken through B is enforced through A, runs dm-multipath with
+ * ALUA priorities (A's group active), and fio with crc32c verify on the multipath device while this test first
+ * stops A for 10 s (SIGSTOP, then SIGCONT) and later kill -9's it: each time I/O continues through B (Linux's ALUA
+ * handler moves the image there with SET TARGET PORT GROUPS, which fences A) and the verify passes; A's path comes
+ * back as standby, after the stall and after a restart.
  */
 @Tag("it")
 class HaMultipathGuestTest {
@@ -25,6 +28,24 @@ class HaMultipathGuestTest {
     static final long IMAGE_BYTES = 128L << 20;
     static final long FIO_BYTES = 64L << 20;
     static final Duration GUEST_LIMIT = Duration.ofMinutes(10);
+    /** How long gateway A is stopped (SIGSTOP) under the guest's I/O. */
+    static final Duration STALL = Duration.ofSeconds(10);
+
+    /** Stops the daemon now and continues it after {@code pause}, without waiting for that. */
+    static String stall(ConfiguredDaemon d, Duration pause) throws java.io.IOException, InterruptedException {
+        d.signal("STOP");
+        Thread resume = new Thread(() -> {
+            try {
+                Thread.sleep(pause.toMillis());
+                d.signal("CONT");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "continue gateway A");
+        resume.setDaemon(true);
+        resume.start();
+        return "ok: gateway A stopped for " + pause.toSeconds() + " s";
+    }
 
     private static String config(int group, String state, int peer, String peerState, CephTestCluster c) {
         String ceph = "ceph-conf: " + c.conf() + ", rbd-user: admin, keyring: " + c.adminKeyring();
@@ -43,21 +64,23 @@ class HaMultipathGuestTest {
         VmRun.image();
         try (CephTestCluster cluster = CephTestCluster.start(DaemonProcess.logDir().resolveSibling("it-ceph")
                 .resolve("HaMultipathGuestTest"), 17200)) {
-            // no exclusive-lock: both gateways write the image (active/active), and a killed one's lock would hold
-            // the other's writes until the OSD drops its watch
-            cluster.rbd("create", "--size", (IMAGE_BYTES >> 20) + "M", "--image-feature", "layering",
-                    CephTestCluster.POOL + "/ha");
+            cluster.createImage("ha", IMAGE_BYTES); // the default features: exclusive-lock among them
             try (ConfiguredDaemon a = ConfiguredDaemon.start("HaMultipathGuestTest-A",
                     config(1, "active-optimized", 2, "active-non-optimized", cluster));
                  ConfiguredDaemon b = ConfiguredDaemon.start("HaMultipathGuestTest-B",
                          config(2, "active-non-optimized", 1, "active-optimized", cluster))) {
                 int[] kills = {0};
+                int[] stalls = {0};
                 VmRun run = VmRun.run("ha-multipath", a.target(IQN).port(), "ha-multipath.sh", Map.of(
                         "IQN", IQN, "PORT2", Integer.toString(b.target(IQN).port()),
                         "FIO_SIZE", Long.toString(FIO_BYTES)), GUEST_LIMIT, request -> switch (request) {
                             case "kill-a" -> {
                                 kills[0]++;
                                 yield "ok: gateway A killed, exit code " + a.kill();
+                            }
+                            case "stall-a" -> {
+                                stalls[0]++;
+                                yield stall(a, STALL);
                             }
                             case "restart-a" -> {
                                 a.restart();
@@ -72,6 +95,7 @@ class HaMultipathGuestTest {
                 }
                 assertTrue(run.succeeded(), "guest test ha-multipath.sh" + context);
                 assertTrue(kills[0] == 1, "gateway A was killed once" + context);
+                assertTrue(stalls[0] == 1, "gateway A was stopped once" + context);
                 a.assertAlive();
                 b.assertAlive();
             }
