@@ -48,6 +48,8 @@ class GatewayFencingTest {
     static final long LBA = 2048;
     static final int BYTES = 8192;
     static final Duration LIMIT = Duration.ofSeconds(30);
+    /** How long X's status is waited for after A continued (an aborted task gets none). */
+    static final Duration X_LIMIT = Duration.ofSeconds(15);
     /** How long the initiator waits for A before it fails over (a 5 s replacement timeout and the detection). */
     static final Duration FAILOVER_AFTER = Duration.ofSeconds(6);
     static final int WRITE_EXCLUSIVE_REGISTRANTS_ONLY = 5;
@@ -115,12 +117,16 @@ class GatewayFencingTest {
         }
     }
 
+    /**
+     * Each round logs in afresh: a session the test does not read while it waits elsewhere would miss the gateway's
+     * keepalive pings and be dropped after 30 s.
+     */
     @Test
     void aStalledGatewayNeverWritesAfterFailover() throws Exception {
         clearReservations();
-        try (TestConnection viaA = login(a, ONE); TestConnection viaB = login(b, ONE)) {
-            for (int stall : stalls()) {
-                for (int round = 1; round <= roundsEach(); round++) {
+        for (int stall : stalls()) {
+            for (int round = 1; round <= roundsEach(); round++) {
+                try (TestConnection viaA = login(a, ONE); TestConnection viaB = login(b, ONE)) {
                     failoverRound(viaA, viaB, stall, round);
                 }
             }
@@ -150,7 +156,7 @@ class GatewayFencingTest {
         assertGood(settle(() -> write(viaB, 'Y')), what + ": Y through B");
         sleepUntil(t0, Duration.ofSeconds(stall));
         signal(a, "CONT");
-        ScsiResult x = viaA.awaitStatusOrNull(itt, LIMIT);
+        ScsiResult x = viaA.awaitStatusOrNull(itt, X_LIMIT);
         assertTrue(x == null || x.status() != 0, what + ": the stalled gateway answered X with GOOD: " + x);
         assertArrayEquals(pattern('Y'), imageBlocks(), what + ": a stale write landed over Y");
         record("failover", stall, round, takeoverMs, 0, outcome(x), "Y");
@@ -158,9 +164,9 @@ class GatewayFencingTest {
 
     @Test
     void aPreemptedInitiatorNeverWritesThroughAStalledGateway() throws Exception {
-        try (TestConnection oneViaA = login(a, ONE); TestConnection twoViaB = login(b, TWO)) {
-            for (int stall : stalls()) {
-                for (int round = 1; round <= roundsEach(); round++) {
+        for (int stall : stalls()) {
+            for (int round = 1; round <= roundsEach(); round++) {
+                try (TestConnection oneViaA = login(a, ONE); TestConnection twoViaB = login(b, TWO)) {
                     preemptRound(oneViaA, twoViaB, stall, round);
                 }
             }
@@ -202,7 +208,7 @@ class GatewayFencingTest {
         long takeoverMs = (System.nanoTime() - moved) / 1_000_000;
         assertGood(settle(() -> write(twoViaB, 'Y')), what + ": Y through B");
         resume.join();
-        ScsiResult x = early != null ? early : oneViaA.awaitStatusOrNull(itt, LIMIT);
+        ScsiResult x = early != null ? early : oneViaA.awaitStatusOrNull(itt, X_LIMIT);
         assertFalse(early == null && x != null && x.status() == 0,
                 what + ": the preempted initiator's WRITE got GOOD after the PREEMPT AND ABORT did: " + x);
         assertArrayEquals(pattern('Y'), imageBlocks(), what + ": a stale write landed over Y");
