@@ -167,7 +167,7 @@ public final class CachedBlockDevice implements BlockDevice {
     }
     LOG.info("cache: node(s) {}, {}, {} partitions/node of up to {} blocks of {} bytes, {}",
         java.util.Arrays.toString(nodeIds), ownPoolsMemory != null ? "own memory" : "shared pool",
-        params.partitionsPerNode(), d.space.partitions[0].slots, params.blockSize(), params.writePolicy());
+        params.partitionsPerNode(), d.space.partitions[0].slots(), params.blockSize(), params.writePolicy());
     return d;
   }
 
@@ -251,18 +251,19 @@ public final class CachedBlockDevice implements BlockDevice {
       return;
     }
     boolean sequential = admission.sequential(offset, offset + length);
-    int path = oneBlockPath(offset, length, sequential, dst);
-    if (path == HIT) {
+    int outcome = readHere(offset, length, sequential, dst);
+    if (outcome == ReadDecision.COPIED) {
       done.ioComplete(IoStatus.OK);
       return;
     }
-    if (path == READ_THROUGH) {
+    if (outcome == ReadDecision.READ_THROUGH) {
       // Nothing of the cache's is involved: the backing device reads into the caller's buffer and completes to the
       // caller. (Not counted in flight: one still running at close fails as any read of a closed device does.)
       backing.read(offset, length, dst, done);
       return;
     }
     ReadRequest r = readRequest(offset, length, sequential);
+    r.admitted = outcome == ReadDecision.ADMITTED;
     r.buf = dst;
     r.base = dst.writerIndex();
     r.done = done;
@@ -304,72 +305,40 @@ public final class CachedBlockDevice implements BlockDevice {
 
   /**
    * PRE-FETCH: every granule of {@code block} counts as read through just now, so the read that follows fills it
-   * (the reuse rule admits it; no first-time or scan rule reads it through).
+   * (the reuse rule admits it; no first-time or scan rule reads it through). No partition lock: the admission's
+   * tables are racy on purpose, and the read that follows runs on this thread.
    */
   void wantedSoon(long block) {
-    CachePartition p = space.partitionOf(block);
-    p.lock.lock();
-    try {
-      admission.wanted(block, 0, space.granules(block));
-    } finally {
-      p.lock.unlock();
-    }
+    admission.wanted(block, 0, space.granules(block));
   }
 
-  private static final int CACHE_REQUEST = 0;
-  private static final int HIT = 1;
-  private static final int READ_THROUGH = 2;
   /** The largest hit copied under the partition lock: the lock never covers a bulk copy. */
   private static final int HIT_COPY_MAX = 64 * 1024;
 
   /**
-   * How a read within one block is served, decided (and recorded and counted) under one partition lock: {@link #HIT}
-   * when the block is held and the bytes valid (copied into {@code dst} here, under the lock: at most 64 KiB, no
-   * request, no pin, no second lock to unpin; a read the router would forward is left to the request); {@link
-   * #READ_THROUGH} when the block is not held and the admission gives it no slot (most reads of a LUN larger than the
-   * cache: one lookup more than no cache); else {@link #CACHE_REQUEST} (a fill, a wait for one, a larger or forwarded
-   * hit, or a read over several blocks).
+   * A read within one block, decided by its partition before any cache request exists ({@link
+   * CachePartition#readHere}): a hit of at most 64 KiB that the router would not forward is copied into {@code dst}
+   * under the partition lock (no request, no pin, no second lock to unpin); a miss the admission gives no slot is read
+   * through by the caller (most reads of a LUN larger than the cache: one lookup more than no cache). Anything else,
+   * and a read over several blocks, needs a cache request.
    */
-  private int oneBlockPath(long offset, int length, boolean sequential, ByteBuf dst) {
+  private int readHere(long offset, int length, boolean sequential, ByteBuf dst) {
     long block = offset / blockSize;
     if (length == 0 || (offset + length - 1) / blockSize != block) {
-      return CACHE_REQUEST;
+      return ReadDecision.NEEDS_REQUEST;
     }
     boolean copyHere = length <= HIT_COPY_MAX
         && !(nodeExecutors.present() && router.routes(length, Math.max(0, NodeThread.currentNode())));
-    long blockStart = block * blockSize;
-    int from = (int) (offset - blockStart);
-    int to = from + length;
-    int g0 = from / space.granule;
-    int g1 = (to + space.granule - 1) / space.granule;
-    boolean whole = from == 0 && to == space.blockBytes(block);
+    int from = (int) (offset - block * blockSize);
+    int at = dst.writerIndex();
     CachePartition p = space.partitionOf(block);
-    p.lock.lock();
-    try {
-      int s = p.lookup(block);
-      if (s >= 0) {
-        if (!copyHere || !p.valid.covers(s, g0, g1)) {
-          return CACHE_REQUEST;
-        }
-        // Copied under the lock: nothing can unmap, evict or rewrite the slot meanwhile (a fill of other granules
-        // writes other bytes, or, refilling a clean block, the same ones).
-        int at = dst.writerIndex();
-        dst.writeBytes(p.views[s], from, length);
-        p.used(s);
-        counters.hits[p.node].increment();
-        space.touches.touched(DataTouches.Kind.COPY, p.node, length);
-        space.touches.touched(DataTouches.Kind.COPY, dst, at, length);
-        return HIT;
-      }
-      if (admission.fills(p, block, g0, g1, whole, sequential)) {
-        return CACHE_REQUEST;
-      }
-      admission.readThrough(block, g0, g1);
-    } finally {
-      p.lock.unlock();
+    int outcome = p.readHere(admission, block, from, from + length, space.blockBytes(block), sequential,
+        copyHere ? dst : null);
+    if (outcome == ReadDecision.COPIED) {
+      space.touches.touched(DataTouches.Kind.COPY, p.node(), length);
+      space.touches.touched(DataTouches.Kind.COPY, dst, at, length);
     }
-    counters.readThrough(p.node);
-    return READ_THROUGH;
+    return outcome;
   }
 
   private ReadRequest readRequest(long offset, int length, boolean sequential) {
