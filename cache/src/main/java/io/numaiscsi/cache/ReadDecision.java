@@ -58,55 +58,70 @@ final class ReadDecision {
              boolean admitted, FillWaiter waiter, int[] slots, int i, ByteBuf dst) {
     int g0 = from / granule;
     int g1 = (to + granule - 1) / granule;
-    int all = (blockBytes + granule - 1) / granule;
     boolean whole = from == 0 && to == blockBytes;
     int s = t.lookup(block);
     if (s >= 0) {
       if (waiter == null) {
         return copyHit(s, from, to, g0, g1, dst);
       }
-      if (t.covers(s, g0, g1)) {
-        t.pin(s);
-        counters.hits[node].increment();
-        slots[i] = s;
-        return HIT;
-      }
-      if (t.fillReads(s, g0, g1)) {
-        t.pin(s);
-        waitFor(s, waiter, slots, i);
-        return WAIT;
-      }
-      if (t.idleAndClean(s)) {
-        // Never while someone else holds the slot: a reader copying or sending from it never sees its bytes change.
-        t.pin(s);
-        if (sequential) {
-          t.startSubFill(s, g0, all); // the stream reads the rest of the block ahead
-        } else {
-          t.startFillOfMissing(s, all);
-        }
-        waitFor(s, waiter, slots, i);
-        return FILL;
+      int outcome = cached(s, g0, g1, blockBytes, sequential, waiter, slots, i);
+      if (outcome != READ_THROUGH) {
+        return outcome;
       }
     } else if (admitted || admission.fills(t, block, g0, g1, whole, sequential)) {
-      if (waiter == null) {
-        return ADMITTED;
-      }
-      s = t.acquire();
-      if (s < 0) {
-        counters.bypasses[node].increment();
-        slots[i] = -1;
-        return BYPASS;
-      }
-      // a whole block, or a sequential stream reading the rest of it ahead; an admitted small miss fills its granules
-      boolean ahead = whole || sequential;
-      t.startFill(s, block, ahead ? 0 : g0, ahead ? all : g1);
-      waitFor(s, waiter, slots, i);
-      return FILL;
+      return waiter == null ? ADMITTED : fill(block, g0, g1, blockBytes, whole || sequential, waiter, slots, i);
     }
     admission.readThrough(block, g0, g1);
     counters.readThrough(node);
     if (slots != null) {
       slots[i] = -1;
+    }
+    return READ_THROUGH;
+  }
+
+  /**
+   * An admitted miss of a request: a slot filling the piece's granules, or the whole block ({@code ahead}: a whole
+   * block, or a sequential stream reading the rest of it ahead); {@link #BYPASS} when every slot is in use.
+   */
+  private int fill(long block, int g0, int g1, int blockBytes, boolean ahead, FillWaiter waiter, int[] slots, int i) {
+    int s = t.acquire();
+    if (s < 0) {
+      counters.bypasses[node].increment();
+      slots[i] = -1;
+      return BYPASS;
+    }
+    t.startFill(s, block, ahead ? 0 : g0, ahead ? granules(blockBytes) : g1);
+    waitFor(s, waiter, slots, i);
+    return FILL;
+  }
+
+  /**
+   * A piece of cached slot s for a request: {@link #HIT}, {@link #WAIT}, a sub-block {@link #FILL}, or
+   * {@link #READ_THROUGH} when the slot is filling other granules or in other hands (nothing done yet).
+   */
+  private int cached(int s, int g0, int g1, int blockBytes, boolean sequential, FillWaiter waiter, int[] slots,
+                     int i) {
+    if (t.covers(s, g0, g1)) {
+      t.pin(s);
+      counters.hits[node].increment();
+      slots[i] = s;
+      return HIT;
+    }
+    if (t.fillReads(s, g0, g1)) {
+      t.pin(s);
+      waitFor(s, waiter, slots, i);
+      return WAIT;
+    }
+    if (t.idleAndClean(s)) {
+      // Never while someone else holds the slot: a reader copying or sending from it never sees its bytes change.
+      t.pin(s);
+      if (sequential) {
+        t.startSubFill(s, g0, granules(blockBytes)); // the stream reads the rest of the block ahead
+      } else {
+        t.startFillOfMissing(s, granules(blockBytes));
+      }
+      waitFor(s, waiter, slots, i);
+      return FILL;
     }
     return READ_THROUGH;
   }
@@ -123,6 +138,11 @@ final class ReadDecision {
     t.used(s);
     counters.hits[node].increment();
     return COPIED;
+  }
+
+  /** Granules of a block of {@code blockBytes} (computed only where a fill needs it: a division per read costs). */
+  private int granules(int blockBytes) {
+    return (blockBytes + granule - 1) / granule;
   }
 
   private void waitFor(int s, FillWaiter waiter, int[] slots, int i) {
