@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBuf;
 /**
  * The per-piece read decision, in one place: hit, wait for the fill in flight, sub-block fill, miss with admission,
  * bypass or read-through. One per partition; its {@link CachePartition} calls it under its lock, for a cache request
- * ({@link ReadRequest}) and for the device's one-block path ({@code CachedBlockDevice.read}).
+ * ({@link ReadRequest}) and for the one-block path ({@link CacheReads#read}).
  */
 final class ReadDecision {
   /** The piece's granules are valid: pinned. */
