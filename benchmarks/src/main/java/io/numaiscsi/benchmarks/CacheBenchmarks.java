@@ -136,6 +136,42 @@ public class CacheBenchmarks {
     return shared.bytes;
   }
 
+  /**
+   * A LUN 512 times larger than its cache (1 GiB of RAM, 2 MiB of cache in 64 KiB blocks): 4 KiB reads at scattered
+   * offsets are mostly misses the admission reads through (lookup, admission, ghost table, backing read into the
+   * caller's buffer), with a rare fill or hit.
+   */
+  @State(Scope.Thread)
+  public static class LargeLun {
+    static final long SIZE = 1L << 30;
+    CachedBlockDevice cache;
+    ByteBuf dst;
+    long next;
+
+    @Setup(Level.Trial)
+    public void setup() {
+      NumaTopology t = NumaTopology.detect().nodeCount() > 1 ? NumaTopology.detect() : NumaTopology.detect().pretend(2);
+      CacheParameters p = new CacheParameters(1L << 20, 64 << 10, 8, 4, 64 << 10, WritePolicy.WRITE_THROUGH);
+      cache = CachedBlockDevice.create(new RamBlockDevice(SIZE, 512), p, t, NodeMemory.open(t), null);
+      dst = PooledByteBufAllocator.DEFAULT.directBuffer(4096);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      dst.release();
+      cache.close();
+    }
+  }
+
+  /** A 4 KiB read of a LUN much larger than the cache: the miss path, mostly read through. */
+  @Benchmark
+  public IoStatus miss4k(LargeLun lun) {
+    lun.next = (lun.next + 4096L * 1261) % LargeLun.SIZE;
+    lun.dst.clear();
+    lun.cache.read(lun.next, 4096, lun.dst, done);
+    return done.status;
+  }
+
   /** The floor: a plain copy of copyBytes between two direct buffers. */
   @Benchmark
   public int plainCopy() {

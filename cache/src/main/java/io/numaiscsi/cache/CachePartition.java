@@ -1,445 +1,414 @@
 package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One independent slice of a node's region: its own lock, block map, free list and LRU list. The
- * lock covers lookup, pinning and eviction, never I/O or bulk copies. A slot is on the LRU list
- * only when it is valid, clean, mapped and unpinned, so the LRU tail is always evictable; pinned
- * (in use), filling and dirty slots are never evicted. A slot taken out of the map while pinned
- * (invalidated or replaced) is an orphan and goes to the free list on its last unpin.
+ * One independent slice of a node's share of the cache: a lock over its {@link SlotTable}. Every method takes the lock
+ * itself, and the lock covers lookup, pinning, eviction and slot state, never backing I/O or bulk copies; requests
+ * parked for a slot are resumed after it is released. The bytes of a slot ({@link #view}) are copied outside the lock
+ * by whoever holds the slot pinned or reserved. Lock order: a partition, then its node's pool, never the reverse.
+ *
+ * <p>The read decision for one piece of a block ({@link ReadDecision}) is made under the lock, for a cache request
+ * ({@link #read}) and for a read of one block that may finish without one ({@link #readHere}).
  */
 final class CachePartition {
-  static final byte FREE = 0;
-  static final byte FILLING = 1;
-  static final byte VALID = 2;
-  /** Taken for a copy-on-write update; not in the map yet. */
-  static final byte RESERVED = 3;
-  /** Misses without an eviction, in slots, after which a partition counts as settled. */
-  static final int SETTLED_MISSES = 4;
-  /**
-   * Misses, in slots, for which the least recently used block must have gone unused before a settled partition's
-   * admission may evict it (see {@link #roomForNewBlock}).
-   */
-  static final int IDLE_MISSES = 64;
+  /** A write-back step found no slot: the write is parked until one comes free. */
+  static final int PARKED = -1;
+  /** A write-back step found the device at its hard dirty limit: the write is parked until a batch cleans blocks. */
+  static final int PARKED_FOR_ROOM = -2;
+  /** What {@link #pinBase} did: the base is pinned and valid. */
+  static final int BASE_READY = 0;
+  /** The base is pinned and being filled: the write waits on that fill. */
+  static final int BASE_FILLING = 1;
+  /** The block was not cached whole: a fill of it was started (the write waits on it; the caller issues it). */
+  static final int BASE_FILL = 2;
 
-  final ReentrantLock lock = new ReentrantLock();
-  final int node;
-  final int slots;
-  final int blockSize;
-  final ByteBuf[] views;
-  final SlotIo[] io;
-  final LongIntMap map;
-  final long[] blockOf;
-  final byte[] state;
-  final boolean[] mapped;
-  /** Dirty slots: change them only through markDirty / markClean, which keep the device's dirty bytes. */
-  final boolean[] dirty;
-  /** System.nanoTime() since which the slot's block has been dirty (meaningful while dirty). */
-  final long[] dirtySince;
-  private int dirtySlots;
-  private final DirtyAccount dirtyAccount;
-  final boolean[] writeback;
-  final int[] pins;
-  final int[] version;
-  /** Valid granules per slot: a fill marks what it read, a dirty copy is wholly valid. */
-  final GranuleMap valid;
-  final int granulesPerBlock;
-  /** Where each slot's memory comes from, and the pool block it holds (-1: none). */
-  private final PoolShare share;
-  private final int[] poolBlock;
-  /** Free slots holding memory; spare slots hold none (their memory is in the pool or was never taken). */
-  private final int[] freeStack;
-  private int freeCount;
-  private final int[] spareStack;
-  private int spareCount;
-  private final int[] prev;
-  /** Per slot: {@link #missClock} when it last went to the head of the LRU list. */
-  private final long[] usedAt;
-  private final int[] next;
-  private final boolean[] inLru;
-  private int head = -1;
-  private int tail = -1;
-  private final CacheCounters counters;
-  /** Requests waiting for a slot (write-back writes only), linked through WriteBackWrite.nextParked. */
-  private final ParkedWrites parked = new ParkedWrites();
-  /** A slot became reusable while requests were parked: wake them after unlocking. */
-  private boolean wakeDue;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final int node;
+  private final DirtyAccount dirty;
+  private final SlotTable t;
+  private final ReadDecision reads;
   /**
-   * Requests waiting for room under the device's hard dirty limit. Kept apart from those waiting for a slot: a slot
+   * Writes waiting for room under the device's hard dirty limit. Kept apart from those waiting for a slot: a slot
    * coming free does not help them, and waking them for it let them evict and refill each other's bases in a loop.
    */
   private final ParkedWrites waitingForRoom = new ParkedWrites();
-  /** Read misses looked at in this partition, and that count at its last eviction (see {@link #settled}). */
-  private long missClock;
-  private long lastEviction;
-
-  /** A partition with a pool of its own over {@code memory} (tests). */
-  CachePartition(int node, ByteBuffer memory, int slots, int blockSize, int granule, CacheCounters counters,
-                 SlotIo.Sink slotSink) {
-    this(node, new PoolShare(NodeBlockPool.over(node, memory, blockSize)), slots, blockSize, granule, counters,
-        slotSink, new DirtyAccount((long) slots * blockSize, 0.5, blockSize));
-    share.join(new CachePartition[] {this});
-  }
 
   /**
    * Up to {@code slots} blocks, their memory taken from {@code share}'s pool as misses need it; the caller joins the
    * share to the pool once all of its partitions exist.
    */
   CachePartition(int node, PoolShare share, int slots, int blockSize, int granule, CacheCounters counters,
-                 SlotIo.Sink slotSink, DirtyAccount dirtyAccount) {
-    this.dirtyAccount = dirtyAccount;
-    this.share = share;
+                 SlotIo.Sink slotSink, DirtyAccount dirty) {
     this.node = node;
-    this.granulesPerBlock = blockSize / granule;
-    this.valid = new GranuleMap(slots, granulesPerBlock);
-    this.slots = slots;
-    this.blockSize = blockSize;
-    this.counters = counters;
-    views = new ByteBuf[slots];
-    poolBlock = new int[slots];
-    io = new SlotIo[slots];
-    map = new LongIntMap(slots);
-    blockOf = new long[slots];
-    state = new byte[slots];
-    mapped = new boolean[slots];
-    dirty = new boolean[slots];
-    dirtySince = new long[slots];
-    writeback = new boolean[slots];
-    pins = new int[slots];
-    version = new int[slots];
-    freeStack = new int[slots];
-    spareStack = new int[slots];
-    prev = new int[slots];
-    usedAt = new long[slots];
-    next = new int[slots];
-    inLru = new boolean[slots];
-    for (int s = 0; s < slots; s++) {
-      poolBlock[s] = -1;
-      io[s] = new SlotIo(slotSink, this, s);
-      spareStack[s] = slots - 1 - s; // slot 0 handed out first
-      prev[s] = -1;
-      next[s] = -1;
+    this.dirty = dirty;
+    this.t = new SlotTable(this, node, share, slots, blockSize, granule, counters, slotSink, dirty);
+    this.reads = new ReadDecision(t, node, granule, counters);
+  }
+
+  int node() {
+    return node;
+  }
+
+  int slots() {
+    return t.slots();
+  }
+
+  /** The memory of slot s, which the caller holds pinned or reserved. */
+  ByteBuf view(int s) {
+    return t.view(s);
+  }
+
+  /** The backing I/O of slot s (its fill range, its completion), which the caller holds pinned. */
+  SlotIo io(int s) {
+    return t.io(s);
+  }
+
+  /** The block slot s holds; the caller holds it pinned. */
+  long blockOf(int s) {
+    return t.blockOf(s);
+  }
+
+  // ---- reads ----
+
+  /**
+   * The read decision for one piece of a cache request, bytes [from, to) of {@code block} ({@code blockBytes} of it
+   * inside the device), made under the lock: see {@link ReadDecision#decide}.
+   */
+  int read(ReadAdmission admission, long block, int from, int to, int blockBytes, boolean sequential, boolean admitted,
+           FillWaiter waiter, int[] slots, int i) {
+    lock.lock();
+    try {
+      return reads.decide(admission, block, from, to, blockBytes, sequential, admitted, waiter, slots, i, null);
+    } finally {
+      lock.unlock();
     }
-    spareCount = slots;
-  }
-
-  // ---- everything below runs with the lock held ----
-
-  int lookup(long block) {
-    return map.get(block);
   }
 
   /**
-   * Counts a read miss; true when the partition has evicted nothing for the last {@link #SETTLED_MISSES} slots' worth
-   * of misses: what it is asked for then fits, and a miss may fill without the reuse the admission otherwise asks for
-   * (a LUN that fits in the cache warms up under random reads; on one larger than it, misses evict, and the partition
-   * stays strict).
+   * The same decision for a read within one block before any cache request exists; a hit is copied into {@code dst}
+   * under the lock (null: it may not be): see {@link ReadDecision#decide}.
    */
-  boolean settled() {
-    return ++missClock - lastEviction > (long) SETTLED_MISSES * slots;
+  int readHere(ReadAdmission admission, long block, int from, int to, int blockBytes, boolean sequential,
+               ByteBuf dst) {
+    lock.lock();
+    try {
+      return reads.decide(admission, block, from, to, blockBytes, sequential, false, null, null, 0, dst);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
-   * Whether a new block can take a slot without evicting one still in use: a free slot, memory of the pool, or an LRU
-   * tail unused for {@link #IDLE_MISSES} slots' worth of misses. On a LUN several times larger than the cache, random
-   * misses reach each block held every few slots' worth of misses, so the tail is never that idle and a settled
-   * admission evicts nothing (before, one admission every {@link #SETTLED_MISSES} slots' worth of misses evicted a
-   * block for one that held a granule, turning the whole cache over every few seconds); when the working set moves,
-   * the blocks it left go idle and are replaced.
+   * The fill of slot s finished ({@code ok}: its granules were read); returns how many requests wait on it: hand each
+   * the result ({@link SlotIo#waiter}). A failed fill's slot leaves the map.
    */
-  boolean roomForNewBlock() {
-    return freeCount > 0 || spareCount > 0 && share.pool.freeBytes() > 0
-        || tail >= 0 && missClock - usedAt[tail] > (long) IDLE_MISSES * slots;
+  int fillDone(int s, boolean ok) {
+    lock.lock();
+    try {
+      t.filled(s, ok);
+      return t.io(s).takeWaiters();
+    } finally {
+      unlockAndWake();
+    }
   }
 
-  /** Whether slot s holds granules [g0, g1) or is filling them. */
-  boolean holds(int s, int g0, int g1) {
-    return valid.covers(s, g0, g1) || state[s] == FILLING && io[s].fillCovers(g0, g1);
+  void unpin(int s) {
+    lock.lock();
+    try {
+      t.unpin(s);
+    } finally {
+      unlockAndWake();
+    }
   }
 
-  /** A free slot, or the LRU tail evicted; -1 when every slot is pinned, filling or dirty. Pinned once. */
-  int acquire() {
+  /**
+   * After a write-through write or an unmap reached the backing device, for bytes [from, to) of {@code block}: a clean
+   * block no one uses forgets those granules (the next read fills them again); one written whole, in use or being
+   * filled leaves the map (its possibly older data serves only the requests already holding or waiting on it). A
+   * dirty block (write-back) is never dropped for a write; an unmap drops it when it covers it whole (its data is
+   * superseded, and writing it back would allocate what the backing device just deallocated) and not being written
+   * back, else zeroes those bytes in it, so the next write-back writes zeros.
+   */
+  void invalidate(long block, int from, int to, boolean whole, boolean unmap) {
+    lock.lock();
+    try {
+      int s = t.lookup(block);
+      if (s < 0) {
+        return;
+      }
+      if (t.isDirty(s)) {
+        if (unmap) {
+          if (whole && !t.writingBack(s)) {
+            t.unmapSlot(s);
+          } else {
+            t.zero(s, from, to);
+          }
+        }
+      } else if (t.idleAndClean(s) && !whole) {
+        t.forget(s, from, to);
+      } else {
+        t.unmapSlot(s);
+      }
+    } finally {
+      unlockAndWake();
+    }
+  }
+
+  // ---- write-back writes (see WriteBackWrite) ----
+
+  /**
+   * A slot for a block written whole: reserved and pinned (copy into {@link #view}, then {@link #installWritten}), or
+   * {@link #PARKED} / {@link #PARKED_FOR_ROOM} with the write parked.
+   */
+  int reserveForWrite(WriteBackWrite w) {
+    int s = PARKED_FOR_ROOM;
+    lock.lock();
+    try {
+      // every block written becomes a new dirty block: no slot work (fills, evictions) without room for it
+      if (!dirty.admitsBlock()) {
+        waitingForRoom.add(w);
+      } else if ((s = t.acquire()) < 0) {
+        t.park(w);
+        s = PARKED;
+      }
+    } finally {
+      if (s >= 0) {
+        lock.unlock();
+      } else {
+        unlockAndWake();
+      }
+    }
+    return s;
+  }
+
+  /** Installs reserved slot s as the block's dirty current version and unpins it. */
+  void installWritten(int s, long block) {
+    lock.lock();
+    try {
+      t.install(s, block, true);
+      t.unpin(s);
+    } finally {
+      unlockAndWake();
+    }
+  }
+
+  /**
+   * Pins the base of a block written in part: the cached block if it is (or its fill in flight will be) whole, else
+   * (a clean partial copy is dropped: the backing device is authoritative) a new slot filling the whole block of
+   * {@code all} granules. Tells {@code w} the base slot and its version ({@link WriteBackWrite#pinnedBase}). Returns
+   * {@link #BASE_READY}, {@link #BASE_FILLING} or {@link #BASE_FILL} ({@code w} waits on the fill), or {@link #PARKED}
+   * / {@link #PARKED_FOR_ROOM} with the write parked.
+   */
+  int pinBase(long block, int all, WriteBackWrite w) {
+    lock.lock();
+    try {
+      if (!dirty.admitsBlock()) {
+        waitingForRoom.add(w);
+        return PARKED_FOR_ROOM;
+      }
+      int b = t.lookup(block);
+      if (b >= 0 && !t.holdsWhole(b, all)) {
+        t.unmapSlot(b);
+        b = -1;
+      }
+      if (b >= 0) {
+        t.pin(b);
+        w.pinnedBase(b, t.version(b));
+        if (t.state(b) == SlotTable.FILLING) {
+          t.io(b).addWaiter(w);
+          return BASE_FILLING;
+        }
+        return BASE_READY;
+      }
+      b = t.acquire();
+      if (b < 0) {
+        t.park(w);
+        return PARKED;
+      }
+      t.startFill(b, block, 0, all);
+      t.io(b).addWaiter(w);
+      w.pinnedBase(b, t.version(b));
+      return BASE_FILL;
+    } finally {
+      unlockAndWake();
+    }
+  }
+
+  /**
+   * A slot for the new copy of a block written in part, whose base {@code w} holds pinned: reserved and pinned, or,
+   * without one (or without dirty room), the base unpinned and {@link #PARKED} / {@link #PARKED_FOR_ROOM}.
+   */
+  int reserveCopy(int base, WriteBackWrite w) {
     int s;
-    if (freeCount > 0) {
-      s = freeStack[--freeCount];
-    } else if (spareCount > 0 && (s = bindSpare()) >= 0) {
-      // memory from the node's pool: nothing evicted
-    } else if (tail >= 0) {
-      s = evictTail();
-    } else {
-      return -1;
+    WriteBackWrite others = null;
+    lock.lock();
+    try {
+      boolean room = dirty.admitsBlock();
+      s = room ? t.acquire() : -1;
+      if (s < 0) {
+        // The base may be the only reusable slot and this request needs two: a slot freed by this unpin wakes the
+        // requests parked before, not this one (that would spin), which waits for a write-back or another unpin.
+        // Without dirty room it waits for room instead.
+        t.unpin(base);
+        if (t.takeWakeDue()) {
+          others = t.takeParked();
+        }
+        if (room) {
+          t.park(w);
+          s = PARKED;
+        } else {
+          waitingForRoom.add(w);
+          s = PARKED_FOR_ROOM;
+        }
+      }
+    } finally {
+      lock.unlock();
     }
-    state[s] = RESERVED;
-    valid.clear(s);
-    pins[s] = 1;
-    markClean(s);
-    version[s]++;
+    ParkedWrites.resumeAll(others);
     return s;
   }
 
-  /** Takes the LRU tail (valid, clean, unpinned) out of the list and the map; its memory stays with the slot. */
-  private int evictTail() {
-    int s = tail;
-    lruRemove(s);
-    map.remove(blockOf[s]);
-    mapped[s] = false;
-    counters.evictions[node].increment();
-    lastEviction = missClock;
-    return s;
+  /**
+   * Installs the copy in slot s as the block's dirty current version if {@code base} still is that version
+   * ({@code baseVersion}, unchanged); else drops the copy (the caller retries the block). Unpins both; true when
+   * installed.
+   */
+  boolean installCopy(int s, long block, int base, int baseVersion) {
+    lock.lock();
+    try {
+      boolean current = t.lookup(block) == base && t.version(base) == baseVersion;
+      if (current) {
+        t.install(s, block, true);
+        t.unpin(s);
+      } else {
+        t.abandon(s);
+      }
+      t.unpin(base);
+      return current;
+    } finally {
+      unlockAndWake();
+    }
   }
 
-  /** A spare slot given a block of the pool's memory, or -1 when the pool has none free. */
-  private int bindSpare() {
-    int b = share.pool.take(share);
-    if (b < 0) {
-      return -1;
+  // ---- write-back batches ----
+
+  /** Whether the block is cached here dirty (not yet on the backing device). */
+  boolean isDirty(long block) {
+    lock.lock();
+    try {
+      int s = t.lookup(block);
+      return s >= 0 && t.isDirty(s);
+    } finally {
+      lock.unlock();
     }
-    int s = spareStack[--spareCount];
-    poolBlock[s] = b;
-    views[s] = share.pool.view(b);
-    return s;
   }
+
+  /**
+   * Marks every dirty block no batch is writing yet as being written back and pins it; their {@link SlotIo}s go to
+   * {@code batch} from index {@code n}. Returns the new count.
+   */
+  int startWriteback(SlotIo[] batch, int n) {
+    lock.lock();
+    try {
+      return t.startWriteback(batch, n);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The write-back of slot s finished: clean if {@code ok}, else still dirty; unpinned. Returns its block. */
+  long writebackDone(int s, boolean ok) {
+    lock.lock();
+    try {
+      long block = t.blockOf(s);
+      t.wroteBack(s, ok);
+      return block;
+    } finally {
+      unlockAndWake();
+    }
+  }
+
+  /** Whether a dirty block not being written back has been dirty since {@code cutoff} (System.nanoTime) or before. */
+  boolean hasDirtySince(long cutoff) {
+    lock.lock();
+    try {
+      return t.hasDirtySince(cutoff);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // ---- parked writes ----
+
+  /** Unlocks, then resumes the writes parked for a slot if one came free meanwhile. */
+  private void unlockAndWake() {
+    boolean due = t.takeWakeDue();
+    lock.unlock();
+    if (due) {
+      wakeParked();
+    }
+  }
+
+  /** Resumes the writes parked for a slot. */
+  void wakeParked() {
+    WriteBackWrite r;
+    lock.lock();
+    try {
+      r = t.takeParked();
+      t.takeWakeDue();
+    } finally {
+      lock.unlock();
+    }
+    ParkedWrites.resumeAll(r);
+  }
+
+  /** Resumes the writes waiting for dirty room (the device's dirty bytes went down). */
+  void wakeForDirtyRoom() {
+    WriteBackWrite r;
+    lock.lock();
+    try {
+      r = waitingForRoom.takeAll();
+    } finally {
+      lock.unlock();
+    }
+    ParkedWrites.resumeAll(r);
+  }
+
+  // ---- the pool, diagnostics ----
 
   /**
    * Gives up to {@code wanted} blocks of memory back to the pool: free slots' first, then the least recently used
    * clean blocks' (evicted). Pinned, filling and dirty blocks stay. Returns how many were given.
    */
   int giveBack(int wanted) {
-    int given = 0;
-    while (given < wanted && freeCount > 0) {
-      unbind(freeStack[--freeCount]);
-      given++;
-    }
-    while (given < wanted && tail >= 0) {
-      int s = evictTail();
-      state[s] = FREE;
-      valid.clear(s);
-      version[s]++;
-      unbind(s);
-      given++;
-    }
-    return given;
-  }
-
-  private void unbind(int s) {
-    share.pool.give(share, poolBlock[s]);
-    poolBlock[s] = -1;
-    views[s] = null;
-    spareStack[spareCount++] = s;
-  }
-
-  /** Maps a freshly acquired slot as FILLING granules [from, to) of {@code block}; the caller holds its pin. */
-  void startFill(int s, long block, int from, int to) {
-    blockOf[s] = block;
-    mapped[s] = true;
-    map.put(block, s);
-    startSubFill(s, from, to);
-  }
-
-  /** A slot already mapped gets granules [from, to) filled; the caller holds its pin (and no one else does). */
-  void startSubFill(int s, int from, int to) {
-    state[s] = FILLING;
-    io[s].fillFrom = from;
-    io[s].fillTo = to;
-  }
-
-  /** A hit served without a pin: the slot becomes the most recently used. */
-  void used(int s) {
-    if (inLru[s]) {
-      lruRemove(s);
-      lruPushHead(s);
+    lock.lock();
+    try {
+      return t.giveBack(wanted);
+    } finally {
+      lock.unlock();
     }
   }
 
-  void pin(int s) {
-    if (pins[s]++ == 0 && inLru[s]) {
-      lruRemove(s);
+  /** Slots pinned now (by reads in flight, buffers served in place, write-backs). */
+  int pinnedSlots() {
+    lock.lock();
+    try {
+      return t.pinnedSlots();
+    } finally {
+      lock.unlock();
     }
   }
 
-  /** Drops one pin; true when the slot became available for reuse (free list or LRU). */
-  boolean unpin(int s) {
-    if (--pins[s] > 0) {
-      return false;
+  /** Slot states, for diagnosing a stuck request. */
+  void describe(StringBuilder sb) {
+    lock.lock();
+    try {
+      sb.append("parked=").append(t.hasParked() || !waitingForRoom.isEmpty());
+      t.describe(sb);
+    } finally {
+      lock.unlock();
     }
-    if (pins[s] < 0) {
-      throw new IllegalStateException("unpin of unpinned slot " + s);
-    }
-    if (!mapped[s]) {
-      release(s);
-      return true;
-    }
-    if (state[s] == VALID && !dirty[s]) {
-      lruPushHead(s);
-      return true;
-    }
-    return false;
-  }
-
-  private void release(int s) {
-    state[s] = FREE;
-    markClean(s);
-    freeStack[freeCount++] = s;
-    wakeDue |= !parked.isEmpty();
-  }
-
-  /** Whether parked requests must be woken (clears the flag). Lock held. */
-  boolean takeWakeDue() {
-    boolean w = wakeDue;
-    wakeDue = false;
-    return w;
-  }
-
-  /** Takes the slot out of the map; freed now if unpinned, else on its last unpin. */
-  void unmapSlot(int s) {
-    if (!mapped[s]) {
-      return;
-    }
-    map.remove(blockOf[s]);
-    mapped[s] = false;
-    markClean(s); // superseded: a batch never writes an unmapped slot back, so it is no longer dirty data
-    if (inLru[s]) {
-      lruRemove(s);
-    }
-    if (pins[s] == 0) {
-      release(s);
-    }
-  }
-
-  /** Installs a reserved, pinned slot as the block's current version (replacing any other). */
-  void install(int s, long block, boolean isDirty) {
-    int old = map.get(block);
-    // A block rewritten again and again keeps its first dirty time, so it still expires; one whose older
-    // version is being written back is dirty from now.
-    boolean inherit = old >= 0 && dirty[old] && !writeback[old];
-    long since = inherit ? dirtySince[old] : 0;
-    if (old >= 0) {
-      unmapSlot(old);
-    }
-    state[s] = VALID;
-    valid.mark(s, 0, granulesPerBlock);
-    blockOf[s] = block;
-    mapped[s] = true;
-    if (isDirty) {
-      markDirty(s, inherit ? since : System.nanoTime());
-    } else {
-      markClean(s);
-    }
-    map.put(block, s);
-  }
-
-  private void markDirty(int s, long since) {
-    if (!dirty[s]) {
-      dirty[s] = true;
-      dirtySlots++;
-      dirtyAccount.blockDirtied();
-    }
-    dirtySince[s] = since;
-  }
-
-  /** The slot's data is on the backing device (or superseded). */
-  void markClean(int s) {
-    if (dirty[s]) {
-      dirty[s] = false;
-      dirtySlots--;
-      dirtyAccount.blockCleaned();
-    }
-  }
-
-  /** Whether a dirty block not being written back has been dirty since {@code cutoff} (System.nanoTime) or before. */
-  boolean hasDirtySince(long cutoff) {
-    if (dirtySlots == 0) {
-      return false;
-    }
-    for (int s = 0; s < slots; s++) {
-      if (dirty[s] && !writeback[s] && dirtySince[s] - cutoff <= 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Returns a reserved slot that will not be installed. */
-  void abandon(int s) {
-    pins[s] = 0;
-    release(s);
-  }
-
-  void park(WriteBackWrite r) {
-    parked.add(r);
-  }
-
-  /** Takes the whole list of requests waiting for a slot (resume it after unlocking), or null. */
-  WriteBackWrite takeParked() {
-    return parked.takeAll();
-  }
-
-  /** Parks a write until the device's dirty bytes leave room for one more block. */
-  void parkForDirtyRoom(WriteBackWrite r) {
-    waitingForRoom.add(r);
-  }
-
-  /** Takes the whole list of requests waiting for dirty room, or null. */
-  WriteBackWrite takeParkedForDirtyRoom() {
-    return waitingForRoom.takeAll();
-  }
-
-  boolean hasParked() {
-    return !parked.isEmpty() || !waitingForRoom.isEmpty();
-  }
-
-  // ---- LRU: head = most recently used, tail = next victim ----
-
-  private void lruPushHead(int s) {
-    prev[s] = -1;
-    next[s] = head;
-    if (head >= 0) {
-      prev[head] = s;
-    }
-    head = s;
-    if (tail < 0) {
-      tail = s;
-    }
-    inLru[s] = true;
-    usedAt[s] = missClock;
-    wakeDue |= !parked.isEmpty();
-  }
-
-  private void lruRemove(int s) {
-    int p = prev[s];
-    int n = next[s];
-    if (p >= 0) {
-      next[p] = n;
-    } else {
-      head = n;
-    }
-    if (n >= 0) {
-      prev[n] = p;
-    } else {
-      tail = p;
-    }
-    inLru[s] = false;
-  }
-
-  /** Slots in LRU order, least recently used first (tests). */
-  int[] lruOrder() {
-    int n = 0;
-    for (int s = tail; s >= 0; s = prev[s]) {
-      n++;
-    }
-    int[] out = new int[n];
-    int i = 0;
-    for (int s = tail; s >= 0; s = prev[s]) {
-      out[i++] = s;
-    }
-    return out;
-  }
-
-  int freeCount() {
-    return freeCount;
   }
 }

@@ -96,7 +96,7 @@ final class CacheSpace {
   int totalSlots() {
     int n = 0;
     for (CachePartition p : partitions) {
-      n += p.slots;
+      n += p.slots();
     }
     return n;
   }
@@ -104,13 +104,8 @@ final class CacheSpace {
   /** Whether any partition holds a block dirty since {@code cutoff} or before that no batch is writing yet. */
   boolean hasDirtySince(long cutoff) {
     for (CachePartition p : partitions) {
-      p.lock.lock();
-      try {
-        if (p.hasDirtySince(cutoff)) {
-          return true;
-        }
-      } finally {
-        p.lock.unlock();
+      if (p.hasDirtySince(cutoff)) {
+        return true;
       }
     }
     return false;
@@ -119,14 +114,7 @@ final class CacheSpace {
   int pinnedSlots() {
     int n = 0;
     for (CachePartition p : partitions) {
-      p.lock.lock();
-      try {
-        for (int s = 0; s < p.slots; s++) {
-          n += p.pins[s] > 0 ? 1 : 0;
-        }
-      } finally {
-        p.lock.unlock();
-      }
+      n += p.pinnedSlots();
     }
     return n;
   }
@@ -134,19 +122,9 @@ final class CacheSpace {
   /** Slot states per partition: state, m(apped), d(irty), w(riting back), pins. */
   void describe(StringBuilder sb) {
     for (int i = 0; i < partitions.length; i++) {
-      CachePartition p = partitions[i];
-      p.lock.lock();
-      try {
-        sb.append("partition ").append(i).append(" free=").append(p.freeCount()).append(" lru=")
-            .append(p.lruOrder().length).append(" parked=").append(p.hasParked()).append(" slots:");
-        for (int s = 0; s < p.slots; s++) {
-          sb.append(' ').append(p.state[s]).append(p.mapped[s] ? "m" : "-").append(p.dirty[s] ? "d" : "")
-              .append(p.writeback[s] ? "w" : "").append('/').append(p.pins[s]);
-        }
-        sb.append('\n');
-      } finally {
-        p.lock.unlock();
-      }
+      sb.append("partition ").append(i).append(' ');
+      partitions[i].describe(sb);
+      sb.append('\n');
     }
   }
 }

@@ -27,25 +27,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The partitioned per-node block cache in front of a LUN's backing device (which does O_DIRECT).
- * Reads pin hit blocks and copy once into the caller's buffer, or, as shared reads, hand over a buffer over the
- * pinned blocks themselves (for a transport that sends straight from them); misses fill whole cache blocks from
- * the backing device asynchronously, one backing read per block however many requests miss on it.
- * Requests of at least the route threshold are forwarded once to the executor of the node holding
- * most of their bytes; smaller ones run on the calling thread.
- *
- * <p>Write-through: the backing device is written first, then the cached copies of the touched
- * blocks are invalidated, then the write completes. Write-back: every written block becomes a
- * fresh dirty copy (copy-on-write, so readers never see a half-updated block; partial blocks are
- * read-modify-write, filling the block first when it is not cached); dirty blocks are written back
- * in batches on flush, FUA, slot pressure, close and in the background (the {@link WriteBackFlusher}: above the dirty
- * ratio or past the dirty expiry; a write that would pass the hard dirty limit waits for a batch). Batches and write-back unmaps are serialized,
- * so two versions of one block are never in flight to the backing device at once.
+ * The partitioned per-node block cache in front of a LUN's backing device (which does O_DIRECT): the
+ * {@link BlockDevice} the SCSI layer sees. It refuses requests to a closed device or outside it and hands the rest to
+ * its read side ({@link CacheReads}: hits copied once or served in place, single-flight fills, read-through by
+ * admission) and its write side ({@link CacheWrites}: write-through, or write-back with copy-on-write dirty blocks
+ * written back in serialized batches on flush, FUA, slot pressure, close and in the background by the
+ * {@link WriteBackFlusher}); mapping queries go to {@link CacheMapping}. Requests of at least the route threshold are
+ * forwarded once to the node holding most of their bytes ({@link RequestDispatch}).
  */
 public final class CachedBlockDevice implements BlockDevice {
   private static final Logger LOG = LoggerFactory.getLogger(CachedBlockDevice.class);
-  /** Cache blocks GET LBA STATUS looks at per call for dirty blocks inside an unmapped run. */
-  private static final int MAPPING_SCAN_BLOCKS = 4096;
 
   private final BlockDevice backing;
   private final CacheParameters params;
@@ -53,21 +44,18 @@ public final class CachedBlockDevice implements BlockDevice {
   private final AffinityRouter router;
   private final CacheSpace space;
   private final CacheCounters counters;
-  private final NodeExecutors nodeExecutors;
   /** Non-null when the cache allocated its pools itself (and frees them when it closes). */
   private final NodeMemory ownPoolsMemory;
   private final NodeBlockPool[] pools;
-  private final FillCoordinator fills;
   /** Null under write-through. */
   private final WriteBackScheduler writeBacks;
   /** Null under write-through. */
   private final DirtyWatch dirtyWatch;
   private final WriteBackFlusher flusher;
   private final AtomicInteger inflight = new AtomicInteger();
-  private final ReadAdmission admission;
-  private final RequestPool<ReadRequest> reads;
-  private final RequestPool<WriteBackWrite> writeBackWrites;
-  private final RequestPool<BackingRequest> backingRequests;
+  private final CacheReads reads;
+  private final CacheWrites writes;
+  private final CacheMapping mapping;
   private volatile boolean closed;
 
   private CachedBlockDevice(BlockDevice backing, CacheParameters params, NumaTopology topology, NodeBlockPool[] pools,
@@ -80,26 +68,23 @@ public final class CachedBlockDevice implements BlockDevice {
     this.pools = pools;
     this.ownPoolsMemory = ownPoolsMemory;
     int nodes = topology.nodeCount();
-    this.nodeExecutors = new NodeExecutors(nodeExecutors, nodes);
+    NodeExecutors executors = new NodeExecutors(nodeExecutors, nodes);
     this.counters = new CacheCounters(nodes);
     SlotCompletions slotCompletions = new SlotCompletions();
     this.space = new CacheSpace(size, backing.blockSize(), params, nodeIds, pools, counters, slotCompletions,
         touches);
     this.router = new AffinityRouter(space.hash, blockSize, params.routeThreshold(), space.nodeIds);
-    this.fills = new FillCoordinator(backing, space);
+    FillCoordinator fills = new FillCoordinator(backing, space);
     this.writeBacks = params.writePolicy() == WritePolicy.WRITE_BACK
         ? new WriteBackScheduler(backing, space, fills) : null;
     slotCompletions.bind(fills, writeBacks);
     this.flusher = flusher;
     this.dirtyWatch = writeBacks != null
         ? new DirtyWatch(space, writeBacks, fills, params.dirtyExpire().toNanos()) : null;
-    NodeExecutors executors = this.nodeExecutors;
-    this.admission = new ReadAdmission(GhostTable.forSlots(space.totalSlots()), new StreamTable());
-    ReadAdmission admission = this.admission;
-    this.reads = new RequestPool<>(inflight,
-        p -> new ReadRequest(p, backing, space, fills, counters, executors, admission));
-    this.writeBackWrites = new RequestPool<>(inflight, p -> new WriteBackWrite(p, space, fills, writeBacks));
-    this.backingRequests = new RequestPool<>(inflight, p -> new BackingRequest(p, backing, fills, writeBacks));
+    RequestDispatch dispatch = new RequestDispatch(router, executors, counters);
+    this.reads = new CacheReads(backing, space, fills, counters, executors, dispatch, inflight);
+    this.writes = new CacheWrites(backing, space, fills, writeBacks, dispatch, inflight);
+    this.mapping = new CacheMapping(backing, space, writeBacks);
   }
 
   /**
@@ -167,7 +152,7 @@ public final class CachedBlockDevice implements BlockDevice {
     }
     LOG.info("cache: node(s) {}, {}, {} partitions/node of up to {} blocks of {} bytes, {}",
         java.util.Arrays.toString(nodeIds), ownPoolsMemory != null ? "own memory" : "shared pool",
-        params.partitionsPerNode(), d.space.partitions[0].slots, params.blockSize(), params.writePolicy());
+        params.partitionsPerNode(), d.space.partitions[0].slots(), params.blockSize(), params.writePolicy());
     return d;
   }
 
@@ -247,26 +232,9 @@ public final class CachedBlockDevice implements BlockDevice {
 
   @Override
   public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
-    if (!admit(offset, length, done)) {
-      return;
+    if (admit(offset, length, done)) {
+      reads.read(offset, length, dst, done);
     }
-    boolean sequential = admission.sequential(offset, offset + length);
-    int path = oneBlockPath(offset, length, sequential, dst);
-    if (path == HIT) {
-      done.ioComplete(IoStatus.OK);
-      return;
-    }
-    if (path == READ_THROUGH) {
-      // Nothing of the cache's is involved: the backing device reads into the caller's buffer and completes to the
-      // caller. (Not counted in flight: one still running at close fails as any read of a closed device does.)
-      backing.read(offset, length, dst, done);
-      return;
-    }
-    ReadRequest r = readRequest(offset, length, sequential);
-    r.buf = dst;
-    r.base = dst.writerIndex();
-    r.done = done;
-    dispatch(r);
   }
 
   /** Served in place: nothing to copy, so never forwarded to another node. */
@@ -275,13 +243,9 @@ public final class CachedBlockDevice implements BlockDevice {
     IoStatus refused = refusal(offset, length);
     if (refused != null) {
       done.sharedReadDone(refused, null);
-      return true;
+    } else {
+      reads.readShared(offset, length, alloc, done);
     }
-    ReadRequest r = readRequest(offset, length, admission.sequential(offset, offset + length));
-    r.shared = done;
-    r.alloc = alloc;
-    r.servingNode = Math.max(0, NodeThread.currentNode());
-    r.start();
     return true;
   }
 
@@ -302,82 +266,9 @@ public final class CachedBlockDevice implements BlockDevice {
     }
   }
 
-  /**
-   * PRE-FETCH: every granule of {@code block} counts as read through just now, so the read that follows fills it
-   * (the reuse rule admits it; no first-time or scan rule reads it through).
-   */
+  /** PRE-FETCH: the read of {@code block} that follows fills it ({@link CacheReads#wantedSoon}). */
   void wantedSoon(long block) {
-    CachePartition p = space.partitionOf(block);
-    p.lock.lock();
-    try {
-      admission.wanted(block, 0, space.granules(block));
-    } finally {
-      p.lock.unlock();
-    }
-  }
-
-  private static final int CACHE_REQUEST = 0;
-  private static final int HIT = 1;
-  private static final int READ_THROUGH = 2;
-  /** The largest hit copied under the partition lock: the lock never covers a bulk copy. */
-  private static final int HIT_COPY_MAX = 64 * 1024;
-
-  /**
-   * How a read within one block is served, decided (and recorded and counted) under one partition lock: {@link #HIT}
-   * when the block is held and the bytes valid (copied into {@code dst} here, under the lock: at most 64 KiB, no
-   * request, no pin, no second lock to unpin; a read the router would forward is left to the request); {@link
-   * #READ_THROUGH} when the block is not held and the admission gives it no slot (most reads of a LUN larger than the
-   * cache: one lookup more than no cache); else {@link #CACHE_REQUEST} (a fill, a wait for one, a larger or forwarded
-   * hit, or a read over several blocks).
-   */
-  private int oneBlockPath(long offset, int length, boolean sequential, ByteBuf dst) {
-    long block = offset / blockSize;
-    if (length == 0 || (offset + length - 1) / blockSize != block) {
-      return CACHE_REQUEST;
-    }
-    boolean copyHere = length <= HIT_COPY_MAX
-        && !(nodeExecutors.present() && router.routes(length, Math.max(0, NodeThread.currentNode())));
-    long blockStart = block * blockSize;
-    int from = (int) (offset - blockStart);
-    int to = from + length;
-    int g0 = from / space.granule;
-    int g1 = (to + space.granule - 1) / space.granule;
-    boolean whole = from == 0 && to == space.blockBytes(block);
-    CachePartition p = space.partitionOf(block);
-    p.lock.lock();
-    try {
-      int s = p.lookup(block);
-      if (s >= 0) {
-        if (!copyHere || !p.valid.covers(s, g0, g1)) {
-          return CACHE_REQUEST;
-        }
-        // Copied under the lock: nothing can unmap, evict or rewrite the slot meanwhile (a fill of other granules
-        // writes other bytes, or, refilling a clean block, the same ones).
-        int at = dst.writerIndex();
-        dst.writeBytes(p.views[s], from, length);
-        p.used(s);
-        counters.hits[p.node].increment();
-        space.touches.touched(DataTouches.Kind.COPY, p.node, length);
-        space.touches.touched(DataTouches.Kind.COPY, dst, at, length);
-        return HIT;
-      }
-      if (admission.fills(p, block, g0, g1, whole, sequential)) {
-        return CACHE_REQUEST;
-      }
-      admission.readThrough(block, g0, g1);
-    } finally {
-      p.lock.unlock();
-    }
-    counters.readThrough(p.node);
-    return READ_THROUGH;
-  }
-
-  private ReadRequest readRequest(long offset, int length, boolean sequential) {
-    ReadRequest r = reads.take();
-    r.offset = offset;
-    r.length = length;
-    r.sequential = sequential;
-    return r;
+    reads.wantedSoon(block);
   }
 
   /** The memory of every pool this cache takes blocks from, e.g. for a transport to register with its device. */
@@ -396,52 +287,21 @@ public final class CachedBlockDevice implements BlockDevice {
 
   @Override
   public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
-    if (!admit(offset, src.readableBytes(), done)) {
-      return;
-    }
-    int length = src.readableBytes();
-    if (writeBacks != null) {
-      WriteBackWrite r = writeBackWrites.take();
-      r.offset = offset;
-      r.length = length;
-      r.buf = src;
-      r.base = src.readerIndex();
-      r.fua = fua;
-      r.done = done;
-      dispatch(r);
-    } else {
-      BackingRequest r = backingRequests.take();
-      r.kind = BackingRequest.Kind.WRITE_THROUGH;
-      r.offset = offset;
-      r.length = length;
-      r.buf = src;
-      r.fua = fua;
-      r.done = done;
-      dispatch(r);
+    if (admit(offset, src.readableBytes(), done)) {
+      writes.write(offset, src, fua, done);
     }
   }
 
   @Override
   public void unmap(long offset, long length, IoCompletion done) {
-    if (!admit(offset, length, done)) {
-      return;
+    if (admit(offset, length, done)) {
+      writes.unmap(offset, length, done);
     }
-    BackingRequest r = backingRequests.take();
-    r.kind = BackingRequest.Kind.UNMAP;
-    r.offset = offset;
-    r.length = length;
-    r.done = done;
-    r.servingNode = Math.max(0, NodeThread.currentNode());
-    r.start();
   }
 
   @Override
   public void flush(IoCompletion done) {
-    if (writeBacks == null) {
-      backing.flush(done);
-    } else {
-      writeBacks.flush(done);
-    }
+    writes.flush(done);
   }
 
   /** The backing device's: under write-back, blocks still dirty here are not counted until they are written back. */
@@ -455,37 +315,15 @@ public final class CachedBlockDevice implements BlockDevice {
     return backing.tracksAllocation();
   }
 
-  /** Mapping state comes from the backing device (in write-back, as of the last flush). */
+  /** Mapping state comes from the backing device; under write-back a dirty cache block counts as mapped. */
   @Override
   public boolean isMapped(long offset) {
-    // A block written under write-back may still be only here: dirty in the cache means mapped.
-    return dirtyInCache(offset) || backing.isMapped(offset);
+    return mapping.isMapped(offset);
   }
 
   @Override
   public long nextMappingChange(long offset) {
-    if (dirtyInCache(offset)) {
-      long blockEnd = (offset / blockSize + 1) * blockSize;
-      return Math.min(space.size, blockEnd); // mapped at least to the end of this dirty block
-    }
-    long backingChange = backing.nextMappingChange(offset);
-    if (writeBacks != null && !backing.isMapped(offset)) {
-      // An unmapped run of the backing file ends early where a dirty cache block begins.
-      long first = offset / blockSize + 1;
-      for (long b = first; b * blockSize < backingChange; b++) {
-        if (dirtyInCache(b * blockSize)) {
-          return b * blockSize;
-        }
-        if (b - first >= MAPPING_SCAN_BLOCKS) {
-          return (b + 1) * blockSize; // a shorter extent is still correct; the initiator asks again from there
-        }
-      }
-    }
-    return backingChange;
-  }
-
-  private boolean dirtyInCache(long offset) {
-    return writeBacks != null && writeBacks.isDirty(offset);
+    return mapping.nextMappingChange(offset);
   }
 
   /** Flushes dirty blocks (write-back), waits for requests in flight, closes the backing device, gives the memory back. */
@@ -528,7 +366,7 @@ public final class CachedBlockDevice implements BlockDevice {
     }
   }
 
-  // ---- admission and routing: where a new admission policy goes ----
+  // ---- admission: where a new admission policy goes (routing: RequestDispatch) ----
 
   private boolean admit(long offset, long length, IoCompletion done) {
     IoStatus refused = refusal(offset, length);
@@ -549,25 +387,6 @@ public final class CachedBlockDevice implements BlockDevice {
       return IoStatus.OUT_OF_RANGE;
     }
     return null;
-  }
-
-  private void dispatch(RoutedRequest r) {
-    int here = NodeThread.currentNode();
-    int arrival = Math.max(0, here);
-    r.servingNode = arrival;
-    if (nodeExecutors.present() && router.routes((int) r.length, arrival)) {
-      int node = router.route(r.offset, r.length, arrival);
-      if (node != arrival) {
-        r.routed = true;
-        r.servingNode = node;
-        counters.forwards[node].increment();
-        if (nodeExecutors.execute(node, r)) {
-          return;
-        }
-        r.servingNode = arrival; // served here rather than refused
-      }
-    }
-    r.start();
   }
 
   // ---- diagnostics ----

@@ -11,14 +11,12 @@ import io.netty.buffer.CompositeByteBuf;
  * drop the cached copy.
  */
 final class PinnedBlocks extends CompositeByteBuf {
-  private final FillCoordinator fills;
   private final CachePartition[] partitions;
   private final int[] slots;
   private int count;
 
-  PinnedBlocks(FillCoordinator fills, ByteBufAllocator alloc, int blocks) {
+  PinnedBlocks(ByteBufAllocator alloc, int blocks) {
     super(alloc, true, Math.max(blocks, 2));
-    this.fills = fills;
     this.partitions = new CachePartition[blocks];
     this.slots = new int[blocks];
   }
@@ -27,14 +25,14 @@ final class PinnedBlocks extends CompositeByteBuf {
   void add(CachePartition p, int s, int inBlock, int length) {
     partitions[count] = p;
     slots[count++] = s;
-    addComponent(true, p.views[s].retainedSlice(inBlock, length));
+    addComponent(true, p.view(s).retainedSlice(inBlock, length));
   }
 
   @Override
   protected void deallocate() {
     super.deallocate();
     for (int i = 0; i < count; i++) {
-      fills.unpin(partitions[i], slots[i]);
+      partitions[i].unpin(slots[i]);
     }
     count = 0;
   }

@@ -36,12 +36,7 @@ final class PoolShare {
       CachePartition p = partitions[nextVictim];
       nextVictim = (nextVictim + 1) % partitions.length;
       int share = Math.max(1, (wanted - given + partitions.length - 1 - tries) / (partitions.length - tries));
-      p.lock.lock();
-      try {
-        given += p.giveBack(Math.min(share, wanted - given));
-      } finally {
-        p.lock.unlock();
-      }
+      given += p.giveBack(Math.min(share, wanted - given));
     }
     return given;
   }
@@ -49,12 +44,7 @@ final class PoolShare {
   /** Gives every block back and leaves the pool (the cache is closing: nothing is pinned or in flight). */
   void leave() {
     for (CachePartition p : partitions) {
-      p.lock.lock();
-      try {
-        p.giveBack(Integer.MAX_VALUE);
-      } finally {
-        p.lock.unlock();
-      }
+      p.giveBack(Integer.MAX_VALUE);
     }
     pool.leave(this);
   }

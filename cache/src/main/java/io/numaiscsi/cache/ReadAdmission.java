@@ -22,11 +22,11 @@ final class ReadAdmission {
   }
 
   /**
-   * Lock of {@code p} held: whether a miss on granules [g0, g1) of {@code block}, a block not cached, takes a slot:
+   * Its partition's lock held: whether a miss on granules [g0, g1) of {@code block}, a block not cached, takes a slot:
    * when those bytes were read through shortly before (reuse); when a sequential stream reads part of the block (the
    * rest is read ahead); when a random read covers it whole (filled as before admission existed); or, unless it is a
-   * scan, when its partition is settled ({@link CachePartition#settled}: what it holds fits, so fills stay) and the
-   * slot evicts no block in use ({@link CachePartition#roomForNewBlock}). A
+   * scan, when its partition is settled ({@link SlotTable#settled}: what it holds fits, so fills stay) and the
+   * slot evicts no block in use ({@link SlotTable#roomForNewBlock}). A
    * sequential stream of whole blocks not seen shortly before is a scan: a fill would only add a copy and evict
    * something, so it reads through. Where the slot would evict a block in use, one reuse is not enough: a random small
    * read over a LUN larger than the cache comes back within the window by chance (with 4 KiB reads over 1 GiB and a
@@ -34,7 +34,7 @@ final class ReadAdmission {
    * holding one, so the cache never held more than a few percent of what it could; a piece read through twice in a
    * row within the window is hot.
    */
-  boolean fills(CachePartition p, long block, int g0, int g1, boolean whole, boolean sequential) {
+  boolean fills(SlotTable p, long block, int g0, int g1, boolean whole, boolean sequential) {
     boolean settled = !(whole && sequential) && p.settled(); // counts the miss: asked before anything else
     if (whole != sequential) {
       return true;

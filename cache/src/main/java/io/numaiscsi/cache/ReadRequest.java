@@ -11,10 +11,11 @@ import io.numaiscsi.scsi.SharedRead;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A read through the cache: each block a hit (pinned), a miss that fills (the whole block or some granules) or
- * joins a fill, a read-through (a miss the {@link ReadAdmission} gives no slot) or a bypass (every slot of its
- * partition in use); read-throughs and bypasses go straight from the backing device into the caller's buffer. When all have arrived, the bytes
- * are copied once into the caller's buffer, or, for a shared read, handed over in place as {@link PinnedBlocks}.
+ * A read through the cache: each block it touches is a piece, and its partition decides what each piece is
+ * ({@link CachePartition#read}): a hit (pinned), a fill (the whole block or some granules) or a wait on the fill in
+ * flight, a read-through or a bypass; read-throughs and bypasses go straight from the backing device into the
+ * caller's buffer, adjacent ones as one read. When all have arrived, the bytes are copied once into the caller's
+ * buffer, or, for a shared read, handed over in place as {@link PinnedBlocks}.
  * Its own Runnable (forwarded, or handed back for the copy) and its own IoCompletion (bypass reads).
  */
 final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaiter {
@@ -28,11 +29,12 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
   private final CacheCounters counters;
   private final NodeExecutors executors;
   private final int blockSize;
-  private final int granule;
   private final ReadAdmission admission;
   int base;
   /** Whether the read continues a sequential stream (the device asked its {@link ReadAdmission} once, on arrival). */
   boolean sequential;
+  /** The device's one-block path already had the admission let this read's miss in ({@link ReadDecision#ADMITTED}). */
+  boolean admitted;
   /** A shared read (served in place) reports here instead of {@link #done}; buf is null until a bypass needs one. */
   SharedRead shared;
   ByteBufAllocator alloc;
@@ -42,8 +44,6 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
   private int[] slots = new int[4];
   private final AtomicInteger pending = new AtomicInteger();
   private volatile IoStatus status;
-  /** The slot whose fill the piece being looked at must issue, or -1. */
-  private int fill;
   /** The pending run of pieces read straight from the backing device, [runStart, runEnd), or -1. */
   private long runStart;
   private long runEnd;
@@ -59,7 +59,6 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     this.counters = counters;
     this.executors = executors;
     this.blockSize = space.blockSize;
-    this.granule = space.granule;
     this.admission = admission;
   }
 
@@ -70,6 +69,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     alloc = null;
     status = IoStatus.OK;
     stage = Stage.START;
+    admitted = false;
   }
 
   @Override
@@ -94,97 +94,31 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     runStart = -1;
     runEnd = -1;
     splitRuns = false;
-    pending.set(1);
+    // this start, and every piece until it is known not to wait on a fill
+    pending.set(1 + blocks);
+    int notWaiting = 0;
     for (int i = 0; i < blocks; i++) {
       long block = firstBlock + i;
       CachePartition p = space.partitionOf(block);
       long blockStart = block * blockSize;
       int from = (int) (Math.max(offset, blockStart) - blockStart);
       int to = (int) (Math.min(offset + length, blockStart + blockSize) - blockStart);
-      int g0 = from / granule;
-      int g1 = (to + granule - 1) / granule;
-      int all = space.granules(block);
-      boolean whole = from == 0 && to == space.blockBytes(block);
-      int s;
-      fill = -1;
-      p.lock.lock();
-      try {
-        s = p.lookup(block);
-        if (s >= 0) {
-          s = resident(p, s, block, g0, g1, all);
-        } else if (admission.fills(p, block, g0, g1, whole, sequential)) {
-          s = p.acquire();
-          if (s >= 0) {
-            // a sequential stream reads the rest of the block ahead; an admitted small miss fills only its granules
-            p.startFill(s, block, whole || sequential ? 0 : g0, whole || sequential ? all : g1);
-            waitFor(p, s);
-            fill = s;
-          } else {
-            counters.bypasses[p.node].increment();
-          }
-        } else {
-          admission.readThrough(block, g0, g1);
-          counters.readThrough(p.node);
+      int outcome = p.read(admission, block, from, to, space.blockBytes(block), sequential, admitted && i == 0, this,
+          slots, i);
+      if (outcome == ReadDecision.FILL) {
+        fills.issueFill(p, slots[i], block);
+      } else if (outcome != ReadDecision.WAIT) {
+        notWaiting++;
+        if (outcome != ReadDecision.HIT) {
+          direct(blockStart + from, blockStart + to);
         }
-        slots[i] = s;
-      } finally {
-        p.lock.unlock();
-      }
-      if (fill >= 0) {
-        fills.issueFill(p, fill, block);
-      } else if (s < 0) {
-        direct(blockStart + from, blockStart + to);
       }
     }
     if (runStart >= 0) {
       issueRun();
     }
-    arrive();
+    arrive(1 + notWaiting);
   }
-
-  /**
-   * A piece of a cached block, lock held: a hit if its granules are valid; else wait for the fill in flight if that
-   * reads them; else, if no one else uses the slot, fill the rest of the block into it: a sequential read from its
-   * granules on, a random one every granule not yet valid, in one backing read (the slot is there already, so the
-   * fill evicts nothing, and a block of a LUN larger than the cache is whole from its second miss on, where filling
-   * granule by granule took a backing read each and left blocks partly empty for many seconds); else -1, read
-   * through. Sets {@link #fill} when a fill must be issued.
-   */
-  private int resident(CachePartition p, int s, long block, int g0, int g1, int all) {
-    if (p.valid.covers(s, g0, g1)) {
-      p.pin(s);
-      counters.hits[p.node].increment();
-      return s;
-    }
-    if (p.state[s] == CachePartition.FILLING) {
-      if (p.io[s].fillCovers(g0, g1)) {
-        p.pin(s);
-        waitFor(p, s);
-        return s;
-      }
-    } else if (p.pins[s] == 0 && !p.dirty[s] && !p.writeback[s]) {
-      p.pin(s);
-      if (sequential) {
-        p.startSubFill(s, g0, all); // the stream reads the rest of the block ahead
-      } else {
-        p.startSubFill(s, p.valid.firstInvalid(s, 0, all), p.valid.invalidEnd(s, 0, all));
-      }
-      waitFor(p, s);
-      fill = s;
-      return s;
-    }
-    admission.readThrough(block, g0, g1);
-    counters.readThrough(p.node);
-    return -1;
-  }
-
-  /** Lock held: this read waits for the fill of slot s (pinned), a miss. */
-  private void waitFor(CachePartition p, int s) {
-    pending.incrementAndGet();
-    p.io[s].addWaiter(this);
-    counters.misses[p.node].increment();
-  }
-
 
   /**
    * The device bytes [start, end) go straight from the backing device to the caller's buffer (read-through or
@@ -222,17 +156,17 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     runEnd = -1;
   }
 
-  /** A bypass read finished. */
+  /** A read straight from the backing device finished. */
   @Override
   public void ioComplete(IoStatus st) {
     record(st);
-    arrive();
+    arrive(1);
   }
 
   @Override
   public void blockReady(IoStatus st) {
     record(st);
-    arrive();
+    arrive(1);
   }
 
   private void record(IoStatus st) {
@@ -241,8 +175,9 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     }
   }
 
-  private void arrive() {
-    if (pending.decrementAndGet() != 0) {
+  /** {@code n} of what the request waits for arrived. */
+  private void arrive(int n) {
+    if (pending.addAndGet(-n) != 0) {
       return;
     }
     if (shared != null && buf == null) {
@@ -273,11 +208,11 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
         long end = Math.min(offset + length, (block + 1) * blockSize);
         int n = (int) (end - start);
         int at = base + (int) (start - offset);
-        buf.setBytes(at, p.views[s], (int) (start - block * blockSize), n);
-        space.touches.touched(DataTouches.Kind.COPY, p.node, n);
+        buf.setBytes(at, p.view(s), (int) (start - block * blockSize), n);
+        space.touches.touched(DataTouches.Kind.COPY, p.node(), n);
         space.touches.touched(DataTouches.Kind.COPY, buf, at, n);
       }
-      fills.unpin(p, s);
+      p.unpin(s);
     }
     if (ok) {
       buf.writerIndex(base + (int) length);
@@ -289,12 +224,12 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
   private void serveInPlace() {
     if (status != IoStatus.OK) {
       for (int i = 0; i < blocks; i++) {
-        fills.unpin(space.partitionOf(firstBlock + i), slots[i]);
+        space.partitionOf(firstBlock + i).unpin(slots[i]);
       }
       finish(status);
       return;
     }
-    PinnedBlocks view = new PinnedBlocks(fills, alloc, blocks);
+    PinnedBlocks view = new PinnedBlocks(alloc, blocks);
     for (int i = 0; i < blocks; i++) {
       long block = firstBlock + i;
       CachePartition p = space.partitionOf(block);
@@ -302,7 +237,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
       long end = Math.min(offset + length, (block + 1) * blockSize);
       int n = (int) (end - start);
       view.add(p, slots[i], (int) (start - block * blockSize), n);
-      counters.inPlaceBytes[p.node].add(n);
+      counters.inPlaceBytes[p.node()].add(n);
     }
     buf = view;
     finish(IoStatus.OK);

@@ -90,14 +90,7 @@ final class WriteBackScheduler {
   /** Whether the cache block holding {@code offset} is dirty here (not yet on the backing device). */
   boolean isDirty(long offset) {
     long block = offset / space.blockSize;
-    CachePartition p = space.partitionOf(block);
-    p.lock.lock();
-    try {
-      int s = p.lookup(block);
-      return s >= 0 && p.dirty[s];
-    } finally {
-      p.lock.unlock();
-    }
+    return space.partitionOf(block).isDirty(block);
   }
 
   /**
@@ -152,18 +145,7 @@ final class WriteBackScheduler {
   private void startBatch() {
     int n = 0;
     for (CachePartition p : space.partitions) {
-      p.lock.lock();
-      try {
-        for (int s = 0; s < p.slots; s++) {
-          if (p.mapped[s] && p.dirty[s] && !p.writeback[s] && p.state[s] == CachePartition.VALID) {
-            p.writeback[s] = true;
-            p.pin(s);
-            batch[n++] = p.io[s];
-          }
-        }
-      } finally {
-        p.lock.unlock();
-      }
+      n = p.startWriteback(batch, n);
     }
     if (n > 0) {
       space.dirty.batchStarted();
@@ -175,9 +157,9 @@ final class WriteBackScheduler {
       SlotIo io = batch[i];
       batch[i] = null;
       CachePartition p = io.partition;
-      long block = p.blockOf[io.slot];
+      long block = p.blockOf(io.slot);
       io.writingBack = true;
-      ByteBuf view = p.views[io.slot];
+      ByteBuf view = p.view(io.slot);
       view.setIndex(0, space.blockBytes(block));
       backing.write(block * space.blockSize, view, false, io);
     }
@@ -185,20 +167,12 @@ final class WriteBackScheduler {
   }
 
   void writebackDone(SlotIo io, IoStatus st) {
-    CachePartition p = io.partition;
-    int s = io.slot;
-    p.lock.lock();
-    try {
-      p.writeback[s] = false;
-      if (st == IoStatus.OK) {
-        p.markClean(s);
-        space.dirty.wroteBack(space.blockBytes(p.blockOf[s]));
-      } else if (batchStatus == IoStatus.OK) {
-        batchStatus = st;
-      }
-      p.unpin(s);
-    } finally {
-      fills.unlockAndWake(p);
+    boolean ok = st == IoStatus.OK;
+    long block = io.partition.writebackDone(io.slot, ok);
+    if (ok) {
+      space.dirty.wroteBack(space.blockBytes(block));
+    } else if (batchStatus == IoStatus.OK) {
+      batchStatus = st;
     }
     batchArrive();
   }

@@ -1,7 +1,7 @@
 package io.numaiscsi.cache;
 
+import io.netty.buffer.ByteBuf;
 import io.numaiscsi.numa.DataTouches;
-
 import io.numaiscsi.scsi.IoCompletion;
 import io.numaiscsi.scsi.IoStatus;
 
@@ -70,76 +70,38 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
       long end = Math.min(offset + length, blockStart + blockSize);
       int n = (int) (end - start);
       int inBlock = (int) (start - blockStart);
-      boolean full = inBlock == 0 && n == space.blockBytes(block);
-      int fill = -1;
-      p.lock.lock();
-      try {
-        // every block written becomes a new dirty block: no slot work (fills, evictions) without room for it
-        if (!space.dirty.admitsBlock()) {
-          p.parkForDirtyRoom(this);
-          parkedOn = p;
-          overDirtyLimit = true;
-          break;
-        }
-        if (full) {
-          int s = p.acquire();
-          if (s < 0) {
-            p.park(this);
-            parkedOn = p;
-            break;
-          }
-          p.lock.unlock();
-          try {
-            p.views[s].setBytes(0, buf, base + (int) (start - offset), n);
-            space.touches.touched(DataTouches.Kind.COPY, buf, base + (int) (start - offset), n);
-            space.touches.touched(DataTouches.Kind.COPY, p.node, n);
-          } finally {
-            p.lock.lock();
-          }
-          p.install(s, block, true);
-          p.unpin(s);
+      int done;
+      if (inBlock == 0 && n == space.blockBytes(block)) {
+        int s = p.reserveForWrite(this);
+        if (s >= 0) {
+          int from = base + (int) (start - offset);
+          p.view(s).setBytes(0, buf, from, n);
+          space.touches.touched(DataTouches.Kind.COPY, buf, from, n);
+          space.touches.touched(DataTouches.Kind.COPY, p.node(), n);
+          p.installWritten(s, block);
           cursor++;
           continue;
         }
-        int b = p.lookup(block);
-        if (b >= 0 && !fullBase(p, b, block)) {
-          // clean and only partly valid: the backing device is authoritative, so drop it and fill the whole block
-          p.unmapSlot(b);
-          b = -1;
+        done = s;
+      } else {
+        done = p.pinBase(block, space.granules(block), this);
+        if (done == CachePartition.BASE_FILLING) {
+          return; // blockReady goes on
         }
-        if (b >= 0) {
-          p.pin(b);
-          baseSlot = b;
-          baseVersion = p.version[b];
-          if (p.state[b] == CachePartition.FILLING) {
-            p.io[b].addWaiter(this);
+        if (done == CachePartition.BASE_FILL) {
+          fills.issueFill(p, baseSlot, block);
+          return;
+        }
+        if (done == CachePartition.BASE_READY) {
+          if (!apply(p, block, start, n, inBlock)) {
             return;
           }
-        } else {
-          b = p.acquire();
-          if (b < 0) {
-            p.park(this);
-            parkedOn = p;
-            break;
-          }
-          p.startFill(b, block, 0, space.granules(block));
-          p.io[b].addWaiter(this);
-          baseSlot = b;
-          baseVersion = p.version[b];
-          fill = b;
-        }
-      } finally {
-        if (p.lock.isHeldByCurrentThread()) {
-          fills.unlockAndWake(p);
+          continue;
         }
       }
-      if (fill >= 0) {
-        fills.issueFill(p, fill, block);
-        return;
-      }
-      if (!apply(p, block, start, n, inBlock)) {
-        return;
-      }
+      parkedOn = p;
+      overDirtyLimit = done == CachePartition.PARKED_FOR_ROOM;
+      break;
     }
     if (parkedOn != null) {
       // another thread may already have resumed this request: touch no field from here on
@@ -154,6 +116,12 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
     }
   }
 
+  /** The partition pinned slot {@code s}, at {@code version}, as the base of the block being written. */
+  void pinnedBase(int s, int version) {
+    baseSlot = s;
+    baseVersion = version;
+  }
+
   /**
    * A write parked for dirty room is woken by the batch that cleans blocks, but that batch may have
    * cleaned them (in other partitions) and looked for parked requests between this write's check and its park.
@@ -161,17 +129,8 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
    */
   private void wakeIfDirtyRoomCameMeanwhile(CachePartition p, boolean overDirtyLimit) {
     if (overDirtyLimit && space.dirty.hasRoomForBlock()) {
-      fills.wakeForDirtyRoom(p);
+      p.wakeForDirtyRoom();
     }
-  }
-
-  /** Lock held: whether slot b holds (or its fill in flight will hold) the whole block, as a base must. */
-  private boolean fullBase(CachePartition p, int b, long block) {
-    int all = space.granules(block);
-    if (p.state[b] == CachePartition.FILLING) {
-      return p.io[b].fillCovers(0, all);
-    }
-    return p.dirty[b] || p.valid.covers(b, 0, all);
   }
 
   /** The base of a partial block is filled (or failed). */
@@ -179,7 +138,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
   public void blockReady(IoStatus st) {
     CachePartition p = space.partitionOf(firstBlock + cursor);
     if (st != IoStatus.OK) {
-      fills.unpin(p, baseSlot);
+      p.unpin(baseSlot);
       finish(st);
       return;
     }
@@ -197,53 +156,22 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
    * base is still current. false when parked (no slot); on a lost race the same block is retried.
    */
   private boolean apply(CachePartition p, long block, long start, int n, int inBlock) {
-    int s;
-    boolean room;
-    WriteBackWrite others = null;
-    p.lock.lock();
-    try {
-      room = space.dirty.admitsBlock();
-      s = room ? p.acquire() : -1;
-      if (s < 0) {
-        // The base may be the only reusable slot and this request needs two: a slot freed by this
-        // unpin wakes the requests parked before, not this one (that would spin), which waits for a
-        // write-back or another unpin. Without dirty room it waits for room instead.
-        p.unpin(baseSlot);
-        if (p.takeWakeDue()) {
-          others = p.takeParked();
-        }
-        if (room) {
-          p.park(this);
-        } else {
-          p.parkForDirtyRoom(this);
-        }
-      }
-    } finally {
-      p.lock.unlock();
-    }
+    int s = p.reserveCopy(baseSlot, this);
     if (s < 0) {
-      fills.resumeAll(others);
-      wakeIfDirtyRoomCameMeanwhile(p, !room);
+      // parked: another thread may already have resumed this request
+      wakeIfDirtyRoomCameMeanwhile(p, s == CachePartition.PARKED_FOR_ROOM);
       writeBacks.requestWriteback();
       return false;
     }
     int bytes = space.blockBytes(block);
-    p.views[s].setBytes(0, p.views[baseSlot], 0, bytes);
-    p.views[s].setBytes(inBlock, buf, base + (int) (start - offset), n);
-    space.touches.touched(DataTouches.Kind.COPY, p.node, 2L * bytes + n); // base to copy, then the new bytes in
-    space.touches.touched(DataTouches.Kind.COPY, buf, base + (int) (start - offset), n);
-    p.lock.lock();
-    try {
-      if (p.lookup(block) == baseSlot && p.version[baseSlot] == baseVersion) {
-        p.install(s, block, true);
-        p.unpin(s);
-        cursor++;
-      } else {
-        p.abandon(s);
-      }
-      p.unpin(baseSlot);
-    } finally {
-      fills.unlockAndWake(p);
+    int from = base + (int) (start - offset);
+    ByteBuf copy = p.view(s);
+    copy.setBytes(0, p.view(baseSlot), 0, bytes);
+    copy.setBytes(inBlock, buf, from, n);
+    space.touches.touched(DataTouches.Kind.COPY, p.node(), 2L * bytes + n); // base to copy, then the new bytes in
+    space.touches.touched(DataTouches.Kind.COPY, buf, from, n);
+    if (p.installCopy(s, block, baseSlot, baseVersion)) {
+      cursor++;
     }
     return true;
   }

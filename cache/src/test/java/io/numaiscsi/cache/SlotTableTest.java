@@ -8,17 +8,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
-/** Slot bookkeeping, driven directly (the lock is not needed on one thread). */
-class CachePartitionTest {
+/** Slot bookkeeping, driven directly (its partition's lock is not needed on one thread). */
+class SlotTableTest {
   private final CacheCounters counters = new CacheCounters(1);
-  private final CachePartition p =
-      new CachePartition(0, ByteBuffer.allocateDirect(4 * 4096), 4, 4096, 4096, counters, null);
+  private final SlotTable p = table(4);
+
+  /** A table of {@code slots} blocks of 4 KiB with a pool of its own, as the only member of the pool. */
+  private SlotTable table(int slots) {
+    PoolShare share = new PoolShare(NodeBlockPool.over(0, ByteBuffer.allocateDirect(slots * 4096), 4096));
+    share.join(new CachePartition[0]);
+    return new SlotTable(null, 0, share, slots, 4096, 4096, counters, null,
+        new DirtyAccount((long) slots * 4096, 0.5, 4096));
+  }
 
   /** Fills block {@code block} into a new slot and releases the filler's pin, as a read miss does. */
   private int load(long block) {
     int s = p.acquire();
     p.startFill(s, block, 0, 1);
-    p.state[s] = CachePartition.VALID;
+    p.filled(s, true);
     p.unpin(s);
     return s;
   }
@@ -96,6 +103,6 @@ class CachePartitionTest {
     p.unpin(fresh);
     assertEquals(fresh, p.lookup(5));
     assertArrayEquals(new int[] {fresh}, p.lruOrder());
-    assertEquals(CachePartition.FREE, p.state[old]);
+    assertEquals(SlotTable.FREE, p.state(old));
   }
 }
