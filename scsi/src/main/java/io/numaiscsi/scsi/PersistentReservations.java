@@ -110,7 +110,13 @@ final class PersistentReservations {
     SharedReservations.Versioned v = object.read();
     if (v.version() == 0 && (hasRegistrations() || aptpl)) {
       sharedVersion = 0;
-      publish(false); // lost: a peer wrote first, and its state is taken up
+      if (publish(false)) { // lost: a peer wrote first, and its state is taken up
+        try {
+          takenUp.toCompletableFuture().join();
+        } catch (java.util.concurrent.CompletionException e) {
+          throw new IOException(e.getCause().getMessage(), e.getCause());
+        }
+      }
       return;
     }
     applyShared(v);
@@ -211,25 +217,35 @@ final class PersistentReservations {
   /**
    * Publishes the state the last {@link #out} made: true when it is now the shared object's (or there is none); false
    * when another gateway changed the object first, whose state is then this unit's and the OUT must be decided again.
+   * After true, {@link #takenUp} says when the other gateways hold it too.
    */
   boolean publish(boolean abortsTasks) throws IOException {
+    takenUp = SharedReservations.Replaced.DONE;
     if (shared == null) {
       return true;
     }
-    long next;
+    SharedReservations.Replaced r;
     try {
-      next = shared.replace(sharedVersion, snapshot(), abortsTasks);
+      r = shared.replace(sharedVersion, snapshot(), abortsTasks);
     } catch (IOException e) {
       sharedVersion = -1; // what the object holds is unknown now: read it before the next decision
       throw e;
     }
-    if (next >= 0) {
-      sharedVersion = next;
+    if (r.version() >= 0) {
+      sharedVersion = r.version();
+      takenUp = r.takenUp();
       return true;
     }
     takeUp(shared.read());
     return false;
   }
+
+  /** Completes once the other gateways hold what the last {@link #publish} wrote (at once without any). */
+  java.util.concurrent.CompletionStage<Void> takenUp() {
+    return takenUp;
+  }
+
+  private java.util.concurrent.CompletionStage<Void> takenUp = SharedReservations.Replaced.DONE;
 
   /** Whether the last {@link #out} must reach the store before its GOOD status. */
   boolean saveDue() {

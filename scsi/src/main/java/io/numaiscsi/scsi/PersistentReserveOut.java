@@ -56,18 +56,34 @@ final class PersistentReserveOut {
       return;
     }
     boolean abort = (t.cdb[1] & 0x1F) == PersistentReservations.PREEMPT_AND_ABORT && !pr.preempted().isEmpty();
-    if (!pr.saveDue()) {
-      if (abort) {
-        abortThenComplete(t, lu, target, pr.preempted());
-      } else {
-        t.completeGood();
-      }
-      return;
-    }
-    // the list is reused by the next OUT, which may run before the store is done
+    // the lists and flags are the next OUT's once this one waits: keep what this one needs
     List<ItNexus> victims = abort ? List.copyOf(pr.preempted()) : List.of();
-    pr.store().save(pr.snapshot(),
-        failure -> lu.thread().runHereOrQueue(() -> saved(t, lu, target, victims, failure)));
+    ReservationState toSave = pr.saveDue() ? pr.snapshot() : null;
+    // the other gateways take the change up (or are fenced) before the status; the unit's thread serves on meanwhile
+    pr.takenUp().whenComplete((ok, failure) -> lu.thread().runHereOrQueue(() -> {
+      if (failure != null) {
+        LOG.error("LUN {}: the persistent reservations changed, but another gateway neither took the change up nor"
+            + " could be fenced; the OUT failed: {}", lu.lun, rootMessage(failure));
+        t.completeFailed(SenseReason.INTERNAL_TARGET_FAILURE);
+      } else if (toSave == null) {
+        if (abort) {
+          abortThenComplete(t, lu, target, victims);
+        } else {
+          t.completeGood();
+        }
+      } else {
+        pr.store().save(toSave, saveFailure -> lu.thread().runHereOrQueue(
+            () -> saved(t, lu, target, victims, saveFailure)));
+      }
+    }));
+  }
+
+  private static String rootMessage(Throwable failure) {
+    Throwable cause = failure;
+    while (cause.getCause() != null && cause instanceof java.util.concurrent.CompletionException) {
+      cause = cause.getCause();
+    }
+    return cause.getMessage();
   }
 
   private static void saved(ScsiTask t, LogicalUnit lu, ScsiTarget target, List<ItNexus> victims, IOException failure) {

@@ -30,12 +30,25 @@ public interface SharedReservations {
   /**
    * Replaces the object with {@code next} if its version is still {@code expectedVersion}: the new version, or -1 when
    * another gateway replaced it first (nothing written). {@code abortsTasks}: the change is a PREEMPT AND ABORT, whose
-   * preempted nexuses' tasks the other gateways abort.
+   * preempted nexuses' tasks the other gateways abort. The write itself is quick; telling the other gateways is what
+   * {@link Replaced#takenUp} waits for, without holding the caller's thread.
    *
-   * @throws IOException the store failed, or a gateway neither took the change up nor could be fenced (the change
-   *                     may have been made)
+   * @throws IOException the store failed
    */
-  long replace(long expectedVersion, ReservationState next, boolean abortsTasks) throws IOException;
+  Replaced replace(long expectedVersion, ReservationState next, boolean abortsTasks) throws IOException;
+
+  /**
+   * A replace's outcome: the new version (-1: lost to another gateway), and a stage that completes once every other
+   * gateway took the change up or was fenced, or exceptionally when one could be neither (the change stands).
+   */
+  record Replaced(long version, java.util.concurrent.CompletionStage<Void> takenUp) {
+    static final java.util.concurrent.CompletionStage<Void> DONE = java.util.concurrent.CompletableFuture.completedStage(null);
+
+    /** A replace with nobody else to tell. */
+    public static Replaced at(long version) {
+      return new Replaced(version, DONE);
+    }
+  }
 
   /** Where the changes other gateways make are told; set once, before the unit serves. Stores without notices ignore it. */
   default void peerChanges(PeerChanges listener) {

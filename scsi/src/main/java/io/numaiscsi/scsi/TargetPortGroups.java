@@ -240,7 +240,8 @@ public final class TargetPortGroups {
   /**
    * What {@code state} of this gateway's group refuses (SPC-4 5.15.2.4), null when {@code kind} may run: the active
    * states allow everything; standby allows the commands that inspect or configure the unit (INQUIRY, REPORT LUNS,
-   * REPORT and SET TARGET PORT GROUPS, REQUEST SENSE, LOG and MODE SENSE / SELECT, PERSISTENT RESERVE IN / OUT),
+   * REPORT and SET TARGET PORT GROUPS, REQUEST SENSE, LOG and MODE SENSE / SELECT, PERSISTENT RESERVE IN / OUT, READ
+   * CAPACITY),
    * unavailable only INQUIRY, REPORT LUNS, REPORT / SET TARGET PORT GROUPS and REQUEST SENSE, transitioning INQUIRY,
    * REPORT LUNS, REPORT TARGET PORT GROUPS and REQUEST SENSE. Refused: NOT READY, LOGICAL UNIT NOT ACCESSIBLE with
    * TARGET PORT IN STANDBY STATE (04/0B), UNAVAILABLE STATE (04/0C) or ASYMMETRIC ACCESS STATE TRANSITION (04/0A).
@@ -252,8 +253,11 @@ public final class TargetPortGroups {
     switch (state) {
       case STANDBY:
         return switch (kind) {
+          // READ CAPACITY as LIO allows it: Linux sizes a disk it finds through a standby path, and a path sized 0
+          // fails every I/O dm-multipath sends it after a failover
           case INQUIRY, REPORT_LUNS, REPORT_TARGET_PORT_GROUPS, SET_TARGET_PORT_GROUPS, REQUEST_SENSE, LOG_SENSE,
-               MODE_SENSE, MODE_SELECT, PERSISTENT_RESERVE_IN, PERSISTENT_RESERVE_OUT -> null;
+               MODE_SENSE, MODE_SELECT, PERSISTENT_RESERVE_IN, PERSISTENT_RESERVE_OUT, READ_CAPACITY_10,
+               READ_CAPACITY_16 -> null;
           default -> SenseReason.TARGET_PORT_IN_STANDBY_STATE;
         };
       case UNAVAILABLE:

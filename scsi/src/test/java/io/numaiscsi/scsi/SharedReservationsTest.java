@@ -52,8 +52,8 @@ class SharedReservationsTest {
       }
 
       @Override
-      public long replace(long expectedVersion, ReservationState next, boolean abortsTasks) {
-        long v = MemoryObject.this.replace(expectedVersion, next, abortsTasks);
+      public Replaced replace(long expectedVersion, ReservationState next, boolean abortsTasks) {
+        long v = MemoryObject.this.write(expectedVersion, next);
         if (v >= 0 && !lag) { // a lagging notice has not arrived
           for (View other : views) {
             if (other != this && other.listener != null) {
@@ -62,7 +62,7 @@ class SharedReservationsTest {
             }
           }
         }
-        return v;
+        return Replaced.at(v);
       }
 
       @Override
@@ -77,7 +77,11 @@ class SharedReservationsTest {
     }
 
     @Override
-    public long replace(long expectedVersion, ReservationState next, boolean abortsTasks) {
+    public Replaced replace(long expectedVersion, ReservationState next, boolean abortsTasks) {
+      return Replaced.at(write(expectedVersion, next));
+    }
+
+    long write(long expectedVersion, ReservationState next) {
       synchronized (this) {
         replaces++;
         if (expectedVersion != version) {

@@ -62,13 +62,13 @@ public final class LocalFileObject implements VersionedObject {
     }
 
     @Override
-    public long replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException {
+    public Replaced replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException {
         synchronized (MONITORS.computeIfAbsent(lock, k -> new Object())) {
             try (FileChannel c = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock held = c.lock()) {
                 long current = read().version();
                 if (current != expectedVersion) {
-                    return -1;
+                    return Replaced.at(-1);
                 }
                 long next = current + 1;
                 Path temp = data.resolveSibling(data.getFileName() + ".tmp");
@@ -82,7 +82,7 @@ public final class LocalFileObject implements VersionedObject {
                 }
                 Files.move(temp, data, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 LONGS.setRelease(version, 0, next); // last: a peer that sees it reads the new data
-                return next;
+                return Replaced.at(next);
             }
         }
     }

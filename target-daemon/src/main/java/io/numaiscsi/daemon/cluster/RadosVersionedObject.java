@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +62,8 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
     private final List<Integer> ports;
     private final AtomicLong known = new AtomicLong();
     private final ScheduledExecutorService checker;
+    /** Sends the change notices and waits for their acks, one at a time, off the unit's thread. */
+    private final ExecutorService notifier;
     private volatile Session session;
     private volatile boolean watching;
     private volatile ChangeListener listener;
@@ -80,6 +84,11 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
         this.ports = List.copyOf(all);
         this.checker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "watch " + oid);
+            t.setDaemon(true);
+            return t;
+        });
+        this.notifier = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "notify " + oid);
             t.setDaemon(true);
             return t;
         });
@@ -216,20 +225,29 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
         return new Contents(v.version(), v.data());
     }
 
+    /** Writes now; tells the other gateways (and fences the silent ones) on {@link #notifier}, in order of writing. */
     @Override
-    public long replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException {
+    public Replaced replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException {
         Session s = session;
         long v = s.objects().write(oid, bytes, expectedVersion);
         if (v == RadosObject.LOST) {
-            return -1;
+            return Replaced.at(-1);
         }
         learned(v);
         byte[] notice = (v + (abortsTasks ? ABORTS : "")).getBytes(StandardCharsets.US_ASCII);
-        RadosObject.NotifyOutcome outcome = s.objects().notify(watchOid, notice, NOTIFY_TIMEOUT);
-        if (!outcome.complete()) {
-            fenceSilent(s, outcome.missed(), v);
-        }
-        return v;
+        CompletableFuture<Void> takenUp = new CompletableFuture<>();
+        notifier.execute(() -> {
+            try {
+                RadosObject.NotifyOutcome outcome = s.objects().notify(watchOid, notice, NOTIFY_TIMEOUT);
+                if (!outcome.complete()) {
+                    fenceSilent(s, outcome.missed(), v);
+                }
+                takenUp.complete(null);
+            } catch (IOException | RuntimeException e) {
+                takenUp.completeExceptionally(e);
+            }
+        });
+        return new Replaced(v, takenUp);
     }
 
     /**
@@ -304,6 +322,7 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
     @Override
     public void close() {
         checker.shutdownNow();
+        notifier.shutdownNow();
         Session s = session;
         if (s != null) {
             s.close();

@@ -17,15 +17,22 @@ public interface VersionedObject {
 
     /**
      * Replaces the object with {@code bytes} if its version is still {@code expectedVersion}; returns the new version
-     * (greater than {@code expectedVersion}), or -1 when another writer replaced it first (nothing written). When it
-     * returns, every other gateway's {@link #knownVersion} already shows the new version, and with a store that tells
-     * of changes ({@link #changes}) each other gateway has taken it up or has been fenced. {@code abortsTasks} is
-     * passed to them (a PREEMPT AND ABORT).
+     * (greater than {@code expectedVersion}), or -1 when another writer replaced it first (nothing written). The
+     * returned stage completes once every other gateway's {@link #knownVersion} shows the new version and, with a
+     * store that tells of changes ({@link #changes}), each other gateway has taken it up or has been fenced; it
+     * completes exceptionally when one could be neither (the change stands). {@code abortsTasks} is passed to the
+     * other gateways (a PREEMPT AND ABORT).
      *
-     * @throws IOException the store failed, or a gateway neither took the change up nor could be fenced (the change
-     *                     stands)
+     * @throws IOException the store failed
      */
-    long replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException;
+    Replaced replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException;
+
+    /** A replace's new version (-1: lost) and when the other gateways hold it. */
+    record Replaced(long version, java.util.concurrent.CompletionStage<Void> takenUp) {
+        static Replaced at(long version) {
+            return new Replaced(version, java.util.concurrent.CompletableFuture.completedStage(null));
+        }
+    }
 
     /**
      * The newest version this gateway knows of, without I/O (it is looked at before every reservation conflict

@@ -31,8 +31,10 @@ public final class SharedReservationObject implements SharedReservations {
     }
 
     @Override
-    public long replace(long expectedVersion, ReservationState next, boolean abortsTasks) throws IOException {
-        return object.replace(expectedVersion, ReservationJson.encode(target, lun, next), abortsTasks);
+    public Replaced replace(long expectedVersion, ReservationState next, boolean abortsTasks) throws IOException {
+        VersionedObject.Replaced r = object.replace(expectedVersion, ReservationJson.encode(target, lun, next),
+                abortsTasks);
+        return new Replaced(r.version(), r.takenUp());
     }
 
     @Override

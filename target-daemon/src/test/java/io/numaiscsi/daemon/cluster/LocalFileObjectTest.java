@@ -39,13 +39,13 @@ class LocalFileObjectTest {
     void replaceWinsOnlyAtTheVersionItExpects() throws IOException {
         LocalFileObject a = new LocalFileObject(dir, "pr.x.lun-0");
         LocalFileObject b = new LocalFileObject(dir, "pr.x.lun-0");
-        assertEquals(1, a.replace(0, utf8("from a"), false));
+        assertEquals(1, a.replace(0, utf8("from a"), false).version());
         assertEquals(1, b.knownVersion(), "the other handle knows at once, without reading");
-        assertEquals(-1, b.replace(0, utf8("from b"), false), "b decided on version 0: it loses");
+        assertEquals(-1, b.replace(0, utf8("from b"), false).version(), "b decided on version 0: it loses");
         VersionedObject.Contents now = b.read();
         assertEquals(1, now.version());
         assertArrayEquals(utf8("from a"), now.bytes(), "the loser wrote nothing");
-        assertEquals(2, b.replace(1, utf8("from b"), false));
+        assertEquals(2, b.replace(1, utf8("from b"), false).version());
         assertArrayEquals(utf8("from b"), a.read().bytes());
         assertEquals(2, new LocalFileObject(dir, "pr.x.lun-0").knownVersion(), "a handle opened later sees it too");
     }
@@ -64,7 +64,7 @@ class LocalFileObjectTest {
                     byte[] mine = utf8("writer " + w);
                     results.add(pool.submit(() -> {
                         go.await();
-                        return handle.replace(version, mine, false);
+                        return handle.replace(version, mine, false).version();
                     }));
                 }
                 go.countDown();
