@@ -74,7 +74,7 @@ public final class ImageOwnership implements AutoCloseable {
   };
   private static final Logger LOG = LoggerFactory.getLogger(ImageOwnership.class);
   private static final int LOCK_ATTEMPTS = 4;
-  private static final long MAX_RECONNECT_PAUSE_MILLIS = 10_000;
+  private static final long MAX_RECONNECT_PAUSE_MILLIS = 2_000;
 
   private final RbdBlockDevice device;
   private final int group;
@@ -345,7 +345,7 @@ public final class ImageOwnership implements AutoCloseable {
       return;
     }
     long drainedAt = System.nanoTime();
-    long pause = 500;
+    long pause = 200;
     boolean told = false;
     while (!closed) {
       try {

@@ -191,23 +191,23 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
             }
             LOG.info("{}: watch made again", name);
         } catch (FencedException e) {
-            reconnect();
+            reconnect(s);
         } catch (IOException | RuntimeException e) {
             LOG.warn("{}: cannot watch again yet: {}", name, e.getMessage());
         }
     }
 
     /** This gateway was fenced: its client is refused for good; a new one reads the state again. */
-    private void reconnect() {
-        Session old = session;
+    private synchronized void reconnect(Session old) {
+        if (session != old) {
+            return; // another thread has reconnected already
+        }
         LOG.warn("{}: this gateway's client {} was fenced by another gateway; reconnecting as a new client and reading"
                 + " the reservations again", name, old.address());
         try {
-            synchronized (this) {
-                watching = false;
-                old.close();
-                connect();
-            }
+            watching = false;
+            old.close();
+            connect();
             LOG.info("{}: reconnected as client {} ({})", name, session.gid(), session.address());
         } catch (IOException | RuntimeException e) {
             LOG.warn("{}: cannot reconnect yet: {}", name, e.getMessage());
@@ -314,9 +314,22 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
     }
 
     @Override
-    public synchronized void fenceWith(String clientAddress) throws IOException {
-        imageClient = clientAddress;
-        record(session, GatewayClients.imageKey(localPort), clientAddress);
+    public void fenceWith(String clientAddress) throws IOException {
+        Session s;
+        synchronized (this) {
+            imageClient = clientAddress;
+            s = session;
+            try {
+                record(s, GatewayClients.imageKey(localPort), clientAddress);
+                return;
+            } catch (FencedException e) {
+                // this gateway's reservation client was fenced too: the reconnect records the image client as well
+            }
+        }
+        reconnect(s);
+        if (!watching) {
+            throw new IOException(name + ": cannot record client " + clientAddress + " yet: reconnecting");
+        }
     }
 
     @Override
