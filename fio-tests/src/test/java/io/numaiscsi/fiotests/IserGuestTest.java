@@ -50,7 +50,7 @@ class IserGuestTest {
         try (Stream<Path> out = Files.list(run.runDir().resolve("out"))) {
             List<Path> crashes = out.filter(p -> p.getFileName().toString().startsWith("hs_err_")).toList();
             if (!crashes.isEmpty()) {
-                fail("the JVM in the guest crashed (TCG, see JAVA-IN-GUEST.md): " + crashes + context);
+                fail("the JVM in the guest crashed (TCG, see fio-tests/README.md, \"Java in the guest\"): " + crashes + context);
             }
         }
         System.out.println("[IserGuestTest] fio over iSER vs TCP in the guest (functional figures):\n"

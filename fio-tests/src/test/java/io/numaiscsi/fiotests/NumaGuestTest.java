@@ -58,7 +58,7 @@ class NumaGuestTest {
             List<Path> crashes = out.filter(p -> p.getFileName().toString().startsWith("hs_err_")).toList();
             if (!crashes.isEmpty()) {
                 fail("the JVM in the guest crashed (an infrastructure failure under multi-threaded TCG, see "
-                        + "JAVA-IN-GUEST.md): " + crashes + context);
+                        + "fio-tests/README.md, \"Java in the guest\"): " + crashes + context);
             }
         }
         assertTrue(run.succeeded(), "guest test numa-cache.sh" + context);

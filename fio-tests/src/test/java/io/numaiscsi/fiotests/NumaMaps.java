@@ -10,7 +10,7 @@ import java.util.TreeMap;
 /**
  * {@code /proc/PID/numa_maps}: one line per mapping, its memory policy and its resident pages per node
  * ({@code N0=}, {@code N1=} ...). File mappings ({@code file=}) are left out of the region search:
- * their page-cache pages stay wherever they were first read (JAVA-IN-GUEST.md).
+ * their page-cache pages stay wherever they were first read (fio-tests/README.md, "Java in the guest").
  */
 record NumaMaps(List<Mapping> mappings) {
 
