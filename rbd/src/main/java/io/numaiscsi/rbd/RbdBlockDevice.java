@@ -196,9 +196,10 @@ public final class RbdBlockDevice implements BlockDevice {
   @Override
   public void flush(IoCompletion done) {
     if (exclusive && !handle.writable) {
-      // nothing was written through a handle without the lock (and librbd's cache is off): nothing to flush; librbd
-      // would refuse a flush of a managed image it does not hold the lock of
-      done.ioComplete(fenced ? IoStatus.UNAVAILABLE : IoStatus.OK);
+      // librbd's cache is off, so every write this gateway acknowledged is on the OSDs already; and a handle without
+      // the lock (standby, or fenced) writes nothing: nothing to flush. librbd would refuse the flush of a managed
+      // image whose lock it does not hold.
+      done.ioComplete(IoStatus.OK);
       return;
     }
     RbdRequest r = acquire(RbdRequest.FLUSH, 0, 0, done);
