@@ -202,6 +202,7 @@ public final class ConfigWriter {
             chap("chap", t.chap(), y);
             AluaSection.write(t.alua(), y);
             SharedReservationsSection.write(t.sharedReservations(), y);
+            LunMapsSection.write(t.lunMaps(), y);
             if (t.luns().isEmpty()) {
                 y.entry(LunSection.KEY, "[]");
             } else {

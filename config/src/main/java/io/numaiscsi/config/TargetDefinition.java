@@ -19,16 +19,25 @@ import java.util.Objects;
  * @param allowNetworks     source networks initiators may log in from; empty means any
  * @param alua              this gateway's target port and the target port groups (implicit ALUA), or null: none
  * @param sharedReservations where the gateways of a pair share the LUNs' persistent reservations, or null: here alone
+ * @param lunMaps           which LUNs each initiator sees, at which numbers (LUN masking); empty: all, as they are
  */
 public record TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
                                ChapCredentials chap, List<NetworkRange> allowNetworks, AluaDefinition alua,
-                               SharedReservationsDefinition sharedReservations) {
+                               SharedReservationsDefinition sharedReservations, List<LunMap> lunMaps) {
 
     public TargetDefinition {
         Objects.requireNonNull(name, "name");
         allowedInitiators = List.copyOf(allowedInitiators);
         luns = List.copyOf(luns);
         allowNetworks = List.copyOf(allowNetworks);
+        lunMaps = List.copyOf(lunMaps);
+    }
+
+    /** A target whose initiators all see all its LUNs. */
+    public TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
+                            ChapCredentials chap, List<NetworkRange> allowNetworks, AluaDefinition alua,
+                            SharedReservationsDefinition sharedReservations) {
+        this(name, alias, allowedInitiators, luns, chap, allowNetworks, alua, sharedReservations, List.of());
     }
 
     /** A target without ALUA (a single target port). */
@@ -44,8 +53,17 @@ public record TargetDefinition(String name, String alias, List<String> allowedIn
 
     /** This target with other LUNs, everything else kept. */
     public TargetDefinition withLuns(List<LunDefinition> newLuns) {
+        // a LUN gone is gone from the maps too
+        List<LunMap> maps = lunMaps.stream().map(m -> new LunMap(m.initiators(), m.luns().stream()
+                .filter(l -> newLuns.stream().anyMatch(n -> n.id() == l.lun())).toList())).toList();
         return new TargetDefinition(name, alias, allowedInitiators, newLuns, chap, allowNetworks, alua,
-                sharedReservations);
+                sharedReservations, maps);
+    }
+
+    /** This target with other LUN maps, everything else kept. */
+    public TargetDefinition withLunMaps(List<LunMap> maps) {
+        return new TargetDefinition(name, alias, allowedInitiators, luns, chap, allowNetworks, alua,
+                sharedReservations, maps);
     }
 
     /** Who may log in: {@link #allowedInitiators} and {@link #allowNetworks}. */

@@ -13,7 +13,7 @@ final class TargetsSection {
 
     static final String KEY = "targets";
     static final List<String> KEYS = List.of("name", "alias", "allow", "allow-networks", "chap", "alua",
-            SharedReservationsSection.KEY, "luns");
+            SharedReservationsSection.KEY, "luns", LunMapsSection.KEY);
     /** The keys of a target that can change while it serves. */
     static final List<String> SETTINGS_KEYS = List.of("alias", "allow", "allow-networks", "chap");
     static final String ALL = "ALL";
@@ -46,8 +46,9 @@ final class TargetsSection {
             ChapCredentials chap = ChapSection.read(f, "chap", secrets);
             AluaDefinition alua = AluaSection.read(f);
             SharedReservationsDefinition shared = SharedReservationsSection.read(f);
-            targets.add(new TargetDefinition(name, alias, allow, LunSection.readAll(f, dataDir, files), chap, networks,
-                    alua, shared));
+            List<LunDefinition> luns = LunSection.readAll(f, dataDir, files);
+            targets.add(new TargetDefinition(name, alias, allow, luns, chap, networks, alua, shared,
+                    LunMapsSection.read(f, luns)));
         }
         return targets;
     }
@@ -73,7 +74,8 @@ final class TargetsSection {
         SharedReservationsDefinition shared = SharedReservationsSection.read(f);
         List<LunDefinition> luns = LunSection.readAll(f, running.daemon().dataDir(),
                 LunSection.BackingFiles.of(running.targets()));
-        return new TargetDefinition(name, alias, allow, luns, chap, networks, alua, shared);
+        return new TargetDefinition(name, alias, allow, luns, chap, networks, alua, shared,
+                LunMapsSection.read(f, luns));
     }
 
     /**
@@ -88,7 +90,7 @@ final class TargetsSection {
         List<NetworkRange> networks = allowNetworks(f);
         ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, current.name()));
         return new TargetDefinition(current.name(), alias, allow, current.luns(), chap, networks, current.alua(),
-                current.sharedReservations());
+                current.sharedReservations(), current.lunMaps());
     }
 
     private static String name(Cursor nameAt) throws ConfigException {

@@ -129,7 +129,10 @@ class ConfigWriterTest {
                 List.of(NetworkRange.parse("127.0.0.0/8"), NetworkRange.parse("fd00::/8")),
                 new AluaDefinition(3, 2, "active-non-optimized", List.of(
                         new AluaDefinition.Peer(1, "active-optimized", List.of(1, 2)))),
-                new SharedReservationsDefinition("file", Path.of("/dev/shm/db-pair")));
+                new SharedReservationsDefinition("file", Path.of("/dev/shm/db-pair")), List.of(
+                        new LunMap(List.of("iqn.1994-05.com.redhat:client1"), List.of(new LunMap.Mapped(0, 0),
+                                new LunMap.Mapped(7, 1))),
+                        new LunMap(List.of("*"), List.of(new LunMap.Mapped(7, 0)))));
         TargetDefinition scratch = new TargetDefinition("naa.52004567BA64678D", null, List.of(), List.of(
                 new LunDefinition(0, BackingType.FILE, Path.of("/mnt/fast/scratch.img"), 2L << 40, 512, null,
                         new FaultInjection(Duration.ofSeconds(2), 0, Long.MAX_VALUE)),

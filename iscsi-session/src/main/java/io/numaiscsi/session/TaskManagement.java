@@ -4,6 +4,7 @@ import io.numaiscsi.proto.Lun;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.SerialNumber;
 import io.numaiscsi.proto.TaskMgmtRequestHeader;
+import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiTarget;
 import java.util.List;
 import org.slf4j.Logger;
@@ -49,7 +50,7 @@ final class TaskManagement {
         int lun = Lun.decode(h.lun());
         ScsiTarget scsi = connection.session().target().scsi();
         boolean lunScoped = function == ABORT_TASK_SET || function == CLEAR_TASK_SET || function == LOGICAL_UNIT_RESET;
-        if (lunScoped && (lun < 0 || scsi.unit(lun) == null)) {
+        if (lunScoped && (lun < 0 || scsi.unit(connection.session().nexus(), lun) == null)) {
             respond(itt, LUN_DOES_NOT_EXIST);
             return;
         }
@@ -94,13 +95,19 @@ final class TaskManagement {
     /** Aborts the commands of every session of this target on {@code lun} (all LUNs when < 0), then responds. */
     private void acrossSessions(int itt, int lun, Runnable resetEffect) {
         PendingTaskManagement p = new PendingTaskManagement(connection, itt, FUNCTION_COMPLETE, resetEffect);
+        ScsiTarget scsi = connection.session().target().scsi();
+        LogicalUnit unit = lun < 0 ? null : scsi.unit(connection.session().nexus(), lun);
         List<IscsiSession> all = sessions.sessionsOf(connection.session().target().name());
         for (IscsiSession s : all) {
             IscsiConnection c = s.connection();
             if (c == null || c == connection) {
                 continue;
             }
-            c.abortFromOtherThread(lun, p);
+            // another initiator may see the unit at another LUN number (LUN masking), or not at all
+            int theirs = unit == null ? -1 : scsi.numberSeenBy(s.nexus(), unit);
+            if (lun < 0 || theirs >= 0) {
+                c.abortFromOtherThread(lun < 0 ? -1 : theirs, p);
+            }
         }
         p.add(connection.commands().abortAll(lun, p));
         p.done();

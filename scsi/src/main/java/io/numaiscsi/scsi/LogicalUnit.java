@@ -166,7 +166,10 @@ public final class LogicalUnit {
     List<ItNexus> lost = reservations.persistent.takeLostToPeers();
     if (abortsTasks && target != null) {
       for (ItNexus victim : lost) {
-        target.transportAborts().abort(victim, lun);
+        int number = target.numberSeenBy(victim, this);
+        if (number >= 0) {
+          target.transportAborts().abort(victim, number);
+        }
       }
     }
     tasks.afterTasksOf(lost, abortsTasks, acknowledge);
@@ -392,6 +395,21 @@ public final class LogicalUnit {
   /** A unit attention for every nexus that has used this unit. Any thread. */
   void postToAll(SenseReason reason) {
     thread.execute(() -> unitAttentions.postToAllExcept(reason, null));
+  }
+
+  /** Calls {@code each} with every nexus that has used this unit, on the unit's thread. Any thread. */
+  void forKnownNexuses(java.util.function.Consumer<ItNexus> each) {
+    thread.execute(() -> unitAttentions.known().forEach(each));
+  }
+
+  /** A unit attention for {@code nexus}, whether or not it has used this unit yet. Any thread. */
+  void postFor(ItNexus nexus, SenseReason reason) {
+    thread.execute(() -> unitAttentions.post(nexus, reason));
+  }
+
+  /** A unit attention for every nexus that has used this unit and {@code which} selects. Any thread. */
+  void postTo(SenseReason reason, java.util.function.Predicate<ItNexus> which) {
+    thread.execute(() -> unitAttentions.postToMatching(reason, which));
   }
 
   /**

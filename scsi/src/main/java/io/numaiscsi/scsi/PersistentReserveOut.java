@@ -101,7 +101,10 @@ final class PersistentReserveOut {
 
   private static void abortThenComplete(ScsiTask t, LogicalUnit lu, ScsiTarget target, List<ItNexus> victims) {
     for (ItNexus victim : victims) {
-      target.transportAborts().abort(victim, lu.lun);
+      int number = target.numberSeenBy(victim, lu);
+      if (number >= 0) {
+        target.transportAborts().abort(victim, number); // the transport knows the LUN by the number the nexus uses
+      }
     }
     if (lu.tasks.abortTasksOf(victims, t) == 0) {
       t.completeGood();

@@ -18,6 +18,8 @@ public final class ScsiTarget {
   private volatile LogicalUnit[] byLun;
   private volatile List<LogicalUnit> units;
   private volatile TransportTaskAborts transportAborts = TransportTaskAborts.NONE;
+  /** Which units each initiator sees, at which numbers; replaced whole under {@code this}. */
+  private volatile LunMasking masking = LunMasking.NONE;
   final ByteBufAllocator alloc;
   private final TargetPortGroups portGroups;
 
@@ -61,6 +63,47 @@ public final class ScsiTarget {
     return lun >= 0 && lun < snapshot.length ? snapshot[lun] : null;
   }
 
+  /** The unit {@code nexus} names {@code lun} (LUN masking), or null when it sees none at that number. */
+  public LogicalUnit unit(ItNexus nexus, int lun) {
+    return unit(masking.unitLun(nexus, lun));
+  }
+
+  /** The LUN number {@code nexus} sees {@code lu} at, or -1 when it does not see it. */
+  public int numberSeenBy(ItNexus nexus, LogicalUnit lu) {
+    return masking.numberOf(nexus, lu.lun);
+  }
+
+  public LunMasking masking() {
+    return masking;
+  }
+
+  /**
+   * Replaces the LUN masking while the target serves: from now on each initiator's commands and REPORT LUNS follow its
+   * new view, and the nexuses whose view changed get REPORTED LUNS DATA HAS CHANGED (SPC-4 7.5.1); no other does.
+   */
+  public synchronized void masking(LunMasking next) {
+    LunMasking old = masking;
+    if (old.equals(next)) {
+      return;
+    }
+    masking = Objects.requireNonNull(next, "next");
+    int maxUnit = byLun.length - 1;
+    for (LogicalUnit lu : units) {
+      // each unit finds the nexuses it knows whose view changed, and tells them on every unit they now see
+      lu.forKnownNexuses(n -> {
+        if (!LunMasking.sameView(old, next, n, maxUnit)) {
+          lu.postFor(n, SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
+          for (int[] view : next.numbersOf(n, maxUnit)) {
+            LogicalUnit seen = unit(view[1]);
+            if (seen != null && seen != lu) {
+              seen.postFor(n, SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
+            }
+          }
+        }
+      });
+    }
+  }
+
   /** The units in LUN order, as of now. */
   public List<LogicalUnit> units() {
     return units;
@@ -85,8 +128,9 @@ public final class ScsiTarget {
     }
     List<LogicalUnit> others = units;
     install(lu);
+    LunMasking m = masking;
     for (LogicalUnit other : others) {
-      other.postToAll(SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
+      other.postTo(SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED, n -> m.numberOf(n, lu.lun) >= 0);
     }
   }
 
@@ -110,8 +154,9 @@ public final class ScsiTarget {
     List<LogicalUnit> rest = new ArrayList<>(units);
     rest.remove(lu);
     units = List.copyOf(rest);
+    LunMasking m = masking;
     for (LogicalUnit other : rest) {
-      other.postToAll(SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
+      other.postTo(SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED, n -> m.numberOf(n, lu.lun) >= 0);
     }
     return lu;
   }
@@ -134,7 +179,7 @@ public final class ScsiTarget {
    * {@link #execute}, on the unit's thread, where they live.
    */
   public boolean prepare(ScsiTask task) {
-    LogicalUnit lu = unit(task.lun);
+    LogicalUnit lu = unit(task.nexus, task.lun);
     task.unit = lu;
     SenseReason r = CdbDecoder.decode(task, lu);
     if (r == null && lu != null && lu.readOnly() && task.kind.writesMedium()) {
@@ -233,7 +278,7 @@ public final class ScsiTarget {
 
   /** LOGICAL UNIT RESET effects on LU state, applied on its thread; aborting tasks is the transport's job. */
   public void logicalUnitReset(int lun, ItNexus requester) {
-    LogicalUnit lu = unit(lun);
+    LogicalUnit lu = unit(requester, lun);
     if (lu != null) {
       lu.reset(requester);
     }
@@ -255,11 +300,18 @@ public final class ScsiTarget {
 
   SenseReason reportLuns(ScsiTask t, ByteBuf out) {
     int select = t.cdb[2] & 0xFF;
-    int count = select == 1 ? 0 : units.size(); // select 1: well-known LUs only, and there are none
-    out.writeInt(count * 8);
+    LogicalUnit[] snapshot = byLun;
+    List<Integer> seen = new ArrayList<>();
+    if (select != 1) { // select 1: well-known LUs only, and there are none
+      for (int[] view : masking.numbersOf(t.nexus, snapshot.length - 1)) {
+        if (view[1] < snapshot.length && snapshot[view[1]] != null) {
+          seen.add(view[0]);
+        }
+      }
+    }
+    out.writeInt(seen.size() * 8);
     out.writeInt(0);
-    for (int i = 0; i < count; i++) {
-      int lun = units.get(i).lun;
+    for (int lun : seen) {
       if (lun < 256) {
         out.writeByte(0);           // peripheral device addressing
         out.writeByte(lun);

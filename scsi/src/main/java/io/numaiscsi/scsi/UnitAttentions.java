@@ -62,6 +62,20 @@ final class UnitAttentions {
     }
   }
 
+  /** The nexuses that have used this unit (a copy). */
+  java.util.List<ItNexus> known() {
+    return java.util.List.copyOf(queues.keySet());
+  }
+
+  /** Queues the condition for every known nexus {@code which} selects. */
+  void postToMatching(SenseReason reason, java.util.function.Predicate<ItNexus> which) {
+    for (Map.Entry<ItNexus, ArrayDeque<SenseReason>> e : queues.entrySet()) {
+      if (which.test(e.getKey())) {
+        add(e.getValue(), reason);
+      }
+    }
+  }
+
   void forget(ItNexus nexus) {
     ArrayDeque<SenseReason> q = queues.remove(nexus);
     if (q != null) {

@@ -30,11 +30,12 @@ public final class ConfigOperations {
     /**
      * What turns {@code running} into {@code wanted}: new targets and LUNs are added, targets and LUNs gone from the
      * file removed (removals first, so a LUN id or a file can move to a new store), changed access rules, CHAP or
-     * alias applied to new logins. A changed LUN definition, portals and settings are listed as needing a restart.
+     * alias applied to new logins, changed LUN maps applied at once. A changed LUN definition, portals and settings are listed as needing a restart.
      */
     public static Plan diff(TargetConfig running, TargetConfig wanted) {
         List<RegistryOperation> removals = new ArrayList<>();
         List<RegistryOperation> additions = new ArrayList<>();
+        List<RegistryOperation> lastly = new ArrayList<>();
         List<String> needRestart = new ArrayList<>();
         Map<String, TargetDefinition> before = byName(running);
         Map<String, TargetDefinition> after = byName(wanted);
@@ -75,6 +76,9 @@ public final class ConfigOperations {
                             + "to apply without a restart)");
                 }
             }
+            if (!old.lunMaps().equals(t.lunMaps())) {
+                lastly.add(new RegistryOperation.SetLunMaps(t.name(), t.lunMaps())); // after the LUNs they name exist
+            }
         }
         if (!running.portals().equals(wanted.portals()) || !running.iscsi().equals(wanted.iscsi())
                 || !running.limits().equals(wanted.limits()) || !running.cache().equals(wanted.cache())
@@ -87,6 +91,7 @@ public final class ConfigOperations {
         }
         List<RegistryOperation> ops = new ArrayList<>(removals);
         ops.addAll(additions);
+        ops.addAll(lastly);
         return new Plan(ops, needRestart);
     }
 

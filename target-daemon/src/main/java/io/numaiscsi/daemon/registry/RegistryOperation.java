@@ -68,4 +68,15 @@ public sealed interface RegistryOperation {
             return "resize LUN " + lun + " of " + target + " to " + sizeBytes + " bytes";
         }
     }
+
+    /**
+     * New LUN maps (LUN masking) of an existing target: each initiator's commands and REPORT LUNS follow its new view
+     * at once, and the sessions whose view changed hear REPORTED LUNS DATA HAS CHANGED.
+     */
+    record SetLunMaps(String target, java.util.List<io.numaiscsi.config.LunMap> maps) implements RegistryOperation {
+        @Override
+        public String toString() {
+            return "set the LUN maps of " + target + " (" + maps.size() + " entries)";
+        }
+    }
 }

@@ -6,6 +6,7 @@ import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.SharedReservationsDefinition;
 import io.numaiscsi.config.TargetDefinition;
 import io.numaiscsi.config.AluaDefinition;
+import io.numaiscsi.config.LunMap;
 import io.numaiscsi.daemon.cluster.RbdUnitOwnership;
 import io.numaiscsi.daemon.cluster.VersionedObject;
 import io.numaiscsi.daemon.cluster.VersionedObjects;
@@ -144,6 +145,8 @@ public final class TargetRegistry implements AutoCloseable {
             removeTarget(r.target());
         } else if (op instanceof RegistryOperation.ResizeLun r) {
             resizeLun(r.target(), r.lun(), r.sizeBytes());
+        } else if (op instanceof RegistryOperation.SetLunMaps m) {
+            setLunMaps(m.target(), m.maps());
         } else {
             throw new IllegalArgumentException("unknown operation " + op);
         }
@@ -164,10 +167,18 @@ public final class TargetRegistry implements AutoCloseable {
         }
         ScsiTarget scsi = new ScsiTarget(t.name(), List.of(), alloc, AluaGroups.of(t.alua()));
         scsi.transportAborts(transportAborts);
+        scsi.masking(LunMaps.masking(t.lunMaps()));
         directory.add(new ExportedTarget(t.name(), t.alias(), t.access(), scsi, Credentials.account(t.chap())));
         lunsByTarget.put(t.name(), new LinkedHashMap<>());
         definitions.put(t.name(), t);
         LOG.info("target {}: {}; {}", t.name(), describeAccess(t), scsi.portGroups());
+    }
+
+    private void setLunMaps(String targetName, List<LunMap> maps) {
+        ExportedTarget target = existing(targetName);
+        definitions.put(targetName, definitions.get(targetName).withLunMaps(maps));
+        target.scsi().masking(LunMaps.masking(maps));
+        LOG.info("target {}: LUN maps now {}", targetName, target.scsi().masking());
     }
 
     private void updateTarget(TargetDefinition t) {
@@ -283,6 +294,12 @@ public final class TargetRegistry implements AutoCloseable {
             throw new IllegalArgumentException("target " + targetName + " has no LUN " + lun);
         }
         RegisteredLun registered = lunsByTarget.get(targetName).remove(lun);
+        TargetDefinition def = definitions.get(targetName);
+        List<LunMap> maps = LunMaps.without(def.lunMaps(), lun);
+        if (!maps.equals(def.lunMaps())) {
+            definitions.put(targetName, def.withLunMaps(maps)); // a LUN added later under this number is not mapped
+            target.scsi().masking(LunMaps.masking(maps));
+        }
         try {
             reservationStores.discard(targetName, lun);
         } catch (IOException e) {
