@@ -41,11 +41,11 @@ class LunMapsSectionTest {
                 "targets[0].lun-maps[0].luns[1].as", "LUN number 0 appears twice in this map (also "
                         + "targets[0].lun-maps[0].luns[0] at line 5)");
         expect("      - {initiators: [iqn.1994-05.com.redhat:a], luns: [0]}\n"
-                        + "      - {initiators: [IQN.1994-05.com.redhat:A], luns: [1]}\n",
-                "targets[0].lun-maps[1].initiators[0]", "initiator IQN.1994-05.com.redhat:A is in two LUN maps (also "
+                        + "      - {initiators: [iqn.1994-05.com.redhat:a], luns: [1]}\n",
+                "targets[0].lun-maps[1].initiators[0]", "initiator iqn.1994-05.com.redhat:a is in two LUN maps (also "
                         + "targets[0].lun-maps[0].initiators[0] at line 5)");
         expect("      - {initiators: [], luns: [0]}\n", "targets[0].lun-maps[0].initiators",
-                "must name at least one initiator (or \\"*\\")");
+                "must name at least one initiator (or \"*\")");
     }
 
     private static void expect(String entries, String keyPath, String problem) {

@@ -157,6 +157,27 @@ final class ConfiguredDaemon implements AutoCloseable {
         return process.pid();
     }
 
+    /**
+     * Rewrites the config file with {@code yaml} after the same daemon and portal sections (as {@link #start} does),
+     * sends SIGHUP and waits until the daemon logged that the reload was applied.
+     */
+    void reload(String yaml) throws IOException, InterruptedException {
+        Path config = dataDir.resolve("target.yaml");
+        String text = Files.readString(config, StandardCharsets.UTF_8);
+        int portals = text.indexOf("portals: [");
+        String head = text.substring(0, text.indexOf('\n', portals) + 1);
+        Files.writeString(config, head + yaml, StandardCharsets.UTF_8);
+        int applied = logLines("change(s) applied").size();
+        signal("HUP");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (logLines("change(s) applied").size() == applied) {
+            if (System.nanoTime() > deadline) {
+                fail("the daemon did not apply the reload within 30 s\n" + logTail());
+            }
+            Thread.sleep(100);
+        }
+    }
+
     /** Sends {@code signal} (STOP, CONT, ...) to the daemon with kill(1). */
     void signal(String signal) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();

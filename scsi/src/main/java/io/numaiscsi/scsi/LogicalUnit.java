@@ -397,14 +397,42 @@ public final class LogicalUnit {
     thread.execute(() -> unitAttentions.postToAllExcept(reason, null));
   }
 
-  /** Calls {@code each} with every nexus that has used this unit, on the unit's thread. Any thread. */
-  void forKnownNexuses(java.util.function.Consumer<ItNexus> each) {
-    thread.execute(() -> unitAttentions.known().forEach(each));
+  /**
+   * The LUN masking changed from {@code old} to {@code next}: every nexus that has used this unit and whose view
+   * changed gets REPORTED LUNS DATA HAS CHANGED here and on every unit ({@code units} by LUN) it now sees. Completes
+   * once all of them are queued. Any thread.
+   */
+  java.util.concurrent.CompletableFuture<Void> announceViewChange(LunMasking old, LunMasking next, int maxUnit,
+      java.util.function.IntFunction<LogicalUnit> units) {
+    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    thread.execute(() -> {
+      List<java.util.concurrent.CompletableFuture<Void>> posted = new java.util.ArrayList<>();
+      for (ItNexus n : unitAttentions.known()) {
+        if (LunMasking.sameView(old, next, n, maxUnit)) {
+          continue;
+        }
+        unitAttentions.post(n, SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
+        for (int[] view : next.numbersOf(n, maxUnit)) {
+          LogicalUnit seen = units.apply(view[1]);
+          if (seen != null && seen != this) {
+            posted.add(seen.postFor(n, SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED));
+          }
+        }
+      }
+      java.util.concurrent.CompletableFuture.allOf(posted.toArray(java.util.concurrent.CompletableFuture[]::new))
+          .whenComplete((v, e) -> done.complete(null));
+    });
+    return done;
   }
 
-  /** A unit attention for {@code nexus}, whether or not it has used this unit yet. Any thread. */
-  void postFor(ItNexus nexus, SenseReason reason) {
-    thread.execute(() -> unitAttentions.post(nexus, reason));
+  /** A unit attention for {@code nexus}, whether or not it has used this unit yet; completes once queued. */
+  private java.util.concurrent.CompletableFuture<Void> postFor(ItNexus nexus, SenseReason reason) {
+    java.util.concurrent.CompletableFuture<Void> queued = new java.util.concurrent.CompletableFuture<>();
+    thread.execute(() -> {
+      unitAttentions.post(nexus, reason);
+      queued.complete(null);
+    });
+    return queued;
   }
 
   /** A unit attention for every nexus that has used this unit and {@code which} selects. Any thread. */

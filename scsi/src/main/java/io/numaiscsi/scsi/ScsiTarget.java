@@ -79,29 +79,21 @@ public final class ScsiTarget {
 
   /**
    * Replaces the LUN masking while the target serves: from now on each initiator's commands and REPORT LUNS follow its
-   * new view, and the nexuses whose view changed get REPORTED LUNS DATA HAS CHANGED (SPC-4 7.5.1); no other does.
+   * new view, and the nexuses whose view changed get REPORTED LUNS DATA HAS CHANGED (SPC-4 7.5.1) on every unit they
+   * now see; no other nexus does. The future completes once those unit attentions are queued.
    */
-  public synchronized void masking(LunMasking next) {
+  public synchronized java.util.concurrent.CompletableFuture<Void> masking(LunMasking next) {
     LunMasking old = masking;
     if (old.equals(next)) {
-      return;
+      return java.util.concurrent.CompletableFuture.completedFuture(null);
     }
     masking = Objects.requireNonNull(next, "next");
     int maxUnit = byLun.length - 1;
+    List<java.util.concurrent.CompletableFuture<Void>> told = new ArrayList<>();
     for (LogicalUnit lu : units) {
-      // each unit finds the nexuses it knows whose view changed, and tells them on every unit they now see
-      lu.forKnownNexuses(n -> {
-        if (!LunMasking.sameView(old, next, n, maxUnit)) {
-          lu.postFor(n, SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
-          for (int[] view : next.numbersOf(n, maxUnit)) {
-            LogicalUnit seen = unit(view[1]);
-            if (seen != null && seen != lu) {
-              seen.postFor(n, SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
-            }
-          }
-        }
-      });
+      told.add(lu.announceViewChange(old, next, maxUnit, this::unit));
     }
+    return java.util.concurrent.CompletableFuture.allOf(told.toArray(java.util.concurrent.CompletableFuture[]::new));
   }
 
   /** The units in LUN order, as of now. */

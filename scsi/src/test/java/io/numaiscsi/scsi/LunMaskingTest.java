@@ -81,6 +81,16 @@ class LunMaskingTest {
   }
 
   @Test
+  void anInitiatorWhoseUnitLeftItsViewIsToldOnTheUnitsItNowSees() {
+    h.good(DB, 0, cdb("00 00 00 00 00 00"), null); // DB has used unit 0 only
+    h.target.masking(LunMasking.of(List.of(
+        new LunMasking.View(List.of("iqn.1994-05.com.redhat:db"), Map.of(2, 2)))));
+    h.check(DB, 0, cdb("00 00 00 00 00 00"), null, SenseReason.LOGICAL_UNIT_NOT_SUPPORTED);
+    h.check(DB, 2, cdb("00 00 00 00 00 00"), null, SenseReason.REPORTED_LUNS_DATA_HAS_CHANGED);
+    h.good(DB, 2, cdb("00 00 00 00 00 00"), null);
+  }
+
+  @Test
   void withoutMaskingEveryoneSeesEverything() {
     h.target.masking(LunMasking.NONE);
     assertEquals(List.of(0, 1, 2), reportLuns(OTHER));

@@ -174,10 +174,10 @@ public final class TargetRegistry implements AutoCloseable {
         LOG.info("target {}: {}; {}", t.name(), describeAccess(t), scsi.portGroups());
     }
 
-    private void setLunMaps(String targetName, List<LunMap> maps) {
+    private void setLunMaps(String targetName, List<LunMap> maps) throws IOException {
         ExportedTarget target = existing(targetName);
         definitions.put(targetName, definitions.get(targetName).withLunMaps(maps));
-        target.scsi().masking(LunMaps.masking(maps));
+        awaitUnitThreads(target.scsi().masking(LunMaps.masking(maps)), targetName);
         LOG.info("target {}: LUN maps now {}", targetName, target.scsi().masking());
     }
 
@@ -334,6 +334,18 @@ public final class TargetRegistry implements AutoCloseable {
         LOG.info("target {} LUN {}: grown from {} to {} bytes{}", targetName, lun, registered.definition().sizeBytes(),
                 sizeBytes, grown.path() == null ? "" : "; the config file must say the new size, or the next start"
                         + " refuses " + grown.path() + " as the wrong size");
+    }
+
+    /** Waits until every unit told the sessions whose view changed, so the change is complete with the operation. */
+    private static void awaitUnitThreads(CompletableFuture<Void> told, String targetName) throws IOException {
+        try {
+            told.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted waiting for target " + targetName + "'s LUNs to take their new maps");
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException("target " + targetName + ": its LUNs' threads did not take the new maps: " + e, e);
+        }
     }
 
     /** Waits until the unit's thread serves the new size, so the change is complete when the operation is. */

@@ -57,4 +57,18 @@ class ConfigOperationsTest {
                 ConfigLoader.parse("daemon:\n  log-level: info\n  io-threads: 8\n" + t, "t.yaml"));
         assertEquals(1, moreThreads.needRestart().size(), moreThreads.needRestart().toString());
     }
+
+    @Test
+    void changedLunMapsApplyLiveAfterTheLunsTheyName() throws ConfigException {
+        TargetConfig running = config(target(A, "", "{id: 0, backing: ram, size: 1M}"));
+        TargetConfig wanted = config(target(A, "    lun-maps: [{initiators: ['*'], luns: [{lun: 1, as: 0}]}]\n",
+                "{id: 0, backing: ram, size: 1M}, {id: 1, backing: ram, size: 1M}"));
+        ConfigOperations.Plan plan = ConfigOperations.diff(running, wanted);
+        List<RegistryOperation> ops = plan.operations();
+        assertEquals(2, ops.size(), ops.toString());
+        assertTrue(ops.get(0) instanceof RegistryOperation.AddLun add && add.lun().id() == 1, ops.toString());
+        assertTrue(ops.get(1) instanceof RegistryOperation.SetLunMaps m && m.maps().equals(wanted.targets().get(0)
+                .lunMaps()), ops.toString());
+        assertTrue(plan.needRestart().isEmpty(), plan.needRestart().toString());
+    }
 }
