@@ -184,8 +184,42 @@ final class ConfiguredDaemon implements AutoCloseable {
         if (p.waitFor() != 0) {
             fail("kill -" + signal + " " + process.pid() + " failed");
         }
+        if (signal.equals("STOP")) {
+            awaitStopped(); // kill(1) returns before every thread has stopped: a thread could still run a moment
+        }
         Files.writeString(log, "--- harness: SIG" + signal + " pid " + process.pid() + "\n", StandardCharsets.UTF_8,
                 java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    /** Waits until every thread of the daemon is stopped (state T in /proc/PID/task/TID/stat). */
+    private void awaitStopped() throws IOException, InterruptedException {
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            boolean all = true;
+            try (Stream<Path> ts = Files.list(tasks)) {
+                for (Path t : (Iterable<Path>) ts::iterator) {
+                    String stat;
+                    try {
+                        stat = Files.readString(t.resolve("stat"));
+                    } catch (java.nio.file.NoSuchFileException gone) {
+                        continue; // a thread that ended
+                    }
+                    char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                    if (state != 'T' && state != 't') {
+                        all = false;
+                        break;
+                    }
+                }
+            }
+            if (all) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                fail("daemon pid " + process.pid() + " not stopped 10 s after SIGSTOP");
+            }
+            Thread.sleep(1);
+        }
     }
 
     String logText() throws IOException {

@@ -157,8 +157,8 @@ class GatewayFencingTest {
         sleepUntil(t0, Duration.ofSeconds(stall));
         signal(a, "CONT");
         ScsiResult x = viaA.awaitStatusOrNull(itt, X_LIMIT);
+        assertArrayEquals(pattern('Y'), imageBlocks(), what + ": a stale write landed over Y (X answered " + x + ")");
         assertTrue(x == null || x.status() != 0, what + ": the stalled gateway answered X with GOOD: " + x);
-        assertArrayEquals(pattern('Y'), imageBlocks(), what + ": a stale write landed over Y");
         record("failover", stall, round, takeoverMs, 0, outcome(x), "Y");
     }
 
@@ -209,9 +209,9 @@ class GatewayFencingTest {
         assertGood(settle(() -> write(twoViaB, 'Y')), what + ": Y through B");
         resume.join();
         ScsiResult x = early != null ? early : oneViaA.awaitStatusOrNull(itt, X_LIMIT);
+        assertArrayEquals(pattern('Y'), imageBlocks(), what + ": a stale write landed over Y (X answered " + x + ")");
         assertFalse(early == null && x != null && x.status() == 0,
                 what + ": the preempted initiator's WRITE got GOOD after the PREEMPT AND ABORT did: " + x);
-        assertArrayEquals(pattern('Y'), imageBlocks(), what + ": a stale write landed over Y");
         record("preempt", stall, round, takeoverMs, preemptMs,
                 outcome(x) + (early != null ? " (before the preempt)" : ""), "Y");
     }
