@@ -14,7 +14,7 @@ import io.numaiscsi.cache.CacheStressTest.AsyncDevice;
 import io.numaiscsi.cache.Support.Done;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.Unpooled;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

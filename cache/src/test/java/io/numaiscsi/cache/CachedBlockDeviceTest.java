@@ -23,7 +23,7 @@ import io.numaiscsi.cache.Support.Done;
 import io.numaiscsi.numa.CpuPinning;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;

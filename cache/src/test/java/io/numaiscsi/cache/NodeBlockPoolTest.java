@@ -12,7 +12,7 @@ import io.numaiscsi.config.WritePolicy;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

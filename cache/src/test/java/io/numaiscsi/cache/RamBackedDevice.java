@@ -1,8 +1,8 @@
 package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 
 /**

@@ -21,7 +21,7 @@ import io.numaiscsi.proto.transport.DataMover;
 import io.numaiscsi.proto.transport.DataOutListener;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
-import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.netty.buffer.ByteBuf;
+import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.PooledByteBufAllocator;
+import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.util.ArrayDeque;
 import java.util.Arrays;

@@ -13,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.scsi.backstore.RamBlockDevice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -16,7 +16,7 @@ import io.numaiscsi.cache.NodeBlockPool;
 import io.numaiscsi.daemon.placement.CachePools;
 import io.numaiscsi.daemon.placement.TargetPlacement;
 import io.numaiscsi.numa.NodeMemory;
-import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.backstore.BackingAccess;
 import io.numaiscsi.scsi.backstore.ChunkMemory;

@@ -1,6 +1,6 @@
 package io.numaiscsi.scsi.backstore;
 
-import io.numaiscsi.scsi.MappingResources;
+import io.numaiscsi.blockdev.MappingResources;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

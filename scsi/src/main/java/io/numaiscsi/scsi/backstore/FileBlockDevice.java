@@ -2,11 +2,11 @@ package io.numaiscsi.scsi.backstore;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
-import io.numaiscsi.scsi.MappingResources;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.MappingResources;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

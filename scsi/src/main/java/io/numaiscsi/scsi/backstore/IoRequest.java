@@ -1,7 +1,7 @@
 package io.numaiscsi.scsi.backstore;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.blockdev.IoCompletion;
 
 /**
  * One pooled {@link FileBlockDevice} request: no allocation per I/O once the pool is warm. The thread pool runs it

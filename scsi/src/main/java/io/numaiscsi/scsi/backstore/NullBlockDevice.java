@@ -2,9 +2,9 @@ package io.numaiscsi.scsi.backstore;
 
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.numa.DataTouches;
-import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.Objects;
 
 /**

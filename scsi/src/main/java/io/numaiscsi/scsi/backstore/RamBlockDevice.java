@@ -1,11 +1,11 @@
 package io.numaiscsi.scsi.backstore;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
-import io.numaiscsi.scsi.MappingResources;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.MappingResources;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**

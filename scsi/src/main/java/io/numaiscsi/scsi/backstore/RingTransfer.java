@@ -1,6 +1,6 @@
 package io.numaiscsi.scsi.backstore;
 
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 
 /**
  * What one io_uring completion means for its request, as a pure step over the request's transfer state: finished

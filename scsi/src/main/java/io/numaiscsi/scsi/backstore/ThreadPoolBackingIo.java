@@ -1,6 +1,6 @@
 package io.numaiscsi.scsi.backstore;
 
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 

@@ -2,8 +2,8 @@ package io.numaiscsi.scsi.backstore;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 

@@ -9,7 +9,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.numaiscsi.numa.DataTouches;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

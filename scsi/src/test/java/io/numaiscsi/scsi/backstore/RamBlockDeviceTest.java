@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 import org.junit.jupiter.api.Test;
 
 class RamBlockDeviceTest {

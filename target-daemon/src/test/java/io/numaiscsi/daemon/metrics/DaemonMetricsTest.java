@@ -74,14 +74,14 @@ class DaemonMetricsTest {
             java.util.List<io.numaiscsi.daemon.TargetDaemon.CachedLun> luns = new java.util.concurrent.CopyOnWriteArrayList<>(
                     java.util.List.of(new io.numaiscsi.daemon.TargetDaemon.CachedLun("iqn.t", 0, device)));
             DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), () -> luns);
-            java.util.concurrent.CompletableFuture<io.numaiscsi.scsi.IoStatus> written = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<io.numaiscsi.blockdev.IoStatus> written = new java.util.concurrent.CompletableFuture<>();
             device.write(0, io.netty.buffer.Unpooled.wrappedBuffer(new byte[64 << 10]), false, written::complete);
-            assertTrue(written.get() == io.numaiscsi.scsi.IoStatus.OK);
+            assertTrue(written.get() == io.numaiscsi.blockdev.IoStatus.OK);
             String text = metrics.scrape();
             assertTrue(text.contains("cache_dirty_bytes{lun=\"0\",target=\"iqn.t\"} 65536.0"), text);
-            java.util.concurrent.CompletableFuture<io.numaiscsi.scsi.IoStatus> flushed = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<io.numaiscsi.blockdev.IoStatus> flushed = new java.util.concurrent.CompletableFuture<>();
             device.flush(flushed::complete);
-            assertTrue(flushed.get() == io.numaiscsi.scsi.IoStatus.OK);
+            assertTrue(flushed.get() == io.numaiscsi.blockdev.IoStatus.OK);
             text = metrics.scrape();
             assertTrue(text.contains("cache_dirty_bytes{lun=\"0\",target=\"iqn.t\"} 0.0"), text);
             assertTrue(text.contains("cache_writeback_batches_total{lun=\"0\",target=\"iqn.t\"} 1.0"), text);

@@ -1,4 +1,4 @@
-package io.numaiscsi.scsi;
+package io.numaiscsi.blockdev;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

@@ -1,4 +1,4 @@
-package io.numaiscsi.scsi;
+package io.numaiscsi.blockdev;
 
 /** Outcome of one {@link BlockDevice} operation. */
 public enum IoStatus {

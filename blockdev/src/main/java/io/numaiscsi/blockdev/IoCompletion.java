@@ -1,4 +1,4 @@
-package io.numaiscsi.scsi;
+package io.numaiscsi.blockdev;
 
 /** Completion of one {@link BlockDevice} call. Implemented by reusable per-task objects: no lambda per I/O. */
 public interface IoCompletion {
