@@ -12,7 +12,7 @@ import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.blockdev.SharedRead;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

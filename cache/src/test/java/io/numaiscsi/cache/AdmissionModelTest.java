@@ -15,7 +15,7 @@ import io.numaiscsi.cache.Support.Done;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.blockdev.IoStatus;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

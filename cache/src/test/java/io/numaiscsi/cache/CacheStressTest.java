@@ -14,7 +14,7 @@ import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

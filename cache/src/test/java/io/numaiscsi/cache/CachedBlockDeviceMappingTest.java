@@ -10,7 +10,7 @@ import io.netty.buffer.Unpooled;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.blockdev.IoStatus;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

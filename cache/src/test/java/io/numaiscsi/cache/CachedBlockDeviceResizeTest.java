@@ -16,7 +16,7 @@ import io.numaiscsi.config.WritePolicy;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;

@@ -25,7 +25,7 @@ import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.blockdev.IoCompletion;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

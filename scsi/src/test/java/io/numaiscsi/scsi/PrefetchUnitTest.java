@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

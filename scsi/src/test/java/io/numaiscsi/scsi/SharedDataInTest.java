@@ -12,7 +12,7 @@ import io.netty.buffer.Unpooled;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.blockdev.SharedRead;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

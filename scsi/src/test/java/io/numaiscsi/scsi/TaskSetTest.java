@@ -15,7 +15,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -68,7 +68,7 @@ class DaemonMetricsTest {
         io.numaiscsi.cache.CacheParameters params = new io.numaiscsi.cache.CacheParameters(1L << 20, 64 << 10, 2, 1,
                 64 << 10, io.numaiscsi.config.WritePolicy.WRITE_BACK);
         io.numaiscsi.cache.CachedBlockDevice device = io.numaiscsi.cache.CachedBlockDevice.create(
-                new io.numaiscsi.scsi.backstore.RamBlockDevice(4L << 20, 512), params, topology,
+                new io.numaiscsi.blockdev.backstore.RamBlockDevice(4L << 20, 512), params, topology,
                 io.numaiscsi.numa.NodeMemory.open(topology), null);
         try {
             java.util.List<io.numaiscsi.daemon.TargetDaemon.CachedLun> luns = new java.util.concurrent.CopyOnWriteArrayList<>(
