@@ -6,7 +6,7 @@ import io.numaiscsi.cache.AffinityRouter;
 import io.numaiscsi.cache.CacheParameters;
 import io.numaiscsi.cache.CachedBlockDevice;
 import io.numaiscsi.cache.PartitionHash;
-import io.numaiscsi.config.WritePolicy;
+import io.numaiscsi.blockdev.WritePolicy;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.blockdev.IoCompletion;

@@ -1,6 +1,6 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.config.WritePolicy;
+import io.numaiscsi.blockdev.WritePolicy;
 
 import static io.numaiscsi.cache.Support.flush;
 import static io.numaiscsi.cache.Support.pattern;

@@ -4,7 +4,7 @@ import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.numa.NodeLocator;
 
-import io.numaiscsi.config.WritePolicy;
+import io.numaiscsi.blockdev.WritePolicy;
 
 import static io.numaiscsi.cache.Support.flush;
 import static io.numaiscsi.cache.Support.pattern;

@@ -1,6 +1,6 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.config.WritePolicy;
+import io.numaiscsi.blockdev.WritePolicy;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.config.WritePolicy;
+import io.numaiscsi.blockdev.WritePolicy;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.blockdev.BlockDevice;

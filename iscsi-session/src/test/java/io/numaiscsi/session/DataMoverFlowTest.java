@@ -12,7 +12,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.internal.PlatformDependent;
 import io.numaiscsi.cache.CacheParameters;
 import io.numaiscsi.cache.CachedBlockDevice;
-import io.numaiscsi.config.WritePolicy;
+import io.numaiscsi.blockdev.WritePolicy;
 import io.numaiscsi.iser.IserLimits;
 import io.numaiscsi.iser.IserSettings;
 import io.numaiscsi.proto.Pdu;

@@ -66,7 +66,7 @@ class DaemonMetricsTest {
     void writeBackDirtyBytesAndBatchesArePerCachedLun() throws Exception {
         io.numaiscsi.numa.NumaTopology topology = io.numaiscsi.numa.NumaTopology.detect();
         io.numaiscsi.cache.CacheParameters params = new io.numaiscsi.cache.CacheParameters(1L << 20, 64 << 10, 2, 1,
-                64 << 10, io.numaiscsi.config.WritePolicy.WRITE_BACK);
+                64 << 10, io.numaiscsi.blockdev.WritePolicy.WRITE_BACK);
         io.numaiscsi.cache.CachedBlockDevice device = io.numaiscsi.cache.CachedBlockDevice.create(
                 new io.numaiscsi.blockdev.backstore.RamBlockDevice(4L << 20, 512), params, topology,
                 io.numaiscsi.numa.NodeMemory.open(topology), null);

@@ -1,4 +1,4 @@
-package io.numaiscsi.config;
+package io.numaiscsi.blockdev;
 
 /** When a write is acknowledged (the cache's write policy, {@code cache.write-policy}). */
 public enum WritePolicy {
