@@ -39,7 +39,7 @@ public class SharedReservationBenchmarks {
         "shared-pr-bench-");
     writer = new LocalFileObject(dir, "pr.bench.lun-0");
     reader = new LocalFileObject(dir, "pr.bench.lun-0");
-    version = writer.replace(0, state);
+    version = writer.replace(0, state, false).version();
   }
 
   @TearDown
@@ -61,7 +61,7 @@ public class SharedReservationBenchmarks {
   /** One PERSISTENT RESERVE OUT's publication. */
   @Benchmark
   public long replace() throws IOException {
-    version = writer.replace(version, state);
+    version = writer.replace(version, state, false).version();
     return version;
   }
 

@@ -1,8 +1,8 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
 
 /**
  * A write-through write or an unmap: the backing device first, then the cached copies of the range are

@@ -1,6 +1,6 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
 
 /**
  * Mapping (GET LBA STATUS) as seen through a cache: the backing device's, except that under write-back a dirty cache

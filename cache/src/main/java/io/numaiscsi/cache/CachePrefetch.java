@@ -2,9 +2,9 @@ package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
-import io.numaiscsi.scsi.SharedRead;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.SharedRead;
 
 /**
  * One PRE-FETCH through a cache: the range is read one cache block at a time, each block first marked as wanted soon

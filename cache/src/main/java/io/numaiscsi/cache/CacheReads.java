@@ -4,10 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.numa.NodeThread;
-import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
-import io.numaiscsi.scsi.SharedRead;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.SharedRead;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

@@ -2,8 +2,8 @@ package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.numa.NodeThread;
-import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

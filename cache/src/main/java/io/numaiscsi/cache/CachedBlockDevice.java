@@ -1,18 +1,18 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.config.WritePolicy;
+import io.numaiscsi.blockdev.WritePolicy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.NumaTopology;
-import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
-import io.numaiscsi.scsi.MappingResources;
-import io.numaiscsi.scsi.SharedRead;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.MappingResources;
+import io.numaiscsi.blockdev.SharedRead;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

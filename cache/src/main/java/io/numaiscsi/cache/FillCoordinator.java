@@ -1,8 +1,8 @@
 package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoStatus;
 
 /**
  * Single-flight fills and invalidation. A miss maps a slot as FILLING (in {@link CachePartition#read}) and issues one

@@ -1,6 +1,6 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 
 /** A request waiting on a slot's fill; it holds a pin on the slot while it waits. */
 interface FillWaiter {

@@ -1,7 +1,7 @@
 package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.blockdev.IoCompletion;
 
 /**
  * What the front end routes: a pooled request it may forward once to the workers of the node holding most of its

@@ -1,6 +1,6 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 
 /**
  * Hands slot completions to the fill coordinator or the write-back scheduler. Bound once, right after the

@@ -1,7 +1,7 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
 
 /**
  * The backing I/O of one slot (a fill or a write-back; a slot has at most one in flight) and the

@@ -1,9 +1,9 @@
 package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -2,8 +2,8 @@ package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.numa.DataTouches;
-import io.numaiscsi.scsi.IoCompletion;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
 
 /**
  * A write under write-back: one block at a time, each written block becomes a fresh dirty copy (copy-on-write, so

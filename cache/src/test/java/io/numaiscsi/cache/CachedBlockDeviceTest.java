@@ -4,7 +4,7 @@ import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.numa.NodeLocator;
 
-import io.numaiscsi.config.WritePolicy;
+import io.numaiscsi.blockdev.WritePolicy;
 
 import static io.numaiscsi.cache.Support.flush;
 import static io.numaiscsi.cache.Support.pattern;
@@ -23,7 +23,7 @@ import io.numaiscsi.cache.Support.Done;
 import io.numaiscsi.numa.CpuPinning;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;

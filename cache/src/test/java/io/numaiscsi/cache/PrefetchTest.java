@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.numaiscsi.cache.Support.CountingDevice;
-import io.numaiscsi.config.WritePolicy;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.WritePolicy;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.config.WritePolicy;
+import io.numaiscsi.blockdev.WritePolicy;
 
 import static io.numaiscsi.cache.Support.pattern;
 import static io.numaiscsi.cache.Support.read;
@@ -17,8 +17,8 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.internal.PlatformDependent;
 import io.numaiscsi.cache.Support.CountingDevice;
-import io.numaiscsi.scsi.IoStatus;
-import io.numaiscsi.scsi.SharedRead;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.SharedRead;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;

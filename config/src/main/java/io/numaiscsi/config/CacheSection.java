@@ -1,5 +1,6 @@
 package io.numaiscsi.config;
 
+import io.numaiscsi.blockdev.WritePolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

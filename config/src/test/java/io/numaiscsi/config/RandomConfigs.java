@@ -1,5 +1,6 @@
 package io.numaiscsi.config;
 
+import io.numaiscsi.blockdev.WritePolicy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

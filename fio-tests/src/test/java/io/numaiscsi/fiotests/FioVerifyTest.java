@@ -95,7 +95,7 @@ class FioVerifyTest {
         String line = Files.readString(daemon.log()).lines().filter(l -> l.contains("backing I/O: ")).findFirst()
                 .orElse(null);
         assertTrue(line != null, "no 'backing I/O:' line in the daemon log" + context);
-        String why = io.numaiscsi.scsi.backstore.IoUring.unavailableReason();
+        String why = io.numaiscsi.blockdev.backstore.IoUring.unavailableReason();
         assertTrue(why == null ? line.contains("backing I/O: io_uring") : line.contains("backing I/O: threads"),
                 line + " (io_uring unavailable here: " + why + ")" + context);
     }

@@ -16,7 +16,7 @@ import io.numaiscsi.proto.login.SessionType;
 import io.numaiscsi.proto.login.TextExchange;
 import io.numaiscsi.proto.login.TextStep;
 import io.netty.buffer.ByteBufUtil;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.scsi.LogicalUnit;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,7 @@
 package io.numaiscsi.rbd;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.IoCompletion;
+import io.numaiscsi.blockdev.IoCompletion;
 import jnr.ffi.Pointer;
 
 /**

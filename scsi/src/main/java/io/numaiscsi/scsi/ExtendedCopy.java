@@ -1,6 +1,8 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.List;
 
 /**

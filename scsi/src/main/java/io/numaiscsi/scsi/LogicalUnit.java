@@ -1,5 +1,6 @@
 package io.numaiscsi.scsi;
 
+import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;

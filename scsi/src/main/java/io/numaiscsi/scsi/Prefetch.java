@@ -1,5 +1,8 @@
 package io.numaiscsi.scsi;
 
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+
 /**
  * PRE-FETCH (10) and (16) (SBC-3): brings the range into the LUN's cache. CONDITION MET when the whole range is there
  * now; GOOD when the device has no cache of its own, or when the range is larger than one PRE-FETCH may bring in

@@ -1,5 +1,6 @@
 package io.numaiscsi.scsi;
 
+import io.numaiscsi.blockdev.MappingResources;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

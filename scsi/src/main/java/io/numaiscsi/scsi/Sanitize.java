@@ -1,6 +1,9 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
 
 /**
  * SANITIZE (SBC-4 4.11, 5.30) of one logical unit: OVERWRITE and BLOCK ERASE of the whole medium, and EXIT FAILURE

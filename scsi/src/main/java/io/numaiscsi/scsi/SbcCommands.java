@@ -1,6 +1,8 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoStatus;
 
 /**
  * The SBC-3 block commands as {@link ScsiTarget} and {@link SpcCommands} call them. READ, WRITE and SYNCHRONIZE CACHE

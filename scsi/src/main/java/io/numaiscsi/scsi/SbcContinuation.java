@@ -3,6 +3,8 @@ package io.numaiscsi.scsi;
 import static io.numaiscsi.scsi.SenseReason.UNRECOVERED_READ_ERROR;
 import static io.numaiscsi.scsi.SenseReason.WRITE_ERROR;
 
+import io.numaiscsi.blockdev.IoStatus;
+
 /**
  * Where a block command goes on once the device request it issued completes: each command sets its task's
  * {@link ScsiTask#continuation} before every request, and {@link SbcCommands#ioComplete} resumes it there. A failed

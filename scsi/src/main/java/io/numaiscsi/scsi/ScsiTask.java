@@ -1,6 +1,9 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.SharedRead;
 import java.util.Objects;
 
 /**

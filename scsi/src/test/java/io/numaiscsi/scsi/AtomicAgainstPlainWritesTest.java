@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,9 @@ import static io.numaiscsi.scsi.Harness.write10;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import org.junit.jupiter.api.Test;
 
 /**

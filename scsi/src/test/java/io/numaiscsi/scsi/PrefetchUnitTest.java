@@ -4,7 +4,9 @@ import static io.numaiscsi.scsi.Harness.A;
 import static io.numaiscsi.scsi.Harness.cdb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.MappingResources;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.io.IOException;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,9 @@
 package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 
 /** A device that does what a RAM disk does; tests override the calls they watch or change. */
 abstract class RamDelegate implements BlockDevice {

@@ -8,7 +8,7 @@ import static io.numaiscsi.scsi.Harness.write10;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import org.junit.jupiter.api.Test;
 
 /** A write-protected unit: MODE SENSE says so, every command that changes blocks gets DATA PROTECT, reads serve. */

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.numaiscsi.scsi.backstore.FileBlockDevice;
+import io.numaiscsi.blockdev.backstore.FileBlockDevice;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -3,7 +3,7 @@ package io.numaiscsi.scsi;
 import static io.numaiscsi.scsi.Harness.cdb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 

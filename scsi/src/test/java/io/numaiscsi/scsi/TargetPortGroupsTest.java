@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.numaiscsi.scsi.TargetPortGroups.AccessState;
 import io.numaiscsi.scsi.TargetPortGroups.Group;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -172,9 +172,9 @@ class UnitOwnershipTest {
   @Test
   void withoutAMovingUnitSetTargetPortGroupsIsUnknown() {
     assertNull(new Harness(GATEWAY_B, new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null),
-        new io.numaiscsi.scsi.backstore.RamBlockDevice(1 << 20, 512))).target.unit(0).ownership());
+        new io.numaiscsi.blockdev.backstore.RamBlockDevice(1 << 20, 512))).target.unit(0).ownership());
     new Harness(GATEWAY_B, new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null),
-        new io.numaiscsi.scsi.backstore.RamBlockDevice(1 << 20, 512)))
+        new io.numaiscsi.blockdev.backstore.RamBlockDevice(1 << 20, 512)))
         .check(ONE, 0, STPG_CDB, stpg(0, 2), SenseReason.INVALID_COMMAND_OPERATION_CODE);
   }
 }

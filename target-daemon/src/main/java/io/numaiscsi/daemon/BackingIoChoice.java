@@ -1,9 +1,9 @@
 package io.numaiscsi.daemon;
 
 import io.numaiscsi.config.DaemonSettings;
-import io.numaiscsi.scsi.backstore.FileBlockDevice;
-import io.numaiscsi.scsi.backstore.IoUring;
-import io.numaiscsi.scsi.backstore.LibUringShim;
+import io.numaiscsi.blockdev.backstore.FileBlockDevice;
+import io.numaiscsi.blockdev.backstore.IoUring;
+import io.numaiscsi.blockdev.backstore.LibUringShim;
 import java.io.IOException;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;

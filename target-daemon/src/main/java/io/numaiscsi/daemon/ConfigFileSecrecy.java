@@ -3,7 +3,7 @@ package io.numaiscsi.daemon;
 import io.numaiscsi.config.ConfigException;
 import io.numaiscsi.config.DaemonSettings;
 import io.numaiscsi.config.TargetConfig;
-import io.numaiscsi.scsi.backstore.FileStatus;
+import io.numaiscsi.blockdev.backstore.FileStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package io.numaiscsi.daemon;
 
-import io.numaiscsi.scsi.backstore.FileStatus;
-import io.numaiscsi.scsi.backstore.UnsafeFileException;
+import io.numaiscsi.blockdev.backstore.FileStatus;
+import io.numaiscsi.blockdev.backstore.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

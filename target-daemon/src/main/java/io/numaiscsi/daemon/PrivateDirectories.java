@@ -1,6 +1,6 @@
 package io.numaiscsi.daemon;
 
-import io.numaiscsi.scsi.backstore.FileStatus;
+import io.numaiscsi.blockdev.backstore.FileStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

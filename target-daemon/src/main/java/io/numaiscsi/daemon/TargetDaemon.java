@@ -41,7 +41,7 @@ import io.numaiscsi.session.SessionTable;
 import io.numaiscsi.session.TargetDirectory;
 import io.numaiscsi.daemon.tcp.TcpPortal;
 import io.numaiscsi.proto.login.TargetLimits;
-import io.numaiscsi.scsi.backstore.ProcessUser;
+import io.numaiscsi.blockdev.backstore.ProcessUser;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;

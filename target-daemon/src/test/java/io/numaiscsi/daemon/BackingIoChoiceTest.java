@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.numaiscsi.config.DaemonSettings.BackingIo;
-import io.numaiscsi.scsi.backstore.FileBlockDevice;
-import io.numaiscsi.scsi.backstore.IoUring;
+import io.numaiscsi.blockdev.backstore.FileBlockDevice;
+import io.numaiscsi.blockdev.backstore.IoUring;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;

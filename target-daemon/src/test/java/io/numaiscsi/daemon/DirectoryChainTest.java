@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.numaiscsi.scsi.backstore.ProcessUser;
-import io.numaiscsi.scsi.backstore.UnsafeFileException;
+import io.numaiscsi.blockdev.backstore.ProcessUser;
+import io.numaiscsi.blockdev.backstore.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

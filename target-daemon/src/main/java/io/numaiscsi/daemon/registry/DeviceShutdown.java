@@ -1,7 +1,7 @@
 package io.numaiscsi.daemon.registry;
 
-import io.numaiscsi.scsi.BlockDevice;
-import io.numaiscsi.scsi.IoStatus;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoStatus;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;

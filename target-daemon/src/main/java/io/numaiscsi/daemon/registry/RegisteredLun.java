@@ -1,7 +1,7 @@
 package io.numaiscsi.daemon.registry;
 
 import io.numaiscsi.config.LunDefinition;
-import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.scsi.LogicalUnit;
 import java.util.List;
 

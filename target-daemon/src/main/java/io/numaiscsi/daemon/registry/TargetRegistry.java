@@ -17,7 +17,7 @@ import io.numaiscsi.daemon.reservations.SharedReservationObject;
 import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.session.ExportedTarget;
 import io.numaiscsi.session.TargetDirectory;
-import io.numaiscsi.scsi.BlockDevice;
+import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.numa.NodeLocator;

@@ -66,22 +66,22 @@ class DaemonMetricsTest {
     void writeBackDirtyBytesAndBatchesArePerCachedLun() throws Exception {
         io.numaiscsi.numa.NumaTopology topology = io.numaiscsi.numa.NumaTopology.detect();
         io.numaiscsi.cache.CacheParameters params = new io.numaiscsi.cache.CacheParameters(1L << 20, 64 << 10, 2, 1,
-                64 << 10, io.numaiscsi.config.WritePolicy.WRITE_BACK);
+                64 << 10, io.numaiscsi.blockdev.WritePolicy.WRITE_BACK);
         io.numaiscsi.cache.CachedBlockDevice device = io.numaiscsi.cache.CachedBlockDevice.create(
-                new io.numaiscsi.scsi.backstore.RamBlockDevice(4L << 20, 512), params, topology,
+                new io.numaiscsi.blockdev.backstore.RamBlockDevice(4L << 20, 512), params, topology,
                 io.numaiscsi.numa.NodeMemory.open(topology), null);
         try {
             java.util.List<io.numaiscsi.daemon.TargetDaemon.CachedLun> luns = new java.util.concurrent.CopyOnWriteArrayList<>(
                     java.util.List.of(new io.numaiscsi.daemon.TargetDaemon.CachedLun("iqn.t", 0, device)));
             DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), () -> luns);
-            java.util.concurrent.CompletableFuture<io.numaiscsi.scsi.IoStatus> written = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<io.numaiscsi.blockdev.IoStatus> written = new java.util.concurrent.CompletableFuture<>();
             device.write(0, io.netty.buffer.Unpooled.wrappedBuffer(new byte[64 << 10]), false, written::complete);
-            assertTrue(written.get() == io.numaiscsi.scsi.IoStatus.OK);
+            assertTrue(written.get() == io.numaiscsi.blockdev.IoStatus.OK);
             String text = metrics.scrape();
             assertTrue(text.contains("cache_dirty_bytes{lun=\"0\",target=\"iqn.t\"} 65536.0"), text);
-            java.util.concurrent.CompletableFuture<io.numaiscsi.scsi.IoStatus> flushed = new java.util.concurrent.CompletableFuture<>();
+            java.util.concurrent.CompletableFuture<io.numaiscsi.blockdev.IoStatus> flushed = new java.util.concurrent.CompletableFuture<>();
             device.flush(flushed::complete);
-            assertTrue(flushed.get() == io.numaiscsi.scsi.IoStatus.OK);
+            assertTrue(flushed.get() == io.numaiscsi.blockdev.IoStatus.OK);
             text = metrics.scrape();
             assertTrue(text.contains("cache_dirty_bytes{lun=\"0\",target=\"iqn.t\"} 0.0"), text);
             assertTrue(text.contains("cache_writeback_batches_total{lun=\"0\",target=\"iqn.t\"} 1.0"), text);

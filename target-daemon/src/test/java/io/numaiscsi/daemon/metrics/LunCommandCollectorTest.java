@@ -12,7 +12,7 @@ import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.ScsiTask;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.SessionTable;
 import java.util.List;

@@ -27,7 +27,7 @@ import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.scsi.backstore.RamBlockDevice;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,25 +46,25 @@ class TcpConnectionHandlerTest {
     private static final int BLOCK = 512;
 
     /** RAM store whose reads wait until {@link #release()}: an I/O still in flight when TMFs arrive. */
-    static final class GatedDevice implements io.numaiscsi.scsi.BlockDevice {
+    static final class GatedDevice implements io.numaiscsi.blockdev.BlockDevice {
         private final RamBlockDevice ram = new RamBlockDevice(4 << 20, BLOCK);
         private final List<Runnable> held = new ArrayList<>();
         boolean gate;
 
         @Override public int blockSize() { return ram.blockSize(); }
         @Override public long blockCount() { return ram.blockCount(); }
-        @Override public void read(long offset, int length, ByteBuf dst, io.numaiscsi.scsi.IoCompletion done) {
+        @Override public void read(long offset, int length, ByteBuf dst, io.numaiscsi.blockdev.IoCompletion done) {
             if (gate) {
                 held.add(() -> ram.read(offset, length, dst, done));
             } else {
                 ram.read(offset, length, dst, done);
             }
         }
-        @Override public void write(long offset, ByteBuf src, boolean fua, io.numaiscsi.scsi.IoCompletion done) {
+        @Override public void write(long offset, ByteBuf src, boolean fua, io.numaiscsi.blockdev.IoCompletion done) {
             ram.write(offset, src, fua, done);
         }
-        @Override public void flush(io.numaiscsi.scsi.IoCompletion done) { ram.flush(done); }
-        @Override public void unmap(long offset, long length, io.numaiscsi.scsi.IoCompletion done) {
+        @Override public void flush(io.numaiscsi.blockdev.IoCompletion done) { ram.flush(done); }
+        @Override public void unmap(long offset, long length, io.numaiscsi.blockdev.IoCompletion done) {
             ram.unmap(offset, length, done);
         }
         @Override public boolean isMapped(long offset) { return ram.isMapped(offset); }
