@@ -390,7 +390,7 @@ final class CdbDecoder {
         t.kind = op == 0x56 ? CommandKind.RESERVE : CommandKind.RELEASE;
         return null;
       case 0x5E: // PERSISTENT RESERVE IN
-        if ((c[1] & 0x1F) > PersistentReservations.READ_FULL_STATUS) {
+        if (PrinServiceAction.of(c[1] & 0x1F) == null) {
           return SenseReason.INVALID_FIELD_IN_CDB;
         }
         t.kind = CommandKind.PERSISTENT_RESERVE_IN;
@@ -411,7 +411,7 @@ final class CdbDecoder {
       }
       case 0x5F: { // PERSISTENT RESERVE OUT
         int serviceAction = c[1] & 0x1F;
-        if (serviceAction > PersistentReservations.REGISTER_AND_MOVE) {
+        if (ProutServiceAction.of(serviceAction) == null) {
           return SenseReason.INVALID_FIELD_IN_CDB;
         }
         long parameterListLength = Cdb.u32(c, 5);

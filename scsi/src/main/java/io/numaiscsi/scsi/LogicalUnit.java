@@ -150,8 +150,8 @@ public final class LogicalUnit {
    * @throws IOException the object could not be read
    */
   public void sharedReservations(SharedReservations object) throws IOException {
-    reservations.persistent.share(Objects.requireNonNull(object, "object"));
-    reservations.persistent.peersNotify();
+    reservations.sync.share(Objects.requireNonNull(object, "object"));
+    reservations.sync.peersNotify();
     object.peerChanges((abortsTasks, acknowledge) -> thread.execute(() -> peerChanged(abortsTasks, acknowledge)));
   }
 
@@ -164,7 +164,7 @@ public final class LogicalUnit {
     if (!reservations.refreshed()) {
       return;
     }
-    List<ItNexus> lost = reservations.persistent.takeLostToPeers();
+    List<ItNexus> lost = reservations.sync.takeLostToPeers();
     if (abortsTasks && target != null) {
       for (ItNexus victim : lost) {
         int number = target.numberSeenBy(victim, this);
@@ -218,7 +218,7 @@ public final class LogicalUnit {
 
   private void ownershipChanged() {
     if (ownership.state() == TargetPortGroups.AccessState.ACTIVE_OPTIMIZED) {
-      reservations.persistent.forgetSharedVersion(); // read the shared state before the first decision as owner
+      reservations.sync.forgetSharedVersion(); // read the shared state before the first decision as owner
     }
     movedByStpg = movedBy != null;
     unitAttentions.postToAllExcept(SenseReason.ASYMMETRIC_ACCESS_STATE_CHANGED, movedBy);

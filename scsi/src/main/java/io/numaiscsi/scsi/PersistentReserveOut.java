@@ -36,7 +36,8 @@ final class PersistentReserveOut {
       }
       try {
         // false: lost the race, the winner's state is ours now: decide again
-        published = pr.publish((t.cdb[1] & 0x1F) == PersistentReservations.PREEMPT_AND_ABORT);
+        published = lu.reservations.sync.publish(
+            ProutServiceAction.of(t.cdb[1] & 0x1F) == ProutServiceAction.PREEMPT_AND_ABORT);
         if (!published) {
           LOG.info("LUN {}: another gateway changed the shared persistent reservations first; service action {} of"
               + " {} is decided again on its state", lu.lun, t.cdb[1] & 0x1F, t.nexus);
@@ -55,12 +56,13 @@ final class PersistentReserveOut {
       t.completeFailed(r);
       return;
     }
-    boolean abort = (t.cdb[1] & 0x1F) == PersistentReservations.PREEMPT_AND_ABORT && !pr.preempted().isEmpty();
+    boolean abort = ProutServiceAction.of(t.cdb[1] & 0x1F) == ProutServiceAction.PREEMPT_AND_ABORT
+        && !pr.preempted().isEmpty();
     // the lists and flags are the next OUT's once this one waits: keep what this one needs
     List<ItNexus> victims = abort ? List.copyOf(pr.preempted()) : List.of();
     ReservationState toSave = pr.saveDue() ? pr.snapshot() : null;
     // the other gateways take the change up (or are fenced) before the status; the unit's thread serves on meanwhile
-    pr.takenUp().whenComplete((ok, failure) -> lu.thread().runHereOrQueue(() -> {
+    lu.reservations.sync.takenUp().whenComplete((ok, failure) -> lu.thread().runHereOrQueue(() -> {
       if (failure != null) {
         LOG.error("LUN {}: the persistent reservations changed, but another gateway neither took the change up nor"
             + " could be fenced; the OUT failed: {}", lu.lun, rootMessage(failure));
@@ -118,9 +120,9 @@ final class PersistentReserveOut {
     }
     byte[] list = new byte[t.dataOutLength]; // at most 4096 (CdbDecoder)
     p.getBytes(p.readerIndex(), list);
-    int serviceAction = t.cdb[1] & 0x1F;
+    ProutServiceAction serviceAction = ProutServiceAction.of(t.cdb[1] & 0x1F); // CdbDecoder let only these through
     int scope = (t.cdb[2] & 0xF0) >>> 4;
-    int type = t.cdb[2] & 0x0F;
+    ReservationType type = ReservationType.of(t.cdb[2] & 0x0F);
     if (lu.reservations.spc2ReservedByOther(t.nexus)) {
       return SenseReason.RESERVATION_CONFLICT;
     }

@@ -46,9 +46,9 @@ public record ReservationState(boolean aptpl, int generation, List<Registration>
     }
     if (type == 0) {
       holder = null;
-    } else if (!PersistentReservations.validType(type)) {
+    } else if (ReservationType.of(type) == null) {
       throw new IllegalArgumentException("reservation type " + type + " is not an SPC-4 type");
-    } else if (PersistentReservations.allRegistrants(type)) {
+    } else if (ReservationType.of(type).allRegistrants()) {
       if (registrations.isEmpty()) {
         throw new IllegalArgumentException("an all-registrants reservation (type " + type + ") without registrations");
       }

@@ -7,12 +7,15 @@ package io.numaiscsi.scsi;
 final class Reservations {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Reservations.class);
   final PersistentReservations persistent;
+  /** Keeps {@link #persistent} in step with the other gateways' (when shared). */
+  final SharedReservationSync sync;
   private ItNexus spc2Holder;
   /** true while any reservation exists: the hot path reads only this. */
   private boolean active;
 
   Reservations(UnitAttentions unitAttentions) {
     this.persistent = new PersistentReservations(unitAttentions, this);
+    this.sync = new SharedReservationSync(persistent);
   }
 
   /**
@@ -54,7 +57,7 @@ final class Reservations {
   /** Brings a shared state up to date (see {@link #check}); false when it cannot be read. */
   boolean refreshed() {
     try {
-      persistent.refresh();
+      sync.refresh();
       if (unreadable) {
         unreadable = false;
         LOG.info("shared persistent reservations read again; commands run again");
@@ -121,6 +124,6 @@ final class Reservations {
 
   /** Called whenever either reservation changes. */
   void updateActive() {
-    active = spc2Holder != null || persistent.reservationType() != 0;
+    active = spc2Holder != null || persistent.reservationType() != null;
   }
 }

@@ -89,7 +89,7 @@ final class SpcCommands {
         r = null;
         break;
       case PERSISTENT_RESERVE_IN:
-        r = lu.reservations.persistent.in(t.cdb[1] & 0x1F, out);
+        r = PersistentReserveIn.write(lu.reservations.persistent, t.cdb[1] & 0x1F, out);
         break;
       case RECEIVE_COPY_RESULTS:
         r = receiveCopyResults(t, lu, out);
