@@ -21,6 +21,16 @@ final class ChapSection {
     static final class Secrets {
         private final List<Located> initiatorSecrets = new ArrayList<>();
         private final List<Located> targetSecrets = new ArrayList<>();
+        /** How the secrets of the text being read are written. */
+        final SecretCodec codec;
+
+        Secrets() {
+            this(SecretCodec.PLAIN);
+        }
+
+        Secrets(SecretCodec codec) {
+            this.codec = codec;
+        }
 
         /** The secrets a running config already uses, except {@code exceptTarget}'s (null: none excepted). */
         static Secrets of(TargetConfig config, String exceptTarget) {
@@ -69,10 +79,10 @@ final class ChapSection {
         Fields f = c.fields(KEYS);
         String username = name(f, "username", true);
         Cursor secretAt = f.required("secret");
-        byte[] secret = secret(secretAt);
+        byte[] secret = secret(secretAt, seen.codec);
         String mutualUsername = name(f, "mutual-username", false);
         Cursor mutualAt = f.optional("mutual-secret");
-        byte[] mutualSecret = mutualAt == null ? null : secret(mutualAt);
+        byte[] mutualSecret = mutualAt == null ? null : secret(mutualAt, seen.codec);
         if (mutualUsername != null && mutualSecret == null) {
             throw f.missing("mutual-secret", "is required with mutual-username");
         }
@@ -121,9 +131,14 @@ final class ChapSection {
     }
 
     /** The secret's UTF-8 bytes; the problems never quote the secret. */
-    private static byte[] secret(Cursor c) throws ConfigException {
-        String text = c.text();
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    private static byte[] secret(Cursor c, SecretCodec codec) throws ConfigException {
+        byte[] bytes;
+        try {
+            bytes = codec.decode(c.text());
+        } catch (IllegalArgumentException e) {
+            throw c.error(e.getMessage());
+        }
+        String text = new String(bytes, StandardCharsets.UTF_8);
         if (bytes.length < ChapCredentials.MIN_SECRET_BYTES) {
             throw c.error("is " + bytes.length + " bytes; a CHAP secret needs at least "
                     + ChapCredentials.MIN_SECRET_BYTES + " (RFC 7143 12.1.3; 16 or more recommended)");

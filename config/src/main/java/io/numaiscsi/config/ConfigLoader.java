@@ -22,7 +22,8 @@ public final class ConfigLoader {
 
     private static final List<String> SECTIONS =
             List.of(DaemonSection.KEY, PortalsSection.KEY, IscsiSection.KEY, TargetsSection.KEY, CacheSection.KEY,
-                    NumaSection.KEY, LimitsSection.KEY, InitiatorsSection.DISCOVERY_KEY, InitiatorsSection.KEY);
+                    NumaSection.KEY, LimitsSection.KEY, InitiatorsSection.DISCOVERY_KEY, InitiatorsSection.KEY,
+                    GroupSection.KEY);
 
     private ConfigLoader() {
     }
@@ -53,11 +54,20 @@ public final class ConfigLoader {
         ChapSection.Secrets secrets = new ChapSection.Secrets();
         ChapCredentials discoveryChap = InitiatorsSection.discovery(top, secrets);
         List<InitiatorDefinition> initiators = InitiatorsSection.read(top, secrets);
-        List<TargetDefinition> targets = TargetsSection.read(top, daemon.dataDir(), secrets);
+        GroupSettings group = GroupSection.read(top);
+        List<TargetDefinition> targets;
+        if (group == null) {
+            targets = TargetsSection.read(top, daemon.dataDir(), secrets);
+        } else if (top.optional(TargetsSection.KEY) != null) {
+            throw top.optional(TargetsSection.KEY).error("are the gateway group's (group: " + group.name()
+                    + "): a member's file has none; manage them with numa-iscsi-admin on any member");
+        } else {
+            targets = List.of();
+        }
         CacheSettings cache = CacheSection.read(top);
         NumaSettings numa = NumaSection.read(top);
         LimitsSettings limits = LimitsSection.read(top);
-        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators);
+        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators, group);
     }
 
     /**
@@ -68,7 +78,8 @@ public final class ConfigLoader {
      */
     public static LunDefinition parseLun(String text, String sourceName, TargetConfig config, TargetDefinition target)
             throws ConfigException {
-        return LunSection.readOne(entry(text, sourceName), config.daemon().dataDir(), target, config.targets());
+        return LunSection.readOne(entry(text, sourceName), config.daemon().dataDir(), target, config.targets(),
+                config.group() != null);
     }
 
     /**

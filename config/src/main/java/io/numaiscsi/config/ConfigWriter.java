@@ -59,7 +59,18 @@ public final class ConfigWriter {
         numa(config.numa(), y);
         chap(InitiatorsSection.DISCOVERY_KEY, config.discoveryChap(), y);
         initiators(config.initiators(), y);
-        targets(config.targets(), config.daemon().dataDir(), y);
+        if (config.group() != null) {
+            GroupSection.write(config.group(), y); // the targets are the group's
+        } else {
+            targets(config.targets(), config.daemon().dataDir(), SecretCodec.PLAIN, y);
+        }
+        return y.toString();
+    }
+
+    /** {@code targets} as the {@code targets:} section alone, secrets written with {@code codec}. */
+    public static String writeTargets(List<TargetDefinition> targets, Path dataDir, SecretCodec codec) {
+        YamlText y = new YamlText();
+        targets(targets, dataDir, codec, y);
         return y.toString();
     }
 
@@ -174,19 +185,23 @@ public final class ConfigWriter {
     }
 
     private static void chap(String key, ChapCredentials chap, YamlText y) {
+        chap(key, chap, SecretCodec.PLAIN, y);
+    }
+
+    private static void chap(String key, ChapCredentials chap, SecretCodec codec, YamlText y) {
         if (chap == null) {
             return;
         }
         y.open(key).entry("username", YamlText.scalar(chap.username()))
-                .entry("secret", YamlText.scalar(new String(chap.secret(), StandardCharsets.UTF_8)));
+                .entry("secret", YamlText.scalar(codec.encode(chap.secret())));
         if (chap.mutual()) {
             y.entry("mutual-username", YamlText.scalar(chap.mutualUsername()))
-                    .entry("mutual-secret", YamlText.scalar(new String(chap.mutualSecret(), StandardCharsets.UTF_8)));
+                    .entry("mutual-secret", YamlText.scalar(codec.encode(chap.mutualSecret())));
         }
         y.close();
     }
 
-    private static void targets(List<TargetDefinition> targets, Path dataDir, YamlText y) {
+    private static void targets(List<TargetDefinition> targets, Path dataDir, SecretCodec codec, YamlText y) {
         if (targets.isEmpty()) {
             y.entry(TargetsSection.KEY, "[]");
             return;
@@ -199,7 +214,7 @@ public final class ConfigWriter {
             }
             list("allow", t.allowedInitiators(), y);
             list("allow-networks", t.allowNetworks().stream().map(NetworkRange::toString).toList(), y);
-            chap("chap", t.chap(), y);
+            chap("chap", t.chap(), codec, y);
             AluaSection.write(t.alua(), y);
             SharedReservationsSection.write(t.sharedReservations(), y);
             LunMapsSection.write(t.lunMaps(), y);
@@ -231,6 +246,9 @@ public final class ConfigWriter {
         }
         if (r.numaCache()) {
             y.entry("numa-cache", "true");
+        }
+        if (r.owner() != null) {
+            y.entry("owner", r.owner());
         }
     }
 

@@ -67,6 +67,12 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
         this(id, backing, path, sizeBytes, blockSize, serial, FaultInjection.NONE);
     }
 
+    /** The same RBD LUN with other image settings. */
+    public LunDefinition withRbd(RbdSource newRbd) {
+        return new LunDefinition(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly,
+                softThreshold, newRbd);
+    }
+
     /** The same LUN on another backing file path. */
     public LunDefinition withPath(Path newPath) {
         return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly,

@@ -15,10 +15,10 @@ final class LunSection {
     static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "physical-block-size",
             "read-only", "soft-threshold", "serial",
             "inject-latency", "inject-medium-error-every", "inject-no-space-after",
-            "pool", "image", "ceph-conf", "rbd-user", "keyring", "rbd-timeout", "numa-cache");
+            "pool", "image", "ceph-conf", "rbd-user", "keyring", "rbd-timeout", "numa-cache", "owner");
     /** The keys of {@code backing: rbd} only. */
     static final List<String> RBD_KEYS = List.of("pool", "image", "ceph-conf", "rbd-user", "keyring", "rbd-timeout",
-            "numa-cache");
+            "numa-cache", "owner");
     static final Duration MIN_RBD_TIMEOUT = Duration.ofSeconds(1);
     static final Duration MAX_RBD_TIMEOUT = Duration.ofSeconds(300);
     /** Upper bound of {@code inject-latency}: slow, but below any initiator's command timeout. */
@@ -33,6 +33,8 @@ final class LunSection {
     /** Backing files and devices already claimed, across all targets: two LUNs on one would corrupt each other. */
     static final class BackingFiles {
         private final Map<Path, String> owners = new HashMap<>();
+        /** Whether an RBD LUN may name its {@code owner}: in a gateway group's targets only. */
+        boolean groupOwners;
 
         /** The files the running targets' LUNs hold. */
         static BackingFiles of(List<TargetDefinition> running) {
@@ -71,9 +73,10 @@ final class LunSection {
      * One LUN definition written on its own (an admin request), checked as in a config file and against the LUNs
      * already served: their ids in {@code target} and every target's backing files.
      */
-    static LunDefinition readOne(Cursor item, Path dataDir, TargetDefinition target, List<TargetDefinition> all)
-            throws ConfigException {
+    static LunDefinition readOne(Cursor item, Path dataDir, TargetDefinition target, List<TargetDefinition> all,
+                                 boolean groupOwners) throws ConfigException {
         BackingFiles files = BackingFiles.of(all);
+        files.groupOwners = groupOwners;
         Fields f = item.fields(KEYS);
         Cursor idAt = f.required("id");
         int id = idAt.integer(0, MAX_LUN_ID);
@@ -89,7 +92,7 @@ final class LunSection {
         BackingType backing = backing(f);
         boolean device = backing == BackingType.BLOCK;
         boolean rbd = backing == BackingType.RBD;
-        RbdSource image = rbd ? rbd(f, dataDir) : null;
+        RbdSource image = rbd ? rbd(f, dataDir, files.groupOwners) : null;
         if (!rbd) {
             for (String key : RBD_KEYS) {
                 Cursor k = f.optional(key);
@@ -151,7 +154,7 @@ final class LunSection {
      * (/etc/ceph/ceph.conf; relative to the data directory), {@code rbd-user} (admin), {@code keyring} (the one
      * ceph.conf names), {@code rbd-timeout} (20s) and {@code numa-cache} (false).
      */
-    private static RbdSource rbd(Fields f, Path dataDir) throws ConfigException {
+    private static RbdSource rbd(Fields f, Path dataDir, boolean groupOwners) throws ConfigException {
         String image = f.text("image");
         if (image == null || image.isBlank()) {
             throw f.missing("image", "is required for backing: rbd (the RBD image's name in its pool)");
@@ -183,7 +186,14 @@ final class LunSection {
         if (c != null) {
             timeout = c.duration(MIN_RBD_TIMEOUT, MAX_RBD_TIMEOUT, false);
         }
-        return new RbdSource(pool, image, conf, user, keyring, timeout, f.bool("numa-cache", false));
+        String owner = f.text("owner");
+        if (owner != null && !groupOwners) {
+            throw f.optional("owner").error("names a gateway group member; only a gateway group's LUNs have one");
+        }
+        if (owner != null && !owner.matches("[a-z0-9][a-z0-9-]{0,31}")) {
+            throw f.optional("owner").error("\"" + owner + "\" is not a gateway group member's name");
+        }
+        return new RbdSource(pool, image, conf, user, keyring, timeout, f.bool("numa-cache", false), owner);
     }
 
     /**

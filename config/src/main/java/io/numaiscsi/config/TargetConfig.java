@@ -8,10 +8,20 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
-/** The whole validated configuration. Build it with {@link ConfigLoader}. */
+/**
+ * The whole validated configuration. Build it with {@link ConfigLoader}. {@code group}: this gateway is a member of a
+ * gateway group whose targets live in the cluster (null: the targets are this file's).
+ */
 public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets,
                            CacheSettings cache, NumaSettings numa, LimitsSettings limits, ChapCredentials discoveryChap,
-                           List<InitiatorDefinition> initiators) {
+                           List<InitiatorDefinition> initiators, GroupSettings group) {
+
+    /** Not a member of a gateway group. */
+    public TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets,
+                        CacheSettings cache, NumaSettings numa, LimitsSettings limits, ChapCredentials discoveryChap,
+                        List<InitiatorDefinition> initiators) {
+        this(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators, null);
+    }
 
     public TargetConfig {
         Objects.requireNonNull(daemon, "daemon");
@@ -50,22 +60,23 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
                 throw new IllegalArgumentException("duplicate portal " + p);
             }
         }
-        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators);
+        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators, group);
     }
 
     /** This configuration with other targets (what a running daemon serves after live changes), all else kept. */
     public TargetConfig withTargets(List<TargetDefinition> newTargets) {
-        return new TargetConfig(daemon, portals, iscsi, newTargets, cache, numa, limits, discoveryChap, initiators);
+        return new TargetConfig(daemon, portals, iscsi, newTargets, cache, numa, limits, discoveryChap, initiators, group);
     }
 
     /** This configuration with other discovery and per-initiator CHAP (the admin API's changes), all else kept. */
     public TargetConfig withChap(ChapCredentials newDiscoveryChap, List<InitiatorDefinition> newInitiators) {
-        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, newDiscoveryChap, newInitiators);
+        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, newDiscoveryChap, newInitiators,
+                group);
     }
 
     /** This configuration with other daemon settings (the {@code --event-model} override), all else kept. */
     public TargetConfig withDaemon(DaemonSettings newDaemon) {
-        return new TargetConfig(newDaemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators);
+        return new TargetConfig(newDaemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators, group);
     }
 
     /** The CHAP credentials of this initiator name ({@code initiators:}, case-insensitive), or null. */

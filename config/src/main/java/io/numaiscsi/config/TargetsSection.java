@@ -28,10 +28,23 @@ final class TargetsSection {
     }
 
     static List<TargetDefinition> read(Fields root, Path dataDir, ChapSection.Secrets secrets) throws ConfigException {
+        return read(root.required(KEY).nonEmptyList("needs at least one target"), dataDir, secrets, false);
+    }
+
+    /** The targets of a list that may be empty (a gateway group's before its first target). */
+    static List<TargetDefinition> readList(Fields root, Path dataDir, ChapSection.Secrets secrets)
+            throws ConfigException {
+        Cursor at = root.optional(KEY);
+        return at == null ? List.of() : read(at.list(), dataDir, secrets, true);
+    }
+
+    private static List<TargetDefinition> read(List<Cursor> items, Path dataDir, ChapSection.Secrets secrets,
+                                               boolean groupOwners) throws ConfigException {
         List<TargetDefinition> targets = new ArrayList<>();
         Map<String, Cursor> names = new HashMap<>();
         LunSection.BackingFiles files = new LunSection.BackingFiles();
-        for (Cursor item : root.required(KEY).nonEmptyList("needs at least one target")) {
+        files.groupOwners = groupOwners;
+        for (Cursor item : items) {
             Fields f = item.fields(KEYS);
             Cursor nameAt = f.required("name");
             String name = name(nameAt);
@@ -72,8 +85,9 @@ final class TargetsSection {
         ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, null));
         AluaDefinition alua = AluaSection.read(f);
         SharedReservationsDefinition shared = SharedReservationsSection.read(f);
-        List<LunDefinition> luns = LunSection.readAll(f, running.daemon().dataDir(),
-                LunSection.BackingFiles.of(running.targets()));
+        LunSection.BackingFiles files = LunSection.BackingFiles.of(running.targets());
+        files.groupOwners = running.group() != null;
+        List<LunDefinition> luns = LunSection.readAll(f, running.daemon().dataDir(), files);
         return new TargetDefinition(name, alias, allow, luns, chap, networks, alua, shared,
                 LunMapsSection.read(f, luns));
     }

@@ -154,7 +154,8 @@ class ConfigWriterTest {
                         LimitsSection.KEY, CacheSection.KEY, NumaSection.KEY, InitiatorsSection.DISCOVERY_KEY,
                         InitiatorsSection.KEY, TargetsSection.KEY), DaemonSection.KEYS, IscsiSection.KEYS,
                 LimitsSection.KEYS, CacheSection.KEYS, NumaSection.KEYS, InitiatorsSection.KEYS, ChapSection.KEYS,
-                TargetsSection.KEYS, LunSection.KEYS, List.of("address", "transport", "connections"),
+                TargetsSection.KEYS, LunSection.KEYS.stream().filter(k -> !k.equals("owner")).toList(),
+                List.of("address", "transport", "connections"),
                 List.of("group", "state", "port", "peers", "ports"), SharedReservationsSection.KEYS);
         for (List<String> keys : keyLists) {
             for (String key : keys) {
