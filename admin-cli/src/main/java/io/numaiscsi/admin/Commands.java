@@ -148,6 +148,26 @@ final class Commands {
                 + "ratio (hits / (hits + misses + bypasses)).").prints(Views::cache),
         Subcommand.of("threads", "thread.list", "The event threads: node, CPUs, commands, bytes, CPU time and their "
                 + "LUNs.").prints(Views::threads),
+        Subcommand.of("group-status", "group.status", "The gateway group this gateway is a member of: its members "
+                + "with their health and configuration version, and each LUN's owner and the member serving it now.")
+                .prints(Views::groupStatus),
+        Subcommand.of("group-move", "group.move", "Moves a LUN of the gateway group to another member: the owner lets "
+                + "it go and the member takes it (fencing the owner if it has not within 10 s); initiators follow "
+                + "through ALUA.").with(
+                TARGET,
+                option("--lun", "N", NUMBER, "lun", "LUN number").required(),
+                option("--to", "MEMBER", TEXT, "member", "the member that serves it from now").required())
+                .prints(Views::groupChange),
+        Subcommand.of("group-rebalance", "group.rebalance", "Spreads the gateway group's LUNs evenly over the members "
+                + "that are up, moving as few as it can (a member that came back gets LUNs only this way).")
+                .prints(Views::groupChange),
+        Subcommand.of("group-member-remove", "group.member-remove", "Takes a member out of the gateway group; the "
+                + "LUNs it owned go to the others, and it serves none of the group's targets until it starts again.")
+                .with(positional(0, "MEMBER", TEXT, "member", "the member's name"))
+                .prints(Views::groupChange),
+        Subcommand.of("group-restore", "group.restore", "Writes the configuration this member serves back over the "
+                + "gateway group's, after the group's object was damaged (the members refuse a corrupt one).")
+                .prints(Views::groupChange),
         Subcommand.of("log-level", "log.level", "Sets the log level, of the whole daemon or of one logger.").with(
                 positional(0, "LEVEL", TEXT, "level", "error, warn, info, debug or trace"),
                 option("--logger", "NAME", TEXT, "logger", "a logger name (a class or package); default: all"))

@@ -29,7 +29,9 @@ final class TreeView {
             out.println("  " + pad + "o- luns [" + luns.size() + "]");
             for (JsonNode l : luns) {
                 out.println("  " + pad + "|  o- lun" + l.path("id").asInt() + "  " + l.path("backing").asText()
-                        + (l.has("path") ? " " + l.path("path").asText() : "") + "  " + Views.human(l.path("size").asLong())
+                        + (l.has("path") ? " " + l.path("path").asText() : "")
+                        + (l.has("image") ? " " + l.path("image").asText() : "")
+                        + (l.has("access") ? " (" + l.path("access").asText() + ")" : "") + "  " + Views.human(l.path("size").asLong())
                         + "  " + l.path("block_size").asInt() + "-byte blocks"
                         + (l.has("cache_held_bytes") ? "  cache holds " + Views.human(l.path("cache_held_bytes").asLong()) : ""));
             }

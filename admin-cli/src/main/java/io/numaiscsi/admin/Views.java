@@ -107,4 +107,44 @@ final class Views {
         }
         return u == 0 ? bytes + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
+
+    /** {@code group-status}: the group, its members, then its LUNs. */
+    static void groupStatus(JsonNode r, PrintWriter out) {
+        out.println("group " + r.path("group").asText() + ", this gateway " + r.path("member").asText()
+                + ", configuration version " + r.path("version").asLong() + ", placement " + r.path("placement").asLong()
+                + " (" + r.path("object").asText() + ")");
+        if (r.has("problem")) {
+            out.println("problem: " + r.path("problem").asText());
+        }
+        out.println("members:");
+        for (JsonNode m : r.path("members")) {
+            out.println("  " + m.path("name").asText() + "  port " + m.path("port").asInt() + "  "
+                    + (m.path("up").asBoolean() ? "up" : "DOWN")
+                    + (m.has("seen_seconds_ago") ? "  seen " + m.path("seen_seconds_ago").asLong() + " s ago, version "
+                    + m.path("version").asLong() : "  never seen")
+                    + (m.has("problem") ? "  problem: " + m.path("problem").asText() : ""));
+        }
+        out.println("LUNs:");
+        for (JsonNode l : r.path("luns")) {
+            JsonNode served = l.path("served_by");
+            out.println("  " + l.path("target").asText() + " LUN " + l.path("lun").asInt() + "  "
+                    + l.path("image").asText() + "  owner " + l.path("owner").asText() + "  served by "
+                    + (served.isNull() || served.isMissingNode() ? "nobody" : served.asText()));
+        }
+    }
+
+    /** A group change: the version written and which members serve it. */
+    static void groupChange(JsonNode r, PrintWriter out) {
+        StringBuilder line = new StringBuilder("group configuration version " + r.path("version").asLong());
+        if (r.has("lun")) {
+            line.append(": ").append(r.path("lun").asText()).append(" owned by ").append(r.path("owner").asText())
+                    .append(", served by ").append(r.path("served_by").isNull() ? "nobody yet"
+                    : r.path("served_by").asText());
+        }
+        if (r.has("removed")) {
+            line.append(": removed ").append(r.path("removed").asText());
+        }
+        out.println(line);
+        r.path("members").fields().forEachRemaining(e -> out.println("  " + e.getKey() + ": " + e.getValue().asText()));
+    }
 }

@@ -29,7 +29,7 @@ class HelpTest {
             assertTrue(names.contains(c.name()), c.name());
         }
         assertTrue(names.containsAll(Set.of("help", "generate-completion")), names.toString());
-        assertEquals(19, Commands.ALL.size(), "the daemon's 19 methods that the CLI calls");
+        assertEquals(24, Commands.ALL.size(), "the daemon's 24 methods that the CLI calls");
     }
 
     @ParameterizedTest

@@ -157,4 +157,38 @@ class RequestsTest {
             assertTrue(text.err().isEmpty() && before.err().isEmpty(), text.err() + before.err());
         }
     }
+
+    @Test
+    void groupCommandsSendTheirMembersAndLuns() throws IOException {
+        assertSends("group.move", "{\"target\": \"iqn.x:t\", \"lun\": 1, \"member\": \"gw3\"}",
+                "group-move", "iqn.x:t", "--lun", "1", "--to", "gw3");
+        assertSends("group.member-remove", "{\"member\": \"gw2\"}", "group-member-remove", "gw2");
+        assertSends("group.rebalance", "{}", "group-rebalance");
+        assertSends("group.status", "{}", "group-status");
+        assertSends("group.restore", "{}", "group-restore");
+    }
+
+    @Test
+    void groupStatusPrintsMembersThenLuns() throws IOException {
+        JsonNode status = FakeDaemon.JSON.readTree("""
+                {"group": "g", "member": "gw1", "object": "RADOS object rbd/numa-iscsi.group.g", "version": 7,
+                 "placement": 2, "members": [{"name": "gw1", "port": 1, "up": true, "seen_seconds_ago": 1,
+                 "version": 7}, {"name": "gw2", "port": 2, "up": false}],
+                 "luns": [{"target": "iqn.x:t", "lun": 0, "image": "rbd/a", "owner": "gw2", "served_by": "gw1"},
+                          {"target": "iqn.x:t", "lun": 1, "image": "rbd/b", "owner": "gw1", "served_by": null}]}
+                """);
+        try (FakeDaemon daemon = FakeDaemon.answering(dir.resolve("g.sock"), status)) {
+            FakeDaemon.Run r = daemon.cli("group-status");
+            assertEquals(0, r.exit(), r.err());
+            assertEquals("""
+                    group g, this gateway gw1, configuration version 7, placement 2 (RADOS object rbd/numa-iscsi.group.g)
+                    members:
+                      gw1  port 1  up  seen 1 s ago, version 7
+                      gw2  port 2  DOWN  never seen
+                    LUNs:
+                      iqn.x:t LUN 0  rbd/a  owner gw2  served by gw1
+                      iqn.x:t LUN 1  rbd/b  owner gw1  served by nobody
+                    """, r.out());
+        }
+    }
 }

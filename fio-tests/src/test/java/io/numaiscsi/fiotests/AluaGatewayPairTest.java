@@ -131,28 +131,11 @@ class AluaGatewayPairTest {
                     group = u16(ids, at + 6);
                 }
             }
-            List<String> lengthOnly = groups(good(c, lun, cdb(0xA3, 0x0A, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0), 256), 4);
+            List<String> lengthOnly = TargetPortGroupsReport.groups(good(c, lun, cdb(0xA3, 0x0A, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0), 256), 4);
             byte[] extended = good(c, lun, cdb(0xA3, 0x2A, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0), 256);
             assertEquals(0x10, extended[4] & 0x70, "extended header: FORMAT TYPE 001b");
-            assertEquals(lengthOnly, groups(extended, 8), "both formats list the same groups");
+            assertEquals(lengthOnly, TargetPortGroupsReport.groups(extended, 8), "both formats list the same groups");
             return new Gateway(std[5] & 0x30, serial, naa, port, group, lengthOnly);
-        }
-
-        /** Each descriptor as {@code group:state:[ports]}. */
-        private static List<String> groups(byte[] d, int headerLength) {
-            int end = 4 + (int) (((d[0] & 0xFFL) << 24) | ((d[1] & 0xFF) << 16) | ((d[2] & 0xFF) << 8) | (d[3] & 0xFF));
-            assertEquals(d.length, end, "RETURN DATA LENGTH covers the descriptors");
-            List<String> out = new ArrayList<>();
-            for (int at = headerLength; at < end; ) {
-                List<Integer> ports = new ArrayList<>();
-                int count = d[at + 7] & 0xFF;
-                for (int i = 0; i < count; i++) {
-                    ports.add(u16(d, at + 8 + 4 * i + 2));
-                }
-                out.add(u16(d, at + 2) + ":" + (d[at] & 0x0F) + ":" + ports);
-                at += 8 + 4 * count;
-            }
-            return out;
         }
     }
 

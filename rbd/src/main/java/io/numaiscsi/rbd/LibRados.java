@@ -79,6 +79,9 @@ public interface LibRados {
 
   void rados_buffer_free(long buffer);
 
+  /** The cluster's fsid as text into {@code buf}; its length, or -ERANGE when {@code buf} is too small. */
+  int rados_cluster_fsid(long cluster, @Out byte[] buf, long length);
+
   /** This client's global id: the {@code N} of {@code client.N}, the "gid" a notify reply names watchers by. */
   long rados_get_instance_id(long cluster);
 

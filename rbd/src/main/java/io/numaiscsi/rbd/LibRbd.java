@@ -24,6 +24,9 @@ public interface LibRbd {
 
   int rbd_close(long image);
 
+  /** Opens an image without ever taking its lock (to look at it). */
+  int rbd_open_read_only(long ioctx, String name, @Out long[] image, String snapName);
+
   int rbd_get_size(long image, @Out long[] size);
 
   /**

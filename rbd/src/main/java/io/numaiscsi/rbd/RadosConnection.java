@@ -116,6 +116,20 @@ public final class RadosConnection implements AutoCloseable {
     return io[0];
   }
 
+  /** The cluster's fsid (a UUID): which cluster this client reached, whatever ceph.conf calls it. */
+  public String fsid() throws IOException {
+    byte[] buf = new byte[64];
+    int n = rados().rados_cluster_fsid(requireOpen(), buf, buf.length);
+    if (n < 0) {
+      throw new IOException("cannot read the cluster's fsid: " + Errno.name(n));
+    }
+    int end = 0;
+    while (end < n && buf[end] != 0) {
+      end++;
+    }
+    return new String(buf, 0, end, java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
   /** This client's global id ({@code client.N}'s N): the id a notify reply names watchers by. */
   public long instanceId() throws IOException {
     return rados().rados_get_instance_id(requireOpen());

@@ -35,7 +35,7 @@ public final class LogicalUnit {
   ByteBufAllocator alloc;
   /** The target it belongs to (set when added). */
   private ScsiTarget target;
-  private TargetPortGroups portGroups = TargetPortGroups.NONE;
+  private volatile TargetPortGroups portGroups = TargetPortGroups.NONE;
   /** This gateway's access when the unit moves between gateways (explicit ALUA); null: the configured state. */
   private UnitOwnership ownership;
   /** The nexus whose SET TARGET PORT GROUPS is moving the unit now (it gets no unit attention for it); on the thread. */
@@ -271,6 +271,15 @@ public final class LogicalUnit {
     alloc = allocator;
     portGroups = groups;
     reservations.persistent.portGroups(groups);
+  }
+
+  /** Another gateway joined or left the target's groups; any thread. */
+  void portGroupsChanged(TargetPortGroups groups) {
+    thread.execute(() -> {
+      portGroups = groups;
+      reservations.persistent.portGroups(groups);
+      unitAttentions.postToAllExcept(SenseReason.ASYMMETRIC_ACCESS_STATE_CHANGED, null);
+    });
   }
 
   /** The target port groups of the target this unit belongs to (ALUA); {@link TargetPortGroups#NONE} before. */

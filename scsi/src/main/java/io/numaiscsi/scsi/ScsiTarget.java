@@ -21,7 +21,8 @@ public final class ScsiTarget {
   /** Which units each initiator sees, at which numbers; replaced whole under {@code this}. */
   private volatile LunMasking masking = LunMasking.NONE;
   final ByteBufAllocator alloc;
-  private final TargetPortGroups portGroups;
+  /** Replaced whole when the gateways change ({@link #replacePortGroups}); this gateway's own port never does. */
+  private volatile TargetPortGroups portGroups;
 
   public ScsiTarget(String targetName, List<LogicalUnit> units, ByteBufAllocator alloc) {
     this(targetName, units, alloc, TargetPortGroups.NONE);
@@ -48,6 +49,23 @@ public final class ScsiTarget {
 
   public TargetPortGroups portGroups() {
     return portGroups;
+  }
+
+  /**
+   * The other gateways' groups changed (a gateway group gained or lost a member): every unit reports the new groups
+   * from now and tells each nexus ASYMMETRIC ACCESS STATE CHANGED, so multipath reads them again. This gateway's port
+   * and group stay.
+   */
+  public synchronized void replacePortGroups(TargetPortGroups groups) {
+    if (!groups.configured() || !portGroups.configured() || groups.localPort() != portGroups.localPort()
+        || groups.local().id() != portGroups.local().id()) {
+      throw new IllegalArgumentException("target " + targetName + ": only the other gateways' port groups change"
+          + " while it serves");
+    }
+    portGroups = groups;
+    for (LogicalUnit lu : units) {
+      lu.portGroupsChanged(groups);
+    }
   }
 
   /**

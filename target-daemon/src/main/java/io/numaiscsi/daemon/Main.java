@@ -5,6 +5,8 @@ import io.numaiscsi.config.ConfigLoader;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.DaemonSettings.EventModel;
+import io.numaiscsi.daemon.group.GroupAdmin;
+import io.numaiscsi.daemon.group.GroupMember;
 import io.numaiscsi.daemon.admin.AdminMethods;
 import io.numaiscsi.daemon.admin.AdminSocket;
 import io.numaiscsi.daemon.metrics.DaemonMetrics;
@@ -94,7 +96,11 @@ public final class Main implements Callable<Integer> {
         systemd.reloading();
         try {
             TargetConfig reread = loadConfig();
-            List<String> unsaved = UnsavedLuns.droppedBy(daemon.runningConfig(), file.contents(), reread);
+            if (reread.group() != null) { // the targets are the group's: the file changes only what is local
+                reread = reread.withTargets(daemon.runningConfig().targets());
+            }
+            List<String> unsaved = reread.group() != null ? List.of()
+                    : UnsavedLuns.droppedBy(daemon.runningConfig(), file.contents(), reread);
             if (!unsaved.isEmpty()) {
                 LOG.warn("reload: removing {} LUN(s) added through the admin API that {} does not have: {} (a reload "
                         + "serves what the file says; numa-iscsi-admin save writes the running LUNs to the file, run "
@@ -193,6 +199,16 @@ public final class Main implements Callable<Integer> {
             System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
             return EXIT_STARTUP;
         }
+        GroupMember group = null;
+        if (config.group() != null) {
+            try {
+                group = GroupMember.join(config);
+            } catch (java.io.IOException e) {
+                System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
+                return EXIT_STARTUP;
+            }
+            config = config.withTargets(group.targets());
+        }
         TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.
@@ -213,17 +229,27 @@ public final class Main implements Callable<Integer> {
             daemon.close();
             return EXIT_STARTUP;
         } catch (Exception e) {
-            System.err.println("numa-iscsi-target: cannot start: " + e);
+            System.err.println("numa-iscsi-target: cannot start: " + (e.getMessage() != null ? e.getMessage() : e));
+            LOG.debug("start failed", e);
             daemon.close();
+            if (group != null) {
+                group.close();
+            }
             return EXIT_STARTUP;
+        }
+        if (group != null) {
+            group.serve(daemon);
         }
         MetricsEndpoint endpoint = null;
         if (metricsAt != null) {
             try {
-                endpoint = new MetricsEndpoint(metricsAt.host(), metricsAt.port(),
-                        new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon::cachedLuns, daemon.bufferMetric())
-                                .guards(daemon.guards()).luns(daemon::measuredLuns)
-                                .iserPortals(daemon::measuredIserPortals),
+                DaemonMetrics metrics = new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon::cachedLuns,
+                        daemon.bufferMetric()).guards(daemon.guards()).luns(daemon::measuredLuns)
+                        .iserPortals(daemon::measuredIserPortals);
+                if (group != null) {
+                    metrics.group(group);
+                }
+                endpoint = new MetricsEndpoint(metricsAt.host(), metricsAt.port(), metrics,
                         new StatusPage(daemon.registry()::targets, daemon.registry()::luns, daemon.sessions()));
             } catch (Exception e) {
                 System.err.println("--metrics " + metrics + ": " + e.getMessage());
@@ -235,7 +261,7 @@ public final class Main implements Callable<Integer> {
         if (!"off".equals(adminSocket)) {
             Path at = adminSocket != null ? Path.of(adminSocket) : config.daemon().dataDir().resolve(AdminSocket.FILE_NAME);
             try {
-                admin = AdminSocket.open(at, new AdminMethods(daemon, file));
+                admin = AdminSocket.open(at, new AdminMethods(daemon, file, group == null ? null : new GroupAdmin(group)));
             } catch (AdminSocket.PathTooLongException e) {
                 if (adminSocket != null) {
                     System.err.println("--admin-socket: " + e.getMessage());
@@ -259,6 +285,9 @@ public final class Main implements Callable<Integer> {
         stopRequested.await();
         if (admin != null) {
             admin.close();
+        }
+        if (group != null) {
+            group.close(); // no group change is applied while the daemon stops
         }
         daemon.logOutSessions();
         if (endpoint != null) {

@@ -106,7 +106,8 @@ public final class TargetDaemon implements AutoCloseable {
         reservationFiles = new ReservationFiles(config.daemon().dataDir());
         modePageFiles = new ModePageFiles(config.daemon().dataDir());
         registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
-                config.cache().zeroCopyMin(), numa.locator(), reservationFiles, modePageFiles);
+                config.cache().zeroCopyMin(), numa.locator(), reservationFiles, modePageFiles,
+                config.group() == null ? null : config.group().member());
         registry.applyAll(ConfigOperations.of(config));
         reservationFiles.warnAboutUnclaimed();
         TargetDirectory directory = registry.directory();
@@ -292,17 +293,22 @@ public final class TargetDaemon implements AutoCloseable {
         return guards;
     }
 
+    /** What a reload did: the changes applied, those that failed (with why) and those left for a restart. */
+    public record ReloadReport(int applied, List<String> failures, List<String> needRestart) {
+    }
+
     /**
-     * Applies what changed between the running targets and {@code wanted} (SIGHUP): LUNs added and removed live,
-     * everything else reported as needing a restart. Each change is logged; one that fails is logged and skipped.
-     * Returns how many changes were applied.
+     * Applies what changed between the running targets and {@code wanted} (SIGHUP, a gateway group's change): LUNs
+     * added and removed live, everything else reported as needing a restart. Each change is logged; one that fails is
+     * logged and skipped.
      */
-    public synchronized int reload(TargetConfig wanted) {
+    public synchronized ReloadReport reload(TargetConfig wanted) {
         ConfigOperations.Plan plan = ConfigOperations.diff(runningConfig(), wanted);
         for (String change : plan.needRestart()) {
             LOG.warn("reload: not applied until a restart: {}", change);
         }
         int applied = 0;
+        List<String> failures = new ArrayList<>();
         for (RegistryOperation op : plan.operations()) {
             try {
                 registry.apply(op).get();
@@ -319,10 +325,11 @@ public final class TargetDaemon implements AutoCloseable {
                 break;
             } catch (java.util.concurrent.ExecutionException e) {
                 LOG.error("reload: {} failed: {}", op, e.getCause().getMessage());
+                failures.add(e.getCause().getMessage());
             }
         }
         LOG.info("reload: {} of {} change(s) applied", applied, plan.operations().size());
-        return applied;
+        return new ReloadReport(applied, failures, plan.needRestart());
     }
 
     /**
@@ -396,6 +403,9 @@ public final class TargetDaemon implements AutoCloseable {
         }
         if (iserPortals != null) {
             iserPortals.close();
+        }
+        if (registry != null) {
+            registry.releaseSharedImages(java.time.Duration.ofSeconds(30));
         }
         if (eventLoops != null) {
             eventLoops.close();

@@ -13,10 +13,12 @@ import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
 import io.numaiscsi.daemon.ConfigFile;
 import io.numaiscsi.daemon.TargetDaemon;
+import io.numaiscsi.daemon.group.GroupAdmin;
 import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.session.SessionInfo;
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,9 +38,17 @@ public final class AdminMethods {
     private final PortalMethods portalMethods;
     private final ChapMethods chapMethods;
     private final ConfigSave save;
+    /** This gateway's gateway group, where every target and LUN change goes; null outside one. */
+    private final GroupAdmin group;
 
     /** {@code file}: the daemon's --config file, for {@code config.save}. */
     public AdminMethods(TargetDaemon daemon, ConfigFile file) {
+        this(daemon, file, null);
+    }
+
+    /** {@code group}: the gateway group this gateway is a member of, or null. */
+    public AdminMethods(TargetDaemon daemon, ConfigFile file, GroupAdmin group) {
+        this.group = group;
         this.daemon = daemon;
         this.targetMethods = new TargetMethods(daemon, this);
         this.status = new StatusMethods(daemon);
@@ -68,10 +78,13 @@ public final class AdminMethods {
             case "cache.status" -> status.cache();
             case "thread.list" -> status.threads();
             case "config.save" -> save.call(params);
+            case "group.status", "group.move", "group.rebalance", "group.member-remove", "group.restore" ->
+                    groupCall(method, params);
             default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
                     + "daemon.status, target.list, target.create, target.delete, target.set, session.list, "
                     + "session.logout, lun.add, lun.remove, lun.resize, portal.list, portal.add, portal.remove, "
-                    + "chap.list, chap.set, cache.status, thread.list, log.level, config.save)");
+                    + "chap.list, chap.set, cache.status, thread.list, log.level, config.save, group.status, "
+                    + "group.move, group.rebalance, group.member-remove, group.restore)");
         };
     }
 
@@ -115,6 +128,13 @@ public final class AdminMethods {
                 if (lun.path() != null) {
                     l.put("path", lun.path().toString());
                 }
+                if (lun.rbd() != null) {
+                    l.put("image", lun.rbd().pool() + "/" + lun.rbd().image());
+                }
+                daemon.registry().luns().stream()
+                        .filter(r -> r.target().equals(t.name()) && r.definition().id() == lun.id())
+                        .reduce((removedNotIdle, added) -> added).map(r -> r.accessState())
+                        .ifPresent(access -> l.put("access", access));
                 daemon.cachedLuns().stream().filter(c -> c.target().equals(t.name()) && c.lun() == lun.id())
                         .findFirst().ifPresent(c -> l.put("cache_held_bytes", c.device().heldBytes()));
             }
@@ -219,7 +239,73 @@ public final class AdminMethods {
         return JSON.objectNode().put("logger", name).put("level", level.toString()).put("was", before.toString());
     }
 
+    /** The gateway group's own requests. */
+    private JsonNode groupCall(String method, JsonNode params) throws AdminError {
+        if (group == null) {
+            throw new AdminError(AdminError.INVALID_PARAMS, method + ": this gateway is not a member of a gateway group"
+                    + " (a group: section in its config file makes it one)");
+        }
+        try {
+            return switch (method) {
+                case "group.status" -> group.status();
+                case "group.move" -> {
+                    JsonNode lun = params.get("lun");
+                    if (lun == null || !lun.canConvertToInt()) {
+                        throw new AdminError(AdminError.INVALID_PARAMS, "group.move: params.lun (the LUN number) is"
+                                + " required");
+                    }
+                    yield group.move(text(params, "target"), lun.asInt(), text(params, "member"));
+                }
+                case "group.rebalance" -> group.rebalance();
+                case "group.member-remove" -> group.removeMember(text(params, "member"));
+                default -> group.restore();
+            };
+        } catch (IllegalArgumentException e) {
+            throw new AdminError(AdminError.INVALID_PARAMS, method + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw new AdminError(AdminError.FAILED, method + ": " + e.getMessage());
+        } finally {
+            if (!method.equals("group.status")) {
+                audit(method + " " + params);
+            }
+        }
+    }
+
     void change(RegistryOperation op) throws AdminError {
+        changeAll(List.of(op));
+    }
+
+    /**
+     * Applies one request's operations: here, one by one (a target's creation undone when one of its LUNs fails); in a
+     * gateway group, as one change of the group's configuration that every member applies.
+     */
+    void changeAll(List<RegistryOperation> ops) throws AdminError {
+        if (group != null) {
+            try {
+                JsonNode outcome = group.change(ops);
+                audit(ops + " in the gateway group: " + outcome);
+            } catch (IllegalArgumentException e) {
+                AUDIT.warn("admin: {} refused: {}", ops, e.getMessage());
+                throw new AdminError(AdminError.INVALID_PARAMS, e.getMessage());
+            } catch (IOException e) {
+                AUDIT.warn("admin: {} failed: {}", ops, e.getMessage());
+                throw new AdminError(AdminError.FAILED, e.getMessage());
+            }
+            return;
+        }
+        for (int i = 0; i < ops.size(); i++) {
+            try {
+                changeHere(ops.get(i));
+            } catch (AdminError e) {
+                if (i > 0 && ops.get(0) instanceof RegistryOperation.AddTarget added) {
+                    changeHere(new RegistryOperation.RemoveTarget(added.target().name())); // all or nothing
+                }
+                throw e;
+            }
+        }
+    }
+
+    private void changeHere(RegistryOperation op) throws AdminError {
         try {
             daemon.apply(op);
         } catch (IOException | RuntimeException e) {

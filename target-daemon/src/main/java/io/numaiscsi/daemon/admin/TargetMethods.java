@@ -54,15 +54,12 @@ final class TargetMethods {
         for (int i = 0; i < target.luns().size(); i++) {
             methods.requireDirectory(target.luns().get(i), "target.create params.target.luns[" + i + "]");
         }
-        methods.change(new RegistryOperation.AddTarget(target));
-        try {
-            for (LunDefinition lun : target.luns()) {
-                methods.change(new RegistryOperation.AddLun(target.name(), lun));
-            }
-        } catch (AdminError e) {
-            methods.change(new RegistryOperation.RemoveTarget(target.name())); // all or nothing
-            throw e;
+        List<RegistryOperation> ops = new java.util.ArrayList<>();
+        ops.add(new RegistryOperation.AddTarget(target));
+        for (LunDefinition lun : target.luns()) {
+            ops.add(new RegistryOperation.AddLun(target.name(), lun));
         }
+        methods.changeAll(ops); // all or nothing
         return JSON.objectNode().put("target", target.name()).put("luns", target.luns().size());
     }
 

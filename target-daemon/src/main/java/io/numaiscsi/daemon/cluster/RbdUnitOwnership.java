@@ -28,6 +28,11 @@ public final class RbdUnitOwnership implements UnitOwnership, AutoCloseable {
         this.what = what;
     }
 
+    /** The image's lock as this gateway manages it. */
+    public ImageOwnership image() {
+        return owner;
+    }
+
     @Override
     public AccessState state() {
         return switch (owner.state()) {

@@ -159,6 +159,22 @@ public final class DaemonMetrics {
         return registry;
     }
 
+    /** This gateway's gateway group: the version it serves, the members, the LUNs it serves active/optimized. */
+    public DaemonMetrics group(io.numaiscsi.daemon.group.GroupMember group) {
+        Gauge.builder("gateway_group_configuration_version", group, g -> g.configurationVersion())
+                .description("version of the gateway group's configuration this gateway serves")
+                .strongReference(true).register(registry);
+        Gauge.builder("gateway_group_members", group, g -> g.memberCount())
+                .description("members of the gateway group").strongReference(true).register(registry);
+        Gauge.builder("gateway_group_luns_served_here", group, g -> g.lunsServedHere())
+                .description("LUNs of the group this gateway serves active/optimized (holds the image's lock)")
+                .strongReference(true).register(registry);
+        Gauge.builder("gateway_group_problem", group, g -> g.hasProblem() ? 1 : 0)
+                .description("1 while this gateway cannot read or apply the group's configuration (see group-status)")
+                .strongReference(true).register(registry);
+        return this;
+    }
+
     /** The LUNs whose commands and data-path touches are exported (read at every scrape: LUNs come and go). */
     public DaemonMetrics luns(java.util.function.Supplier<List<TargetDaemon.MeasuredLun>> luns) {
         measuredLuns = luns;

@@ -102,6 +102,12 @@ final class StatusJson {
         if (lun.path() != null) {
             g.writeStringField("path", lun.path().toString());
         }
+        if (lun.rbd() != null) {
+            g.writeStringField("image", lun.rbd().pool() + "/" + lun.rbd().image());
+        }
+        if (r.accessState() != null) {
+            g.writeStringField("access", r.accessState());
+        }
         g.writeNumberField("size", r.device().blockCount() * r.device().blockSize());
         g.writeNumberField("block_size", r.device().blockSize());
         g.writeNumberField("executing", r.unit().counters().executing());

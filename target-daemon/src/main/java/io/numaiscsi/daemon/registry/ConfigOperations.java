@@ -30,7 +30,8 @@ public final class ConfigOperations {
     /**
      * What turns {@code running} into {@code wanted}: new targets and LUNs are added, targets and LUNs gone from the
      * file removed (removals first, so a LUN id or a file can move to a new store), changed access rules, CHAP or
-     * alias applied to new logins, changed LUN maps applied at once. A changed LUN definition, portals and settings are listed as needing a restart.
+     * alias applied to new logins, changed LUN maps and another gateway group member's port groups applied at once. A changed LUN definition (but
+     * for a group LUN's owner), portals and settings are listed as needing a restart.
      */
     public static Plan diff(TargetConfig running, TargetConfig wanted) {
         List<RegistryOperation> removals = new ArrayList<>();
@@ -56,7 +57,9 @@ public final class ConfigOperations {
             if (!java.util.Objects.equals(old.sharedReservations(), t.sharedReservations())) {
                 needRestart.add("target " + t.name() + " shared-reservations changed");
             }
-            if (!java.util.Objects.equals(old.alua(), t.alua())) {
+            if (peersOnlyChanged(old.alua(), t.alua())) {
+                lastly.add(new RegistryOperation.SetPortGroups(t.name(), t.alua()));
+            } else if (!java.util.Objects.equals(old.alua(), t.alua())) {
                 needRestart.add("target " + t.name() + " alua changed (its port groups and TPGT are fixed while it "
                         + "serves)");
             }
@@ -71,7 +74,7 @@ public final class ConfigOperations {
                 LunDefinition was = oldLuns.get(lun.id());
                 if (was == null) {
                     additions.add(new RegistryOperation.AddLun(t.name(), lun));
-                } else if (!was.equals(lun)) {
+                } else if (!withoutOwner(was).equals(withoutOwner(lun))) {
                     needRestart.add("target " + t.name() + " LUN " + lun.id() + " changed (remove it, reload, add it back "
                             + "to apply without a restart)");
                 }
@@ -100,6 +103,18 @@ public final class ConfigOperations {
         for (LunDefinition lun : t.luns()) {
             ops.add(new RegistryOperation.AddLun(t.name(), lun));
         }
+    }
+
+    /** A gateway group's member joined or left: this gateway's port and group are the same, the others are not. */
+    private static boolean peersOnlyChanged(io.numaiscsi.config.AluaDefinition a,
+                                            io.numaiscsi.config.AluaDefinition b) {
+        return a != null && b != null && a.port() == b.port() && a.group() == b.group() && a.state().equals(b.state())
+                && !a.peers().equals(b.peers());
+    }
+
+    /** A group LUN's owner moves without reopening it (the group's placement does that). */
+    private static LunDefinition withoutOwner(LunDefinition lun) {
+        return lun.rbd() == null || lun.rbd().owner() == null ? lun : lun.withRbd(lun.rbd().withOwner(null));
     }
 
     private static boolean sameTargetSettings(TargetDefinition a, TargetDefinition b) {

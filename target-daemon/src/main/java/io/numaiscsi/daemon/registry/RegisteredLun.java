@@ -15,6 +15,32 @@ public record RegisteredLun(String target, LunDefinition definition, BlockDevice
         companions = List.copyOf(companions);
     }
 
+    /** Who writes the image of an RBD LUN its gateways share, or null for any other LUN. */
+    public io.numaiscsi.rbd.ImageOwnership imageOwnership() {
+        for (AutoCloseable c : companions) {
+            if (c instanceof io.numaiscsi.daemon.cluster.RbdUnitOwnership o) {
+                return o.image();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * This gateway's ALUA access to an RBD LUN its gateways share, in the words of SPC-4 (active/optimized while it
+     * holds the image, standby while another gateway does, transitioning while the image moves); null for other LUNs.
+     */
+    public String accessState() {
+        io.numaiscsi.rbd.ImageOwnership image = imageOwnership();
+        if (image == null) {
+            return null;
+        }
+        return switch (image.state()) {
+            case OWNER -> "active/optimized";
+            case STANDBY -> "standby";
+            case TAKING_OVER, RECOVERING -> "transitioning";
+        };
+    }
+
     /** Closes the companions, newest first, then flushes and closes the device. */
     void close() {
         String what = "target " + target + " LUN " + definition.id();

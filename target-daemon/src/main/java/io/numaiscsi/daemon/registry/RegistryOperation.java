@@ -79,4 +79,15 @@ public sealed interface RegistryOperation {
             return "set the LUN maps of " + target + " (" + maps.size() + " entries)";
         }
     }
+
+    /**
+     * The other gateways' target port groups of an existing target changed (a gateway group gained or lost a member);
+     * this gateway's own port and group stay. Every unit reports the new groups and tells its nexuses.
+     */
+    record SetPortGroups(String target, io.numaiscsi.config.AluaDefinition alua) implements RegistryOperation {
+        @Override
+        public String toString() {
+            return "set the peer port groups of " + target + " (" + alua.peers().size() + " other gateways)";
+        }
+    }
 }

@@ -65,6 +65,8 @@ public final class TargetRegistry implements AutoCloseable {
     private volatile List<TargetDefinition> definitionSnapshot = List.of();
     /** Every LUN that has a device open, also those removed but not yet idle; for readers on other threads. */
     private final List<RegisteredLun> open = new CopyOnWriteArrayList<>();
+    /** This gateway's name in its gateway group, or null outside one. */
+    private final String member;
     private final ProvisioningChecks provisioningChecks = new ProvisioningChecks(() -> List.copyOf(open));
 
     /**
@@ -72,10 +74,12 @@ public final class TargetRegistry implements AutoCloseable {
      *                          LogicalUnit#sharedReadMin})
      * @param reservationStores where each LUN keeps its persistent reservations while APTPL is active
      * @param modePageStores    where each LUN keeps the mode parameters MODE SELECT saved
+     * @param member            this gateway's name in its gateway group (null: none)
      */
     public TargetRegistry(BackingOpener opener, LunEventLoops threads, ByteBufAllocator alloc,
                           TransportTaskAborts transportAborts, int sharedReadMin, NodeLocator locator,
-                          ReservationStores reservationStores, ModePageStores modePageStores) {
+                          ReservationStores reservationStores, ModePageStores modePageStores, String member) {
+        this.member = member;
         this.locator = locator;
         this.reservationStores = reservationStores;
         this.modePageStores = modePageStores;
@@ -147,6 +151,8 @@ public final class TargetRegistry implements AutoCloseable {
             resizeLun(r.target(), r.lun(), r.sizeBytes());
         } else if (op instanceof RegistryOperation.SetLunMaps m) {
             setLunMaps(m.target(), m.maps());
+        } else if (op instanceof RegistryOperation.SetPortGroups g) {
+            setPortGroups(g.target(), g.alua());
         } else {
             throw new IllegalArgumentException("unknown operation " + op);
         }
@@ -179,6 +185,15 @@ public final class TargetRegistry implements AutoCloseable {
         definitions.put(targetName, definitions.get(targetName).withLunMaps(maps));
         awaitUnitThreads(target.scsi().masking(LunMaps.masking(maps)), targetName);
         LOG.info("target {}: LUN maps now {}", targetName, target.scsi().masking());
+    }
+
+    private void setPortGroups(String targetName, AluaDefinition alua) {
+        ExportedTarget target = existing(targetName);
+        TargetDefinition def = definitions.get(targetName);
+        target.scsi().replacePortGroups(AluaGroups.of(alua));
+        definitions.put(targetName, new TargetDefinition(def.name(), def.alias(), def.allowedInitiators(), def.luns(),
+                def.chap(), def.allowNetworks(), alua, def.sharedReservations(), def.lunMaps()));
+        LOG.info("target {}: port groups now {}", targetName, target.scsi().portGroups());
     }
 
     private void updateTarget(TargetDefinition t) {
@@ -231,7 +246,15 @@ public final class TargetRegistry implements AutoCloseable {
             if (shared != null) {
                 TargetPortGroups groups = target.scsi().portGroups();
                 List<Integer> peerPorts = new ArrayList<>();
-                groups.peers().forEach(g -> peerPorts.addAll(g.ports()));
+                if (member == null) {
+                    groups.peers().forEach(g -> peerPorts.addAll(g.ports()));
+                } else { // a group's members come and go while the LUN serves: any member's port may be a peer's
+                    for (int port = 1; port <= io.numaiscsi.config.GroupDocument.MAX_MEMBERS; port++) {
+                        if (port != groups.localPort()) {
+                            peerPorts.add(port);
+                        }
+                    }
+                }
                 sharedObject = VersionedObjects.open(shared, targetName, lun.id(), groups.localPort(), peerPorts);
                 if (sharedObject instanceof AutoCloseable c) {
                     companions.add(c);
@@ -249,7 +272,7 @@ public final class TargetRegistry implements AutoCloseable {
             }
             threads.assign(targetName, unit);
             if (device instanceof RbdBlockDevice rbd && rbd.exclusive()) {
-                companions.add(shareImage(definition.alua(), lun, rbd, unit, sharedObject, what));
+                companions.add(shareImage(definition.alua(), lun, rbd, unit, sharedObject, what, member));
             }
         } catch (IOException | RuntimeException e) {
             new RegisteredLun(targetName, lun, device, unit, companions).close();
@@ -270,13 +293,15 @@ public final class TargetRegistry implements AutoCloseable {
 
     /**
      * An RBD image the target's gateways share (ALUA): one gateway at a time holds its exclusive lock and writes it;
-     * the configured active/optimized gateway takes a free lock at start. Every client of this gateway is recorded in
+     * the configured active/optimized gateway (in a gateway group: the LUN's owner) takes a free lock at start. Every
+     * client of this gateway is recorded in
      * the shared reservations' object before it may take the lock, so a peer can fence it.
      */
     private static AutoCloseable shareImage(AluaDefinition alua, LunDefinition lun, RbdBlockDevice rbd,
-                                            LogicalUnit unit, VersionedObject sharedObject, String what)
-            throws IOException {
-        boolean preferred = TargetPortGroups.AccessState.ACTIVE_OPTIMIZED.configName().equals(alua.state());
+                                            LogicalUnit unit, VersionedObject sharedObject, String what,
+                                            String member) throws IOException {
+        boolean preferred = lun.rbd().owner() != null ? lun.rbd().owner().equals(member)
+                : TargetPortGroups.AccessState.ACTIVE_OPTIMIZED.configName().equals(alua.state());
         ImageOwnership.ClientRecorder recorder = sharedObject == null ? ImageOwnership.ClientRecorder.NONE
                 : sharedObject::fenceWith;
         // a fenced gateway's commands fail within the client's operation timeout; wait that long and a little more
@@ -373,6 +398,29 @@ public final class TargetRegistry implements AutoCloseable {
      * Stops taking changes, then flushes and closes every backing store. Call once nothing serves any more (the event
      * loops are stopped): acknowledged writes become durable here.
      */
+    /**
+     * Gives up every shared RBD image this gateway writes, so another gateway takes it without fencing this one; a
+     * clean stop does this while the LUNs' threads still run (the release drains the writes in flight on them).
+     */
+    public void releaseSharedImages(java.time.Duration limit) {
+        List<CompletableFuture<Void>> releases = new ArrayList<>();
+        for (RegisteredLun lun : open) {
+            ImageOwnership image = lun.imageOwnership();
+            if (image != null && image.state() == ImageOwnership.State.OWNER) {
+                releases.add(image.release());
+            }
+        }
+        try {
+            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
+                    .get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("stopping: not every shared image was given up in time ({}); the other gateways fence this one"
+                    + " when they take it", e.getMessage());
+        }
+    }
+
     @Override
     public void close() {
         provisioningChecks.close();

@@ -71,4 +71,31 @@ class ConfigOperationsTest {
                 .lunMaps()), ops.toString());
         assertTrue(plan.needRestart().isEmpty(), plan.needRestart().toString());
     }
+
+    @Test
+    void aGroupMemberJoiningChangesThePeerGroupsLiveAndAMovedOwnerReopensNothing() throws Exception {
+        io.numaiscsi.config.GroupSettings gw1 = new io.numaiscsi.config.GroupSettings("g", "gw1", "rbd",
+                java.nio.file.Path.of("/etc/ceph/ceph.conf"), "admin", null, null, java.time.Duration.ofSeconds(20));
+        String doc = """
+                group-format: 1
+                fsid: f
+                members: [{name: gw1, port: 1}, {name: gw2, port: 2}]
+                targets:
+                  - name: %s
+                    luns: [{id: 0, backing: rbd, image: a, owner: gw1}]
+                """.formatted(A);
+        io.numaiscsi.config.GroupDocument two = io.numaiscsi.config.GroupDocument.parse(doc, "d",
+                io.numaiscsi.config.SecretCodec.PLAIN);
+        io.numaiscsi.config.GroupDocument three = io.numaiscsi.config.GroupDocument.parse(doc
+                .replace("{name: gw2, port: 2}]", "{name: gw2, port: 2}, {name: gw3, port: 3}]")
+                .replace("owner: gw1", "owner: gw3"), "d", io.numaiscsi.config.SecretCodec.PLAIN);
+        TargetConfig base = ConfigLoader.embeddedDefault();
+        ConfigOperations.Plan plan = ConfigOperations.diff(
+                base.withTargets(io.numaiscsi.config.GroupTargets.forMember(two, gw1)),
+                base.withTargets(io.numaiscsi.config.GroupTargets.forMember(three, gw1)));
+        assertTrue(plan.needRestart().isEmpty(), plan.needRestart().toString());
+        assertEquals(1, plan.operations().size(), plan.operations().toString());
+        assertTrue(plan.operations().get(0) instanceof RegistryOperation.SetPortGroups g
+                && g.alua().peers().size() == 2, plan.operations().toString());
+    }
 }
