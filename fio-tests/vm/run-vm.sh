@@ -9,7 +9,8 @@
 # RUNDIR/serial.log gets the serial console with host-side timestamps (also echoed to stdout).
 # Guest environment: PORTAL=10.0.2.100:3260 and every host variable GUEST_* as VM_* (GUEST_IQN ->
 # VM_IQN), so a test gets its parameters without an image rebuild. With GUEST_PORT2 set, a second
-# forward 10.0.2.100:3261 leads to 127.0.0.1:$GUEST_PORT2 (PORTAL2 in the guest): a second gateway.
+# forward 10.0.2.100:3261 leads to 127.0.0.1:$GUEST_PORT2 (PORTAL2 in the guest): a second gateway; GUEST_PORT3
+# likewise 10.0.2.100:3262 (PORTAL3), a third.
 #
 # Network: slirp with restrict=on, so the guest reaches nothing but 10.0.2.100:3260, where every
 # TCP connection (discovery, login, re-login) runs its own `socat STDIO TCP:127.0.0.1:PORT`: the
@@ -52,6 +53,7 @@ cp "$HERE/guest/lib.sh" "$RUNDIR/lib.sh"
 {
   echo "PORTAL=10.0.2.100:3260"
   [[ -n ${GUEST_PORT2:-} ]] && echo "PORTAL2=10.0.2.100:3261"
+  [[ -n ${GUEST_PORT3:-} ]] && echo "PORTAL3=10.0.2.100:3262"
   while IFS='=' read -r k _; do
     [[ $k == GUEST_* ]] && printf 'VM_%s=%q\n' "${k#GUEST_}" "${!k}"
   done < <(env)
@@ -63,6 +65,10 @@ FWD="guestfwd=tcp:10.0.2.100:3260-cmd:socat -lf $RUNDIR/socat.log STDIO TCP:127.
 if [[ -n ${GUEST_PORT2:-} ]]; then
   [[ $GUEST_PORT2 =~ ^[0-9]+$ ]] || { echo "run-vm: GUEST_PORT2 must be a number: $GUEST_PORT2" >&2; exit 2; }
   FWD+=",guestfwd=tcp:10.0.2.100:3261-cmd:socat -lf $RUNDIR/socat2.log STDIO TCP:127.0.0.1:$GUEST_PORT2$RETRY"
+fi
+if [[ -n ${GUEST_PORT3:-} ]]; then
+  [[ $GUEST_PORT3 =~ ^[0-9]+$ ]] || { echo "run-vm: GUEST_PORT3 must be a number: $GUEST_PORT3" >&2; exit 2; }
+  FWD+=",guestfwd=tcp:10.0.2.100:3262-cmd:socat -lf $RUNDIR/socat3.log STDIO TCP:127.0.0.1:$GUEST_PORT3$RETRY"
 fi
 MEM=${VM_MEM:-2048}
 [[ $MEM =~ ^[0-9]+$ ]] && (( MEM >= 256 && MEM % 2 == 0 )) || { echo "run-vm: VM_MEM must be an even number of MiB from 256 up: $MEM" >&2; exit 2; }

@@ -15,63 +15,13 @@ IQN=$VM_IQN
 KEY_A=0xa1
 KEY_B=0xb2
 
-sg_of() { local s; for s in /sys/block/"${1#/dev/}"/device/scsi_generic/*; do echo "/dev/${s##*/}"; return 0; done; return 1; }
-
-# login_at PORTAL: a node record of IQN at PORTAL (no discovery: SendTargets would name the host's loopback
-# addresses), a short replacement timeout so a dead gateway's path fails over in seconds, then login
-login_at() {
-  iscsiadm -m node -T "$IQN" -p "$1" -o new >/dev/null || return 1
-  iscsiadm -m node -T "$IQN" -p "$1" -o update -n node.session.timeo.replacement_timeout -v 5 || return 1
-  iscsiadm -m node -T "$IQN" -p "$1" -o update -n node.conn[0].timeo.noop_out_interval -v 2 || return 1
-  iscsiadm -m node -T "$IQN" -p "$1" -o update -n node.conn[0].timeo.noop_out_timeout -v 2 || return 1
-  iscsiadm -m node -T "$IQN" -p "$1" --login
-}
-
-# disk_at PORTAL: the sd device of LUN 0 of the session at PORTAL (persistent_address is "10.0.2.100", the port
-# tells the two apart)
-disk_at() {
-  local port=${1#*:} end=$((SECONDS + 30)) s d
-  while [ "$SECONDS" -lt "$end" ]; do
-    for s in /sys/class/iscsi_session/session*; do
-      c=$(ls -d "$s"/device/connection*/iscsi_connection/connection* 2>/dev/null | head -n 1)
-      [ -n "$c" ] && [ "$(cat "$c/persistent_port" 2>/dev/null)" = "$port" ] || continue
-      for d in "$s"/device/target*/*:0/block/*; do
-        [ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
-      done
-    done
-    sleep 0.2
-  done
-  return 1
-}
-
-# iscsid in the foreground with its log in out/iscsid.log (it would log to a syslog the guest does not run)
-iscsi_time2wait
-modprobe -a iscsi_tcp sd_mod sg
-iscsid -f -d 2 >"$OUT/iscsid.log" 2>&1 &
-iscsid_up() {
-  local rc
-  for _ in $(seq 50); do
-    iscsiadm -m session >/dev/null 2>&1
-    rc=$?
-    [ "$rc" = 20 ] || return 0  # 20: cannot connect to iscsid; 21: no sessions yet
-    sleep 0.2
-  done
-  return 1
-}
-check iscsid iscsid_up || { cat "$OUT/iscsid.log"; abort "iscsid does not start"; }
-# multipath finds paths through udev (it skips devices udev has not initialized, and takes the WWID from udev's
-# ID_SERIAL): the guest boots without udevd, so this test starts it
-UDEVD=$(command -v systemd-udevd || echo /lib/systemd/systemd-udevd)
-check udevd "$UDEVD" --daemon || abort "no udevd"
-udevadm trigger --action=add >/dev/null 2>&1
+mp_start
+check login-A mp_login "$IQN" "$PORTAL" || abort "login through A failed"
+check login-B mp_login "$IQN" "$PORTAL2" || abort "login through B failed"
 udevadm settle --timeout=30
-modprobe -a scsi_dh_alua dm_multipath dm_service_time dm_round_robin
-check login-A login_at "$PORTAL" || abort "login through A failed"
-check login-B login_at "$PORTAL2" || abort "login through B failed"
-udevadm settle --timeout=30
-DA=$(disk_at "$PORTAL") || abort "no disk through A"
-DB=$(disk_at "$PORTAL2") || abort "no disk through B"
-SGA=$(sg_of "$DA") && SGB=$(sg_of "$DB") || abort "no sg devices"
+DA=$(mp_disk "$PORTAL") || abort "no disk through A"
+DB=$(mp_disk "$PORTAL2") || abort "no disk through B"
+SGA=$(mp_sg_of "$DA") && SGB=$(mp_sg_of "$DB") || abort "no sg devices"
 log "path A $DA $SGA, path B $DB $SGB"
 sg_rtpg -d "$SGA" >"$OUT/rtpg-A.txt" 2>&1
 cat "$OUT/rtpg-A.txt"
@@ -100,45 +50,20 @@ check pr-unregister-B sg_persist --out --register --param-rk="$KEY_B" --param-sa
 check write-A-after-release sg_raw -s 512 -i /tmp/zero512 "$SGA" 2a 00 00 00 00 00 00 00 01 00
 
 # ---- dm-multipath with ALUA priorities ----
-cat >/etc/multipath.conf <<'EOF'
-defaults {
-    user_friendly_names no
-    find_multipaths     no
-}
-devices {
-    device {
-        vendor                "NUMAISCS"
-        product               "NUMA-iSCSI Disk"
-        hardware_handler      "1 alua"
-        prio                  "alua"
-        path_grouping_policy  "group_by_prio"
-        path_selector         "service-time 0"
-        path_checker          "tur"
-        failback              "immediate"
-        no_path_retry         12
-        detect_prio           "yes"
-    }
-}
-EOF
-multipathd >"$OUT/multipathd.txt" 2>&1
-sleep 2
-multipath -v2 >>"$OUT/multipathd.txt" 2>&1
-sleep 2
+mp_multipathd
 multipath -ll >"$OUT/multipath-before.txt" 2>&1
 cat "$OUT/multipathd.txt" "$OUT/multipath-before.txt"
 WWID=$(multipath -ll 2>/dev/null | awk 'NR == 1 { print $1 }')
 MP=/dev/mapper/$WWID
 [ -n "$WWID" ] && [ -b "$MP" ] || { ls -l /dev/mapper; multipath -v3 2>&1 | tail -n 80; abort "no multipath device"; }
 # the active group (status=active) is the one with the higher priority (prio=50: optimized), with A's path in it
-active_group_has() { multipath -ll "$WWID" | awk '/status=active/ { a = 1; next } /policy=/ { a = 0 } a' | grep -q " ${1#/dev/} "; }
+active_group_has() { mp_active_has "$WWID" "$1"; }
 check mp-two-paths test "$(multipath -ll "$WWID" | grep -c ' sd[a-z]* ')" = 2
 check mp-optimized-active sh -c "multipath -ll $WWID | grep 'status=active' | grep -q 'prio=50'"
 check mp-A-in-active-group active_group_has "$DA"
 
-# the path state multipath shows for a disk
-path_line() { multipath -ll "$WWID" | grep " ${1#/dev/} "; }
-# wait_for SECONDS CMD...: true once CMD succeeds
-wait_for() { local n=$1; shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 1; done; return 1; }
+path_line() { mp_path "$WWID" "$1"; }
+wait_for() { mp_wait "$@"; }
 a_back_standby() { path_line "$DA" | grep -q 'ghost' && ! active_group_has "$DA"; }
 a_back_active() { active_group_has "$DA" && path_line "$DA" | grep -q 'active ready'; }
 

@@ -179,3 +179,93 @@ metrics() {
   fi
   grep -q "^$2" "$1"
 }
+
+# ---- several gateways under one target name, through dm-multipath (ha-multipath.sh, group-multipath.sh) ----
+
+# mp_sg_of /dev/sdX: its sg device
+mp_sg_of() { local s; for s in /sys/block/"${1#/dev/}"/device/scsi_generic/*; do echo "/dev/${s##*/}"; return 0; done; return 1; }
+
+# mp_login IQN PORTAL: a node record of IQN at PORTAL (no discovery: SendTargets would name the host's loopback
+# addresses), a short replacement timeout so a dead gateway's path fails over in seconds, then login
+mp_login() {
+  iscsiadm -m node -T "$1" -p "$2" -o new >/dev/null || return 1
+  iscsiadm -m node -T "$1" -p "$2" -o update -n node.session.timeo.replacement_timeout -v 5 || return 1
+  iscsiadm -m node -T "$1" -p "$2" -o update -n node.conn[0].timeo.noop_out_interval -v 2 || return 1
+  iscsiadm -m node -T "$1" -p "$2" -o update -n node.conn[0].timeo.noop_out_timeout -v 2 || return 1
+  iscsiadm -m node -T "$1" -p "$2" --login
+}
+
+# mp_disk PORTAL [LUN]: the sd device of LUN (default 0) of the session at PORTAL (persistent_address is
+# "10.0.2.100" for every forward: the port tells them apart)
+mp_disk() {
+  local port=${1#*:} lun=${2:-0} end=$((SECONDS + 30)) s c d
+  while [ "$SECONDS" -lt "$end" ]; do
+    for s in /sys/class/iscsi_session/session*; do
+      c=$(ls -d "$s"/device/connection*/iscsi_connection/connection* 2>/dev/null | head -n 1)
+      [ -n "$c" ] && [ "$(cat "$c/persistent_port" 2>/dev/null)" = "$port" ] || continue
+      for d in "$s"/device/target*/*:"$lun"/block/*; do
+        [ -e "$d" ] && { echo "/dev/${d##*/}"; return 0; }
+      done
+    done
+    sleep 0.2
+  done
+  return 1
+}
+
+# mp_start: iscsid in the foreground with its log in out/iscsid.log (it would log to a syslog the guest does not
+# run), udevd (multipath finds paths through udev and takes the WWID from its ID_SERIAL; the guest boots without
+# it) and the ALUA and multipath modules
+mp_start() {
+  iscsi_time2wait
+  modprobe -a iscsi_tcp sd_mod sg
+  iscsid -f -d 2 >"$OUT/iscsid.log" 2>&1 &
+  local rc up=1 udevd
+  for _ in $(seq 50); do
+    iscsiadm -m session >/dev/null 2>&1
+    rc=$?
+    [ "$rc" = 20 ] || { up=0; break; }  # 20: cannot connect to iscsid; 21: no sessions yet
+    sleep 0.2
+  done
+  check iscsid test "$up" = 0 || { cat "$OUT/iscsid.log"; abort "iscsid does not start"; }
+  udevd=$(command -v systemd-udevd || echo /lib/systemd/systemd-udevd)
+  check udevd "$udevd" --daemon || abort "no udevd"
+  udevadm trigger --action=add >/dev/null 2>&1
+  udevadm settle --timeout=30
+  modprobe -a scsi_dh_alua dm_multipath dm_service_time dm_round_robin
+}
+
+# mp_multipathd: multipath.conf for this target (ALUA priorities, one path group per priority, failback to the
+# optimized group), then multipathd and the maps
+mp_multipathd() {
+  cat >/etc/multipath.conf <<'CONF'
+defaults {
+    user_friendly_names no
+    find_multipaths     no
+}
+devices {
+    device {
+        vendor                "NUMAISCS"
+        product               "NUMA-iSCSI Disk"
+        hardware_handler      "1 alua"
+        prio                  "alua"
+        path_grouping_policy  "group_by_prio"
+        path_selector         "service-time 0"
+        path_checker          "tur"
+        failback              "immediate"
+        no_path_retry         12
+        detect_prio           "yes"
+    }
+}
+CONF
+  multipathd >"$OUT/multipathd.txt" 2>&1
+  sleep 2
+  multipath -v2 >>"$OUT/multipathd.txt" 2>&1
+  sleep 2
+}
+
+# mp_active_has WWID /dev/sdX: the map's active path group (status=active: the highest priority) holds the disk
+mp_active_has() { multipath -ll "$1" | awk '/status=active/ { a = 1; next } /policy=/ { a = 0 } a' | grep -q " ${2#/dev/} "; }
+# mp_path WWID /dev/sdX: the line multipath shows for the disk
+mp_path() { multipath -ll "$1" | grep " ${2#/dev/} "; }
+# mp_wait SECONDS CMD...: true once CMD succeeds
+mp_wait() { local n=$1; shift; for _ in $(seq "$n"); do "$@" && return 0; sleep 1; done; return 1; }

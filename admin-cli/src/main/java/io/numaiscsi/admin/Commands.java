@@ -6,6 +6,7 @@ import static io.numaiscsi.admin.Param.Kind.ABSOLUTE_PATH;
 import static io.numaiscsi.admin.Param.Kind.CLEAR;
 import static io.numaiscsi.admin.Param.Kind.ENTRIES;
 import static io.numaiscsi.admin.Param.Kind.FLAG;
+import static io.numaiscsi.admin.Param.Kind.JSON_VALUE;
 import static io.numaiscsi.admin.Param.Kind.LIST;
 import static io.numaiscsi.admin.Param.Kind.NUMBER;
 import static io.numaiscsi.admin.Param.Kind.SECRET_FILE;
@@ -78,8 +79,8 @@ final class Commands {
                         + "repeatable (default: any)"),
                 chap("target/chap", "--chap-user", "--chap-secret-file"))
                 .says("created {target} with {luns} LUN(s)"),
-        Subcommand.of("target-set", "target.set", "Changes a target's alias, allowed initiators and networks, or "
-                + "CHAP; new logins follow at once, --force asks the sessions the new rules refuse to log out.").with(
+        Subcommand.of("target-set", "target.set", "Changes a target's alias, allowed initiators and networks, "
+                + "CHAP or LUN maps; new logins follow at once, --force asks the sessions the new rules refuse to log out.").with(
                 TARGET,
                 oneOf(option("--alias", "ALIAS", TEXT, "alias", "new TargetAlias"),
                         flag("--no-alias", CLEAR, "alias", "remove the alias")),
@@ -89,6 +90,10 @@ final class Commands {
                         flag("--any-network", CLEAR, "allow-networks", "allow any source network")),
                 oneOf(chap("chap", "--chap-user", "--chap-secret-file"),
                         flag("--no-chap", CLEAR, "chap", "no CHAP from now on")),
+                oneOf(option("--lun-maps", "JSON", JSON_VALUE, "lun-maps", "which LUNs each initiator sees (LUN "
+                                + "masking), as the config file's lun-maps in JSON, e.g. [{\"initiators\": "
+                                + "[\"iqn.2026-11.com.example:db\"], \"luns\": [0, {\"lun\": 2, \"as\": 1}]}]"),
+                        flag("--no-lun-maps", CLEAR, "lun-maps", "every initiator sees every LUN")),
                 flag("--force", FLAG, "force", "ask the sessions the new rules refuse to log out (all with a CHAP "
                         + "change)"))
                 .prints(Views::targetSet),

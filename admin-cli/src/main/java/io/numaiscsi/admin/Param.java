@@ -41,7 +41,9 @@ final class Param implements Member {
         /** A file whose first line is a secret ({@code -}: standard input); secrets never go on the command line. */
         SECRET_FILE(Path.class),
         /** A path made absolute here: the daemon's working directory is not this shell's. */
-        ABSOLUTE_PATH(Path.class);
+        ABSOLUTE_PATH(Path.class),
+        /** JSON text, sent as the value it stands for (a config entry's list or mapping). */
+        JSON_VALUE(JsonNode.class);
 
         final Class<?> type;
 
@@ -95,7 +97,9 @@ final class Param implements Member {
     private ArgSpec spec() {
         Class<?>[] elements = kind.type == List.class ? new Class<?>[] {String.class} : new Class<?>[0];
         CommandLine.ITypeConverter<?>[] converters = kind == Kind.NUMBER
-                ? new CommandLine.ITypeConverter<?>[] {Param::wholeNumber} : new CommandLine.ITypeConverter<?>[0];
+                ? new CommandLine.ITypeConverter<?>[] {Param::wholeNumber}
+                : kind == Kind.JSON_VALUE ? new CommandLine.ITypeConverter<?>[] {Param::jsonValue}
+                : new CommandLine.ITypeConverter<?>[0];
         if (name == null) {
             return PositionalParamSpec.builder().index(String.valueOf(index)).arity(required ? "1" : "0..1")
                     .required(required).paramLabel(label).type(kind.type).auxiliaryTypes(elements).converters(converters)
@@ -103,6 +107,15 @@ final class Param implements Member {
         }
         return OptionSpec.builder(name).required(required).paramLabel(label).type(kind.type).auxiliaryTypes(elements)
                 .converters(converters).description(description).build();
+    }
+
+    private static JsonNode jsonValue(String text) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not JSON (quote keys and names, e.g. "
+                    + "[{\"initiators\": [\"iqn.2026-11.com.example:host1\"], \"luns\": [0, 1]}])");
+        }
     }
 
     private static Integer wholeNumber(String text) {
@@ -163,6 +176,7 @@ final class Param implements Member {
             case ENTRIES -> entries((List<?>) value);
             case SECRET_FILE -> JSON.textNode(secret((Path) value));
             case ABSOLUTE_PATH -> JSON.textNode(((Path) value).toAbsolutePath().toString());
+            case JSON_VALUE -> (JsonNode) value;
         };
     }
 

@@ -169,6 +169,15 @@ class RequestsTest {
     }
 
     @Test
+    void lunMapsGoAsTheConfigFilesJson() throws IOException {
+        assertSends("target.set", "{\"target\": \"iqn.x:t\", \"lun-maps\": [{\"initiators\": [\"iqn.x:h\"], \"luns\": [0,"
+                + " {\"lun\": 2, \"as\": 1}]}]}", "target-set", "iqn.x:t", "--lun-maps",
+                "[{\"initiators\": [\"iqn.x:h\"], \"luns\": [0, {\"lun\": 2, \"as\": 1}]}]");
+        assertSends("target.set", "{\"target\": \"iqn.x:t\", \"lun-maps\": null}", "target-set", "iqn.x:t",
+                "--no-lun-maps");
+    }
+
+    @Test
     void groupStatusPrintsMembersThenLuns() throws IOException {
         JsonNode status = FakeDaemon.JSON.readTree("""
                 {"group": "g", "member": "gw1", "object": "RADOS object rbd/numa-iscsi.group.g", "version": 7,

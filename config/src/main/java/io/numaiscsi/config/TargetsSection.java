@@ -15,7 +15,7 @@ final class TargetsSection {
     static final List<String> KEYS = List.of("name", "alias", "allow", "allow-networks", "chap", "alua",
             SharedReservationsSection.KEY, "luns", LunMapsSection.KEY);
     /** The keys of a target that can change while it serves. */
-    static final List<String> SETTINGS_KEYS = List.of("alias", "allow", "allow-networks", "chap");
+    static final List<String> SETTINGS_KEYS = List.of("alias", "allow", "allow-networks", "chap", "lun-maps");
     static final String ALL = "ALL";
     /** RFC 7143 TargetAlias: text of up to 255 bytes. */
     static final int MAX_ALIAS_BYTES = 255;
@@ -93,7 +93,7 @@ final class TargetsSection {
     }
 
     /**
-     * New settings for a running target (alias, allow, allow-networks, chap; what is absent takes its default, as in
+     * New settings for a running target (alias, allow, allow-networks, chap, lun-maps; what is absent takes its default, as in
      * a file), its LUNs and ALUA kept; CHAP secrets checked against the other targets'.
      */
     static TargetDefinition readSettings(Cursor item, TargetDefinition current, TargetConfig running)
@@ -104,7 +104,7 @@ final class TargetsSection {
         List<NetworkRange> networks = allowNetworks(f);
         ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, current.name()));
         return new TargetDefinition(current.name(), alias, allow, current.luns(), chap, networks, current.alua(),
-                current.sharedReservations(), current.lunMaps());
+                current.sharedReservations(), LunMapsSection.read(f, current.luns()));
     }
 
     private static String name(Cursor nameAt) throws ConfigException {

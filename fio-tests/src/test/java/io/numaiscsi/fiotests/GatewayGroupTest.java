@@ -37,7 +37,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * {@code it-logs/GatewayGroupTest-propagation.txt}), two changes at once end in one configuration, bad input (an image
  * that does not exist, a corrupt group object, one from a newer version or another cluster) is refused whole, a member
  * that was down catches up, and LUN ownership spreads, moves (also away from a stopped member, which is fenced) and
- * rebalances, with initiators told through ALUA.
+ * rebalances, with initiators told through ALUA; LUN maps set through one member mask the target on all.
  */
 @Tag("it")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -125,6 +125,40 @@ class GatewayGroupTest {
 
     @Test
     @Order(2)
+    void lunMapsSetThroughOneMemberMaskEveryMember() throws Exception {
+        String masked = "iqn.2026-11.io.numaiscsi:masked-host";
+        CLI[0].ok("target-set", IQN, "--lun-maps", "[{\"initiators\": [\"" + masked + "\"], \"luns\": [{\"lun\": 1,"
+                + " \"as\": 0}]}, {\"initiators\": [\"*\"], \"luns\": [0, 1]}]");
+        for (ConfiguredDaemon d : GW) {
+            awaitView(d, masked, List.of(0));
+            awaitView(d, "iqn.2026-11.io.numaiscsi:other-host", List.of(0, 1));
+        }
+        CLI[2].ok("target-set", IQN, "--no-lun-maps");
+        for (ConfiguredDaemon d : GW) {
+            awaitView(d, masked, List.of(0, 1));
+        }
+    }
+
+    /** Waits until {@code initiator} sees {@code luns} through {@code d}. */
+    private static void awaitView(ConfiguredDaemon d, String initiator, List<Integer> luns) throws Exception {
+        long deadline = System.nanoTime() + PROPAGATION.toNanos();
+        List<Integer> seen = null;
+        while (System.nanoTime() < deadline) {
+            Map<String, String> keys = TestConnection.loginKeys(d.target(IQN));
+            keys.put("InitiatorName", initiator);
+            try (TestConnection c = TestConnection.loggedIn(d.target(IQN), keys, TestConnection.newIsidQualifier())) {
+                seen = LunChecks.reportLuns(c);
+            }
+            if (luns.equals(seen)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        fail(initiator + " sees " + seen + ", not " + luns);
+    }
+
+    @Test
+    @Order(3)
     void twoChangesAtOnceEndInOneConfiguration() throws Exception {
         CompletableFuture<ToolRun> viaOne = CompletableFuture.supplyAsync(() -> run(CLI[0], "target-create", IQN2,
                 "--lun", "id=0,backing=rbd,image=gc"));
@@ -148,7 +182,7 @@ class GatewayGroupTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void badInputIsRefusedWholeWithItsReason() throws Exception {
         String before = version(CLI[0].ok("group-status"));
         ToolRun missing = CLI[0].run("lun-add", IQN, "--id", "2", "--backing", "rbd", "--image", "nope");
@@ -190,7 +224,7 @@ class GatewayGroupTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aMemberThatWasDownCatchesUp() throws Exception {
         GW[2].kill();
         CLI[0].ok("lun-add", IQN2, "--id", "1", "--backing", "rbd", "--image", "ge");
@@ -200,7 +234,7 @@ class GatewayGroupTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void ownershipMovesAndRebalancesAndInitiatorsFollow() throws Exception {
         String moved = CLI[0].ok("group-move", IQN, "--lun", "0", "--to", "gw3");
         assertTrue(moved.contains("served by gw3"), moved);

@@ -26,8 +26,9 @@ import java.util.function.Predicate;
 final class TargetMethods {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     /** What {@code target.set} takes besides the target and force; each key absent is kept, null clears it. */
-    private static final List<String> SETTINGS = List.of("alias", "allow", "allow-networks", "chap");
-    private static final List<String> SET_KEYS = List.of("target", "force", "alias", "allow", "allow-networks", "chap");
+    private static final List<String> SETTINGS = List.of("alias", "allow", "allow-networks", "chap", "lun-maps");
+    private static final List<String> SET_KEYS = List.of("target", "force", "alias", "allow", "allow-networks", "chap",
+            "lun-maps");
 
     private final TargetDaemon daemon;
     private final AdminMethods methods;
@@ -106,7 +107,12 @@ final class TargetMethods {
         } catch (ConfigException e) {
             throw new AdminError(AdminError.INVALID_PARAMS, e.getMessage());
         }
-        methods.change(new RegistryOperation.UpdateTarget(changed));
+        List<RegistryOperation> ops = new java.util.ArrayList<>();
+        ops.add(new RegistryOperation.UpdateTarget(changed));
+        if (!changed.lunMaps().equals(current.lunMaps())) {
+            ops.add(new RegistryOperation.SetLunMaps(changed.name(), changed.lunMaps()));
+        }
+        methods.changeAll(ops);
         boolean chapChanged = !Objects.equals(current.chap(), changed.chap());
         Predicate<SessionInfo> refused = s -> s.target().equals(changed.name()) && (chapChanged
                 || !changed.allows(s.initiatorName()) || !changed.allowsAddress(s.remoteInetAddress()));
@@ -160,6 +166,15 @@ final class TargetMethods {
             if (c.mutual()) {
                 chap.put("mutual-username", c.mutualUsername())
                         .put("mutual-secret", new String(c.mutualSecret(), StandardCharsets.UTF_8));
+            }
+        }
+        if (!t.lunMaps().isEmpty()) {
+            var maps = entry.putArray("lun-maps");
+            for (io.numaiscsi.config.LunMap m : t.lunMaps()) {
+                ObjectNode o = maps.addObject();
+                m.initiators().forEach(o.putArray("initiators")::add);
+                var luns = o.putArray("luns");
+                m.luns().forEach(l -> luns.addObject().put("lun", l.lun()).put("as", l.as()));
             }
         }
         return entry;

@@ -164,7 +164,10 @@ public final class GroupMember implements AutoCloseable {
     /** Applies the group's changes to {@code running} from now on. */
     public void serve(TargetDaemon running) {
         this.daemon = running;
-        thread.execute(() -> placementActedOn = doc.placement()); // the owners took their LUNs at start
+        thread.execute(() -> {
+            placementActedOn = doc.placement(); // the owners took their free LUNs at start
+            reclaimFromEarlierRun();
+        });
         thread.scheduleWithFixedDelay(this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
         thread.scheduleWithFixedDelay(this::tellHealth, 0, HEALTH_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -258,7 +261,24 @@ public final class GroupMember implements AutoCloseable {
     }
 
     /**
-     * Takes {@code lun} once nobody holds its lock, or after {@link #RELEASE_WAIT} from whoever does (fencing a member
+     * The LUNs this member owns whose lock an earlier run of it still holds (killed: its lock lingers until the
+     * cluster drops the dead client): no other member took them over, so this run takes them (fencing the dead one).
+     */
+    private void reclaimFromEarlierRun() {
+        int port = doc.member(settings.member()).port();
+        for (Map.Entry<GroupPlacement.LunRef, ImageOwnership> e : servedImages().entrySet()) {
+            ImageOwnership image = e.getValue();
+            if (settings.member().equals(GroupPlacement.ownerOf(doc, e.getKey()))
+                    && image.state() == ImageOwnership.State.STANDBY && image.ownerGroup() == port) {
+                LOG.info("gateway group {}: {} is still locked by an earlier run of this gateway; taking it back",
+                        settings.name(), e.getKey());
+                takeWhenFree(e.getKey(), image, placementActedOn, System.nanoTime());
+            }
+        }
+    }
+
+    /**
+     * Takes {@code lun} once nobody holds its lock (or an earlier run of this member does), or after {@link #RELEASE_WAIT} from whoever does (fencing a member
      * that stalls), unless a later placement came in between.
      */
     private void takeWhenFree(GroupPlacement.LunRef lun, ImageOwnership image, long placement, long since) {
@@ -266,7 +286,9 @@ public final class GroupMember implements AutoCloseable {
             return;
         }
         boolean waited = System.nanoTime() - since >= RELEASE_WAIT.toNanos();
-        if (image.ownerGroup() != 0 && !waited) {
+        GroupDocument.Member me = doc.member(settings.member());
+        boolean earlierRun = me != null && image.ownerGroup() == me.port();
+        if (image.ownerGroup() != 0 && !earlierRun && !waited) {
             thread.schedule(() -> takeWhenFree(lun, image, placement, since), 200, TimeUnit.MILLISECONDS);
             return;
         }

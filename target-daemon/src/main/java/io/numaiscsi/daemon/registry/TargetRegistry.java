@@ -199,7 +199,7 @@ public final class TargetRegistry implements AutoCloseable {
     private void updateTarget(TargetDefinition t) {
         ExportedTarget old = existing(t.name());
         directory.replace(new ExportedTarget(t.name(), t.alias(), t.access(), old.scsi(), Credentials.account(t.chap())));
-        definitions.put(t.name(), t);
+        definitions.put(t.name(), t.withLunMaps(definitions.get(t.name()).lunMaps())); // SetLunMaps changes those
         LOG.info("target {}: now {}", t.name(), describeAccess(t));
     }
 
