@@ -37,28 +37,14 @@ final class GroupSection {
         Fields f = at.fields(KEYS);
         String name = name(f.required("name"));
         String member = name(f.required("member"));
-        String pool = f.text("pool");
-        if (pool == null) {
-            pool = RbdSource.DEFAULT_POOL;
-        } else if (pool.isBlank()) {
-            throw f.optional("pool").error("is empty (the Ceph pool of the group's objects; rbd when left out)");
-        }
-        Cursor c = f.optional("ceph-conf");
-        Path conf = c == null ? RbdSource.DEFAULT_CEPH_CONF : absolute(c);
-        String user = f.text("rbd-user");
-        if (user == null) {
-            user = RbdSource.DEFAULT_USER;
-        } else if (user.isBlank() || user.chars().anyMatch(ch -> ch <= 0x20 || ch > 0x7e)) {
-            throw f.optional("rbd-user").error("\"" + user + "\" is not a Ceph client id (e.g. admin or iscsi)");
-        }
-        c = f.optional("keyring");
-        Path keyring = c == null ? null : absolute(c);
-        c = f.optional("secret-key-file");
-        Path key = c == null ? null : absolute(c);
+        CephClientKeys client = CephClientKeys.read(f, "the group's objects");
+        Cursor c = f.optional("secret-key-file");
+        Path key = c == null ? null : CephClientKeys.absolute(c);
         c = f.optional("timeout");
         Duration timeout = c == null ? RbdSource.DEFAULT_TIMEOUT
                 : c.duration(LunSection.MIN_RBD_TIMEOUT, LunSection.MAX_RBD_TIMEOUT, false);
-        return new GroupSettings(name, member, pool, conf, user, keyring, key, timeout);
+        return new GroupSettings(name, member, client.pool(), client.cephConf(), client.user(), client.keyring(), key,
+                timeout);
     }
 
     private static String name(Cursor c) throws ConfigException {
@@ -67,14 +53,6 @@ final class GroupSection {
             throw c.error("\"" + s + "\" is not a name: use 1 to 32 lower-case letters, digits or '-'");
         }
         return s;
-    }
-
-    private static Path absolute(Cursor c) throws ConfigException {
-        Path p = DaemonSection.path(c);
-        if (!p.isAbsolute()) {
-            throw c.error("must be an absolute path");
-        }
-        return p;
     }
 
     static void write(GroupSettings g, YamlText y) {

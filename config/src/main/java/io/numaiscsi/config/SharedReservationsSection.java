@@ -45,35 +45,12 @@ final class SharedReservationsSection {
         if (rados) {
             return readRados(f);
         }
-        return new SharedReservationsDefinition(backend, absolute(f.required("directory")));
+        return new SharedReservationsDefinition(backend, CephClientKeys.absolute(f.required("directory")));
     }
 
-    /** pool (rbd), ceph-conf (/etc/ceph/ceph.conf), rbd-user (admin), keyring (the one ceph.conf names). */
     private static SharedReservationsDefinition readRados(Fields f) throws ConfigException {
-        String pool = f.text("pool");
-        if (pool == null) {
-            pool = RbdSource.DEFAULT_POOL;
-        } else if (pool.isBlank()) {
-            throw f.optional("pool").error("is empty (the Ceph pool of the reservation objects; rbd when left out)");
-        }
-        Cursor c = f.optional("ceph-conf");
-        Path conf = c == null ? RbdSource.DEFAULT_CEPH_CONF : absolute(c);
-        String user = f.text("rbd-user");
-        if (user == null) {
-            user = RbdSource.DEFAULT_USER;
-        } else if (user.isBlank() || user.chars().anyMatch(ch -> ch <= 0x20 || ch > 0x7e)) {
-            throw f.optional("rbd-user").error("\"" + user + "\" is not a Ceph client id (e.g. admin or iscsi)");
-        }
-        c = f.optional("keyring");
-        return SharedReservationsDefinition.rados(pool, conf, user, c == null ? null : absolute(c));
-    }
-
-    private static Path absolute(Cursor c) throws ConfigException {
-        Path p = DaemonSection.path(c);
-        if (!p.isAbsolute()) {
-            throw c.error("must be an absolute path (every gateway must name the same one)");
-        }
-        return p;
+        CephClientKeys k = CephClientKeys.read(f, "the reservation objects");
+        return SharedReservationsDefinition.rados(k.pool(), k.cephConf(), k.user(), k.keyring());
     }
 
     static void write(SharedReservationsDefinition d, YamlText y) {
