@@ -7,6 +7,7 @@
 #   fio with crc32c verify on both maps while the host kill -9's gw1: Linux's ALUA handler moves LUN 0 to another
 #   gateway (SET TARGET PORT GROUPS, which fences gw1 at the store), I/O continues, both verifies pass; the host
 #   restarts gw1 and its paths come back as standby;
+#   fio verify on both maps while the host moves LUN 1 with numa-iscsi-admin group-move: multipath follows;
 #   fio verify on both maps again while the host stops gw2 for 10 s (SIGSTOP, then SIGCONT): the LUNs gw2 served move,
 #   both verifies pass, gw2's paths come back as standby; multipath -ll shows each map's new active path.
 # Env from the host: VM_IQN, VM_FIO_SIZE (bytes fio writes per map).
@@ -33,7 +34,7 @@ check lun0-lun1-differ test "$(cat /sys/block/"${DISK[1,0]#/dev/}"/device/wwid)"
 sg_rtpg -d "$(mp_sg_of "${DISK[3,0]}")" >"$OUT/rtpg-lun0-via-gw3.txt" 2>&1
 cat "$OUT/rtpg-lun0-via-gw3.txt"
 
-mp_multipathd
+mp_multipathd failover
 multipath -ll >"$OUT/multipath-before.txt" 2>&1
 cat "$OUT/multipathd.txt" "$OUT/multipath-before.txt"
 # map_of /dev/sdX: the WWID of the map the disk is a path of
@@ -98,6 +99,14 @@ log "after the kill: LUN 0 served through gw$(serving_gw "$W0" 0), LUN 1 through
 check restart-gw1 ask_host restart-gw1 120
 check gw1-lun0-path-returns-standby mp_wait 90 back_standby "$W0" 0 1 || { iscsiadm -m session -P 1; tail -n 40 "$OUT/iscsid.log"; }
 check gw1-lun1-path-returns-standby mp_wait 90 back_standby "$W1" 1 1
+
+# ---- a move by the group (numa-iscsi-admin group-move on the host): the initiator follows to the new owner ----
+LUN1_BEFORE=$(serving_gw "$W1" 1)
+MOVE_TO=$([ "$LUN1_BEFORE" = 3 ] && echo 1 || echo 3)
+fio_both move-lun1 "move-lun1-gw$MOVE_TO"
+served_via() { [ "$(serving_gw "$1" "$2")" = "$3" ]; }
+check "lun1-follows-move-to-gw$MOVE_TO" mp_wait 60 served_via "$W1" 1 "$MOVE_TO"
+log "after the move: LUN 1 served through gw$(serving_gw "$W1" 1)"
 
 # ---- gw2 stopped for 10 s under fio verify: what it serves moves; it comes back as standby ----
 LUN0_BEFORE=$(serving_gw "$W0" 0)

@@ -234,9 +234,13 @@ mp_start() {
   modprobe -a scsi_dh_alua dm_multipath dm_service_time dm_round_robin
 }
 
-# mp_multipathd: multipath.conf for this target (ALUA priorities, one path group per priority, failback to the
-# optimized group), then multipathd and the maps
+# mp_multipathd [POLICY]: multipath.conf for this target (ALUA priorities, failback to the optimized path), then
+# multipathd and the maps. POLICY: group_by_prio (default: a pair, one standby path) or failover (a group of three or
+# more: one path per path group, so when the optimized path fails multipath activates one other path and exactly
+# one gateway gets SET TARGET PORT GROUPS; with several standby paths in one group each would send one, and the
+# gateways would take the image from each other in turn)
 mp_multipathd() {
+  local policy=${1:-group_by_prio}
   cat >/etc/multipath.conf <<'CONF'
 defaults {
     user_friendly_names no
@@ -248,7 +252,7 @@ devices {
         product               "NUMA-iSCSI Disk"
         hardware_handler      "1 alua"
         prio                  "alua"
-        path_grouping_policy  "group_by_prio"
+        path_grouping_policy  "POLICY"
         path_selector         "service-time 0"
         path_checker          "tur"
         failback              "immediate"
@@ -257,6 +261,7 @@ devices {
     }
 }
 CONF
+  sed -i "s/\"POLICY\"/\"$policy\"/" /etc/multipath.conf
   multipathd >"$OUT/multipathd.txt" 2>&1
   sleep 2
   multipath -v2 >>"$OUT/multipathd.txt" 2>&1

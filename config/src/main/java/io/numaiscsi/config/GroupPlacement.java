@@ -32,7 +32,36 @@ public final class GroupPlacement {
 
     /** {@code lun} owned by {@code member} from now. */
     public static GroupDocument move(GroupDocument doc, LunRef lun, String member) {
-        return doc.placed(withOwners(doc, ref -> ref.equals(lun) ? member : null));
+        return moveAll(doc, Map.of(lun, member));
+    }
+
+    /** Each LUN of {@code owners} owned by the member it names, from now (one placement). */
+    public static GroupDocument moveAll(GroupDocument doc, Map<LunRef, String> owners) {
+        return doc.placed(withOwners(doc, owners::get));
+    }
+
+    /**
+     * New owners for the LUNs whose owner is not up: the member serving one now where that member is up (an initiator
+     * moved it there already), else the member owning the fewest among {@code up}. Empty when every owner is up.
+     */
+    public static Map<LunRef, String> ownersInPlaceOfDown(GroupDocument doc, List<String> up,
+                                                         Map<LunRef, String> servedBy) {
+        Map<LunRef, String> out = new HashMap<>();
+        if (up.isEmpty()) {
+            return out;
+        }
+        Map<String, Integer> load = load(doc, up);
+        for (LunRef ref : luns(doc)) {
+            String owner = ownerOf(doc, ref);
+            if (owner != null && up.contains(owner)) {
+                continue;
+            }
+            String serving = servedBy.get(ref);
+            String next = serving != null && up.contains(serving) ? serving : fewest(load, doc);
+            load.merge(next, 1, Integer::sum);
+            out.put(ref, next);
+        }
+        return out;
     }
 
     /** Without {@code member}; the LUNs it owned go to the others, fewest-owning first. */

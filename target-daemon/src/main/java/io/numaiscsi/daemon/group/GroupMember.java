@@ -46,6 +46,8 @@ public final class GroupMember implements AutoCloseable {
     static final Duration UP_WITHIN = Duration.ofSeconds(15);
     /** How long a new owner waits for the old one to let a LUN go before it takes it by fencing the old one. */
     static final Duration RELEASE_WAIT = Duration.ofSeconds(10);
+    /** How often the member with the lowest port among those up looks for LUNs whose owner is down. */
+    static final Duration OWNER_CHECK = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class);
 
     private final GroupSettings settings;
@@ -170,6 +172,43 @@ public final class GroupMember implements AutoCloseable {
         });
         thread.scheduleWithFixedDelay(this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
         thread.scheduleWithFixedDelay(this::tellHealth, 0, HEALTH_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(this::replaceDownOwners, OWNER_CHECK.toMillis(), OWNER_CHECK.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * On the member with the lowest port among those up: gives the LUNs of members that are down (no health for
+     * {@link #UP_WITHIN}: dead, stalled or cut off) to members that are up, the one serving it already where an
+     * initiator moved it, so every LUN has an owner that serves it; the new owner fences the old one when it takes the
+     * image. A member that comes back owns nothing of it until a rebalance or a move.
+     */
+    private void replaceDownOwners() {
+        try {
+            GroupDocument d = doc;
+            Map<String, GroupHealth> health = health(d);
+            List<String> up = d.members().stream().filter(m -> up(health.get(m.name())))
+                    .sorted(java.util.Comparator.comparingInt(GroupDocument.Member::port))
+                    .map(GroupDocument.Member::name).toList();
+            if (up.isEmpty() || !up.get(0).equals(settings.member())) {
+                return;
+            }
+            Map<GroupPlacement.LunRef, String> servedBy = new HashMap<>();
+            servedImages().forEach((ref, image) -> d.members().stream().filter(m -> m.port() == image.ownerGroup())
+                    .findFirst().ifPresent(m -> servedBy.put(ref, m.name())));
+            Map<GroupPlacement.LunRef, String> owners = GroupPlacement.ownersInPlaceOfDown(d, up, servedBy);
+            if (owners.isEmpty()) {
+                return;
+            }
+            long v = object.replace(GroupPlacement.moveAll(d, owners).write(codec), version);
+            if (v != RadosObject.LOST) {
+                LOG.warn("gateway group {}: members {} are down (no health for {} s): their LUNs now belong to {}",
+                        settings.name(), d.members().stream().map(GroupDocument.Member::name)
+                                .filter(n -> !up.contains(n)).toList(), UP_WITHIN.toSeconds(), owners);
+                poll();
+            }
+        } catch (IOException | RuntimeException e) {
+            note("cannot look for LUNs of members that are down: " + e.getMessage());
+        }
     }
 
     /** Reads the group now and applies it if newer; returns the version served then. Any thread. */
