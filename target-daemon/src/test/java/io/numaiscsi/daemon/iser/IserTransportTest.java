@@ -9,6 +9,7 @@ import io.netty.channel.DefaultEventLoop;
 import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.EventThreads;
 import io.numaiscsi.session.ExportedTarget;
+import io.numaiscsi.session.IscsiConnection;
 import io.numaiscsi.session.SessionServices;
 import io.numaiscsi.session.SessionSettings;
 import io.numaiscsi.session.SessionTable;
@@ -21,7 +22,7 @@ import io.numaiscsi.iser.FakeInitiator;
 import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserLimits;
 import io.numaiscsi.iser.IserSettings;
-import io.numaiscsi.iser.LateSink;
+import io.numaiscsi.iser.IserTransport;
 import io.numaiscsi.iser.RegisteredMemory;
 import io.numaiscsi.iser.RegisteredSlabs;
 import io.numaiscsi.numa.NodeMemory;
@@ -43,11 +44,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The session layer on iSER connections over the fake verbs, wired as {@code IserPortal} and {@code IserPortals} wire
- * them (a slot, a {@link LateSink}, an {@link IserChannel} on the connection's thread): a discovery session that logs
- * out, connections closed through their channel during login (as a login timeout does), and one dropped by the
- * keepalive from its periodic tick each give the portal's slot back at once.
+ * them (a slot, an {@link IserTransport} and its {@link IscsiConnection} on the connection's thread): a discovery
+ * session that logs out, connections closed through their transport during login (as a login timeout does), and one
+ * dropped by the keepalive from its periodic tick each give the portal's slot back at once.
  */
-class IserChannelTest {
+class IserTransportTest {
     private static final String TARGET = "iqn.2026-11.test:iser";
     private static final int SLOTS = 4;
     private static final IserSettings SETTINGS = new IserSettings(8, 4, 8192, 8192, 16 * 1024, 8, 4, 64, 8);
@@ -61,13 +62,13 @@ class IserChannelTest {
     private SessionServices services = services(Duration.ZERO);
     private long nextIsid = 0x400001370000L;
 
-    /** One accepted connection: the initiator's end and the target's channel. */
+    /** One accepted connection: the initiator's end and the target's transport. */
     private final class Peer {
         final FakeEndpoint target;
         final FakeEndpoint initiatorSide;
         final FakeInitiator initiator;
         IserConnection conn;
-        IserChannel channel;
+        IserTransport transport;
         final List<FakeInitiator.Received> received = new ArrayList<>();
 
         Peer() throws Exception {
@@ -77,11 +78,9 @@ class IserChannelTest {
             target = pair[0];
             initiatorSide = pair[1];
             onLoop(() -> {
-                LateSink sink = new LateSink();
-                conn = slots.open(slot, target, SETTINGS, sink, () -> { });
-                channel = new IserChannel(conn, loop, (destination, onArrival) -> { }, services,
-                        UnpooledByteBufAllocator.DEFAULT, System::nanoTime);
-                sink.bind(channel);
+                transport = new IserTransport(loop, (destination, onArrival) -> { }, UnpooledByteBufAllocator.DEFAULT);
+                conn = slots.open(slot, target, SETTINGS, transport.connectionEvents(), () -> { });
+                transport.open(conn, t -> new IscsiConnection(t, services, System::nanoTime));
                 assertTrue(conn.start());
                 return null;
             });
@@ -118,7 +117,7 @@ class IserChannelTest {
         void assertGone() {
             assertEquals(IserConnection.State.CLOSED, conn.state());
             assertTrue(target.isDestroyed(), "the queue pair is destroyed");
-            assertFalse(channel.ticking(), "no tick for a closed connection");
+            assertFalse(transport.ticking(), "no tick for a closed connection");
         }
     }
 
@@ -190,10 +189,10 @@ class IserChannelTest {
     }
 
     @Test
-    void channelCloseDuringLoginFreesEverySlot() throws Exception {
+    void transportCloseDuringLoginFreesEverySlot() throws Exception {
         List<Peer> peers = fillEverySlot();
         for (Peer p : peers) {
-            assertTrue(p.channel.ticking(), "connections in login are ticked");
+            assertTrue(p.transport.ticking(), "connections in login are ticked");
         }
         Peer gone = peers.get(0); // this initiator disconnected too, before the target closes
         gone.initiatorSide.disconnect();
@@ -203,7 +202,7 @@ class IserChannelTest {
         });
         for (Peer p : peers) {
             onLoop(() -> {
-                p.channel.close(); // what a login timeout does from IscsiConnection.onTick
+                p.transport.close(); // what a login timeout does from IscsiConnection.onTick
                 return null;
             });
             p.poll();
@@ -220,7 +219,7 @@ class IserChannelTest {
         services = services(Duration.ofMillis(1500)); // NOP-In timeout: only a tick can notice the silence
         Peer silent = new Peer();
         silent.discoveryLogin();
-        assertTrue(silent.channel.ticking());
+        assertTrue(silent.transport.ticking());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (onLoop(() -> silent.conn.state()) == IserConnection.State.FULL_FEATURE && System.nanoTime() < deadline) {
             Thread.sleep(50);
