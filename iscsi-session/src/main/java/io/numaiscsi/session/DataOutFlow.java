@@ -103,7 +103,7 @@ final class DataOutFlow {
         }
     }
 
-    /** The kernel's copy into the receive buffer (a socket's; the transport counts its device's), and ours into the write buffer. */
+    /** The kernel's copy into the receive buffer (a device counts its own), and ours into the write buffer. */
     private void touched(IscsiCommand cmd, ByteBuf data, int offset, int length) {
         LogicalUnit unit = cmd.task.unit();
         if (unit == null) {
@@ -136,7 +136,7 @@ final class DataOutFlow {
         }
     }
 
-    /** R2Ts for what comes next, up to MaxOutstandingR2T and MaxBurstLength each ({@link IscsiCommand#solicitWithR2ts()}). */
+    /** R2Ts for what comes next, up to MaxOutstandingR2T of MaxBurstLength each (the TCP way to get data-out). */
     void solicitWithR2ts(IscsiCommand cmd) {
         while (cmd.outstandingR2t < params.maxOutstandingR2T() && cmd.requestedEnd < cmd.toCollect) {
             int length = Math.min(params.maxBurstLength(), cmd.toCollect - cmd.requestedEnd);

@@ -21,6 +21,6 @@ public interface DataInTask {
      */
     void sendDataInPdus();
 
-    /** Sends the status as a SCSI Response through {@link IscsiTransport#queueStatus}, after data the transport placed. */
+    /** Sends the status as a SCSI Response ({@link IscsiTransport#queueStatus}), after data the transport placed. */
     void sendStatus();
 }

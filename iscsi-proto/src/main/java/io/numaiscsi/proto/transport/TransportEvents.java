@@ -22,7 +22,7 @@ public interface TransportEvents {
      */
     void onDecodeFailure(PduFailure failure, ByteBuf failedBhs);
 
-    /** All bytes asked for by {@link IscsiTransport#getDataOut} for task {@code itt} are in, up to offset {@code end}. */
+    /** The bytes {@link IscsiTransport#getDataOut} asked for task {@code itt} are in, up to offset {@code end}. */
     void dataOutArrived(int itt, int end);
 
     /** The transfer for task {@code itt} failed; the connection is going down (its tasks are aborted then). */
