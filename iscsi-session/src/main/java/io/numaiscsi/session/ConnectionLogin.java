@@ -55,7 +55,8 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     /** The TPGT of the target the login names (its ALUA port), the daemon's until a target is found. */
     private int portalGroupTag;
 
-    ConnectionLogin(IscsiTransport transport, SessionSettings settings, TargetDirectory targets, SessionTable sessions) {
+    ConnectionLogin(IscsiTransport transport, SessionSettings settings, TargetDirectory targets,
+                    SessionTable sessions) {
         this.transport = transport;
         this.settings = settings;
         this.targets = targets;

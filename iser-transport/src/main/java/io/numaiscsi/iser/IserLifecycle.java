@@ -36,8 +36,8 @@ final class IserLifecycle {
     private String closedBy;
     private long teardownNanos;
 
-    IserLifecycle(RdmaEndpoint endpoint, MemoryRegion region, SendQueue sq, SendQueue.Retirer retirer, TransportEvents events,
-                  IserCounters counters, Runnable onDestroyed) {
+    IserLifecycle(RdmaEndpoint endpoint, MemoryRegion region, SendQueue sq, SendQueue.Retirer retirer,
+                  TransportEvents events, IserCounters counters, Runnable onDestroyed) {
         this.endpoint = endpoint;
         this.region = region;
         this.sq = sq;

@@ -30,8 +30,9 @@ final class IserReceiver {
     private final ScsiCommandHeader command = new ScsiCommandHeader();
     private int posted;
 
-    IserReceiver(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool rx, ByteBufAllocator alloc, TransportEvents events,
-                 IserLifecycle lifecycle, TaskTable tasks, IserCounters counters, IserTouches touches) {
+    IserReceiver(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool rx, ByteBufAllocator alloc,
+                 TransportEvents events, IserLifecycle lifecycle, TaskTable tasks, IserCounters counters,
+                 IserTouches touches) {
         this.touches = touches;
         this.endpoint = endpoint;
         this.region = region;
