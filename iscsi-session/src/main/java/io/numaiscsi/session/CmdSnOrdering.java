@@ -4,6 +4,7 @@ import io.numaiscsi.proto.Bhs;
 import io.numaiscsi.proto.CmdSnVerdict;
 import io.numaiscsi.proto.CmdSnWindow;
 import io.numaiscsi.proto.Pdu;
+import io.numaiscsi.proto.transport.IscsiTransport;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -23,14 +24,14 @@ final class CmdSnOrdering {
     }
 
     private final CmdSnWindow window;
-    private final PduChannel channel;
+    private final IscsiTransport transport;
     private final Dispatch to;
     /** Bounded by the window: at most MaxCmdSN - ExpCmdSN commands can be ahead of the next one. */
     private final List<Pdu> held = new ArrayList<>();
 
-    CmdSnOrdering(CmdSnWindow window, PduChannel channel, Dispatch to) {
+    CmdSnOrdering(CmdSnWindow window, IscsiTransport transport, Dispatch to) {
         this.window = window;
-        this.channel = channel;
+        this.transport = transport;
         this.to = to;
     }
 
@@ -51,7 +52,7 @@ final class CmdSnOrdering {
                         pdu.data() == null ? null : pdu.data().retain()));
             }
             case DISCARD -> LOG.debug("discarding {} from {}: CmdSN {} outside window [{}, {}]", pdu.opcode(),
-                    channel.remoteAddress(), Integer.toUnsignedString(cmdSN), Integer.toUnsignedString(window.expCmdSN()),
+                    transport.remoteAddress(), Integer.toUnsignedString(cmdSN), Integer.toUnsignedString(window.expCmdSN()),
                     Integer.toUnsignedString(window.maxCmdSN()));
         }
     }

@@ -7,7 +7,7 @@ import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.RejectReason;
 import io.numaiscsi.proto.ScsiCommandHeader;
 import io.numaiscsi.proto.login.SessionParameters;
-import io.numaiscsi.proto.transport.DataMover;
+import io.numaiscsi.proto.transport.IscsiTransport;
 import io.numaiscsi.scsi.ItNexus;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
@@ -25,15 +25,17 @@ import org.slf4j.LoggerFactory;
 /**
  * SCSI command data movement over one connection (RFC 7143 sections 4.2.4 and 11.3-11.8): immediate and
  * unsolicited data, R2T with MaxOutstandingR2T, Data-In split by the initiator's
- * MaxRecvDataSegmentLength with the status in the last Data-In, and residuals. Runs on the connection's
+ * MaxRecvDataSegmentLength with the status in the last Data-In, and residuals; the transport decides whether a
+ * command's data travels in those PDUs or its own way ({@link IscsiTransport#queueDataIn}). Runs on the connection's
  * thread; the SCSI layer may complete on any thread and is brought back through the executor.
  */
-final class CommandFlow implements IscsiCommand.CommandCompletions {
+final class CommandFlow implements IscsiCommand.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(CommandFlow.class);
     /** Commands beyond the CmdSN window's depth: immediate ones, which the window does not bound. */
     private static final int IMMEDIATE_SLACK = 16;
 
     private final IscsiConnection connection;
+    private final IscsiTransport transport;
     private final ScsiTarget scsi;
     private final EventThreadRegistry threadStats;
     private final LongSupplier nanoClock;
@@ -61,6 +63,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         this.threadStats = threadStats;
         this.nanoClock = nanoClock;
         this.connection = connection;
+        this.transport = connection.transport();
         this.scsi = target.scsi();
         this.nexus = nexus;
         this.params = params;
@@ -68,7 +71,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         Runnable retry = this::retryParked;
         this.charges = new BufferCharges(limits.writeBufferPerSession(), limits.dataInPerConnection(), buffers, () -> {
             try {
-                connection.channel().executor().execute(retry);
+                transport.executor().execute(retry);
             } catch (RejectedExecutionException closed) {
                 // the connection's thread is gone: nothing left to retry
             }
@@ -95,6 +98,16 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         dataOut.onDataOut(pdu);
     }
 
+    /** The transport placed the data asked of it for task {@code itt}, up to {@code end}. */
+    void dataOutArrived(int itt, int end) {
+        dataOut.dataOutArrived(itt, end);
+    }
+
+    /** The transport could not move task {@code itt}'s data-out. */
+    void dataOutFailed(int itt) {
+        dataOut.dataOutFailed(itt);
+    }
+
     void track(IscsiCommand cmd) {
         byItt.put(cmd.itt, cmd);
     }
@@ -111,7 +124,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         if (byItt.containsKey(itt)) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
                 LOG.warn("rejecting SCSI command from {}: ITT 0x{} already in use (CmdSN {})",
-                        connection.channel().remoteAddress(), Integer.toHexString(itt), Integer.toUnsignedString(cmdSN));
+                        transport.remoteAddress(), Integer.toHexString(itt), Integer.toUnsignedString(cmdSN));
             }
             out.reject(RejectReason.TASK_IN_PROGRESS.code(), pdu.bhs());
             return;
@@ -141,8 +154,8 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             return;
         }
         cmd.task.init(nexus, lun, cdbScratch, 0, cdbLength, edtl, h.readBit(), h.writeBit());
-        // A transport with a data mover (iSER) sends data-in from where it lies: reads need not copy it out.
-        cmd.task.sharedDataIn(connection.channel().dataMover() != null);
+        // A transport that sends data-in from where it lies (RDMA Write) gains from reads that do not copy it out.
+        cmd.task.sharedDataIn(transport.sendsDataInInPlace());
         if (!scsi.prepare(cmd.task)) {
             respondWithoutData(cmd);
             return;
@@ -157,7 +170,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
         }
         byItt.put(itt, cmd);
         long readLength = cmd.task.readDataLength();
-        if (readLength > 0 && (!parkedReads.isEmpty() || !connection.channel().writable()
+        if (readLength > 0 && (!parkedReads.isEmpty() || !transport.writable()
                 || !charges.charge(readLength, false))) {
             cmd.readParked = true;
             parkedReads.add(cmd);
@@ -214,7 +227,7 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
     /** Runs parked writes (full buffer, R2Ts) and parked READs, oldest first, while the budgets allow. */
     void retryParked() {
         boolean any = dataOut.retryParked();
-        while (!holdParked && !parkedReads.isEmpty() && connection.channel().writable()
+        while (!holdParked && !parkedReads.isEmpty() && transport.writable()
                 && charges.charge(parkedReads.peek().task.readDataLength(), false)) {
             IscsiCommand cmd = parkedReads.poll();
             cmd.readParked = false;
@@ -282,10 +295,10 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
 
     @Override
     public void complete(IscsiCommand command) {
-        if (connection.channel().executor().inThread()) {
+        if (transport.executor().inThread()) {
             onCompleted(command);
         } else {
-            connection.channel().executor().execute(command);
+            transport.executor().execute(command);
         }
     }
 
@@ -338,19 +351,21 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             out.scsiResponse(cmd.itt, ScsiStatus.GOOD, null, 0, kind, residual, 0);
             return;
         }
-        DataMover mover = connection.channel().dataMover();
-        if (mover != null) {
-            // iSER: the data goes by RDMA Write, the status follows in a SCSI Response ordered after it
-            mover.putDataIn(cmd.itt, dataIn, total);
-            out.scsiResponse(cmd.itt, ScsiStatus.GOOD, null, 0, kind, residual, 0);
-            return;
-        }
+        cmd.dataIn(total, kind, residual);
+        transport.queueDataIn(cmd);
+    }
+
+    /** A READ's data in Data-In PDUs, split by MaxRecvDataSegmentLength and MaxBurstLength, the status in the last. */
+    @Override
+    public void sendDataInPdus(IscsiCommand cmd) {
+        ByteBuf dataIn = cmd.task.dataIn();
+        int total = cmd.dataInLength;
         int maxSegment = params.initiatorMaxRecvDataSegmentLength();
         int maxBurst = params.maxBurstLength();
         int base = dataIn.readerIndex();
         // the kernel copies it into the socket on this thread, when the writes below are flushed
         LogicalUnit unit = cmd.task.unit();
-        if (unit != null) {
+        if (unit != null && transport.kernelCopiesData()) {
             unit.touches().touched(DataTouches.Kind.SOCKET_SEND, dataIn, base, total);
         }
         int offset = 0;
@@ -362,12 +377,23 @@ final class CommandFlow implements IscsiCommand.CommandCompletions {
             burstLeft -= length;
             boolean endOfSequence = last || burstLeft == 0;
             out.dataIn(cmd.lunRaw, cmd.itt, dataSN++, offset, dataIn.retainedSlice(base + offset, length), endOfSequence,
-                    last, ScsiStatus.GOOD, kind, residual);
+                    last, ScsiStatus.GOOD, cmd.dataInResidualKind, cmd.dataInResidual);
             if (burstLeft == 0) {
                 burstLeft = maxBurst;
             }
             offset += length;
         }
+    }
+
+    /** A READ's status after data the transport placed itself. */
+    @Override
+    public void sendReadStatus(IscsiCommand cmd) {
+        out.scsiResponse(cmd.itt, ScsiStatus.GOOD, null, 0, cmd.dataInResidualKind, cmd.dataInResidual, 0);
+    }
+
+    @Override
+    public void solicitWithR2ts(IscsiCommand cmd) {
+        dataOut.solicitWithR2ts(cmd);
     }
 
     /** Status for a command that failed before any data moved (bad CDB, reservation conflict...). */

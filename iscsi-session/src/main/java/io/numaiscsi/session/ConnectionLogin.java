@@ -19,6 +19,7 @@ import io.numaiscsi.proto.login.LoginVerdict;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.login.SessionType;
 import io.numaiscsi.proto.login.TargetInfo;
+import io.numaiscsi.proto.transport.IscsiTransport;
 import java.net.InetAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     /** CHAP challenges and identifiers; SecureRandom is thread-safe and costly to seed, so one per daemon. */
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final PduChannel channel;
+    private final IscsiTransport transport;
     private final SessionSettings settings;
     private final TargetDirectory targets;
     private final SessionTable sessions;
@@ -54,8 +55,9 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     /** The TPGT of the target the login names (its ALUA port), the daemon's until a target is found. */
     private int portalGroupTag;
 
-    ConnectionLogin(PduChannel channel, SessionSettings settings, TargetDirectory targets, SessionTable sessions) {
-        this.channel = channel;
+    ConnectionLogin(IscsiTransport transport, SessionSettings settings, TargetDirectory targets,
+                    SessionTable sessions) {
+        this.transport = transport;
         this.settings = settings;
         this.targets = targets;
         this.sessions = sessions;
@@ -105,7 +107,7 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     }
 
     private void sendResponse(LoginRequest req, LoginStep step) {
-        ByteBuf bhs = channel.alloc().buffer(Pdu.BHS_LENGTH, Pdu.BHS_LENGTH).writeZero(Pdu.BHS_LENGTH);
+        ByteBuf bhs = transport.alloc().buffer(Pdu.BHS_LENGTH, Pdu.BHS_LENGTH).writeZero(Pdu.BHS_LENGTH);
         response.wrap(bhs).init()
                 .transit(step.transit())
                 .continueBit(step.continueBit())
@@ -121,7 +123,7 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
                 .maxCmdSN(loginCmdSN + settings.queueDepth() - 1)
                 .status(step.status());
         ByteBuf data = step.data() == null || step.data().length == 0 ? null : Unpooled.wrappedBuffer(step.data());
-        channel.write(bhs, data);
+        transport.sendPdu(bhs, data);
     }
 
     SessionParameters parameters() {
@@ -165,9 +167,9 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
             denial = "authorization failure (02/02): " + initiatorName + " is not in the allow list of " + t.name();
             return false;
         }
-        InetAddress from = channel.remoteInetAddress();
+        InetAddress from = transport.remoteInetAddress();
         if (!t.allowsAddress(from)) {
-            denial = "authorization failure (02/02): " + initiatorName + " from " + channel.remoteAddress()
+            denial = "authorization failure (02/02): " + initiatorName + " from " + transport.remoteAddress()
                     + " is outside the allow-networks " + t.allowNetworks() + " of " + t.name();
             return false;
         }
@@ -208,7 +210,7 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
 
     @Override
     public List<KeyValue> sendTargets(String initiatorName, String scope) {
-        return SendTargets.answer(targets, settings, channel.localAddress(), channel.remoteInetAddress(), initiatorName,
+        return SendTargets.answer(targets, settings, transport.localAddress(), transport.remoteInetAddress(), initiatorName,
                 scope);
     }
 

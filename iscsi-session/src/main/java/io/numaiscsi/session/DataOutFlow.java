@@ -8,8 +8,7 @@ import io.numaiscsi.proto.DataOutHeader;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.RejectReason;
 import io.numaiscsi.proto.login.SessionParameters;
-import io.numaiscsi.proto.transport.DataMover;
-import io.numaiscsi.proto.transport.DataOutListener;
+import io.numaiscsi.proto.transport.IscsiTransport;
 import io.numaiscsi.scsi.SenseReason;
 import java.util.ArrayDeque;
 import java.util.function.LongSupplier;
@@ -17,17 +16,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Collecting one connection's write data (RFC 7143 sections 4.2.4, 11.7, 11.8): immediate and unsolicited data, R2Ts
- * up to MaxOutstandingR2T and MaxBurstLength, Data-Out checked against the transfer (TTT, offset, DataSN, order), or
- * the transport's RDMA Read on iSER; writes whose buffer does not fit the budget are parked until it does. When all
- * data is in the command goes back to {@link CommandFlow} to execute. On the connection's thread.
+ * Collecting one connection's write data (RFC 7143 sections 4.2.4, 11.7, 11.8): immediate and unsolicited data, then
+ * the rest from the transport ({@link IscsiTransport#getDataOut}): R2Ts up to MaxOutstandingR2T and MaxBurstLength with
+ * Data-Out checked against the transfer (TTT, offset, DataSN, order), or the transport's own transfer (iSER's RDMA
+ * Read); writes whose buffer does not fit the budget are parked until it does. When all data is in the command goes
+ * back to {@link CommandFlow} to execute. On the connection's thread.
  */
-final class DataOutFlow implements DataOutListener {
+final class DataOutFlow {
     private static final Logger LOG = LoggerFactory.getLogger(DataOutFlow.class);
     private static final int RESERVED = ResponseWriter.RESERVED_TAG;
 
     private final CommandFlow flow;
-    private final IscsiConnection connection;
+    private final IscsiTransport transport;
     private final SessionParameters params;
     private final ResponseWriter out;
     private final BufferCharges charges;
@@ -40,7 +40,7 @@ final class DataOutFlow implements DataOutListener {
     DataOutFlow(CommandFlow flow, IscsiConnection connection, SessionParameters params, BufferCharges charges,
                 LongSupplier nanoClock) {
         this.flow = flow;
-        this.connection = connection;
+        this.transport = connection.transport();
         this.params = params;
         this.out = connection.out();
         this.charges = charges;
@@ -64,7 +64,7 @@ final class DataOutFlow implements DataOutListener {
             charges.force(toCollect); // all of it is already on its way: bounded by FirstBurstLength
         }
         int size = cmd.parked ? cmd.unsolicitedEnd : toCollect;
-        cmd.writeBuffer = connection.channel().alloc().directBuffer(size, size);
+        cmd.writeBuffer = transport.alloc().directBuffer(size, size);
         cmd.writeBuffer.writerIndex(size);
         cmd.lastDataAt = nanoClock.getAsLong();
         if (!cmd.parked) {
@@ -75,7 +75,7 @@ final class DataOutFlow implements DataOutListener {
         if (immediateLength > 0) {
             acceptData(cmd, immediate, 0);
         }
-        cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
+        cmd.requestedEnd = Math.max(cmd.unsolicitedEnd, cmd.received);
         if (cmd.parked) {
             parked.add(cmd);
             return;
@@ -103,21 +103,21 @@ final class DataOutFlow implements DataOutListener {
         }
     }
 
-    /** The kernel's copy into the receive buffer (TCP; over iSER the HCA wrote it), and ours into the write buffer. */
+    /** The kernel's copy into the receive buffer (a device counts its own), and ours into the write buffer. */
     private void touched(IscsiCommand cmd, ByteBuf data, int offset, int length) {
         LogicalUnit unit = cmd.task.unit();
         if (unit == null) {
             return;
         }
         DataTouches touches = unit.touches();
-        if (connection.channel().dataMover() == null) {
+        if (transport.kernelCopiesData()) {
             touches.touched(DataTouches.Kind.SOCKET_RECEIVE, data, data.readerIndex(), length);
         }
         touches.touched(DataTouches.Kind.COPY, data, data.readerIndex(), length);
         touches.touched(DataTouches.Kind.COPY, cmd.writeBuffer, offset, length);
     }
 
-    /** Issues R2Ts up to MaxOutstandingR2T, or starts execution once all data is in. */
+    /** Asks the transport for data not yet asked for, or starts execution once all data is in. */
     void advance(IscsiCommand cmd) {
         if (cmd.parked) {
             return; // its unsolicited data is kept; R2Ts and execution wait for budget
@@ -131,27 +131,24 @@ final class DataOutFlow implements DataOutListener {
             flow.execute(cmd);
             return;
         }
-        DataMover mover = connection.channel().dataMover();
-        if (mover != null) {
-            // iSER: the rest is RDMA-Read from the initiator's buffer once the unsolicited part is in; no R2T
-            if (cmd.received >= cmd.unsolicitedEnd && cmd.nextR2tOffset < cmd.toCollect) {
-                int from = cmd.nextR2tOffset;
-                cmd.nextR2tOffset = cmd.toCollect;
-                mover.getDataOut(cmd.itt, cmd.writeBuffer, from, cmd.toCollect - from, cmd.unsolicitedEnd, this);
-            }
-            return;
-        }
-        while (cmd.outstandingR2t < params.maxOutstandingR2T() && cmd.nextR2tOffset < cmd.toCollect) {
-            int length = Math.min(params.maxBurstLength(), cmd.toCollect - cmd.nextR2tOffset);
-            out.r2t(cmd.lunRaw, cmd.itt, cmd.ttt, cmd.r2tSN++, cmd.nextR2tOffset, length);
-            cmd.lastDataAt = nanoClock.getAsLong();
-            cmd.pushR2t(cmd.nextR2tOffset + length);
-            cmd.nextR2tOffset += length;
+        if (cmd.requestedEnd < cmd.toCollect) {
+            transport.getDataOut(cmd);
         }
     }
 
-    @Override
-    public void dataOutArrived(int itt, int end) {
+    /** R2Ts for what comes next, up to MaxOutstandingR2T of MaxBurstLength each (the TCP way to get data-out). */
+    void solicitWithR2ts(IscsiCommand cmd) {
+        while (cmd.outstandingR2t < params.maxOutstandingR2T() && cmd.requestedEnd < cmd.toCollect) {
+            int length = Math.min(params.maxBurstLength(), cmd.toCollect - cmd.requestedEnd);
+            out.r2t(cmd.lunRaw, cmd.itt, cmd.ttt, cmd.r2tSN++, cmd.requestedEnd, length);
+            cmd.lastDataAt = nanoClock.getAsLong();
+            cmd.pushR2t(cmd.requestedEnd + length);
+            cmd.requestedEnd += length;
+        }
+    }
+
+    /** The transport's own transfer brought the data asked of it, up to {@code end}. */
+    void dataOutArrived(int itt, int end) {
         IscsiCommand cmd = flow.find(itt);
         if (cmd == null || cmd.state != IscsiCommand.State.COLLECTING_DATA) {
             return; // aborted while the transport was moving its data
@@ -160,8 +157,8 @@ final class DataOutFlow implements DataOutListener {
         advance(cmd);
     }
 
-    @Override
-    public void dataOutFailed(int itt) {
+    /** The transport's own transfer failed (the connection is going down). */
+    void dataOutFailed(int itt) {
         IscsiCommand cmd = flow.find(itt);
         if (cmd != null && cmd.state == IscsiCommand.State.COLLECTING_DATA) {
             flow.failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
@@ -177,7 +174,7 @@ final class DataOutFlow implements DataOutListener {
             boolean issuedByUs = ttt != RESERVED && ttt > 0 && ttt < nextTtt;
             if (ttt != RESERVED && cmd == null && !issuedByUs) {
                 if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                    LOG.warn("rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}", connection.channel().remoteAddress(),
+                    LOG.warn("rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}", transport.remoteAddress(),
                             Integer.toHexString(itt), Integer.toHexString(ttt));
                 }
                 out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
@@ -191,7 +188,7 @@ final class DataOutFlow implements DataOutListener {
                 || (ttt == RESERVED && offset + length > Math.max(cmd.unsolicitedEnd, params.firstBurstLength()))) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
                 LOG.warn("rejecting Data-Out from {}: ITT 0x{} TTT 0x{} offset {} length {} outside the transfer "
-                                + "(EDTL {}, FirstBurstLength {})", connection.channel().remoteAddress(), Integer.toHexString(itt),
+                                + "(EDTL {}, FirstBurstLength {})", transport.remoteAddress(), Integer.toHexString(itt),
                         Integer.toHexString(ttt), offset, length, cmd.expectedLength, params.firstBurstLength());
             }
             out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
@@ -202,7 +199,7 @@ final class DataOutFlow implements DataOutListener {
             // ERL 0 cannot recover a lost or reordered Data-Out: fail the command, keep the connection.
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
                 LOG.warn("aborting command ITT 0x{} from {}: Data-Out DataSN {} where {} was expected (offset {}, length {})",
-                        Integer.toHexString(itt), connection.channel().remoteAddress(), Integer.toUnsignedString(h.dataSN()),
+                        Integer.toHexString(itt), transport.remoteAddress(), Integer.toUnsignedString(h.dataSN()),
                         expectedDataSN, offset, length);
             }
             flow.failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
@@ -211,7 +208,7 @@ final class DataOutFlow implements DataOutListener {
         if (offset > cmd.received) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
                 LOG.warn("aborting command ITT 0x{} from {}: Data-Out offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
-                        Integer.toHexString(itt), connection.channel().remoteAddress(), offset, cmd.received);
+                        Integer.toHexString(itt), transport.remoteAddress(), offset, cmd.received);
             }
             flow.failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
             return;
@@ -228,13 +225,13 @@ final class DataOutFlow implements DataOutListener {
         while (!flow.holdingParked() && !parked.isEmpty() && charges.charge(parked.peek().toCollect, true)) {
             IscsiCommand cmd = parked.poll();
             cmd.parked = false;
-            ByteBuf full = connection.channel().alloc().directBuffer(cmd.toCollect, cmd.toCollect);
+            ByteBuf full = transport.alloc().directBuffer(cmd.toCollect, cmd.toCollect);
             full.writerIndex(cmd.toCollect);
             full.setBytes(0, cmd.writeBuffer, 0, cmd.received); // DataPDUInOrder: nothing lies beyond received
             cmd.writeBuffer.release();
             cmd.writeBuffer = full;
             cmd.writeCharge = cmd.toCollect;
-            cmd.nextR2tOffset = Math.max(cmd.unsolicitedEnd, cmd.received);
+            cmd.requestedEnd = Math.max(cmd.unsolicitedEnd, cmd.received);
             cmd.lastDataAt = nanoClock.getAsLong();
             advance(cmd);
             any = true;

@@ -1,20 +1,23 @@
 package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
+import io.numaiscsi.proto.transport.DataInTask;
+import io.numaiscsi.proto.transport.DataOutTask;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiTask;
 import io.numaiscsi.scsi.ScsiTaskListener;
 
 /**
  * One SCSI command of a session (SPDK's iscsi task embedding the scsi task). Pooled per connection and
- * reused: it carries the Data-Out bookkeeping for writes and hands completions back to the connection's
- * thread without allocating.
+ * reused: it carries the Data-Out bookkeeping for writes, is what the transport sees of a command's data
+ * ({@link DataInTask}, {@link DataOutTask}), and hands completions back to the connection's thread without
+ * allocating.
  */
-final class IscsiCommand implements ScsiTaskListener, Runnable {
+final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, DataOutTask {
     enum State { FREE, COLLECTING_DATA, EXECUTING, DONE }
 
     final ScsiTask task = new ScsiTask(this);
-    private final CommandCompletions completions;
+    private final Owner owner;
 
     State state = State.FREE;
     int itt;
@@ -32,7 +35,7 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     int toCollect;          // what the initiator will send: SPDTL clipped to EDTL
     int received;           // contiguous bytes received from offset 0
     int unsolicitedEnd;     // first offset that needs an R2T
-    int nextR2tOffset;      // where the next R2T starts
+    int requestedEnd;       // first offset not yet asked for (by R2T or by the transport)
     int outstandingR2t;
     int r2tSN;
     int unsolicitedDataSN;  // DataSN expected next in the unsolicited sequence
@@ -51,6 +54,11 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
     int r2tHead;
 
+    // Read (Data-In) to send: bytes of the task's data-in, and the residual its status reports.
+    int dataInLength;
+    int dataInResidualKind;
+    int dataInResidual;
+
     // Stage timestamps (nanoseconds from the connection's clock): command PDU received, ready to run, started,
     // SCSI-completed.
     long receivedAt;
@@ -66,8 +74,8 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     /** Further TMFs aborting the same command (an ABORT TASK, then a LUN RESET); null until needed. */
     java.util.List<PendingTaskManagement> moreAbortWaiters;
 
-    IscsiCommand(CommandCompletions completions, int maxOutstandingR2t) {
-        this.completions = completions;
+    IscsiCommand(Owner owner, int maxOutstandingR2t) {
+        this.owner = owner;
         this.r2tEnds = new int[Math.max(1, maxOutstandingR2t)];
     }
 
@@ -83,7 +91,7 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
         this.toCollect = 0;
         this.received = 0;
         this.unsolicitedEnd = 0;
-        this.nextR2tOffset = 0;
+        this.requestedEnd = 0;
         this.outstandingR2t = 0;
         this.r2tSN = 0;
         this.unsolicitedDataSN = 0;
@@ -96,6 +104,7 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
         this.readParked = false;
         this.lastDataAt = 0;
         this.r2tHead = 0;
+        this.dataInLength = 0;
         this.abortWaiter = null;
         this.moreAbortWaiters = null;
     }
@@ -129,28 +138,106 @@ final class IscsiCommand implements ScsiTaskListener, Runnable {
     /** Called by the SCSI layer on any thread. */
     @Override
     public void taskComplete(ScsiTask completed) {
-        long now = completions.now();
+        long now = owner.now();
         completedAt = now;
         LogicalUnit unit = completed.unit();
         if (unit != null) { // on the unit's thread, the counters' one writer
             unit.counters().completed(completed, now - receivedAt);
         }
-        completions.complete(this);
+        owner.complete(this);
     }
 
     /** Runs on the connection's thread after a hop from the completing thread. */
     @Override
     public void run() {
-        completions.onCompleted(this);
+        owner.onCompleted(this);
     }
 
-    /** The connection-side half of completion. */
-    interface CommandCompletions {
+    // ---- what the transport sees (DataInTask, DataOutTask), on the connection's thread ----
+
+    @Override
+    public int itt() {
+        return itt;
+    }
+
+    /** The READ's data-in to send: {@code length} bytes, and the residual its status reports. */
+    void dataIn(int length, int residualKind, int residual) {
+        dataInLength = length;
+        dataInResidualKind = residualKind;
+        dataInResidual = residual;
+    }
+
+    @Override
+    public ByteBuf data() {
+        return task.dataIn();
+    }
+
+    @Override
+    public int length() {
+        return dataInLength;
+    }
+
+    @Override
+    public void sendDataInPdus() {
+        owner.sendDataInPdus(this);
+    }
+
+    @Override
+    public void sendStatus() {
+        owner.sendReadStatus(this);
+    }
+
+    @Override
+    public ByteBuf buffer() {
+        return writeBuffer;
+    }
+
+    @Override
+    public int unsolicitedEnd() {
+        return unsolicitedEnd;
+    }
+
+    @Override
+    public int received() {
+        return received;
+    }
+
+    @Override
+    public int requestedEnd() {
+        return requestedEnd;
+    }
+
+    @Override
+    public int end() {
+        return toCollect;
+    }
+
+    @Override
+    public void requested(int end) {
+        requestedEnd = end;
+    }
+
+    @Override
+    public void solicitWithR2ts() {
+        owner.solicitWithR2ts(this);
+    }
+
+    /** The connection side of a command: its completion, and its data in iSCSI's own PDUs. */
+    interface Owner {
         /** Any thread: arrange for {@link #onCompleted} on the connection's thread. */
         void complete(IscsiCommand command);
 
         void onCompleted(IscsiCommand command);
 
         long now();
+
+        /** {@link DataInTask#sendDataInPdus()}. */
+        void sendDataInPdus(IscsiCommand command);
+
+        /** {@link DataInTask#sendStatus()}. */
+        void sendReadStatus(IscsiCommand command);
+
+        /** {@link DataOutTask#solicitWithR2ts()}. */
+        void solicitWithR2ts(IscsiCommand command);
     }
 }

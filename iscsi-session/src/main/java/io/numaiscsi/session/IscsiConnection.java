@@ -15,6 +15,8 @@ import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.login.SessionType;
 import io.numaiscsi.proto.login.TextExchange;
 import io.numaiscsi.proto.login.TextStep;
+import io.numaiscsi.proto.transport.IscsiTransport;
+import io.numaiscsi.proto.transport.TransportEvents;
 import io.netty.buffer.ByteBufUtil;
 import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.scsi.LogicalUnit;
@@ -26,16 +28,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One iSCSI connection, transport-agnostic: the login phase, then full feature phase dispatch per
- * opcode. Everything here runs on the connection's own thread ({@link PduChannel#executor()}); other
- * threads reach it only through that executor.
+ * opcode. Its transport drives it through {@link TransportEvents} and it answers through {@link IscsiTransport},
+ * never asking which transport that is. Everything here runs on the connection's own thread
+ * ({@link IscsiTransport#executor()}); other threads reach it only through that executor.
  */
-public final class IscsiConnection {
+public final class IscsiConnection implements TransportEvents {
     private static final Logger LOG = LoggerFactory.getLogger(IscsiConnection.class);
     private static final int RESERVED = ResponseWriter.RESERVED_TAG;
 
     enum Phase { LOGIN, FULL_FEATURE, LOGGED_OUT, CLOSING, CLOSED }
 
-    private final PduChannel channel;
+    private final IscsiTransport transport;
     private final SessionSettings settings;
     private final SessionTable sessions;
     private final ConnectionLogin login;
@@ -58,36 +61,37 @@ public final class IscsiConnection {
     private final TextRequestHeader textRequest = new TextRequestHeader();
     private final LogoutRequestHeader logoutRequest = new LogoutRequestHeader();
 
-    public IscsiConnection(PduChannel channel, SessionServices services, LongSupplier nanoClock) {
-        this.channel = channel;
+    public IscsiConnection(IscsiTransport transport, SessionServices services, LongSupplier nanoClock) {
+        this.transport = transport;
         this.threadStats = services.threadStats();
         this.eventThreads = services.eventThreads();
         this.settings = services.settings();
         this.sessions = services.sessions();
-        this.login = new ConnectionLogin(channel, settings, services.targets(), sessions);
-        this.out = new ResponseWriter(channel);
+        this.login = new ConnectionLogin(transport, settings, services.targets(), sessions);
+        this.out = new ResponseWriter(transport);
         this.nanoClock = nanoClock;
         this.guards = services.guards();
-        this.loginGuard = new LoginGuard(guards, settings.resources(), nanoClock, channel.remoteInetAddress());
+        this.loginGuard = new LoginGuard(guards, settings.resources(), nanoClock, transport.remoteInetAddress());
     }
 
     /**
      * The transport accepted the connection and can close it: it takes a login slot (limits.max-logins,
      * limits.logins-per-address) or is closed at once.
      */
+    @Override
     public void onOpen() {
         String refusal = loginGuard.admit();
         if (refusal != null) {
             if (PeerEventLogs.CONNECTION_REFUSALS.permit()) {
-                LOG.warn("refusing connection from {}: {}", channel.remoteAddress(), refusal);
+                LOG.warn("refusing connection from {}: {}", transport.remoteAddress(), refusal);
             }
             phase = Phase.CLOSED;
-            channel.close();
+            transport.close();
         }
     }
 
-    PduChannel channel() {
-        return channel;
+    IscsiTransport transport() {
+        return transport;
     }
 
     IscsiSession session() {
@@ -117,6 +121,7 @@ public final class IscsiConnection {
     }
 
     /** A complete PDU from the transport. Ownership passes here. */
+    @Override
     public void onPdu(Pdu pdu) {
         try {
             if (keepalive != null) {
@@ -133,12 +138,13 @@ public final class IscsiConnection {
     }
 
     /** The decoder gave up on the byte stream (RFC 7143: framing can no longer be trusted). */
+    @Override
     public void onDecodeFailure(PduFailure failure, ByteBuf failedBhs) {
         if (phase == Phase.FULL_FEATURE && failedBhs != null && failure != PduFailure.HEADER_DIGEST_ERROR) {
             out.reject(RejectReason.PROTOCOL_ERROR.code(), failedBhs);
         }
         if (PeerEventLogs.REJECTED_PDUS.permit()) {
-            LOG.warn("dropping connection from {}: {} ({})", channel.remoteAddress(), failure, describe(failedBhs));
+            LOG.warn("dropping connection from {}: {} ({})", transport.remoteAddress(), failure, describe(failedBhs));
         }
         close();
     }
@@ -151,7 +157,24 @@ public final class IscsiConnection {
                 + " dataSegmentLength=" + Bhs.dataSegmentLength(bhs);
     }
 
+    /** The transport's own transfer brought task {@code itt}'s data-out up to {@code end}. */
+    @Override
+    public void dataOutArrived(int itt, int end) {
+        if (commands != null) {
+            commands.dataOutArrived(itt, end);
+        }
+    }
+
+    /** The transport's own transfer of task {@code itt}'s data-out failed; the connection is going down. */
+    @Override
+    public void dataOutFailed(int itt) {
+        if (commands != null) {
+            commands.dataOutFailed(itt);
+        }
+    }
+
     /** The transport closed (peer gone or we closed it). Runs once. */
+    @Override
     public void onClosed() {
         if (phase == Phase.CLOSED) {
             return;
@@ -168,7 +191,7 @@ public final class IscsiConnection {
         IscsiSession s = session != null ? session : login.session();
         endSession(s);
         if (was == Phase.LOGIN && s == null) {
-            LOG.debug("connection from {} closed during login", channel.remoteAddress());
+            LOG.debug("connection from {} closed during login", transport.remoteAddress());
         }
     }
 
@@ -196,6 +219,7 @@ public final class IscsiConnection {
     }
 
     /** Periodic keepalive check, scheduled by the transport on this connection's thread. */
+    @Override
     public void onTick() {
         if (phase == Phase.LOGIN) {
             checkLoginTimeouts();
@@ -209,7 +233,7 @@ public final class IscsiConnection {
                     settings.resources().dataOutTimeout().toNanos());
             if (overdue != null) {
                 LOG.warn("dropping connection from {}: no Data-Out for ITT 0x{} in {} ms ({} of {} bytes received; "
-                                + "limits.data-out-timeout)", channel.remoteAddress(), Integer.toHexString(overdue.itt),
+                                + "limits.data-out-timeout)", transport.remoteAddress(), Integer.toHexString(overdue.itt),
                         settings.resources().dataOutTimeout().toMillis(), overdue.received, overdue.toCollect);
                 close();
                 return;
@@ -221,7 +245,7 @@ public final class IscsiConnection {
                 out.flush();
             }
             case DROP -> {
-                LOG.warn("dropping connection from {}: no PDU for {} ms (NOP-In timeout {})", channel.remoteAddress(),
+                LOG.warn("dropping connection from {}: no PDU for {} ms (NOP-In timeout {})", transport.remoteAddress(),
                         keepalive.silentMillis(), settings.nopInTimeout());
                 close();
             }
@@ -230,7 +254,7 @@ public final class IscsiConnection {
     }
 
     void close() {
-        channel.close();
+        transport.close();
     }
 
     /** A login that takes too long in all, or between two PDUs, holds a slot others need: it is dropped. */
@@ -238,7 +262,7 @@ public final class IscsiConnection {
         String broken = loginGuard.brokenTimeout();
         if (broken != null) {
             if (PeerEventLogs.LOGIN_FAILURES.permit()) {
-                LOG.warn("dropping connection from {}: {}", channel.remoteAddress(), broken);
+                LOG.warn("dropping connection from {}: {}", transport.remoteAddress(), broken);
             }
             abandonLogin();
         }
@@ -260,7 +284,7 @@ public final class IscsiConnection {
             waiter.add(1);
         }
         try {
-            channel.executor().execute(() -> {
+            transport.executor().execute(() -> {
                 if (commands != null) {
                     int waits = commands.abortAll(lun, waiter);
                     if (waiter != null) {
@@ -281,8 +305,8 @@ public final class IscsiConnection {
 
     /** Any thread: close this connection on its own thread. */
     void closeFromOtherThread(String reason) {
-        channel.executor().execute(() -> {
-            LOG.info("closing connection from {}: {}", channel.remoteAddress(), reason);
+        transport.executor().execute(() -> {
+            LOG.info("closing connection from {}: {}", transport.remoteAddress(), reason);
             close();
         });
     }
@@ -293,7 +317,7 @@ public final class IscsiConnection {
      */
     void requestLogoutFromOtherThread(int seconds, String reason) {
         try {
-            channel.executor().execute(() -> requestLogout(seconds, reason));
+            transport.executor().execute(() -> requestLogout(seconds, reason));
         } catch (RejectedExecutionException gone) {
             // the connection's thread has stopped: the connection is closed already
         }
@@ -302,18 +326,18 @@ public final class IscsiConnection {
     private void requestLogout(int seconds, String reason) {
         if (phase != Phase.FULL_FEATURE || session.type() == SessionType.DISCOVERY) {
             if (phase == Phase.LOGIN || phase == Phase.FULL_FEATURE) {
-                LOG.info("closing connection from {}: {}", channel.remoteAddress(), reason);
+                LOG.info("closing connection from {}: {}", transport.remoteAddress(), reason);
                 close();
             }
             return;
         }
         LOG.info("asking {} (session tsih={}) at {} to log out within {} s: {}", params.initiatorName(), session.tsih(),
-                channel.remoteAddress(), seconds, reason);
+                transport.remoteAddress(), seconds, reason);
         out.logoutRequest(seconds);
         out.flush();
-        channel.executor().schedule(() -> {
+        transport.executor().schedule(() -> {
             if (phase == Phase.FULL_FEATURE) {
-                LOG.warn("closing connection from {}: {} did not log out within {} s of the request", channel.remoteAddress(),
+                LOG.warn("closing connection from {}: {} did not log out within {} s of the request", transport.remoteAddress(),
                         params.initiatorName(), seconds);
                 close();
             }
@@ -327,7 +351,7 @@ public final class IscsiConnection {
         boolean answerHeld = loginGuard.answerHeld();
         if (pdu.opcode() != Opcode.LOGIN_REQUEST || answerHeld) {
             if (PeerEventLogs.LOGIN_FAILURES.permit()) {
-                LOG.warn("rejecting connection from {}: {}", channel.remoteAddress(),
+                LOG.warn("rejecting connection from {}: {}", transport.remoteAddress(),
                         answerHeld ? "a PDU before the answer to its last login request"
                                 : (pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
                                 : pdu.opcode()) + " before login completed");
@@ -338,12 +362,12 @@ public final class IscsiConnection {
         LoginVerdict verdict = login.onLoginRequest(pdu);
         boolean failed = verdict == LoginVerdict.FAIL;
         if (failed && PeerEventLogs.LOGIN_FAILURES.permit()) {
-            LOG.warn("login from {} rejected: {}", channel.remoteAddress(), login.failureReason());
+            LOG.warn("login from {} rejected: {}", transport.remoteAddress(), login.failureReason());
         }
         long delay = loginGuard.holdAnswer(login.initiatorName(), failed && login.failureCountsAsGuess());
         if (delay > 0) {
             // Held back whatever the verdict, so the delay does not tell a guesser whether it guessed right.
-            channel.executor().schedule(() -> answerLogin(verdict), delay, TimeUnit.NANOSECONDS);
+            transport.executor().schedule(() -> answerLogin(verdict), delay, TimeUnit.NANOSECONDS);
             return;
         }
         answerLogin(verdict);
@@ -356,12 +380,12 @@ public final class IscsiConnection {
         }
         login.respond();
         switch (verdict) {
-            case MORE -> channel.flush();
+            case MORE -> transport.flush();
             case FAIL -> {
                 abandonLogin();
             }
             case DONE -> {
-                channel.flush();
+                transport.flush();
                 enterFullFeature();
             }
         }
@@ -373,11 +397,11 @@ public final class IscsiConnection {
         session = login.session();
         session.attach(this);
         window = new CmdSnWindow(settings.queueDepth());
-        ordering = new CmdSnOrdering(window, channel, this::dispatch);
+        ordering = new CmdSnOrdering(window, transport, this::dispatch);
         window.start(login.loginCmdSN());
         out.startFullFeature(window, login.nextStatSN());
-        channel.negotiated(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
-        textExchange = new TextExchange(params, login, channel.maxSendDataSegmentLength());
+        transport.negotiated(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
+        textExchange = new TextExchange(params, login, transport.maxSendDataSegmentLength());
         if (session.type() == SessionType.NORMAL) {
             commands = new CommandFlow(this, session.target(), threadStats, nanoClock, session.nexus(), params,
                     settings.queueDepth(), settings.resources(), guards.buffers());
@@ -389,13 +413,13 @@ public final class IscsiConnection {
         phase = Phase.FULL_FEATURE;
         LOG.info("{} session tsih={} from {} ({}) to {}: MaxRecvDataSegmentLength out/in={}/{} MaxBurstLength={} "
                         + "FirstBurstLength={} ImmediateData={} InitialR2T={} digests={}/{}",
-                params.sessionType(), session.tsih(), params.initiatorName(), channel.remoteAddress(),
+                params.sessionType(), session.tsih(), params.initiatorName(), transport.remoteAddress(),
                 params.targetName() == null ? "discovery" : params.targetName(),
                 params.initiatorMaxRecvDataSegmentLength(), params.targetMaxRecvDataSegmentLength(),
                 params.maxBurstLength(), params.firstBurstLength(), params.immediateData(), params.initialR2T(),
                 params.headerDigest() ? "CRC32C" : "None", params.dataDigest() ? "CRC32C" : "None");
         if (session.type() == SessionType.NORMAL) {
-            channel.handOff(eventThreads.homeOf(session.target()));
+            transport.handOff(eventThreads.homeOf(session.target()));
         }
     }
 
@@ -404,7 +428,7 @@ public final class IscsiConnection {
     private void onFullFeaturePdu(Pdu pdu) {
         if (pdu.dataDigestError()) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("data digest error from {} on {} itt=0x{}: rejected", channel.remoteAddress(), pdu.opcode(),
+                LOG.warn("data digest error from {} on {} itt=0x{}: rejected", transport.remoteAddress(), pdu.opcode(),
                         Integer.toHexString(Bhs.initiatorTaskTag(pdu.bhs())));
             }
             out.reject(RejectReason.DATA_DIGEST_ERROR.code(), pdu.bhs());
@@ -413,7 +437,7 @@ public final class IscsiConnection {
         Opcode op = pdu.opcode();
         if (op == null || !op.fromInitiator()) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("rejecting PDU from {}: opcode 0x{} is not an initiator opcode", channel.remoteAddress(),
+                LOG.warn("rejecting PDU from {}: opcode 0x{} is not an initiator opcode", transport.remoteAddress(),
                         Integer.toHexString(pdu.opcodeCode()));
             }
             out.reject(op == null ? RejectReason.COMMAND_NOT_SUPPORTED.code() : RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
@@ -429,7 +453,7 @@ public final class IscsiConnection {
             }
             case SNACK_REQUEST -> out.reject(RejectReason.SNACK_REJECT.code(), pdu.bhs());
             case LOGIN_REQUEST -> {
-                LOG.warn("dropping connection from {}: Login Request in full feature phase", channel.remoteAddress());
+                LOG.warn("dropping connection from {}: Login Request in full feature phase", transport.remoteAddress());
                 out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
                 close();
             }
@@ -451,7 +475,7 @@ public final class IscsiConnection {
             case SCSI_COMMAND -> {
                 if (commands == null) {
                     if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                        LOG.warn("rejecting SCSI command from {} in a discovery session", channel.remoteAddress());
+                        LOG.warn("rejecting SCSI command from {} in a discovery session", transport.remoteAddress());
                     }
                     out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
                 } else {
@@ -518,16 +542,17 @@ public final class IscsiConnection {
                 params.defaultTime2Retain());
         if (response == 0) {
             LOG.info("logout of session tsih={} ({}) from {}", session.tsih(), params.initiatorName(),
-                    channel.remoteAddress());
+                    transport.remoteAddress());
             phase = Phase.LOGGED_OUT;
             // The nexus ends with the logout, not when the transport reports the close: the initiator may log in
             // again, or another session send a command, before a ring-based transport delivers that close.
             endSession(session);
-            channel.close();
+            transport.close();
         }
     }
 
     /** The transport can take more output again: reads waiting for it may run. */
+    @Override
     public void onWritable() {
         if (phase == Phase.FULL_FEATURE && commands != null) {
             commands.retryParked();

@@ -28,7 +28,7 @@ final class PendingTaskManagement {
     /** One participant finished; the last one sends the response on the requester's thread. */
     void done() {
         if (pending.decrementAndGet() == 0) {
-            requester.channel().executor().execute(() -> {
+            requester.transport().executor().execute(() -> {
                 if (beforeResponse != null) {
                     beforeResponse.run();
                 }

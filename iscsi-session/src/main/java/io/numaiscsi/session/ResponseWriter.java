@@ -14,15 +14,17 @@ import io.numaiscsi.proto.RejectHeader;
 import io.numaiscsi.proto.ScsiResponseHeader;
 import io.numaiscsi.proto.TaskMgmtResponseHeader;
 import io.numaiscsi.proto.TextResponseHeader;
+import io.numaiscsi.proto.transport.IscsiTransport;
 
 /**
  * Builds and queues every target PDU of one connection, owning its StatSN. Flyweights are reused;
- * the only allocation per PDU is the pooled 48-byte header; the transport frames it.
+ * the only allocation per PDU is the pooled 48-byte header; the transport frames it. SCSI Responses go
+ * through {@link IscsiTransport#queueStatus}, everything else through {@link IscsiTransport#sendPdu}.
  */
 final class ResponseWriter {
     static final int RESERVED_TAG = Bhs.RESERVED_TAG;
 
-    private final PduChannel channel;
+    private final IscsiTransport transport;
     private final ScsiResponseHeader scsiResponse = new ScsiResponseHeader();
     private final DataInHeader dataIn = new DataInHeader();
     private final R2tHeader r2t = new R2tHeader();
@@ -35,8 +37,8 @@ final class ResponseWriter {
     private CmdSnWindow window;
     private int statSN;
 
-    ResponseWriter(PduChannel channel) {
-        this.channel = channel;
+    ResponseWriter(IscsiTransport transport) {
+        this.transport = transport;
     }
 
     void startFullFeature(CmdSnWindow window, int nextStatSN) {
@@ -49,15 +51,15 @@ final class ResponseWriter {
     }
 
     ByteBuf newHeader() {
-        return channel.alloc().buffer(Pdu.BHS_LENGTH, Pdu.BHS_LENGTH).writeZero(Pdu.BHS_LENGTH);
+        return transport.alloc().buffer(Pdu.BHS_LENGTH, Pdu.BHS_LENGTH).writeZero(Pdu.BHS_LENGTH);
     }
 
     void send(ByteBuf bhs, ByteBuf data) {
-        channel.write(bhs, data);
+        transport.sendPdu(bhs, data);
     }
 
     void flush() {
-        channel.flush();
+        transport.flush();
     }
 
     /** SCSI Response; sense (may be null) is sent with its 2-byte SenseLength prefix. */
@@ -74,10 +76,10 @@ final class ResponseWriter {
         applyResidual(residualFlag, residual);
         ByteBuf data = null;
         if (senseLength > 0) {
-            data = channel.alloc().buffer(2 + senseLength);
+            data = transport.alloc().buffer(2 + senseLength);
             data.writeShort(senseLength).writeBytes(sense, 0, senseLength);
         }
-        send(bhs, data);
+        transport.queueStatus(bhs, data);
     }
 
     private void applyResidual(int residualFlag, int residual) {
@@ -198,7 +200,7 @@ final class ResponseWriter {
                 .statSN(statSN)
                 .expCmdSN(window == null ? 0 : window.expCmdSN())
                 .maxCmdSN(window == null ? 0 : window.maxCmdSN());
-        ByteBuf copy = channel.alloc().buffer(Pdu.BHS_LENGTH);
+        ByteBuf copy = transport.alloc().buffer(Pdu.BHS_LENGTH);
         copy.writeBytes(offendingBhs, 0, Pdu.BHS_LENGTH);
         send(bhs, copy);
     }

@@ -1,6 +1,7 @@
 package io.numaiscsi.session;
 
 import io.numaiscsi.proto.login.SessionParameters;
+import io.numaiscsi.proto.transport.RemoteAddresses;
 
 /**
  * What an administrator sees of one session: who, from where, to which target, and what was negotiated. A copy taken

@@ -201,7 +201,7 @@ public final class SessionTable {
         io.numaiscsi.proto.login.SessionParameters p = c == null ? null : c.parameters();
         return new SessionInfo(s.tsih(), s.type() == SessionType.DISCOVERY ? "Discovery" : "Normal",
                 p == null ? s.key().initiatorName() : p.initiatorName(), s.key().isid(), s.key().targetName(),
-                c == null ? "" : c.channel().remoteAddress(), p, c == null ? 0 : c.commandsInFlight());
+                c == null ? "" : c.transport().remoteAddress(), p, c == null ? 0 : c.commandsInFlight());
     }
 
     public synchronized List<IscsiSession> all() {

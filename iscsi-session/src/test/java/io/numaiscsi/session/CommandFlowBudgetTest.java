@@ -35,7 +35,7 @@ class CommandFlowBudgetTest {
     private static final int OPCODE_DATA_IN = 0x25;
     private static final int OPCODE_R2T = 0x31;
 
-    private FakePduChannel channel;
+    private FakeTransport transport;
     private IscsiConnection connection;
     private int cmdSN = 1;
     private final AtomicLong clock = new AtomicLong();
@@ -56,21 +56,21 @@ class CommandFlowBudgetTest {
                 new RamBlockDevice(4 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
         TargetDirectory directory = new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi)));
         EventThreads inline = InlineEventThreads.INSTANCE;
-        channel = new FakePduChannel("127.0.0.1:40000");
-        connection = new IscsiConnection(channel, new SessionServices(settings, directory, new SessionTable(), inline,
+        transport = new FakeTransport("127.0.0.1:40000");
+        connection = new IscsiConnection(transport, new SessionServices(settings, directory, new SessionTable(), inline,
                 new EventThreadRegistry(), guards), clock::get);
         connection.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370000L, ConnectionLoginTest.keys(
                 "InitiatorName", "iqn.2026-11.test:host", "TargetName", TARGET, "SessionType", "Normal",
                 "ImmediateData", "Yes", "InitialR2T", initialR2T ? "Yes" : "No", "FirstBurstLength", "16384",
                 "MaxRecvDataSegmentLength", "262144")));
         assertNotNull(connection.parameters(), "login did not complete");
-        channel.release();
+        transport.release();
     }
 
     @AfterEach
     void close() {
-        if (channel != null) {
-            channel.release();
+        if (transport != null) {
+            transport.release();
             connection.onClosed();
         }
     }
@@ -102,8 +102,8 @@ class CommandFlowBudgetTest {
     }
 
     private ByteBuf last(int opcode, int itt) {
-        for (int i = channel.written.size() - 1; i >= 0; i--) {
-            ByteBuf b = channel.written.get(i);
+        for (int i = transport.written.size() - 1; i >= 0; i--) {
+            ByteBuf b = transport.written.get(i);
             if ((b.getByte(0) & 0x3f) == opcode && b.getInt(16) == itt) {
                 return b;
             }
@@ -122,7 +122,7 @@ class CommandFlowBudgetTest {
     private byte[] read(int itt, long lba, int bytes) {
         connection.onPdu(command(itt, true, lba, bytes, true, null));
         byte[] out = new byte[bytes];
-        for (ByteBuf b : channel.written) {
+        for (ByteBuf b : transport.written) {
             if ((b.getByte(0) & 0x3f) == OPCODE_DATA_IN && b.getInt(16) == itt) {
                 int length = b.getMedium(5);
                 b.getBytes(48, out, b.getInt(40), length);
@@ -199,12 +199,12 @@ class CommandFlowBudgetTest {
         byte[] a = pattern(5);
         connection.onPdu(command(1, false, 0, WRITE, true, null));
         answerR2t(1, a);
-        channel.release();
-        channel.writable = false; // the peer stopped reading its socket
+        transport.release();
+        transport.writable = false; // the peer stopped reading its socket
         connection.onPdu(command(2, true, 0, WRITE, true, null));
         assertNull(last(OPCODE_DATA_IN, 2), "no READ runs while the output is not drained");
         assertEquals(1, connection.commands().parkedReads());
-        channel.writable = true;
+        transport.writable = true;
         connection.onWritable();
         assertEquals(0, connection.commands().parkedReads());
         assertNotNull(last(OPCODE_SCSI_RESPONSE, 2) == null ? last(OPCODE_DATA_IN, 2) : last(OPCODE_SCSI_RESPONSE, 2));
@@ -215,12 +215,12 @@ class CommandFlowBudgetTest {
     @Test
     void aParkedReadIsAbortedWithoutRunning() {
         logIn(true);
-        channel.writable = false;
+        transport.writable = false;
         connection.onPdu(command(1, true, 0, WRITE, true, null));
         assertEquals(1, connection.commands().parkedReads());
         connection.commands().abortAll(-1, null);
         assertEquals(0, connection.commands().parkedReads());
-        channel.writable = true;
+        transport.writable = true;
         connection.onWritable();
         assertNull(last(OPCODE_DATA_IN, 1), "an aborted READ never runs");
     }
@@ -252,9 +252,9 @@ class CommandFlowBudgetTest {
         assertNotNull(last(OPCODE_R2T, 1));
         clock.addAndGet(ResourceLimits.DEFAULT.dataOutTimeout().toNanos() - 1);
         connection.onTick();
-        assertFalse(channel.closed, "within the timeout");
+        assertFalse(transport.closed, "within the timeout");
         clock.addAndGet(2);
         connection.onTick();
-        assertTrue(channel.closed, "no Data-Out for limits.data-out-timeout: dropped");
+        assertTrue(transport.closed, "no Data-Out for limits.data-out-timeout: dropped");
     }
 }

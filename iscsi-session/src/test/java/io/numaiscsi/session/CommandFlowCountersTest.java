@@ -32,7 +32,7 @@ class CommandFlowCountersTest {
     private final AtomicLong clock = new AtomicLong();
     private final LogicalUnit unit = new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
             new RamBlockDevice(4 << 20, 512));
-    private FakePduChannel channel;
+    private FakeTransport transport;
     private IscsiConnection connection;
     private int cmdSN = 1;
 
@@ -45,19 +45,19 @@ class CommandFlowCountersTest {
                 List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(unit), UnpooledByteBufAllocator.DEFAULT);
         TargetDirectory directory = new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi)));
-        channel = new FakePduChannel("127.0.0.1:40000");
-        connection = new IscsiConnection(channel, new SessionServices(settings, directory, new SessionTable(),
+        transport = new FakeTransport("127.0.0.1:40000");
+        connection = new IscsiConnection(transport, new SessionServices(settings, directory, new SessionTable(),
                 InlineEventThreads.INSTANCE, new EventThreadRegistry(), ConnectionGuards.of(resources)), clock::get);
         connection.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370000L, ConnectionLoginTest.keys(
                 "InitiatorName", "iqn.2026-11.test:host", "TargetName", TARGET, "SessionType", "Normal",
                 "ImmediateData", "No", "InitialR2T", "Yes", "MaxRecvDataSegmentLength", "262144")));
         assertNotNull(connection.parameters(), "login did not complete");
-        channel.release();
+        transport.release();
     }
 
     @AfterEach
     void close() {
-        channel.release();
+        transport.release();
         connection.onClosed();
     }
 
@@ -75,7 +75,7 @@ class CommandFlowCountersTest {
     }
 
     private ByteBuf r2t(int itt) {
-        for (ByteBuf b : channel.written) {
+        for (ByteBuf b : transport.written) {
             if ((b.getByte(0) & 0x3f) == 0x31 && b.getInt(16) == itt) {
                 return b;
             }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.numaiscsi.proto.transport.RemoteAddresses;
 import io.numaiscsi.config.NetworkRange;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.ChapSecret;
@@ -30,14 +31,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Access lists, CHAP choice and session limits at the daemon's login glue, over a fake channel. */
+/** Access lists, CHAP choice and session limits at the daemon's login glue, over a fake transport. */
 class ConnectionLoginTest {
     private static final String INITIATOR = "iqn.2026-11.test:host";
     private static final String OPEN = "iqn.2026-11.test:open";
     private static final String LOCKED = "iqn.2026-11.test:locked";
     private static final String SECRET = "sixteen-byte-pwd";
 
-    private FakePduChannel channel;
+    private FakeTransport transport;
 
     private static ScsiTarget scsi(String name) {
         return new ScsiTarget(name, List.of(new LogicalUnit(0, LunIdentity.derive(name, 0, null),
@@ -58,14 +59,14 @@ class ConnectionLoginTest {
     }
 
     private ConnectionLogin login(String remote, SessionTable sessions, ChapAccounts accounts) {
-        channel = new FakePduChannel(remote);
-        return new ConnectionLogin(channel, settings(accounts), directory(), sessions);
+        transport = new FakeTransport(remote);
+        return new ConnectionLogin(transport, settings(accounts), directory(), sessions);
     }
 
     @AfterEach
     void release() {
-        if (channel != null) {
-            channel.release();
+        if (transport != null) {
+            transport.release();
         }
     }
 
@@ -105,12 +106,12 @@ class ConnectionLoginTest {
     }
 
     private int status() {
-        ByteBuf rsp = channel.last();
+        ByteBuf rsp = transport.last();
         return rsp.getUnsignedByte(36) << 8 | rsp.getUnsignedByte(37);
     }
 
     private String responseValue(String key) {
-        ByteBuf rsp = channel.last();
+        ByteBuf rsp = transport.last();
         int length = rsp.getMedium(5);
         String text = rsp.toString(48, length, StandardCharsets.UTF_8);
         for (String pair : text.split("\0")) {
@@ -188,7 +189,7 @@ class ConnectionLoginTest {
         assertEquals(LoginVerdict.MORE, send(discovery, request(0, 1, 1, keys("InitiatorName", INITIATOR,
                 "SessionType", "Discovery", "AuthMethod", "None,CHAP"))));
         assertEquals("CHAP", responseValue("AuthMethod"));
-        channel.release();
+        transport.release();
         ConnectionLogin normal = login("127.0.0.1:40000", new SessionTable(), accounts);
         assertEquals(LoginVerdict.MORE, send(normal, request(0, 1, 1, keys("InitiatorName", INITIATOR,
                 "TargetName", OPEN, "AuthMethod", "None,CHAP"))));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.numaiscsi.proto.transport.RemoteAddresses;
 import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
@@ -40,9 +41,9 @@ class IscsiConnectionTest {
                 List.of(), scsi))), new SessionTable(), inline, new EventThreadRegistry(), guards);
     }
 
-    private IscsiConnection open(FakePduChannel channel) {
-        channel.executor = loop.eventLoop();
-        IscsiConnection c = new IscsiConnection(channel, services, clock::get);
+    private IscsiConnection open(FakeTransport transport) {
+        transport.executor = loop.eventLoop();
+        IscsiConnection c = new IscsiConnection(transport, services, clock::get);
         c.onOpen();
         return c;
     }
@@ -67,15 +68,15 @@ class IscsiConnectionTest {
         ResourceLimits limits = ResourceLimits.DEFAULT;
         ConnectionGuards guards = ConnectionGuards.of(limits);
         services(limits, guards);
-        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
-        IscsiConnection c = open(channel);
+        FakeTransport transport = new FakeTransport("127.0.0.2:40000");
+        IscsiConnection c = open(transport);
         assertEquals(1, guards.logins().inLogin());
         clock.addAndGet(limits.loginPduTimeout().toNanos());
         c.onTick();
-        assertFalse(channel.closed, "not before the per-PDU timeout");
+        assertFalse(transport.closed, "not before the per-PDU timeout");
         clock.addAndGet(1);
         c.onTick();
-        assertTrue(channel.closed);
+        assertTrue(transport.closed);
         assertEquals(0, guards.logins().inLogin(), "the slot is free before the transport even reports the close");
         c.onClosed();
         assertEquals(0, guards.logins().inLogin());
@@ -87,14 +88,14 @@ class IscsiConnectionTest {
                 Duration.ofSeconds(20), 1 << 20, 64L << 20);
         ConnectionGuards guards = ConnectionGuards.of(limits);
         services(limits, guards);
-        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
-        IscsiConnection c = open(channel);
+        FakeTransport transport = new FakeTransport("127.0.0.2:40000");
+        IscsiConnection c = open(transport);
         clock.addAndGet(4 * SECOND);
         send(c, 0, 1, TARGET); // security -> operational: the login goes on
-        assertFalse(channel.closed);
+        assertFalse(transport.closed);
         clock.addAndGet(2 * SECOND + 1);
         c.onTick();
-        assertTrue(channel.closed, "6 s in all without finishing");
+        assertTrue(transport.closed, "6 s in all without finishing");
         assertEquals(0, guards.logins().inLogin());
     }
 
@@ -102,14 +103,14 @@ class IscsiConnectionTest {
     void aFinishedLoginLeavesItsSlotAndIsNotTimedOut() {
         ConnectionGuards guards = ConnectionGuards.of(ResourceLimits.DEFAULT);
         services(ResourceLimits.DEFAULT, guards);
-        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
-        IscsiConnection c = open(channel);
+        FakeTransport transport = new FakeTransport("127.0.0.2:40000");
+        IscsiConnection c = open(transport);
         send(c, 1, 3, TARGET);
         assertNotNull(c.parameters(), "logged in");
         assertEquals(0, guards.logins().inLogin());
         clock.addAndGet(60 * SECOND);
         c.onTick();
-        assertFalse(channel.closed);
+        assertFalse(transport.closed);
         c.onClosed();
         assertEquals(0, guards.logins().inLogin(), "nothing given back twice");
     }
@@ -119,10 +120,10 @@ class IscsiConnectionTest {
         ResourceLimits limits = new ResourceLimits(16, 16, 1 << 20, 8, 2, Duration.ofSeconds(15), Duration.ofSeconds(5),
                 Duration.ofSeconds(20), 1 << 20, 64L << 20);
         services(limits, ConnectionGuards.of(limits));
-        FakePduChannel a = new FakePduChannel("127.0.0.2:40000");
-        FakePduChannel b = new FakePduChannel("127.0.0.2:40001");
-        FakePduChannel c = new FakePduChannel("127.0.0.2:40002");
-        FakePduChannel other = new FakePduChannel("127.0.0.1:40003");
+        FakeTransport a = new FakeTransport("127.0.0.2:40000");
+        FakeTransport b = new FakeTransport("127.0.0.2:40001");
+        FakeTransport c = new FakeTransport("127.0.0.2:40002");
+        FakeTransport other = new FakeTransport("127.0.0.1:40003");
         open(a);
         open(b);
         open(c);
@@ -137,14 +138,14 @@ class IscsiConnectionTest {
     void answersToAGuessingSourceAreHeldBackWhateverTheVerdict() {
         ConnectionGuards guards = ConnectionGuards.of(ResourceLimits.DEFAULT);
         services(ResourceLimits.DEFAULT, guards);
-        FakePduChannel first = new FakePduChannel("127.0.0.2:40000");
+        FakeTransport first = new FakeTransport("127.0.0.2:40000");
         IscsiConnection c1 = open(first);
         send(c1, 1, 3, "iqn.2026-11.test:no-such-target");
         assertTrue(first.closed, "the first failure is answered at once");
         c1.onClosed();
         assertEquals(1, guards.authThrottle().failures(RemoteAddresses.parse("127.0.0.2:1")));
 
-        FakePduChannel second = new FakePduChannel("127.0.0.2:40001");
+        FakeTransport second = new FakeTransport("127.0.0.2:40001");
         IscsiConnection c2 = open(second);
         send(c2, 1, 3, "iqn.2026-11.test:no-such-target");
         assertFalse(second.closed, "a failure after a failure waits");
@@ -153,7 +154,7 @@ class IscsiConnectionTest {
         assertTrue(second.closed);
         c2.onClosed();
 
-        FakePduChannel third = new FakePduChannel("127.0.0.2:40002");
+        FakeTransport third = new FakeTransport("127.0.0.2:40002");
         IscsiConnection c3 = open(third);
         send(c3, 1, 3, TARGET);
         assertEquals(0, third.flushes, "a success from a guessing source waits as long as a failure would");
@@ -162,7 +163,7 @@ class IscsiConnectionTest {
         assertEquals(1, third.flushes);
         assertNotNull(c3.parameters(), "and then logs in");
 
-        FakePduChannel honest = new FakePduChannel("127.0.0.1:40003");
+        FakeTransport honest = new FakeTransport("127.0.0.1:40003");
         IscsiConnection c4 = open(honest);
         c4.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370001L, ConnectionLoginTest.keys(
                 "InitiatorName", "iqn.2026-11.test:honest", "TargetName", TARGET, "SessionType", "Normal")));
@@ -175,35 +176,35 @@ class IscsiConnectionTest {
         ConnectionGuards guards = ConnectionGuards.of(ResourceLimits.DEFAULT);
         services(ResourceLimits.DEFAULT, guards);
         guards.authThrottle().failed(RemoteAddresses.parse("127.0.0.2:1"), null);
-        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
-        IscsiConnection c = open(channel);
+        FakeTransport transport = new FakeTransport("127.0.0.2:40000");
+        IscsiConnection c = open(transport);
         send(c, 0, 1, TARGET);
-        assertFalse(channel.closed);
+        assertFalse(transport.closed);
         send(c, 1, 3, TARGET);
-        assertTrue(channel.closed, "login requests are one at a time");
+        assertTrue(transport.closed, "login requests are one at a time");
         assertEquals(0, guards.logins().inLogin());
     }
 
     @Test
     void aLogoutRequestIsAnAsyncMessageAndTheConnectionClosesIfTheInitiatorIgnoresIt() {
         services(ResourceLimits.DEFAULT, ConnectionGuards.of(ResourceLimits.DEFAULT));
-        FakePduChannel channel = new FakePduChannel("127.0.0.2:40000");
-        IscsiConnection c = open(channel);
+        FakeTransport transport = new FakeTransport("127.0.0.2:40000");
+        IscsiConnection c = open(transport);
         send(c, 1, 3, TARGET);
-        int loginStatSN = channel.last().getInt(io.numaiscsi.proto.Bhs.STAT_SN_OFFSET);
+        int loginStatSN = transport.last().getInt(io.numaiscsi.proto.Bhs.STAT_SN_OFFSET);
         assertEquals(1, services.sessions().requestLogout(s -> s.target().equals(TARGET), 5, "test"));
         loop.runPendingTasks();
-        io.netty.buffer.ByteBuf pdu = channel.last();
+        io.netty.buffer.ByteBuf pdu = transport.last();
         assertEquals(io.numaiscsi.proto.Opcode.ASYNC_MESSAGE.code(), io.numaiscsi.proto.Bhs.opcode(pdu));
         io.numaiscsi.proto.AsyncMessageHeader h = new io.numaiscsi.proto.AsyncMessageHeader().wrap(pdu.slice(0, 48));
         assertEquals(io.numaiscsi.proto.AsyncMessageHeader.EVENT_LOGOUT_REQUEST, h.asyncEvent());
         assertEquals(5, h.parameter3(), "seconds the initiator has to log out");
         assertEquals(0xffffffff, h.initiatorTaskTag());
         assertEquals(loginStatSN + 1, h.statSN(), "the message takes the next StatSN");
-        assertFalse(channel.closed);
+        assertFalse(transport.closed);
         loop.advanceTimeBy(5, TimeUnit.SECONDS);
         loop.runScheduledPendingTasks();
-        assertTrue(channel.closed, "no Logout within 5 s: the connection is closed");
-        channel.release();
+        assertTrue(transport.closed, "no Logout within 5 s: the connection is closed");
+        transport.release();
     }
 }

@@ -1,6 +1,7 @@
 package io.numaiscsi.iser;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.numaiscsi.proto.transport.TransportEvents;
 
 /**
  * The connections one portal can hold, one slab of its registered buffer each ({@link RegisteredSlabs}). A slot is
@@ -39,13 +40,13 @@ public final class ConnectionSlots {
     }
 
     /**
-     * The connection on reserved {@code slot}. When its queue pair is destroyed, {@code onDestroyed} runs and then
-     * the slot is free again.
+     * The connection on reserved {@code slot}, reporting to {@code events}. When its queue pair is destroyed,
+     * {@code onDestroyed} runs and then the slot is free again.
      */
-    public IserConnection open(int slot, RdmaEndpoint endpoint, IserSettings settings, PduSink sink,
+    public IserConnection open(int slot, RdmaEndpoint endpoint, IserSettings settings, TransportEvents events,
                                Runnable onDestroyed) {
         IserConnection[] self = new IserConnection[1];
-        IserConnection connection = new IserConnection(endpoint, slabs.region(), slot, settings, shared, alloc, sink,
+        IserConnection connection = new IserConnection(endpoint, slabs.region(), slot, settings, shared, alloc, events,
                 () -> {
                     totals.destroyed(self[0]);
                     onDestroyed.run();

@@ -2,8 +2,7 @@ package io.numaiscsi.iser;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.numaiscsi.proto.transport.DataMover;
-import io.numaiscsi.proto.transport.DataOutListener;
+import io.numaiscsi.proto.transport.TransportEvents;
 
 /**
  * One iSER connection (RFC 7145) over a reliable-connected queue pair: control-type PDUs travel in Sends and
@@ -18,10 +17,12 @@ import io.numaiscsi.proto.transport.DataOutListener;
  * receive buffers, then the send buffers, then the data chunks (staging for RDMA Writes and Reads).
  *
  * <p>Single-threaded: {@link #poll}, {@link #write}, {@link #flush}, {@link #close}, the CM events
- * ({@link #peerDisconnected}, {@link #quiesced}) and the {@link DataMover} calls all run on the connection's thread;
- * the {@link PduSink} is called there too. The counter getters and {@link #counters()} may be called from any thread.
+ * ({@link #peerDisconnected}, {@link #quiesced}), {@link #putDataIn} and {@link #getDataOut} all run on the
+ * connection's thread; its {@link TransportEvents} (received PDUs, data-out arrived, the close) are called there too.
+ * The counter getters and {@link #counters()} may be called from any thread. {@link IserTransport} is what the
+ * session layer sees of it.
  */
-public final class IserConnection implements DataMover {
+public final class IserConnection {
     public enum State { LOGIN, FULL_FEATURE, CLOSING, CLOSED }
 
     private final RdmaEndpoint endpoint;
@@ -43,17 +44,19 @@ public final class IserConnection implements DataMover {
      * @param slabOffset where this connection's slab ({@link IserSettings#connectionBytes()}) starts in
      *                   {@code region}
      * @param shared memory registered besides the slab (the cache regions): data-in lying there is RDMA-Written in place
+     * @param events what it reports: received PDUs, data-out arrived or failed, the close
      * @param onDestroyed runs once when the queue pair is destroyed and the slab may be reused
      */
     public IserConnection(RdmaEndpoint endpoint, MemoryRegion region, int slabOffset, IserSettings settings,
-                          RegisteredMemory shared, ByteBufAllocator alloc, PduSink sink, Runnable onDestroyed) {
-        this(endpoint, region, slabOffset, settings, shared, alloc, sink, onDestroyed, IserTouches.unmeasured());
+                          RegisteredMemory shared, ByteBufAllocator alloc, TransportEvents events,
+                          Runnable onDestroyed) {
+        this(endpoint, region, slabOffset, settings, shared, alloc, events, onDestroyed, IserTouches.unmeasured());
     }
 
     /** As above, recording where its data path touches memory in {@code touches}. */
     public IserConnection(RdmaEndpoint endpoint, MemoryRegion region, int slabOffset, IserSettings settings,
-                          RegisteredMemory shared, ByteBufAllocator alloc, PduSink sink, Runnable onDestroyed,
-                          IserTouches touches) {
+                          RegisteredMemory shared, ByteBufAllocator alloc, TransportEvents events,
+                          Runnable onDestroyed, IserTouches touches) {
         this.endpoint = endpoint;
         this.settings = settings;
         int at = slabOffset;
@@ -65,12 +68,12 @@ public final class IserConnection implements DataMover {
         this.sq = new SendQueue(settings.sendQueueDepth(), settings.signalInterval());
         this.holds = new HeldBuffers(settings.queueDepth());
         this.tasks = new TaskTable(settings.queueDepth());
-        this.lifecycle = new IserLifecycle(endpoint, region, sq, retirer, sink, counters, onDestroyed);
-        this.receiver = new IserReceiver(endpoint, region, rx, alloc, sink, lifecycle, tasks, counters, touches);
+        this.lifecycle = new IserLifecycle(endpoint, region, sq, retirer, events, counters, onDestroyed);
+        this.receiver = new IserReceiver(endpoint, region, rx, alloc, events, lifecycle, tasks, counters, touches);
         this.sender = new IserSender(endpoint, region, tx, data, sq, settings, lifecycle, tasks, holds, counters,
                 touches);
         this.mover = new RdmaDataMover(endpoint, region, data, sq, settings, shared, lifecycle, tasks, holds, sender,
-                counters, touches);
+                events, counters, touches);
         lifecycle.bind(receiver, sender, mover, tasks);
     }
 
@@ -150,20 +153,31 @@ public final class IserConnection implements DataMover {
         lifecycle.ring();
     }
 
-    @Override
-    public void putDataIn(int itt, ByteBuf source, int length) {
-        mover.putDataIn(itt, source, length);
+    /**
+     * Places {@code length} bytes of {@code data} (from its readerIndex) at the start of task {@code itt}'s data-in
+     * buffer at the initiator, by RDMA Write; the PDU written next (the SCSI Response) leaves after it. The connection
+     * retains what it needs; the caller keeps its reference. A task without a usable initiator buffer is an initiator
+     * protocol error: the connection is dropped.
+     */
+    public void putDataIn(int itt, ByteBuf data, int length) {
+        mover.putDataIn(itt, data, length);
     }
 
-    @Override
-    public void getDataOut(int itt, ByteBuf into, int offset, int length, int solicitedStart, DataOutListener listener) {
-        mover.getDataOut(itt, into, offset, length, solicitedStart, listener);
+    /**
+     * RDMA-Reads the bytes {@code [offset, offset + length)} of task {@code itt}'s data-out into {@code into} at the
+     * same offsets; {@code solicitedStart} is where the initiator's advertised buffer starts (the first byte it did not
+     * send unsolicited). Reports {@link TransportEvents#dataOutArrived} when all is in, or
+     * {@link TransportEvents#dataOutFailed}. Retains {@code into} until then, so the caller may release its own
+     * reference at any time (an aborted task).
+     */
+    public void getDataOut(int itt, ByteBuf into, int offset, int length, int solicitedStart) {
+        mover.getDataOut(itt, into, offset, length, solicitedStart);
     }
 
     /**
      * Closes the connection: what the session queued or flushed is sent first (a Logout Response, a login
      * reject must reach the initiator), then the queue pair is disconnected, outstanding transfers are dropped and
-     * the sink hears {@link PduSink#onClosed()} once. Idempotent.
+     * the session hears {@link TransportEvents#onClosed()} once. Idempotent.
      */
     public void close() {
         lifecycle.close();

@@ -1,6 +1,7 @@
 package io.numaiscsi.iser;
 
 import io.numaiscsi.iser.IserConnection.State;
+import io.numaiscsi.proto.transport.TransportEvents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +19,7 @@ final class IserLifecycle {
     private final MemoryRegion region;
     private final SendQueue sq;
     private final SendQueue.Retirer retirer;
-    private final PduSink sink;
+    private final TransportEvents events;
     private final IserCounters counters;
     private final Runnable onDestroyed;
     private IserReceiver receiver;
@@ -35,13 +36,13 @@ final class IserLifecycle {
     private String closedBy;
     private long teardownNanos;
 
-    IserLifecycle(RdmaEndpoint endpoint, MemoryRegion region, SendQueue sq, SendQueue.Retirer retirer, PduSink sink,
-                  IserCounters counters, Runnable onDestroyed) {
+    IserLifecycle(RdmaEndpoint endpoint, MemoryRegion region, SendQueue sq, SendQueue.Retirer retirer,
+                  TransportEvents events, IserCounters counters, Runnable onDestroyed) {
         this.endpoint = endpoint;
         this.region = region;
         this.sq = sq;
         this.retirer = retirer;
-        this.sink = sink;
+        this.events = events;
         this.counters = counters;
         this.onDestroyed = onDestroyed;
     }
@@ -174,7 +175,7 @@ final class IserLifecycle {
         sender.dropBacklog();
         mover.dropWaitingReads();
         tasks.clear();
-        sink.onClosed();
+        events.onClosed();
         maybeDestroy();
     }
 

@@ -7,11 +7,12 @@ import io.numaiscsi.proto.Bhs;
 import io.numaiscsi.proto.Opcode;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.ScsiCommandHeader;
+import io.numaiscsi.proto.transport.TransportEvents;
 import java.nio.ByteBuffer;
 
 /**
  * The receive side: keeps every receive buffer posted, and turns each Send that lands (iSER header, BHS, AHS, data
- * segment) into a {@link Pdu} for the sink, after recording the task buffers a SCSI Command advertises. The
+ * segment) into a {@link Pdu} for the session, after recording the task buffers a SCSI Command advertises. The
  * connection's thread only.
  */
 final class IserReceiver {
@@ -19,7 +20,7 @@ final class IserReceiver {
     private final MemoryRegion region;
     private final ChunkPool rx;
     private final ByteBufAllocator alloc;
-    private final PduSink sink;
+    private final TransportEvents events;
     private final IserLifecycle lifecycle;
     private final TaskTable tasks;
     private final IserCounters counters;
@@ -29,14 +30,15 @@ final class IserReceiver {
     private final ScsiCommandHeader command = new ScsiCommandHeader();
     private int posted;
 
-    IserReceiver(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool rx, ByteBufAllocator alloc, PduSink sink,
-                 IserLifecycle lifecycle, TaskTable tasks, IserCounters counters, IserTouches touches) {
+    IserReceiver(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool rx, ByteBufAllocator alloc,
+                 TransportEvents events, IserLifecycle lifecycle, TaskTable tasks, IserCounters counters,
+                 IserTouches touches) {
         this.touches = touches;
         this.endpoint = endpoint;
         this.region = region;
         this.rx = rx;
         this.alloc = alloc;
-        this.sink = sink;
+        this.events = events;
         this.lifecycle = lifecycle;
         this.tasks = tasks;
         this.counters = counters;
@@ -113,7 +115,7 @@ final class IserReceiver {
             release(bhs, ahs, segment);
             return;
         }
-        sink.onPdu(Pdu.newInstance(bhs, ahs, segment));
+        events.onPdu(Pdu.newInstance(bhs, ahs, segment));
     }
 
     private void recordTaskBuffers(ByteBuffer b, int at, ScsiCommandHeader cmd) {

@@ -2,8 +2,7 @@ package io.numaiscsi.iser;
 
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.iser.IserConnection.State;
-import io.numaiscsi.proto.transport.DataMover;
-import io.numaiscsi.proto.transport.DataOutListener;
+import io.numaiscsi.proto.transport.TransportEvents;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
@@ -11,9 +10,9 @@ import java.util.ArrayDeque;
  * Solicited data by RDMA: data-in is RDMA-Written to the buffer the command's Read STag names (straight from
  * registered cache memory when it lies there, else through staging chunks, queued on the {@link IserSender} so the
  * SCSI Response follows), data-out is RDMA-Read from its Write STag a chunk at a time within the read credits and
- * copied into the session's buffer. The connection's thread only.
+ * copied into the session's buffer, the session hearing when a transfer is in. The connection's thread only.
  */
-final class RdmaDataMover implements DataMover {
+final class RdmaDataMover {
     /** Most pieces (cache blocks) one data-in may have to be RDMA-Written in place. */
     private static final int MAX_PIECES = 64;
 
@@ -28,6 +27,7 @@ final class RdmaDataMover implements DataMover {
     private final TaskTable tasks;
     private final HeldBuffers holds;
     private final IserSender sender;
+    private final TransportEvents events;
     private final IserCounters counters;
     private final IserTouches touches;
     private final long[] pieceAddress = new long[MAX_PIECES];
@@ -42,7 +42,7 @@ final class RdmaDataMover implements DataMover {
 
     RdmaDataMover(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool data, SendQueue sq, IserSettings settings,
                   RegisteredMemory shared, IserLifecycle lifecycle, TaskTable tasks, HeldBuffers holds,
-                  IserSender sender, IserCounters counters, IserTouches touches) {
+                  IserSender sender, TransportEvents events, IserCounters counters, IserTouches touches) {
         this.touches = touches;
         this.endpoint = endpoint;
         this.region = region;
@@ -55,6 +55,7 @@ final class RdmaDataMover implements DataMover {
         this.tasks = tasks;
         this.holds = holds;
         this.sender = sender;
+        this.events = events;
         this.counters = counters;
         this.readOpOfChunk = new ReadOp[data.capacity()];
         this.readOffsetOfChunk = new int[data.capacity()];
@@ -64,8 +65,7 @@ final class RdmaDataMover implements DataMover {
         }
     }
 
-    @Override
-    public void putDataIn(int itt, ByteBuf source, int length) {
+    void putDataIn(int itt, ByteBuf source, int length) {
         if (lifecycle.state() != State.FULL_FEATURE) {
             return;
         }
@@ -130,10 +130,9 @@ final class RdmaDataMover implements DataMover {
         return r != null;
     }
 
-    @Override
-    public void getDataOut(int itt, ByteBuf into, int offset, int length, int solicitedStart, DataOutListener listener) {
+    void getDataOut(int itt, ByteBuf into, int offset, int length, int solicitedStart) {
         if (lifecycle.state() != State.FULL_FEATURE) {
-            listener.dataOutFailed(itt);
+            events.dataOutFailed(itt);
             return;
         }
         TaskBuffers t = tasks.get(itt);
@@ -142,7 +141,7 @@ final class RdmaDataMover implements DataMover {
             lifecycle.fail("data-out without a write buffer: ITT 0x" + Integer.toHexString(itt) + " needs [" + offset
                     + ", " + (offset + length) + ") but advertised " + (t == null ? "nothing" : t.writeValid
                     ? "EDTL " + t.expectedLength + " from offset " + solicitedStart : "no Write STag"));
-            listener.dataOutFailed(itt);
+            events.dataOutFailed(itt);
             return;
         }
         ReadOp op = freeReadOps.poll();
@@ -157,7 +156,6 @@ final class RdmaDataMover implements DataMover {
         op.remote = remote;
         op.rkey = t.writeStag;
         op.pending = 0;
-        op.listener = listener;
         waitingReads.add(op);
         issueReads();
     }
@@ -195,7 +193,7 @@ final class RdmaDataMover implements DataMover {
         }
     }
 
-    /** A Read's completion (or flush) retired it: its data goes to the session, the last one tells the listener. */
+    /** A Read's completion (or flush) retired it: its data goes to the session, the last one tells it so. */
     void onReadRetired(int chunk, int status) {
         ReadOp op = readOpOfChunk[chunk];
         readOpOfChunk[chunk] = null;
@@ -217,10 +215,9 @@ final class RdmaDataMover implements DataMover {
             op.into.release();
             op.into = null;
             if (lifecycle.up()) {
-                op.listener.dataOutArrived(op.itt, op.end);
+                events.dataOutArrived(op.itt, op.end);
             }
         }
-        op.listener = null;
         freeReadOps.add(op);
     }
 
@@ -234,7 +231,6 @@ final class RdmaDataMover implements DataMover {
             }
             op.next = op.end;
             if (op.pending == 0) {
-                op.listener = null;
                 freeReadOps.add(op);
             }
         }
@@ -256,6 +252,5 @@ final class RdmaDataMover implements DataMover {
         long remote;
         int rkey;
         int pending;
-        DataOutListener listener;
     }
 }

@@ -31,7 +31,7 @@ class ConnectionSlotsTest {
     private ConnectionSlots slots;
 
     /** One accepted connection with its initiator and a stand-in session that answers as the session layer does. */
-    private final class Peer implements PduSink {
+    private final class Peer extends SessionStandIn {
         final FakeEndpoint target;
         final FakeEndpoint initiatorSide;
         final FakeInitiator initiator;
@@ -167,7 +167,7 @@ class ConnectionSlotsTest {
             p.login();
         }
 
-        Peer closedByTarget = peers.get(0); // PduChannel.close(): a timeout, a reinstated session
+        Peer closedByTarget = peers.get(0); // IscsiTransport.close(): a timeout, a reinstated session
         closedByTarget.conn.close();
         closedByTarget.pollAll();
         closedByTarget.assertGone();
@@ -198,7 +198,7 @@ class ConnectionSlotsTest {
         List<Peer> peers = fillEverySlot();
         peers.get(0).initiator.send(request(0x03, 1), null); // a login begun, never finished
         peers.get(0).conn.poll(64);
-        for (Peer p : peers) { // what the login timeout does through PduChannel.close()
+        for (Peer p : peers) { // what the login timeout does through IscsiTransport.close()
             p.conn.close();
             p.pollAll();
             p.assertGone();

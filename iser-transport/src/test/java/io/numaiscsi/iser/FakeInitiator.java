@@ -39,8 +39,8 @@ public final class FakeInitiator {
     }
 
     /** Sends one control PDU: iSER header with the given advertisement, then bhs and data. */
-    void send(byte[] bhs, byte[] data, boolean wsv, int writeStag, long writeBase, boolean rsv, int readStag,
-              long readBase) {
+    public void send(byte[] bhs, byte[] data, boolean wsv, int writeStag, long writeBase, boolean rsv, int readStag,
+                     long readBase) {
         int slot = txSlot++ % 16;
         int at = slot * 64 * 1024;
         ByteBuffer b = tx.buffer();

@@ -8,7 +8,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.numaiscsi.proto.Pdu;
-import io.numaiscsi.proto.transport.DataOutListener;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,8 +82,8 @@ class IserConnectionFuzzTest {
         return out;
     }
 
-    /** Plays the session: records nothing but answers commands through the DataMover, as CommandFlow does. */
-    private static final class Session implements PduSink, DataOutListener {
+    /** Plays the session: records nothing but answers commands with RDMA transfers, as IserTransport does for it. */
+    private static final class Session extends SessionStandIn {
         IserConnection conn;
         int steer;
         int closed;
@@ -113,7 +112,7 @@ class IserConnectionFuzzTest {
                 dataOuts++;
                 int offset = Math.floorMod(steer >> 8, 4096);
                 conn.getDataOut(itt, buf, Math.min(offset, length), length - Math.min(offset, length),
-                        Math.min(offset, length), this);
+                        Math.min(offset, length));
             }
             ByteBuf response = Unpooled.buffer(48).writeZero(48);
             response.setByte(0, 0x21);
@@ -125,14 +124,6 @@ class IserConnectionFuzzTest {
         @Override
         public void onClosed() {
             closed++;
-        }
-
-        @Override
-        public void dataOutArrived(int itt, int end) {
-        }
-
-        @Override
-        public void dataOutFailed(int itt) {
         }
     }
 

@@ -12,7 +12,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.numaiscsi.proto.Pdu;
-import io.numaiscsi.proto.transport.DataOutListener;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,11 +36,15 @@ class IserConnectionTest {
     private ByteBuffer cacheMemory;
     private RegisteredMemory shared;
 
-    /** Plays the session layer: keeps copies of the PDUs and counts closes. */
-    static final class Sink implements PduSink {
+    /** Plays the session layer: keeps copies of the PDUs, records what getDataOut reports, counts closes. */
+    static final class Sink extends SessionStandIn {
         final List<byte[]> bhs = new ArrayList<>();
         final List<byte[]> data = new ArrayList<>();
         int closed;
+        int arrivedItt = -1;
+        int arrivedEnd = -1;
+        int failedItt = -1;
+        int dataOutReports;
 
         @Override
         public void onPdu(Pdu pdu) {
@@ -54,26 +57,18 @@ class IserConnectionTest {
         public void onClosed() {
             closed++;
         }
-    }
-
-    /** Records what getDataOut reports. */
-    static final class Listener implements DataOutListener {
-        int arrivedItt = -1;
-        int arrivedEnd = -1;
-        int failedItt = -1;
-        int calls;
 
         @Override
         public void dataOutArrived(int itt, int end) {
             arrivedItt = itt;
             arrivedEnd = end;
-            calls++;
+            dataOutReports++;
         }
 
         @Override
         public void dataOutFailed(int itt) {
             failedItt = itt;
-            calls++;
+            dataOutReports++;
         }
     }
 
@@ -292,7 +287,7 @@ class IserConnectionTest {
                 writeBuffer.address() + immediate, false, 0, 0);
         pollAll();
         ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
-        conn.getDataOut(0x43, into, immediate, length - immediate, immediate, new Listener());
+        conn.getDataOut(0x43, into, immediate, length - immediate, immediate);
         conn.flush();
         pollAll();
         into.release();
@@ -359,14 +354,13 @@ class IserConnectionTest {
 
         ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
         into.setBytes(0, first);
-        Listener listener = new Listener();
-        conn.getDataOut(0x31, into, immediate, length - immediate, immediate, listener);
+        conn.getDataOut(0x31, into, immediate, length - immediate, immediate);
         conn.flush();
         assertEquals(2, into.refCnt(), "retained while the reads are in flight");
         pollAll();
-        assertEquals(0x31, listener.arrivedItt);
-        assertEquals(length, listener.arrivedEnd);
-        assertEquals(1, listener.calls);
+        assertEquals(0x31, sink.arrivedItt);
+        assertEquals(length, sink.arrivedEnd);
+        assertEquals(1, sink.dataOutReports);
         assertEquals(1, into.refCnt());
         assertArrayEquals(payload, ByteBufUtil.getBytes(into));
         assertEquals(2, conn.rdmaReads(), "32 KiB in 16 KiB chunks");
@@ -414,14 +408,13 @@ class IserConnectionTest {
         pollAll();
         target.failReadAt = 2; // the second of four RDMA Reads fails at the initiator's side
         ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
-        Listener listener = new Listener();
-        conn.getDataOut(0x51, into, 0, length, 0, listener);
+        conn.getDataOut(0x51, into, 0, length, 0);
         conn.write(Unpooled.wrappedBuffer(FakeInitiator.scsiResponse(0x99)));
         conn.flush();
         pollAll();
 
         assertEquals(1, sink.closed, "the session hears of it once and aborts its tasks");
-        assertEquals(-1, listener.arrivedItt, "a torn transfer never reports arrival");
+        assertEquals(-1, sink.arrivedItt, "a torn transfer never reports arrival");
         assertEquals(1, into.refCnt(), "the transport dropped its reference to the session's buffer");
         assertNotNull(conn.failure());
         assertTrue(conn.failure().contains("REM_ACCESS_ERR"), conn.failure());
@@ -450,8 +443,7 @@ class IserConnectionTest {
         pollAll();
         target.holdReads = true;
         ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
-        Listener listener = new Listener();
-        conn.getDataOut(0x61, into, 0, length, 0, listener);
+        conn.getDataOut(0x61, into, 0, length, 0);
         conn.flush();
         assertEquals(2, conn.dataChunksInUse());
         conn.close(); // the session drops the connection (logout, timeout) mid-transfer
@@ -459,7 +451,7 @@ class IserConnectionTest {
         assertEquals(IserConnection.State.CLOSING, conn.state());
         pollAll();
         assertEquals(IserConnection.State.CLOSED, conn.state());
-        assertEquals(0, listener.calls);
+        assertEquals(0, sink.dataOutReports);
         assertEquals(1, into.refCnt());
         assertEquals(0, conn.dataChunksInUse());
         assertEquals(1, destroyed);
@@ -569,7 +561,7 @@ class IserConnectionTest {
         pollAll();
         target.holdReads = true;
         ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
-        conn.getDataOut(0x61, into, 0, length, 0, new Listener());
+        conn.getDataOut(0x61, into, 0, length, 0);
         conn.flush();
         target.loseFlushes = true;
         initiatorSide.disconnect();
@@ -611,9 +603,8 @@ class IserConnectionTest {
                 writeBuffer.address(), false, 0, 0);
         pollAll();
         ByteBuf into = Unpooled.directBuffer(16384).writerIndex(16384);
-        Listener listener = new Listener();
-        conn.getDataOut(0x72, into, 0, 16384, 0, listener);
-        assertEquals(0x72, listener.failedItt);
+        conn.getDataOut(0x72, into, 0, 16384, 0);
+        assertEquals(0x72, sink.failedItt);
         assertEquals(1, sink.closed);
         assertEquals(1, into.refCnt());
         into.release();

@@ -2,7 +2,7 @@ package io.numaiscsi.daemon;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.config.Portal;
-import io.numaiscsi.daemon.tcp.TcpPortal;
+import io.numaiscsi.tcp.TcpPortal;
 import io.numaiscsi.session.ServedPortals;
 import io.numaiscsi.session.SessionServices;
 import java.io.IOException;

@@ -39,7 +39,7 @@ import io.numaiscsi.session.SessionServices;
 import io.numaiscsi.session.SessionSettings;
 import io.numaiscsi.session.SessionTable;
 import io.numaiscsi.session.TargetDirectory;
-import io.numaiscsi.daemon.tcp.TcpPortal;
+import io.numaiscsi.tcp.TcpPortal;
 import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.blockdev.backstore.ProcessUser;
 import java.io.IOException;

@@ -9,11 +9,13 @@ import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserSettings;
 import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.iser.IserTotals;
-import io.numaiscsi.iser.LateSink;
-import io.numaiscsi.iser.PduSink;
+import io.numaiscsi.iser.IserTransport;
 import io.numaiscsi.iser.RegisteredMemory;
 import io.numaiscsi.iser.RegisteredSlabs;
+import io.numaiscsi.iser.Relocation;
 import io.numaiscsi.numa.NodeMemory;
+import io.numaiscsi.proto.transport.IscsiTransport;
+import io.numaiscsi.proto.transport.TransportEvents;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
@@ -45,30 +47,19 @@ public final class IserPortal implements AutoCloseable {
     private static final int EVENT_WAIT_MILLIS = 200;
     private static final int POLL_BUDGET = 64;
 
-    /** The daemon side: who owns a new connection, and the session layer that consumes its PDUs. */
+    /** The daemon side: who owns a new connection, and the session layer over its transport. */
     public interface Acceptor {
         /** The thread that will own a connection from {@code remoteAddress} (all its calls run there). */
         EventExecutor executorFor(String remoteAddress);
 
-        /**
-         * Builds the session side of a connection about to be accepted; runs on the connection's executor.
-         * {@code relocation} moves the connection to another thread later (after login).
-         */
-        PduSink open(IserConnection connection, EventExecutor executor, Relocation relocation);
-    }
-
-    /** Moves one connection, with its completion handling, to another thread. */
-    public interface Relocation {
-        /**
-         * Called on the connection's thread while it handles a PDU: when that handling is over the connection
-         * stops being polled here, and {@code onArrival} then every later poll run on {@code destination}.
-         */
-        void moveTo(EventExecutor destination, Runnable onArrival);
+        /** Builds the session side of a connection about to be accepted; runs on the connection's executor. */
+        TransportEvents open(IscsiTransport transport);
     }
 
     private final LibIserShim shim;
     private final IserSettings settings;
     private final Acceptor acceptor;
+    private final ByteBufAllocator alloc;
     private final Pointer cmChannel;
     private final Pointer listenId;
     private final NativeVerbs verbs;
@@ -90,6 +81,7 @@ public final class IserPortal implements AutoCloseable {
         this.shim = shim;
         this.settings = settings;
         this.acceptor = acceptor;
+        this.alloc = alloc;
         this.cmChannel = cmChannel;
         this.listenId = listenId;
         this.verbs = verbs;
@@ -235,17 +227,17 @@ public final class IserPortal implements AutoCloseable {
         executor.execute(() -> open(polled, slot, mine, peerInitiatorDepth));
     }
 
-    /** On the connection's executor: build it, post its receives, then accept. */
+    /** On the connection's executor: build it and its session, post its receives, then accept. */
     private void open(Polled polled, int slot, IserSettings mine, int peerInitiatorDepth) {
         NativeEndpoint endpoint = polled.endpoint;
-        LateSink sink = new LateSink();
+        IserTransport transport = new IserTransport(polled.executor, polled, alloc);
         // removed only if still this connection's: a new id may already reuse the destroyed one's address
-        IserConnection connection = slots.open(slot, endpoint, mine, sink, () -> {
+        IserConnection connection = slots.open(slot, endpoint, mine, transport.connectionEvents(), () -> {
             byCq.remove(endpoint.cq().address(), polled);
             byId.remove(endpoint.id().address(), polled);
         });
         polled.connection = connection;
-        sink.bind(acceptor.open(connection, polled.executor, polled));
+        transport.open(connection, acceptor::open);
         if (!connection.start()) {
             shim.ishim_reject(endpoint.id());
             connection.forceDestroy();

@@ -4,16 +4,17 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import io.numaiscsi.session.IscsiConnection;
 import io.numaiscsi.session.SessionServices;
 import io.numaiscsi.session.SessionSettings;
-import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserLimits;
 import io.numaiscsi.iser.IserSettings;
 import io.numaiscsi.iser.IserTouches;
-import io.numaiscsi.iser.PduSink;
 import io.numaiscsi.iser.rdma.IserPortal;
 import io.numaiscsi.iser.rdma.LibIserShim;
 import io.numaiscsi.numa.NodeMemory;
+import io.numaiscsi.proto.transport.IscsiTransport;
+import io.numaiscsi.proto.transport.TransportEvents;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,8 +66,8 @@ public final class IserPortals implements AutoCloseable {
             }
 
             @Override
-            public PduSink open(IserConnection connection, EventExecutor executor, IserPortal.Relocation relocation) {
-                return new IserChannel(connection, executor, relocation, services, alloc, System::nanoTime);
+            public TransportEvents open(IscsiTransport transport) {
+                return new IscsiConnection(transport, services, System::nanoTime);
             }
         };
         IserPortal portal = IserPortal.listen(shim, host, port, iser, memory, node, connections, cacheMemory, alloc,

@@ -1,7 +1,6 @@
-package io.numaiscsi.daemon.events;
+package io.numaiscsi.proto.transport;
 
 import io.netty.util.concurrent.EventExecutor;
-import io.numaiscsi.session.ConnectionExecutor;
 import java.util.concurrent.TimeUnit;
 
 /** A connection's thread as a Netty event loop. */

@@ -5,14 +5,21 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ImmediateEventExecutor;
+import io.numaiscsi.proto.PduEncoder;
+import io.numaiscsi.proto.transport.ConnectionExecutor;
+import io.numaiscsi.proto.transport.DataInTask;
+import io.numaiscsi.proto.transport.DataOutTask;
+import io.numaiscsi.proto.transport.IscsiTransport;
+import io.numaiscsi.proto.transport.NettyConnectionExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import io.numaiscsi.proto.PduEncoder;
 
-/** A PduChannel that keeps what is written, for session-layer tests without a transport. */
-class FakePduChannel implements PduChannel {
+/**
+ * A transport that keeps what is written, for session-layer tests without a network: data travels as TCP carries it
+ * (R2T, Data-Out and Data-In PDUs).
+ */
+class FakeTransport implements IscsiTransport {
     final List<ByteBuf> written = new ArrayList<>();
     final String remote;
     boolean closed;
@@ -23,7 +30,7 @@ class FakePduChannel implements PduChannel {
     int flushes;
     private final PduEncoder encoder = new PduEncoder();
 
-    FakePduChannel(String remote) {
+    FakeTransport(String remote) {
         this.remote = remote;
     }
 
@@ -34,28 +41,22 @@ class FakePduChannel implements PduChannel {
 
     @Override
     public ConnectionExecutor executor() {
-        EventExecutor loop = executor;
-        return new ConnectionExecutor() {
-            @Override
-            public boolean inThread() {
-                return loop.inEventLoop();
-            }
+        return new NettyConnectionExecutor(executor);
+    }
 
-            @Override
-            public void schedule(Runnable task, long delay, TimeUnit unit) {
-                loop.schedule(task, delay, unit);
-            }
+    @Override
+    public void queueDataIn(DataInTask task) {
+        task.sendDataInPdus();
+    }
 
-            @Override
-            public void execute(Runnable task) {
-                loop.execute(task);
-            }
-        };
+    @Override
+    public void getDataOut(DataOutTask task) {
+        task.solicitWithR2ts();
     }
 
     /** Keeps the PDU framed as TCP would send it without digests, so tests read it as bytes on the wire. */
     @Override
-    public void write(ByteBuf bhs, ByteBuf data) {
+    public void sendPdu(ByteBuf bhs, ByteBuf data) {
         written.add(encoder.encode(alloc(), bhs, null, data));
     }
 
@@ -72,6 +73,16 @@ class FakePduChannel implements PduChannel {
     @Override
     public boolean writable() {
         return writable;
+    }
+
+    @Override
+    public boolean sendsDataInInPlace() {
+        return false;
+    }
+
+    @Override
+    public boolean kernelCopiesData() {
+        return true;
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.numaiscsi.daemon.tcp;
+package io.numaiscsi.tcp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -17,8 +17,8 @@ import io.numaiscsi.iser.IserLimits;
 import io.numaiscsi.iser.IserSettings;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.TargetLimits;
-import io.numaiscsi.proto.transport.DataMover;
-import io.numaiscsi.proto.transport.DataOutListener;
+import io.numaiscsi.proto.transport.DataInTask;
+import io.numaiscsi.proto.transport.DataOutTask;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.blockdev.BlockDevice;
@@ -36,54 +36,62 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The session layer over a transport with a {@link DataMover} (iSER): a WRITE takes its immediate data from
- * the command and asks the mover for the rest (no R2T), a READ hands its data to the mover and answers with a
- * SCSI Response (no Data-In PDU).
+ * The session layer over a transport that places data itself, as iSER does: a WRITE takes its immediate data from
+ * the command and asks the transport for the rest (no R2T), a READ hands its data to the transport, which queues the
+ * SCSI Response behind it (no Data-In PDU).
  */
-class DataMoverFlowTest {
+class DataPlacingTransportTest {
     private static final String TARGET = "iqn.2026-11.test:iser";
     private static final int OPCODE_SCSI_RESPONSE = 0x21;
     private static final int OPCODE_DATA_IN = 0x25;
     private static final int OPCODE_R2T = 0x31;
 
-    /** A channel whose transport moves data itself; records what the session asks of it. */
-    static final class MoverChannel extends FakePduChannel implements DataMover {
+    /** A transport that moves data itself, as {@code IserTransport} does; records what the session asks of it. */
+    static final class PlacingTransport extends FakeTransport {
         int getItt = -1;
         ByteBuf getInto;
         int getOffset = -1;
         int getLength = -1;
         int getSolicitedStart = -1;
-        DataOutListener getListener;
         int putItt = -1;
         byte[] putData;
         /** Where the data-in lay: one direct buffer per piece. */
         ByteBuffer[] putPieces;
 
-        MoverChannel() {
+        PlacingTransport() {
             super("10.0.2.15:40000");
         }
 
         @Override
-        public void getDataOut(int itt, ByteBuf into, int offset, int length, int solicitedStart,
-                               DataOutListener listener) {
-            getItt = itt;
-            getInto = into.retain();
-            getOffset = offset;
-            getLength = length;
-            getSolicitedStart = solicitedStart;
-            getListener = listener;
+        public void getDataOut(DataOutTask task) {
+            if (task.received() < task.unsolicitedEnd()) {
+                return;
+            }
+            getItt = task.itt();
+            getInto = task.buffer().retain();
+            getOffset = task.requestedEnd();
+            getLength = task.end() - task.requestedEnd();
+            getSolicitedStart = task.unsolicitedEnd();
+            task.requested(task.end());
         }
 
         @Override
-        public void putDataIn(int itt, ByteBuf data, int length) {
-            putItt = itt;
-            putData = ByteBufUtil.getBytes(data, data.readerIndex(), length);
-            putPieces = data.nioBuffers(data.readerIndex(), length);
+        public void queueDataIn(DataInTask task) {
+            ByteBuf data = task.data();
+            putItt = task.itt();
+            putData = ByteBufUtil.getBytes(data, data.readerIndex(), task.length());
+            putPieces = data.nioBuffers(data.readerIndex(), task.length());
+            task.sendStatus();
         }
 
         @Override
-        public DataMover dataMover() {
-            return this;
+        public boolean sendsDataInInPlace() {
+            return true;
+        }
+
+        @Override
+        public boolean kernelCopiesData() {
+            return false;
         }
 
         @Override
@@ -119,7 +127,7 @@ class DataMoverFlowTest {
         }
     }
 
-    private MoverChannel channel;
+    private PlacingTransport transport;
     private IscsiConnection connection;
     private int cmdSN = 1;
 
@@ -138,8 +146,8 @@ class DataMoverFlowTest {
         EventThreads inline = InlineEventThreads.INSTANCE;
         SessionServices services = new SessionServices(settings, directory, new SessionTable(), inline,
                 new EventThreadRegistry());
-        channel = new MoverChannel();
-        connection = new IscsiConnection(channel, services, System::nanoTime);
+        transport = new PlacingTransport();
+        connection = new IscsiConnection(transport, services, System::nanoTime);
         connection.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370000L, ConnectionLoginTest.keys(
                 "InitiatorName", "iqn.2026-11.test:host", "TargetName", TARGET, "SessionType", "Normal",
                 "RDMAExtensions", "Yes", "HeaderDigest", "None", "DataDigest", "None", "ImmediateData", "Yes",
@@ -150,12 +158,12 @@ class DataMoverFlowTest {
         assertNotNull(connection.parameters(), "login did not complete");
         assertTrue(connection.parameters().rdmaExtensions());
         assertTrue(connection.parameters().initialR2T(), "iSER limits force InitialR2T=Yes");
-        channel.release();
+        transport.release();
     }
 
     @AfterEach
     void release() {
-        channel.release();
+        transport.release();
         connection.onClosed();
     }
 
@@ -173,37 +181,37 @@ class DataMoverFlowTest {
     }
 
     @Test
-    void writeTakesImmediateDataThenAsksTheMoverForTheRestAndReadHandsItsDataToTheMover() {
+    void writeTakesImmediateDataThenAsksTheTransportForTheRestAndReadHandsItsDataToTheTransport() {
         byte[] payload = new byte[4096];
         new Random(7).nextBytes(payload);
         byte[] immediate = java.util.Arrays.copyOf(payload, 1024);
 
         connection.onPdu(command(0x10, false, 8, immediate));
-        assertEquals(0x10, channel.getItt, "the rest of the data-out is the mover's job");
-        assertEquals(1024, channel.getOffset);
-        assertEquals(3072, channel.getLength);
-        assertEquals(1024, channel.getSolicitedStart, "the initiator's buffer starts after the immediate data");
-        assertTrue(!channel.opcodes().contains(OPCODE_R2T), "no R2T: " + channel.opcodes());
-        assertTrue(channel.written.isEmpty(), "nothing answered before the data is in");
+        assertEquals(0x10, transport.getItt, "the rest of the data-out is the transport's job");
+        assertEquals(1024, transport.getOffset);
+        assertEquals(3072, transport.getLength);
+        assertEquals(1024, transport.getSolicitedStart, "the initiator's buffer starts after the immediate data");
+        assertTrue(!transport.opcodes().contains(OPCODE_R2T), "no R2T: " + transport.opcodes());
+        assertTrue(transport.written.isEmpty(), "nothing answered before the data is in");
 
-        channel.getInto.setBytes(1024, payload, 1024, 3072);
-        channel.getListener.dataOutArrived(0x10, 4096);
-        ByteBuf writeResponse = channel.lastOf(OPCODE_SCSI_RESPONSE);
-        assertNotNull(writeResponse, "the write is answered once its data arrived: " + channel.opcodes());
+        transport.getInto.setBytes(1024, payload, 1024, 3072);
+        connection.dataOutArrived(0x10, 4096);
+        ByteBuf writeResponse = transport.lastOf(OPCODE_SCSI_RESPONSE);
+        assertNotNull(writeResponse, "the write is answered once its data arrived: " + transport.opcodes());
         assertEquals(0x10, writeResponse.getInt(16));
         assertEquals(0, writeResponse.getByte(3), "GOOD");
 
         connection.onPdu(command(0x11, true, 8, null));
-        assertEquals(0x11, channel.putItt);
-        assertArrayEquals(payload, channel.putData, "the mover gets what the write stored");
-        ByteBuf readResponse = channel.lastOf(OPCODE_SCSI_RESPONSE);
+        assertEquals(0x11, transport.putItt);
+        assertArrayEquals(payload, transport.putData, "the transport gets what the write stored");
+        ByteBuf readResponse = transport.lastOf(OPCODE_SCSI_RESPONSE);
         assertEquals(0x11, readResponse.getInt(16));
         assertEquals(0, readResponse.getByte(3));
-        assertTrue(!channel.opcodes().contains(OPCODE_DATA_IN), "no Data-In PDU: " + channel.opcodes());
+        assertTrue(!transport.opcodes().contains(OPCODE_DATA_IN), "no Data-In PDU: " + transport.opcodes());
     }
 
     @Test
-    void aReadFromTheCacheReachesTheMoverAsTheCacheBlocksThemselves() {
+    void aReadFromTheCacheReachesTheTransportAsTheCacheBlocksThemselves() {
         release();
         NumaTopology topology = NumaTopology.detect().pretend(2);
         CachedBlockDevice cached = CachedBlockDevice.create(new RamBlockDevice(1 << 20, 512),
@@ -214,21 +222,21 @@ class DataMoverFlowTest {
             byte[] payload = new byte[4096];
             new Random(8).nextBytes(payload);
             connection.onPdu(command(0x30, false, 8, java.util.Arrays.copyOf(payload, 1024)));
-            channel.getInto.setBytes(1024, payload, 1024, 3072);
-            channel.getListener.dataOutArrived(0x30, 4096);
+            transport.getInto.setBytes(1024, payload, 1024, 3072);
+            connection.dataOutArrived(0x30, 4096);
 
             // the first small read of a block not in the cache reads through (one copy); the block is admitted on
             // reuse, so the second read is served from the cache blocks themselves
             connection.onPdu(command(0x31, true, 8, null));
-            assertArrayEquals(payload, channel.putData);
+            assertArrayEquals(payload, transport.putData);
             connection.onPdu(command(0x32, true, 8, null));
-            assertArrayEquals(payload, channel.putData);
-            for (ByteBuffer piece : channel.putPieces) {
+            assertArrayEquals(payload, transport.putData);
+            for (ByteBuffer piece : transport.putPieces) {
                 assertTrue(inside(piece, cached.memory()), "data-in lies in the cache's own memory (no copy)");
             }
             assertEquals(4096, cached.counters().snapshot().total(cached.counters().snapshot().inPlaceBytes()));
         } finally {
-            channel.release();
+            transport.release();
             connection.onClosed();
             cached.close();
             logIn(); // for the @AfterEach
@@ -249,9 +257,9 @@ class DataMoverFlowTest {
     @Test
     void aFailedTransferEndsTheWriteWithCheckCondition() {
         connection.onPdu(command(0x20, false, 8, new byte[512]));
-        assertEquals(0x20, channel.getItt);
-        channel.getListener.dataOutFailed(0x20);
-        ByteBuf response = channel.lastOf(OPCODE_SCSI_RESPONSE);
+        assertEquals(0x20, transport.getItt);
+        connection.dataOutFailed(0x20);
+        ByteBuf response = transport.lastOf(OPCODE_SCSI_RESPONSE);
         assertNotNull(response);
         assertEquals(0x20, response.getInt(16));
         assertEquals(0x02, response.getByte(3), "CHECK CONDITION");

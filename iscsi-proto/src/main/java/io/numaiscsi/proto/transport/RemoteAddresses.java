@@ -1,15 +1,15 @@
-package io.numaiscsi.session;
+package io.numaiscsi.proto.transport;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /** Turns a transport's "host:port" text back into an address for access lists. */
-final class RemoteAddresses {
+public final class RemoteAddresses {
     private RemoteAddresses() {
     }
 
     /** The address of "a.b.c.d:port", "[v6]:port" or a bare literal; null for anything else (never a lookup). */
-    static InetAddress parse(String hostPort) {
+    public static InetAddress parse(String hostPort) {
         if (hostPort == null || hostPort.isEmpty()) {
             return null;
         }

@@ -1,4 +1,4 @@
-package io.numaiscsi.session;
+package io.numaiscsi.proto.transport;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;

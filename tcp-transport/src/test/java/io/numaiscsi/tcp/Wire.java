@@ -1,4 +1,4 @@
-package io.numaiscsi.daemon.tcp;
+package io.numaiscsi.tcp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

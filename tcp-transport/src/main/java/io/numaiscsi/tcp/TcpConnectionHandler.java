@@ -1,4 +1,4 @@
-package io.numaiscsi.daemon.tcp;
+package io.numaiscsi.tcp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -9,15 +9,18 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.numaiscsi.daemon.events.NettyConnectionExecutor;
-import io.numaiscsi.session.ConnectionExecutor;
 import io.numaiscsi.session.IscsiConnection;
-import io.numaiscsi.session.PduChannel;
 import io.numaiscsi.session.PeerEventLogs;
 import io.numaiscsi.session.SessionServices;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.PduDecoder;
 import io.numaiscsi.proto.PduEncoder;
+import io.numaiscsi.proto.transport.ConnectionExecutor;
+import io.numaiscsi.proto.transport.DataInTask;
+import io.numaiscsi.proto.transport.DataOutTask;
+import io.numaiscsi.proto.transport.IscsiTransport;
+import io.numaiscsi.proto.transport.NettyConnectionExecutor;
+import io.numaiscsi.proto.transport.TransportEvents;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
@@ -26,11 +29,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The TCP side of one iSCSI connection: frames PDUs out of the byte stream with the resumable
- * {@link PduDecoder} and hands each to the transport-neutral {@link IscsiConnection}; implements
- * {@link PduChannel} for the way back. Writes are batched and flushed once per read burst.
+ * iSCSI over TCP for one connection: frames PDUs out of the byte stream with the resumable {@link PduDecoder} and
+ * hands each to the transport-neutral session layer ({@link TransportEvents}, an {@link IscsiConnection}); is its
+ * {@link IscsiTransport} for the way back, framing each PDU with padding and the negotiated digests. A command's data
+ * travels in iSCSI's own PDUs (R2T, Data-Out, Data-In), which the session builds. Writes are batched and flushed once
+ * per read burst.
  */
-final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChannel {
+final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTransport {
     private static final Logger LOG = LoggerFactory.getLogger(TcpConnectionHandler.class);
     private static final long TICK_MILLIS = 1000;
     private static final long CLOSE_GRACE_MILLIS = 5000;
@@ -41,7 +46,7 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     private final PduEncoder encoder = new PduEncoder();
     private NettyConnectionExecutor executor;
     private ChannelHandlerContext ctx;
-    private IscsiConnection connection;
+    private TransportEvents connection;
     private ScheduledFuture<?> ticker;
     private boolean pendingFlush;
     /**
@@ -157,7 +162,7 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
         ctx.close();
     }
 
-    // ---- PduChannel -----------------------------------------------------------------------------
+    // ---- IscsiTransport -------------------------------------------------------------------------
 
     @Override
     public ByteBufAllocator alloc() {
@@ -173,9 +178,21 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
         return e;
     }
 
+    /** Data-In PDUs with the status in the last. */
+    @Override
+    public void queueDataIn(DataInTask task) {
+        task.sendDataInPdus();
+    }
+
+    /** R2Ts; the initiator's Data-Out PDUs come back through the decoder. */
+    @Override
+    public void getDataOut(DataOutTask task) {
+        task.solicitWithR2ts();
+    }
+
     /** Frames the PDU for TCP: padding, and the negotiated digests (RFC 7143 11.1). */
     @Override
-    public void write(ByteBuf bhs, ByteBuf data) {
+    public void sendPdu(ByteBuf bhs, ByteBuf data) {
         if (closing) {
             bhs.release();
             if (data != null) {
@@ -219,6 +236,17 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements PduChan
     @Override
     public boolean writable() {
         return ctx.channel().isWritable();
+    }
+
+    /** A small read is copied into the socket more cheaply than its cache pieces are gathered. */
+    @Override
+    public boolean sendsDataInInPlace() {
+        return false;
+    }
+
+    @Override
+    public boolean kernelCopiesData() {
+        return true;
     }
 
     @Override
