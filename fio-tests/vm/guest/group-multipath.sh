@@ -8,8 +8,9 @@
 #   gateway (SET TARGET PORT GROUPS, which fences gw1 at the store), I/O continues, both verifies pass; the host
 #   restarts gw1 and its paths come back as standby;
 #   fio verify on both maps while the host moves LUN 1 with numa-iscsi-admin group-move: multipath follows;
-#   fio verify on both maps again while the host stops gw2 for 10 s (SIGSTOP, then SIGCONT): the LUNs gw2 served move,
-#   both verifies pass, gw2's paths come back as standby; multipath -ll shows each map's new active path.
+#   fio verify on both maps again while the host stops the gateway now serving LUN 1 for 10 s (SIGSTOP, then SIGCONT):
+#   the LUNs it served move, both verifies pass, its paths come back as standby; multipath -ll shows each map's new
+#   active path.
 # Env from the host: VM_IQN, VM_FIO_SIZE (bytes fio writes per map).
 . /vmrun/lib.sh
 IQN=$VM_IQN
@@ -108,12 +109,13 @@ served_via() { [ "$(serving_gw "$1" "$2")" = "$3" ]; }
 check "lun1-follows-move-to-gw$MOVE_TO" mp_wait 60 served_via "$W1" 1 "$MOVE_TO"
 log "after the move: LUN 1 served through gw$(serving_gw "$W1" 1)"
 
-# ---- gw2 stopped for 10 s under fio verify: what it serves moves; it comes back as standby ----
+# ---- the gateway now serving LUN 1 stopped for 10 s under fio verify: what it serves moves; it comes back as standby ----
 LUN0_BEFORE=$(serving_gw "$W0" 0)
-fio_both stall-gw2 stall-gw2
-check lun1-moved-off-gw2 mp_wait 30 moved_off "$W1" 1 2
-[ "$LUN0_BEFORE" = 2 ] && check lun0-moved-off-gw2 mp_wait 30 moved_off "$W0" 0 2
-check gw2-lun1-path-returns-standby mp_wait 90 back_standby "$W1" 1 2 || { iscsiadm -m session -P 1; tail -n 40 "$OUT/iscsid.log"; }
+STALLED=$(serving_gw "$W1" 1)
+fio_both "stall-gw$STALLED" "stall-gw$STALLED"
+check "lun1-moved-off-gw$STALLED" mp_wait 30 moved_off "$W1" 1 "$STALLED"
+[ "$LUN0_BEFORE" = "$STALLED" ] && check "lun0-moved-off-gw$STALLED" mp_wait 30 moved_off "$W0" 0 "$STALLED"
+check "gw$STALLED-lun1-path-returns-standby" mp_wait 90 back_standby "$W1" 1 "$STALLED" || { iscsiadm -m session -P 1; tail -n 40 "$OUT/iscsid.log"; }
 log "after the stall: LUN 0 served through gw$(serving_gw "$W0" 0), LUN 1 through gw$(serving_gw "$W1" 1)"
 multipath -ll >"$OUT/multipath-after.txt" 2>&1
 cat "$OUT/multipath-after.txt"

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
  * this host, members of one group over a throw-away Ceph cluster, serve one target with two RBD LUNs made through one
  * member's CLI (LUN 0 owned by gw1, LUN 1 by gw2). The guest logs in through all three, runs dm-multipath with ALUA
  * priorities (two maps, each active through its owner) and fio with crc32c verify on both while this test kill -9's
- * gw1 (then restarts it) and later stops gw2 for 10 s (SIGSTOP, then SIGCONT): each time the LUNs of the failed
- * gateway move to another (Linux's ALUA handler, fenced at the store), I/O continues, the verifies pass, and the
- * failed gateway's paths come back as standby.
+ * gw1 (then restarts it), moves LUN 1 with {@code group-move} (multipath follows), and stops the gateway then serving
+ * LUN 1 for 10 s (SIGSTOP, then SIGCONT): each time the LUNs of the failed gateway move to another (Linux's ALUA
+ * handler, fenced at the store), I/O continues, the verifies pass, and the failed gateway's paths come back as standby.
  */
 @Tag("it")
 class GroupMultipathGuestTest {
@@ -55,23 +55,42 @@ class GroupMultipathGuestTest {
                 assertTrue(before.contains("LUN 1  rbd/gm1  owner gw2"), before);
                 int[] kills = {0};
                 int[] stalls = {0};
+                int[] moves = {0};
                 VmRun run = VmRun.run("group-multipath", gw1.target(IQN).port(), "group-multipath.sh", Map.of(
                         "IQN", IQN, "PORT2", Integer.toString(gw2.target(IQN).port()),
                         "PORT3", Integer.toString(gw3.target(IQN).port()), "FIO_SIZE", Long.toString(FIO_BYTES)),
-                        GUEST_LIMIT, request -> switch (request) {
-                            case "kill-gw1" -> {
-                                kills[0]++;
-                                yield "ok: gw1 killed, exit code " + gw1.kill();
+                        GUEST_LIMIT, request -> {
+                            String[] words = request.split("-gw", 2);
+                            ConfiguredDaemon gw = words.length < 2 ? null : switch (words[1]) {
+                                case "1" -> gw1;
+                                case "2" -> gw2;
+                                case "3" -> gw3;
+                                default -> null;
+                            };
+                            if (gw == null) {
+                                return "error: unknown request " + request;
                             }
-                            case "restart-gw1" -> {
-                                gw1.restart();
-                                yield "ok: gw1 restarted";
+                            switch (words[0]) {
+                                case "kill" -> {
+                                    kills[0]++;
+                                    return "ok: gw" + words[1] + " killed, exit code " + gw.kill();
+                                }
+                                case "restart" -> {
+                                    gw.restart();
+                                    return "ok: gw" + words[1] + " restarted";
+                                }
+                                case "stall" -> {
+                                    stalls[0]++;
+                                    return HaMultipathGuestTest.stall(gw, STALL);
+                                }
+                                case "move-lun1" -> {
+                                    moves[0]++;
+                                    return "ok: " + cli.ok("group-move", IQN, "--lun", "1", "--to", "gw" + words[1]);
+                                }
+                                default -> {
+                                    return "error: unknown request " + request;
+                                }
                             }
-                            case "stall-gw2" -> {
-                                stalls[0]++;
-                                yield HaMultipathGuestTest.stall(gw2, STALL);
-                            }
-                            default -> "error: unknown request " + request;
                         });
                 String after = cli.ok("group-status");
                 String context = "\n" + run.describe() + "\n" + after + "\n" + gw1.logTail() + "\n" + gw2.logTail()
@@ -82,7 +101,8 @@ class GroupMultipathGuestTest {
                 }
                 assertTrue(run.succeeded(), "guest test group-multipath.sh" + context);
                 assertEquals(1, kills[0], "gw1 was killed once" + context);
-                assertEquals(1, stalls[0], "gw2 was stopped once" + context);
+                assertEquals(1, stalls[0], "one gateway was stopped once" + context);
+                assertEquals(1, moves[0], "LUN 1 was moved once" + context);
                 assertTrue(!after.contains("served by nobody"), "every LUN is served after the failures" + context);
                 gw1.assertAlive();
                 gw2.assertAlive();
