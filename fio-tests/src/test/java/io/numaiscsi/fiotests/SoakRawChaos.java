@@ -24,6 +24,11 @@ public final class SoakRawChaos {
     static final int FUNCTION_COMPLETE = 0;
     static final int TASK_DOES_NOT_EXIST = 1;
     static final String INITIATOR = "iqn.2026-11.io.numaiscsi:soak-raw";
+    /**
+     * The hostile logins' name: the daemon holds back login answers to a name (and an address) with recent failures,
+     * so the honest login beside them must not share it.
+     */
+    static final String HOSTILE_INITIATOR = "iqn.2026-11.io.numaiscsi:soak-hostile";
 
     private SoakRawChaos() {
     }
@@ -132,7 +137,9 @@ public final class SoakRawChaos {
             java.util.Arrays.fill(garbage, (byte) 0xa5);
             byte[] badLogin;
             try (TestConnection proto = TestConnection.open(target)) {
-                badLogin = proto.loginRequest(true, keys(nowhere, false)).toBytes();
+                Map<String, String> keys = keys(nowhere, false);
+                keys.put("InitiatorName", HOSTILE_INITIATOR);
+                badLogin = proto.loginRequest(true, keys).toBytes();
             }
             for (int i = 0; i < count; i++) {
                 Socket s = new Socket();

@@ -33,6 +33,11 @@ final class Chaos {
     }
 
     static final String OTHER_ADDRESS = "127.0.0.2";
+    /**
+     * The slow reader's address: the daemon holds back login answers to an address with recent failed logins (the
+     * hostile burst's), and the slow reader must log in.
+     */
+    static final String SLOW_READER_ADDRESS = "127.0.0.3";
     static final Duration SLOW_READER_HOLD = Duration.ofSeconds(35);
     static final Duration SLOW_READER_DROP = Duration.ofSeconds(80);
     private static final Pattern RELOAD_DONE = Pattern.compile("reload: (\\d+) of (\\d+) change\\(s\\) applied");
@@ -85,7 +90,7 @@ final class Chaos {
                 case HOSTILE_LOGINS -> SoakRawChaos.hostileBurst("127.0.0.1", wt.port(), SoakConfig.CHAOS_TARGET,
                         OTHER_ADDRESS, 150, Duration.ofSeconds(20));
                 case SLOW_READER -> SoakRawChaos.slowReader("127.0.0.1", wt.port(),
-                        SoakConfig.targetOf("wt", SoakLun.Kind.NULL), 0, OTHER_ADDRESS, 8, SLOW_READER_HOLD,
+                        SoakConfig.targetOf("wt", SoakLun.Kind.NULL), 0, SLOW_READER_ADDRESS, 8, SLOW_READER_HOLD,
                         SLOW_READER_DROP);
             };
             ok = true;

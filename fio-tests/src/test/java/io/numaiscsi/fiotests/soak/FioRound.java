@@ -101,7 +101,9 @@ public final class FioRound {
 
     /** The fio job file. */
     static String jobFile(Job job, String url, String initiator) {
-        StringBuilder j = new StringBuilder("[global]\nioengine=libiscsi\n")
+        // thread: the job runs in fio's own process, so a SIGKILL to it ends the I/O (a forked job would go on,
+        // reconnecting to the target, as an orphan)
+        StringBuilder j = new StringBuilder("[global]\nioengine=libiscsi\nthread=1\n")
                 .append("filename=").append(url.replace(":", "\\:")).append('\n')
                 .append("initiator=").append(initiator).append('\n')
                 .append("randrepeat=1\nrandseed=").append(job.seed()).append('\n');
@@ -152,11 +154,11 @@ public final class FioRound {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         process = p;
         if (killed) {
-            p.destroyForcibly();
+            destroyTree(p);
         }
         boolean ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
         if (!ended) {
-            p.destroyForcibly();
+            destroyTree(p);
             p.waitFor(10, TimeUnit.SECONDS);
         }
         Instant end = Instant.now();
@@ -241,7 +243,12 @@ public final class FioRound {
         killed = true;
         Process p = process;
         if (p != null) {
-            p.destroyForcibly();
+            destroyTree(p);
         }
+    }
+
+    private static void destroyTree(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
     }
 }

@@ -28,7 +28,7 @@ final class Sampler {
     record Resources(Instant at, String daemon, int incarnation, long pid, double rssMiB, long fds, long threads,
                      double heapUsedMiB, double heapAfterGcMiB, double directMiB, double nettyDirectMiB,
                      double budgetMiB, int gcPauses, double gcPauseMaxMs, double gcPauseTotalMs, double safepointMaxMs,
-                     double stallMaxMs) {
+                     double stallMaxMs, double machineLoad) {
     }
 
     record Gc(String daemon, GcLog.Event event) {
@@ -70,7 +70,7 @@ final class Sampler {
         this.scrapes = Files.createDirectories(out.resolve("metrics"));
         Files.writeString(resourcesCsv, "t_s,daemon,start,pid,rss_mib,fds,threads,heap_used_mib,heap_after_gc_mib,"
                 + "direct_mib,netty_direct_mib,buffer_budget_mib,gc_pauses,gc_pause_max_ms,gc_pause_total_ms,"
-                + "safepoint_max_ms,allocation_stall_max_ms\n");
+                + "safepoint_max_ms,allocation_stall_max_ms,load_1m\n");
         Files.writeString(lunsCsv, "t_s,daemon,lun,iops,read_iops,write_iops,p99_ms,p999_ms\n");
     }
 
@@ -143,12 +143,13 @@ final class Sampler {
                 field(status, "Threads"), m.sum("jvm_memory_used_bytes", x -> x.label("area").equals("heap")) / mib,
                 s.heapAfterGcMiB, m.sum("jvm_buffer_memory_used_bytes", x -> x.label("id").equals("direct")) / mib,
                 m.sum("netty_direct_memory_used_bytes") / mib, m.sum("iscsi_buffer_budget_used_bytes") / mib, pauses,
-                pauseMax, pauseTotal, safepointMax, stallMax);
+                pauseMax, pauseTotal, safepointMax, stallMax, loadAverage());
         resources.add(r);
-        append(resourcesCsv, String.format("%s,%s,%d,%d,%.1f,%d,%d,%.1f,%s,%.1f,%.1f,%.1f,%d,%.3f,%.3f,%.3f,%.3f",
+        append(resourcesCsv, String.format("%s,%s,%d,%d,%.1f,%d,%d,%.1f,%s,%.1f,%.1f,%.1f,%d,%.3f,%.3f,%.3f,%.3f,%.2f",
                 recorder.seconds(at), d.name(), incarnation, pid, r.rssMiB(), fds, r.threads(), r.heapUsedMiB(),
                 Double.isNaN(r.heapAfterGcMiB()) ? "" : String.format("%.1f", r.heapAfterGcMiB()), r.directMiB(),
-                r.nettyDirectMiB(), r.budgetMiB(), pauses, pauseMax, pauseTotal, safepointMax, stallMax));
+                r.nettyDirectMiB(), r.budgetMiB(), pauses, pauseMax, pauseTotal, safepointMax, stallMax,
+                r.machineLoad()));
         sampleLuns(d, s, m, at);
         s.lastAt = at;
     }
@@ -217,6 +218,15 @@ final class Sampler {
 
     synchronized List<Gc> gcEvents() {
         return List.copyOf(gcEvents);
+    }
+
+    /** The machine's 1-minute load average: the soak shares it, and latency means little without it. */
+    static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
     }
 
     private static String ms(double v) {

@@ -35,8 +35,13 @@ public record SoakSettings(
             int fdGrowth,
             int threadGrowth) {
 
-        /** Generous on purpose: the machine is shared and noisy; a leak or a stall still shows. */
-        public static final Bounds DEFAULT = new Bounds(200, 3.0, 2.0, 1.25, 64, 32, 8);
+        /** The release run's bounds (an hour and more, on a machine not busy with other work). */
+        public static final Bounds RELEASE = new Bounds(200, 3.0, 2.0, 1.25, 64, 32, 8);
+        /**
+         * The short forms' (the 5 minutes of bin/run-tests, on a shared 2-core machine whose load swings between 2 and
+         * 30 within minutes, stretching every pause and tail): as generous as a stall or a leak still shows through.
+         */
+        public static final Bounds SHORT = new Bounds(1000, 10.0, 5.0, 1.25, 96, 32, 8);
     }
 
     /** The JVM options the launchers give the daemon by default (bin/numa-iscsi-target, the Debian package). */
@@ -49,8 +54,9 @@ public record SoakSettings(
         Duration warmup = min(Duration.ofMinutes(10), duration.dividedBy(5));
         Duration settle = min(Duration.ofMinutes(2), restart.dividedBy(4));
         Duration window = duration.compareTo(Duration.ofHours(2)) >= 0 ? Duration.ofHours(1) : duration.dividedBy(3);
+        Bounds bounds = duration.compareTo(Duration.ofMinutes(30)) < 0 ? Bounds.SHORT : Bounds.RELEASE;
         return new SoakSettings(duration, chaos, restart, Duration.ofSeconds(10), warmup, settle, window,
-                System.nanoTime(), out, fio, LAUNCHER_JVM_OPTIONS, true, Bounds.DEFAULT);
+                System.nanoTime(), out, fio, LAUNCHER_JVM_OPTIONS, true, bounds);
     }
 
     public SoakSettings withChaosEvery(Duration d) {
@@ -94,10 +100,14 @@ public record SoakSettings(
     /** One line for the report. */
     public String describe() {
         return String.format("duration %s, a chaos event every %s, a daemon restart every %s, samples every %s, "
-                        + "warm-up %s, %s excluded after each restart, latency windows of %s, seed %d, daemon JVM options %s",
+                        + "warm-up %s, %s excluded after each restart, latency windows of %s, seed %d, daemon JVM options %s; "
+                        + "bounds: collector pauses <= %.0f ms, p99.9 of the last window <= %.1f x max(first, %.1f ms), "
+                        + "RSS <= first x %.2f + %.0f MiB, fds <= first + %d, threads <= first + %d",
                 human(duration), human(chaosEvery), human(restartEvery), human(sampleEvery), human(warmup),
                 human(settleAfterRestart), human(latencyWindow), seed,
-                daemonJvmOptions.isEmpty() ? "(none: the JVM's defaults)" : String.join(" ", daemonJvmOptions));
+                daemonJvmOptions.isEmpty() ? "(none: the JVM's defaults)" : String.join(" ", daemonJvmOptions),
+                bounds.maxGcPauseMs(), bounds.latencyFactor(), bounds.latencyFloorMs(), bounds.rssGrowthFactor(),
+                bounds.rssGrowthSlackMiB(), bounds.fdGrowth(), bounds.threadGrowth());
     }
 
     static String human(Duration d) {

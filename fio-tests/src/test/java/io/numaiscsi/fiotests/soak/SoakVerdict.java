@@ -325,10 +325,16 @@ final class SoakVerdict {
             double last = w[1].quantile(0.999) * 1000;
             double limit = factor * Math.max(first, floor);
             checks.add(new Check(name, last <= limit, String.format("%.2f ms -> %.2f ms (p99 %.2f -> %.2f ms; %d / %d "
-                            + "commands)", first, last, w[0].quantile(0.99) * 1000, w[1].quantile(0.99) * 1000,
-                    (long) w[0].count(), (long) w[1].count()), String.format("<= %.1f x max(first, %.1f ms) = %.2f ms",
-                    factor, floor, limit)));
+                            + "commands; machine load average %.1f -> %.1f)", first, last, w[0].quantile(0.99) * 1000,
+                    w[1].quantile(0.99) * 1000, (long) w[0].count(), (long) w[1].count(), load(t0, firstEnd),
+                    load(lastStart, end)), String.format("<= %.1f x max(first, %.1f ms) = %.2f ms", factor, floor, limit)));
         }
+    }
+
+    /** The machine's mean 1-minute load average over the samples in [from, to). */
+    private double load(Instant from, Instant to) {
+        return sampler.resources().stream().filter(r -> !r.at().isBefore(from) && r.at().isBefore(to))
+                .mapToDouble(Sampler.Resources::machineLoad).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
     }
 
     static double median(double[] values) {
