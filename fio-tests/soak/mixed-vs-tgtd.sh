@@ -142,7 +142,8 @@ run() { # TARGET PLACE DEPTH REPEAT SECONDS
     "$start" "$end" >> "$OUT/results.tsv" <<'PY'
 import json, sys
 f, cell, target, rep, ticks, hz, start, end = sys.argv[1:]
-j = json.load(open(f))["jobs"][0]
+text = open(f).read()
+j = json.loads(text[text.index("{"):])["jobs"][0]  # fio may print a note before its JSON
 def pct(d, p):
     return d["clat_ns"].get("percentile", {}).get(p, 0) / 1000
 ios = j["read"]["total_ios"] + j["write"]["total_ios"]
@@ -236,7 +237,8 @@ print("| daemon | " + " | ".join(cells) + " |\n|---|" + "--:|" * len(cells))
 for t in names[1:]:
     line = []
     for c in cells:
-        j = json.load(open(f"{out}/fio/{c}.{t}.ralloc.json"))["jobs"][0]
+        text = open(f"{out}/fio/{c}.{t}.ralloc.json").read()
+        j = json.loads(text[text.index("{"):])["jobs"][0]
         ios = j["read"]["total_ios"] + j["write"]["total_ios"]
         first, last = {}, {}
         for e in json.load(open(f"{out}/alloc-{t}-{c}.json"))["recording"]["events"]:

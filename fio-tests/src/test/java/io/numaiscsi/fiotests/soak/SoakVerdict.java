@@ -35,7 +35,8 @@ final class SoakVerdict {
     /** ERROR lines the chaos is expected to cause: none so far. A line here must name the event that explains it. */
     static final List<Pattern> EXPECTED_ERRORS = List.of();
     static final Duration STALL = Duration.ofSeconds(60);
-    private static final Pattern ERROR_LINE = Pattern.compile("^\\S+ ERROR ");
+    /** A log line at level ERROR, or an exception no thread caught (the JVM prints those without a level). */
+    private static final Pattern ERROR_LINE = Pattern.compile("^(\\S+ ERROR |Exception in thread )");
 
     record Check(String name, boolean pass, String measured, String bound) {
     }
