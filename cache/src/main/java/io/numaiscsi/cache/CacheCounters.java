@@ -1,39 +1,60 @@
 package io.numaiscsi.cache;
 
-import java.util.concurrent.atomic.LongAdder;
+import io.numaiscsi.counters.PerThreadCounters;
+import java.util.Arrays;
 
-/** Per-node evidence for the daemon's metrics. Indexed by node. */
+/**
+ * Per-node evidence for the daemon's metrics. Indexed by node. Counted by whichever thread serves the request (the
+ * unit's thread, a node's workers, a fill's completion), each in cells of its own ({@link PerThreadCounters}).
+ */
 public final class CacheCounters {
-  final LongAdder[] hits;
-  final LongAdder[] misses;
-  final LongAdder[] evictions;
-  final LongAdder[] forwards;
-  final LongAdder[] bypasses;
-  final LongAdder[] inPlaceBytes;
-  final LongAdder[] readThroughs;
+  private static final int HITS = 0;
+  private static final int MISSES = 1;
+  private static final int EVICTIONS = 2;
+  private static final int FORWARDS = 3;
+  private static final int BYPASSES = 4;
+  private static final int IN_PLACE_BYTES = 5;
+  private static final int READ_THROUGHS = 6;
+  private static final int KINDS = 7;
+
+  private final int nodes;
+  /** [kind][node], flattened. */
+  private final PerThreadCounters counts;
 
   CacheCounters(int nodes) {
-    hits = adders(nodes);
-    misses = adders(nodes);
-    evictions = adders(nodes);
-    forwards = adders(nodes);
-    bypasses = adders(nodes);
-    inPlaceBytes = adders(nodes);
-    readThroughs = adders(nodes);
+    this.nodes = nodes;
+    this.counts = new PerThreadCounters(KINDS * nodes);
+  }
+
+  void hit(int node) {
+    counts.increment(HITS * nodes + node);
+  }
+
+  void miss(int node) {
+    counts.increment(MISSES * nodes + node);
+  }
+
+  void eviction(int node) {
+    counts.increment(EVICTIONS * nodes + node);
+  }
+
+  void forward(int node) {
+    counts.increment(FORWARDS * nodes + node);
+  }
+
+  void bypass(int node) {
+    counts.increment(BYPASSES * nodes + node);
+  }
+
+  /** {@code bytes} of a block of node {@code node} handed to a transport in place. */
+  void inPlace(int node, long bytes) {
+    counts.add(IN_PLACE_BYTES * nodes + node, bytes);
   }
 
   /** A miss on node {@code node} read through (a miss and a read-through). */
   void readThrough(int node) {
-    misses[node].increment();
-    readThroughs[node].increment();
-  }
-
-  private static LongAdder[] adders(int n) {
-    LongAdder[] a = new LongAdder[n];
-    for (int i = 0; i < n; i++) {
-      a[i] = new LongAdder();
-    }
-    return a;
+    counts.increment(MISSES * nodes + node);
+    counts.increment(READ_THROUGHS * nodes + node);
   }
 
   /**
@@ -56,15 +77,12 @@ public final class CacheCounters {
   }
 
   public Snapshot snapshot() {
-    return new Snapshot(sum(hits), sum(misses), sum(evictions), sum(forwards),
-        sum(bypasses), sum(inPlaceBytes), sum(readThroughs));
+    long[] all = counts.snapshot();
+    return new Snapshot(kind(all, HITS), kind(all, MISSES), kind(all, EVICTIONS), kind(all, FORWARDS),
+        kind(all, BYPASSES), kind(all, IN_PLACE_BYTES), kind(all, READ_THROUGHS));
   }
 
-  private static long[] sum(LongAdder[] a) {
-    long[] out = new long[a.length];
-    for (int i = 0; i < a.length; i++) {
-      out[i] = a[i].sum();
-    }
-    return out;
+  private long[] kind(long[] all, int kind) {
+    return Arrays.copyOfRange(all, kind * nodes, (kind + 1) * nodes);
   }
 }

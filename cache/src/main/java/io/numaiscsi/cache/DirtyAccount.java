@@ -1,7 +1,7 @@
 package io.numaiscsi.cache;
 
+import io.numaiscsi.counters.PerThreadCounters;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One device's dirty bytes (write-back) against its two limits, and what its write-back batches wrote. Dirty bytes
@@ -11,15 +11,20 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Above the soft limit ({@code dirty-ratio} of the capacity) the background flusher starts a batch. A write that
  * would take the dirty bytes above the hard limit waits (parks, like a write finding no slot) and asks for a batch
  * inline, so writers faster than the backing device cannot fill the cache with dirty blocks.
+ *
+ * <p>The dirty bytes are a shared total the partitions change under their own locks and every write checks, so they
+ * are one atomic value; the batches and bytes written back are counters for the metrics, counted by whichever thread
+ * starts a batch or completes its writes ({@link PerThreadCounters}).
  */
 final class DirtyAccount {
+  private static final int BATCHES = 0;
+  private static final int WRITTEN_BACK = 1;
   private final AtomicLong bytes = new AtomicLong();
   private final int blockSize;
   final long capacity;
   final long softLimit;
   final long hardLimit;
-  private final LongAdder batches = new LongAdder();
-  private final LongAdder writtenBack = new LongAdder();
+  private final PerThreadCounters writeback = new PerThreadCounters(2);
   /** A write waited on the hard limit since the flusher last looked. */
   private volatile boolean throttled;
   private volatile Runnable onSoftCrossing = () -> { };
@@ -75,18 +80,18 @@ final class DirtyAccount {
   }
 
   void batchStarted() {
-    batches.increment();
+    writeback.increment(BATCHES);
   }
 
   void wroteBack(int n) {
-    writtenBack.add(n);
+    writeback.add(WRITTEN_BACK, n);
   }
 
   long batches() {
-    return batches.sum();
+    return writeback.get(BATCHES);
   }
 
   long writtenBackBytes() {
-    return writtenBack.sum();
+    return writeback.get(WRITTEN_BACK);
   }
 }

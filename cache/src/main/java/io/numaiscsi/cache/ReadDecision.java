@@ -86,7 +86,7 @@ final class ReadDecision {
   private int fill(long block, int g0, int g1, int blockBytes, boolean ahead, FillWaiter waiter, int[] slots, int i) {
     int s = t.acquire();
     if (s < 0) {
-      counters.bypasses[node].increment();
+      counters.bypass(node);
       slots[i] = -1;
       return BYPASS;
     }
@@ -103,7 +103,7 @@ final class ReadDecision {
                      int i) {
     if (t.covers(s, g0, g1)) {
       t.pin(s);
-      counters.hits[node].increment();
+      counters.hit(node);
       slots[i] = s;
       return HIT;
     }
@@ -136,7 +136,7 @@ final class ReadDecision {
     }
     dst.writeBytes(t.view(s), from, to - from);
     t.used(s);
-    counters.hits[node].increment();
+    counters.hit(node);
     return COPIED;
   }
 
@@ -147,7 +147,7 @@ final class ReadDecision {
 
   private void waitFor(int s, FillWaiter waiter, int[] slots, int i) {
     t.io(s).addWaiter(waiter);
-    counters.misses[node].increment();
+    counters.miss(node);
     slots[i] = s;
   }
 }

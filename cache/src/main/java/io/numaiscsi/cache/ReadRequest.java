@@ -237,7 +237,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
       long end = Math.min(offset + length, (block + 1) * blockSize);
       int n = (int) (end - start);
       view.add(p, slots[i], (int) (start - block * blockSize), n);
-      counters.inPlaceBytes[p.node()].add(n);
+      counters.inPlace(p.node(), n);
     }
     buf = view;
     finish(IoStatus.OK);

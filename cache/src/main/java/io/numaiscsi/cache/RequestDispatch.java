@@ -30,7 +30,7 @@ final class RequestDispatch {
       if (node != arrival) {
         r.routed = true;
         r.servingNode = node;
-        counters.forwards[node].increment();
+        counters.forward(node);
         if (executors.execute(node, r)) {
           return;
         }

@@ -195,7 +195,7 @@ final class SlotTable {
     lru.remove(s);
     map.remove(blockOf[s]);
     mapped[s] = false;
-    counters.evictions[node].increment();
+    counters.eviction(node);
     lastEviction = missClock;
     return s;
   }

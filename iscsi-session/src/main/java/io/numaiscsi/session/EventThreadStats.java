@@ -1,11 +1,11 @@
 package io.numaiscsi.session;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import io.numaiscsi.counters.SingleWriterCounters;
 
 /**
  * Counters of one event thread: commands completed, and per-stage queueing delay as nanosecond sums and
  * counts (mean = sum / count), as in the reference study's enqueue/dequeue timestamps. Written only by
- * the owning thread (lazySet), read by the metrics scraper.
+ * the owning thread ({@link SingleWriterCounters}), read by the metrics scraper.
  */
 public final class EventThreadStats {
     /** The stages a command passes through; each delay is measured from the previous stamp. */
@@ -18,12 +18,15 @@ public final class EventThreadStats {
         COMPLETION_QUEUE
     }
 
+    private static final int STAGES = Stage.values().length;
+    private static final int COMMANDS = 0;
+    private static final int EXECUTED = 1;
+    private static final int BYTES = 2;
+    private static final int DELAY_SUM = 3;
+    private static final int DELAY_COUNT = DELAY_SUM + STAGES;
+
     private final Thread thread;
-    private final AtomicLongArray delaySum = new AtomicLongArray(Stage.values().length);
-    private final AtomicLongArray delayCount = new AtomicLongArray(Stage.values().length);
-    private volatile long commands;
-    private volatile long executed;
-    private volatile long bytes;
+    private final SingleWriterCounters counts = new SingleWriterCounters(DELAY_COUNT + STAGES);
 
     EventThreadStats(Thread thread) {
         this.thread = thread;
@@ -34,40 +37,37 @@ public final class EventThreadStats {
     }
 
     void stage(Stage stage, long nanos) {
-        int i = stage.ordinal();
-        delaySum.lazySet(i, delaySum.get(i) + nanos);
-        delayCount.lazySet(i, delayCount.get(i) + 1);
+        counts.add(DELAY_SUM + stage.ordinal(), nanos);
+        counts.increment(DELAY_COUNT + stage.ordinal());
     }
 
-    @SuppressWarnings("NonAtomicOperationOnVolatileField") // single writer
     void completed(int transferredBytes) {
-        commands++;
-        bytes += transferredBytes;
+        counts.increment(COMMANDS);
+        counts.add(BYTES, transferredBytes);
     }
 
     /** A command started executing on this thread (its LUN's thread). */
-    @SuppressWarnings("NonAtomicOperationOnVolatileField") // single writer
     void executed() {
-        executed++;
+        counts.increment(EXECUTED);
     }
 
     public long executedCommands() {
-        return executed;
+        return counts.get(EXECUTED);
     }
 
     public long commands() {
-        return commands;
+        return counts.get(COMMANDS);
     }
 
     public long bytes() {
-        return bytes;
+        return counts.get(BYTES);
     }
 
     public long delaySumNanos(Stage stage) {
-        return delaySum.get(stage.ordinal());
+        return counts.get(DELAY_SUM + stage.ordinal());
     }
 
     public long delayCount(Stage stage) {
-        return delayCount.get(stage.ordinal());
+        return counts.get(DELAY_COUNT + stage.ordinal());
     }
 }

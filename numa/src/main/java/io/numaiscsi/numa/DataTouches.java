@@ -2,7 +2,7 @@ package io.numaiscsi.numa;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
-import java.util.concurrent.atomic.LongAdder;
+import io.numaiscsi.counters.PerThreadCounters;
 
 /**
  * Every byte a CPU or an RDMA device touches on one data path (a logical unit's, or an iSER portal's transport), by
@@ -10,6 +10,9 @@ import java.util.concurrent.atomic.LongAdder;
  * its destination, so it is recorded twice. The kernel's socket copies are recorded on their user-space side (the
  * kernel's own buffers are its business), by the thread that makes the system call. Unknown nodes (an unpinned
  * thread, a heap array, the page cache, a NIC with no node) are kept apart and count as not local.
+ *
+ * <p>Many threads record into one (a unit's thread, connection threads, backing I/O and cache workers): each counts in
+ * cells of its own ({@link PerThreadCounters}), summed when read.
  */
 public final class DataTouches {
   /** Who touched the bytes. */
@@ -35,16 +38,13 @@ public final class DataTouches {
   private final int nodes;
   private final int width;
   /** [kind][cpuNode + 1][memNode + 1], flattened; index 0 of a node axis is "unknown". */
-  private final LongAdder[] bytes;
+  private final PerThreadCounters bytes;
 
   public DataTouches(NodeLocator locator) {
     this.locator = locator;
     this.nodes = locator.nodes();
     this.width = nodes + 1;
-    this.bytes = new LongAdder[KINDS.length * width * width];
-    for (int i = 0; i < bytes.length; i++) {
-      bytes[i] = new LongAdder();
-    }
+    this.bytes = new PerThreadCounters(KINDS.length * width * width);
   }
 
   /** A recorder for tests and for units nobody measures. */
@@ -131,7 +131,7 @@ public final class DataTouches {
   }
 
   private void add(Kind kind, int cpu, int mem, long length) {
-    bytes[index(kind, cpu, mem)].add(length);
+    bytes.add(index(kind, cpu, mem), length);
   }
 
   private int index(Kind kind, int cpu, int mem) {
@@ -144,7 +144,7 @@ public final class DataTouches {
 
   /** Bytes touched so far by {@code kind} from a CPU of {@code cpuNode} in memory of {@code memNode} (-1: unknown). */
   public long bytes(Kind kind, int cpuNode, int memNode) {
-    return bytes[index(kind, cpuNode, memNode)].sum();
+    return bytes.get(index(kind, cpuNode, memNode));
   }
 
   /** Bytes of every kind touched by a CPU on the same node as the memory. */
@@ -161,8 +161,8 @@ public final class DataTouches {
   /** Bytes of every kind. */
   public long totalBytes() {
     long sum = 0;
-    for (LongAdder a : bytes) {
-      sum += a.sum();
+    for (long b : bytes.snapshot()) {
+      sum += b;
     }
     return sum;
   }

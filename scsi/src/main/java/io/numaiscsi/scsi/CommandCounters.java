@@ -1,14 +1,16 @@
 package io.numaiscsi.scsi;
 
-import java.util.concurrent.atomic.AtomicLongArray;
+import io.numaiscsi.counters.PerThreadCounters;
+import io.numaiscsi.counters.SingleWriterCounters;
 
 /**
  * What one logical unit's commands did, for the metrics: commands and bytes by {@link Op}, a latency histogram with
  * fixed buckets per op, commands executing now, CHECK CONDITIONs by sense key. One per unit, made with it.
  *
- * <p>Commands are counted on the unit's thread, the one writer ({@link #started}, {@link #completed}): release stores,
- * no lock, nothing allocated. CHECK CONDITIONs may also come from a connection's thread (a CDB refused while it is
- * decoded), so those counters add atomically. Readers on other threads see each value as of some recent moment.
+ * <p>Commands are counted on the unit's thread, the one writer ({@link #started}, {@link #completed}):
+ * {@link SingleWriterCounters}, no lock, nothing allocated. CHECK CONDITIONs may also come from a connection's thread (a
+ * CDB refused while it is decoded), so each thread counts those in cells of its own ({@link PerThreadCounters}).
+ * Readers on other threads see each value as of some recent moment.
  */
 public final class CommandCounters {
   /** How a command is counted. */
@@ -38,16 +40,19 @@ public final class CommandCounters {
   private static final int BUCKETS = BOUNDS_NANOS.length + 1;
   private static final int OPS = Op.values().length;
 
-  private final AtomicLongArray commands = new AtomicLongArray(OPS);
-  private final AtomicLongArray bytes = new AtomicLongArray(OPS);
-  private final AtomicLongArray latencySumNanos = new AtomicLongArray(OPS);
-  private final AtomicLongArray latencyBuckets = new AtomicLongArray(OPS * BUCKETS);
-  private final AtomicLongArray checkConditions = new AtomicLongArray(16);
-  private final AtomicLongArray started = new AtomicLongArray(1);
+  // the unit thread's counters: per op, commands, bytes, latency sum and buckets; then commands started
+  private static final int COMMANDS = 0;
+  private static final int BYTES = OPS;
+  private static final int LATENCY_SUM = 2 * OPS;
+  private static final int LATENCY_BUCKETS = 3 * OPS;
+  private static final int STARTED = LATENCY_BUCKETS + OPS * BUCKETS;
+
+  private final SingleWriterCounters counts = new SingleWriterCounters(STARTED + 1);
+  private final PerThreadCounters checkConditions = new PerThreadCounters(16);
 
   /** A command starts executing on the unit's thread. */
   public void started() {
-    started.lazySet(0, started.get(0) + 1);
+    counts.increment(STARTED);
   }
 
   /**
@@ -56,15 +61,14 @@ public final class CommandCounters {
    */
   public void completed(ScsiTask task, long latencyNanos) {
     int op = Op.of(task.kind).ordinal();
-    commands.lazySet(op, commands.get(op) + 1);
+    counts.increment(COMMANDS + op);
     int status = task.status();
     if (status == ScsiStatus.GOOD && op != Op.OTHER.ordinal() && task.unit != null) {
-      bytes.lazySet(op, bytes.get(op) + task.blocks * task.unit.blockSize);
+      counts.add(BYTES + op, task.blocks * task.unit.blockSize);
     }
     long nanos = Math.max(0, latencyNanos);
-    latencySumNanos.lazySet(op, latencySumNanos.get(op) + nanos);
-    int i = op * BUCKETS + bucket(nanos);
-    latencyBuckets.lazySet(i, latencyBuckets.get(i) + 1);
+    counts.add(LATENCY_SUM + op, nanos);
+    counts.increment(LATENCY_BUCKETS + op * BUCKETS + bucket(nanos));
     if (status == ScsiStatus.CHECK_CONDITION) {
       checkCondition(task);
     }
@@ -73,7 +77,7 @@ public final class CommandCounters {
   /** {@code task} ended with CHECK CONDITION outside the unit's thread, or without executing; any thread. */
   public void checkCondition(ScsiTask task) {
     if (task.senseLength() > 0) {
-      checkConditions.incrementAndGet(SenseData.senseKey(task.senseBuffer()));
+      checkConditions.increment(SenseData.senseKey(task.senseBuffer()));
     }
   }
 
@@ -87,21 +91,21 @@ public final class CommandCounters {
 
   /** Commands of {@code op} completed so far. */
   public long commands(Op op) {
-    return commands.get(op.ordinal());
+    return counts.get(COMMANDS + op.ordinal());
   }
 
   /** Bytes moved by {@code op} commands that ended GOOD (0 for {@link Op#OTHER}). */
   public long bytes(Op op) {
-    return bytes.get(op.ordinal());
+    return counts.get(BYTES + op.ordinal());
   }
 
   /** Commands started and not completed yet (never negative). */
   public long executing() {
     long done = 0;
     for (int i = 0; i < OPS; i++) {
-      done += commands.get(i);
+      done += counts.get(COMMANDS + i);
     }
-    return Math.max(0, started.get(0) - done);
+    return Math.max(0, counts.get(STARTED) - done);
   }
 
   /** CHECK CONDITIONs with sense key {@code key} (0..15). */
@@ -122,12 +126,12 @@ public final class CommandCounters {
   public long[] latencyBuckets(Op op) {
     long[] out = new long[BUCKETS];
     for (int i = 0; i < BUCKETS; i++) {
-      out[i] = latencyBuckets.get(op.ordinal() * BUCKETS + i);
+      out[i] = counts.get(LATENCY_BUCKETS + op.ordinal() * BUCKETS + i);
     }
     return out;
   }
 
   public long latencySumNanos(Op op) {
-    return latencySumNanos.get(op.ordinal());
+    return counts.get(LATENCY_SUM + op.ordinal());
   }
 }
