@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * Write-back durability under {@code kill -9}: what the daemon acknowledged before a SYNCHRONIZE CACHE
  * response, every FUA write, and everything written before the target's last logout (the daemon
  * flushes then) must read back exactly after the daemon is SIGKILLed and started again on the same
- * data dir. Writes after the last flush may be lost, but each 512-byte sector must then hold either
- * the old or the new data. Writes go over a raw session ({@link RawBlockIo}) to scattered,
+ * data dir, and everything acknowledged before a SIGTERM under load. Writes after the last flush may be lost (kill
+ * -9), but each 512-byte sector must then hold either the old or the new data. Writes go over a raw session ({@link RawBlockIo}) to scattered,
  * non-overlapping extents of 1-128 sectors, many of them straddling a 64 KiB cache block boundary.
  */
 @Tag("it")
@@ -129,6 +129,64 @@ class WriteBackDurabilityTest {
             }
             report(name, "SIGKILL after the last logout: all " + written.size() + " extents were in the backing file "
                     + flushMillis + " ms after the Logout Response and read back exactly after the restart");
+            daemon.assertAlive();
+        }
+    }
+
+    /**
+     * SIGTERM while four sessions keep the write-back cache full of dirty blocks, each write covering parts of two
+     * blocks (so blocks are read in before they are written, and writes wait for a free block when the stop comes): the daemon writes what it acknowledged to the store before it exits 0, and logs no error on
+     * the way (the soak found a stop that lost its completion thread this way and waited for ever on its flush).
+     */
+    @Test
+    void sigtermUnderLoadWritesEverythingAcknowledgedAndExitsCleanly() throws Exception {
+        String name = "WriteBackDurabilityTest-sigterm";
+        try (RestartableDaemon daemon = RestartableDaemon.start(name, setup())) {
+            List<Extent> written = extents(200, 0);
+            List<Integer> loadSlots = new ArrayList<>(freeSlots.subList(0, 1024));
+            RawBlockIo io = RawBlockIo.login(daemon.target());
+            write(io, written);
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicLong loadWrites = new java.util.concurrent.atomic.AtomicLong();
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                List<Integer> mine = loadSlots.subList(w * 256, (w + 1) * 256);
+                Thread t = new Thread(() -> {
+                    byte[] data = new byte[(SLOT_SECTORS - 56) * RawBlockIo.BLOCK]; // parts of two cache blocks
+                    new Random(mine.get(0)).nextBytes(data);
+                    try (RawBlockIo load = RawBlockIo.login(daemon.target())) {
+                        for (int i = 0; !stop.get(); i++) {
+                            load.write((long) mine.get(i % mine.size()) * SLOT_SECTORS + 3, data, false);
+                            loadWrites.incrementAndGet();
+                        }
+                    } catch (IOException | RuntimeException | AssertionError e) {
+                        // the stop closes the session: the writer ends there
+                    }
+                }, "load-" + w);
+                t.start();
+                writers.add(t);
+            }
+            long t0 = System.nanoTime();
+            while (loadWrites.get() < 2000 && System.nanoTime() - t0 < Duration.ofSeconds(60).toNanos()) {
+                Thread.sleep(50);
+            }
+            long logBefore = Files.size(daemon.log());
+            int exit = daemon.restart();
+            stop.set(true);
+            for (Thread t : writers) {
+                t.join(30_000);
+            }
+            io.close();
+            String stopLog = Files.readString(daemon.log()).substring((int) logBefore);
+            assertEquals(0, exit, "exit code of the SIGTERMed daemon\n" + stopLog);
+            List<String> errors = stopLog.lines()
+                    .filter(l -> l.matches("^\\S+ ERROR .*") || l.startsWith("Exception in thread")).toList();
+            assertTrue(errors.isEmpty(), "errors logged while stopping: " + errors + "\n" + stopLog);
+            try (RawBlockIo again = RawBlockIo.login(daemon.target())) {
+                assertReadBack(again, written, "acknowledged before the SIGTERM", daemon);
+            }
+            report(name, "SIGTERM with " + loadWrites.get() + " 100 KiB load writes done by four sessions and more in "
+                    + "flight: exit 0, no error logged, all " + written.size() + " acknowledged extents read back");
             daemon.assertAlive();
         }
     }

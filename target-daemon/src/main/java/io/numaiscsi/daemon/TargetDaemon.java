@@ -406,6 +406,7 @@ public final class TargetDaemon implements AutoCloseable {
         }
         if (registry != null) {
             registry.releaseSharedImages(java.time.Duration.ofSeconds(30));
+            registry.flushAll(java.time.Duration.ofSeconds(60));
         }
         if (eventLoops != null) {
             eventLoops.close();

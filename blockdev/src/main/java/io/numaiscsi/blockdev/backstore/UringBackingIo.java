@@ -245,11 +245,17 @@ final class UringBackingIo implements BackingIo {
       IoRequest r = head;
       head = r.next;
       r.next = null;
-      IoStatus status = RingTransfer.apply(r, r.result, bufferedFd, alignment);
-      if (status == null) {
-        start(r);
-      } else {
-        finish(r, status);
+      try {
+        IoStatus status = RingTransfer.apply(r, r.result, bufferedFd, alignment);
+        if (status == null) {
+          start(r);
+        } else {
+          finish(r, status);
+        }
+      } catch (RuntimeException e) {
+        // a completion's callback failed: the reaper must go on, or every request after it waits for ever
+        LOG.error("{}: an I/O completion failed ({}); the reaper goes on (stack trace at DEBUG)", file, e.getMessage());
+        LOG.debug("the failed completion", e);
       }
     }
   }

@@ -193,6 +193,24 @@ class UringBackingIoTest {
 
   @ParameterizedTest
   @EnumSource(Engine.class)
+  void aCompletionThatThrowsDoesNotStopTheCompletionsAfterIt(Engine engine) throws Exception {
+    d = open(engine, "disk.img", true);
+    Completion thrower = new Completion();
+    d.read(0, 4096, aligned(4096), s -> {
+      thrower.ioComplete(s);
+      throw new IllegalStateException("a callback's bug");
+    });
+    assertEquals(IoStatus.OK, thrower.await());
+    for (int i = 0; i < 8; i++) {
+      assertArrayEquals(new byte[4096], read((long) i * 4096, 4096, aligned(4096)), "read " + i + " after it");
+    }
+    if (engine == Engine.IO_URING) {
+      assertTrue(reapers.stream().allMatch(Thread::isAlive), "the reaper goes on");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Engine.class)
   void closeWithRequestsInFlightCompletesEveryOneAndRefusesNewOnes(Engine engine) throws Exception {
     d = open(engine, "disk.img", true);
     List<Completion> done = new ArrayList<>();

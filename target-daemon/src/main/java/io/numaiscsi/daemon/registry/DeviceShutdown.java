@@ -2,8 +2,13 @@ package io.numaiscsi.daemon.registry;
 
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,6 +18,38 @@ final class DeviceShutdown {
     private static final long FLUSH_TIMEOUT_SECONDS = 30;
 
     private DeviceShutdown() {
+    }
+
+    /**
+     * Flushes every LUN's device at once and waits for all, at most {@code limit}: at a stop, while the LUNs' threads
+     * still run (a write in flight when its connection closed completes through them), so that what a write-back
+     * cache holds reaches the store before anything is closed.
+     */
+    static void flushAll(List<RegisteredLun> luns, Duration limit) {
+        List<CompletableFuture<IoStatus>> flushes = new ArrayList<>(luns.size());
+        for (RegisteredLun lun : luns) {
+            CompletableFuture<IoStatus> flushed = new CompletableFuture<>();
+            flushes.add(flushed);
+            lun.device().flush(flushed::complete);
+        }
+        long deadline = System.nanoTime() + limit.toNanos();
+        for (int i = 0; i < luns.size(); i++) {
+            String what = "target " + luns.get(i).target() + " LUN " + luns.get(i).definition().id();
+            try {
+                IoStatus s = flushes.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (s != IoStatus.OK) {
+                    LOG.error("{}: writing its cached data to the store failed at the stop: {}", what, s);
+                }
+            } catch (TimeoutException e) {
+                LOG.error("{}: its cached data was not written to the store within {} s of the stop; what the cache "
+                        + "still held is lost", what, limit.toSeconds());
+            } catch (ExecutionException e) {
+                LOG.error("{}: writing its cached data to the store failed at the stop: {}", what, e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     static void flushAndClose(BlockDevice device, String what) {

@@ -421,6 +421,11 @@ public final class TargetRegistry implements AutoCloseable {
         }
     }
 
+    /** Writes what every LUN's cache holds to its store, at most {@code limit}; while the LUNs' threads still run. */
+    public void flushAll(java.time.Duration limit) {
+        DeviceShutdown.flushAll(List.copyOf(open), limit);
+    }
+
     @Override
     public void close() {
         provisioningChecks.close();
