@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -39,7 +40,8 @@ public final class ConfigLoader {
         } catch (CharacterCodingException e) {
             throw new ConfigException(source, 0, 0, "", "is not UTF-8 text", e);
         } catch (IOException e) {
-            throw new ConfigException(source, 0, 0, "", "cannot be read: " + e, e);
+            throw new ConfigException(source, 0, 0, "", "cannot be read: " + (e instanceof AccessDeniedException
+                    ? "permission denied (run as a user who may read it)" : e.getMessage()), e);
         }
         return parse(text, source);
     }

@@ -110,7 +110,7 @@ class AdminCliTest {
             c.ping();
         }
         String log = Files.readString(daemon.log(), java.nio.charset.StandardCharsets.ISO_8859_1);
-        assertTrue(log.contains("admin: add LUN 1 (RAM, 8388608 bytes) to " + iqn), daemon.logTail());
+        assertTrue(log.contains("admin: add LUN 1 (ram, 8388608 bytes) to " + iqn), daemon.logTail());
         assertTrue(log.contains("admin: remove LUN 1 from " + iqn), daemon.logTail());
         TestConnection.assertFreshSessionWorks(daemon);
     }

@@ -148,7 +148,7 @@ class AdminTargetsTest {
                 "a deleted target: refused as not allowed (the daemon does not tell who may probe names)");
 
         String log = Files.readString(daemon.log(), StandardCharsets.ISO_8859_1);
-        for (String audit : List.of("admin: add target " + MADE, "admin: add LUN 0 (RAM, 8388608 bytes) to " + MADE,
+        for (String audit : List.of("admin: add target " + MADE, "admin: add LUN 0 (ram, 8388608 bytes) to " + MADE,
                 "admin: change access rules, CHAP or alias of target " + MADE, "admin: remove target " + MADE)) {
             assertTrue(log.contains(audit), audit + "\n" + daemon.logTail());
         }

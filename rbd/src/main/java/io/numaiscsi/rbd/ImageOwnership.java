@@ -128,7 +128,8 @@ public final class ImageOwnership implements AutoCloseable {
       throw new IOException(device.name() + ": interrupted while taking the image's lock");
     } catch (java.util.concurrent.ExecutionException e) {
       o.close();
-      throw e.getCause() instanceof IOException io ? io : new IOException(device.name() + ": " + e.getCause(), e);
+      throw e.getCause() instanceof IOException io ? io : new IOException(device.name() + ": " + (e.getCause().getMessage() != null
+          ? e.getCause().getMessage() : "taking the image's lock failed unexpectedly"), e);
     }
     o.thread.scheduleWithFixedDelay(o::check, 1, 1, TimeUnit.SECONDS);
     return o;

@@ -33,7 +33,7 @@ final class ConfigFileSecrecy {
         try {
             problem = problem(file, config);
         } catch (IOException e) {
-            throw new ConfigException(file.toString(), 0, "", "cannot read its mode: " + e);
+            throw new ConfigException(file.toString(), 0, "", "cannot read its mode: " + Reasons.of(e));
         }
         if (problem == null) {
             return null;

@@ -113,7 +113,8 @@ public final class Main implements Callable<Integer> {
         } catch (ConfigException e) {
             LOG.error("reload refused, nothing changed: {}", e.getMessage());
         } catch (RuntimeException e) {
-            LOG.error("reload failed", e);
+            LOG.error("reload failed: {}; the changes before it were applied (see the lines above)", Reasons.of(e));
+            LOG.debug("reload failed", e);
         } finally {
             systemd.ready();
         }
@@ -230,7 +231,7 @@ public final class Main implements Callable<Integer> {
             daemon.close();
             return EXIT_STARTUP;
         } catch (Exception e) {
-            System.err.println("numa-iscsi-target: cannot start: " + (e.getMessage() != null ? e.getMessage() : e));
+            System.err.println("numa-iscsi-target: cannot start: " + Reasons.of(e));
             LOG.debug("start failed", e);
             daemon.close();
             if (group != null) {
@@ -253,9 +254,10 @@ public final class Main implements Callable<Integer> {
                 endpoint = new MetricsEndpoint(metricsAt.host(), metricsAt.port(), metrics,
                         new StatusPage(daemon.registry()::targets, daemon.registry()::luns, daemon.sessions()));
             } catch (Exception e) {
-                System.err.println("--metrics " + metrics + ": " + e.getMessage());
+                System.err.println("numa-iscsi-target: cannot start: --metrics " + metrics + ": " + Reasons.of(e));
+                LOG.debug("metrics endpoint failed", e);
                 daemon.close();
-                return EXIT_CONFIG;
+                return EXIT_STARTUP; // the address was checked free before the start: a start refused, not an option
             }
         }
         AdminSocket admin = null;

@@ -324,8 +324,10 @@ public final class TargetDaemon implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 break;
             } catch (java.util.concurrent.ExecutionException e) {
-                LOG.error("reload: {} failed: {}", op, e.getCause().getMessage());
-                failures.add(e.getCause().getMessage());
+                // the registry's exception repeats the operation in its message: the store's own says why
+                Throwable why = e.getCause().getCause() instanceof java.io.IOException io ? io : e.getCause();
+                LOG.error("reload: {} failed: {}", op, Reasons.of(why));
+                failures.add(op + ": " + Reasons.of(why));
             }
         }
         LOG.info("reload: {} of {} change(s) applied", applied, plan.operations().size());

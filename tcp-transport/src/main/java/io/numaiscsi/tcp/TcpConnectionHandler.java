@@ -158,7 +158,10 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.warn("dropping connection from {}: {}", remoteAddress(), cause.toString(), cause);
+        String reason = cause.getMessage() == null || cause.getMessage().isBlank()
+                ? "an unexpected error (with --log-level debug the log says where)" : cause.getMessage();
+        LOG.warn("dropping connection from {}: {}", remoteAddress(), reason);
+        LOG.debug("dropping connection from {}", remoteAddress(), cause);
         ctx.close();
     }
 

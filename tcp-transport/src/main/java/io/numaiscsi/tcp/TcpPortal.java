@@ -85,14 +85,16 @@ public final class TcpPortal implements AutoCloseable {
         if (!bind.isSuccess()) {
             Throwable cause = bind.cause();
             throw new IOException("cannot listen on " + new Portal(host, port) + ": "
-                    + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
+                    + (cause.getMessage() == null ? "the system refused it" : cause.getMessage()), cause);
         }
         Channel ch = bind.channel();
         synchronized (listeners) {
             listeners.add(new Listener(ch, through));
         }
         InetSocketAddress bound = (InetSocketAddress) ch.localAddress();
-        LOG.info("listening on {}:{} (iSCSI/TCP, {})", host, bound.getPort(), channelClass.getSimpleName());
+        String io = channelClass.getSimpleName().startsWith("Epoll") ? "epoll"
+                : channelClass.getSimpleName().startsWith("IoUring") ? "io_uring" : "NIO";
+        LOG.info("listening on {}:{} (iSCSI/TCP, {})", host, bound.getPort(), io);
         return bound;
     }
 

@@ -78,8 +78,8 @@ final class DeviceNode {
     }
     if (errno == LibC.EACCES || errno == LibC.EPERM) {
       return new IOException("the daemon's user (uid " + ProcessUser.uid() + ") cannot open block device " + device
-          + (access.writable() ? " for reading and writing: " : " for reading: ") + reason + "; give it access with a udev rule (README: \"Exporting a disk,"
-          + " a zvol or an LVM volume\")");
+          + (access.writable() ? " for reading and writing: " : " for reading: ") + reason + "; give it access with a udev rule (docs/backing-stores.md,"
+          + " \"Permissions and udev\")");
     }
     return new IOException("cannot open block device " + device + ": " + reason);
   }

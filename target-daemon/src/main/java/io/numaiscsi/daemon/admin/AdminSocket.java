@@ -206,10 +206,10 @@ public final class AdminSocket implements AutoCloseable {
         } catch (AdminError e) {
             return id == null ? null : error(id, e.code, e.getMessage());
         } catch (RuntimeException e) {
-            LOG.error("admin {} failed", method, e);
-            // the client sees plain words; the class and stack trace are in the log line above
-            return id == null ? null : error(id, AdminError.FAILED, method + " failed: "
-                    + (e.getMessage() == null ? "an internal error (see the daemon's log)" : e.getMessage()));
+            String reason = io.numaiscsi.daemon.Reasons.of(e);
+            LOG.error("admin {} failed: {}", method, reason);
+            LOG.debug("admin {} failed", method, e); // the class and stack trace, for a report
+            return id == null ? null : error(id, AdminError.FAILED, method + " failed: " + reason);
         }
         if (id == null) {
             return null;

@@ -44,8 +44,11 @@ final class ConfigSave {
             throw new AdminError(AdminError.FAILED, "config.save: the running configuration does not make a valid "
                     + "config file, nothing was written: " + e.getMessage());
         } catch (IOException | RuntimeException e) {
-            AUDIT.warn("admin: config.save to {} failed: {}", path, e.toString());
-            throw new AdminError(AdminError.FAILED, "config.save: cannot write " + path + ": " + e);
+            String reason = io.numaiscsi.daemon.Reasons.of(e);
+            AUDIT.warn("admin: config.save to {} failed: {}", path, reason);
+            throw new AdminError(AdminError.FAILED, "config.save: cannot write " + path + ": " + reason
+                    + " (save writes a temporary file beside it: the directory must exist and be writable by the "
+                    + "daemon's user)");
         }
         if (isTheConfigFile(written)) {
             file.remember(saved);

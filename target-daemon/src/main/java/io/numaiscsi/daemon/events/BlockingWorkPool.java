@@ -154,7 +154,8 @@ public final class BlockingWorkPool implements Executor, AutoCloseable {
         try {
             task.run();
         } catch (Throwable t) {
-            LOG.error("{}: a task failed: {}", name, t.toString(), t);
+            LOG.error("{}: a task failed: {}", name, io.numaiscsi.daemon.Reasons.of(t));
+            LOG.debug("{}: a task failed", name, t);
         }
     }
 }

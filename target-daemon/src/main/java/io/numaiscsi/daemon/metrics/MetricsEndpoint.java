@@ -120,7 +120,7 @@ public final class MetricsEndpoint implements AutoCloseable {
         if (e instanceof BindException && String.valueOf(e.getMessage()).contains("in use")) {
             return new IOException(address + " is in use", e);
         }
-        return new IOException(address + " cannot be bound: " + e, e);
+        return new IOException(address + " cannot be bound: " + io.numaiscsi.daemon.Reasons.of(e), e);
     }
 
     public int port() {

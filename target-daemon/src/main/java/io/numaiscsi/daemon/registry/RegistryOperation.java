@@ -21,7 +21,11 @@ public sealed interface RegistryOperation {
     record AddLun(String target, LunDefinition lun) implements RegistryOperation {
         @Override
         public String toString() {
-            return "add LUN " + lun.id() + " (" + lun.backing() + ", " + lun.sizeBytes() + " bytes) to " + target;
+            String backing = lun.backing().name().toLowerCase(java.util.Locale.ROOT);
+            String store = lun.rbd() != null ? "rbd image " + lun.rbd().pool() + "/" + lun.rbd().image()
+                    : lun.sizeBytes() == LunDefinition.FROM_DEVICE ? backing + " " + lun.path()
+                    : backing + (lun.path() != null ? " " + lun.path() : "") + ", " + lun.sizeBytes() + " bytes";
+            return "add LUN " + lun.id() + " (" + store + ") to " + target;
         }
     }
 

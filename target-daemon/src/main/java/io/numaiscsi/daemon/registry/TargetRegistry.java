@@ -369,7 +369,8 @@ public final class TargetRegistry implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted waiting for target " + targetName + "'s LUNs to take their new maps");
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IOException("target " + targetName + ": its LUNs' threads did not take the new maps: " + e, e);
+            throw new IOException("target " + targetName + ": its LUNs' threads did not take the new maps: "
+                    + io.numaiscsi.daemon.Reasons.of(e), e);
         }
     }
 
@@ -382,7 +383,7 @@ public final class TargetRegistry implements AutoCloseable {
             throw new IOException("interrupted waiting for target " + targetName + " LUN " + lun + " to take its size");
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IOException("target " + targetName + " LUN " + lun + ": its thread did not take the new size: "
-                    + e, e);
+                    + io.numaiscsi.daemon.Reasons.of(e), e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.numaiscsi.daemon.reservations;
 
+import io.numaiscsi.daemon.Reasons;
 import io.numaiscsi.daemon.state.DurableFiles;
 import io.numaiscsi.scsi.ReservationState;
 import io.numaiscsi.scsi.ReservationStore;
@@ -53,7 +54,7 @@ final class ReservationFile implements ReservationStore {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            throw new IOException("persistent reservations file " + file + " cannot be read (" + e + "); the daemon"
+            throw new IOException("persistent reservations file " + file + " cannot be read (" + Reasons.of(e) + "); the daemon"
                     + " does not serve target " + target + " LUN " + lun + " without the reservations initiators made"
                     + " with APTPL", e);
         }
