@@ -44,7 +44,8 @@ final class DeviceShutdown {
                 LOG.error("{}: its cached data was not written to the store within {} s of the stop; what the cache "
                         + "still held is lost", what, limit.toSeconds());
             } catch (ExecutionException e) {
-                LOG.error("{}: writing its cached data to the store failed at the stop: {}", what, e.getCause());
+                LOG.error("{}: writing its cached data to the store failed at the stop: {}", what,
+                        e.getCause().getMessage());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -60,13 +61,19 @@ final class DeviceShutdown {
             if (s != IoStatus.OK) {
                 LOG.error("{}: flush before close failed: {}", what, s);
             }
-        } catch (Exception e) {
-            LOG.error("{}: flush before close failed", what, e);
+        } catch (TimeoutException e) {
+            LOG.error("{}: its cached data was not written to the store within {} s while closing it", what,
+                    FLUSH_TIMEOUT_SECONDS);
+        } catch (ExecutionException e) {
+            LOG.error("{}: flush before close failed: {}", what, e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         try {
             device.close();
         } catch (Exception e) {
-            LOG.error("{}: closing the backing store failed", what, e);
+            LOG.error("{}: closing the backing store failed: {}", what, e.getMessage());
+            LOG.debug("closing the backing store", e);
         }
     }
 
