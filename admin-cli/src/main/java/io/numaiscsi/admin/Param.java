@@ -98,15 +98,29 @@ final class Param implements Member {
         Class<?>[] elements = kind.type == List.class ? new Class<?>[] {String.class} : new Class<?>[0];
         CommandLine.ITypeConverter<?>[] converters = kind == Kind.NUMBER
                 ? new CommandLine.ITypeConverter<?>[] {Param::wholeNumber}
-                : kind == Kind.JSON_VALUE ? new CommandLine.ITypeConverter<?>[] {Param::jsonValue}
-                : new CommandLine.ITypeConverter<?>[0];
+                : kind == Kind.JSON_VALUE
+                        ? new CommandLine.ITypeConverter<?>[] {Param::jsonValue}
+                        : new CommandLine.ITypeConverter<?>[0];
         if (name == null) {
-            return PositionalParamSpec.builder().index(String.valueOf(index)).arity(required ? "1" : "0..1")
-                    .required(required).paramLabel(label).type(kind.type).auxiliaryTypes(elements).converters(converters)
-                    .description(description).build();
+            return PositionalParamSpec.builder()
+                    .index(String.valueOf(index))
+                    .arity(required ? "1" : "0..1")
+                    .required(required)
+                    .paramLabel(label)
+                    .type(kind.type)
+                    .auxiliaryTypes(elements)
+                    .converters(converters)
+                    .description(description)
+                    .build();
         }
-        return OptionSpec.builder(name).required(required).paramLabel(label).type(kind.type).auxiliaryTypes(elements)
-                .converters(converters).description(description).build();
+        return OptionSpec.builder(name)
+                .required(required)
+                .paramLabel(label)
+                .type(kind.type)
+                .auxiliaryTypes(elements)
+                .converters(converters)
+                .description(description)
+                .build();
     }
 
     private static JsonNode jsonValue(String text) {
@@ -206,12 +220,13 @@ final class Param implements Member {
     /** The file's first line: a secret typed into a file usually ends with a newline that is not part of it. */
     private String secret(Path file) {
         try {
-            String text = file.toString().equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
+            String text = file.toString().equals("-")
+                    ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
                     : Files.readString(file, StandardCharsets.UTF_8);
             return text.lines().findFirst().orElse("");
         } catch (IOException e) {
-            throw new IllegalArgumentException(name + ": cannot read the secret from " + file + ": "
-                    + Plain.reason(e), e);
+            throw new IllegalArgumentException(
+                    name + ": cannot read the secret from " + file + ": " + Plain.reason(e), e);
         }
     }
 }

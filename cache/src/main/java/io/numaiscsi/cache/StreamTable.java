@@ -6,25 +6,25 @@ package io.numaiscsi.cache;
  * {@link GhostTable}: a wrong answer only changes how much a miss fills.
  */
 final class StreamTable {
-  private static final int ENTRIES = 8;
-  private final long[] ends = new long[ENTRIES];
-  private int next;
+    private static final int ENTRIES = 8;
+    private final long[] ends = new long[ENTRIES];
+    private int next;
 
-  StreamTable() {
-    java.util.Arrays.fill(ends, -1);
-  }
-
-  /** Records a read of [offset, end); true if it continues one of the recent reads. */
-  boolean follows(long offset, long end) {
-    for (int i = 0; i < ENTRIES; i++) {
-      if (ends[i] == offset) {
-        ends[i] = end;
-        return true;
-      }
+    StreamTable() {
+        java.util.Arrays.fill(ends, -1);
     }
-    int i = next;
-    next = (i + 1) & (ENTRIES - 1);
-    ends[i] = end;
-    return false;
-  }
+
+    /** Records a read of [offset, end); true if it continues one of the recent reads. */
+    boolean follows(long offset, long end) {
+        for (int i = 0; i < ENTRIES; i++) {
+            if (ends[i] == offset) {
+                ends[i] = end;
+                return true;
+            }
+        }
+        int i = next;
+        next = (i + 1) & (ENTRIES - 1);
+        ends[i] = end;
+        return false;
+    }
 }

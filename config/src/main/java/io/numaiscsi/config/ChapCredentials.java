@@ -56,7 +56,8 @@ public final class ChapCredentials {
     /** Same names and secrets (a reload compares the credentials it runs with to those in the file). */
     @Override
     public boolean equals(Object o) {
-        return o instanceof ChapCredentials c && username.equals(c.username)
+        return o instanceof ChapCredentials c
+                && username.equals(c.username)
                 && java.security.MessageDigest.isEqual(secret, c.secret)
                 && java.util.Objects.equals(mutualUsername, c.mutualUsername)
                 && java.util.Arrays.equals(mutualSecret, c.mutualSecret);

@@ -20,13 +20,19 @@ public final class ConfigLoader {
     /** Name of the classpath resource holding the embedded default, next to this class. */
     static final String DEFAULT_RESOURCE = "default-config.yaml";
 
-    private static final List<String> SECTIONS =
-            List.of(DaemonSection.KEY, PortalsSection.KEY, IscsiSection.KEY, TargetsSection.KEY, CacheSection.KEY,
-                    NumaSection.KEY, LimitsSection.KEY, InitiatorsSection.DISCOVERY_KEY, InitiatorsSection.KEY,
-                    GroupSection.KEY);
+    private static final List<String> SECTIONS = List.of(
+            DaemonSection.KEY,
+            PortalsSection.KEY,
+            IscsiSection.KEY,
+            TargetsSection.KEY,
+            CacheSection.KEY,
+            NumaSection.KEY,
+            LimitsSection.KEY,
+            InitiatorsSection.DISCOVERY_KEY,
+            InitiatorsSection.KEY,
+            GroupSection.KEY);
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /** Reads {@code file} (UTF-8) and validates it; errors name the file as given. */
     public static TargetConfig load(Path file) throws ConfigException {
@@ -59,8 +65,9 @@ public final class ConfigLoader {
         if (group == null) {
             targets = TargetsSection.read(top, daemon.dataDir(), secrets);
         } else if (top.optional(TargetsSection.KEY) != null) {
-            throw top.optional(TargetsSection.KEY).error("are the gateway group's (group: " + group.name()
-                    + "): a member's file has none; manage them with numa-iscsi-admin on any member");
+            throw top.optional(TargetsSection.KEY)
+                    .error("are the gateway group's (group: " + group.name()
+                            + "): a member's file has none; manage them with numa-iscsi-admin on any member");
         } else {
             targets = List.of();
         }
@@ -78,8 +85,8 @@ public final class ConfigLoader {
      */
     public static LunDefinition parseLun(String text, String sourceName, TargetConfig config, TargetDefinition target)
             throws ConfigException {
-        return LunSection.readOne(entry(text, sourceName), config.daemon().dataDir(), target, config.targets(),
-                config.group() != null);
+        return LunSection.readOne(
+                entry(text, sourceName), config.daemon().dataDir(), target, config.targets(), config.group() != null);
     }
 
     /**
@@ -96,10 +103,9 @@ public final class ConfigLoader {
      * New settings ({@code alias, allow, allow-networks, chap}; absent keys take the file's defaults) for the running
      * {@code target} of {@code config}; its LUNs stay.
      */
-    public static TargetDefinition parseTargetSettings(String text, String sourceName, TargetConfig config,
-                                                       TargetDefinition target) throws ConfigException {
-        return TargetsSection.readSettings(entry(text, sourceName), target,
-                config);
+    public static TargetDefinition parseTargetSettings(
+            String text, String sourceName, TargetConfig config, TargetDefinition target) throws ConfigException {
+        return TargetsSection.readSettings(entry(text, sourceName), target, config);
     }
 
     /**
@@ -129,9 +135,10 @@ public final class ConfigLoader {
         Fields f = entry(text, sourceName).fields(InitiatorsSection.KEYS);
         String name = f.required("name").text();
         List<InitiatorDefinition> others = config.initiators().stream()
-                .filter(i -> !i.name().equalsIgnoreCase(name)).toList();
-        return InitiatorsSection.readOne(f, ChapSection.Secrets.of(config.withChap(config.discoveryChap(), others),
-                null));
+                .filter(i -> !i.name().equalsIgnoreCase(name))
+                .toList();
+        return InitiatorsSection.readOne(
+                f, ChapSection.Secrets.of(config.withChap(config.discoveryChap(), others), null));
     }
 
     /**

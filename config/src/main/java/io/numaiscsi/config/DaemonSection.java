@@ -10,12 +10,18 @@ import java.util.function.Function;
 final class DaemonSection {
 
     static final String KEY = "daemon";
-    static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model", "secret-file-check",
-            "backing-io", "log-level", "tcp-transport", "event-spin");
+    static final List<String> KEYS = List.of(
+            "data-dir",
+            "io-threads",
+            "event-model",
+            "secret-file-check",
+            "backing-io",
+            "log-level",
+            "tcp-transport",
+            "event-spin");
     static final int DEFAULT_IO_THREADS = 4;
 
-    private DaemonSection() {
-    }
+    private DaemonSection() {}
 
     static DaemonSettings read(Fields root) throws ConfigException {
         Fields f = root.section(KEY, KEYS);
@@ -47,10 +53,18 @@ final class DaemonSection {
             };
         }
         Cursor spin = f.optional("event-spin");
-        java.time.Duration eventSpin = spin == null ? DaemonSettings.DEFAULT_EVENT_SPIN
+        java.time.Duration eventSpin = spin == null
+                ? DaemonSettings.DEFAULT_EVENT_SPIN
                 : spin.duration(java.time.Duration.ofNanos(1000), DaemonSettings.MAX_EVENT_SPIN, true);
-        return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck, backingIo(f), logLevel(f),
-                tcpTransport(f), eventSpin);
+        return new DaemonSettings(
+                dataDir.normalize(),
+                ioThreads,
+                model,
+                secretFileCheck,
+                backingIo(f),
+                logLevel(f),
+                tcpTransport(f),
+                eventSpin);
     }
 
     private static String logLevel(Fields f) throws ConfigException {
@@ -66,12 +80,20 @@ final class DaemonSection {
     }
 
     private static DaemonSettings.TcpTransport tcpTransport(Fields f) throws ConfigException {
-        return choice(f, "tcp-transport", DaemonSettings.TcpTransport.values(),
-                DaemonSettings.TcpTransport::configName, DaemonSettings.TcpTransport.EPOLL);
+        return choice(
+                f,
+                "tcp-transport",
+                DaemonSettings.TcpTransport.values(),
+                DaemonSettings.TcpTransport::configName,
+                DaemonSettings.TcpTransport.EPOLL);
     }
 
     private static DaemonSettings.BackingIo backingIo(Fields f) throws ConfigException {
-        return choice(f, "backing-io", DaemonSettings.BackingIo.values(), DaemonSettings.BackingIo::configName,
+        return choice(
+                f,
+                "backing-io",
+                DaemonSettings.BackingIo.values(),
+                DaemonSettings.BackingIo::configName,
                 DaemonSettings.BackingIo.AUTO);
     }
 
@@ -90,8 +112,8 @@ final class DaemonSection {
             names.add(spelling.apply(v));
         }
         String last = names.remove(names.size() - 1);
-        throw c.error("\"" + c.text() + "\" is not a " + key + " (use " + String.join(", ", names) + " or " + last
-                + ")");
+        throw c.error(
+                "\"" + c.text() + "\" is not a " + key + " (use " + String.join(", ", names) + " or " + last + ")");
     }
 
     /** A file-system path as written (not resolved). */

@@ -44,8 +44,8 @@ public final class NetworkRange {
         }
         byte[] masked = mask(address, prefix);
         if (!Arrays.equals(masked, address)) {
-            throw new IllegalArgumentException("\"" + text + "\" has host bits set (did you mean "
-                    + format(masked) + "/" + prefix + "?)");
+            throw new IllegalArgumentException(
+                    "\"" + text + "\" has host bits set (did you mean " + format(masked) + "/" + prefix + "?)");
         }
         return new NetworkRange(masked, prefix);
     }
@@ -93,7 +93,8 @@ public final class NetworkRange {
     /** Dotted quad, or RFC 5952 IPv6 text (lower case, the longest run of two or more zero groups as "::"). */
     private static String format(byte[] address) {
         if (address.length == 4) {
-            return (address[0] & 0xff) + "." + (address[1] & 0xff) + "." + (address[2] & 0xff) + "." + (address[3] & 0xff);
+            return (address[0] & 0xff) + "." + (address[1] & 0xff) + "." + (address[2] & 0xff) + "."
+                    + (address[3] & 0xff);
         }
         int[] groups = new int[8];
         for (int i = 0; i < 8; i++) {
@@ -129,7 +130,8 @@ public final class NetworkRange {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof NetworkRange other && prefixLength == other.prefixLength
+        return o instanceof NetworkRange other
+                && prefixLength == other.prefixLength
                 && Arrays.equals(network, other.network);
     }
 

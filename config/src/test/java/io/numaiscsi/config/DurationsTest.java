@@ -20,7 +20,8 @@ class DurationsTest {
     @ValueSource(strings = {"5", "5 s", "5S", "1.5s", "s", "", "-1s", "5d"})
     void rejects(String text) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Durations.parse(text));
-        assertEquals("\"" + text + "\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)",
+        assertEquals(
+                "\"" + text + "\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)",
                 e.getMessage());
     }
 

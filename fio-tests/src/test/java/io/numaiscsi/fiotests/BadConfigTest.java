@@ -55,7 +55,9 @@ class BadConfigTest {
     }
 
     private ToolRun run(String name, List<String> args) throws Exception {
-        return ToolRun.run(DaemonProcess.logDir().resolve("BadConfigTest-" + name + ".log"), LIMIT,
+        return ToolRun.run(
+                DaemonProcess.logDir().resolve("BadConfigTest-" + name + ".log"),
+                LIMIT,
                 DaemonProcess.command("BadConfigTest", args));
     }
 
@@ -84,7 +86,8 @@ class BadConfigTest {
         ToolRun r = runWithConfig("bad-value", goodConfig("  queue-depth: 0\n"));
         assertEquals(EXIT_CONFIG, r.exitCode(), r.describe(20));
         String prefix = dir.resolve("bad-value.yaml") + ":4: iscsi.queue-depth: ";
-        assertTrue(r.output().lines().anyMatch(l -> l.startsWith(prefix) && l.length() > prefix.length()),
+        assertTrue(
+                r.output().lines().anyMatch(l -> l.startsWith(prefix) && l.length() > prefix.length()),
                 "expected a line " + prefix + "PROBLEM\n" + r.describe(20));
     }
 

@@ -57,25 +57,31 @@ class FioVerifyTest {
      * no verify error, and wrote and verified every byte of both jobs. Returns fio's output and the log tail, for
      * later messages.
      */
-    static String assertVerifies(String test, IscsiTarget target, long lunBytes, Duration limit,
-                                 Supplier<String> logTail) throws Exception {
+    static String assertVerifies(
+            String test, IscsiTarget target, long lunBytes, Duration limit, Supplier<String> logTail) throws Exception {
         String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-        assertTrue(Files.isExecutable(Path.of(fio)),
+        assertTrue(
+                Files.isExecutable(Path.of(fio)),
                 fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh (bin/run-tests does)");
         Path dir = DaemonProcess.logDir();
         Path job = dir.resolve(test + "-fio.fio");
         Path json = dir.resolve(test + "-fio.json");
         Files.deleteIfExists(json);
         Files.writeString(job, jobFile(target, lunBytes));
-        ToolRun run = ToolRun.run(dir.resolve(test + "-fio.log"), limit,
+        ToolRun run = ToolRun.run(
+                dir.resolve(test + "-fio.log"),
+                limit,
                 List.of(fio, "--output-format=json", "--output=" + json, job.toString()));
         String context = "\n" + run.describe(30) + "\n" + logTail.get();
         assertFalse(run.timedOut(), "fio did not finish" + context);
-        List<String> verifyErrors = run.output().lines()
+        List<String> verifyErrors = run.output()
+                .lines()
                 .filter(l -> l.startsWith("verify:") || l.contains("verify failed"))
                 .collect(Collectors.toList());
-        assertTrue(verifyErrors.isEmpty(), verifyErrors.size() + " verify errors, first: "
-                + verifyErrors.subList(0, Math.min(5, verifyErrors.size())) + context);
+        assertTrue(
+                verifyErrors.isEmpty(),
+                verifyErrors.size() + " verify errors, first: "
+                        + verifyErrors.subList(0, Math.min(5, verifyErrors.size())) + context);
         assertEquals(0, run.exitCode(), "fio exit code" + context);
         if (!Files.exists(json)) {
             fail("fio wrote no JSON " + json + context);
@@ -92,11 +98,15 @@ class FioVerifyTest {
         if (daemon.external()) {
             return;
         }
-        String line = Files.readString(daemon.log()).lines().filter(l -> l.contains("backing I/O: ")).findFirst()
+        String line = Files.readString(daemon.log())
+                .lines()
+                .filter(l -> l.contains("backing I/O: "))
+                .findFirst()
                 .orElse(null);
         assertTrue(line != null, "no 'backing I/O:' line in the daemon log" + context);
         String why = io.numaiscsi.blockdev.backstore.IoUring.unavailableReason();
-        assertTrue(why == null ? line.contains("backing I/O: io_uring") : line.contains("backing I/O: threads"),
+        assertTrue(
+                why == null ? line.contains("backing I/O: io_uring") : line.contains("backing I/O: threads"),
                 line + " (io_uring unavailable here: " + why + ")" + context);
     }
 

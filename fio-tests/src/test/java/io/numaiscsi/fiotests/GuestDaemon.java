@@ -15,8 +15,7 @@ final class GuestDaemon {
     /** Where the guest mounts the run dir. */
     static final String GUEST_RUN = "/vmrun";
 
-    private GuestDaemon() {
-    }
+    private GuestDaemon() {}
 
     static void stage(Path runDir, String config) throws IOException {
         Path jars = runDir.resolve("java");

@@ -48,17 +48,26 @@ final class LoopDevice implements AutoCloseable {
         try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
             f.setLength(bytes);
         }
-        ToolRun r = tool(logName, List.of(losetup().toString(), "--find", "--show", "--sector-size",
-                Integer.toString(sectorSize), "--direct-io=on", file.toString()));
+        ToolRun r = tool(
+                logName,
+                List.of(
+                        losetup().toString(),
+                        "--find",
+                        "--show",
+                        "--sector-size",
+                        Integer.toString(sectorSize),
+                        "--direct-io=on",
+                        file.toString()));
         if (r.exitCode() != 0) {
             Files.deleteIfExists(file);
             throw new IOException("losetup failed: " + r.describe(10));
         }
-        Path device = Path.of(r.output().strip().lines().reduce((a, b) -> b).orElseThrow().strip());
+        Path device = Path.of(
+                r.output().strip().lines().reduce((a, b) -> b).orElseThrow().strip());
         LoopDevice loop = new LoopDevice(device, file, 0, 0);
         try {
-            return new LoopDevice(device, file, blockdev(logName, "--getss", device),
-                    blockdev(logName, "--getpbsz", device));
+            return new LoopDevice(
+                    device, file, blockdev(logName, "--getss", device), blockdev(logName, "--getpbsz", device));
         } catch (Exception | AssertionError e) {
             loop.close();
             throw e;

@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 /** The daemon's {@code /metrics} (Prometheus text exposition), fetched and summed by metric name. */
 record PromText(String text) {
 
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})? (\\S+)$",
-            Pattern.MULTILINE);
+    private static final Pattern SAMPLE =
+            Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})? (\\S+)$", Pattern.MULTILINE);
 
     /**
      * One scrape on a connection of its own, closed after the answer (so no test counts our idle connections), of
@@ -32,8 +32,8 @@ record PromText(String text) {
     }
 
     private static PromText fetchOnce(int port) throws IOException, InterruptedException {
-        java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/metrics")
-                .toURL().openConnection();
+        java.net.HttpURLConnection c = (java.net.HttpURLConnection)
+                URI.create("http://127.0.0.1:" + port + "/metrics").toURL().openConnection();
         c.setConnectTimeout(10_000);
         c.setReadTimeout(10_000);
         c.setRequestProperty("Connection", "close");
@@ -136,11 +136,18 @@ record PromText(String text) {
 
     String cacheSummary() {
         StringBuilder sb = new StringBuilder();
-        for (String n : new String[] {"cache_hits_total", "cache_misses_total", "cache_read_throughs_total",
-                "cache_evictions_total", "cache_in_place_bytes_total", "cache_forwards_total",
-                "cache_bypasses_total"}) {
-            sb.append(String.format("%-27s node0 %14.0f  node1 %14.0f  all %14.0f%n", n, sum(n, "node=\"0\""),
-                    sum(n, "node=\"1\""), sum(n)));
+        for (String n : new String[] {
+            "cache_hits_total",
+            "cache_misses_total",
+            "cache_read_throughs_total",
+            "cache_evictions_total",
+            "cache_in_place_bytes_total",
+            "cache_forwards_total",
+            "cache_bypasses_total"
+        }) {
+            sb.append(String.format(
+                    "%-27s node0 %14.0f  node1 %14.0f  all %14.0f%n",
+                    n, sum(n, "node=\"0\""), sum(n, "node=\"1\""), sum(n)));
         }
         return sb.toString();
     }

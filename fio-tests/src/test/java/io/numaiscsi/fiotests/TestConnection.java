@@ -26,16 +26,25 @@ final class TestConnection implements AutoCloseable {
 
     /** SCSI Command flags R and W. */
     static final int READ_BIT = 0x40;
+
     static final int WRITE_BIT = 0x20;
     static final String INITIATOR_NAME = "iqn.2026-11.io.numaiscsi:raw-pdu-test";
     static final Duration REPLY_TIMEOUT = Duration.ofSeconds(5);
     /** Keys a target declares about itself: never answered. */
-    private static final java.util.Set<String> TARGET_DECLARATIONS = java.util.Set.of("MaxRecvDataSegmentLength",
-            "TargetAlias", "TargetAddress", "TargetPortalGroupTag");
+    private static final java.util.Set<String> TARGET_DECLARATIONS =
+            java.util.Set.of("MaxRecvDataSegmentLength", "TargetAlias", "TargetAddress", "TargetPortalGroupTag");
+
     private static final AtomicInteger ISID_QUALIFIER = new AtomicInteger((int) (System.nanoTime() & 0xffff));
 
     /** What the target did with something it should not accept. */
-    enum Outcome { REJECT, LOGIN_REJECT, CLOSED, SILENT, OTHER_PDU, ANSWERED }
+    enum Outcome {
+        REJECT,
+        LOGIN_REJECT,
+        CLOSED,
+        SILENT,
+        OTHER_PDU,
+        ANSWERED
+    }
 
     private final IscsiTarget target;
     private final Socket socket;
@@ -149,10 +158,13 @@ final class TestConnection implements AutoCloseable {
     /** A Login Request whose ISID carries {@code q}: the same qualifier twice means the same session. */
     TestPdu loginRequest(boolean transit, Map<String, String> keys, int q) {
         // CSG=1 (operational negotiation, no authentication), NSG=3 (full feature)
-        return TestPdu.of(TestPdu.LOGIN_REQUEST).immediate()
+        return TestPdu.of(TestPdu.LOGIN_REQUEST)
+                .immediate()
                 .flags(transit ? TestPdu.TRANSIT | 1 << 2 | 3 : 1 << 2)
                 .byteAt(8, 0x80) // ISID type "random"
-                .byteAt(11, q >>> 16).byteAt(12, q >>> 8).byteAt(13, q)
+                .byteAt(11, q >>> 16)
+                .byteAt(12, q >>> 8)
+                .byteAt(13, q)
                 .itt(newItt())
                 .int32(24, cmdSn)
                 .int32(28, expStatSn)
@@ -230,8 +242,12 @@ final class TestConnection implements AutoCloseable {
                     offered.add(k);
                 }
             });
-            TestPdu next = TestPdu.of(TestPdu.LOGIN_REQUEST).immediate().flags(TestPdu.TRANSIT | 1 << 2 | 3)
-                    .itt(rsp.itt()).int32(24, cmdSn).int32(28, expStatSn);
+            TestPdu next = TestPdu.of(TestPdu.LOGIN_REQUEST)
+                    .immediate()
+                    .flags(TestPdu.TRANSIT | 1 << 2 | 3)
+                    .itt(rsp.itt())
+                    .int32(24, cmdSn)
+                    .int32(28, expStatSn);
             if (!answers.isEmpty()) {
                 next.text(answers);
             }
@@ -298,8 +314,13 @@ final class TestConnection implements AutoCloseable {
 
     private int sendPing() throws IOException {
         int itt = newItt();
-        send(TestPdu.of(TestPdu.NOP_OUT).immediate().flags(TestPdu.FINAL)
-                .itt(itt).int32(20, TestPdu.RESERVED_TAG).int32(24, cmdSn).int32(28, expStatSn));
+        send(TestPdu.of(TestPdu.NOP_OUT)
+                .immediate()
+                .flags(TestPdu.FINAL)
+                .itt(itt)
+                .int32(20, TestPdu.RESERVED_TAG)
+                .int32(24, cmdSn)
+                .int32(28, expStatSn));
         return itt;
     }
 
@@ -340,8 +361,13 @@ final class TestConnection implements AutoCloseable {
 
     /** A SCSI Command (simple task attribute) on {@code lun} taking the next CmdSN; add immediate data with {@code data()}. */
     TestPdu scsiCommand(int lun, int itt, byte[] cdb, int expectedDataTransferLength, int readWrite, boolean finalBit) {
-        TestPdu p = TestPdu.of(TestPdu.SCSI_COMMAND).flags((finalBit ? TestPdu.FINAL : 0) | readWrite | 1)
-                .lun(lun).itt(itt).int32(20, expectedDataTransferLength).int32(24, nextCmdSn()).int32(28, expStatSn);
+        TestPdu p = TestPdu.of(TestPdu.SCSI_COMMAND)
+                .flags((finalBit ? TestPdu.FINAL : 0) | readWrite | 1)
+                .lun(lun)
+                .itt(itt)
+                .int32(20, expectedDataTransferLength)
+                .int32(24, nextCmdSn())
+                .int32(28, expStatSn);
         for (int i = 0; i < cdb.length; i++) {
             p.byteAt(32 + i, cdb[i]);
         }
@@ -350,14 +376,28 @@ final class TestConnection implements AutoCloseable {
 
     /** A Data-Out PDU; {@code ttt} is 0xffffffff for unsolicited data. */
     TestPdu dataOut(int lun, int itt, int ttt, int dataSn, int bufferOffset, byte[] data, boolean finalBit) {
-        return TestPdu.of(TestPdu.DATA_OUT).flags(finalBit ? TestPdu.FINAL : 0).lun(lun).itt(itt).int32(20, ttt)
-                .int32(28, expStatSn).int32(36, dataSn).int32(40, bufferOffset).data(data);
+        return TestPdu.of(TestPdu.DATA_OUT)
+                .flags(finalBit ? TestPdu.FINAL : 0)
+                .lun(lun)
+                .itt(itt)
+                .int32(20, ttt)
+                .int32(28, expStatSn)
+                .int32(36, dataSn)
+                .int32(40, bufferOffset)
+                .data(data);
     }
 
     /** An immediate Task Management Function Request (RFC 7143 11.5). */
     TestPdu taskManagement(int function, int lun, int itt, int referencedItt, int refCmdSn) {
-        return TestPdu.of(TestPdu.TASK_MGMT_REQUEST).immediate().flags(TestPdu.FINAL | function).lun(lun).itt(itt)
-                .int32(20, referencedItt).int32(24, cmdSn).int32(28, expStatSn).int32(32, refCmdSn);
+        return TestPdu.of(TestPdu.TASK_MGMT_REQUEST)
+                .immediate()
+                .flags(TestPdu.FINAL | function)
+                .lun(lun)
+                .itt(itt)
+                .int32(20, referencedItt)
+                .int32(24, cmdSn)
+                .int32(28, expStatSn)
+                .int32(32, refCmdSn);
     }
 
     /**
@@ -375,12 +415,13 @@ final class TestConnection implements AutoCloseable {
             try {
                 p = read(Duration.ofMillis(left));
             } catch (SocketTimeoutException e) {
-                fail("no status for itt=0x" + Integer.toHexString(itt) + " in " + limit.toMillis() + " ms\ntrace: " + trace);
+                fail("no status for itt=0x" + Integer.toHexString(itt) + " in " + limit.toMillis() + " ms\ntrace: "
+                        + trace);
                 return null;
             }
             if (p == null) {
-                fail("connection closed while waiting for the status of itt=0x" + Integer.toHexString(itt)
-                        + "\ntrace: " + trace);
+                fail("connection closed while waiting for the status of itt=0x" + Integer.toHexString(itt) + "\ntrace: "
+                        + trace);
             }
             if (p.itt() != itt) {
                 others.add(p);
@@ -456,12 +497,19 @@ final class TestConnection implements AutoCloseable {
                 throw new SocketTimeoutException("nothing but keepalive pings within " + limit.toMillis() + " ms");
             }
             TestPdu p = readRaw(Duration.ofMillis(left));
-            if (p == null || p.opcode() != TestPdu.NOP_IN || p.itt() != TestPdu.RESERVED_TAG
+            if (p == null
+                    || p.opcode() != TestPdu.NOP_IN
+                    || p.itt() != TestPdu.RESERVED_TAG
                     || p.int32(20) == TestPdu.RESERVED_TAG) {
                 return p;
             }
-            TestPdu pong = TestPdu.of(TestPdu.NOP_OUT).immediate().flags(TestPdu.FINAL)
-                    .itt(TestPdu.RESERVED_TAG).int32(20, p.int32(20)).int32(24, cmdSn).int32(28, expStatSn);
+            TestPdu pong = TestPdu.of(TestPdu.NOP_OUT)
+                    .immediate()
+                    .flags(TestPdu.FINAL)
+                    .itt(TestPdu.RESERVED_TAG)
+                    .int32(20, p.int32(20))
+                    .int32(24, cmdSn)
+                    .int32(28, expStatSn);
             System.arraycopy(p.bhs, 8, pong.bhs, 8, 8); // LUN echoed
             send(pong);
         }
@@ -499,7 +547,8 @@ final class TestConnection implements AutoCloseable {
             p.headerDigestOk = headerOk;
             p.dataDigestOk = dataOk;
             lastReceived = p;
-            trace.add("<- " + p + (headerOk && dataOk ? "" : " DIGEST MISMATCH header=" + headerOk + " data=" + dataOk));
+            trace.add(
+                    "<- " + p + (headerOk && dataOk ? "" : " DIGEST MISMATCH header=" + headerOk + " data=" + dataOk));
             if (advancesStatSn(p)) {
                 expStatSn = p.int32(24) + 1;
             }
@@ -518,8 +567,13 @@ final class TestConnection implements AutoCloseable {
 
     private static boolean advancesStatSn(TestPdu p) {
         return switch (p.opcode()) {
-            case TestPdu.LOGIN_RESPONSE, TestPdu.SCSI_RESPONSE, TestPdu.REJECT, TestPdu.TASK_MGMT_RESPONSE,
-                    TestPdu.TEXT_RESPONSE, TestPdu.LOGOUT_RESPONSE, TestPdu.ASYNC_MESSAGE -> true;
+            case TestPdu.LOGIN_RESPONSE,
+                    TestPdu.SCSI_RESPONSE,
+                    TestPdu.REJECT,
+                    TestPdu.TASK_MGMT_RESPONSE,
+                    TestPdu.TEXT_RESPONSE,
+                    TestPdu.LOGOUT_RESPONSE,
+                    TestPdu.ASYNC_MESSAGE -> true;
             case TestPdu.NOP_IN -> p.itt() != TestPdu.RESERVED_TAG;
             case TestPdu.DATA_IN -> (p.flags() & 0x01) != 0;
             default -> false;

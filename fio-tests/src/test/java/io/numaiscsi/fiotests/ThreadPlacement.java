@@ -13,8 +13,7 @@ import java.util.TreeSet;
  */
 record ThreadPlacement(List<Thread> threads, Map<Integer, TreeSet<Integer>> nodeCpus) {
 
-    record Thread(int tid, String comm, TreeSet<Integer> cpus) {
-    }
+    record Thread(int tid, String comm, TreeSet<Integer> cpus) {}
 
     static ThreadPlacement parse(List<String> threadLines, List<String> nodeLines) {
         List<Thread> threads = new ArrayList<>();
@@ -75,8 +74,8 @@ record ThreadPlacement(List<Thread> threads, Map<Integer, TreeSet<Integer>> node
         nodeCpus.forEach((node, cpus) -> {
             for (Thread t : named("node" + node + "-worker")) {
                 if (!t.cpus().equals(cpus)) {
-                    problems.add(t.comm() + " (tid " + t.tid() + ") may run on " + t.cpus() + ", node " + node
-                            + " has " + cpus);
+                    problems.add(t.comm() + " (tid " + t.tid() + ") may run on " + t.cpus() + ", node " + node + " has "
+                            + cpus);
                 }
             }
         });

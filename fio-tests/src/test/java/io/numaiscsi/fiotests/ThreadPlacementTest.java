@@ -19,11 +19,14 @@ class ThreadPlacementTest {
 
     @Test
     void workersOnTheirNodesCpusPass() {
-        ThreadPlacement p = ThreadPlacement.parse(List.of(
-                "101\tjava\t0-1", "140\tnode0-worker-1\t0", "141\tnode1-worker-1\t1", "150\tlun-0-events\t0"), NODES);
+        ThreadPlacement p = ThreadPlacement.parse(
+                List.of("101\tjava\t0-1", "140\tnode0-worker-1\t0", "141\tnode1-worker-1\t1", "150\tlun-0-events\t0"),
+                NODES);
         assertEquals(4, p.threads().size());
         assertEquals(1, p.named("node1-worker").size());
-        assertTrue(p.workerProblems(java.util.Set.of(0, 1)).isEmpty(), p.workerProblems(java.util.Set.of(0, 1)).toString());
+        assertTrue(
+                p.workerProblems(java.util.Set.of(0, 1)).isEmpty(),
+                p.workerProblems(java.util.Set.of(0, 1)).toString());
     }
 
     @Test
@@ -38,7 +41,9 @@ class ThreadPlacementTest {
     @Test
     void aNodeNothingWasForwardedToNeedsNoWorkers() {
         ThreadPlacement p = ThreadPlacement.parse(List.of("141\tnode1-worker-1\t1"), NODES);
-        assertTrue(p.workerProblems(java.util.Set.of(1)).isEmpty(), p.workerProblems(java.util.Set.of(1)).toString());
+        assertTrue(
+                p.workerProblems(java.util.Set.of(1)).isEmpty(),
+                p.workerProblems(java.util.Set.of(1)).toString());
         assertEquals(List.of("no node0-worker thread"), p.workerProblems(java.util.Set.of(0, 1)));
     }
 }

@@ -29,8 +29,10 @@ class TmpfsLunTest {
     void theSuiteFioVerifyAndKillNineOnATmpfsFileServedInPlace() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
         Path shm = Path.of("/dev/shm");
-        Assumptions.assumeTrue(Files.isDirectory(shm) && "tmpfs".equals(Files.getFileStore(shm).type()), "no tmpfs");
-        Assumptions.assumeTrue(Files.readAllLines(Path.of("/proc/swaps")).size() <= 1,
+        Assumptions.assumeTrue(
+                Files.isDirectory(shm) && "tmpfs".equals(Files.getFileStore(shm).type()), "no tmpfs");
+        Assumptions.assumeTrue(
+                Files.readAllLines(Path.of("/proc/swaps")).size() <= 1,
                 "this machine has swap: the daemon keeps tmpfs LUNs on its threads");
         Path file = shm.resolve("numa-iscsi-it-" + ProcessHandle.current().pid() + "-tmpfs-lun.img");
         String test = "TmpfsLunTest";
@@ -41,11 +43,22 @@ class TmpfsLunTest {
         long patternLba = (448L << 20) / 512;
         try {
             try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml)) {
-                assertEquals(1, daemon.awaitLogLines("LUN 0: its file is on tmpfs and this machine has no swap:"
-                        + " requests of up to 64 KiB are copied in place", 1).size(), daemon.logTail());
+                assertEquals(
+                        1,
+                        daemon.awaitLogLines(
+                                        "LUN 0: its file is on tmpfs and this machine has no swap:"
+                                                + " requests of up to 64 KiB are copied in place",
+                                        1)
+                                .size(),
+                        daemon.logTail());
                 IscsiTarget target = daemon.target(IQN);
-                ConformanceRun.runAndAssert(target, "ALL", daemon::logTail, test + "-iscsi-test-cu.log",
-                        test + "-conformance-summary.txt", List.of());
+                ConformanceRun.runAndAssert(
+                        target,
+                        "ALL",
+                        daemon::logTail,
+                        test + "-iscsi-test-cu.log",
+                        test + "-conformance-summary.txt",
+                        List.of());
                 daemon.assertAlive();
                 FioVerifyTest.assertVerifies(test, target, 256L << 20, Duration.ofMinutes(5), daemon::logTail);
                 try (TestConnection c = TestConnection.loggedIn(target)) {

@@ -38,8 +38,10 @@ record ToolRun(List<String> command, int exitCode, boolean timedOut, Duration el
     /** The command, how it ended, and the last lines of its output: for assertion messages. */
     String describe(int tailLines) {
         return "$ " + String.join(" ", command) + "\n"
-                + (timedOut ? "TIMED OUT after " + elapsed.toSeconds() + " s" : "exit " + exitCode
-                + " after " + elapsed.toMillis() + " ms") + "; output " + log + ", last lines:\n"
+                + (timedOut
+                        ? "TIMED OUT after " + elapsed.toSeconds() + " s"
+                        : "exit " + exitCode + " after " + elapsed.toMillis() + " ms")
+                + "; output " + log + ", last lines:\n"
                 + tail(log, tailLines);
     }
 

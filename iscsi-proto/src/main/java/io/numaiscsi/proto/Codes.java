@@ -4,8 +4,7 @@ import java.util.function.ToIntFunction;
 
 /** Lookup arrays for wire enums; duplicate codes are a bug caught at class initialization. */
 final class Codes {
-    private Codes() {
-    }
+    private Codes() {}
 
     static <E extends Enum<E>> E[] index(E[] values, int size, ToIntFunction<E> code) {
         E[] table = java.util.Arrays.copyOf(values, size);

@@ -15,9 +15,18 @@ import io.netty.buffer.ByteBufAllocator;
 public final class PduDecoder {
     /** MaxRecvDataSegmentLength before negotiation (RFC 7143 13.12 default, used in the login phase). */
     public static final int DEFAULT_MAX_RECV_DATA_SEGMENT_LENGTH = 8192;
+
     private static final int DIGEST_LENGTH = 4;
 
-    enum State { BHS, AHS, HEADER_DIGEST, DATA, PADDING, DATA_DIGEST, FAILED }
+    enum State {
+        BHS,
+        AHS,
+        HEADER_DIGEST,
+        DATA,
+        PADDING,
+        DATA_DIGEST,
+        FAILED
+    }
 
     private final Crc32cDigest crc = new Crc32cDigest();
     private int maxRecvDataSegmentLength = DEFAULT_MAX_RECV_DATA_SEGMENT_LENGTH;
@@ -38,8 +47,7 @@ public final class PduDecoder {
     private PduFailure failure;
     private ByteBuf failedBhs;
 
-    public PduDecoder() {
-    }
+    public PduDecoder() {}
 
     /** Larger incoming data segments fail the decoder; default 8192 (login phase). */
     public void maxRecvDataSegmentLength(int bytes) {
@@ -83,7 +91,7 @@ public final class PduDecoder {
 
     /** The next complete PDU, or null when more bytes are needed or the decoder has failed. */
     public Pdu decode(ByteBuf in, ByteBufAllocator alloc) {
-        for (;;) {
+        for (; ; ) {
             switch (state) {
                 case BHS:
                     if (!readBhs(in, alloc)) {

@@ -48,9 +48,11 @@ class PduEncoderTest {
     @org.junit.jupiter.params.provider.CsvSource({"0,false", "5,false", "8,false", "5,true", "4096,true"})
     void partsAreTheSameBytesAsTheOneBuffer(int dataLength, boolean digests) {
         encoder.digests(digests, digests);
-        ByteBuf whole = encoder.encode(alloc, dataIn(), null, dataLength == 0 ? null : Wire.pattern(alloc, dataLength, 4));
+        ByteBuf whole =
+                encoder.encode(alloc, dataIn(), null, dataLength == 0 ? null : Wire.pattern(alloc, dataLength, 4));
         java.util.List<ByteBuf> parts = new java.util.ArrayList<>();
-        encoder.encodeTo(alloc, dataIn(), null, dataLength == 0 ? null : Wire.pattern(alloc, dataLength, 4), parts::add);
+        encoder.encodeTo(
+                alloc, dataIn(), null, dataLength == 0 ? null : Wire.pattern(alloc, dataLength, 4), parts::add);
         assertEquals(dataLength == 0 ? 1 : dataLength % 4 == 0 && !digests ? 2 : 3, parts.size());
         ByteBuf joined = alloc.buffer(whole.readableBytes());
         for (ByteBuf part : parts) {

@@ -2,6 +2,7 @@ package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.IntObjectHashMap;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.proto.Lun;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.RejectReason;
@@ -9,7 +10,6 @@ import io.numaiscsi.proto.ScsiCommandHeader;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.transport.IscsiTransport;
 import io.numaiscsi.scsi.ItNexus;
-import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiStatus;
 import io.numaiscsi.scsi.ScsiTarget;
@@ -53,13 +53,21 @@ final class CommandFlow implements IscsiCommand.Owner {
      * run when buffers come back. A READ's bytes count while it executes: handed to the transport, they no longer do.
      */
     private final BufferCharges charges;
+
     private final DataOutFlow dataOut;
     private final ArrayDeque<IscsiCommand> parkedReads = new ArrayDeque<>();
     private boolean holdParked;
 
-    CommandFlow(IscsiConnection connection, ExportedTarget target,
-                EventThreadRegistry threadStats, LongSupplier nanoClock, ItNexus nexus, SessionParameters params,
-                int queueDepth, ResourceLimits limits, BufferBudget buffers) {
+    CommandFlow(
+            IscsiConnection connection,
+            ExportedTarget target,
+            EventThreadRegistry threadStats,
+            LongSupplier nanoClock,
+            ItNexus nexus,
+            SessionParameters params,
+            int queueDepth,
+            ResourceLimits limits,
+            BufferBudget buffers) {
         this.threadStats = threadStats;
         this.nanoClock = nanoClock;
         this.connection = connection;
@@ -123,8 +131,11 @@ final class CommandFlow implements IscsiCommand.Owner {
         int itt = h.initiatorTaskTag();
         if (byItt.containsKey(itt)) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("rejecting SCSI command from {}: ITT 0x{} already in use (CmdSN {})",
-                        transport.remoteAddress(), Integer.toHexString(itt), Integer.toUnsignedString(cmdSN));
+                LOG.warn(
+                        "rejecting SCSI command from {}: ITT 0x{} already in use (CmdSN {})",
+                        transport.remoteAddress(),
+                        Integer.toHexString(itt),
+                        Integer.toUnsignedString(cmdSN));
             }
             out.reject(RejectReason.TASK_IN_PROGRESS.code(), pdu.bhs());
             return;
@@ -147,8 +158,15 @@ final class CommandFlow implements IscsiCommand.Owner {
 
         int cdbLength = buildCdb(pdu);
         if (cdbLength < 0) {
-            cmd.task.init(nexus, lun, pdu.bhs(), ScsiCommandHeader.CDB_OFFSET, ScsiCommandHeader.CDB_LENGTH, edtl,
-                    h.readBit(), h.writeBit());
+            cmd.task.init(
+                    nexus,
+                    lun,
+                    pdu.bhs(),
+                    ScsiCommandHeader.CDB_OFFSET,
+                    ScsiCommandHeader.CDB_LENGTH,
+                    edtl,
+                    h.readBit(),
+                    h.writeBit());
             cmd.task.fail(SenseReason.INVALID_FIELD_IN_CDB);
             respondWithoutData(cmd);
             return;
@@ -170,8 +188,7 @@ final class CommandFlow implements IscsiCommand.Owner {
         }
         byItt.put(itt, cmd);
         long readLength = cmd.task.readDataLength();
-        if (readLength > 0 && (!parkedReads.isEmpty() || !transport.writable()
-                || !charges.charge(readLength, false))) {
+        if (readLength > 0 && (!parkedReads.isEmpty() || !transport.writable() || !charges.charge(readLength, false))) {
             cmd.readParked = true;
             parkedReads.add(cmd);
             return;
@@ -223,11 +240,12 @@ final class CommandFlow implements IscsiCommand.Owner {
         return cdbScratch.readableBytes();
     }
 
-
     /** Runs parked writes (full buffer, R2Ts) and parked READs, oldest first, while the budgets allow. */
     void retryParked() {
         boolean any = dataOut.retryParked();
-        while (!holdParked && !parkedReads.isEmpty() && transport.writable()
+        while (!holdParked
+                && !parkedReads.isEmpty()
+                && transport.writable()
                 && charges.charge(parkedReads.peek().task.readDataLength(), false)) {
             IscsiCommand cmd = parkedReads.poll();
             cmd.readParked = false;
@@ -275,13 +293,7 @@ final class CommandFlow implements IscsiCommand.Owner {
         return dataOut.parkedWrites();
     }
 
-
-
-
-
-
     // ---- Data-Out ----------------------------------------------------------------------------
-
 
     /** Ends a command still collecting data with CHECK CONDITION; its later Data-Out PDUs are dropped. */
     void failCollecting(IscsiCommand cmd, SenseReason reason) {
@@ -322,8 +334,14 @@ final class CommandFlow implements IscsiCommand.Owner {
             int moved = cmd.scsiDataLength; // data-out the CDB described for writes; no data for everything else
             int kind = status == ScsiStatus.GOOD ? Residual.kind(moved, cmd.expectedLength) : Residual.NONE;
             int residual = kind == Residual.NONE ? 0 : Residual.amount(moved, cmd.expectedLength);
-            out.scsiResponse(cmd.itt, status, cmd.task.senseBuffer(),
-                    status == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0, kind, residual, cmd.r2tSN);
+            out.scsiResponse(
+                    cmd.itt,
+                    status,
+                    cmd.task.senseBuffer(),
+                    status == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0,
+                    kind,
+                    residual,
+                    cmd.r2tSN);
         }
         out.flush();
         retire(cmd);
@@ -376,8 +394,17 @@ final class CommandFlow implements IscsiCommand.Owner {
             boolean last = offset + length == total;
             burstLeft -= length;
             boolean endOfSequence = last || burstLeft == 0;
-            out.dataIn(cmd.lunRaw, cmd.itt, dataSN++, offset, dataIn.retainedSlice(base + offset, length), endOfSequence,
-                    last, ScsiStatus.GOOD, cmd.dataInResidualKind, cmd.dataInResidual);
+            out.dataIn(
+                    cmd.lunRaw,
+                    cmd.itt,
+                    dataSN++,
+                    offset,
+                    dataIn.retainedSlice(base + offset, length),
+                    endOfSequence,
+                    last,
+                    ScsiStatus.GOOD,
+                    cmd.dataInResidualKind,
+                    cmd.dataInResidual);
             if (burstLeft == 0) {
                 burstLeft = maxBurst;
             }
@@ -407,8 +434,14 @@ final class CommandFlow implements IscsiCommand.Owner {
         if (unit != null && cmd.task.status() == ScsiStatus.CHECK_CONDITION) {
             unit.counters().checkCondition(cmd.task);
         }
-        out.scsiResponse(cmd.itt, cmd.task.status(), cmd.task.senseBuffer(),
-                cmd.task.status() == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0, residualKind, residual, expDataSN);
+        out.scsiResponse(
+                cmd.itt,
+                cmd.task.status(),
+                cmd.task.senseBuffer(),
+                cmd.task.status() == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0,
+                residualKind,
+                residual,
+                expDataSN);
         cmd.state = IscsiCommand.State.DONE;
         recycle(cmd);
     }
@@ -471,7 +504,8 @@ final class CommandFlow implements IscsiCommand.Owner {
             return 0;
         }
         cmd.task.abort();
-        if (waiter == null || waiter == cmd.abortWaiter
+        if (waiter == null
+                || waiter == cmd.abortWaiter
                 || (cmd.moreAbortWaiters != null && cmd.moreAbortWaiters.contains(waiter))) {
             return 0;
         }

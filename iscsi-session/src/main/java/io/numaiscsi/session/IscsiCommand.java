@@ -14,7 +14,12 @@ import io.numaiscsi.scsi.ScsiTaskListener;
  * allocating.
  */
 final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, DataOutTask {
-    enum State { FREE, COLLECTING_DATA, EXECUTING, DONE }
+    enum State {
+        FREE,
+        COLLECTING_DATA,
+        EXECUTING,
+        DONE
+    }
 
     final ScsiTask task = new ScsiTask(this);
     private final Owner owner;
@@ -31,15 +36,15 @@ final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, Data
 
     // Write (Data-Out) bookkeeping, in bytes of the data-out buffer.
     ByteBuf writeBuffer;
-    int scsiDataLength;     // data-out length the CDB asks for (SPDTL)
-    int toCollect;          // what the initiator will send: SPDTL clipped to EDTL
-    int received;           // contiguous bytes received from offset 0
-    int unsolicitedEnd;     // first offset that needs an R2T
-    int requestedEnd;       // first offset not yet asked for (by R2T or by the transport)
+    int scsiDataLength; // data-out length the CDB asks for (SPDTL)
+    int toCollect; // what the initiator will send: SPDTL clipped to EDTL
+    int received; // contiguous bytes received from offset 0
+    int unsolicitedEnd; // first offset that needs an R2T
+    int requestedEnd; // first offset not yet asked for (by R2T or by the transport)
     int outstandingR2t;
     int r2tSN;
-    int unsolicitedDataSN;  // DataSN expected next in the unsolicited sequence
-    int solicitedDataSN;    // DataSN expected next in the oldest outstanding R2T's sequence
+    int unsolicitedDataSN; // DataSN expected next in the unsolicited sequence
+    int solicitedDataSN; // DataSN expected next in the oldest outstanding R2T's sequence
     int ttt;
     /** Waiting for write-buffer budget: holds only its unsolicited part, no R2T issued yet. */
     boolean parked;
@@ -51,7 +56,8 @@ final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, Data
     boolean readParked;
     /** When this command last got Data-Out or an R2T (connection clock): for limits.data-out-timeout. */
     long lastDataAt;
-    final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
+
+    final int[] r2tEnds; // end offsets of outstanding R2Ts, oldest first
     int r2tHead;
 
     // Read (Data-In) to send: bytes of the task's data-in, and the residual its status reports.

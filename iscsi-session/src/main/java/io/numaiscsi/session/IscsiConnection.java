@@ -1,15 +1,17 @@
 package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.proto.Bhs;
 import io.numaiscsi.proto.CmdSnWindow;
+import io.numaiscsi.proto.LogoutRequestHeader;
+import io.numaiscsi.proto.NopOutHeader;
 import io.numaiscsi.proto.Opcode;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.PduFailure;
 import io.numaiscsi.proto.RejectReason;
 import io.numaiscsi.proto.TextRequestHeader;
-import io.numaiscsi.proto.LogoutRequestHeader;
-import io.numaiscsi.proto.NopOutHeader;
-import io.numaiscsi.proto.Bhs;
 import io.numaiscsi.proto.login.LoginVerdict;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.login.SessionType;
@@ -17,8 +19,6 @@ import io.numaiscsi.proto.login.TextExchange;
 import io.numaiscsi.proto.login.TextStep;
 import io.numaiscsi.proto.transport.IscsiTransport;
 import io.numaiscsi.proto.transport.TransportEvents;
-import io.netty.buffer.ByteBufUtil;
-import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.scsi.LogicalUnit;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +36,13 @@ public final class IscsiConnection implements TransportEvents {
     private static final Logger LOG = LoggerFactory.getLogger(IscsiConnection.class);
     private static final int RESERVED = ResponseWriter.RESERVED_TAG;
 
-    enum Phase { LOGIN, FULL_FEATURE, LOGGED_OUT, CLOSING, CLOSED }
+    enum Phase {
+        LOGIN,
+        FULL_FEATURE,
+        LOGGED_OUT,
+        CLOSING,
+        CLOSED
+    }
 
     private final IscsiTransport transport;
     private final SessionSettings settings;
@@ -130,7 +136,7 @@ public final class IscsiConnection implements TransportEvents {
             switch (phase) {
                 case LOGIN -> onLoginPhasePdu(pdu);
                 case FULL_FEATURE -> onFullFeaturePdu(pdu);
-                default -> { }
+                default -> {}
             }
         } finally {
             pdu.release();
@@ -153,8 +159,8 @@ public final class IscsiConnection implements TransportEvents {
         if (bhs == null) {
             return "no header";
         }
-        return "opcode=0x" + Integer.toHexString(Bhs.opcode(bhs)) + " itt=0x" + Integer.toHexString(Bhs.initiatorTaskTag(bhs))
-                + " dataSegmentLength=" + Bhs.dataSegmentLength(bhs);
+        return "opcode=0x" + Integer.toHexString(Bhs.opcode(bhs)) + " itt=0x"
+                + Integer.toHexString(Bhs.initiatorTaskTag(bhs)) + " dataSegmentLength=" + Bhs.dataSegmentLength(bhs);
     }
 
     /** The transport's own transfer brought task {@code itt}'s data-out up to {@code end}. */
@@ -212,7 +218,8 @@ public final class IscsiConnection implements TransportEvents {
         for (LogicalUnit unit : target.scsi().units()) {
             unit.device().flush(status -> {
                 if (status != IoStatus.OK) {
-                    LOG.error("flush of {} LUN {} after its last session failed: {}", target.name(), unit.lun(), status);
+                    LOG.error(
+                            "flush of {} LUN {} after its last session failed: {}", target.name(), unit.lun(), status);
                 }
             });
         }
@@ -229,12 +236,17 @@ public final class IscsiConnection implements TransportEvents {
             return;
         }
         if (commands != null) {
-            IscsiCommand overdue = commands.overdueDataOut(nanoClock.getAsLong(),
-                    settings.resources().dataOutTimeout().toNanos());
+            IscsiCommand overdue = commands.overdueDataOut(
+                    nanoClock.getAsLong(), settings.resources().dataOutTimeout().toNanos());
             if (overdue != null) {
-                LOG.warn("dropping connection from {}: no Data-Out for ITT 0x{} in {} ms ({} of {} bytes received; "
-                                + "limits.data-out-timeout)", transport.remoteAddress(), Integer.toHexString(overdue.itt),
-                        settings.resources().dataOutTimeout().toMillis(), overdue.received, overdue.toCollect);
+                LOG.warn(
+                        "dropping connection from {}: no Data-Out for ITT 0x{} in {} ms ({} of {} bytes received; "
+                                + "limits.data-out-timeout)",
+                        transport.remoteAddress(),
+                        Integer.toHexString(overdue.itt),
+                        settings.resources().dataOutTimeout().toMillis(),
+                        overdue.received,
+                        overdue.toCollect);
                 close();
                 return;
             }
@@ -245,11 +257,14 @@ public final class IscsiConnection implements TransportEvents {
                 out.flush();
             }
             case DROP -> {
-                LOG.warn("dropping connection from {}: no PDU for {} ms (NOP-In timeout {})", transport.remoteAddress(),
-                        keepalive.silentMillis(), settings.nopInTimeout());
+                LOG.warn(
+                        "dropping connection from {}: no PDU for {} ms (NOP-In timeout {})",
+                        transport.remoteAddress(),
+                        keepalive.silentMillis(),
+                        settings.nopInTimeout());
                 close();
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -331,17 +346,30 @@ public final class IscsiConnection implements TransportEvents {
             }
             return;
         }
-        LOG.info("asking {} (session tsih={}) at {} to log out within {} s: {}", params.initiatorName(), session.tsih(),
-                transport.remoteAddress(), seconds, reason);
+        LOG.info(
+                "asking {} (session tsih={}) at {} to log out within {} s: {}",
+                params.initiatorName(),
+                session.tsih(),
+                transport.remoteAddress(),
+                seconds,
+                reason);
         out.logoutRequest(seconds);
         out.flush();
-        transport.executor().schedule(() -> {
-            if (phase == Phase.FULL_FEATURE) {
-                LOG.warn("closing connection from {}: {} did not log out within {} s of the request", transport.remoteAddress(),
-                        params.initiatorName(), seconds);
-                close();
-            }
-        }, seconds, TimeUnit.SECONDS);
+        transport
+                .executor()
+                .schedule(
+                        () -> {
+                            if (phase == Phase.FULL_FEATURE) {
+                                LOG.warn(
+                                        "closing connection from {}: {} did not log out within {} s of the request",
+                                        transport.remoteAddress(),
+                                        params.initiatorName(),
+                                        seconds);
+                                close();
+                            }
+                        },
+                        seconds,
+                        TimeUnit.SECONDS);
     }
 
     // ---- login phase -------------------------------------------------------------------------
@@ -351,10 +379,15 @@ public final class IscsiConnection implements TransportEvents {
         boolean answerHeld = loginGuard.answerHeld();
         if (pdu.opcode() != Opcode.LOGIN_REQUEST || answerHeld) {
             if (PeerEventLogs.LOGIN_FAILURES.permit()) {
-                LOG.warn("rejecting connection from {}: {}", transport.remoteAddress(),
-                        answerHeld ? "a PDU before the answer to its last login request"
-                                : (pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
-                                : pdu.opcode()) + " before login completed");
+                LOG.warn(
+                        "rejecting connection from {}: {}",
+                        transport.remoteAddress(),
+                        answerHeld
+                                ? "a PDU before the answer to its last login request"
+                                : (pdu.opcode() == null
+                                                ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
+                                                : pdu.opcode())
+                                        + " before login completed");
             }
             abandonLogin();
             return;
@@ -403,21 +436,38 @@ public final class IscsiConnection implements TransportEvents {
         transport.negotiated(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
         textExchange = new TextExchange(params, login, transport.maxSendDataSegmentLength());
         if (session.type() == SessionType.NORMAL) {
-            commands = new CommandFlow(this, session.target(), threadStats, nanoClock, session.nexus(), params,
-                    settings.queueDepth(), settings.resources(), guards.buffers());
+            commands = new CommandFlow(
+                    this,
+                    session.target(),
+                    threadStats,
+                    nanoClock,
+                    session.nexus(),
+                    params,
+                    settings.queueDepth(),
+                    settings.resources(),
+                    guards.buffers());
             taskManagement = new TaskManagement(this, sessions);
         }
         long interval = settings.nopInInterval().toNanos();
         long timeout = settings.nopInTimeout().toNanos();
         keepalive = new Keepalive(nanoClock, interval, timeout);
         phase = Phase.FULL_FEATURE;
-        LOG.info("{} session tsih={} from {} ({}) to {}: MaxRecvDataSegmentLength out/in={}/{} MaxBurstLength={} "
+        LOG.info(
+                "{} session tsih={} from {} ({}) to {}: MaxRecvDataSegmentLength out/in={}/{} MaxBurstLength={} "
                         + "FirstBurstLength={} ImmediateData={} InitialR2T={} digests={}/{}",
-                params.sessionType(), session.tsih(), params.initiatorName(), transport.remoteAddress(),
+                params.sessionType(),
+                session.tsih(),
+                params.initiatorName(),
+                transport.remoteAddress(),
                 params.targetName() == null ? "discovery" : params.targetName(),
-                params.initiatorMaxRecvDataSegmentLength(), params.targetMaxRecvDataSegmentLength(),
-                params.maxBurstLength(), params.firstBurstLength(), params.immediateData(), params.initialR2T(),
-                params.headerDigest() ? "CRC32C" : "None", params.dataDigest() ? "CRC32C" : "None");
+                params.initiatorMaxRecvDataSegmentLength(),
+                params.targetMaxRecvDataSegmentLength(),
+                params.maxBurstLength(),
+                params.firstBurstLength(),
+                params.immediateData(),
+                params.initialR2T(),
+                params.headerDigest() ? "CRC32C" : "None",
+                params.dataDigest() ? "CRC32C" : "None");
         if (session.type() == SessionType.NORMAL) {
             transport.handOff(eventThreads.homeOf(session.target()));
         }
@@ -428,7 +478,10 @@ public final class IscsiConnection implements TransportEvents {
     private void onFullFeaturePdu(Pdu pdu) {
         if (pdu.dataDigestError()) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("data digest error from {} on {} itt=0x{}: rejected", transport.remoteAddress(), pdu.opcode(),
+                LOG.warn(
+                        "data digest error from {} on {} itt=0x{}: rejected",
+                        transport.remoteAddress(),
+                        pdu.opcode(),
                         Integer.toHexString(Bhs.initiatorTaskTag(pdu.bhs())));
             }
             out.reject(RejectReason.DATA_DIGEST_ERROR.code(), pdu.bhs());
@@ -437,10 +490,14 @@ public final class IscsiConnection implements TransportEvents {
         Opcode op = pdu.opcode();
         if (op == null || !op.fromInitiator()) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("rejecting PDU from {}: opcode 0x{} is not an initiator opcode", transport.remoteAddress(),
+                LOG.warn(
+                        "rejecting PDU from {}: opcode 0x{} is not an initiator opcode",
+                        transport.remoteAddress(),
                         Integer.toHexString(pdu.opcodeCode()));
             }
-            out.reject(op == null ? RejectReason.COMMAND_NOT_SUPPORTED.code() : RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
+            out.reject(
+                    op == null ? RejectReason.COMMAND_NOT_SUPPORTED.code() : RejectReason.PROTOCOL_ERROR.code(),
+                    pdu.bhs());
             return;
         }
         switch (op) {
@@ -517,13 +574,21 @@ public final class IscsiConnection implements TransportEvents {
     private void onText(Pdu pdu) {
         textRequest.wrap(pdu.bhs());
         byte[] data = pdu.data() == null ? new byte[0] : ByteBufUtil.getBytes(pdu.data());
-        TextStep step = textExchange.onRequest(textRequest.finalBit(), textRequest.continueBit(),
-                textRequest.initiatorTaskTag(), textRequest.targetTransferTag(), data);
+        TextStep step = textExchange.onRequest(
+                textRequest.finalBit(),
+                textRequest.continueBit(),
+                textRequest.initiatorTaskTag(),
+                textRequest.targetTransferTag(),
+                data);
         if (step.reject()) {
             out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
             return;
         }
-        out.textResponse(textRequest.initiatorTaskTag(), step.targetTransferTag(), step.finalBit(), step.continueBit(),
+        out.textResponse(
+                textRequest.initiatorTaskTag(),
+                step.targetTransferTag(),
+                step.finalBit(),
+                step.continueBit(),
                 step.data());
     }
 
@@ -538,10 +603,13 @@ public final class IscsiConnection implements TransportEvents {
         } else {
             response = 0;
         }
-        out.logoutResponse(logoutRequest.initiatorTaskTag(), response, params.defaultTime2Wait(),
-                params.defaultTime2Retain());
+        out.logoutResponse(
+                logoutRequest.initiatorTaskTag(), response, params.defaultTime2Wait(), params.defaultTime2Retain());
         if (response == 0) {
-            LOG.info("logout of session tsih={} ({}) from {}", session.tsih(), params.initiatorName(),
+            LOG.info(
+                    "logout of session tsih={} ({}) from {}",
+                    session.tsih(),
+                    params.initiatorName(),
                     transport.remoteAddress());
             phase = Phase.LOGGED_OUT;
             // The nexus ends with the logout, not when the transport reports the close: the initiator may log in

@@ -13,8 +13,15 @@ import io.numaiscsi.proto.transport.RemoteAddresses;
  * @param parameters the negotiated parameters; null while the connection is still logging in
  * @param commandsInFlight commands received and not yet answered, as last seen from another thread
  */
-public record SessionInfo(int tsih, String type, String initiatorName, long isid, String target, String address,
-                          SessionParameters parameters, int commandsInFlight) {
+public record SessionInfo(
+        int tsih,
+        String type,
+        String initiatorName,
+        long isid,
+        String target,
+        String address,
+        SessionParameters parameters,
+        int commandsInFlight) {
 
     /** The initiator's IP address, for access rules; null when unknown. */
     public java.net.InetAddress remoteInetAddress() {

@@ -41,10 +41,11 @@ public final class SessionTable {
      * Creates a session, reinstating (closing) an existing one with the same key. Returns null, changing nothing,
      * when a new session would exceed the daemon's or the initiator's session limit (a reinstatement never does).
      */
-    synchronized IscsiSession create(SessionType type, String initiatorName, long isid, ExportedTarget target, int tpgt) {
+    synchronized IscsiSession create(
+            SessionType type, String initiatorName, long isid, ExportedTarget target, int tpgt) {
         // RFC 3722: iSCSI names are case-insensitive; an upper-case variant of a name is the same initiator.
-        IscsiSession.SessionKey key = new IscsiSession.SessionKey(AccessList.normalizedName(initiatorName), isid,
-                target == null ? "" : target.name());
+        IscsiSession.SessionKey key = new IscsiSession.SessionKey(
+                AccessList.normalizedName(initiatorName), isid, target == null ? "" : target.name());
         boolean full = byKey.size() >= maxSessions || sessionsOfInitiator(initiatorName) >= maxSessionsPerInitiator;
         if (full && !byKey.containsKey(key)) {
             return null;
@@ -52,7 +53,10 @@ public final class SessionTable {
         IscsiSession old = byKey.remove(key);
         if (old != null) {
             byTsih.remove(old.tsih());
-            LOG.info("reinstating session tsih={} of {} isid={}: closing the old connection", old.tsih(), initiatorName,
+            LOG.info(
+                    "reinstating session tsih={} of {} isid={}: closing the old connection",
+                    old.tsih(),
+                    initiatorName,
                     Long.toHexString(isid));
             // The reinstated session's I_T nexus is lost now, before the new session can run a command
             // (its SPC-2 reservation must not survive into, or be released out from under, the new one).
@@ -84,7 +88,8 @@ public final class SessionTable {
 
     /** Why {@link #create} refused this initiator, for the log. */
     synchronized String limitReport(String initiatorName) {
-        return "session limit reached: " + initiatorName + " holds " + sessionsOfInitiator(initiatorName) + " of at most "
+        return "session limit reached: " + initiatorName + " holds " + sessionsOfInitiator(initiatorName)
+                + " of at most "
                 + maxSessionsPerInitiator + " sessions per initiator, the daemon " + byKey.size() + " of at most "
                 + maxSessions;
     }
@@ -199,9 +204,15 @@ public final class SessionTable {
     private static SessionInfo info(IscsiSession s) {
         IscsiConnection c = s.connection();
         io.numaiscsi.proto.login.SessionParameters p = c == null ? null : c.parameters();
-        return new SessionInfo(s.tsih(), s.type() == SessionType.DISCOVERY ? "Discovery" : "Normal",
-                p == null ? s.key().initiatorName() : p.initiatorName(), s.key().isid(), s.key().targetName(),
-                c == null ? "" : c.transport().remoteAddress(), p, c == null ? 0 : c.commandsInFlight());
+        return new SessionInfo(
+                s.tsih(),
+                s.type() == SessionType.DISCOVERY ? "Discovery" : "Normal",
+                p == null ? s.key().initiatorName() : p.initiatorName(),
+                s.key().isid(),
+                s.key().targetName(),
+                c == null ? "" : c.transport().remoteAddress(),
+                p,
+                c == null ? 0 : c.commandsInFlight());
     }
 
     public synchronized List<IscsiSession> all() {

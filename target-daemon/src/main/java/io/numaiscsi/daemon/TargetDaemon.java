@@ -1,25 +1,24 @@
 package io.numaiscsi.daemon;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.PlatformDependent;
+import io.numaiscsi.blockdev.backstore.ProcessUser;
+import io.numaiscsi.cache.CachedBlockDevice;
 import io.numaiscsi.config.CacheSettings;
 import io.numaiscsi.config.ChapCredentials;
-import io.numaiscsi.daemon.placement.CachePools;
-import io.numaiscsi.daemon.placement.CacheSizing;
-import io.numaiscsi.daemon.placement.TargetPlacement;
-import io.netty.util.internal.PlatformDependent;
-import io.netty.util.concurrent.EventExecutor;
-import io.numaiscsi.cache.CachedBlockDevice;
 import io.numaiscsi.config.InitiatorDefinition;
 import io.numaiscsi.config.IscsiSettings;
 import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.daemon.events.EventLoops;
-import io.numaiscsi.daemon.events.NettyTransport;
 import io.numaiscsi.daemon.events.LunEventLoops;
+import io.numaiscsi.daemon.events.NettyTransport;
 import io.numaiscsi.daemon.iser.IserPortals;
-import io.numaiscsi.iser.IserTouches;
-import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.daemon.placement.CachePools;
+import io.numaiscsi.daemon.placement.CacheSizing;
+import io.numaiscsi.daemon.placement.TargetPlacement;
 import io.numaiscsi.daemon.registry.ConfigOperations;
 import io.numaiscsi.daemon.registry.Credentials;
 import io.numaiscsi.daemon.registry.RegisteredLun;
@@ -27,21 +26,22 @@ import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.daemon.registry.TargetRegistry;
 import io.numaiscsi.daemon.reservations.ReservationFiles;
 import io.numaiscsi.daemon.state.ModePageFiles;
-import io.numaiscsi.session.SessionAborts;
+import io.numaiscsi.iser.IserTouches;
+import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.session.ChapAccount;
 import io.numaiscsi.session.ChapAccounts;
 import io.numaiscsi.session.ConnectionGuards;
 import io.numaiscsi.session.CurrentChapAccounts;
-import io.numaiscsi.session.ServedPortals;
 import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.ResourceLimits;
+import io.numaiscsi.session.ServedPortals;
+import io.numaiscsi.session.SessionAborts;
 import io.numaiscsi.session.SessionServices;
 import io.numaiscsi.session.SessionSettings;
 import io.numaiscsi.session.SessionTable;
 import io.numaiscsi.session.TargetDirectory;
 import io.numaiscsi.tcp.TcpPortal;
-import io.numaiscsi.proto.login.TargetLimits;
-import io.numaiscsi.blockdev.backstore.ProcessUser;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -71,6 +71,7 @@ public final class TargetDaemon implements AutoCloseable {
     private CurrentChapAccounts chap;
     /** The discovery and per-initiator CHAP in force (the config's until the admin API changes them). */
     private ChapCredentials discoveryChap;
+
     private List<InitiatorDefinition> initiators;
     private volatile IserPortals iserPortals;
     private ConnectionGuards guards;
@@ -80,13 +81,14 @@ public final class TargetDaemon implements AutoCloseable {
     private ModePageFiles modePageFiles;
 
     /** A LUN behind the NUMA cache, for the metrics. */
-    public record CachedLun(String target, int lun, CachedBlockDevice device) {
-    }
+    public record CachedLun(String target, int lun, CachedBlockDevice device) {}
 
     public TargetDaemon(TargetConfig config) {
         this.config = config;
-        this.sessions = new SessionTable(config.limits().maxSessions(), config.limits().maxSessionsPerInitiator());
-        this.numa = new NumaResources(config.numa(), config.portals(), config.daemon().ioThreads());
+        this.sessions =
+                new SessionTable(config.limits().maxSessions(), config.limits().maxSessionsPerInitiator());
+        this.numa = new NumaResources(
+                config.numa(), config.portals(), config.daemon().ioThreads());
         this.alloc = numa.allocator();
         this.discoveryChap = config.discoveryChap();
         this.initiators = config.initiators();
@@ -94,51 +96,99 @@ public final class TargetDaemon implements AutoCloseable {
 
     public void start() throws IOException, InterruptedException {
         DataDirectory.prepare(config.daemon().dataDir(), ProcessUser.uid(), ProcessUser.name());
-        TargetPlacement placement = new TargetPlacement(numa.topology().nodeCount(), config.numa().placement(),
-                numa.portalNode().index(), config.targets());
+        TargetPlacement placement = new TargetPlacement(
+                numa.topology().nodeCount(),
+                config.numa().placement(),
+                numa.portalNode().index(),
+                config.targets());
         int[] lunsPerNode = placement.lunsPerNode();
-        eventLoops = new EventLoops(config.daemon().eventModel(), NettyTransport.of(config.daemon().tcpTransport()),
-                config.daemon().eventSpin(), numa.topology(), numa.portalNode(), lunsPerNode);
+        eventLoops = new EventLoops(
+                config.daemon().eventModel(),
+                NettyTransport.of(config.daemon().tcpTransport()),
+                config.daemon().eventSpin(),
+                numa.topology(),
+                numa.portalNode(),
+                lunsPerNode);
         LunEventLoops eventThreads = new LunEventLoops(eventLoops, placement);
         cachePools = cachePools();
-        BackingStores stores = new BackingStores(config.cache(), numa, placement, cachePools,
+        BackingStores stores = new BackingStores(
+                config.cache(),
+                numa,
+                placement,
+                cachePools,
                 BackingIoChoice.resolve(config.daemon().backingIo()));
         reservationFiles = new ReservationFiles(config.daemon().dataDir());
         modePageFiles = new ModePageFiles(config.daemon().dataDir());
-        registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
-                config.cache().zeroCopyMin(), numa.locator(), reservationFiles, modePageFiles,
+        registry = new TargetRegistry(
+                stores::open,
+                eventThreads,
+                alloc,
+                new SessionAborts(sessions),
+                config.cache().zeroCopyMin(),
+                numa.locator(),
+                reservationFiles,
+                modePageFiles,
                 config.group() == null ? null : config.group().member());
         registry.applyAll(ConfigOperations.of(config));
         reservationFiles.warnAboutUnclaimed();
         TargetDirectory directory = registry.directory();
         IscsiSettings iscsi = config.iscsi();
-        TargetLimits limits = new TargetLimits(iscsi.maxRecvDataSegmentLength(), iscsi.maxBurstLength(),
-                iscsi.firstBurstLength(), iscsi.maxOutstandingR2T(), iscsi.immediateData(), iscsi.initialR2T(),
-                iscsi.headerDigests(), iscsi.dataDigests(), iscsi.defaultTime2Wait(), iscsi.defaultTime2Retain(), false);
+        TargetLimits limits = new TargetLimits(
+                iscsi.maxRecvDataSegmentLength(),
+                iscsi.maxBurstLength(),
+                iscsi.firstBurstLength(),
+                iscsi.maxOutstandingR2T(),
+                iscsi.immediateData(),
+                iscsi.initialR2T(),
+                iscsi.headerDigests(),
+                iscsi.dataDigests(),
+                iscsi.defaultTime2Wait(),
+                iscsi.defaultTime2Retain(),
+                false);
         List<String> portalNames = new ArrayList<>();
         for (Portal p : config.portals()) {
             portalNames.add(p.toString());
         }
         ResourceLimits resources = resourceLimits(config.limits());
-        LOG.info("limits: {} sessions, {} per initiator; {} connections in login, {} per source address, login "
+        LOG.info(
+                "limits: {} sessions, {} per initiator; {} connections in login, {} per source address, login "
                         + "timeout {} ms ({} ms per PDU); buffers: {} bytes daemon-wide (direct memory ceiling {} bytes), "
                         + "{} of writes and {} of reads per connection, Data-Out timeout {} ms; discovery {}; {} "
-                        + "initiators with their own CHAP", resources.maxSessions(), resources.maxSessionsPerInitiator(),
-                resources.maxLogins(), resources.loginsPerAddress(), resources.loginTimeout().toMillis(),
-                resources.loginPduTimeout().toMillis(), resources.bufferMemory(), PlatformDependent.maxDirectMemory(),
-                resources.writeBufferPerSession(), resources.dataInPerConnection(), resources.dataOutTimeout().toMillis(),
-                config.discoveryChap() == null ? "open" : "needs CHAP", config.initiators().size());
+                        + "initiators with their own CHAP",
+                resources.maxSessions(),
+                resources.maxSessionsPerInitiator(),
+                resources.maxLogins(),
+                resources.loginsPerAddress(),
+                resources.loginTimeout().toMillis(),
+                resources.loginPduTimeout().toMillis(),
+                resources.bufferMemory(),
+                PlatformDependent.maxDirectMemory(),
+                resources.writeBufferPerSession(),
+                resources.dataInPerConnection(),
+                resources.dataOutTimeout().toMillis(),
+                config.discoveryChap() == null ? "open" : "needs CHAP",
+                config.initiators().size());
         ServedPortals served = new ServedPortals(portalNames);
         chap = new CurrentChapAccounts(chapAccounts(discoveryChap, initiators));
-        SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
-                iscsi.nopInTimeout(), served, TARGET_PORTAL_GROUP_TAG, resources, chap);
+        SessionSettings settings = new SessionSettings(
+                limits,
+                iscsi.queueDepth(),
+                iscsi.nopInInterval(),
+                iscsi.nopInTimeout(),
+                served,
+                TARGET_PORTAL_GROUP_TAG,
+                resources,
+                chap);
         guards = ConnectionGuards.of(resources);
         for (int node = 0; node < eventLoops.nodes(); node++) {
             for (EventExecutor lunThread : eventLoops.luns(node)) {
                 lunThread.execute(threadStats::current); // every event thread shows in the metrics from the start
             }
         }
-        portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.transport().serverChannelClass());
+        portal = new TcpPortal(
+                eventLoops.acceptor(),
+                eventLoops.login(),
+                eventLoops.transport().serverChannelClass());
         portals = new LivePortals(portal, served);
         services = new SessionServices(settings, directory, sessions, eventThreads, threadStats, guards);
         for (Portal p : config.portals()) {
@@ -186,8 +236,16 @@ public final class TargetDaemon implements AutoCloseable {
         }
         List<java.nio.ByteBuffer> cacheMemory = cachePools.memory();
         int hcaNode = numa.reportedNodeOfAddress(p.host());
-        iserPortals.listen(p.host(), p.port(), p.connections(), services, eventLoops.login(), alloc, numa.memory(),
-                numa.portalNode().index(), cacheMemory,
+        iserPortals.listen(
+                p.host(),
+                p.port(),
+                p.connections(),
+                services,
+                eventLoops.login(),
+                alloc,
+                numa.memory(),
+                numa.portalNode().index(),
+                cacheMemory,
                 new IserTouches(new DataTouches(numa.locator()), hcaNode));
     }
 
@@ -197,9 +255,16 @@ public final class TargetDaemon implements AutoCloseable {
         long[] sizes = new long[numa.topology().nodeCount()];
         if (c.mode() == CacheSettings.Mode.NUMA) {
             for (int n = 0; n < sizes.length; n++) {
-                sizes[n] = c.autoSize() ? CacheSizing.auto(CacheSizing.freeBytes(numa.topology().node(n).osNode()),
-                        c.partitionsPerNode(), c.blockSize()) : c.sizePerNode();
-                LOG.info("cache on node {}: a pool of {} bytes{} shared by the node's LUNs, {} memory", n, sizes[n],
+                sizes[n] = c.autoSize()
+                        ? CacheSizing.auto(
+                                CacheSizing.freeBytes(numa.topology().node(n).osNode()),
+                                c.partitionsPerNode(),
+                                c.blockSize())
+                        : c.sizePerNode();
+                LOG.info(
+                        "cache on node {}: a pool of {} bytes{} shared by the node's LUNs, {} memory",
+                        n,
+                        sizes[n],
                         c.autoSize() ? " (auto: " + CacheSizing.rule() + ")" : "",
                         numa.memory().bindsMemory() ? "node-bound" : "not node-bound");
             }
@@ -208,8 +273,16 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     private static ResourceLimits resourceLimits(LimitsSettings l) {
-        return new ResourceLimits(l.maxSessions(), l.maxSessionsPerInitiator(), l.writeBufferPerSession(), l.maxLogins(),
-                l.loginsPerAddress(), l.loginTimeout(), l.loginPduTimeout(), l.dataOutTimeout(), l.dataInPerConnection(),
+        return new ResourceLimits(
+                l.maxSessions(),
+                l.maxSessionsPerInitiator(),
+                l.writeBufferPerSession(),
+                l.maxLogins(),
+                l.loginsPerAddress(),
+                l.loginTimeout(),
+                l.loginPduTimeout(),
+                l.dataOutTimeout(),
+                l.dataInPerConnection(),
                 bufferMemory(l.bufferMemory()));
     }
 
@@ -218,8 +291,12 @@ public final class TargetDaemon implements AutoCloseable {
         long ceiling = PlatformDependent.maxDirectMemory();
         long budget = Math.min(configured, Math.max(16L << 20, ceiling / 2));
         if (budget < configured) {
-            LOG.warn("limits.buffer-memory {} bytes is more than half of the JVM's direct memory ceiling {} bytes: "
-                    + "using {} (raise -XX:MaxDirectMemorySize to allow more)", configured, ceiling, budget);
+            LOG.warn(
+                    "limits.buffer-memory {} bytes is more than half of the JVM's direct memory ceiling {} bytes: "
+                            + "using {} (raise -XX:MaxDirectMemorySize to allow more)",
+                    configured,
+                    ceiling,
+                    budget);
         }
         return budget;
     }
@@ -234,7 +311,10 @@ public final class TargetDaemon implements AutoCloseable {
 
     /** The TCP portals' bound addresses. */
     public List<InetSocketAddress> boundAddresses() {
-        return portals.list().stream().map(LivePortals.Listening::bound).filter(java.util.Objects::nonNull).toList();
+        return portals.list().stream()
+                .map(LivePortals.Listening::bound)
+                .filter(java.util.Objects::nonNull)
+                .toList();
     }
 
     public EventThreadRegistry threadStats() {
@@ -268,15 +348,19 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     /** A LUN's data-path touches and what its commands did, for the metrics. */
-    public record MeasuredLun(String target, int lun, DataTouches touches, io.numaiscsi.scsi.CommandCounters counters) {
-    }
+    public record MeasuredLun(
+            String target, int lun, DataTouches touches, io.numaiscsi.scsi.CommandCounters counters) {}
 
     /** Every LUN with a device open now (also ones added live); any thread. */
     public List<MeasuredLun> measuredLuns() {
         List<MeasuredLun> out = new ArrayList<>();
         if (registry != null) {
             for (RegisteredLun l : registry.luns()) {
-                out.add(new MeasuredLun(l.target(), l.definition().id(), l.unit().touches(), l.unit().counters()));
+                out.add(new MeasuredLun(
+                        l.target(),
+                        l.definition().id(),
+                        l.unit().touches(),
+                        l.unit().counters()));
             }
         }
         return out;
@@ -294,8 +378,7 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     /** What a reload did: the changes applied, those that failed (with why) and those left for a restart. */
-    public record ReloadReport(int applied, List<String> failures, List<String> needRestart) {
-    }
+    public record ReloadReport(int applied, List<String> failures, List<String> needRestart) {}
 
     /**
      * Applies what changed between the running targets and {@code wanted} (SIGHUP, a gateway group's change): LUNs
@@ -317,8 +400,10 @@ public final class TargetDaemon implements AutoCloseable {
                 if (op instanceof RegistryOperation.RemoveTarget removed) {
                     askToLogOut(s -> s.target().equals(removed.target()), "target " + removed.target() + " removed");
                 } else if (op instanceof RegistryOperation.UpdateTarget) {
-                    LOG.info("reload: sessions already logged in to {} go on; `numa-iscsi-admin target-set --force` "
-                            + "ends those the new rules refuse", ((RegistryOperation.UpdateTarget) op).target().name());
+                    LOG.info(
+                            "reload: sessions already logged in to {} go on; `numa-iscsi-admin target-set --force` "
+                                    + "ends those the new rules refuse",
+                            ((RegistryOperation.UpdateTarget) op).target().name());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -328,7 +413,8 @@ public final class TargetDaemon implements AutoCloseable {
                 failures.add(e.getCause().getMessage());
             }
         }
-        LOG.info("reload: {} of {} change(s) applied", applied, plan.operations().size());
+        LOG.info(
+                "reload: {} of {} change(s) applied", applied, plan.operations().size());
         return new ReloadReport(applied, failures, plan.needRestart());
     }
 
@@ -337,7 +423,9 @@ public final class TargetDaemon implements AutoCloseable {
      * that every change since start has left.
      */
     public synchronized TargetConfig runningConfig() {
-        return config.withPortals(portals.portals()).withChap(discoveryChap, initiators).withTargets(registry.targets());
+        return config.withPortals(portals.portals())
+                .withChap(discoveryChap, initiators)
+                .withTargets(registry.targets());
     }
 
     /** The config the daemon started with (its command-line overrides applied). */

@@ -24,11 +24,14 @@ record MachineInfo(String date, int nproc, String cpuModel, String kernel, Strin
     }
 
     static MachineInfo probe(String javaVersion, String fioVersion, String tgtdVersion) throws IOException {
-        return new MachineInfo(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
+        return new MachineInfo(
+                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
                 Runtime.getRuntime().availableProcessors(),
                 cpuModel(Files.readAllLines(Path.of("/proc/cpuinfo"))),
                 Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim(),
-                javaVersion, fioVersion, tgtdVersion);
+                javaVersion,
+                fioVersion,
+                tgtdVersion);
     }
 
     String oneLine() {

@@ -6,8 +6,7 @@ import java.nio.file.Path;
 
 /** CPU time from procfs: a whole process ({@code /proc/PID/stat}, all threads) and the host ({@code /proc/stat}). */
 final class ProcStat {
-    private ProcStat() {
-    }
+    private ProcStat() {}
 
     /**
      * utime + stime in clock ticks from a {@code /proc/PID/stat} line. The comm field (2) may hold

@@ -52,7 +52,12 @@ record Target(String name, String host, int port, String iqn, List<Integer> luns
         for (String l : kv.get("luns").split("\\+")) {
             luns.add(Integer.parseInt(l));
         }
-        return new Target(kv.get("name"), portal.substring(0, colon), Integer.parseInt(portal.substring(colon + 1)),
-                kv.get("iqn"), luns, Long.parseLong(kv.get("pid")));
+        return new Target(
+                kv.get("name"),
+                portal.substring(0, colon),
+                Integer.parseInt(portal.substring(colon + 1)),
+                kv.get("iqn"),
+                luns,
+                Long.parseLong(kv.get("pid")));
     }
 }

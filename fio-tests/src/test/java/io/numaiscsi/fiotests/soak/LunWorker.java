@@ -67,8 +67,14 @@ final class LunWorker implements Runnable {
             try {
                 result = round.run(fio, url, initiator, ROUND_LIMIT);
             } catch (IOException e) {
-                result = new FioRound.Result(round.job(), java.time.Instant.now(), java.time.Instant.now(),
-                        FioRound.Outcome.IO_ERROR, 0, 0, "fio did not run: " + e.getMessage());
+                result = new FioRound.Result(
+                        round.job(),
+                        java.time.Instant.now(),
+                        java.time.Instant.now(),
+                        FioRound.Outcome.IO_ERROR,
+                        0,
+                        0,
+                        "fio did not run: " + e.getMessage());
             } catch (InterruptedException e) {
                 return;
             }
@@ -117,8 +123,7 @@ final class LunWorker implements Runnable {
                     }
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
     }
 

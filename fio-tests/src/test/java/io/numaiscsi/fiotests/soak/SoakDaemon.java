@@ -58,8 +58,9 @@ public final class SoakDaemon implements AutoCloseable {
     static String daemonClasspath() {
         String cp = System.getProperty("it.daemon.classpath", "");
         if (cp.isBlank() || cp.startsWith("${") || !cp.contains("target-daemon")) {
-            throw new IllegalStateException("no daemon classpath: run the soak through Maven (bin/soak, or the fio-tests "
-                    + "pom's -Dit.daemon.classpath)");
+            throw new IllegalStateException(
+                    "no daemon classpath: run the soak through Maven (bin/soak, or the fio-tests "
+                            + "pom's -Dit.daemon.classpath)");
         }
         return cp;
     }
@@ -128,7 +129,10 @@ public final class SoakDaemon implements AutoCloseable {
         Path tmp = config.resolveSibling("target.yaml.tmp");
         Files.writeString(tmp, yaml, StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-        Files.move(tmp, config, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        Files.move(
+                tmp,
+                config,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
@@ -203,7 +207,9 @@ public final class SoakDaemon implements AutoCloseable {
     /** SIGHUP: the daemon rereads its config file. */
     synchronized void sighup() throws IOException, InterruptedException {
         note("SIGHUP pid " + process.pid());
-        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(process.pid()))
+                .inheritIO()
+                .start();
         if (kill.waitFor() != 0) {
             throw new IOException("kill -HUP " + process.pid() + " failed");
         }
@@ -212,8 +218,12 @@ public final class SoakDaemon implements AutoCloseable {
     /** Appends a harness line to the daemon's log. */
     void note(String what) {
         try {
-            Files.writeString(log, "--- soak: " + Instant.now() + " " + what + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    log,
+                    "--- soak: " + Instant.now() + " " + what + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException ignored) {
             // diagnostics only
         }

@@ -7,8 +7,8 @@ import io.numaiscsi.iser.ConnectionSlots;
 import io.numaiscsi.iser.IserCmHeader;
 import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserSettings;
-import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.iser.IserTotals;
+import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.iser.IserTransport;
 import io.numaiscsi.iser.RegisteredMemory;
 import io.numaiscsi.iser.RegisteredSlabs;
@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import jnr.ffi.Pointer;
@@ -74,10 +74,20 @@ public final class IserPortal implements AutoCloseable {
     private final String address;
     private volatile boolean running = true;
 
-    private IserPortal(LibIserShim shim, IserSettings settings, ByteBufAllocator alloc, Acceptor acceptor,
-                       Pointer cmChannel, Pointer listenId, NativeVerbs verbs, RegisteredSlabs slabs,
-                       RegisteredMemory shared, Pointer compChannel, String address, ThreadFactory threads,
-                       IserTouches touches) {
+    private IserPortal(
+            LibIserShim shim,
+            IserSettings settings,
+            ByteBufAllocator alloc,
+            Acceptor acceptor,
+            Pointer cmChannel,
+            Pointer listenId,
+            NativeVerbs verbs,
+            RegisteredSlabs slabs,
+            RegisteredMemory shared,
+            Pointer compChannel,
+            String address,
+            ThreadFactory threads,
+            IserTouches touches) {
         this.shim = shim;
         this.settings = settings;
         this.acceptor = acceptor;
@@ -101,9 +111,19 @@ public final class IserPortal implements AutoCloseable {
      * where their data path touches memory in {@code touches}. Throws
      * IllegalStateException with the reason when the address has no RDMA device or the device refuses resources.
      */
-    public static IserPortal listen(LibIserShim shim, String host, int port, IserSettings settings, NodeMemory memory,
-                                    int node, int maxConnections, List<ByteBuffer> sharedMemory, ByteBufAllocator alloc,
-                                    Acceptor acceptor, ThreadFactory threads, IserTouches touches) {
+    public static IserPortal listen(
+            LibIserShim shim,
+            String host,
+            int port,
+            IserSettings settings,
+            NodeMemory memory,
+            int node,
+            int maxConnections,
+            List<ByteBuffer> sharedMemory,
+            ByteBufAllocator alloc,
+            Acceptor acceptor,
+            ThreadFactory threads,
+            IserTouches touches) {
         Pointer channel = shim.ishim_channel_create();
         if (channel == null) {
             throw new IllegalStateException("rdma_create_event_channel failed (errno " + shim.ishim_errno()
@@ -113,7 +133,8 @@ public final class IserPortal implements AutoCloseable {
         if (listenId == null) {
             int errno = shim.ishim_errno();
             shim.ishim_channel_destroy(channel);
-            throw new IllegalStateException("cannot listen for iSER on " + host + ":" + port + " (errno " + errno + ")");
+            throw new IllegalStateException(
+                    "cannot listen for iSER on " + host + ":" + port + " (errno " + errno + ")");
         }
         Pointer context = shim.ishim_id_context(listenId);
         if (context == null) {
@@ -126,8 +147,8 @@ public final class IserPortal implements AutoCloseable {
         if (verbs == null) {
             shim.ishim_destroy(listenId, null);
             shim.ishim_channel_destroy(channel);
-            throw new IllegalStateException("ibv_alloc_pd failed on the device of " + host + " (errno "
-                    + shim.ishim_errno() + ")");
+            throw new IllegalStateException(
+                    "ibv_alloc_pd failed on the device of " + host + " (errno " + shim.ishim_errno() + ")");
         }
         RegisteredSlabs slabs = null;
         RegisteredMemory shared = null;
@@ -138,13 +159,31 @@ public final class IserPortal implements AutoCloseable {
             if (comp == null) {
                 throw new IllegalStateException("ibv_create_comp_channel failed (errno " + shim.ishim_errno() + ")");
             }
-            IserPortal portal = new IserPortal(shim, settings, alloc, acceptor, channel, listenId, verbs, slabs, shared,
-                    comp, host + ":" + port, threads, touches);
+            IserPortal portal = new IserPortal(
+                    shim,
+                    settings,
+                    alloc,
+                    acceptor,
+                    channel,
+                    listenId,
+                    verbs,
+                    slabs,
+                    shared,
+                    comp,
+                    host + ":" + port,
+                    threads,
+                    touches);
             portal.cmThread.start();
             portal.cqThread.start();
-            LOG.info("listening on {} (iSER, {} connections of {} KiB registered on node {}; {} MiB of cache memory in "
-                    + "{} regions registered for in-place RDMA Writes)", portal.address, maxConnections,
-                    settings.connectionBytes() / 1024, node, shared.bytes() >> 20, shared.regions());
+            LOG.info(
+                    "listening on {} (iSER, {} connections of {} KiB registered on node {}; {} MiB of cache memory in "
+                            + "{} regions registered for in-place RDMA Writes)",
+                    portal.address,
+                    maxConnections,
+                    settings.connectionBytes() / 1024,
+                    node,
+                    shared.bytes() >> 20,
+                    shared.regions());
             return portal;
         } catch (RuntimeException e) {
             if (shared != null) {
@@ -167,7 +206,9 @@ public final class IserPortal implements AutoCloseable {
         while (running) {
             int n = shim.ishim_get_cm_event(cmChannel, EVENT_WAIT_MILLIS, ev);
             if (n < 0) {
-                LOG.error("iSER portal {}: rdma_get_cm_event failed (errno {}); no more connections", address,
+                LOG.error(
+                        "iSER portal {}: rdma_get_cm_event failed (errno {}); no more connections",
+                        address,
                         shim.ishim_errno());
                 return;
             }
@@ -176,21 +217,29 @@ public final class IserPortal implements AutoCloseable {
             }
             int type = (int) ev[0];
             if (type == CmEvent.CONNECT_REQUEST) {
-                onConnectRequest(Pointer.wrap(jnr.ffi.Runtime.getRuntime(shim), ev[1]), (int) ev[3], (int) ev[4],
-                        (int) ev[6], (int) ev[7]);
+                onConnectRequest(
+                        Pointer.wrap(jnr.ffi.Runtime.getRuntime(shim), ev[1]),
+                        (int) ev[3],
+                        (int) ev[4],
+                        (int) ev[6],
+                        (int) ev[7]);
                 continue;
             }
             Polled p = byId.get(ev[1]);
-            LOG.debug("iSER portal {}: {} for {} (status {})", address, CmEvent.name(type),
-                    p == null ? "no connection" : p.endpoint.remoteAddress(), ev[5]);
+            LOG.debug(
+                    "iSER portal {}: {} for {} (status {})",
+                    address,
+                    CmEvent.name(type),
+                    p == null ? "no connection" : p.endpoint.remoteAddress(),
+                    ev[5]);
             if (p != null && CmEvent.concernsConnection(type)) {
                 p.onOwner(c -> CmEvent.deliver(type, c));
             }
         }
     }
 
-    private void onConnectRequest(Pointer id, int privateFlags, int privateLength, int peerResponderResources,
-                                  int peerInitiatorDepth) {
+    private void onConnectRequest(
+            Pointer id, int privateFlags, int privateLength, int peerResponderResources, int peerInitiatorDepth) {
         int slot = slots.reserve();
         if (slot < 0) {
             LOG.warn("rejecting iSER connection on {}: all {} connection slots are in use", address, slots.capacity());
@@ -202,8 +251,10 @@ public final class IserPortal implements AutoCloseable {
         int sq = settings.sendQueueDepth();
         Pointer cq = shim.ishim_create_cq(verbs.context(), sq + receives, compChannel);
         if (cq == null || shim.ishim_create_qp(id, verbs.pd(), cq, sq, receives) != 0) {
-            LOG.warn("rejecting iSER connection on {}: cannot create its completion queue / queue pair (errno {})",
-                    address, shim.ishim_errno());
+            LOG.warn(
+                    "rejecting iSER connection on {}: cannot create its completion queue / queue pair (errno {})",
+                    address,
+                    shim.ishim_errno());
             shim.ishim_reject(id);
             shim.ishim_destroy(id, cq);
             slots.cancel(slot);
@@ -217,8 +268,15 @@ public final class IserPortal implements AutoCloseable {
         // Our RDMA Reads in flight may not exceed what the initiator's side serves at once.
         int reads = Math.max(1, Math.min(settings.maxOutstandingReads(), peerResponderResources));
         IserSettings s = settings;
-        IserSettings mine = new IserSettings(s.queueDepth(), s.maxOutstandingUnexpectedPdus(), s.recvDataSegmentLength(),
-                s.sendDataSegmentLength(), s.dataChunkSize(), s.dataChunks(), reads, s.sendQueueDepth(),
+        IserSettings mine = new IserSettings(
+                s.queueDepth(),
+                s.maxOutstandingUnexpectedPdus(),
+                s.recvDataSegmentLength(),
+                s.sendDataSegmentLength(),
+                s.dataChunkSize(),
+                s.dataChunks(),
+                reads,
+                s.sendQueueDepth(),
                 s.signalInterval());
         EventExecutor executor = acceptor.executorFor(endpoint.remoteAddress());
         Polled polled = new Polled(endpoint, executor);
@@ -248,7 +306,8 @@ public final class IserPortal implements AutoCloseable {
         IserCmHeader.putAccept(ByteBuffer.wrap(privateData), 0);
         // initiator_depth: the RDMA Reads we issue; responder_resources: what we serve (the initiator reads nothing)
         int responder = Math.min(peerInitiatorDepth, mine.maxOutstandingReads());
-        if (shim.ishim_accept(endpoint.id(), responder, mine.maxOutstandingReads(), privateData, privateData.length) != 0) {
+        if (shim.ishim_accept(endpoint.id(), responder, mine.maxOutstandingReads(), privateData, privateData.length)
+                != 0) {
             LOG.warn("rdma_accept for {} failed (errno {})", endpoint.remoteAddress(), shim.ishim_errno());
             connection.forceDestroy();
         }
@@ -283,7 +342,7 @@ public final class IserPortal implements AutoCloseable {
         volatile EventExecutor executor;
         final AtomicBoolean scheduled = new AtomicBoolean();
         volatile IserConnection connection;
-        private EventExecutor moveTo;    // owner thread only
+        private EventExecutor moveTo; // owner thread only
         private Runnable onArrival;
 
         Polled(NativeEndpoint endpoint, EventExecutor executor) {
@@ -311,7 +370,9 @@ public final class IserPortal implements AutoCloseable {
                     }
                 });
             } catch (RuntimeException e) {
-                LOG.debug("CM event for {} dropped: its thread is shut down ({})", endpoint.remoteAddress(),
+                LOG.debug(
+                        "CM event for {} dropped: its thread is shut down ({})",
+                        endpoint.remoteAddress(),
                         e.toString());
             }
         }

@@ -12,7 +12,8 @@ class LibIserShimTest {
 
     @Test
     void batchTakesAsManyWorkRequestsAsItsCapacityThenSaysNoSpace() {
-        assumeTrue(LibIserShim.class.getResource(LibIserShim.RESOURCE) != null,
+        assumeTrue(
+                LibIserShim.class.getResource(LibIserShim.RESOURCE) != null,
                 "this build has no verbs shim (no rdma-core headers)");
         LibIserShim shim = LibIserShim.load();
         assertNotNull(shim, "the shim built into the jar loads");

@@ -32,6 +32,7 @@ public final class AdminSocket implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminSocket.class);
     /** The socket's name in the data directory unless --admin-socket says otherwise. */
     public static final String FILE_NAME = "admin.sock";
+
     static final int MAX_REQUEST_BYTES = 64 << 10;
     static final int MAX_CLIENTS = 4;
     /** sun_path is 108 bytes with its terminating NUL. */
@@ -128,13 +129,15 @@ public final class AdminSocket implements AutoCloseable {
                 refuseBusy(client);
                 continue;
             }
-            Thread t = new Thread(() -> {
-                try {
-                    serve(client);
-                } finally {
-                    clients.release();
-                }
-            }, "admin-client-" + clientCount.incrementAndGet());
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            serve(client);
+                        } finally {
+                            clients.release();
+                        }
+                    },
+                    "admin-client-" + clientCount.incrementAndGet());
             t.setDaemon(true);
             t.start();
         }
@@ -159,8 +162,12 @@ public final class AdminSocket implements AutoCloseable {
                     byte b = in.get();
                     if (b != '\n') {
                         if (line.size() == MAX_REQUEST_BYTES) {
-                            write(client, error(null, AdminError.INVALID_REQUEST,
-                                    "request longer than " + MAX_REQUEST_BYTES + " bytes"));
+                            write(
+                                    client,
+                                    error(
+                                            null,
+                                            AdminError.INVALID_REQUEST,
+                                            "request longer than " + MAX_REQUEST_BYTES + " bytes"));
                             return;
                         }
                         line.write(b);
@@ -190,9 +197,13 @@ public final class AdminSocket implements AutoCloseable {
             return error(null, AdminError.PARSE_ERROR, "not JSON: " + e.getOriginalMessage());
         }
         JsonNode id = request.get("id");
-        if (!request.isObject() || !"2.0".equals(request.path("jsonrpc").asText()) || !request.path("method").isTextual()) {
-            return error(id, AdminError.INVALID_REQUEST, "a request is {\"jsonrpc\": \"2.0\", \"method\": NAME, "
-                    + "\"params\": {...}, \"id\": ID}");
+        if (!request.isObject()
+                || !"2.0".equals(request.path("jsonrpc").asText())
+                || !request.path("method").isTextual()) {
+            return error(
+                    id,
+                    AdminError.INVALID_REQUEST,
+                    "a request is {\"jsonrpc\": \"2.0\", \"method\": NAME, " + "\"params\": {...}, \"id\": ID}");
         }
         JsonNode params = request.get("params");
         if (params != null && !params.isObject()) {
@@ -208,8 +219,15 @@ public final class AdminSocket implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("admin {} failed", method, e);
             // the client sees plain words; the class and stack trace are in the log line above
-            return id == null ? null : error(id, AdminError.FAILED, method + " failed: "
-                    + (e.getMessage() == null ? "an internal error (see the daemon's log)" : e.getMessage()));
+            return id == null
+                    ? null
+                    : error(
+                            id,
+                            AdminError.FAILED,
+                            method + " failed: "
+                                    + (e.getMessage() == null
+                                            ? "an internal error (see the daemon's log)"
+                                            : e.getMessage()));
         }
         if (id == null) {
             return null;

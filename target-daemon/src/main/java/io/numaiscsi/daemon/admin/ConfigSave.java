@@ -41,8 +41,10 @@ final class ConfigSave {
             written = AtomicConfigWriter.write(path, saved);
         } catch (ConfigException e) {
             AUDIT.warn("admin: config.save to {} refused: {}", path, e.getMessage());
-            throw new AdminError(AdminError.FAILED, "config.save: the running configuration does not make a valid "
-                    + "config file, nothing was written: " + e.getMessage());
+            throw new AdminError(
+                    AdminError.FAILED,
+                    "config.save: the running configuration does not make a valid "
+                            + "config file, nothing was written: " + e.getMessage());
         } catch (IOException | RuntimeException e) {
             AUDIT.warn("admin: config.save to {} failed: {}", path, e.toString());
             throw new AdminError(AdminError.FAILED, "config.save: cannot write " + path + ": " + e);
@@ -51,10 +53,16 @@ final class ConfigSave {
             file.remember(saved);
         }
         int luns = saved.targets().stream().mapToInt(t -> t.luns().size()).sum();
-        AUDIT.info("admin: saved the running configuration to {} ({} targets, {} LUNs)", written,
-                saved.targets().size(), luns);
-        return JsonNodeFactory.instance.objectNode().put("path", written.toString())
-                .put("targets", saved.targets().size()).put("luns", luns);
+        AUDIT.info(
+                "admin: saved the running configuration to {} ({} targets, {} LUNs)",
+                written,
+                saved.targets().size(),
+                luns);
+        return JsonNodeFactory.instance
+                .objectNode()
+                .put("path", written.toString())
+                .put("targets", saved.targets().size())
+                .put("luns", luns);
     }
 
     /**
@@ -65,7 +73,8 @@ final class ConfigSave {
      * alone is not saved).
      */
     static TargetConfig toSave(TargetConfig running, TargetConfig started, TargetConfig fileContents) {
-        TargetConfig saved = fileContents.withTargets(running.withDataDir(fileContents.daemon().dataDir()).targets());
+        TargetConfig saved = fileContents.withTargets(
+                running.withDataDir(fileContents.daemon().dataDir()).targets());
         if (!running.portals().equals(started.portals())) {
             saved = saved.withPortals(running.portals());
         }
@@ -80,8 +89,10 @@ final class ConfigSave {
         JsonNode p = params.get("path");
         if (p == null || p.isNull()) {
             if (file.path() == null) {
-                throw new AdminError(AdminError.INVALID_PARAMS, "config.save: params.path is required: the daemon "
-                        + "runs the embedded default configuration (no --config file to save to)");
+                throw new AdminError(
+                        AdminError.INVALID_PARAMS,
+                        "config.save: params.path is required: the daemon "
+                                + "runs the embedded default configuration (no --config file to save to)");
             }
             return file.path();
         }
@@ -95,8 +106,10 @@ final class ConfigSave {
             throw new AdminError(AdminError.INVALID_PARAMS, "config.save: params.path: " + e.getMessage());
         }
         if (!path.isAbsolute()) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "config.save: params.path: \"" + path + "\" must be an "
-                    + "absolute path (the daemon's working directory is not the caller's)");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "config.save: params.path: \"" + path + "\" must be an "
+                            + "absolute path (the daemon's working directory is not the caller's)");
         }
         return path;
     }

@@ -27,8 +27,9 @@ final class TargetMethods {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     /** What {@code target.set} takes besides the target and force; each key absent is kept, null clears it. */
     private static final List<String> SETTINGS = List.of("alias", "allow", "allow-networks", "chap", "lun-maps");
-    private static final List<String> SET_KEYS = List.of("target", "force", "alias", "allow", "allow-networks", "chap",
-            "lun-maps");
+
+    private static final List<String> SET_KEYS =
+            List.of("target", "force", "alias", "allow", "allow-networks", "chap", "lun-maps");
 
     private final TargetDaemon daemon;
     private final AdminMethods methods;
@@ -42,9 +43,11 @@ final class TargetMethods {
     JsonNode create(JsonNode params) throws AdminError {
         JsonNode entry = params.get("target");
         if (entry == null || !entry.isObject()) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "target.create: params.target is required: the target as a "
-                    + "config file writes it, e.g. {\"name\": \"iqn.2026-11.com.example:disk1\", \"luns\": [{\"id\": 0, "
-                    + "\"backing\": \"ram\", \"size\": \"1G\"}]}");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "target.create: params.target is required: the target as a "
+                            + "config file writes it, e.g. {\"name\": \"iqn.2026-11.com.example:disk1\", \"luns\": [{\"id\": 0, "
+                            + "\"backing\": \"ram\", \"size\": \"1G\"}]}");
         }
         TargetDefinition target;
         try {
@@ -61,7 +64,9 @@ final class TargetMethods {
             ops.add(new RegistryOperation.AddLun(target.name(), lun));
         }
         methods.changeAll(ops); // all or nothing
-        return JSON.objectNode().put("target", target.name()).put("luns", target.luns().size());
+        return JSON.objectNode()
+                .put("target", target.name())
+                .put("luns", target.luns().size());
     }
 
     /**
@@ -74,8 +79,10 @@ final class TargetMethods {
         Predicate<SessionInfo> ofTarget = s -> s.target().equals(target.name());
         long open = daemon.sessions().describe().stream().filter(ofTarget).count();
         if (open > 0 && !force) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "target.delete: params.target: " + target.name() + " has "
-                    + open + " session(s) logged in; log them out first, or pass force to ask them to log out");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "target.delete: params.target: " + target.name() + " has " + open
+                            + " session(s) logged in; log them out first, or pass force to ask them to log out");
         }
         methods.change(new RegistryOperation.RemoveTarget(target.name()));
         int asked = daemon.askToLogOut(ofTarget, "target " + target.name() + " deleted");
@@ -114,14 +121,17 @@ final class TargetMethods {
         }
         methods.changeAll(ops);
         boolean chapChanged = !Objects.equals(current.chap(), changed.chap());
-        Predicate<SessionInfo> refused = s -> s.target().equals(changed.name()) && (chapChanged
-                || !changed.allows(s.initiatorName()) || !changed.allowsAddress(s.remoteInetAddress()));
+        Predicate<SessionInfo> refused = s -> s.target().equals(changed.name())
+                && (chapChanged || !changed.allows(s.initiatorName()) || !changed.allowsAddress(s.remoteInetAddress()));
         ObjectNode result = JSON.objectNode().put("target", changed.name());
         if (params.path("force").asBoolean(false)) {
-            result.put("sessions_asked_to_log_out", daemon.askToLogOut(refused, "access rules of " + changed.name()
-                    + " changed"));
+            result.put(
+                    "sessions_asked_to_log_out",
+                    daemon.askToLogOut(refused, "access rules of " + changed.name() + " changed"));
         } else {
-            result.put("sessions_the_new_rules_would_refuse", daemon.sessions().describe().stream().filter(refused).count());
+            result.put(
+                    "sessions_the_new_rules_would_refuse",
+                    daemon.sessions().describe().stream().filter(refused).count());
         }
         return result;
     }
@@ -130,12 +140,14 @@ final class TargetMethods {
     JsonNode logout(JsonNode params) throws AdminError {
         JsonNode tsih = params.get("tsih");
         if (tsih == null || !tsih.canConvertToInt()) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "session.logout: params.tsih (the session's number in "
-                    + "session.list) is required");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "session.logout: params.tsih (the session's number in " + "session.list) is required");
         }
         Predicate<SessionInfo> it = s -> s.tsih() == tsih.asInt();
         boolean force = params.path("force").asBoolean(false);
-        int n = force ? daemon.sessions().drop(it, "closed by the admin API")
+        int n = force
+                ? daemon.sessions().drop(it, "closed by the admin API")
                 : daemon.askToLogOut(it, "asked by the admin API");
         if (n == 0) {
             throw new AdminError(AdminError.INVALID_PARAMS, "session.logout: params.tsih: no session " + tsih.asInt());
@@ -161,7 +173,8 @@ final class TargetMethods {
         }
         ChapCredentials c = t.chap();
         if (c != null) {
-            ObjectNode chap = entry.putObject("chap").put("username", c.username())
+            ObjectNode chap = entry.putObject("chap")
+                    .put("username", c.username())
                     .put("secret", new String(c.secret(), StandardCharsets.UTF_8));
             if (c.mutual()) {
                 chap.put("mutual-username", c.mutualUsername())

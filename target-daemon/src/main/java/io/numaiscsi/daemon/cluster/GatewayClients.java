@@ -14,8 +14,7 @@ import java.util.List;
 final class GatewayClients {
     static final int REMEMBERED = 4;
 
-    private GatewayClients() {
-    }
+    private GatewayClients() {}
 
     static String watcherKey(int port) {
         return "pr." + port;

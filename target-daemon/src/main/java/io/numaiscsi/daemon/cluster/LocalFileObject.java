@@ -34,12 +34,16 @@ public final class LocalFileObject implements VersionedObject {
     /** Opens (creating if absent) object {@code name} in {@code directory}, which must exist. */
     public LocalFileObject(Path directory, String name) throws IOException {
         if (!Files.isDirectory(directory)) {
-            throw new NoSuchFileException(directory.toString(), null, "the shared reservations directory does not exist");
+            throw new NoSuchFileException(
+                    directory.toString(), null, "the shared reservations directory does not exist");
         }
         this.data = directory.resolve(name + ".data");
         this.lock = directory.resolve(name + ".lock");
-        try (FileChannel c = FileChannel.open(directory.resolve(name + ".version"), StandardOpenOption.CREATE,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel c = FileChannel.open(
+                directory.resolve(name + ".version"),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
             if (c.size() < Long.BYTES) {
                 c.write(ByteBuffer.allocate(Long.BYTES), 0); // version 0, native order either way
             }
@@ -65,15 +69,21 @@ public final class LocalFileObject implements VersionedObject {
     public Replaced replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException {
         synchronized (MONITORS.computeIfAbsent(lock, k -> new Object())) {
             try (FileChannel c = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock held = c.lock()) {
+                    FileLock held = c.lock()) {
                 long current = read().version();
                 if (current != expectedVersion) {
                     return Replaced.at(-1);
                 }
                 long next = current + 1;
                 Path temp = data.resolveSibling(data.getFileName() + ".tmp");
-                ByteBuffer out = ByteBuffer.allocate(Long.BYTES + bytes.length).putLong(next).put(bytes).flip();
-                try (FileChannel t = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                ByteBuffer out = ByteBuffer.allocate(Long.BYTES + bytes.length)
+                        .putLong(next)
+                        .put(bytes)
+                        .flip();
+                try (FileChannel t = FileChannel.open(
+                        temp,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING)) {
                     while (out.hasRemaining()) {
                         t.write(out);

@@ -10,8 +10,7 @@ import java.io.IOException;
  */
 public interface VersionedObject {
     /** The object's bytes at a version; version 0 and no bytes for an object that does not exist yet. */
-    record Contents(long version, byte[] bytes) {
-    }
+    record Contents(long version, byte[] bytes) {}
 
     Contents read() throws IOException;
 
@@ -41,15 +40,13 @@ public interface VersionedObject {
     long knownVersion();
 
     /** Where the changes other gateways make are told, for stores that tell them; set once, before use. */
-    default void changes(ChangeListener listener) {
-    }
+    default void changes(ChangeListener listener) {}
 
     /**
      * A client of this gateway (its RBD image's) that another gateway must fence together with it when this gateway
      * does not take up a change in time; the latest few are remembered. Stores that fence nobody ignore it.
      */
-    default void fenceWith(String clientAddress) throws IOException {
-    }
+    default void fenceWith(String clientAddress) throws IOException {}
 
     /** A change another gateway made; called on a store thread, must not block. */
     interface ChangeListener {

@@ -25,6 +25,7 @@ public final class EventLoops implements AutoCloseable {
     private final EventLoopGroup login;
     /** Indexed by node; every entry is the same group under CENTRALIZED. */
     private final EventLoopGroup[] luns;
+
     private final NettyTransport transport;
 
     /**
@@ -32,8 +33,13 @@ public final class EventLoops implements AutoCloseable {
      *
      * @throws IllegalStateException {@code configured} is io_uring and the kernel or the native library refuses it
      */
-    public EventLoops(EventModel model, NettyTransport configured, java.time.Duration eventSpin, NumaTopology topology,
-            NumaNode portalNode, int[] lunsPerNode) {
+    public EventLoops(
+            EventModel model,
+            NettyTransport configured,
+            java.time.Duration eventSpin,
+            NumaTopology topology,
+            NumaNode portalNode,
+            int[] lunsPerNode) {
         if (configured == NettyTransport.IO_URING && model == EventModel.PER_LUN) {
             // Measured with Netty 4.2.18: a connection moved from the login thread to its LUN's thread reads nothing
             // more (its recv stays on the old ring), so every session times out after login.
@@ -44,10 +50,13 @@ public final class EventLoops implements AutoCloseable {
         long spin = eventSpin.toNanos();
         if (spin > 0) {
             if (transport == NettyTransport.EPOLL) {
-                LOG.info("event threads poll {} us before they block while their waits are that short"
-                        + " (daemon.event-spin)", spin / 1000);
+                LOG.info(
+                        "event threads poll {} us before they block while their waits are that short"
+                                + " (daemon.event-spin)",
+                        spin / 1000);
             } else {
-                LOG.warn("daemon.event-spin is for the epoll transport; {} event threads block at once",
+                LOG.warn(
+                        "daemon.event-spin is for the epoll transport; {} event threads block at once",
                         transport.configName());
                 spin = 0;
             }
@@ -65,11 +74,13 @@ public final class EventLoops implements AutoCloseable {
             for (NumaNode node : topology.nodes()) {
                 int threads = lunEventThreads(lunsPerNode[node.index()], node.cpuCount());
                 threadsPerNode[node.index()] = threads;
-                luns[node.index()] = group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true),
-                        spin);
+                luns[node.index()] =
+                        group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true), spin);
             }
-            LOG.info("event model PER_LUN: LUNs per node {}, LUN event threads per node {} (at most one per core)",
-                    java.util.Arrays.toString(lunsPerNode), java.util.Arrays.toString(threadsPerNode));
+            LOG.info(
+                    "event model PER_LUN: LUNs per node {}, LUN event threads per node {} (at most one per core)",
+                    java.util.Arrays.toString(lunsPerNode),
+                    java.util.Arrays.toString(threadsPerNode));
         }
     }
 
@@ -90,8 +101,8 @@ public final class EventLoops implements AutoCloseable {
             return configured;
         }
         if (configured == NettyTransport.IO_URING) {
-            throw new IllegalStateException("daemon.tcp-transport io_uring is not available here: " + why
-                    + " (use epoll)");
+            throw new IllegalStateException(
+                    "daemon.tcp-transport io_uring is not available here: " + why + " (use epoll)");
         }
         LOG.warn("network I/O: native {} unavailable ({}); using nio", configured.configName(), why);
         return NettyTransport.NIO;

@@ -19,7 +19,9 @@ import io.numaiscsi.config.DaemonSettings;
  * login thread to its LUN's thread.
  */
 public enum NettyTransport {
-    EPOLL, IO_URING, NIO;
+    EPOLL,
+    IO_URING,
+    NIO;
 
     /** As written in the configuration ({@code daemon.tcp-transport}) and the log. */
     public String configName() {
@@ -48,9 +50,10 @@ public enum NettyTransport {
     /** {@code spinNanos} > 0: epoll threads poll that long before they block ({@link SpinThenBlockStrategy}). */
     IoHandlerFactory ioHandlerFactory(long spinNanos) {
         return switch (this) {
-            case EPOLL -> spinNanos > 0
-                    ? EpollIoHandler.newFactory(0, () -> new SpinThenBlockStrategy(spinNanos))
-                    : EpollIoHandler.newFactory();
+            case EPOLL ->
+                spinNanos > 0
+                        ? EpollIoHandler.newFactory(0, () -> new SpinThenBlockStrategy(spinNanos))
+                        : EpollIoHandler.newFactory();
             case IO_URING -> IoUringIoHandler.newFactory();
             case NIO -> NioIoHandler.newFactory();
         };

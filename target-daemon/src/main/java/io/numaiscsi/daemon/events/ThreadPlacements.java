@@ -13,11 +13,9 @@ public final class ThreadPlacements {
     private static final List<Placement> ALL = new CopyOnWriteArrayList<>();
 
     /** One pinned thread: its node and the CPUs it may run on. */
-    public record Placement(String thread, int node, String cpus) {
-    }
+    public record Placement(String thread, int node, String cpus) {}
 
-    private ThreadPlacements() {
-    }
+    private ThreadPlacements() {}
 
     /** Called by the thread itself right after pinning. */
     public static void record(Thread t, int node, boolean pinned) {

@@ -14,7 +14,8 @@ record GroupHealth(long time, long applied, long placement, int port, String pro
     private static final int MAX_PROBLEM = 1500;
 
     byte[] bytes() {
-        GroupHealth h = problem == null || problem.length() <= MAX_PROBLEM ? this
+        GroupHealth h = problem == null || problem.length() <= MAX_PROBLEM
+                ? this
                 : new GroupHealth(time, applied, placement, port, problem.substring(0, MAX_PROBLEM) + "...");
         try {
             return JSON.writeValueAsBytes(h);

@@ -28,8 +28,7 @@ final class StatusHistory {
         this.capacity = capacity;
     }
 
-    private record Track(LunRates rates, SampleRing ring) {
-    }
+    private record Track(LunRates rates, SampleRing ring) {}
 
     /** Samples every LUN served now; {@code epochMillis} labels the sample, {@code nanos} (monotonic) times the rates. */
     synchronized void sample(long epochMillis, long nanos) {
@@ -40,8 +39,8 @@ final class StatusHistory {
         }
         tracks.keySet().removeIf(unit -> !served.containsKey(unit));
         for (RegisteredLun lun : now) {
-            Track t = tracks.computeIfAbsent(lun.unit(),
-                    u -> new Track(new LunRates(u.counters()), new SampleRing(capacity)));
+            Track t = tracks.computeIfAbsent(
+                    lun.unit(), u -> new Track(new LunRates(u.counters()), new SampleRing(capacity)));
             if (t.rates().read(nanos, sample)) {
                 t.ring().add(epochMillis, sample);
             }

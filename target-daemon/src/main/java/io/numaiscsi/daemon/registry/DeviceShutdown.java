@@ -12,8 +12,7 @@ final class DeviceShutdown {
     private static final Logger LOG = LoggerFactory.getLogger(DeviceShutdown.class);
     private static final long FLUSH_TIMEOUT_SECONDS = 30;
 
-    private DeviceShutdown() {
-    }
+    private DeviceShutdown() {}
 
     static void flushAndClose(BlockDevice device, String what) {
         CompletableFuture<IoStatus> flushed = new CompletableFuture<>();

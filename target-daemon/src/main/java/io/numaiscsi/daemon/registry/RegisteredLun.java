@@ -1,7 +1,7 @@
 package io.numaiscsi.daemon.registry;
 
-import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.scsi.LogicalUnit;
 import java.util.List;
 
@@ -9,8 +9,8 @@ import java.util.List;
  * A LUN as the registry holds it: where it is, what it was made from, its device and its SCSI unit, and what it uses
  * besides the device (its shared reservations' connection, its image ownership), closed before the device.
  */
-public record RegisteredLun(String target, LunDefinition definition, BlockDevice device, LogicalUnit unit,
-                            List<AutoCloseable> companions) {
+public record RegisteredLun(
+        String target, LunDefinition definition, BlockDevice device, LogicalUnit unit, List<AutoCloseable> companions) {
     public RegisteredLun {
         companions = List.copyOf(companions);
     }

@@ -2,28 +2,28 @@ package io.numaiscsi.daemon.registry;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.config.AluaDefinition;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.LunMap;
 import io.numaiscsi.config.SharedReservationsDefinition;
 import io.numaiscsi.config.TargetDefinition;
-import io.numaiscsi.config.AluaDefinition;
-import io.numaiscsi.config.LunMap;
 import io.numaiscsi.daemon.cluster.RbdUnitOwnership;
 import io.numaiscsi.daemon.cluster.VersionedObject;
 import io.numaiscsi.daemon.cluster.VersionedObjects;
+import io.numaiscsi.daemon.events.LunEventLoops;
+import io.numaiscsi.daemon.reservations.SharedReservationObject;
+import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.numa.NodeLocator;
 import io.numaiscsi.rbd.ImageOwnership;
 import io.numaiscsi.rbd.RbdBlockDevice;
-import io.numaiscsi.scsi.TargetPortGroups;
-import io.numaiscsi.daemon.reservations.SharedReservationObject;
-import io.numaiscsi.daemon.events.LunEventLoops;
-import io.numaiscsi.session.ExportedTarget;
-import io.numaiscsi.session.TargetDirectory;
-import io.numaiscsi.blockdev.BlockDevice;
-import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
-import io.numaiscsi.numa.NodeLocator;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.scsi.TargetPortGroups;
 import io.numaiscsi.scsi.TransportTaskAborts;
+import io.numaiscsi.session.ExportedTarget;
+import io.numaiscsi.session.TargetDirectory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class TargetRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TargetRegistry.class);
 
-    private final ExecutorService control = Executors.newSingleThreadExecutor(new DefaultThreadFactory("control", true));
+    private final ExecutorService control =
+            Executors.newSingleThreadExecutor(new DefaultThreadFactory("control", true));
     private final TargetDirectory directory = new TargetDirectory(List.of());
     private final BackingOpener opener;
     private final LunEventLoops threads;
@@ -67,6 +68,7 @@ public final class TargetRegistry implements AutoCloseable {
     private final List<RegisteredLun> open = new CopyOnWriteArrayList<>();
     /** This gateway's name in its gateway group, or null outside one. */
     private final String member;
+
     private final ProvisioningChecks provisioningChecks = new ProvisioningChecks(() -> List.copyOf(open));
 
     /**
@@ -76,9 +78,16 @@ public final class TargetRegistry implements AutoCloseable {
      * @param modePageStores    where each LUN keeps the mode parameters MODE SELECT saved
      * @param member            this gateway's name in its gateway group (null: none)
      */
-    public TargetRegistry(BackingOpener opener, LunEventLoops threads, ByteBufAllocator alloc,
-                          TransportTaskAborts transportAborts, int sharedReadMin, NodeLocator locator,
-                          ReservationStores reservationStores, ModePageStores modePageStores, String member) {
+    public TargetRegistry(
+            BackingOpener opener,
+            LunEventLoops threads,
+            ByteBufAllocator alloc,
+            TransportTaskAborts transportAborts,
+            int sharedReadMin,
+            NodeLocator locator,
+            ReservationStores reservationStores,
+            ModePageStores modePageStores,
+            String member) {
         this.member = member;
         this.locator = locator;
         this.reservationStores = reservationStores;
@@ -106,13 +115,15 @@ public final class TargetRegistry implements AutoCloseable {
 
     /** Queues one change; the future fails with the reason when it cannot be applied (nothing changed then). */
     public CompletableFuture<Void> apply(RegistryOperation op) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                applyNow(op);
-            } catch (IOException e) {
-                throw new RegistryException(op + ": " + e.getMessage(), e);
-            }
-        }, control);
+        return CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        applyNow(op);
+                    } catch (IOException e) {
+                        throw new RegistryException(op + ": " + e.getMessage(), e);
+                    }
+                },
+                control);
     }
 
     /**
@@ -191,14 +202,25 @@ public final class TargetRegistry implements AutoCloseable {
         ExportedTarget target = existing(targetName);
         TargetDefinition def = definitions.get(targetName);
         target.scsi().replacePortGroups(AluaGroups.of(alua));
-        definitions.put(targetName, new TargetDefinition(def.name(), def.alias(), def.allowedInitiators(), def.luns(),
-                def.chap(), def.allowNetworks(), alua, def.sharedReservations(), def.lunMaps()));
+        definitions.put(
+                targetName,
+                new TargetDefinition(
+                        def.name(),
+                        def.alias(),
+                        def.allowedInitiators(),
+                        def.luns(),
+                        def.chap(),
+                        def.allowNetworks(),
+                        alua,
+                        def.sharedReservations(),
+                        def.lunMaps()));
         LOG.info("target {}: port groups now {}", targetName, target.scsi().portGroups());
     }
 
     private void updateTarget(TargetDefinition t) {
         ExportedTarget old = existing(t.name());
-        directory.replace(new ExportedTarget(t.name(), t.alias(), t.access(), old.scsi(), Credentials.account(t.chap())));
+        directory.replace(
+                new ExportedTarget(t.name(), t.alias(), t.access(), old.scsi(), Credentials.account(t.chap())));
         definitions.put(t.name(), t.withLunMaps(definitions.get(t.name()).lunMaps())); // SetLunMaps changes those
         LOG.info("target {}: now {}", t.name(), describeAccess(t));
     }
@@ -232,8 +254,8 @@ public final class TargetRegistry implements AutoCloseable {
         List<AutoCloseable> companions = new ArrayList<>();
         LogicalUnit unit;
         try {
-            unit = new LogicalUnit(lun.id(), LunIdentity.derive(targetName, lun.id(), lun.serial()), device,
-                    lun.physicalBlockSize());
+            unit = new LogicalUnit(
+                    lun.id(), LunIdentity.derive(targetName, lun.id(), lun.serial()), device, lun.physicalBlockSize());
         } catch (IllegalArgumentException e) {
             DeviceShutdown.flushAndClose(device, what);
             throw new IOException(what + ": physical-block-size " + e.getMessage(), e);
@@ -285,10 +307,18 @@ public final class TargetRegistry implements AutoCloseable {
         open.add(registered);
         lunsByTarget.get(targetName).put(lun.id(), registered);
         target.scsi().add(unit);
-        LOG.info("target {} LUN {}: {} {} bytes, block size {}, physical block {}{}{}", targetName, lun.id(),
-                lun.backing(), device.blockCount() * device.blockSize(), device.blockSize(), unit.physicalBlockSize(),
+        LOG.info(
+                "target {} LUN {}: {} {} bytes, block size {}, physical block {}{}{}",
+                targetName,
+                lun.id(),
+                lun.backing(),
+                device.blockCount() * device.blockSize(),
+                device.blockSize(),
+                unit.physicalBlockSize(),
                 lun.path() == null ? "" : " at " + lun.path(),
-                lun.softThreshold() == LunDefinition.NO_THRESHOLD ? "" : ", soft threshold " + lun.softThreshold() + "%");
+                lun.softThreshold() == LunDefinition.NO_THRESHOLD
+                        ? ""
+                        : ", soft threshold " + lun.softThreshold() + "%");
     }
 
     /**
@@ -297,13 +327,20 @@ public final class TargetRegistry implements AutoCloseable {
      * client of this gateway is recorded in
      * the shared reservations' object before it may take the lock, so a peer can fence it.
      */
-    private static AutoCloseable shareImage(AluaDefinition alua, LunDefinition lun, RbdBlockDevice rbd,
-                                            LogicalUnit unit, VersionedObject sharedObject, String what,
-                                            String member) throws IOException {
-        boolean preferred = lun.rbd().owner() != null ? lun.rbd().owner().equals(member)
+    private static AutoCloseable shareImage(
+            AluaDefinition alua,
+            LunDefinition lun,
+            RbdBlockDevice rbd,
+            LogicalUnit unit,
+            VersionedObject sharedObject,
+            String what,
+            String member)
+            throws IOException {
+        boolean preferred = lun.rbd().owner() != null
+                ? lun.rbd().owner().equals(member)
                 : TargetPortGroups.AccessState.ACTIVE_OPTIMIZED.configName().equals(alua.state());
-        ImageOwnership.ClientRecorder recorder = sharedObject == null ? ImageOwnership.ClientRecorder.NONE
-                : sharedObject::fenceWith;
+        ImageOwnership.ClientRecorder recorder =
+                sharedObject == null ? ImageOwnership.ClientRecorder.NONE : sharedObject::fenceWith;
         // a fenced gateway's commands fail within the client's operation timeout; wait that long and a little more
         java.time.Duration drain = lun.rbd().timeout().plusSeconds(10);
         ImageOwnership owner = ImageOwnership.start(rbd, alua.group(), preferred, drain, recorder);
@@ -328,16 +365,29 @@ public final class TargetRegistry implements AutoCloseable {
         try {
             reservationStores.discard(targetName, lun);
         } catch (IOException e) {
-            LOG.error("target {} LUN {}: its saved persistent reservations could not be removed; a LUN added later"
-                    + " under this number would take them up: {}", targetName, lun, e.getMessage(), e);
+            LOG.error(
+                    "target {} LUN {}: its saved persistent reservations could not be removed; a LUN added later"
+                            + " under this number would take them up: {}",
+                    targetName,
+                    lun,
+                    e.getMessage(),
+                    e);
         }
         try {
             modePageStores.discard(targetName, lun);
         } catch (IOException e) {
-            LOG.error("target {} LUN {}: its saved mode parameters could not be removed; a LUN added later under"
-                    + " this number would take them up: {}", targetName, lun, e.getMessage(), e);
+            LOG.error(
+                    "target {} LUN {}: its saved mode parameters could not be removed; a LUN added later under"
+                            + " this number would take them up: {}",
+                    targetName,
+                    lun,
+                    e.getMessage(),
+                    e);
         }
-        LOG.info("target {} LUN {}: removed; closing its backing store once its commands have completed", targetName, lun);
+        LOG.info(
+                "target {} LUN {}: removed; closing its backing store once its commands have completed",
+                targetName,
+                lun);
         unit.retire(() -> control.execute(() -> {
             registered.close();
             open.remove(registered);
@@ -352,13 +402,20 @@ public final class TargetRegistry implements AutoCloseable {
         }
         LunDefinition grown = registered.definition().grownTo(sizeBytes);
         awaitUnitThread(registered.unit().resize(grown.blockCount()), targetName, lun);
-        RegisteredLun updated = new RegisteredLun(targetName, grown, registered.device(), registered.unit(),
-                registered.companions());
+        RegisteredLun updated =
+                new RegisteredLun(targetName, grown, registered.device(), registered.unit(), registered.companions());
         lunsByTarget.get(targetName).put(lun, updated);
         open.replaceAll(r -> r == registered ? updated : r);
-        LOG.info("target {} LUN {}: grown from {} to {} bytes{}", targetName, lun, registered.definition().sizeBytes(),
-                sizeBytes, grown.path() == null ? "" : "; the config file must say the new size, or the next start"
-                        + " refuses " + grown.path() + " as the wrong size");
+        LOG.info(
+                "target {} LUN {}: grown from {} to {} bytes{}",
+                targetName,
+                lun,
+                registered.definition().sizeBytes(),
+                sizeBytes,
+                grown.path() == null
+                        ? ""
+                        : "; the config file must say the new size, or the next start" + " refuses " + grown.path()
+                                + " as the wrong size");
     }
 
     /** Waits until every unit told the sessions whose view changed, so the change is complete with the operation. */
@@ -374,15 +431,16 @@ public final class TargetRegistry implements AutoCloseable {
     }
 
     /** Waits until the unit's thread serves the new size, so the change is complete when the operation is. */
-    private static void awaitUnitThread(CompletableFuture<Void> applied, String targetName, int lun) throws IOException {
+    private static void awaitUnitThread(CompletableFuture<Void> applied, String targetName, int lun)
+            throws IOException {
         try {
             applied.get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted waiting for target " + targetName + " LUN " + lun + " to take its size");
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IOException("target " + targetName + " LUN " + lun + ": its thread did not take the new size: "
-                    + e, e);
+            throw new IOException(
+                    "target " + targetName + " LUN " + lun + ": its thread did not take the new size: " + e, e);
         }
     }
 
@@ -416,8 +474,10 @@ public final class TargetRegistry implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            LOG.warn("stopping: not every shared image was given up in time ({}); the other gateways fence this one"
-                    + " when they take it", e.getMessage());
+            LOG.warn(
+                    "stopping: not every shared image was given up in time ({}); the other gateways fence this one"
+                            + " when they take it",
+                    e.getMessage());
         }
     }
 

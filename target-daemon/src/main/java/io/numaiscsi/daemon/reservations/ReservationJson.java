@@ -27,8 +27,7 @@ final class ReservationJson {
     static final int FORMAT = 1;
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private ReservationJson() {
-    }
+    private ReservationJson() {}
 
     static byte[] encode(String target, int lun, ReservationState s) {
         ObjectNode root = MAPPER.createObjectNode();

@@ -75,7 +75,8 @@ class BlockingWorkPoolTest {
         assertTrue(blocking.await(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
         pool.execute(ran::incrementAndGet);
         pool.execute(ran::incrementAndGet);
-        RejectedExecutionException full = assertThrows(RejectedExecutionException.class, () -> pool.execute(ran::incrementAndGet));
+        RejectedExecutionException full =
+                assertThrows(RejectedExecutionException.class, () -> pool.execute(ran::incrementAndGet));
         assertTrue(full.getMessage().contains("2 tasks already wait"), full.getMessage());
         pool.shutdown();
         assertThrows(RejectedExecutionException.class, () -> pool.execute(ran::incrementAndGet));

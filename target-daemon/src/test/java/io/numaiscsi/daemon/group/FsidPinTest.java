@@ -19,7 +19,8 @@ class FsidPinTest {
         IOException e = assertThrows(IOException.class, () -> GroupMember.FsidPin.check(dataDir, "g", "cluster-b"));
         assertTrue(e.getMessage().contains("joined it in cluster cluster-a"), e.getMessage());
         assertTrue(e.getMessage().contains("reaches cluster cluster-b"), e.getMessage());
-        assertTrue(e.getMessage().contains(GroupMember.FsidPin.file(dataDir, "g").toString()), e.getMessage());
+        assertTrue(
+                e.getMessage().contains(GroupMember.FsidPin.file(dataDir, "g").toString()), e.getMessage());
         assertDoesNotThrow(() -> GroupMember.FsidPin.check(dataDir, "other-group", "cluster-b"));
     }
 

@@ -25,7 +25,7 @@ class LunRatesTest {
     @Test
     void ratesAreTheChangeOverTheTimeBetweenReadings() {
         rates.read(0, sample);
-        lun.read(30, 80_000);   // 50..100 us
+        lun.read(30, 80_000); // 50..100 us
         lun.write(10, 400_000); // 300..500 us
         assertTrue(rates.read(2 * SECOND, sample));
         assertEquals(15, sample[Series.READ_IOPS.ordinal()]);
