@@ -1,6 +1,8 @@
 package io.numaiscsi.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -125,8 +127,8 @@ final class Param implements Member {
 
     private static JsonNode jsonValue(String text) {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return new ObjectMapper().readTree(text);
+        } catch (JsonProcessingException e) {
             throw new CommandLine.TypeConversionException("'" + text + "' is not JSON (quote keys and names, e.g. "
                     + "[{\"initiators\": [\"iqn.2026-11.com.example:host1\"], \"luns\": [0, 1]}])");
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.SocketException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -88,7 +89,7 @@ class ExitCodesTest {
     void aSocketOfAnotherUserIsSaidToBeSo() {
         // as root (where the tests run) every socket opens; the words for a user the socket refuses:
         String message = Plain.unreachable(
-                Path.of("/var/lib/numa-iscsi-target/admin.sock"), new java.net.SocketException("Permission denied"));
+                Path.of("/var/lib/numa-iscsi-target/admin.sock"), new SocketException("Permission denied"));
         assertEquals(
                 "cannot open the admin socket /var/lib/numa-iscsi-target/admin.sock: permission denied (it is "
                         + "the daemon's user's only: run this as that user, e.g. with sudo)",

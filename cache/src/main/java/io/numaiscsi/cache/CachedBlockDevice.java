@@ -15,6 +15,7 @@ import io.numaiscsi.numa.NumaTopology;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -196,7 +197,7 @@ public final class CachedBlockDevice implements BlockDevice {
         }
         LOG.info(
                 "cache: node(s) {}, {}, {} partitions/node of up to {} blocks of {} bytes, {}",
-                java.util.Arrays.toString(nodeIds),
+                Arrays.toString(nodeIds),
                 ownPoolsMemory != null ? "own memory" : "shared pool",
                 params.partitionsPerNode(),
                 d.space.partitions[0].slots(),

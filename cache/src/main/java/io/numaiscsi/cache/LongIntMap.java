@@ -1,5 +1,7 @@
 package io.numaiscsi.cache;
 
+import java.util.Arrays;
+
 /**
  * Open-addressing map from block number (long, >= 0) to slot (int), no boxing: linear probing,
  * deletion by backward shift (no tombstones, so lookups never slow down with churn). Capacity is
@@ -19,7 +21,7 @@ final class LongIntMap {
         keys = new long[cap];
         values = new int[cap];
         mask = cap - 1;
-        java.util.Arrays.fill(keys, EMPTY);
+        Arrays.fill(keys, EMPTY);
     }
 
     int size() {

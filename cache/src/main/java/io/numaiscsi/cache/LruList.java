@@ -1,5 +1,7 @@
 package io.numaiscsi.cache;
 
+import java.util.Arrays;
+
 /**
  * The evictable slots of one partition in least-recently-used order: a doubly linked list threaded through int arrays
  * indexed by slot (no node objects). Head = most recently used, tail = next victim. Each slot remembers the
@@ -18,8 +20,8 @@ final class LruList {
         next = new int[slots];
         in = new boolean[slots];
         usedAt = new long[slots];
-        java.util.Arrays.fill(prev, -1);
-        java.util.Arrays.fill(next, -1);
+        Arrays.fill(prev, -1);
+        Arrays.fill(next, -1);
     }
 
     boolean contains(int s) {

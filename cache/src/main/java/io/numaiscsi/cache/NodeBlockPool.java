@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -202,7 +203,7 @@ public final class NodeBlockPool {
 
     /** Reclaims run on one daemon thread for every pool: rare, and never under a partition's lock. */
     private static final class Reclaimer {
-        static final Executor EXECUTOR = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        static final Executor EXECUTOR = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "cache-reclaim");
             t.setDaemon(true);
             return t;

@@ -2,6 +2,7 @@ package io.numaiscsi.cache;
 
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
+import java.util.Arrays;
 
 /**
  * The backing I/O of one slot (a fill or a write-back; a slot has at most one in flight) and the
@@ -40,7 +41,7 @@ final class SlotIo implements IoCompletion {
     /** Partition lock held. */
     void addWaiter(FillWaiter r) {
         if (waiterCount == waiters.length) {
-            waiters = java.util.Arrays.copyOf(waiters, waiterCount * 2);
+            waiters = Arrays.copyOf(waiters, waiterCount * 2);
         }
         waiters[waiterCount++] = r;
     }

@@ -1,5 +1,7 @@
 package io.numaiscsi.cache;
 
+import java.util.Arrays;
+
 /**
  * Where the last few reads of a device ended, to tell a sequential read (one starting where an earlier one ended) from
  * a random one; a few entries so several interleaved streams are each recognised. Racy on purpose, like
@@ -11,7 +13,7 @@ final class StreamTable {
     private int next;
 
     StreamTable() {
-        java.util.Arrays.fill(ends, -1);
+        Arrays.fill(ends, -1);
     }
 
     /** Records a read of [offset, end); true if it continues one of the recent reads. */

@@ -16,6 +16,7 @@ import io.numaiscsi.cache.Support.Done;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -74,7 +75,7 @@ class AdmissionModelTest {
             assertEquals(0, cache.pinnedSlots(), "no pin leaked");
             assertEquals(IoStatus.OK, Support.flush(cache));
             byte[] after = Support.read(backing.ram, 0, HALF);
-            assertArrayEquals(java.util.Arrays.copyOf(initial, HALF), after, "the read-only half was never written");
+            assertArrayEquals(Arrays.copyOf(initial, HALF), after, "the read-only half was never written");
         } finally {
             cache.close();
             clients.shutdownNow();
@@ -159,9 +160,7 @@ class AdmissionModelTest {
             byte[] got = new byte[length];
             buf.getBytes(0, got);
             assertArrayEquals(
-                    java.util.Arrays.copyOfRange(expected, (int) at, (int) at + length),
-                    got,
-                    "read of " + length + " at " + at);
+                    Arrays.copyOfRange(expected, (int) at, (int) at + length), got, "read of " + length + " at " + at);
         }
 
         private void shared(long at, int length) {
@@ -183,7 +182,7 @@ class AdmissionModelTest {
             out[0].getBytes(out[0].readerIndex(), got);
             out[0].release();
             assertArrayEquals(
-                    java.util.Arrays.copyOfRange(initial, (int) at, (int) at + length),
+                    Arrays.copyOfRange(initial, (int) at, (int) at + length),
                     got,
                     "shared read of " + length + " at " + at);
         }

@@ -15,7 +15,11 @@ import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.blockdev.WritePolicy;
 import io.numaiscsi.cache.Support.CountingDevice;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -91,11 +95,11 @@ class AdmissionTest {
 
     /** 4 KiB pieces at distinct granules of the first {@code blocks} blocks, in a random order. */
     private static long[] randomPieces(int blocks, int count, long seed) {
-        java.util.List<Long> all = new java.util.ArrayList<>();
+        List<Long> all = new ArrayList<>();
         for (long g = 0; g < (long) blocks * BLOCK / (4 * K); g++) {
             all.add(g * 4 * K);
         }
-        java.util.Collections.shuffle(all, new java.util.Random(seed));
+        Collections.shuffle(all, new Random(seed));
         return all.subList(0, count).stream().mapToLong(Long::longValue).toArray();
     }
 
@@ -129,7 +133,7 @@ class AdmissionTest {
     @Test
     void randomReadsOfALunLargerThanTheCacheFillTheBlocksItHolds() {
         open(WritePolicy.WRITE_THROUGH);
-        java.util.Random random = new java.util.Random(5);
+        Random random = new Random(5);
         int reads = 6000;
         CacheCounters.Snapshot half = null;
         for (int i = 0; i < reads; i++) {

@@ -14,6 +14,7 @@ import io.numaiscsi.cache.Support.Done;
 import io.numaiscsi.numa.CpuPinning;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -168,7 +169,7 @@ class CacheStressTest {
 
     /** Sector i of {@code data} is device sector first+i; its stamp must lie in [low[i], high[i]]. */
     private static void check(byte[] data, int first, AtomicLongArray low, AtomicLongArray high) {
-        java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(data);
+        ByteBuffer bb = ByteBuffer.wrap(data);
         for (int i = 0; i < data.length / SECTOR; i++) {
             long sector = first + i;
             // a read racing a write may see a sector half old, half new (no device promises more), so each

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class LongIntMapTest {
@@ -44,11 +45,11 @@ class LongIntMapTest {
             map.put(i, i); // capacity rounds up: 2 entries ask for a table of 4..8 with load <= 0.5
         }
         int before = map.size();
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> {
+        Assertions.assertThrows(IllegalStateException.class, () -> {
             for (int i = 4; i < 100; i++) {
                 map.put(i, i);
             }
         });
-        org.junit.jupiter.api.Assertions.assertTrue(before >= 2);
+        Assertions.assertTrue(before >= 2);
     }
 }

@@ -14,6 +14,7 @@ import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -103,10 +105,10 @@ class WriteBackFlusherTest {
                         Thread.getAllStackTraces()
                                 .forEach((t, st) -> System.err.println("THREAD " + t.getName() + " "
                                         + t.getState() + "\n  "
-                                        + java.util.Arrays.stream(st)
+                                        + Arrays.stream(st)
                                                 .limit(40)
                                                 .map(Object::toString)
-                                                .collect(java.util.stream.Collectors.joining("\n  "))));
+                                                .collect(Collectors.joining("\n  "))));
                         throw e;
                     }
                     model.set(b, content);

@@ -1,5 +1,7 @@
 package io.numaiscsi.config;
 
+import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -58,9 +60,9 @@ public final class ChapCredentials {
     public boolean equals(Object o) {
         return o instanceof ChapCredentials c
                 && username.equals(c.username)
-                && java.security.MessageDigest.isEqual(secret, c.secret)
-                && java.util.Objects.equals(mutualUsername, c.mutualUsername)
-                && java.util.Arrays.equals(mutualSecret, c.mutualSecret);
+                && MessageDigest.isEqual(secret, c.secret)
+                && Objects.equals(mutualUsername, c.mutualUsername)
+                && Arrays.equals(mutualSecret, c.mutualSecret);
     }
 
     @Override

@@ -2,8 +2,10 @@ package io.numaiscsi.config;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /** The {@code daemon:} section. */
@@ -37,7 +39,7 @@ final class DaemonSection {
         DaemonSettings.EventModel model = DaemonSettings.EventModel.PER_LUN;
         Cursor m = f.optional("event-model");
         if (m != null) {
-            model = switch (m.text().toLowerCase(java.util.Locale.ROOT)) {
+            model = switch (m.text().toLowerCase(Locale.ROOT)) {
                 case "per-lun" -> DaemonSettings.EventModel.PER_LUN;
                 case "centralized" -> DaemonSettings.EventModel.CENTRALIZED;
                 default -> throw m.error("\"" + m.text() + "\" is not an event model (use per-lun or centralized)");
@@ -46,16 +48,16 @@ final class DaemonSection {
         DaemonSettings.SecretFileCheck secretFileCheck = DaemonSettings.SecretFileCheck.WARN;
         Cursor s = f.optional("secret-file-check");
         if (s != null) {
-            secretFileCheck = switch (s.text().toLowerCase(java.util.Locale.ROOT)) {
+            secretFileCheck = switch (s.text().toLowerCase(Locale.ROOT)) {
                 case "warn" -> DaemonSettings.SecretFileCheck.WARN;
                 case "refuse" -> DaemonSettings.SecretFileCheck.REFUSE;
                 default -> throw s.error("\"" + s.text() + "\" is not a secret-file-check (use warn or refuse)");
             };
         }
         Cursor spin = f.optional("event-spin");
-        java.time.Duration eventSpin = spin == null
+        Duration eventSpin = spin == null
                 ? DaemonSettings.DEFAULT_EVENT_SPIN
-                : spin.duration(java.time.Duration.ofNanos(1000), DaemonSettings.MAX_EVENT_SPIN, true);
+                : spin.duration(Duration.ofNanos(1000), DaemonSettings.MAX_EVENT_SPIN, true);
         return new DaemonSettings(
                 dataDir.normalize(),
                 ioThreads,
@@ -72,7 +74,7 @@ final class DaemonSection {
         if (c == null) {
             return null;
         }
-        String level = c.text().toLowerCase(java.util.Locale.ROOT);
+        String level = c.text().toLowerCase(Locale.ROOT);
         if (!DaemonSettings.LOG_LEVELS.contains(level)) {
             throw c.error("\"" + c.text() + "\" is not a log level (use error, warn, info, debug or trace)");
         }

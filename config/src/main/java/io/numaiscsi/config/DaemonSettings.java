@@ -2,6 +2,7 @@ package io.numaiscsi.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -35,8 +36,7 @@ public record DaemonSettings(
     public static final Duration MAX_EVENT_SPIN = Duration.ofMillis(1);
 
     /** The values {@code daemon.log-level} and {@code --log-level} take. */
-    public static final java.util.List<String> LOG_LEVELS =
-            java.util.List.of("error", "warn", "info", "debug", "trace");
+    public static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
 
     /** PER_LUN: an event thread per LUN (the default). CENTRALIZED: one thread for everything, as tgtd. */
     public enum EventModel {

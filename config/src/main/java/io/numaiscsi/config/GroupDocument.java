@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -124,7 +125,7 @@ public record GroupDocument(
             for (LunDefinition lun : t.luns()) {
                 if (lun.backing() != BackingType.RBD) {
                     throw tAt.error("target " + t.name() + " LUN " + lun.id() + " is "
-                            + lun.backing().name().toLowerCase(java.util.Locale.ROOT)
+                            + lun.backing().name().toLowerCase(Locale.ROOT)
                             + ": a gateway group serves RBD images only (every"
                             + " member must reach the same store)");
                 }

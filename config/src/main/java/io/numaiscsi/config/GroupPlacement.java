@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Which member of a gateway group owns (is active/optimized for) each LUN: a new LUN goes to the member owning the
@@ -158,8 +159,7 @@ public final class GroupPlacement {
     }
 
     /** The targets with the owners {@code newOwner} gives (null: unchanged). */
-    private static List<TargetDefinition> withOwners(
-            GroupDocument doc, java.util.function.Function<LunRef, String> newOwner) {
+    private static List<TargetDefinition> withOwners(GroupDocument doc, Function<LunRef, String> newOwner) {
         List<TargetDefinition> targets = new ArrayList<>();
         for (TargetDefinition t : doc.targets()) {
             List<LunDefinition> luns = new ArrayList<>();

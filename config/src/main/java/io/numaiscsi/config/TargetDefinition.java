@@ -1,5 +1,6 @@
 package io.numaiscsi.config;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -95,7 +96,7 @@ public record TargetDefinition(
     }
 
     /** Whether an initiator at this source address may log in: in one of {@link #allowNetworks}, or any if empty. */
-    public boolean allowsAddress(java.net.InetAddress address) {
+    public boolean allowsAddress(InetAddress address) {
         return access().allowsAddress(address);
     }
 

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.numaiscsi.blockdev.WritePolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,7 +81,7 @@ class CacheSectionTest {
                         WritePolicy.WRITE_BACK,
                         256 << 10,
                         0.3,
-                        java.time.Duration.ofMillis(1500)),
+                        Duration.ofMillis(1500)),
                 c.cache());
         assertEquals(
                 CacheSettings.ZERO_COPY_OFF,
@@ -94,24 +97,23 @@ class CacheSectionTest {
     void dirtyLimitsDefaultsFractionsAndPercentages() throws ConfigException {
         CacheSettings d = parse("cache:\n  mode: numa\n").cache();
         assertEquals(0.2, d.dirtyRatio());
-        assertEquals(java.time.Duration.ofSeconds(5), d.dirtyExpire());
+        assertEquals(Duration.ofSeconds(5), d.dirtyExpire());
         assertEquals(0.25, parse("cache:\n  dirty-ratio: 25%\n").cache().dirtyRatio(), 1e-12);
         assertEquals(0.125, parse("cache:\n  dirty-ratio: 12.5%\n").cache().dirtyRatio(), 1e-12);
         assertEquals(0.05, parse("cache:\n  dirty-ratio: .05\n").cache().dirtyRatio(), 1e-12);
         assertEquals(0.99, parse("cache:\n  dirty-ratio: 0.99\n").cache().dirtyRatio(), 1e-12);
         assertEquals(
-                java.time.Duration.ofMinutes(2),
+                Duration.ofMinutes(2),
                 parse("cache:\n  dirty-expire: 2m\n").cache().dirtyExpire());
         assertEquals(
-                java.time.Duration.ofMillis(100),
+                Duration.ofMillis(100),
                 parse("cache:\n  dirty-expire: 100ms\n").cache().dirtyExpire());
     }
 
     @Test
     void overridesKeepTheSections() throws ConfigException {
         TargetConfig c = parse("cache:\n  mode: numa\nnuma:\n  pretend-nodes: 3\n");
-        TargetConfig moved = c.withDataDir(java.nio.file.Path.of("/elsewhere"))
-                .withPortals(java.util.List.of(Portal.parse("127.0.0.1:3261")));
+        TargetConfig moved = c.withDataDir(Path.of("/elsewhere")).withPortals(List.of(Portal.parse("127.0.0.1:3261")));
         assertEquals(c.cache(), moved.cache());
         assertEquals(c.numa(), moved.numa());
     }

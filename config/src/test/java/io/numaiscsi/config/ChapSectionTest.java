@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,8 +69,8 @@ class ChapSectionTest {
                 + "limits: {max-sessions: 9}\n"
                 + target("    chap: {username: alice, secret: alice-secret-16}\n    allow-networks: [10.0.0.0/8]\n"));
         for (TargetConfig o : new TargetConfig[] {
-            c.withDataDir(java.nio.file.Path.of("/tmp/elsewhere")),
-            c.withPortals(java.util.List.of(Portal.parse("127.0.0.1:3261"))),
+            c.withDataDir(Path.of("/tmp/elsewhere")),
+            c.withPortals(List.of(Portal.parse("127.0.0.1:3261"))),
             c.withDaemon(c.daemon().withEventModel(DaemonSettings.EventModel.CENTRALIZED))
         }) {
             assertEquals("disc", o.discoveryChap().username());

@@ -117,7 +117,7 @@ class ConfigWriterTest {
                 DaemonSettings.BackingIo.IO_URING,
                 "debug",
                 DaemonSettings.TcpTransport.IO_URING,
-                java.time.Duration.ofNanos(20_000));
+                Duration.ofNanos(20_000));
         List<Portal> portals = List.of(
                 new Portal("0.0.0.0", 3260),
                 new Portal("::1", 3261),

@@ -3,6 +3,8 @@ package io.numaiscsi.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.time.Duration;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** {@code daemon.event-model}, {@code daemon.secret-file-check}, the default data dir: defaults, values, bad values. */
@@ -127,15 +129,15 @@ class DaemonSectionTest {
     @Test
     void eventSpinIs50usByDefaultTakesMicrosecondsAndIsBounded() throws ConfigException {
         assertEquals(
-                java.time.Duration.ofNanos(50_000),
+                Duration.ofNanos(50_000),
                 ConfigLoader.parse(TARGETS, "t.yaml").daemon().eventSpin());
         assertEquals(
-                java.time.Duration.ofNanos(50_000),
+                Duration.ofNanos(50_000),
                 ConfigLoader.parse("daemon:\n  event-spin: 50us\n" + TARGETS, "t.yaml")
                         .daemon()
                         .eventSpin());
         assertEquals(
-                java.time.Duration.ZERO,
+                Duration.ZERO,
                 ConfigLoader.parse("daemon:\n  event-spin: 0\n" + TARGETS, "t.yaml")
                         .daemon()
                         .eventSpin());
@@ -158,8 +160,7 @@ class DaemonSectionTest {
             assertEquals(
                     level,
                     ConfigLoader.parse(
-                                    "daemon:\n  log-level: " + level.toUpperCase(java.util.Locale.ROOT) + "\n"
-                                            + TARGETS,
+                                    "daemon:\n  log-level: " + level.toUpperCase(Locale.ROOT) + "\n" + TARGETS,
                                     "t.yaml")
                             .daemon()
                             .logLevel());

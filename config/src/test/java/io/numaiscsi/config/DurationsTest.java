@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,7 +32,7 @@ class DurationsTest {
         assertEquals(text, Durations.format(Duration.ofMillis(millis)));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void microsecondsParseAndFormat() {
         assertEquals(Duration.ofNanos(50_000), Durations.parse("50us"));
         assertEquals("50us", Durations.format(Duration.ofNanos(50_000)));

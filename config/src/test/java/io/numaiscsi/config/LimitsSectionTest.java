@@ -3,6 +3,7 @@ package io.numaiscsi.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.time.Duration;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,9 +46,9 @@ class LimitsSectionTest {
                         64L << 20,
                         32,
                         4,
-                        java.time.Duration.ofSeconds(10),
-                        java.time.Duration.ofSeconds(2),
-                        java.time.Duration.ofSeconds(30),
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(30),
                         8L << 20,
                         256L << 20),
                 l);

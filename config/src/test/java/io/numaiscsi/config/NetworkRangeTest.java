@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class NetworkRangeTest {
@@ -60,7 +61,7 @@ class NetworkRangeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @org.junit.jupiter.params.provider.CsvSource({
+    @CsvSource({
         "10.0.0.0/8, 10.0.0.0/8",
         "10.1.2.3, 10.1.2.3/32",
         "fd00::/8, fd00::/8",

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -64,8 +66,7 @@ class PerThreadCountersTest {
     @Test
     void countingAllocatesNothingAfterTheFirstCount() {
         PerThreadCounters c = new PerThreadCounters(4);
-        com.sun.management.ThreadMXBean mx =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long id = Thread.currentThread().getId();
         for (int i = 0; i < 20_000; i++) { // warm up: the JIT may allocate while it compiles
             c.add(i & 3, i);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -64,8 +66,7 @@ class SingleWriterCountersTest {
     @Test
     void countingAllocatesNothing() {
         SingleWriterCounters c = new SingleWriterCounters(4);
-        com.sun.management.ThreadMXBean mx =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long id = Thread.currentThread().getId();
         for (int i = 0; i < 20_000; i++) { // warm up: the JIT may allocate while it compiles
             c.add(i & 3, i);

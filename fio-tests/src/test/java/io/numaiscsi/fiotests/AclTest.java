@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -56,7 +57,7 @@ class AclTest {
 
     private TestPdu login(String iqn, String initiatorName) throws Exception {
         try (TestConnection c = TestConnection.open(daemon.target(iqn))) {
-            Map<String, String> keys = new java.util.LinkedHashMap<>(TestConnection.loginKeys(daemon.target(iqn)));
+            Map<String, String> keys = new LinkedHashMap<>(TestConnection.loginKeys(daemon.target(iqn)));
             keys.put("InitiatorName", initiatorName);
             TestPdu rsp = c.attemptLogin(keys, TestConnection.newIsidQualifier());
             assertNotNull(rsp, "no login response\ntrace: " + c.trace());

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -124,7 +126,7 @@ class AdminCliTest {
                     "LUN 0 kept its data and the session its flow through both changes");
             c.ping();
         }
-        String log = Files.readString(daemon.log(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String log = Files.readString(daemon.log(), StandardCharsets.ISO_8859_1);
         assertTrue(log.contains("admin: add LUN 1 (RAM, 8388608 bytes) to " + iqn), daemon.logTail());
         assertTrue(log.contains("admin: remove LUN 1 from " + iqn), daemon.logTail());
         TestConnection.assertFreshSessionWorks(daemon);
@@ -206,7 +208,7 @@ class AdminCliTest {
             {"pool: is only used with backing: rbd", "--backing", "ram", "--size", "1M", "--pool", "fast"},
         };
         for (String[] t : refused) {
-            List<String> args = new java.util.ArrayList<>(List.of("lun-add", iqn, "--id", "6"));
+            List<String> args = new ArrayList<>(List.of("lun-add", iqn, "--id", "6"));
             args.addAll(List.of(t).subList(1, t.length));
             ToolRun r = admin(args.toArray(String[]::new));
             assertEquals(1, r.exitCode(), r.describe(10));

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -93,7 +96,7 @@ class AluaGatewayPairTest {
                         List.of("iscsi-inq", "-e", "1", "-c", "131", url));
                 assertEquals(0, ids.exitCode(), ids.describe(40));
                 // the NAA designator is printed as raw bytes: read the output as Latin-1
-                String idsText = java.nio.file.Files.readString(ids.log(), StandardCharsets.ISO_8859_1);
+                String idsText = Files.readString(ids.log(), StandardCharsets.ISO_8859_1);
                 assertTrue(
                         idsText.contains("Designator Type:(5) TARGET_PORT_GROUP")
                                 && idsText.contains("Designator Type:(4) RELATIVE_TARGET_PORT"),
@@ -138,7 +141,7 @@ class AluaGatewayPairTest {
                 int type = ids[at + 1] & 0x0F;
                 int association = (ids[at + 1] >> 4) & 0x03;
                 if (type == 3 && association == 0) {
-                    naa = java.nio.ByteBuffer.wrap(ids, at + 4, 8).getLong();
+                    naa = ByteBuffer.wrap(ids, at + 4, 8).getLong();
                 } else if (type == 4 && association == 1) {
                     port = u16(ids, at + 6);
                 } else if (type == 5 && association == 1) {
@@ -160,12 +163,11 @@ class AluaGatewayPairTest {
         return r.data();
     }
 
-    private static ScsiResult command(TestConnection c, byte[] cdb, int allocation) throws java.io.IOException {
+    private static ScsiResult command(TestConnection c, byte[] cdb, int allocation) throws IOException {
         return command(c, 0, cdb, allocation);
     }
 
-    private static ScsiResult command(TestConnection c, int lun, byte[] cdb, int allocation)
-            throws java.io.IOException {
+    private static ScsiResult command(TestConnection c, int lun, byte[] cdb, int allocation) throws IOException {
         int itt = c.newItt();
         c.send(c.scsiCommand(lun, itt, cdb, allocation, allocation > 0 ? TestConnection.READ_BIT : 0, true));
         return c.awaitStatus(itt, LIMIT);

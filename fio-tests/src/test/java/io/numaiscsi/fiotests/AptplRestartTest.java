@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
@@ -211,8 +212,7 @@ class AptplRestartTest {
                 DaemonProcess.logDir().resolve("AptplRestartTest-corrupt.log"),
                 Duration.ofSeconds(60),
                 DaemonProcess.command(
-                        "AptplRestartTest-corrupt",
-                        java.util.List.of("--config", config.toString(), "--admin-socket", "off")));
+                        "AptplRestartTest-corrupt", List.of("--config", config.toString(), "--admin-socket", "off")));
         assertEquals(1, r.exitCode(), r.describe(20));
         assertTrue(r.output().contains("cannot start") && r.output().contains(file.toString()), r.describe(20));
     }

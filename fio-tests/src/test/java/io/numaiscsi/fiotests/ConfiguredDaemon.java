@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,7 +68,7 @@ final class ConfiguredDaemon implements AutoCloseable {
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
         return p;
@@ -81,7 +84,7 @@ final class ConfiguredDaemon implements AutoCloseable {
                 log,
                 "--- harness: SIGKILL pid " + process.pid() + ", exit code " + process.exitValue() + "\n",
                 StandardCharsets.UTF_8,
-                java.nio.file.StandardOpenOption.APPEND);
+                StandardOpenOption.APPEND);
         return process.exitValue();
     }
 
@@ -90,8 +93,7 @@ final class ConfiguredDaemon implements AutoCloseable {
         if (process.isAlive()) {
             fail("restart: the daemon is still running");
         }
-        Files.writeString(
-                log, "--- harness: restart\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(log, "--- harness: restart\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
         process = launch(command, log);
         awaitReady();
     }
@@ -205,7 +207,7 @@ final class ConfiguredDaemon implements AutoCloseable {
                 log,
                 "--- harness: SIG" + signal + " pid " + process.pid() + "\n",
                 StandardCharsets.UTF_8,
-                java.nio.file.StandardOpenOption.APPEND);
+                StandardOpenOption.APPEND);
     }
 
     /** Waits until every thread of the daemon is stopped (state T in /proc/PID/task/TID/stat). */
@@ -219,7 +221,7 @@ final class ConfiguredDaemon implements AutoCloseable {
                     String stat;
                     try {
                         stat = Files.readString(t.resolve("stat"));
-                    } catch (java.nio.file.NoSuchFileException gone) {
+                    } catch (NoSuchFileException gone) {
                         continue; // a thread that ended
                     }
                     char state = stat.charAt(stat.lastIndexOf(')') + 2);

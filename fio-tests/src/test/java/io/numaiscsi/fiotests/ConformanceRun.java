@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -99,7 +100,7 @@ final class ConformanceRun {
             throws IOException, InterruptedException {
         Path dir = DaemonProcess.logDir();
         String url = target.lunUrl();
-        List<String> command = new java.util.ArrayList<>(
+        List<String> command = new ArrayList<>(
                 List.of("iscsi-test-cu", "--test=" + tests, "--dataloss", "--allow-sanitize", "--verbose"));
         for (int i = 0; i < paths; i++) {
             command.add(url);

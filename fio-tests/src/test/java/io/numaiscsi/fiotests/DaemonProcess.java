@@ -2,6 +2,7 @@ package io.numaiscsi.fiotests;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,6 +11,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,7 +98,7 @@ final class DaemonProcess implements AutoCloseable {
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
         // a test JVM killed by surefire must not leave a daemon behind
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
@@ -347,7 +349,7 @@ final class DaemonProcess implements AutoCloseable {
                 log,
                 "--- reconfigured " + config + "\n" + yaml + "---\n",
                 StandardCharsets.UTF_8,
-                java.nio.file.StandardOpenOption.APPEND);
+                StandardOpenOption.APPEND);
         Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(pid()))
                 .inheritIO()
                 .start();
@@ -412,7 +414,7 @@ final class DaemonProcess implements AutoCloseable {
 
     private void appendToLog(String line) {
         try {
-            Files.writeString(log, line, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(log, line, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
         } catch (IOException ignored) {
             // the log is diagnostics only
         }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -122,7 +123,7 @@ class DataOutTest {
                     r2t.int32(20),
                     dataSn++,
                     offset,
-                    java.util.Arrays.copyOfRange(all, offset, offset + len),
+                    Arrays.copyOfRange(all, offset, offset + len),
                     offset + len == end));
             offset += len;
         }
@@ -174,7 +175,7 @@ class DataOutTest {
             int itt = c.newItt();
             // F=0: unsolicited Data-Out follows up to FirstBurstLength
             c.send(c.scsiCommand(0, itt, ScsiCdb.write10(1024, total / BLOCK), total, TestConnection.WRITE_BIT, false)
-                    .data(java.util.Arrays.copyOf(data, immediate)));
+                    .data(Arrays.copyOf(data, immediate)));
             int dataSn = 0;
             for (int offset = immediate; offset < BURST; offset += PDU) {
                 int len = Math.min(PDU, BURST - offset);
@@ -184,7 +185,7 @@ class DataOutTest {
                         TestPdu.RESERVED_TAG,
                         dataSn++,
                         offset,
-                        java.util.Arrays.copyOfRange(data, offset, offset + len),
+                        Arrays.copyOfRange(data, offset, offset + len),
                         offset + len == BURST));
             }
             TestPdu r0 = expectR2t(c, itt, 0, BURST, BURST);

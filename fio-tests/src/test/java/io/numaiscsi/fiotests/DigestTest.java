@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.numaiscsi.fiotests.TestConnection.Outcome;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -54,7 +55,7 @@ class DigestTest {
     }
 
     private TestConnection digestSession() throws Exception {
-        Map<String, String> keys = new java.util.LinkedHashMap<>(TestConnection.loginKeys(daemon.target()));
+        Map<String, String> keys = new LinkedHashMap<>(TestConnection.loginKeys(daemon.target()));
         keys.put("HeaderDigest", "CRC32C,None");
         keys.put("DataDigest", "CRC32C,None");
         TestConnection c = TestConnection.loggedIn(daemon.target(), keys, TestConnection.newIsidQualifier());

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -137,7 +138,7 @@ class EventModelHandOffTest {
         Matcher m =
                 Pattern.compile("LUN event threads per node \\[([0-9, ]+)]").matcher(Files.readString(daemon.log()));
         assertTrue(m.find(), "the daemon logs its LUN event threads\n" + daemon.logTail());
-        long threads = java.util.Arrays.stream(m.group(1).split(","))
+        long threads = Arrays.stream(m.group(1).split(","))
                 .mapToLong(t -> Long.parseLong(t.trim()))
                 .sum();
         assertEquals(

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.numaiscsi.blockdev.backstore.IoUring;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,7 +96,7 @@ class FioVerifyTest {
     }
 
     /** The daemon says which backing I/O it uses; io_uring (the default, auto) wherever this host grants rings. */
-    private static void assertBackingIoLogged(DaemonProcess daemon, String context) throws java.io.IOException {
+    private static void assertBackingIoLogged(DaemonProcess daemon, String context) throws IOException {
         if (daemon.external()) {
             return;
         }
@@ -104,7 +106,7 @@ class FioVerifyTest {
                 .findFirst()
                 .orElse(null);
         assertTrue(line != null, "no 'backing I/O:' line in the daemon log" + context);
-        String why = io.numaiscsi.blockdev.backstore.IoUring.unavailableReason();
+        String why = IoUring.unavailableReason();
         assertTrue(
                 why == null ? line.contains("backing I/O: io_uring") : line.contains("backing I/O: threads"),
                 line + " (io_uring unavailable here: " + why + ")" + context);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.numaiscsi.rbd.CephTestCluster;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -252,7 +253,7 @@ class GatewayFencingTest {
             throws IOException {
         byte[] cdb = {0x5F, (byte) serviceAction, (byte) type, 0, 0, 0, 0, 0, 24, 0};
         byte[] list = new byte[24];
-        java.nio.ByteBuffer.wrap(list).putLong(key).putLong(serviceActionKey);
+        ByteBuffer.wrap(list).putLong(key).putLong(serviceActionKey);
         return RawIo.write(c, 0, cdb, list, LIMIT);
     }
 

@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -69,7 +72,7 @@ class GatewayGroupTest {
         }
         keyFile = ItDataDirs.newDir("GatewayGroupTest-key").resolve("group.key");
         byte[] key = new byte[32];
-        new java.security.SecureRandom().nextBytes(key);
+        new SecureRandom().nextBytes(key);
         Files.writeString(keyFile, Base64.getEncoder().encodeToString(key) + "\n");
         for (int i = 0; i < GW.length; i++) {
             GW[i] = ConfiguredDaemon.start("GatewayGroupTest-gw" + (i + 1), config("gw" + (i + 1)));
@@ -258,7 +261,7 @@ class GatewayGroupTest {
         long t0 = System.nanoTime();
         String stolen = CLI[0].ok("group-move", IQN, "--lun", "1", "--to", "gw1");
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        Files.writeString(record, "move-from-stopped gw2 " + ms + "\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(record, "move-from-stopped gw2 " + ms + "\n", StandardOpenOption.APPEND);
         assertTrue(stolen.contains("served by gw1"), stolen);
         try (TestConnection c = login(GW[0], IQN)) {
             assertEquals(
@@ -339,8 +342,7 @@ class GatewayGroupTest {
                 seen = LunChecks.reportLuns(c);
                 if (seen.equals(luns)) {
                     long ms = (System.nanoTime() - t0) / 1_000_000;
-                    Files.writeString(
-                            record, what.replace(' ', '_') + " " + ms + "\n", java.nio.file.StandardOpenOption.APPEND);
+                    Files.writeString(record, what.replace(' ', '_') + " " + ms + "\n", StandardOpenOption.APPEND);
                     System.out.println("GatewayGroupTest: " + what + " serves " + luns + " after " + ms + " ms");
                     return;
                 }
@@ -372,8 +374,8 @@ class GatewayGroupTest {
         return m.group(1);
     }
 
-    private static Map<String, String[]> awaitStatus(
-            AdminCliRun cli, java.util.function.Predicate<Map<String, String[]>> done) throws Exception {
+    private static Map<String, String[]> awaitStatus(AdminCliRun cli, Predicate<Map<String, String[]>> done)
+            throws Exception {
         return status(awaitOutput(cli, "group-status", out -> {
             Map<String, String[]> s = status(out);
             try {
@@ -384,8 +386,7 @@ class GatewayGroupTest {
         }));
     }
 
-    private static String awaitOutput(AdminCliRun cli, String command, java.util.function.Predicate<String> done)
-            throws Exception {
+    private static String awaitOutput(AdminCliRun cli, String command, Predicate<String> done) throws Exception {
         long deadline = System.nanoTime() + LIMIT.toNanos();
         String out = "";
         while (System.nanoTime() < deadline) {

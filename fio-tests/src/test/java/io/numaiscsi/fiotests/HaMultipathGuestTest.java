@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.numaiscsi.rbd.CephTestCluster;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
@@ -31,7 +32,7 @@ class HaMultipathGuestTest {
     static final Duration STALL = Duration.ofSeconds(10);
 
     /** Stops the daemon now and continues it after {@code pause}, without waiting for that. */
-    static String stall(ConfiguredDaemon d, Duration pause) throws java.io.IOException, InterruptedException {
+    static String stall(ConfiguredDaemon d, Duration pause) throws IOException, InterruptedException {
         d.signal("STOP");
         Thread resume = new Thread(
                 () -> {

@@ -1,5 +1,6 @@
 package io.numaiscsi.fiotests;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,7 +77,7 @@ final class HeadlessChromium {
         Process p = new ProcessBuilder(cmd)
                 .redirectOutput(stdout.toFile())
                 .redirectError(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
         if (!p.waitFor(LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,11 +18,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -406,9 +410,9 @@ class HostileInitiatorTest {
                     true,
                     Map.of("CHAP_N", user, "CHAP_R", "0x" + HexFormat.of().formatHex(md5.digest())));
             return rsp != null;
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new AssertionError(e);
-        } catch (SocketException | java.io.EOFException closed) {
+        } catch (SocketException | EOFException closed) {
             return false;
         }
     }
@@ -444,7 +448,7 @@ class HostileInitiatorTest {
             Map<String, String> keys = TestConnection.loginKeys(daemon.target());
             try (TestConnection first = TestConnection.loggedIn(daemon.target(), keys, q)) {
                 Map<String, String> upper = new LinkedHashMap<>(keys);
-                upper.put("InitiatorName", keys.get("InitiatorName").toUpperCase(java.util.Locale.ROOT));
+                upper.put("InitiatorName", keys.get("InitiatorName").toUpperCase(Locale.ROOT));
                 try (TestConnection second = TestConnection.loggedIn(daemon.target(), upper, q)) {
                     assertEquals(
                             TestConnection.Outcome.CLOSED,
@@ -535,7 +539,7 @@ class HostileInitiatorTest {
         byte[] data = ScsiCdb.pattern(65536, 7);
         try (RawBlockIo io = RawBlockIo.login(daemon.target())) {
             io.write(2048, data, false);
-            assertTrue(java.util.Arrays.equals(data, io.read(2048, data.length / 512)), "read back what was written");
+            assertTrue(Arrays.equals(data, io.read(2048, data.length / 512)), "read back what was written");
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertTrue(ms < HONEST_LIMIT.toMillis(), "the honest write took " + ms + " ms");

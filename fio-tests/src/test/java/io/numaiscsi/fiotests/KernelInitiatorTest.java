@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -78,10 +80,10 @@ class KernelInitiatorTest {
                 "EXPECT_PRODUCT", identity.product(),
                 "EXPECT_SERIAL", identity.serial(),
                 "EXPECT_NAA", String.format("%016x", identity.naaIdentifier()));
-        env = new java.util.HashMap<>(env);
+        env = new HashMap<>(env);
         env.put("KILLS", Integer.toString(KILLS));
         int[] daemonExitOnRestart = {-1};
-        List<Integer> killExits = new java.util.ArrayList<>();
+        List<Integer> killExits = new ArrayList<>();
         VmRun run = VmRun.run("ext4-restart", t.port(), "ext4-restart.sh", env, GUEST_LIMIT, request -> {
             switch (request) {
                 case "restart-daemon":

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,7 +159,7 @@ class LimitsTest {
                     r2t.int32(20),
                     dataSn,
                     offset,
-                    java.util.Arrays.copyOfRange(data, offset, offset + PDU),
+                    Arrays.copyOfRange(data, offset, offset + PDU),
                     offset + PDU == WRITE));
         }
     }

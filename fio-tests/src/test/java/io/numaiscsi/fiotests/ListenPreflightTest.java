@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -95,8 +96,7 @@ class ListenPreflightTest {
         try (DaemonProcess d = DaemonProcess.start(
                 "ListenPreflightTest-debug",
                 DaemonProcess.Setup.fileLun(1 << 20).daemonArgs("--log-level", "debug"))) {
-            try (java.net.Socket s =
-                    new java.net.Socket(d.target().host(), d.target().port())) {
+            try (Socket s = new Socket(d.target().host(), d.target().port())) {
                 s.getOutputStream().flush(); // a connection is logged at debug level
             }
             Thread.sleep(500);

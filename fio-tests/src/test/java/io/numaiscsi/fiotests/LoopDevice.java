@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +46,7 @@ final class LoopDevice implements AutoCloseable {
     static LoopDevice attach(Path file, long bytes, int sectorSize, String logName) throws Exception {
         Files.createDirectories(file.getParent());
         Files.deleteIfExists(file);
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
             f.setLength(bytes);
         }
         ToolRun r = tool(

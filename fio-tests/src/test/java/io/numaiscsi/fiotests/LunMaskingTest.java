@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +67,7 @@ class LunMaskingTest {
         });
         assertEquals(0, r.status(), "REPORT LUNS: " + r);
         byte[] d = r.data();
-        int length = java.nio.ByteBuffer.wrap(d).getInt(0);
+        int length = ByteBuffer.wrap(d).getInt(0);
         List<Integer> luns = new ArrayList<>();
         for (int at = 8; at < 8 + length; at += 8) {
             luns.add(((d[at] & 0x3F) << 8) | (d[at + 1] & 0xFF));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.ConnectException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -165,7 +166,7 @@ class LunMetricsTest {
         while (true) {
             try {
                 return PromText.fetch(port);
-            } catch (java.net.ConnectException e) {
+            } catch (ConnectException e) {
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }

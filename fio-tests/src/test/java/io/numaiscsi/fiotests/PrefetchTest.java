@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class PrefetchTest {
             assertEquals(CONDITION_MET, r.status(), "PRE-FETCH(10) of 1 MiB: the range is in the cache: " + r);
 
             PromText before = PromText.fetch(metricsPort);
-            java.util.Random random = new java.util.Random(4);
+            Random random = new Random(4);
             for (int i = 0; i < READS; i++) {
                 ScsiResult read = RawIo.read(c, 0, lba + 8L * random.nextInt(blocks / 8), 8, ANSWER);
                 assertEquals(ScsiResult.GOOD, read.status(), "READ(10): " + read);

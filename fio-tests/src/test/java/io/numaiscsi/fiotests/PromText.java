@@ -1,8 +1,13 @@
 package io.numaiscsi.fiotests;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.HttpURLConnection;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,7 +27,7 @@ record PromText(String text) {
         while (true) {
             try {
                 return fetchOnce(port);
-            } catch (java.net.ConnectException refused) {
+            } catch (ConnectException refused) {
                 if (System.nanoTime() > deadline) {
                     throw refused;
                 }
@@ -32,7 +37,7 @@ record PromText(String text) {
     }
 
     private static PromText fetchOnce(int port) throws IOException, InterruptedException {
-        java.net.HttpURLConnection c = (java.net.HttpURLConnection)
+        HttpURLConnection c = (HttpURLConnection)
                 URI.create("http://127.0.0.1:" + port + "/metrics").toURL().openConnection();
         c.setConnectTimeout(10_000);
         c.setReadTimeout(10_000);
@@ -41,8 +46,8 @@ record PromText(String text) {
             if (c.getResponseCode() != 200) {
                 throw new IOException("GET /metrics on port " + port + ": HTTP " + c.getResponseCode());
             }
-            try (java.io.InputStream in = c.getInputStream()) {
-                return new PromText(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            try (InputStream in = c.getInputStream()) {
+                return new PromText(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             }
         } finally {
             c.disconnect();
@@ -95,7 +100,7 @@ record PromText(String text) {
         double all = sumAll("data_touched_bytes_total", labels) - before.sumAll("data_touched_bytes_total", labels);
         double local = 0;
         for (int n = 0; n < nodes; n++) {
-            String[] withNode = java.util.Arrays.copyOf(labels, labels.length + 2);
+            String[] withNode = Arrays.copyOf(labels, labels.length + 2);
             withNode[labels.length] = "cpu_node=\"" + n + "\"";
             withNode[labels.length + 1] = "mem_node=\"" + n + "\"";
             local += sumAll("data_touched_bytes_total", withNode) - before.sumAll("data_touched_bytes_total", withNode);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -142,8 +143,7 @@ final class RawBlockIo implements AutoCloseable {
         }
         byte[] seg = status.opcode() == TestPdu.SCSI_RESPONSE ? status.data() : new byte[0];
         byte[] sense = seg.length > 2 ? Arrays.copyOfRange(seg, 2, seg.length) : new byte[0];
-        ScsiResult r =
-                new ScsiResult(scsiStatus, 0, new byte[0], sense, status, java.util.List.of(), java.util.List.of());
+        ScsiResult r = new ScsiResult(scsiStatus, 0, new byte[0], sense, status, List.of(), List.of());
         if (scsiStatus == ScsiResult.CHECK_CONDITION
                 && r.senseKey() == ScsiResult.UNIT_ATTENTION
                 && attempt < ATTEMPTS) {

@@ -12,6 +12,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -63,10 +67,9 @@ final class RawIo {
                 byte[] sense = new byte[0];
                 if (seg.length >= 2) {
                     int senseLength = (seg[0] & 0xff) << 8 | (seg[1] & 0xff);
-                    sense = java.util.Arrays.copyOfRange(seg, 2, 2 + Math.min(senseLength, seg.length - 2));
+                    sense = Arrays.copyOfRange(seg, 2, 2 + Math.min(senseLength, seg.length - 2));
                 }
-                return new ScsiResult(
-                        p.byteAt(3), p.byteAt(2), new byte[0], sense, p, java.util.List.of(p), java.util.List.of());
+                return new ScsiResult(p.byteAt(3), p.byteAt(2), new byte[0], sense, p, List.of(p), List.of());
             }
             fail("unexpected PDU for the WRITE itt=0x" + Integer.toHexString(itt) + ": " + p + "\ntrace: " + c.trace());
         }
@@ -91,7 +94,7 @@ final class RawIo {
                     r2t.int32(20),
                     dataSn++,
                     offset,
-                    java.util.Arrays.copyOfRange(all, offset, offset + len),
+                    Arrays.copyOfRange(all, offset, offset + len),
                     offset + len == end));
             offset += len;
             sent += len;
@@ -126,7 +129,7 @@ final class RawIo {
     }
 
     /** The last lines of a connection trace, for failure messages. */
-    static String tail(java.util.List<String> trace) {
+    static String tail(List<String> trace) {
         return String.join("\n", trace.subList(Math.max(0, trace.size() - 40), trace.size()));
     }
 
@@ -206,8 +209,8 @@ final class RawIo {
         }
 
         /** The names of the process's threads (/proc/PID/task/N/comm, truncated by the kernel to 15 characters). */
-        static java.util.List<String> threadNames(long pid) throws IOException {
-            java.util.List<String> names = new java.util.ArrayList<>();
+        static List<String> threadNames(long pid) throws IOException {
+            List<String> names = new ArrayList<>();
             try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
                 for (Path t : tasks.toList()) {
                     try {
@@ -217,7 +220,7 @@ final class RawIo {
                     }
                 }
             }
-            java.util.Collections.sort(names);
+            Collections.sort(names);
             return names;
         }
 

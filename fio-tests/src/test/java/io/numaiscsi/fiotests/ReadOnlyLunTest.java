@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
@@ -50,8 +51,8 @@ class ReadOnlyLunTest {
                 ScsiResult r = RawIo.write(c, 0, ScsiCdb.write10(0, 1), new byte[512], Duration.ofSeconds(30));
                 assertEquals(ScsiResult.CHECK_CONDITION, r.status(), "WRITE(10) on a read-only LUN: " + r);
                 assertEquals(
-                        java.util.List.of(7, 0x27, 0),
-                        java.util.List.of(r.senseKey(), r.asc(), r.ascq()),
+                        List.of(7, 0x27, 0),
+                        List.of(r.senseKey(), r.asc(), r.ascq()),
                         "DATA PROTECT, WRITE PROTECTED: " + r);
             }
             daemon.assertAlive();
@@ -77,7 +78,7 @@ class ReadOnlyLunTest {
             ScsiResult read = RawIo.read(c, 0, 100, 32, Duration.ofSeconds(30));
             assertEquals(ScsiResult.GOOD, read.status(), "READ(10): " + read + "\n" + daemon.logTail());
             assertArrayEquals(
-                    java.util.Arrays.copyOfRange(image, 100 * 512, 132 * 512),
+                    Arrays.copyOfRange(image, 100 * 512, 132 * 512),
                     read.data(),
                     "the file's bytes through the read-only LUN");
             List<String> modes = openModes(daemon.pid(), file);

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -58,7 +59,7 @@ final class RestartableDaemon implements AutoCloseable {
                         "-Dchronicle.analytics.disable=true",
                         "-cp",
                         "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
-        List<String> cmd = new java.util.ArrayList<>(List.of(
+        List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "@" + argFile,
                 DaemonProcess.MAIN_CLASS,

@@ -58,7 +58,7 @@ class SessionLoadTest {
                 int held = holdAll(daemon, pool);
                 assertEquals(SESSIONS, held, "sessions logged in at once");
                 RawIo.ProcStats before = settle(daemon, null);
-                java.util.List<String> threadsBefore = RawIo.ProcStats.threadNames(daemon.pid());
+                List<String> threadsBefore = RawIo.ProcStats.threadNames(daemon.pid());
                 double sessionsBefore = RawIo.metric(metricsPort, "iscsi_sessions");
 
                 Path dir = DaemonProcess.logDir();
@@ -101,8 +101,8 @@ class SessionLoadTest {
 
                 RawIo.ProcStats after = settle(daemon, before);
                 double sessionsAfter = awaitSessions(metricsPort, sessionsBefore);
-                java.util.List<String> threadsAfter = RawIo.ProcStats.threadNames(daemon.pid());
-                java.util.List<String> newThreads = new ArrayList<>(threadsAfter);
+                List<String> threadsAfter = RawIo.ProcStats.threadNames(daemon.pid());
+                List<String> newThreads = new ArrayList<>(threadsAfter);
                 threadsBefore.forEach(newThreads::remove);
                 String figures = String.format(
                         "%d sessions held at once; %d logins in %d s (%d left by closing the "

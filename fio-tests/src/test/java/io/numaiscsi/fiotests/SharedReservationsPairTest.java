@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.numaiscsi.rbd.CephTestCluster;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -197,8 +199,7 @@ class SharedReservationsPairTest {
                                 "--verbose",
                                 a.target(IQN).lunUrl(),
                                 b.target(IQN).lunUrl()));
-                CuLogSummary summary =
-                        CuLogSummary.parse(Files.readAllLines(run.log(), java.nio.charset.StandardCharsets.ISO_8859_1));
+                CuLogSummary summary = CuLogSummary.parse(Files.readAllLines(run.log(), StandardCharsets.ISO_8859_1));
                 System.out.println(suite + ":\n" + summary.report());
                 assertEquals(List.of(), summary.failures(), suite + "\n" + run.describe(30));
                 passed += summary.count(CuLogSummary.Verdict.PASSED);
@@ -255,7 +256,7 @@ class SharedReservationsPairTest {
             throws IOException {
         byte[] cdb = {0x5F, (byte) serviceAction, (byte) type, 0, 0, 0, 0, 0, 24, 0};
         byte[] list = new byte[24];
-        java.nio.ByteBuffer.wrap(list).putLong(key).putLong(serviceActionKey);
+        ByteBuffer.wrap(list).putLong(key).putLong(serviceActionKey);
         synchronized (c) {
             return RawIo.write(c, 0, cdb, list, LIMIT);
         }
@@ -281,16 +282,16 @@ class SharedReservationsPairTest {
 
     private static long reservationKey(TestConnection c) throws Exception {
         byte[] d = prIn(c, 1);
-        assertEquals(16, java.nio.ByteBuffer.wrap(d).getInt(4), "a reservation is held");
-        return java.nio.ByteBuffer.wrap(d).getLong(8);
+        assertEquals(16, ByteBuffer.wrap(d).getInt(4), "a reservation is held");
+        return ByteBuffer.wrap(d).getLong(8);
     }
 
     private static List<Long> keys(TestConnection c) throws Exception {
         byte[] d = prIn(c, 0);
-        int length = java.nio.ByteBuffer.wrap(d).getInt(4);
+        int length = ByteBuffer.wrap(d).getInt(4);
         List<Long> out = new ArrayList<>();
         for (int at = 8; at < 8 + length; at += 8) {
-            out.add(java.nio.ByteBuffer.wrap(d).getLong(at));
+            out.add(ByteBuffer.wrap(d).getLong(at));
         }
         return out;
     }

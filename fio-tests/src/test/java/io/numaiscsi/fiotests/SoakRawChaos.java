@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -145,7 +146,7 @@ public final class SoakRawChaos {
         long t0 = System.nanoTime();
         try {
             byte[] garbage = new byte[64];
-            java.util.Arrays.fill(garbage, (byte) 0xa5);
+            Arrays.fill(garbage, (byte) 0xa5);
             byte[] badLogin;
             try (TestConnection proto = TestConnection.open(target)) {
                 Map<String, String> keys = keys(nowhere, false);

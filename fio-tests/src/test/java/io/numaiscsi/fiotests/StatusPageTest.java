@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
+import java.io.File;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -67,7 +69,7 @@ class StatusPageTest {
             Process fioRun = new ProcessBuilder(fio, "--eta=never", job.toString())
                     .redirectErrorStream(true)
                     .redirectOutput(fioLog.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .start();
             try {
                 renderWhileFioRuns(daemon, fioRun, fioLog, metricsPort, chromium);
@@ -146,7 +148,7 @@ class StatusPageTest {
                         }
                     }
                 }
-            } catch (java.net.ConnectException e) {
+            } catch (ConnectException e) {
                 last = e.toString(); // the endpoint opens after the portal
             }
             Thread.sleep(500);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -66,7 +67,7 @@ class TcpTransportTest {
             ToolRun perf = ToolRun.run(
                     DaemonProcess.logDir().resolve(test + "-iscsi-perf.log"),
                     Duration.ofSeconds(60),
-                    java.util.List.of("iscsi-perf", "-m", "1", "-b", "8", "-r", "-t", "3", target.lunUrl()));
+                    List.of("iscsi-perf", "-m", "1", "-b", "8", "-r", "-t", "3", target.lunUrl()));
             assertEquals(0, perf.exitCode(), perf.describe(20));
             assertTrue(perf.output().contains("iops average"), perf.describe(20));
             daemon.assertAlive();

@@ -12,10 +12,14 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * One raw TCP connection to the target, speaking just enough iSCSI for the malformed-PDU tests:
@@ -31,8 +35,8 @@ final class TestConnection implements AutoCloseable {
     static final String INITIATOR_NAME = "iqn.2026-11.io.numaiscsi:raw-pdu-test";
     static final Duration REPLY_TIMEOUT = Duration.ofSeconds(5);
     /** Keys a target declares about itself: never answered. */
-    private static final java.util.Set<String> TARGET_DECLARATIONS =
-            java.util.Set.of("MaxRecvDataSegmentLength", "TargetAlias", "TargetAddress", "TargetPortalGroupTag");
+    private static final Set<String> TARGET_DECLARATIONS =
+            Set.of("MaxRecvDataSegmentLength", "TargetAlias", "TargetAddress", "TargetPortalGroupTag");
 
     private static final AtomicInteger ISID_QUALIFIER = new AtomicInteger((int) (System.nanoTime() & 0xffff));
 
@@ -207,7 +211,7 @@ final class TestConnection implements AutoCloseable {
      */
     TestPdu attemptLogin(Map<String, String> keys, int isidQualifier) throws IOException {
         send(loginRequest(true, keys, isidQualifier));
-        java.util.Set<String> offered = new java.util.HashSet<>(keys.keySet());
+        Set<String> offered = new HashSet<>(keys.keySet());
         byte[] isid = null;
         for (int round = 0; round < 8; round++) {
             TestPdu rsp;
@@ -232,7 +236,7 @@ final class TestConnection implements AutoCloseable {
                 return rsp;
             }
             if (isid == null) {
-                isid = java.util.Arrays.copyOfRange(rsp.bhs, 8, 14);
+                isid = Arrays.copyOfRange(rsp.bhs, 8, 14);
             }
             // the target wants another round: same ISID and ITT; keys it offered on its own are accepted as offered
             Map<String, String> answers = new LinkedHashMap<>();
@@ -432,7 +436,7 @@ final class TestConnection implements AutoCloseable {
                 int offset = p.int32(40);
                 byte[] segment = p.data();
                 if (offset + segment.length > data.length) {
-                    data = java.util.Arrays.copyOf(data, offset + segment.length);
+                    data = Arrays.copyOf(data, offset + segment.length);
                 }
                 System.arraycopy(segment, 0, data, offset, segment.length);
                 if ((p.flags() & 0x01) != 0) {
@@ -443,7 +447,7 @@ final class TestConnection implements AutoCloseable {
                 byte[] sense = new byte[0];
                 if (seg.length >= 2) {
                     int senseLength = (seg[0] & 0xff) << 8 | (seg[1] & 0xff);
-                    sense = java.util.Arrays.copyOfRange(seg, 2, 2 + Math.min(senseLength, seg.length - 2));
+                    sense = Arrays.copyOfRange(seg, 2, 2 + Math.min(senseLength, seg.length - 2));
                 }
                 return new ScsiResult(p.byteAt(3), p.byteAt(2), data, sense, p, mine, others);
             } else if (p.opcode() != TestPdu.R2T) {
@@ -459,9 +463,9 @@ final class TestConnection implements AutoCloseable {
     ScsiResult awaitStatusOrNull(int itt, Duration limit) throws IOException {
         try {
             return awaitStatus(itt, limit);
-        } catch (org.opentest4j.AssertionFailedError e) {
+        } catch (AssertionFailedError e) {
             return null;
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             return null;
         }
     }
@@ -543,7 +547,7 @@ final class TestConnection implements AutoCloseable {
             if (dataDigest && dsl > 0) {
                 dataOk = TestPdu.digestAt(readFully(TestPdu.DIGEST_LENGTH), 0) == TestPdu.crc32c(segment, 0, padded);
             }
-            TestPdu p = TestPdu.received(bhs, java.util.Arrays.copyOf(segment, dsl));
+            TestPdu p = TestPdu.received(bhs, Arrays.copyOf(segment, dsl));
             p.headerDigestOk = headerOk;
             p.dataDigestOk = dataOk;
             lastReceived = p;

@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -66,8 +67,8 @@ class TestPduTest {
         byte[] wire = new byte[4];
         TestPdu.putDigest(wire, 0, TestPdu.crc32c(new byte[32], 0, 32));
         assertEquals(
-                java.util.List.of(0xaa, 0x36, 0x91, 0x8a),
-                java.util.List.of(wire[0] & 0xff, wire[1] & 0xff, wire[2] & 0xff, wire[3] & 0xff));
+                List.of(0xaa, 0x36, 0x91, 0x8a),
+                List.of(wire[0] & 0xff, wire[1] & 0xff, wire[2] & 0xff, wire[3] & 0xff));
         assertEquals(TestPdu.crc32c(new byte[32], 0, 32), TestPdu.digestAt(wire, 0));
     }
 

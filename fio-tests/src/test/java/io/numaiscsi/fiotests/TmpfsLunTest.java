@@ -7,6 +7,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
@@ -63,7 +64,7 @@ class TmpfsLunTest {
                 FioVerifyTest.assertVerifies(test, target, 256L << 20, Duration.ofMinutes(5), daemon::logTail);
                 try (TestConnection c = TestConnection.loggedIn(target)) {
                     for (int part = 0; part < 4; part++) { // 64 KiB writes with FUA: in place
-                        byte[] piece = java.util.Arrays.copyOfRange(pattern, part * 65536, (part + 1) * 65536);
+                        byte[] piece = Arrays.copyOfRange(pattern, part * 65536, (part + 1) * 65536);
                         byte[] cdb = ScsiCdb.write10(patternLba + part * 128L, 128);
                         cdb[1] |= 0x08; // FUA
                         ScsiResult r = RawIo.write(c, 0, cdb, piece, Duration.ofSeconds(30));

@@ -1,5 +1,6 @@
 package io.numaiscsi.fiotests;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +18,7 @@ record ToolRun(List<String> command, int exitCode, boolean timedOut, Duration el
         Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
         boolean done = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
         if (!done) {

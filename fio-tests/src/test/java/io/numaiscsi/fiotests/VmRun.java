@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -243,7 +244,7 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
             return;
         }
         try (var files = Files.walk(dir)) {
-            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(f);
             }
         }

@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
@@ -61,7 +62,7 @@ class WriteBackDurabilityTest {
         for (int s = 0; s < LUN_BYTES / RawBlockIo.BLOCK / SLOT_SECTORS; s++) {
             freeSlots.add(s);
         }
-        java.util.Collections.shuffle(freeSlots, random);
+        Collections.shuffle(freeSlots, random);
     }
 
     static DaemonProcess.Setup setup() {

@@ -3,6 +3,7 @@ package io.numaiscsi.proto;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class CmdSnWindowTest {
@@ -23,7 +24,7 @@ class CmdSnWindowTest {
             {5000, true, CmdSnVerdict.IMMEDIATE},
         };
         for (Object[] c : cases) {
-            assertEquals(c[2], w.check((Integer) c[0], (Boolean) c[1]), java.util.Arrays.toString(c));
+            assertEquals(c[2], w.check((Integer) c[0], (Boolean) c[1]), Arrays.toString(c));
         }
     }
 

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 class Crc32cTest {
@@ -24,7 +27,7 @@ class Crc32cTest {
                 return new byte[32];
             case 1:
                 b = new byte[32];
-                java.util.Arrays.fill(b, (byte) 0xff);
+                Arrays.fill(b, (byte) 0xff);
                 return b;
             case 2:
                 b = new byte[32];
@@ -74,8 +77,8 @@ class Crc32cTest {
         for (int v = 0; v < VECTORS_WIRE.length; v++) {
             ByteBuf buf = Unpooled.wrappedBuffer(input(v));
             assertEquals(
-                    java.util.Arrays.toString(expected(v)),
-                    java.util.Arrays.toString(wireBytes(Crc32c.compute(buf, 0, buf.readableBytes()))),
+                    Arrays.toString(expected(v)),
+                    Arrays.toString(wireBytes(Crc32c.compute(buf, 0, buf.readableBytes()))),
                     "vector " + v);
             buf.release();
         }
@@ -91,8 +94,7 @@ class Crc32cTest {
             for (ByteBuf buf : new ByteBuf[] {heap, direct}) {
                 digest.reset();
                 digest.update(buf, 0, in.length);
-                assertEquals(
-                        java.util.Arrays.toString(expected(v)), java.util.Arrays.toString(wireBytes(digest.value())));
+                assertEquals(Arrays.toString(expected(v)), Arrays.toString(wireBytes(digest.value())));
                 buf.release();
             }
         }
@@ -100,7 +102,7 @@ class Crc32cTest {
 
     @Test
     void knownCheckValue() {
-        ByteBuf buf = Unpooled.copiedBuffer("123456789", java.nio.charset.StandardCharsets.US_ASCII);
+        ByteBuf buf = Unpooled.copiedBuffer("123456789", StandardCharsets.US_ASCII);
         assertEquals(0xe3069283, Crc32c.compute(buf, 0, 9));
         buf.release();
     }
@@ -113,7 +115,7 @@ class Crc32cTest {
         }
         ByteBuf whole = Unpooled.wrappedBuffer(data);
         int expected = Crc32c.compute(whole, 0, data.length);
-        java.util.zip.CRC32C jdk = new java.util.zip.CRC32C();
+        CRC32C jdk = new CRC32C();
         jdk.update(data);
         assertEquals((int) jdk.getValue(), expected);
         for (int split : new int[] {0, 1, 7, 8, 9, 500, 999, 1000}) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.util.List;
@@ -83,7 +84,7 @@ class PduDecoderTest {
         for (boolean withAhs : new boolean[] {false, true}) {
             ByteBuf wire = Unpooled.compositeBuffer();
             for (int i = 0; i < lengths.length; i++) {
-                ((io.netty.buffer.CompositeByteBuf) wire).addComponent(true, scsiCommand(i, lengths[i], withAhs));
+                ((CompositeByteBuf) wire).addComponent(true, scsiCommand(i, lengths[i], withAhs));
             }
             List<Pdu> pdus =
                     byteAtATime ? Wire.feedByteAtATime(decoder, wire, alloc) : Wire.feedAll(decoder, wire, alloc);

@@ -2,6 +2,7 @@ package io.numaiscsi.proto;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class SerialNumberTest {
@@ -48,7 +49,7 @@ class SerialNumberTest {
             {0xfffffffd, 0xfffffffe, 2, 0},
         };
         for (int[] c : cases) {
-            assertEquals(c[3] == 1, SerialNumber.inWindow(c[0], c[1], c[2]), java.util.Arrays.toString(c));
+            assertEquals(c[3] == 1, SerialNumber.inWindow(c[0], c[1], c[2]), Arrays.toString(c));
         }
     }
 }

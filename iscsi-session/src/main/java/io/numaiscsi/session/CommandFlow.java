@@ -1,6 +1,7 @@
 package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.util.collection.IntObjectHashMap;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.proto.Lun;
@@ -97,7 +98,7 @@ final class CommandFlow implements IscsiCommand.Owner {
             };
             free.add(cmd);
         }
-        this.cdbScratch = io.netty.buffer.Unpooled.buffer(Pdu.BHS_LENGTH + 1024);
+        this.cdbScratch = Unpooled.buffer(Pdu.BHS_LENGTH + 1024);
         this.dataOut = new DataOutFlow(this, connection, params, charges, nanoClock);
     }
 

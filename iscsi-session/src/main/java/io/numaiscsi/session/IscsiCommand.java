@@ -6,6 +6,7 @@ import io.numaiscsi.proto.transport.DataOutTask;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiTask;
 import io.numaiscsi.scsi.ScsiTaskListener;
+import java.util.List;
 
 /**
  * One SCSI command of a session (SPDK's iscsi task embedding the scsi task). Pooled per connection and
@@ -78,7 +79,7 @@ final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, Data
     // Task management: the TMF that waits for this command to finish, if any.
     PendingTaskManagement abortWaiter;
     /** Further TMFs aborting the same command (an ABORT TASK, then a LUN RESET); null until needed. */
-    java.util.List<PendingTaskManagement> moreAbortWaiters;
+    List<PendingTaskManagement> moreAbortWaiters;
 
     IscsiCommand(Owner owner, int maxOutstandingR2t) {
         this.owner = owner;

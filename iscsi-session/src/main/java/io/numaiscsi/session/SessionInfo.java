@@ -2,6 +2,7 @@ package io.numaiscsi.session;
 
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.transport.RemoteAddresses;
+import java.net.InetAddress;
 
 /**
  * What an administrator sees of one session: who, from where, to which target, and what was negotiated. A copy taken
@@ -24,7 +25,7 @@ public record SessionInfo(
         int commandsInFlight) {
 
     /** The initiator's IP address, for access rules; null when unknown. */
-    public java.net.InetAddress remoteInetAddress() {
+    public InetAddress remoteInetAddress() {
         return address.isEmpty() ? null : RemoteAddresses.parse(address);
     }
 }

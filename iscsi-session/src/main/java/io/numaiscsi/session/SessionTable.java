@@ -1,11 +1,16 @@
 package io.numaiscsi.session;
 
 import io.numaiscsi.config.AccessList;
+import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.login.SessionType;
+import io.numaiscsi.scsi.ItNexus;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -135,7 +140,7 @@ public final class SessionTable {
     }
 
     /** The session of an I_T nexus, or null when it has gone. */
-    synchronized IscsiSession byNexus(io.numaiscsi.scsi.ItNexus nexus) {
+    synchronized IscsiSession byNexus(ItNexus nexus) {
         for (IscsiSession s : byKey.values()) {
             if (nexus.equals(s.nexus())) {
                 return s;
@@ -150,7 +155,7 @@ public final class SessionTable {
         for (IscsiSession s : byKey.values()) {
             out.add(info(s));
         }
-        out.sort(java.util.Comparator.comparingInt(SessionInfo::tsih));
+        out.sort(Comparator.comparingInt(SessionInfo::tsih));
         return out;
     }
 
@@ -159,7 +164,7 @@ public final class SessionTable {
      * connections of those that do not (see {@link IscsiConnection#requestLogoutFromOtherThread}). Returns how many
      * were asked.
      */
-    public int requestLogout(java.util.function.Predicate<SessionInfo> which, int seconds, String reason) {
+    public int requestLogout(Predicate<SessionInfo> which, int seconds, String reason) {
         int asked = 0;
         for (IscsiConnection c : connectionsOf(which)) {
             c.requestLogoutFromOtherThread(seconds, reason);
@@ -169,7 +174,7 @@ public final class SessionTable {
     }
 
     /** Closes the connections of the sessions {@code which} selects now. Returns how many. */
-    public int drop(java.util.function.Predicate<SessionInfo> which, String reason) {
+    public int drop(Predicate<SessionInfo> which, String reason) {
         int dropped = 0;
         for (IscsiConnection c : connectionsOf(which)) {
             c.closeFromOtherThread(reason);
@@ -178,7 +183,7 @@ public final class SessionTable {
         return dropped;
     }
 
-    private synchronized List<IscsiConnection> connectionsOf(java.util.function.Predicate<SessionInfo> which) {
+    private synchronized List<IscsiConnection> connectionsOf(Predicate<SessionInfo> which) {
         List<IscsiConnection> out = new ArrayList<>();
         for (IscsiSession s : byKey.values()) {
             IscsiConnection c = s.connection();
@@ -190,7 +195,7 @@ public final class SessionTable {
     }
 
     /** Waits until no session is left or {@code timeout} has passed; true when none is left. */
-    public boolean awaitNoSessions(java.time.Duration timeout) throws InterruptedException {
+    public boolean awaitNoSessions(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (size() > 0) {
             if (System.nanoTime() - deadline >= 0) {
@@ -203,7 +208,7 @@ public final class SessionTable {
 
     private static SessionInfo info(IscsiSession s) {
         IscsiConnection c = s.connection();
-        io.numaiscsi.proto.login.SessionParameters p = c == null ? null : c.parameters();
+        SessionParameters p = c == null ? null : c.parameters();
         return new SessionInfo(
                 s.tsih(),
                 s.type() == SessionType.DISCOVERY ? "Discovery" : "Normal",

@@ -17,6 +17,7 @@ import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
@@ -186,7 +187,7 @@ class CommandFlowBudgetTest {
         byte[] b = pattern(4);
         connection.onPdu(command(1, false, 0, WRITE, true, null));
         // B: 4K immediate, then unsolicited Data-Out up to FirstBurstLength (16K), while parked
-        connection.onPdu(command(2, false, 2048, WRITE, false, java.util.Arrays.copyOf(b, 4096)));
+        connection.onPdu(command(2, false, 2048, WRITE, false, Arrays.copyOf(b, 4096)));
         connection.onPdu(dataOut(2, 0xffffffff, 0, 4096, b, 16384 - 4096, true));
         assertEquals(1, connection.commands().parkedWrites());
         assertNull(last(OPCODE_R2T, 2));

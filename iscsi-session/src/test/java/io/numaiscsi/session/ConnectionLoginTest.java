@@ -21,6 +21,7 @@ import io.numaiscsi.proto.transport.RemoteAddresses;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -274,7 +275,7 @@ class ConnectionLoginTest {
                 targets,
                 settings(ChapAccounts.NONE),
                 "10.0.0.1:3260",
-                java.net.InetAddress.getByName("10.9.9.9"),
+                InetAddress.getByName("10.9.9.9"),
                 INITIATOR,
                 "All");
         assertTrue(inside.contains(new KeyValue("TargetName", LOCKED)));
@@ -282,7 +283,7 @@ class ConnectionLoginTest {
                 targets,
                 settings(ChapAccounts.NONE),
                 "10.0.0.1:3260",
-                java.net.InetAddress.getByName("192.168.0.1"),
+                InetAddress.getByName("192.168.0.1"),
                 INITIATOR,
                 "All");
         assertFalse(outside.contains(new KeyValue("TargetName", LOCKED)));

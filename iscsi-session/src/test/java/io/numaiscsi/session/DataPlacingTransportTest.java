@@ -29,6 +29,7 @@ import io.numaiscsi.scsi.ScsiTarget;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
@@ -205,7 +206,7 @@ class DataPlacingTransportTest {
     void writeTakesImmediateDataThenAsksTheTransportForTheRestAndReadHandsItsDataToTheTransport() {
         byte[] payload = new byte[4096];
         new Random(7).nextBytes(payload);
-        byte[] immediate = java.util.Arrays.copyOf(payload, 1024);
+        byte[] immediate = Arrays.copyOf(payload, 1024);
 
         connection.onPdu(command(0x10, false, 8, immediate));
         assertEquals(0x10, transport.getItt, "the rest of the data-out is the transport's job");
@@ -245,7 +246,7 @@ class DataPlacingTransportTest {
             logIn(cached);
             byte[] payload = new byte[4096];
             new Random(8).nextBytes(payload);
-            connection.onPdu(command(0x30, false, 8, java.util.Arrays.copyOf(payload, 1024)));
+            connection.onPdu(command(0x30, false, 8, Arrays.copyOf(payload, 1024)));
             transport.getInto.setBytes(1024, payload, 1024, 3072);
             connection.dataOutArrived(0x30, 4096);
 

@@ -16,6 +16,7 @@ import io.numaiscsi.numa.NodeLocator;
 import io.numaiscsi.proto.Pdu;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
@@ -313,7 +314,7 @@ class IserConnectionTest {
         byte[] payload = pattern(length, 43);
         MemoryRegion writeBuffer = fabric.register(ByteBuffer.allocateDirect(length));
         writeBuffer.buffer().put(0, payload);
-        byte[] first = java.util.Arrays.copyOf(payload, immediate);
+        byte[] first = Arrays.copyOf(payload, immediate);
         initiator.send(
                 FakeInitiator.scsiCommand(0x43, false, true, length, 1),
                 first,

@@ -1,5 +1,6 @@
 package io.numaiscsi.numa;
 
+import java.util.Arrays;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
@@ -27,7 +28,7 @@ public final class PageNodes {
             maxOs = Math.max(maxOs, n.osNode());
         }
         indexOfOsNode = new int[maxOs + 1];
-        java.util.Arrays.fill(indexOfOsNode, -1);
+        Arrays.fill(indexOfOsNode, -1);
         for (NumaNode n : topology.nodes()) {
             if (indexOfOsNode[n.osNode()] < 0) {
                 indexOfOsNode[n.osNode()] = n.index();

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -183,7 +184,7 @@ class DebianPackageTest {
             Path gz = root.resolve("usr/share/man/man8/" + page + ".8.gz");
             try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
                 String troff = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                assertTrue(troff.startsWith(".TH " + page.toUpperCase(java.util.Locale.ROOT) + " 8 "), troff);
+                assertTrue(troff.startsWith(".TH " + page.toUpperCase(Locale.ROOT) + " 8 "), troff);
                 assertTrue(troff.contains(".SH SYNOPSIS") && troff.contains(".SH EXIT STATUS"), page);
             }
         }

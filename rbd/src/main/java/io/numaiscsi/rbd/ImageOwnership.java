@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -128,7 +129,7 @@ public final class ImageOwnership implements AutoCloseable {
             Thread.currentThread().interrupt();
             o.close();
             throw new IOException(device.name() + ": interrupted while taking the image's lock");
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             o.close();
             throw e.getCause() instanceof IOException io ? io : new IOException(device.name() + ": " + e.getCause(), e);
         }

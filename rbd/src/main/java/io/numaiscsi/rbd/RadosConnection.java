@@ -1,7 +1,9 @@
 package io.numaiscsi.rbd;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 
 /**
  * One connected librados client (rados_t). Its pools ({@link #openPool}) and the images and objects opened in them
@@ -131,7 +133,7 @@ public final class RadosConnection implements AutoCloseable {
         while (end < n && buf[end] != 0) {
             end++;
         }
-        return new String(buf, 0, end, java.nio.charset.StandardCharsets.US_ASCII);
+        return new String(buf, 0, end, StandardCharsets.US_ASCII);
     }
 
     /** This client's global id ({@code client.N}'s N): the id a notify reply names watchers by. */
@@ -165,7 +167,7 @@ public final class RadosConnection implements AutoCloseable {
      *
      * @throws IOException the monitors refused (a missing capability names the fix) or could not be reached
      */
-    public void blocklist(String clientAddress, java.time.Duration expire) throws IOException {
+    public void blocklist(String clientAddress, Duration expire) throws IOException {
         LibRados r = rados();
         long c = requireOpen();
         int rc = r.rados_blocklist_add(c, clientAddress, (int) Math.min(Integer.MAX_VALUE, expire.toSeconds()));

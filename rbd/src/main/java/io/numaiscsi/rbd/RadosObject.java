@@ -1,8 +1,12 @@
 package io.numaiscsi.rbd;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 
@@ -128,8 +132,7 @@ public final class RadosObject implements AutoCloseable {
     }
 
     /** The callbacks of each watch, referenced here so the native stubs outlive the watch. */
-    private final java.util.concurrent.ConcurrentHashMap<Long, Object[]> watches =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, Object[]> watches = new ConcurrentHashMap<>();
 
     /**
      * Watches object {@code oid} (which must exist): every {@link #notify} on it reaches {@code watcher}, and the notifier
@@ -145,7 +148,7 @@ public final class RadosObject implements AutoCloseable {
             if (payload.length > 0) {
                 data.get(0, payload, 0, payload.length);
             }
-            java.util.concurrent.atomic.AtomicBoolean sent = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicBoolean sent = new AtomicBoolean();
             Runnable acknowledge = () -> {
                 if (sent.compareAndSet(false, true) && ioctx == io) {
                     r.rados_notify_ack(io, oid, notifyId, cookie, null, 0);
@@ -199,7 +202,7 @@ public final class RadosObject implements AutoCloseable {
      *
      * @throws IOException the notify could not be sent
      */
-    public NotifyOutcome notify(String oid, byte[] payload, java.time.Duration timeout) throws IOException {
+    public NotifyOutcome notify(String oid, byte[] payload, Duration timeout) throws IOException {
         LibRados r = RadosConnection.rados();
         long io = requireOpen();
         Pointer buf = Memory.allocateDirect(jnr.ffi.Runtime.getRuntime(r), Math.max(1, payload.length));
@@ -247,7 +250,7 @@ public final class RadosObject implements AutoCloseable {
         if (rc < 0) {
             throw failure(rc, "cannot read attribute " + name + " of RADOS object " + pool + "/" + oid);
         }
-        return java.util.Arrays.copyOf(buf, rc);
+        return Arrays.copyOf(buf, rc);
     }
 
     /** The exception for a failed call: {@link FencedException} when the cluster refuses this client. */

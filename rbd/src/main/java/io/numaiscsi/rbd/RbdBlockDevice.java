@@ -7,6 +7,7 @@ import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import jnr.ffi.Memory;
 import jnr.ffi.Runtime;
 import org.slf4j.Logger;
@@ -45,7 +46,7 @@ public final class RbdBlockDevice implements BlockDevice {
     /** Writes need the image's exclusive lock, which {@link ImageOwnership} takes and gives up (a gateway pair). */
     private final boolean exclusive;
     /** Told which handle the cluster refused (blocklisted) or lost the lock under; may be null. */
-    private volatile java.util.function.Consumer<ImageHandle> fenceListener;
+    private volatile Consumer<ImageHandle> fenceListener;
 
     private final long size;
     private final int blockSize;
@@ -377,7 +378,7 @@ public final class RbdBlockDevice implements BlockDevice {
         int e = (int) -rc;
         boolean changes = r.op != RbdRequest.READ && r.op != RbdRequest.FLUSH;
         if (e == Errno.ESHUTDOWN || (exclusive && changes && e == Errno.EROFS)) {
-            java.util.function.Consumer<ImageHandle> listener = fenceListener;
+            Consumer<ImageHandle> listener = fenceListener;
             if (listener != null) {
                 listener.accept(r.handle); // blocklisted, or the lock is gone: this gateway was fenced
             }
@@ -450,7 +451,7 @@ public final class RbdBlockDevice implements BlockDevice {
         return handle;
     }
 
-    void fenceListener(java.util.function.Consumer<ImageHandle> listener) {
+    void fenceListener(Consumer<ImageHandle> listener) {
         fenceListener = listener;
     }
 

@@ -10,6 +10,7 @@ import io.numaiscsi.blockdev.IoStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +53,7 @@ class ImageOwnershipTest {
 
     private static IoStatus write(RbdBlockDevice d, byte fill) throws Exception {
         byte[] b = new byte[4096];
-        java.util.Arrays.fill(b, fill);
+        Arrays.fill(b, fill);
         return RbdBlockDeviceTest.write(d, 0, Unpooled.wrappedBuffer(b), false);
     }
 
@@ -106,7 +107,7 @@ class ImageOwnershipTest {
             assertTrue(seenByA.contains(ImageOwnership.State.RECOVERING), "A went through recovery: " + seenByA);
             byte[] back = RbdBlockDeviceTest.read(b, 0, 4096, Unpooled.directBuffer(4096));
             byte[] expected = new byte[4096];
-            java.util.Arrays.fill(expected, (byte) 'B');
+            Arrays.fill(expected, (byte) 'B');
             assertArrayEquals(expected, back, "the image holds the new holder's data, not the stale write");
             assertEquals(IoStatus.UNAVAILABLE, write(a, (byte) 'Y'), "recovered as standby: still no writes");
             assertEquals(2, waitForOwnerGroup(ownerA, 2));

@@ -9,14 +9,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -120,7 +125,7 @@ class RadosObjectTest {
                 RadosObject objectsA = RadosObject.open(a, CephTestCluster.POOL);
                 RadosObject objectsB = RadosObject.open(b, CephTestCluster.POOL)) {
             objectsA.replace("watched", new byte[0], RadosObject.ABSENT);
-            List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<String> seen = Collections.synchronizedList(new ArrayList<>());
             long cookie = objectsB.watch("watched", new RadosObject.Watcher() {
                 @Override
                 public void notified(byte[] payload, long notifierId, Runnable acknowledge) {
@@ -136,7 +141,7 @@ class RadosObjectTest {
             assertTrue(objectsB.watchCheck(cookie) >= 0, "a new watch is confirmed");
             for (int i = 1; i <= 5; i++) {
                 assertTrue(
-                        objectsA.notify("watched", text("v" + i), java.time.Duration.ofSeconds(10))
+                        objectsA.notify("watched", text("v" + i), Duration.ofSeconds(10))
                                 .complete(),
                         "acked");
                 assertEquals("v" + i, seen.get(seen.size() - 1), "seen before the notify returned");
@@ -144,7 +149,7 @@ class RadosObjectTest {
             assertEquals(5, seen.size());
             objectsB.unwatch(cookie);
             assertTrue(
-                    objectsA.notify("watched", text("none"), java.time.Duration.ofSeconds(10))
+                    objectsA.notify("watched", text("none"), Duration.ofSeconds(10))
                             .complete(),
                     "no watcher: nothing to wait for");
             assertEquals(5, seen.size());
@@ -162,8 +167,8 @@ class RadosObjectTest {
                 RadosObject objectsA = RadosObject.open(a, CephTestCluster.POOL);
                 RadosObject objectsB = RadosObject.open(b, CephTestCluster.POOL)) {
             objectsA.replace("silent", new byte[0], RadosObject.ABSENT);
-            List<Long> notifiers = java.util.Collections.synchronizedList(new ArrayList<>());
-            java.util.concurrent.CompletableFuture<Integer> broken = new java.util.concurrent.CompletableFuture<>();
+            List<Long> notifiers = Collections.synchronizedList(new ArrayList<>());
+            CompletableFuture<Integer> broken = new CompletableFuture<>();
             long cookie = objectsB.watch("silent", new RadosObject.Watcher() {
                 @Override
                 public void notified(byte[] payload, long notifierId, Runnable acknowledge) {
@@ -175,7 +180,7 @@ class RadosObjectTest {
                     broken.complete(errno);
                 }
             });
-            RadosObject.NotifyOutcome outcome = objectsA.notify("silent", text("x"), java.time.Duration.ofSeconds(2));
+            RadosObject.NotifyOutcome outcome = objectsA.notify("silent", text("x"), Duration.ofSeconds(2));
             assertFalse(outcome.complete());
             assertEquals(List.of(b.instanceId()), outcome.missed(), "the silent watcher's global id");
             assertEquals(List.of(a.instanceId()), notifiers, "the watcher is told who notified");
@@ -184,14 +189,13 @@ class RadosObjectTest {
             assertArrayEquals(text(b.address()), objectsA.attribute("silent", "who"));
             assertEquals(null, objectsA.attribute("silent", "nobody"));
 
-            a.blocklist(b.address(), java.time.Duration.ofMinutes(5));
-            IOException refused =
-                    org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> objectsB.read("silent"));
+            a.blocklist(b.address(), Duration.ofMinutes(5));
+            IOException refused = Assertions.assertThrows(IOException.class, () -> objectsB.read("silent"));
             assertTrue(refused.getMessage().contains("ESHUTDOWN"), refused.getMessage());
             assertTrue(
-                    objectsB.watchCheck(cookie) < 0 || broken.get(30, java.util.concurrent.TimeUnit.SECONDS) < 0,
+                    objectsB.watchCheck(cookie) < 0 || broken.get(30, TimeUnit.SECONDS) < 0,
                     "the fenced client's watch breaks");
-            RadosObject.NotifyOutcome after = objectsA.notify("silent", text("y"), java.time.Duration.ofSeconds(10));
+            RadosObject.NotifyOutcome after = objectsA.notify("silent", text("y"), Duration.ofSeconds(10));
             assertTrue(after.complete() || after.missed().contains(b.instanceId()), "after: " + after);
         }
     }

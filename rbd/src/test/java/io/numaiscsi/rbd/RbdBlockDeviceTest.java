@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -125,8 +126,8 @@ class RbdBlockDeviceTest {
             assertEquals(IoStatus.OK, whole.await());
             byte[] back = read(d, at, data.length, Unpooled.directBuffer(data.length));
             byte[] expected = data.clone();
-            java.util.Arrays.fill(expected, 512, 1536, (byte) 0);
-            java.util.Arrays.fill(expected, 128 << 10, 256 << 10, (byte) 0);
+            Arrays.fill(expected, 512, 1536, (byte) 0);
+            Arrays.fill(expected, 128 << 10, 256 << 10, (byte) 0);
             assertArrayEquals(expected, back);
 
             Done zeroed = new Done();

@@ -2,6 +2,7 @@ package io.numaiscsi.scsi;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /** INQUIRY standard data and the vital product data pages (SPC-4 6.6, 7.8; SBC-3 6.5). */
 final class InquiryPages {
@@ -186,7 +187,7 @@ final class InquiryPages {
 
     private static byte[] padded(String s, int width) {
         byte[] b = new byte[width];
-        java.util.Arrays.fill(b, (byte) ' ');
+        Arrays.fill(b, (byte) ' ');
         byte[] src = ascii(s);
         System.arraycopy(src, 0, b, 0, Math.min(width, src.length));
         return b;

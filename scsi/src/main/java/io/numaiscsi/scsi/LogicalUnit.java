@@ -4,9 +4,14 @@ import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.numa.DataTouches;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One logical unit: a {@link BlockDevice} with its identity and SCSI state (modes, reservations, unit attentions, the
@@ -14,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  * lost nexus, retirement) is sent there as a message.
  */
 public final class LogicalUnit {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LogicalUnit.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LogicalUnit.class);
     static final int MAX_LUN = 16383;
 
     final int lun;
@@ -419,11 +424,11 @@ public final class LogicalUnit {
      * changed gets REPORTED LUNS DATA HAS CHANGED here and on every unit ({@code units} by LUN) it now sees. Completes
      * once all of them are queued. Any thread.
      */
-    java.util.concurrent.CompletableFuture<Void> announceViewChange(
-            LunMasking old, LunMasking next, int maxUnit, java.util.function.IntFunction<LogicalUnit> units) {
-        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    CompletableFuture<Void> announceViewChange(
+            LunMasking old, LunMasking next, int maxUnit, IntFunction<LogicalUnit> units) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
         thread.execute(() -> {
-            List<java.util.concurrent.CompletableFuture<Void>> posted = new java.util.ArrayList<>();
+            List<CompletableFuture<Void>> posted = new ArrayList<>();
             for (ItNexus n : unitAttentions.known()) {
                 if (LunMasking.sameView(old, next, n, maxUnit)) {
                     continue;
@@ -436,15 +441,15 @@ public final class LogicalUnit {
                     }
                 }
             }
-            java.util.concurrent.CompletableFuture.allOf(posted.toArray(java.util.concurrent.CompletableFuture[]::new))
+            CompletableFuture.allOf(posted.toArray(CompletableFuture[]::new))
                     .whenComplete((v, e) -> done.complete(null));
         });
         return done;
     }
 
     /** A unit attention for {@code nexus}, whether or not it has used this unit yet; completes once queued. */
-    private java.util.concurrent.CompletableFuture<Void> postFor(ItNexus nexus, SenseReason reason) {
-        java.util.concurrent.CompletableFuture<Void> queued = new java.util.concurrent.CompletableFuture<>();
+    private CompletableFuture<Void> postFor(ItNexus nexus, SenseReason reason) {
+        CompletableFuture<Void> queued = new CompletableFuture<>();
         thread.execute(() -> {
             unitAttentions.post(nexus, reason);
             queued.complete(null);
@@ -453,7 +458,7 @@ public final class LogicalUnit {
     }
 
     /** A unit attention for every nexus that has used this unit and {@code which} selects. Any thread. */
-    void postTo(SenseReason reason, java.util.function.Predicate<ItNexus> which) {
+    void postTo(SenseReason reason, Predicate<ItNexus> which) {
         thread.execute(() -> unitAttentions.postToMatching(reason, which));
     }
 

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -30,7 +31,7 @@ public record LunIdentity(String vendor, String product, String revision, String
     /** Deterministic identity for LUN {@code lun} of target {@code targetName}. */
     public static LunIdentity derive(String targetName, int lun, String serialOrNull) {
         Objects.requireNonNull(targetName, "targetName");
-        byte[] digest = sha256(targetName.toLowerCase(java.util.Locale.ROOT) + "/" + lun);
+        byte[] digest = sha256(targetName.toLowerCase(Locale.ROOT) + "/" + lun);
         long bits = 0;
         for (int i = 0; i < 8; i++) {
             bits = bits << 8 | digest[i] & 0xFF;

@@ -3,6 +3,7 @@ package io.numaiscsi.scsi;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,7 +99,7 @@ final class PersistentReserveOut {
 
     private static String rootMessage(Throwable failure) {
         Throwable cause = failure;
-        while (cause.getCause() != null && cause instanceof java.util.concurrent.CompletionException) {
+        while (cause.getCause() != null && cause instanceof CompletionException) {
             cause = cause.getCause();
         }
         return cause.getMessage();

@@ -1,11 +1,15 @@
 package io.numaiscsi.scsi;
 
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * Reservation state of one logical unit: the SPC-2 RESERVE/RELEASE holder and the persistent
  * reservations, plus the conflict check every command passes (SPC-4 5.9.1, table 63). On the unit's thread only.
  */
 final class Reservations {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Reservations.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Reservations.class);
     final PersistentReservations persistent;
     /** Keeps {@link #persistent} in step with the other gateways' (when shared). */
     final SharedReservationSync sync;
@@ -64,7 +68,7 @@ final class Reservations {
                 LOG.info("shared persistent reservations read again; commands run again");
             }
             return true;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             if (!unreadable) {
                 unreadable = true; // told once per outage, not once per command
                 LOG.warn(

@@ -3,9 +3,11 @@ package io.numaiscsi.scsi;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The logical units of one iSCSI target: routes tasks to their LU, answers REPORT LUNS and commands
@@ -104,19 +106,18 @@ public final class ScsiTarget {
      * new view, and the nexuses whose view changed get REPORTED LUNS DATA HAS CHANGED (SPC-4 7.5.1) on every unit they
      * now see; no other nexus does. The future completes once those unit attentions are queued.
      */
-    public synchronized java.util.concurrent.CompletableFuture<Void> masking(LunMasking next) {
+    public synchronized CompletableFuture<Void> masking(LunMasking next) {
         LunMasking old = masking;
         if (old.equals(next)) {
-            return java.util.concurrent.CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(null);
         }
         masking = Objects.requireNonNull(next, "next");
         int maxUnit = byLun.length - 1;
-        List<java.util.concurrent.CompletableFuture<Void>> told = new ArrayList<>();
+        List<CompletableFuture<Void>> told = new ArrayList<>();
         for (LogicalUnit lu : units) {
             told.add(lu.announceViewChange(old, next, maxUnit, this::unit));
         }
-        return java.util.concurrent.CompletableFuture.allOf(
-                told.toArray(java.util.concurrent.CompletableFuture[]::new));
+        return CompletableFuture.allOf(told.toArray(CompletableFuture[]::new));
     }
 
     /** The units in LUN order, as of now. */
@@ -165,7 +166,7 @@ public final class ScsiTarget {
         while (length > 0 && next[length - 1] == null) {
             length--;
         }
-        byLun = java.util.Arrays.copyOf(next, length);
+        byLun = Arrays.copyOf(next, length);
         List<LogicalUnit> rest = new ArrayList<>(units);
         rest.remove(lu);
         units = List.copyOf(rest);
@@ -178,7 +179,7 @@ public final class ScsiTarget {
 
     private void install(LogicalUnit lu) {
         lu.attach(this, alloc, portGroups);
-        LogicalUnit[] next = java.util.Arrays.copyOf(byLun, Math.max(byLun.length, lu.lun + 1));
+        LogicalUnit[] next = Arrays.copyOf(byLun, Math.max(byLun.length, lu.lun + 1));
         next[lu.lun] = lu;
         List<LogicalUnit> sorted = new ArrayList<>(units);
         sorted.add(lu);

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.blockdev.SharedRead;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -88,7 +89,7 @@ public final class ScsiTask {
         this.lun = lun;
         cdbSource.getBytes(cdbIndex, cdb, 0, cdbLength);
         if (cdbLength < 16) {
-            java.util.Arrays.fill(cdb, cdbLength, 16, (byte) 0);
+            Arrays.fill(cdb, cdbLength, 16, (byte) 0);
         }
         this.cdbLength = cdbLength;
         this.expectedDataTransferLength = expectedDataTransferLength;

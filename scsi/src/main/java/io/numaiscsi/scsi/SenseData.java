@@ -1,5 +1,7 @@
 package io.numaiscsi.scsi;
 
+import java.util.Arrays;
+
 /** The one place that turns a {@link SenseReason} into sense bytes (SPC-4 4.5): fixed 0x70 or descriptor 0x72. */
 public final class SenseData {
     /** Longest sense this class writes: descriptor header, an information and a sense-key specific descriptor. */
@@ -76,7 +78,7 @@ public final class SenseData {
             long information,
             boolean informationValid,
             int keySpecific) {
-        java.util.Arrays.fill(dst, 0, MAX_LENGTH, (byte) 0);
+        Arrays.fill(dst, 0, MAX_LENGTH, (byte) 0);
         if (descriptorFormat) {
             dst[0] = 0x72;
             dst[1] = (byte) reason.senseKey();

@@ -3,6 +3,7 @@ package io.numaiscsi.scsi;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -47,7 +48,7 @@ final class SharedReservationSync {
             if (publish(false)) { // lost: a peer wrote first, and its state is taken up
                 try {
                     takenUp.toCompletableFuture().join();
-                } catch (java.util.concurrent.CompletionException e) {
+                } catch (CompletionException e) {
                     throw new IOException(e.getCause().getMessage(), e.getCause());
                 }
             }

@@ -1,6 +1,8 @@
 package io.numaiscsi.scsi;
 
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The persistent reservations of a logical unit that several gateways export (ALUA), kept in one object of a cluster
@@ -41,9 +43,8 @@ public interface SharedReservations {
      * A replace's outcome: the new version (-1: lost to another gateway), and a stage that completes once every other
      * gateway took the change up or was fenced, or exceptionally when one could be neither (the change stands).
      */
-    record Replaced(long version, java.util.concurrent.CompletionStage<Void> takenUp) {
-        static final java.util.concurrent.CompletionStage<Void> DONE =
-                java.util.concurrent.CompletableFuture.completedStage(null);
+    record Replaced(long version, CompletionStage<Void> takenUp) {
+        static final CompletionStage<Void> DONE = CompletableFuture.completedStage(null);
 
         /** A replace with nobody else to tell. */
         public static Replaced at(long version) {

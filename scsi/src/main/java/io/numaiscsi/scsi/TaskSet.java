@@ -1,6 +1,9 @@
 package io.numaiscsi.scsi;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The tasks one logical unit is executing (SAM-5 task set): entered when a task passes admission, left when it
@@ -10,13 +13,13 @@ import java.util.Collection;
 final class TaskSet {
     private ScsiTask head;
     private int size;
-    private final java.util.ArrayList<Runnable> whenEmpty = new java.util.ArrayList<>(1);
+    private final ArrayList<Runnable> whenEmpty = new ArrayList<>(1);
     /** Waits for the tasks some nexuses had in the set when each began ({@link #afterTasksOf}). */
-    private final java.util.ArrayList<Drain> drains = new java.util.ArrayList<>(0);
+    private final ArrayList<Drain> drains = new ArrayList<>(0);
     /** Counts the drains begun: a task remembers the count when it entered, so a drain knows which tasks it waits for. */
     private int drainsBegun;
 
-    private record Drain(java.util.function.Predicate<ScsiTask> which, int begun, Runnable then) {
+    private record Drain(Predicate<ScsiTask> which, int begun, Runnable then) {
         boolean waitsFor(ScsiTask t) {
             return t.enteredAtDrain < begun && which.test(t);
         }
@@ -64,7 +67,7 @@ final class TaskSet {
      * {@code abort} they are aborted first. Tasks of those nexuses that enter later are not waited for.
      */
     void afterTasksOf(Collection<ItNexus> nexuses, boolean abort, Runnable then) {
-        Collection<ItNexus> of = java.util.List.copyOf(nexuses);
+        Collection<ItNexus> of = List.copyOf(nexuses);
         drain(t -> of.contains(t.nexus), abort, then);
     }
 
@@ -76,7 +79,7 @@ final class TaskSet {
         drain(t -> t.kind != null && (t.kind.writesMedium() || t.kind == CommandKind.EXTENDED_COPY), false, then);
     }
 
-    private void drain(java.util.function.Predicate<ScsiTask> which, boolean abort, Runnable then) {
+    private void drain(Predicate<ScsiTask> which, boolean abort, Runnable then) {
         Drain d = new Drain(which, ++drainsBegun, then);
         boolean waiting = false;
         for (ScsiTask t = head; t != null; t = t.nextInSet) {

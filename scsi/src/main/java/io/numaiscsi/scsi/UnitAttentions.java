@@ -2,7 +2,9 @@ package io.numaiscsi.scsi;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /** Unit attention conditions of one logical unit: a queue per I_T nexus (SAM-5 5.14). On the unit's thread only. */
 final class UnitAttentions {
@@ -63,12 +65,12 @@ final class UnitAttentions {
     }
 
     /** The nexuses that have used this unit (a copy). */
-    java.util.List<ItNexus> known() {
-        return java.util.List.copyOf(queues.keySet());
+    List<ItNexus> known() {
+        return List.copyOf(queues.keySet());
     }
 
     /** Queues the condition for every known nexus {@code which} selects. */
-    void postToMatching(SenseReason reason, java.util.function.Predicate<ItNexus> which) {
+    void postToMatching(SenseReason reason, Predicate<ItNexus> which) {
         for (Map.Entry<ItNexus, ArrayDeque<SenseReason>> e : queues.entrySet()) {
             if (which.test(e.getKey())) {
                 add(e.getValue(), reason);

@@ -7,6 +7,9 @@ import static io.numaiscsi.scsi.Harness.write10;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.sun.management.ThreadMXBean;
+import io.netty.buffer.Unpooled;
+import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 class CommandCountersTest {
@@ -69,8 +72,7 @@ class CommandCountersTest {
     @Test
     void countingAllocatesNothing() {
         ScsiTask t = h.run(A, 0, read10(0, 1), null);
-        com.sun.management.ThreadMXBean mx =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long id = Thread.currentThread().getId();
         for (int i = 0; i < 20_000; i++) { // warm up: the JIT may allocate while it compiles
             c.started();
@@ -105,7 +107,7 @@ class CommandCountersTest {
         assertEquals(0, c.bytes(CommandCounters.Op.READ));
 
         ScsiTask refused = new ScsiTask(h);
-        refused.init(A, 0, io.netty.buffer.Unpooled.wrappedBuffer(read10(blocks, 1)), 0, 10, 512, true, false);
+        refused.init(A, 0, Unpooled.wrappedBuffer(read10(blocks, 1)), 0, 10, 512, true, false);
         h.target.prepare(refused);
         c.checkCondition(refused); // as the transport counts a command refused before it executes
         assertEquals(2, c.checkConditions(0x5));

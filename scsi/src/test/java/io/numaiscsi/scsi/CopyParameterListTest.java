@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.Unpooled;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -155,7 +156,7 @@ class CopyParameterListTest {
                 0,
                 7); // a list identifier where there is none
         byte[] inline = list().target(a).segment(0, 0, 1, 0, 1).bytes();
-        byte[] longer = java.util.Arrays.copyOf(inline, inline.length + 4);
+        byte[] longer = Arrays.copyOf(inline, inline.length + 4);
         longer[15] = 4;
         refused(parse(longer), SenseReason.INVALID_FIELD_IN_PARAMETER_LIST, 12, 7);
     }

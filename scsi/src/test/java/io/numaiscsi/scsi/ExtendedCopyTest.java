@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayDeque;
@@ -298,13 +300,13 @@ class ExtendedCopyTest {
         }
 
         @Override
-        public void read(long offset, int length, io.netty.buffer.ByteBuf dst, IoCompletion done) {
+        public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
             calledElsewhere |= !owner.isCurrent();
             super.read(offset, length, dst, done);
         }
 
         @Override
-        public void write(long offset, io.netty.buffer.ByteBuf src, boolean fua, IoCompletion done) {
+        public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
             calledElsewhere |= !owner.isCurrent();
             writes++;
             super.write(offset, src, fua, done);
@@ -323,18 +325,10 @@ class ExtendedCopyTest {
         u1.thread(t1);
         Harness two = new Harness(u0, u1);
         byte[] data = Harness.pattern(2500 * 512, 9);
-        d0.ram.write(0, io.netty.buffer.Unpooled.wrappedBuffer(data), false, s -> {});
+        d0.ram.write(0, Unpooled.wrappedBuffer(data), false, s -> {});
         byte[] p = list().target(u0).target(u1).segment(0, 1, 2500, 0, 0).bytes();
         ScsiTask t = new ScsiTask(two);
-        t.init(
-                Harness.A,
-                0,
-                io.netty.buffer.Unpooled.wrappedBuffer(extendedCopy(p.length)),
-                0,
-                16,
-                p.length,
-                false,
-                true);
+        t.init(Harness.A, 0, Unpooled.wrappedBuffer(extendedCopy(p.length)), 0, 16, p.length, false, true);
         assertTrue(two.target.prepare(t));
         t.dataOut(PooledByteBufAllocator.DEFAULT.directBuffer().writeBytes(p));
         t0.execute(() -> two.target.execute(t));
@@ -347,8 +341,7 @@ class ExtendedCopyTest {
         assertFalse(d0.calledElsewhere, "LUN 0's device is called on LUN 0's thread only");
         assertFalse(d1.calledElsewhere, "LUN 1's device is called on LUN 1's thread only");
         byte[] copied = new byte[data.length];
-        d1.ram.read(
-                0, data.length, io.netty.buffer.Unpooled.wrappedBuffer(copied).clear(), s -> {});
+        d1.ram.read(0, data.length, Unpooled.wrappedBuffer(copied).clear(), s -> {});
         assertArrayEquals(data, copied);
         t.recycle();
     }
@@ -365,15 +358,7 @@ class ExtendedCopyTest {
         Harness two = new Harness(u0, u1);
         byte[] p = list().target(u0).target(u1).segment(0, 1, 4000, 0, 0).bytes();
         ScsiTask t = new ScsiTask(two);
-        t.init(
-                Harness.A,
-                0,
-                io.netty.buffer.Unpooled.wrappedBuffer(extendedCopy(p.length)),
-                0,
-                16,
-                p.length,
-                false,
-                true);
+        t.init(Harness.A, 0, Unpooled.wrappedBuffer(extendedCopy(p.length)), 0, 16, p.length, false, true);
         assertTrue(two.target.prepare(t));
         t.dataOut(PooledByteBufAllocator.DEFAULT.directBuffer().writeBytes(p));
         t0.execute(() -> two.target.execute(t));

@@ -15,6 +15,7 @@ import io.netty.buffer.ByteBuf;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -170,7 +171,7 @@ class LogicalUnitResizeTest {
             });
             unitThread.submit(() -> lu.unitAttentions.touch(A)).get();
             unitThread.execute(() -> sleep(200)); // the unit's thread is busy while the device grows
-            java.util.concurrent.CompletableFuture<Void> applied = lu.resize(NEW);
+            CompletableFuture<Void> applied = lu.resize(NEW);
             assertEquals(NEW, disk.blockCount(), "the device grew on the caller's thread");
             assertEquals(OLD, lu.blockCount, "commands see the old count until the unit's thread takes the new one");
             applied.get(10, TimeUnit.SECONDS);

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
@@ -105,7 +106,7 @@ class PhysicalBlockTest {
         public boolean writeZeroes(long offset, long length, IoCompletion done) {
             zeroed.add(offset);
             zeroed.add(length);
-            ByteBuf zeros = io.netty.buffer.Unpooled.directBuffer((int) length).writeZero((int) length);
+            ByteBuf zeros = Unpooled.directBuffer((int) length).writeZero((int) length);
             ram.write(offset, zeros, false, status -> {
                 zeros.release();
                 done.ioComplete(status);

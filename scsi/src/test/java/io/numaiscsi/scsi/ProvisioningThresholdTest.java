@@ -13,6 +13,7 @@ import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.MappingResources;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
@@ -123,7 +124,7 @@ class ProvisioningThresholdTest {
         byte[] data = h.good("5a 08 1c 02 00 00 00 00 ff 00"); // MODE SENSE(10), DBD
         assertArrayEquals(
                 bytes("5c 02 001c" + "00".repeat(12) + " 01 02 0000 00000000" + " 00 01 0000 00000000"),
-                java.util.Arrays.copyOfRange(data, 8, data.length));
+                Arrays.copyOfRange(data, 8, data.length));
     }
 
     @Test
@@ -134,10 +135,9 @@ class ProvisioningThresholdTest {
                 bytes("5c 02 001c" + "00".repeat(12)
                         + " 81 02 0000 00000030" // used, armed increasing: 48 of 64 sets
                         + " 80 01 0000 00000010"), // available, armed decreasing: 16 sets
-                java.util.Arrays.copyOfRange(current, 8, current.length));
+                Arrays.copyOfRange(current, 8, current.length));
         byte[] changeable = h.good("5a 08 5c 02 00 00 00 00 ff 00");
-        assertArrayEquals(
-                bytes("5c 02 001c" + "00".repeat(28)), java.util.Arrays.copyOfRange(changeable, 8, changeable.length));
+        assertArrayEquals(bytes("5c 02 001c" + "00".repeat(28)), Arrays.copyOfRange(changeable, 8, changeable.length));
         byte[] all = h.good("5a 08 3f ff 00 00 00 00 ff 00");
         byte[] pageOnly = h.good("5a 08 3f 00 00 00 00 00 ff 00");
         assertEquals(pageOnly.length + ProvisioningModePage.LENGTH, all.length, "3Fh/FFh adds 1Ch/02h");

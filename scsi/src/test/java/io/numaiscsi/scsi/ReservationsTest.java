@@ -7,6 +7,9 @@ import static io.numaiscsi.scsi.Harness.read10;
 import static io.numaiscsi.scsi.Harness.write10;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -73,7 +76,7 @@ class ReservationsTest {
      */
     @Test
     void nexusLossAndResetOnTheUnitsThreadApplyBeforeItsNextCommand() {
-        java.util.List<Runnable> neverDrained = new java.util.ArrayList<>();
+        List<Runnable> neverDrained = new ArrayList<>();
         for (LogicalUnit lu : h.target.units()) {
             lu.thread(new LunThread() {
                 @Override
@@ -92,7 +95,7 @@ class ReservationsTest {
         h.good(B, 0, cdb("16 00 00 00 00 00"), null);
         h.target.logicalUnitReset(0, A);
         h.good(A, 0, cdb("16 00 00 00 00 00"), null);
-        assertEquals(java.util.List.of(), neverDrained);
+        assertEquals(List.of(), neverDrained);
     }
 
     @Test
@@ -173,7 +176,7 @@ class ReservationsTest {
         assertEquals(1, full[8 + 13], "type");
         int idLength = (int) Cdb.u32(full, 8 + 20);
         assertEquals(0x45, full[8 + 24], "iSCSI TransportID, format 01b");
-        String name = new String(full, 8 + 28, idLength - 4, java.nio.charset.StandardCharsets.UTF_8).replace("\0", "");
+        String name = new String(full, 8 + 28, idLength - 4, StandardCharsets.UTF_8).replace("\0", "");
         assertEquals(A.initiatorPortName(), name);
         h.check("5e 04 00 00 00 00 00 01 00 00", SenseReason.INVALID_FIELD_IN_CDB);
     }

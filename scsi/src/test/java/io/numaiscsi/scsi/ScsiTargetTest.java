@@ -12,10 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ScsiTargetTest {
@@ -107,9 +111,9 @@ class ScsiTargetTest {
     @Test
     void readCapacity10ReportsAllOnesWhenTooBig() {
         LogicalUnit big = new LogicalUnit(0, LunIdentity.derive("t", 0, null), new FakeBigDevice());
-        ScsiTarget t = new ScsiTarget("t", java.util.List.of(big), io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
+        ScsiTarget t = new ScsiTarget("t", List.of(big), UnpooledByteBufAllocator.DEFAULT);
         ScsiTask task = new ScsiTask(x -> {});
-        task.init(A, 0, io.netty.buffer.Unpooled.wrappedBuffer(cdb("25000000000000000000")), 0, 10, 8, true, false);
+        task.init(A, 0, Unpooled.wrappedBuffer(cdb("25000000000000000000")), 0, 10, 8, true, false);
         assertTrue(t.prepare(task));
         t.execute(task);
         assertEquals(0xFFFFFFFFL, task.dataIn().getUnsignedInt(0));
@@ -331,7 +335,7 @@ class ScsiTargetTest {
     @Test
     void prepareRejectsAndDoesNotCallListener() {
         ScsiTask t = new ScsiTask(h);
-        t.init(A, 0, io.netty.buffer.Unpooled.wrappedBuffer(cdb("ff0000000000")), 0, 6, 0, false, false);
+        t.init(A, 0, Unpooled.wrappedBuffer(cdb("ff0000000000")), 0, 6, 0, false, false);
         assertFalse(h.target.prepare(t));
         assertEquals(0, h.completions);
         assertEquals(ScsiStatus.CHECK_CONDITION, t.status());
@@ -342,7 +346,7 @@ class ScsiTargetTest {
     @Test
     void transportFailUsesTheSameSenseEncoding() {
         ScsiTask t = new ScsiTask(h);
-        t.init(A, 0, io.netty.buffer.Unpooled.wrappedBuffer(cdb("000000000000")), 0, 6, 0, false, false);
+        t.init(A, 0, Unpooled.wrappedBuffer(cdb("000000000000")), 0, 6, 0, false, false);
         t.fail(SenseReason.INVALID_FIELD_IN_INFORMATION_UNIT);
         Harness.assertSense(t, SenseReason.INVALID_FIELD_IN_INFORMATION_UNIT);
         t.fail(SenseReason.TASK_SET_FULL);
@@ -368,11 +372,11 @@ class ScsiTargetTest {
             return 0x1_0000_0001L;
         }
 
-        public void read(long o, int l, io.netty.buffer.ByteBuf d, IoCompletion c) {
+        public void read(long o, int l, ByteBuf d, IoCompletion c) {
             c.ioComplete(IoStatus.MEDIUM_ERROR);
         }
 
-        public void write(long o, io.netty.buffer.ByteBuf s, boolean f, IoCompletion c) {
+        public void write(long o, ByteBuf s, boolean f, IoCompletion c) {
             c.ioComplete(IoStatus.MEDIUM_ERROR);
         }
 

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,9 +37,9 @@ class SharedReservationsTest {
         }
 
         /** The gateways told of changes: each acknowledges through the counter. */
-        final java.util.List<View> views = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<View> views = new CopyOnWriteArrayList<>();
 
-        final java.util.concurrent.atomic.AtomicInteger acknowledged = new java.util.concurrent.atomic.AtomicInteger();
+        final AtomicInteger acknowledged = new AtomicInteger();
         int notices;
 
         /** One gateway's handle on the object: it is told of the changes the others make, not of its own. */
@@ -146,10 +151,9 @@ class SharedReservationsTest {
         return new Harness(
                 TargetPortGroups.of(
                         port,
-                        new TargetPortGroups.Group(
-                                port, TargetPortGroups.AccessState.ACTIVE_OPTIMIZED, java.util.List.of(port)),
-                        java.util.List.of(new TargetPortGroups.Group(
-                                peer, TargetPortGroups.AccessState.ACTIVE_NON_OPTIMIZED, java.util.List.of(peer)))),
+                        new TargetPortGroups.Group(port, TargetPortGroups.AccessState.ACTIVE_OPTIMIZED, List.of(port)),
+                        List.of(new TargetPortGroups.Group(
+                                peer, TargetPortGroups.AccessState.ACTIVE_NON_OPTIMIZED, List.of(peer)))),
                 lu);
     }
 
@@ -214,7 +218,7 @@ class SharedReservationsTest {
         LogicalUnit lu =
                 new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null), new RamBlockDevice(8 << 20, 512));
         ReservationState saved = new ReservationState(
-                true, 4, java.util.List.of(new ReservationState.Registration(VIA_A, 0xA1)), WRITE_EXCLUSIVE, VIA_A);
+                true, 4, List.of(new ReservationState.Registration(VIA_A, 0xA1)), WRITE_EXCLUSIVE, VIA_A);
         lu.reservationStore(new MemoryReservationStore(saved));
         lu.sharedReservations(shared.view());
         assertEquals(1, shared.read().version());
@@ -245,7 +249,7 @@ class SharedReservationsTest {
         LogicalUnit luA = new LogicalUnit(0, LunIdentity.derive(Harness.TARGET, 0, null), disk);
         luA.sharedReservations(shared.view());
         Harness a = new Harness(luA);
-        java.util.List<ItNexus> askedTransport = new java.util.ArrayList<>();
+        List<ItNexus> askedTransport = new ArrayList<>();
         a.target.transportAborts((nexus, lun) -> askedTransport.add(nexus));
         Harness b = gateway(shared);
         a.good(VIA_A, 0, prout(0, 0), list(0, 0xA1));
@@ -258,8 +262,8 @@ class SharedReservationsTest {
         assertEquals(ScsiStatus.GOOD, preempt.status(), "B's OUT is decided (the store's notify is what waits)");
         assertEquals(
                 acksBefore, shared.acknowledged.get(), "A does not acknowledge while the preempted WRITE executes");
-        org.junit.jupiter.api.Assertions.assertTrue(held.aborted(), "A aborted the preempted nexus's WRITE");
-        assertEquals(java.util.List.of(VIA_A), askedTransport, "and asked its transport for the rest");
+        Assertions.assertTrue(held.aborted(), "A aborted the preempted nexus's WRITE");
+        assertEquals(List.of(VIA_A), askedTransport, "and asked its transport for the rest");
 
         disk.releaseAll();
         assertEquals(acksBefore + 1, shared.acknowledged.get(), "acknowledged once the WRITE left");

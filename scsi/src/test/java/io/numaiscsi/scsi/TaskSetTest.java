@@ -19,9 +19,11 @@ import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,9 +37,9 @@ class TaskSetTest {
     /** A RAM disk that hands each write to {@code writes} instead of doing it. */
     static class RamWithWrites implements BlockDevice {
         final RamBlockDevice ram = new RamBlockDevice(1 << 20, 512);
-        final java.util.function.Consumer<Runnable> writes;
+        final Consumer<Runnable> writes;
 
-        RamWithWrites(java.util.function.Consumer<Runnable> writes) {
+        RamWithWrites(Consumer<Runnable> writes) {
             this.writes = writes;
         }
 
@@ -262,7 +264,7 @@ class TaskSetTest {
             });
             ScsiTarget target = new ScsiTarget(Harness.TARGET, List.of(lu), PooledByteBufAllocator.DEFAULT);
             Thread[] completedOn = new Thread[1];
-            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
             ScsiTask t = new ScsiTask(task -> {
                 completedOn[0] = Thread.currentThread();
                 done.countDown();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class TransportIdTest {
@@ -50,7 +51,7 @@ class TransportIdTest {
         byte[] good = id(0x45, port);
         assertNull(TransportId.decodePort(good, 0, good.length - 4, A), "shorter than its ADDITIONAL LENGTH");
         byte[] noNul = good.clone();
-        java.util.Arrays.fill(noNul, 4, noNul.length, (byte) 'a');
+        Arrays.fill(noNul, 4, noNul.length, (byte) 'a');
         assertNull(TransportId.decodePort(noNul, 0, noNul.length, A), "no NUL");
         byte[] tiny = id(0x45, "a,i,0x1");
         assertNull(TransportId.decodePort(tiny, 0, tiny.length, A), "under 24 bytes");

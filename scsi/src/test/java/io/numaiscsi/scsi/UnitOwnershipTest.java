@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.scsi.TargetPortGroups.AccessState;
 import io.numaiscsi.scsi.TargetPortGroups.Group;
 import java.util.ArrayList;
@@ -181,18 +182,14 @@ class UnitOwnershipTest {
         assertNull(new Harness(
                         GATEWAY_B,
                         new LogicalUnit(
-                                0,
-                                LunIdentity.derive(Harness.TARGET, 0, null),
-                                new io.numaiscsi.blockdev.backstore.RamBlockDevice(1 << 20, 512)))
+                                0, LunIdentity.derive(Harness.TARGET, 0, null), new RamBlockDevice(1 << 20, 512)))
                 .target
                 .unit(0)
                 .ownership());
         new Harness(
                         GATEWAY_B,
                         new LogicalUnit(
-                                0,
-                                LunIdentity.derive(Harness.TARGET, 0, null),
-                                new io.numaiscsi.blockdev.backstore.RamBlockDevice(1 << 20, 512)))
+                                0, LunIdentity.derive(Harness.TARGET, 0, null), new RamBlockDevice(1 << 20, 512)))
                 .check(ONE, 0, STPG_CDB, stpg(0, 2), SenseReason.INVALID_COMMAND_OPERATION_CODE);
     }
 }

@@ -29,6 +29,8 @@ import io.numaiscsi.rbd.RbdBlockDevice;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -145,7 +147,7 @@ final class BackingStores {
                 cache.writePolicy(),
                 cache.dirtyRatio(),
                 cache.dirtyExpire());
-        java.util.concurrent.Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
+        Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
         LOG.info(
                 "target {} LUN {}: home node {}, cache from the node's pool of {} bytes",
                 target,
@@ -204,7 +206,7 @@ final class BackingStores {
     private static final class NodeChunks implements ChunkMemory {
         private final NodeMemory memory;
         private final int node;
-        private final java.util.Map<ByteBuf, ByteBuffer> allocated = new java.util.IdentityHashMap<>();
+        private final Map<ByteBuf, ByteBuffer> allocated = new IdentityHashMap<>();
 
         NodeChunks(NodeMemory memory, int node) {
             this.memory = memory;

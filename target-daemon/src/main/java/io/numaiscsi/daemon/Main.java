@@ -1,5 +1,7 @@
 package io.numaiscsi.daemon;
 
+import ch.qos.logback.classic.Level;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.blockdev.backstore.BackingInUseException;
 import io.numaiscsi.blockdev.backstore.UnsafeFileException;
 import io.numaiscsi.config.ConfigException;
@@ -15,14 +17,22 @@ import io.numaiscsi.daemon.metrics.DaemonMetrics;
 import io.numaiscsi.daemon.metrics.MetricsEndpoint;
 import io.numaiscsi.daemon.metrics.StatusPage;
 import io.numaiscsi.daemon.placement.NodeLocalAllocator;
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /** {@code numa-iscsi-target}: serves the configured targets until SIGTERM. */
 @Command(
@@ -34,7 +44,7 @@ import picocli.CommandLine.Option;
                         + "SIGHUP rereads the config file and adds or removes LUNs without disturbing sessions (LUNs added "
                         + "through the admin API too, unless saved with numa-iscsi-admin save).")
 public final class Main implements Callable<Integer> {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Main.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
     static final int EXIT_CONFIG = 2;
     static final int EXIT_STARTUP = 1;
 
@@ -152,13 +162,12 @@ public final class Main implements Callable<Integer> {
     private void applyConfiguredLogLevel(TargetConfig config) {
         String level = config.daemon().logLevel();
         if (logLevel == null && level != null) {
-            setRootLogLevel(ch.qos.logback.classic.Level.toLevel(level));
+            setRootLogLevel(Level.toLevel(level));
         }
     }
 
-    private static void setRootLogLevel(ch.qos.logback.classic.Level level) {
-        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                .setLevel(level);
+    private static void setRootLogLevel(Level level) {
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(level);
     }
 
     /** The --portal (parsed at start), --data-dir and --event-model overrides. */
@@ -178,7 +187,7 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (logLevel != null) {
-            ch.qos.logback.classic.Level level = ch.qos.logback.classic.Level.toLevel(logLevel, null);
+            Level level = Level.toLevel(logLevel, null);
             if (level == null || !logLevel.matches("(?i)error|warn|info|debug|trace")) {
                 System.err.println("--log-level " + logLevel + ": not a level (use error, warn, info, debug or trace)");
                 return EXIT_CONFIG;
@@ -186,8 +195,7 @@ public final class Main implements Callable<Integer> {
             setRootLogLevel(level);
         }
         if (checkConfig != null) {
-            return ConfigCheck.run(
-                    checkConfig, new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true));
+            return ConfigCheck.run(checkConfig, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
         }
         TargetConfig config;
         try {
@@ -225,7 +233,7 @@ public final class Main implements Callable<Integer> {
             if (metricsAt != null) {
                 ListenPreflight.check("--metrics", metricsAt.host(), metricsAt.port());
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
             return EXIT_STARTUP;
         }
@@ -233,7 +241,7 @@ public final class Main implements Callable<Integer> {
         if (config.group() != null) {
             try {
                 group = GroupMember.join(config);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
                 return EXIT_STARTUP;
             }
@@ -242,16 +250,15 @@ public final class Main implements Callable<Integer> {
         TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.
-        sun.misc.SignalHandler onSignal = signal -> {
+        SignalHandler onSignal = signal -> {
             systemd.stopping();
             stopRequested.countDown();
         };
-        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), onSignal);
-        sun.misc.Signal.handle(new sun.misc.Signal("INT"), onSignal);
+        Signal.handle(new Signal("TERM"), onSignal);
+        Signal.handle(new Signal("INT"), onSignal);
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "shutdown"));
-        java.util.concurrent.ExecutorService reloads = java.util.concurrent.Executors.newSingleThreadExecutor(
-                new io.netty.util.concurrent.DefaultThreadFactory("reload", true));
-        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reloads.execute(() -> reload(daemon)));
+        ExecutorService reloads = Executors.newSingleThreadExecutor(new DefaultThreadFactory("reload", true));
+        Signal.handle(new Signal("HUP"), signal -> reloads.execute(() -> reload(daemon)));
         try {
             daemon.start();
         } catch (UnsafeFileException | BackingInUseException e) {
@@ -310,7 +317,7 @@ public final class Main implements Callable<Integer> {
                     return EXIT_CONFIG;
                 }
                 LOG.warn("no admin API: {}", e.getMessage()); // a deep data directory must not stop the target
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
                 if (endpoint != null) {
                     endpoint.close();

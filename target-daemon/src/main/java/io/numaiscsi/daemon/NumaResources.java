@@ -12,6 +12,7 @@ import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaNode;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.numa.PageNodes;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.util.List;
@@ -85,7 +86,7 @@ final class NumaResources implements AutoCloseable {
         try {
             NetworkInterface nif = NetworkInterface.getByInetAddress(InetAddress.getByName(host));
             return nif == null ? null : nif.getName();
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return null;
         }
     }

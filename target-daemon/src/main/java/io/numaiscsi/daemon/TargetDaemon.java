@@ -1,10 +1,12 @@
 package io.numaiscsi.daemon;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.PlatformDependent;
 import io.numaiscsi.blockdev.backstore.ProcessUser;
 import io.numaiscsi.cache.CachedBlockDevice;
+import io.numaiscsi.cache.NodeBlockPool;
 import io.numaiscsi.config.CacheSettings;
 import io.numaiscsi.config.ChapCredentials;
 import io.numaiscsi.config.InitiatorDefinition;
@@ -29,6 +31,7 @@ import io.numaiscsi.daemon.state.ModePageFiles;
 import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.proto.login.TargetLimits;
+import io.numaiscsi.scsi.CommandCounters;
 import io.numaiscsi.session.ChapAccount;
 import io.numaiscsi.session.ChapAccounts;
 import io.numaiscsi.session.ConnectionGuards;
@@ -37,6 +40,7 @@ import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.ResourceLimits;
 import io.numaiscsi.session.ServedPortals;
 import io.numaiscsi.session.SessionAborts;
+import io.numaiscsi.session.SessionInfo;
 import io.numaiscsi.session.SessionServices;
 import io.numaiscsi.session.SessionSettings;
 import io.numaiscsi.session.SessionTable;
@@ -44,10 +48,15 @@ import io.numaiscsi.session.TargetDirectory;
 import io.numaiscsi.tcp.TcpPortal;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -234,7 +243,7 @@ public final class TargetDaemon implements AutoCloseable {
                 throw new IllegalStateException("portal " + p + " is iSER but this host cannot do RDMA (see the log)");
             }
         }
-        List<java.nio.ByteBuffer> cacheMemory = cachePools.memory();
+        List<ByteBuffer> cacheMemory = cachePools.memory();
         int hcaNode = numa.reportedNodeOfAddress(p.host());
         iserPortals.listen(
                 p.host(),
@@ -313,7 +322,7 @@ public final class TargetDaemon implements AutoCloseable {
     public List<InetSocketAddress> boundAddresses() {
         return portals.list().stream()
                 .map(LivePortals.Listening::bound)
-                .filter(java.util.Objects::nonNull)
+                .filter(Objects::nonNull)
                 .toList();
     }
 
@@ -321,12 +330,12 @@ public final class TargetDaemon implements AutoCloseable {
         return threadStats;
     }
 
-    public io.netty.buffer.ByteBufAllocatorMetric bufferMetric() {
+    public ByteBufAllocatorMetric bufferMetric() {
         return numa.allocator().metric();
     }
 
     /** Node {@code node}'s cache pool, or null (no cache there, or the cache is off). */
-    public io.numaiscsi.cache.NodeBlockPool cachePool(int node) {
+    public NodeBlockPool cachePool(int node) {
         return cachePools == null || node >= numa.topology().nodeCount() ? null : cachePools.pool(node);
     }
 
@@ -348,8 +357,7 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     /** A LUN's data-path touches and what its commands did, for the metrics. */
-    public record MeasuredLun(
-            String target, int lun, DataTouches touches, io.numaiscsi.scsi.CommandCounters counters) {}
+    public record MeasuredLun(String target, int lun, DataTouches touches, CommandCounters counters) {}
 
     /** Every LUN with a device open now (also ones added live); any thread. */
     public List<MeasuredLun> measuredLuns() {
@@ -408,7 +416,7 @@ public final class TargetDaemon implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 LOG.error("reload: {} failed: {}", op, e.getCause().getMessage());
                 failures.add(e.getCause().getMessage());
             }
@@ -437,7 +445,7 @@ public final class TargetDaemon implements AutoCloseable {
      * Applies one change (the admin API), serialized with reloads; throws with the reason when it cannot be applied,
      * nothing having changed then.
      */
-    public synchronized void apply(RegistryOperation op) throws java.io.IOException, InterruptedException {
+    public synchronized void apply(RegistryOperation op) throws IOException, InterruptedException {
         registry.applyAll(List.of(op));
     }
 
@@ -445,7 +453,7 @@ public final class TargetDaemon implements AutoCloseable {
      * Asks the initiators of the sessions {@code which} selects to log out within {@link #LOGOUT_REQUEST_SECONDS}
      * (an Asynchronous Message); those that do not are disconnected then. Returns how many were asked.
      */
-    public int askToLogOut(java.util.function.Predicate<io.numaiscsi.session.SessionInfo> which, String reason) {
+    public int askToLogOut(Predicate<SessionInfo> which, String reason) {
         return sessions.requestLogout(which, LOGOUT_REQUEST_SECONDS, reason);
     }
 
@@ -463,7 +471,7 @@ public final class TargetDaemon implements AutoCloseable {
             return;
         }
         LOG.info("stopping: asked {} session(s) to log out", asked);
-        if (sessions.awaitNoSessions(java.time.Duration.ofSeconds(LOGOUT_REQUEST_SECONDS + 1))) {
+        if (sessions.awaitNoSessions(Duration.ofSeconds(LOGOUT_REQUEST_SECONDS + 1))) {
             LOG.info("stopping: every session has logged out");
         } else {
             LOG.warn("stopping: {} session(s) still open; closing them", sessions.size());
@@ -493,7 +501,7 @@ public final class TargetDaemon implements AutoCloseable {
             iserPortals.close();
         }
         if (registry != null) {
-            registry.releaseSharedImages(java.time.Duration.ofSeconds(30));
+            registry.releaseSharedImages(Duration.ofSeconds(30));
         }
         if (eventLoops != null) {
             eventLoops.close();

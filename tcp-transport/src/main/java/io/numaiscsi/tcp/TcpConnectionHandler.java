@@ -24,6 +24,7 @@ import io.numaiscsi.session.SessionServices;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -257,7 +258,7 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
     }
 
     @Override
-    public void handOff(java.util.concurrent.Executor destination) {
+    public void handOff(Executor destination) {
         if (!(destination instanceof EventLoop home) || home == ctx.channel().eventLoop() || closing) {
             return;
         }

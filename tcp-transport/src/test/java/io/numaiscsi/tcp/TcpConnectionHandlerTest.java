@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.proto.DataInHeader;
 import io.numaiscsi.proto.LoginResponseHeader;
@@ -31,7 +34,9 @@ import io.numaiscsi.session.TargetDirectory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,7 +51,7 @@ class TcpConnectionHandlerTest {
     private static final int BLOCK = 512;
 
     /** RAM store whose reads wait until {@link #release()}: an I/O still in flight when TMFs arrive. */
-    static final class GatedDevice implements io.numaiscsi.blockdev.BlockDevice {
+    static final class GatedDevice implements BlockDevice {
         private final RamBlockDevice ram = new RamBlockDevice(4 << 20, BLOCK);
         private final List<Runnable> held = new ArrayList<>();
         boolean gate;
@@ -62,7 +67,7 @@ class TcpConnectionHandlerTest {
         }
 
         @Override
-        public void read(long offset, int length, ByteBuf dst, io.numaiscsi.blockdev.IoCompletion done) {
+        public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
             if (gate) {
                 held.add(() -> ram.read(offset, length, dst, done));
             } else {
@@ -71,17 +76,17 @@ class TcpConnectionHandlerTest {
         }
 
         @Override
-        public void write(long offset, ByteBuf src, boolean fua, io.numaiscsi.blockdev.IoCompletion done) {
+        public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
             ram.write(offset, src, fua, done);
         }
 
         @Override
-        public void flush(io.numaiscsi.blockdev.IoCompletion done) {
+        public void flush(IoCompletion done) {
             ram.flush(done);
         }
 
         @Override
-        public void unmap(long offset, long length, io.numaiscsi.blockdev.IoCompletion done) {
+        public void unmap(long offset, long length, IoCompletion done) {
             ram.unmap(offset, length, done);
         }
 
@@ -236,7 +241,7 @@ class TcpConnectionHandlerTest {
             release(r);
             for (int pduInBurst = 0; pduInBurst < 2; pduInBurst++) {
                 int offset = burst * 2048 + pduInBurst * 1024;
-                byte[] chunk = java.util.Arrays.copyOfRange(data, offset, offset + 1024);
+                byte[] chunk = Arrays.copyOfRange(data, offset, offset + 1024);
                 sendByteByByte(Wire.dataOut(writeItt, ttt, pduInBurst, offset, pduInBurst == 1, chunk));
             }
         }
@@ -263,7 +268,7 @@ class TcpConnectionHandlerTest {
             assertEquals(i % 2 == 1, d.finalBit(), "F ends each MaxBurstLength (2 KiB) sequence");
             read.writeBytes(r.get(i)[1]);
         }
-        assertArrayEquals(data, io.netty.buffer.ByteBufUtil.getBytes(read));
+        assertArrayEquals(data, ByteBufUtil.getBytes(read));
         read.release();
         release(r);
     }
@@ -307,8 +312,7 @@ class TcpConnectionHandlerTest {
 
         sendByteByByte(Wire.scsiCommand(0x302, cmdSN++, 1024, true, false, true, Wire.read10(0, 2), null));
         r = received();
-        assertArrayEquals(
-                new byte[1024], io.netty.buffer.ByteBufUtil.getBytes(r.get(0)[1]), "the aborted write never landed");
+        assertArrayEquals(new byte[1024], ByteBufUtil.getBytes(r.get(0)[1]), "the aborted write never landed");
         release(r);
     }
 
@@ -332,8 +336,8 @@ class TcpConnectionHandlerTest {
             assertEquals(0, new TaskMgmtResponseHeader().wrap(pdu[0]).response());
         }
         assertEquals(
-                java.util.Set.of(0x501, 0x502),
-                java.util.Set.of(
+                Set.of(0x501, 0x502),
+                Set.of(
                         new TaskMgmtResponseHeader().wrap(r.get(0)[0]).initiatorTaskTag(),
                         new TaskMgmtResponseHeader().wrap(r.get(1)[0]).initiatorTaskTag()));
         release(r);

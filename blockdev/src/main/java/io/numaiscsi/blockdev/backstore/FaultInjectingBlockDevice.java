@@ -8,6 +8,7 @@ import io.numaiscsi.blockdev.MappingResources;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -165,7 +166,7 @@ public final class FaultInjectingBlockDevice implements BlockDevice {
         Delayed d = new Delayed(this, op, offset, length, buf, fua, done);
         try {
             Timer.INSTANCE.schedule(d, latencyNanos, TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             done.ioComplete(IoStatus.UNAVAILABLE);
         }
     }

@@ -13,6 +13,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.MappingResources;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -71,7 +72,7 @@ class FileBlockDeviceTest {
 
     @Test
     void mappingResourcesAreTheFilesAllocationAndItsFileSystemsFreeSpace() throws Exception {
-        io.numaiscsi.blockdev.MappingResources r = d.mappingResources();
+        MappingResources r = d.mappingResources();
         assertEquals(0, r.usedBytes(), "a fresh sparse file holds no blocks");
         assertEquals(IoStatus.OK, write(1 << 20, Unpooled.wrappedBuffer(pattern(1 << 20, 3)), true));
         long used = r.usedBytes();

@@ -12,6 +12,7 @@ import io.numaiscsi.blockdev.IoStatus;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import jnr.ffi.Pointer;
@@ -84,7 +85,7 @@ class IoUringTest {
             assertTrue(e.getMessage().contains("refuses io_uring (errno 12)"), e.getMessage());
             assertEquals("threads", d.backingIo());
             byte[] data = new byte[4096];
-            java.util.Arrays.fill(data, (byte) 3);
+            Arrays.fill(data, (byte) 3);
             ByteBuf src = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(4096))
                     .clear()
                     .writeBytes(data);

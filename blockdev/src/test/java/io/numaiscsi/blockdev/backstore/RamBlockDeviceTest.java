@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.numaiscsi.blockdev.IoStatus;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class RamBlockDeviceTest {
@@ -54,7 +55,7 @@ class RamBlockDeviceTest {
     @Test
     void unmapZeroesAndFreesChunks() throws InterruptedException {
         byte[] ones = new byte[4096];
-        java.util.Arrays.fill(ones, (byte) 1);
+        Arrays.fill(ones, (byte) 1);
         write(0, ones);
         write(MIB, ones);
         Completion c = new Completion();

@@ -17,6 +17,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -173,7 +174,7 @@ class UringBackingIoTest {
         }
         byte[] got = read(SIZE - 8192, 8192, aligned(8192));
         byte[] expected = pattern(8192, 4);
-        java.util.Arrays.fill(expected, 6144, 8192, (byte) 0);
+        Arrays.fill(expected, 6144, 8192, (byte) 0);
         assertArrayEquals(expected, got);
     }
 
@@ -236,7 +237,7 @@ class UringBackingIoTest {
         d.unmap(65536, 65536, c);
         assertEquals(IoStatus.OK, c.await());
         assertArrayEquals(new byte[65536], read(65536, 65536, aligned(65536)));
-        assertArrayEquals(java.util.Arrays.copyOf(pattern(131072, 5), 65536), read(0, 65536, aligned(65536)));
+        assertArrayEquals(Arrays.copyOf(pattern(131072, 5), 65536), read(0, 65536, aligned(65536)));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests.soak;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Random;
 
 /**
@@ -69,8 +70,8 @@ final class LunWorker implements Runnable {
             } catch (IOException e) {
                 result = new FioRound.Result(
                         round.job(),
-                        java.time.Instant.now(),
-                        java.time.Instant.now(),
+                        Instant.now(),
+                        Instant.now(),
                         FioRound.Outcome.IO_ERROR,
                         0,
                         0,

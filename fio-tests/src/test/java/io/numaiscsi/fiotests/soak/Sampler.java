@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -224,7 +225,7 @@ final class Sampler {
         for (PromScrape.Sample x : m.named("iscsi_lun_command_latency_seconds_bucket")) {
             String label = lunLabel.apply(x.label("target")) + (x.label("lun").equals("0") ? "" : "/" + x.label("lun"));
             double le = Double.parseDouble(x.label("le").replace("+Inf", "Infinity"));
-            buckets.computeIfAbsent(label, k -> new java.util.TreeMap<>()).merge(le, x.value(), Double::sum);
+            buckets.computeIfAbsent(label, k -> new TreeMap<>()).merge(le, x.value(), Double::sum);
         }
         double seconds = s.lastAt == null ? 0 : Duration.between(s.lastAt, at).toMillis() / 1000.0;
         for (Map.Entry<String, Map<Double, Double>> e : buckets.entrySet()) {

@@ -2,12 +2,14 @@ package io.numaiscsi.fiotests.soak;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -66,7 +68,7 @@ public final class SoakDaemon implements AutoCloseable {
     }
 
     static int freeLoopbackPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
@@ -129,11 +131,7 @@ public final class SoakDaemon implements AutoCloseable {
         Path tmp = config.resolveSibling("target.yaml.tmp");
         Files.writeString(tmp, yaml, StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-        Files.move(
-                tmp,
-                config,
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, config, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     synchronized void start() throws IOException, InterruptedException {

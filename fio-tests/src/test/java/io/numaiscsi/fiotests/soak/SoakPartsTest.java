@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The soak's parsing and arithmetic, without a daemon (the {@code test} phase). */
 class SoakPartsTest {
@@ -73,7 +75,7 @@ class SoakPartsTest {
     }
 
     @Test
-    void gcLogIsReadAsItGrowsLineByLine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void gcLogIsReadAsItGrowsLineByLine(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("gc.log");
         GcLog log = new GcLog(f);
         assertTrue(log.poll().isEmpty(), "no file yet");
@@ -81,7 +83,7 @@ class SoakPartsTest {
                 + "24M->6M(64M) 4.302ms\n";
         Files.writeString(f, line + line.substring(0, 30));
         assertEquals(1, log.poll().size(), "the unfinished line waits");
-        Files.writeString(f, line.substring(30), java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(f, line.substring(30), StandardOpenOption.APPEND);
         assertEquals(1, log.poll().size());
         assertTrue(log.poll().isEmpty());
     }

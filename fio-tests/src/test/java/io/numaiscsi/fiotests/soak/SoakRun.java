@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests.soak;
 import io.numaiscsi.rbd.CephTestCluster;
 import java.io.File;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -17,11 +18,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -221,7 +224,7 @@ public final class SoakRun {
         for (Future<FioRound.Result> f : results) {
             try {
                 f.get(15, TimeUnit.MINUTES);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 log("soak: a final verify did not run: " + e);
             }
         }
@@ -288,7 +291,7 @@ public final class SoakRun {
             return null;
         }
         Path file = base.resolve("loop.img");
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
             f.setLength(FILE_LUN_BYTES);
         }
         String dev = exec(List.of(losetup.toString(), "--find", "--show", "--direct-io=on", file.toString()))

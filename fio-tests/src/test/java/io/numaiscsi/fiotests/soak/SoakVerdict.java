@@ -6,10 +6,12 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 
@@ -330,7 +332,7 @@ final class SoakVerdict {
             String daemon,
             String what,
             ToDoubleFunction<Sampler.Resources> value,
-            java.util.function.DoubleUnaryOperator bound,
+            DoubleUnaryOperator bound,
             String boundText) {
         List<Sampler.Resources> steady = steady(daemon);
         String name = daemon + " " + what + ": last third of the steady samples against the first";
@@ -467,7 +469,7 @@ final class SoakVerdict {
             return Double.NaN;
         }
         double[] v = values.clone();
-        java.util.Arrays.sort(v);
+        Arrays.sort(v);
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -281,7 +282,7 @@ class ChapAuthenticatorTest {
         byte[] first = (byte[]) challenge(new ChapAuthenticator(s, null, random))[1];
         byte[] second = (byte[]) challenge(new ChapAuthenticator(s, null, random))[1];
         assertEquals(ChapAuthenticator.CHALLENGE_LENGTH, first.length);
-        assertFalse(java.util.Arrays.equals(first, second));
+        assertFalse(Arrays.equals(first, second));
     }
 
     @Test

@@ -10,8 +10,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.numaiscsi.proto.LoginStatus;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -264,7 +267,7 @@ class LoginNegotiationFuzzTest {
         int length = at + 2 < input.length ? (input[at + 1] & 0xff) << 8 | (input[at + 2] & 0xff) : 0;
         int from = Math.min(input.length, at + 3);
         int to = Math.min(input.length, from + length);
-        return java.util.Arrays.copyOfRange(input, from, to);
+        return Arrays.copyOfRange(input, from, to);
     }
 
     private static TargetLimits limits(int variant) {
@@ -356,11 +359,11 @@ class LoginNegotiationFuzzTest {
      * completes the login, and the session runs with the RFC default 262144 (FirstBurstLength likewise).
      */
     @Test
-    void rejectedBurstLengthFallsBackBeyondTheTargetsLimit() throws java.io.IOException {
+    void rejectedBurstLengthFallsBackBeyondTheTargetsLimit() throws IOException {
         // second input: a valid MaxBurstLength=26214 is answered Reject too (and ImmediateData=Yes against the
         // target's No gets Reject instead of No)
         for (String name : List.of("rejected-max-burst-length", "valid-max-burst-length-rejected")) {
-            try (java.io.InputStream in =
+            try (InputStream in =
                     LoginNegotiationFuzzTest.class.getResourceAsStream("LoginNegotiationKnownBugs/" + name)) {
                 check(in.readAllBytes());
             }

@@ -16,7 +16,9 @@ import io.numaiscsi.proto.LoginStatus;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -818,8 +820,7 @@ class LoginStateMachineTest {
     private LoginStateMachine chapMachine(List<String> seen) {
         AuthPolicy policy = (type, initiator, target) -> {
             seen.add(type + " " + initiator + " " + (target == null ? null : target.name()));
-            return List.of(new ChapAuthenticator(
-                    new ChapSecret("user", CHAP_SECRET.getBytes()), null, new java.util.Random(1)));
+            return List.of(new ChapAuthenticator(new ChapSecret("user", CHAP_SECRET.getBytes()), null, new Random(1)));
         };
         return new LoginStateMachine(TargetLimits.defaults(), context, policy);
     }
@@ -836,7 +837,7 @@ class LoginStateMachineTest {
         LoginStep s2 = m.onRequest(req(false, false, 0, 1, "CHAP_A=5"));
         assertStep(s2, LoginVerdict.MORE, false, 0, 0);
         int id = Integer.parseInt(value(s2.data(), "CHAP_I"));
-        byte[] c = java.util.HexFormat.of().parseHex(value(s2.data(), "CHAP_C").substring(2));
+        byte[] c = HexFormat.of().parseHex(value(s2.data(), "CHAP_C").substring(2));
         String r = ChapAuthenticatorTest.hex(ChapAuthenticatorTest.md5(id, CHAP_SECRET, c));
         LoginStep s3 = m.onRequest(req(true, false, 0, 1, "CHAP_N=user", "CHAP_R=" + r));
         assertStep(s3, LoginVerdict.MORE, true, 0, 1);

@@ -18,6 +18,8 @@ import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.session.SessionInfo;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -111,7 +113,7 @@ public final class AdminMethods {
 
     private JsonNode targets() {
         ArrayNode list = JSON.arrayNode();
-        java.util.List<SessionInfo> sessions = daemon.sessions().describe();
+        List<SessionInfo> sessions = daemon.sessions().describe();
         for (TargetDefinition t : daemon.runningConfig().targets()) {
             ObjectNode target = list.addObject().put("name", t.name());
             if (t.alias() != null) {
@@ -253,7 +255,7 @@ public final class AdminMethods {
 
     /** {@code {"level": "debug", "logger": NAME}}; without a logger the root level. */
     private JsonNode logLevel(JsonNode params) throws AdminError {
-        String name = params.path("logger").asText(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        String name = params.path("logger").asText(Logger.ROOT_LOGGER_NAME);
         String wanted = text(params, "level");
         Level level = Level.toLevel(wanted, null);
         if (level == null) {
@@ -363,9 +365,9 @@ public final class AdminMethods {
         if (lun.path() == null) {
             return;
         }
-        java.nio.file.Path dir = lun.path().toAbsolutePath().getParent();
-        java.nio.file.Path dataDir = daemon.runningConfig().daemon().dataDir().toAbsolutePath();
-        if (dir != null && !dir.startsWith(dataDir) && !java.nio.file.Files.isDirectory(dir)) {
+        Path dir = lun.path().toAbsolutePath().getParent();
+        Path dataDir = daemon.runningConfig().daemon().dataDir().toAbsolutePath();
+        if (dir != null && !dir.startsWith(dataDir) && !Files.isDirectory(dir)) {
             throw new AdminError(
                     AdminError.INVALID_PARAMS,
                     source + ": path: directory " + dir + " does not exist "
@@ -374,8 +376,7 @@ public final class AdminMethods {
     }
 
     /** Refuses a request with a key {@code method} does not take, naming it and the keys it does. */
-    static void knownKeys(JsonNode params, String method, java.util.List<String> known, String knownText)
-            throws AdminError {
+    static void knownKeys(JsonNode params, String method, List<String> known, String knownText) throws AdminError {
         var names = params.fieldNames();
         while (names.hasNext()) {
             String key = names.next();

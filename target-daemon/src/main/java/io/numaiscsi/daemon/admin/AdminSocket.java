@@ -1,5 +1,6 @@
 package io.numaiscsi.daemon.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -193,7 +194,7 @@ public final class AdminSocket implements AutoCloseable {
         JsonNode request;
         try {
             request = json.readTree(text);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             return error(null, AdminError.PARSE_ERROR, "not JSON: " + e.getOriginalMessage());
         }
         JsonNode id = request.get("id");

@@ -7,6 +7,7 @@ import io.numaiscsi.config.ChapCredentials;
 import io.numaiscsi.config.ConfigException;
 import io.numaiscsi.config.ConfigLoader;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.LunMap;
 import io.numaiscsi.config.NetworkRange;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
@@ -14,6 +15,7 @@ import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.session.SessionInfo;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -58,7 +60,7 @@ final class TargetMethods {
         for (int i = 0; i < target.luns().size(); i++) {
             methods.requireDirectory(target.luns().get(i), "target.create params.target.luns[" + i + "]");
         }
-        List<RegistryOperation> ops = new java.util.ArrayList<>();
+        List<RegistryOperation> ops = new ArrayList<>();
         ops.add(new RegistryOperation.AddTarget(target));
         for (LunDefinition lun : target.luns()) {
             ops.add(new RegistryOperation.AddLun(target.name(), lun));
@@ -114,7 +116,7 @@ final class TargetMethods {
         } catch (ConfigException e) {
             throw new AdminError(AdminError.INVALID_PARAMS, e.getMessage());
         }
-        List<RegistryOperation> ops = new java.util.ArrayList<>();
+        List<RegistryOperation> ops = new ArrayList<>();
         ops.add(new RegistryOperation.UpdateTarget(changed));
         if (!changed.lunMaps().equals(current.lunMaps())) {
             ops.add(new RegistryOperation.SetLunMaps(changed.name(), changed.lunMaps()));
@@ -183,7 +185,7 @@ final class TargetMethods {
         }
         if (!t.lunMaps().isEmpty()) {
             var maps = entry.putArray("lun-maps");
-            for (io.numaiscsi.config.LunMap m : t.lunMaps()) {
+            for (LunMap m : t.lunMaps()) {
                 ObjectNode o = maps.addObject();
                 m.initiators().forEach(o.putArray("initiators")::add);
                 var luns = o.putArray("luns");

@@ -13,6 +13,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -62,7 +63,7 @@ public final class LocalFileObject implements VersionedObject {
         if (all.length < Long.BYTES) {
             throw new IOException(data + ": " + all.length + " bytes, shorter than its version header");
         }
-        return new Contents(ByteBuffer.wrap(all).getLong(), java.util.Arrays.copyOfRange(all, Long.BYTES, all.length));
+        return new Contents(ByteBuffer.wrap(all).getLong(), Arrays.copyOfRange(all, Long.BYTES, all.length));
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.numaiscsi.daemon.cluster;
 
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One small object in a store that several gateways share, replaced whole with a compare-and-swap on its version: the
@@ -27,9 +29,9 @@ public interface VersionedObject {
     Replaced replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException;
 
     /** A replace's new version (-1: lost) and when the other gateways hold it. */
-    record Replaced(long version, java.util.concurrent.CompletionStage<Void> takenUp) {
+    record Replaced(long version, CompletionStage<Void> takenUp) {
         static Replaced at(long version) {
-            return new Replaced(version, java.util.concurrent.CompletableFuture.completedStage(null));
+            return new Replaced(version, CompletableFuture.completedStage(null));
         }
     }
 

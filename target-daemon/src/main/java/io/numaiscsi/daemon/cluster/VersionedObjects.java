@@ -3,6 +3,7 @@ package io.numaiscsi.daemon.cluster;
 import io.numaiscsi.config.SharedReservationsDefinition;
 import io.numaiscsi.rbd.CephClient;
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -17,7 +18,7 @@ public final class VersionedObjects {
      * and {@code peerPorts} are the gateways' relative target ports (ALUA), under which each records its clients.
      */
     public static VersionedObject open(
-            SharedReservationsDefinition d, String target, int lun, int localPort, java.util.List<Integer> peerPorts)
+            SharedReservationsDefinition d, String target, int lun, int localPort, List<Integer> peerPorts)
             throws IOException {
         String name = objectName(target, lun);
         return switch (d.backend()) {

@@ -5,8 +5,14 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.config.DaemonSettings.EventModel;
 import io.numaiscsi.numa.CpuPinning;
+import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.NumaNode;
 import io.numaiscsi.numa.NumaTopology;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,7 +42,7 @@ public final class EventLoops implements AutoCloseable {
     public EventLoops(
             EventModel model,
             NettyTransport configured,
-            java.time.Duration eventSpin,
+            Duration eventSpin,
             NumaTopology topology,
             NumaNode portalNode,
             int[] lunsPerNode) {
@@ -65,7 +71,7 @@ public final class EventLoops implements AutoCloseable {
         if (model == EventModel.CENTRALIZED) {
             acceptor = group(1, new NodePinnedFactory("event", portalNode, false), spin);
             login = acceptor;
-            java.util.Arrays.fill(luns, acceptor);
+            Arrays.fill(luns, acceptor);
             LOG.info("event model CENTRALIZED: 1 thread on node {}", portalNode.index());
         } else {
             acceptor = group(1, new NodePinnedFactory("acceptor", portalNode, false), 0);
@@ -79,8 +85,8 @@ public final class EventLoops implements AutoCloseable {
             }
             LOG.info(
                     "event model PER_LUN: LUNs per node {}, LUN event threads per node {} (at most one per core)",
-                    java.util.Arrays.toString(lunsPerNode),
-                    java.util.Arrays.toString(threadsPerNode));
+                    Arrays.toString(lunsPerNode),
+                    Arrays.toString(threadsPerNode));
         }
     }
 
@@ -136,7 +142,7 @@ public final class EventLoops implements AutoCloseable {
 
     @Override
     public void close() {
-        java.util.Set<EventLoopGroup> all = new java.util.LinkedHashSet<>(java.util.List.of(luns));
+        Set<EventLoopGroup> all = new LinkedHashSet<>(List.of(luns));
         all.add(login);
         all.add(acceptor);
         for (EventLoopGroup g : all) {
@@ -173,7 +179,7 @@ public final class EventLoops implements AutoCloseable {
         }
 
         private boolean pinToNode() {
-            io.numaiscsi.numa.NodeThread.bindCurrentThread(node.index());
+            NodeThread.bindCurrentThread(node.index());
             return CpuPinning.pinCurrentThread(node);
         }
     }

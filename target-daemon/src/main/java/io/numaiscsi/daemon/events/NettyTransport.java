@@ -11,6 +11,7 @@ import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.numaiscsi.config.DaemonSettings;
+import java.util.Locale;
 
 /**
  * How the event threads wait for and move socket bytes ({@code daemon.tcp-transport}): Netty's native epoll loop,
@@ -25,7 +26,7 @@ public enum NettyTransport {
 
     /** As written in the configuration ({@code daemon.tcp-transport}) and the log. */
     public String configName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** The transport {@code daemon.tcp-transport} names. */

@@ -2,6 +2,7 @@ package io.numaiscsi.daemon.group;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 
 /**
  * What a member of a gateway group says of itself every {@link GroupMember#HEALTH_EVERY}, in the group's members
@@ -31,7 +32,7 @@ record GroupHealth(long time, long applied, long placement, int port, String pro
         }
         try {
             return JSON.readValue(bytes, GroupHealth.class);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }

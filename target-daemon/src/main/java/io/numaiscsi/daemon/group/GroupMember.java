@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +121,7 @@ public final class GroupMember implements AutoCloseable {
                 return;
             }
             int port = freePort(current);
-            List<GroupDocument.Member> members = new java.util.ArrayList<>(current.members());
+            List<GroupDocument.Member> members = new ArrayList<>(current.members());
             members.add(new GroupDocument.Member(settings.member(), port));
             long v = object.replace(current.withMembers(members).write(codec), t.version());
             if (v != RadosObject.LOST) {
@@ -198,7 +200,7 @@ public final class GroupMember implements AutoCloseable {
             Map<String, GroupHealth> health = health(d);
             List<String> up = d.members().stream()
                     .filter(m -> up(health.get(m.name())))
-                    .sorted(java.util.Comparator.comparingInt(GroupDocument.Member::port))
+                    .sorted(Comparator.comparingInt(GroupDocument.Member::port))
                     .map(GroupDocument.Member::name)
                     .toList();
             if (up.isEmpty() || !up.get(0).equals(settings.member())) {
@@ -287,7 +289,7 @@ public final class GroupMember implements AutoCloseable {
         TargetDaemon.ReloadReport report = daemon.reload(wanted);
         doc = next;
         version = nextVersion;
-        List<String> problems = new java.util.ArrayList<>(report.failures());
+        List<String> problems = new ArrayList<>(report.failures());
         report.needRestart().forEach(r -> problems.add("not applied until a restart: " + r));
         problem = problems.isEmpty() ? null : "version " + nextVersion + ": " + String.join("; ", problems);
         LOG.info(

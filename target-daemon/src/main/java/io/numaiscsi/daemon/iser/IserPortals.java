@@ -6,6 +6,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.numaiscsi.iser.IserLimits;
 import io.numaiscsi.iser.IserSettings;
+import io.numaiscsi.iser.IserStats;
 import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.iser.rdma.IserPortal;
 import io.numaiscsi.iser.rdma.LibIserShim;
@@ -18,6 +19,8 @@ import io.numaiscsi.session.SessionSettings;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * The daemon's iSER portals: each listens through the verbs shim, logs connections in on the login event
@@ -28,11 +31,10 @@ import java.util.List;
 public final class IserPortals implements AutoCloseable {
     private final LibIserShim shim;
     private final List<IserPortal> portals = new ArrayList<>();
-    private final List<MeasuredPortal> measured = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<MeasuredPortal> measured = new CopyOnWriteArrayList<>();
 
     /** An iSER portal's data-path touches and its traffic (connections closed and live), for the metrics. */
-    public record MeasuredPortal(
-            String address, IserTouches touches, java.util.function.Supplier<io.numaiscsi.iser.IserStats> stats) {}
+    public record MeasuredPortal(String address, IserTouches touches, Supplier<IserStats> stats) {}
 
     private IserPortals(LibIserShim shim) {
         this.shim = shim;

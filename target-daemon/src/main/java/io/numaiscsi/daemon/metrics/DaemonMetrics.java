@@ -11,6 +11,7 @@ import io.netty.util.internal.PlatformDependent;
 import io.numaiscsi.cache.CacheCounters;
 import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.events.ThreadPlacements;
+import io.numaiscsi.daemon.group.GroupMember;
 import io.numaiscsi.daemon.iser.IserPortals;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.session.BufferBudget;
@@ -24,7 +25,9 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
@@ -40,20 +43,18 @@ public final class DaemonMetrics {
     private final EventThreadRegistry threads;
     private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     private final Set<Thread> registered = new HashSet<>();
-    private java.util.function.Supplier<List<TargetDaemon.MeasuredLun>> measuredLuns = List::of;
-    private java.util.function.Supplier<List<IserPortals.MeasuredPortal>> measuredIserPortals = List::of;
+    private Supplier<List<TargetDaemon.MeasuredLun>> measuredLuns = List::of;
+    private Supplier<List<IserPortals.MeasuredPortal>> measuredIserPortals = List::of;
     /** Meters of each LUN's touches and cache, by the object they read: a LUN removed takes its meters along. */
     private final LunMeters lunMeters;
 
     private final LunMeters portalMeters;
     private final Set<String> placementsRegistered = new HashSet<>();
-    private final java.util.function.Supplier<List<TargetDaemon.CachedLun>> cachedLuns;
+    private final Supplier<List<TargetDaemon.CachedLun>> cachedLuns;
     private final LunMeters cacheMeters;
 
     public DaemonMetrics(
-            EventThreadRegistry threads,
-            SessionTable sessions,
-            java.util.function.Supplier<List<TargetDaemon.CachedLun>> cachedLuns) {
+            EventThreadRegistry threads, SessionTable sessions, Supplier<List<TargetDaemon.CachedLun>> cachedLuns) {
         this(threads, sessions, cachedLuns, null);
     }
 
@@ -64,7 +65,7 @@ public final class DaemonMetrics {
     public DaemonMetrics(
             EventThreadRegistry threads,
             SessionTable sessions,
-            java.util.function.Supplier<List<TargetDaemon.CachedLun>> cachedLuns,
+            Supplier<List<TargetDaemon.CachedLun>> cachedLuns,
             ByteBufAllocatorMetric buffers) {
         this.threads = threads;
         this.cachedLuns = cachedLuns;
@@ -214,7 +215,7 @@ public final class DaemonMetrics {
     }
 
     /** This gateway's gateway group: the version it serves, the members, the LUNs it serves active/optimized. */
-    public DaemonMetrics group(io.numaiscsi.daemon.group.GroupMember group) {
+    public DaemonMetrics group(GroupMember group) {
         Gauge.builder("gateway_group_configuration_version", group, g -> g.configurationVersion())
                 .description("version of the gateway group's configuration this gateway serves")
                 .strongReference(true)
@@ -235,13 +236,13 @@ public final class DaemonMetrics {
     }
 
     /** The LUNs whose commands and data-path touches are exported (read at every scrape: LUNs come and go). */
-    public DaemonMetrics luns(java.util.function.Supplier<List<TargetDaemon.MeasuredLun>> luns) {
+    public DaemonMetrics luns(Supplier<List<TargetDaemon.MeasuredLun>> luns) {
         measuredLuns = luns;
         return this;
     }
 
     /** The iSER portals whose traffic and data-path touches (the RDMA device's and the staging copies) are exported. */
-    public DaemonMetrics iserPortals(java.util.function.Supplier<List<IserPortals.MeasuredPortal>> portals) {
+    public DaemonMetrics iserPortals(Supplier<List<IserPortals.MeasuredPortal>> portals) {
         measuredIserPortals = portals;
         return this;
     }
@@ -297,12 +298,7 @@ public final class DaemonMetrics {
                     int b = by;
                     int m = mem;
                     Tags tags = base.and(
-                            "kind",
-                            kind.name().toLowerCase(java.util.Locale.ROOT),
-                            nodeLabel,
-                            node(by),
-                            "mem_node",
-                            node(mem));
+                            "kind", kind.name().toLowerCase(Locale.ROOT), nodeLabel, node(by), "mem_node", node(mem));
                     meters.add(FunctionCounter.builder(name, t, x -> x.bytes(kind, b, m))
                             .description(description)
                             .tags(tags)

@@ -12,6 +12,7 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -109,7 +110,7 @@ final class LunCommandCollector implements MultiCollector {
     }
 
     private static double[] withInfinity(double[] bounds) {
-        double[] all = java.util.Arrays.copyOf(bounds, bounds.length + 1);
+        double[] all = Arrays.copyOf(bounds, bounds.length + 1);
         all[bounds.length] = Double.POSITIVE_INFINITY;
         return all;
     }

@@ -16,6 +16,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -112,7 +113,7 @@ public final class MetricsEndpoint implements AutoCloseable {
     private static Map<String, HttpResource> withMetrics(Supplier<String> scrape, Map<String, HttpResource> others) {
         Map<String, HttpResource> all = new TreeMap<>(others);
         all.put(MetricsHttpHandler.PATH, HttpResource.text(MetricsHttpHandler.CONTENT_TYPE, scrape));
-        return java.util.Collections.unmodifiableMap(all);
+        return Collections.unmodifiableMap(all);
     }
 
     /** A failure is logged, and the next second runs again (a scheduled task that throws is never run again). */

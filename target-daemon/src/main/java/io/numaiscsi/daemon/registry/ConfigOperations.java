@@ -1,5 +1,6 @@
 package io.numaiscsi.daemon.registry;
 
+import io.numaiscsi.config.AluaDefinition;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** A config as registry operations: the whole of it at start, or what changed between two at a reload. */
 public final class ConfigOperations {
@@ -52,12 +54,12 @@ public final class ConfigOperations {
             if (!sameTargetSettings(old, t)) {
                 additions.add(new RegistryOperation.UpdateTarget(t));
             }
-            if (!java.util.Objects.equals(old.sharedReservations(), t.sharedReservations())) {
+            if (!Objects.equals(old.sharedReservations(), t.sharedReservations())) {
                 needRestart.add("target " + t.name() + " shared-reservations changed");
             }
             if (peersOnlyChanged(old.alua(), t.alua())) {
                 lastly.add(new RegistryOperation.SetPortGroups(t.name(), t.alua()));
-            } else if (!java.util.Objects.equals(old.alua(), t.alua())) {
+            } else if (!Objects.equals(old.alua(), t.alua())) {
                 needRestart.add("target " + t.name() + " alua changed (its port groups and TPGT are fixed while it "
                         + "serves)");
             }
@@ -89,7 +91,7 @@ public final class ConfigOperations {
                 || !running.daemon().withLogLevel(null).equals(wanted.daemon().withLogLevel(null))
                 || !running.numa().equals(wanted.numa())
                 || !running.initiators().equals(wanted.initiators())
-                || !java.util.Objects.equals(running.discoveryChap(), wanted.discoveryChap())) {
+                || !Objects.equals(running.discoveryChap(), wanted.discoveryChap())) {
             needRestart.add("portals, iscsi, limits, cache, numa, daemon, initiators or discovery settings changed");
         }
         List<RegistryOperation> ops = new ArrayList<>(removals);
@@ -106,8 +108,7 @@ public final class ConfigOperations {
     }
 
     /** A gateway group's member joined or left: this gateway's port and group are the same, the others are not. */
-    private static boolean peersOnlyChanged(
-            io.numaiscsi.config.AluaDefinition a, io.numaiscsi.config.AluaDefinition b) {
+    private static boolean peersOnlyChanged(AluaDefinition a, AluaDefinition b) {
         return a != null
                 && b != null
                 && a.port() == b.port()
@@ -124,9 +125,9 @@ public final class ConfigOperations {
     }
 
     private static boolean sameTargetSettings(TargetDefinition a, TargetDefinition b) {
-        return java.util.Objects.equals(a.alias(), b.alias())
+        return Objects.equals(a.alias(), b.alias())
                 && a.access().equals(b.access())
-                && java.util.Objects.equals(a.chap(), b.chap());
+                && Objects.equals(a.chap(), b.chap());
     }
 
     private static Map<String, TargetDefinition> byName(TargetConfig c) {

@@ -2,6 +2,8 @@ package io.numaiscsi.daemon.registry;
 
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.daemon.cluster.RbdUnitOwnership;
+import io.numaiscsi.rbd.ImageOwnership;
 import io.numaiscsi.scsi.LogicalUnit;
 import java.util.List;
 
@@ -16,9 +18,9 @@ public record RegisteredLun(
     }
 
     /** Who writes the image of an RBD LUN its gateways share, or null for any other LUN. */
-    public io.numaiscsi.rbd.ImageOwnership imageOwnership() {
+    public ImageOwnership imageOwnership() {
         for (AutoCloseable c : companions) {
-            if (c instanceof io.numaiscsi.daemon.cluster.RbdUnitOwnership o) {
+            if (c instanceof RbdUnitOwnership o) {
                 return o.image();
             }
         }
@@ -30,7 +32,7 @@ public record RegisteredLun(
      * holds the image, standby while another gateway does, transitioning while the image moves); null for other LUNs.
      */
     public String accessState() {
-        io.numaiscsi.rbd.ImageOwnership image = imageOwnership();
+        ImageOwnership image = imageOwnership();
         if (image == null) {
             return null;
         }

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.config.AluaDefinition;
+import io.numaiscsi.config.GroupDocument;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.LunMap;
 import io.numaiscsi.config.SharedReservationsDefinition;
@@ -25,6 +26,7 @@ import io.numaiscsi.scsi.TransportTaskAborts;
 import io.numaiscsi.session.ExportedTarget;
 import io.numaiscsi.session.TargetDirectory;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,6 +38,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -271,7 +274,7 @@ public final class TargetRegistry implements AutoCloseable {
                 if (member == null) {
                     groups.peers().forEach(g -> peerPorts.addAll(g.ports()));
                 } else { // a group's members come and go while the LUN serves: any member's port may be a peer's
-                    for (int port = 1; port <= io.numaiscsi.config.GroupDocument.MAX_MEMBERS; port++) {
+                    for (int port = 1; port <= GroupDocument.MAX_MEMBERS; port++) {
                         if (port != groups.localPort()) {
                             peerPorts.add(port);
                         }
@@ -342,7 +345,7 @@ public final class TargetRegistry implements AutoCloseable {
         ImageOwnership.ClientRecorder recorder =
                 sharedObject == null ? ImageOwnership.ClientRecorder.NONE : sharedObject::fenceWith;
         // a fenced gateway's commands fail within the client's operation timeout; wait that long and a little more
-        java.time.Duration drain = lun.rbd().timeout().plusSeconds(10);
+        Duration drain = lun.rbd().timeout().plusSeconds(10);
         ImageOwnership owner = ImageOwnership.start(rbd, alua.group(), preferred, drain, recorder);
         RbdUnitOwnership ownership = new RbdUnitOwnership(owner, what);
         unit.ownership(ownership);
@@ -425,7 +428,7 @@ public final class TargetRegistry implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted waiting for target " + targetName + "'s LUNs to take their new maps");
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IOException("target " + targetName + ": its LUNs' threads did not take the new maps: " + e, e);
         }
     }
@@ -438,7 +441,7 @@ public final class TargetRegistry implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted waiting for target " + targetName + " LUN " + lun + " to take its size");
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IOException(
                     "target " + targetName + " LUN " + lun + ": its thread did not take the new size: " + e, e);
         }
@@ -460,7 +463,7 @@ public final class TargetRegistry implements AutoCloseable {
      * Gives up every shared RBD image this gateway writes, so another gateway takes it without fencing this one; a
      * clean stop does this while the LUNs' threads still run (the release drains the writes in flight on them).
      */
-    public void releaseSharedImages(java.time.Duration limit) {
+    public void releaseSharedImages(Duration limit) {
         List<CompletableFuture<Void>> releases = new ArrayList<>();
         for (RegisteredLun lun : open) {
             ImageOwnership image = lun.imageOwnership();
@@ -473,7 +476,7 @@ public final class TargetRegistry implements AutoCloseable {
                     .get(limit.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             LOG.warn(
                     "stopping: not every shared image was given up in time ({}); the other gateways fence this one"
                             + " when they take it",

@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,8 +98,7 @@ class AdminSocketTest {
             IOException e = assertThrows(IOException.class, () -> AdminSocket.open(at, noDaemon()));
             assertTrue(e.getMessage().contains("in use by another running daemon"), e.getMessage());
         }
-        try (java.nio.channels.ServerSocketChannel gone =
-                java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+        try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             gone.bind(UnixDomainSocketAddress.of(at)); // a daemon killed with -9 leaves its socket file behind
         }
         assertTrue(Files.exists(at));

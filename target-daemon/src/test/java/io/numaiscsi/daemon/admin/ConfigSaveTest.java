@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.numaiscsi.config.ConfigLoader;
+import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.daemon.ConfigFile;
 import java.nio.file.Path;
@@ -25,8 +26,8 @@ class ConfigSaveTest {
     @Test
     void theRunningTargetsGoOverTheFilesSettingsWithoutTheCommandLineOverrides() throws Exception {
         TargetConfig file = ConfigLoader.parse(FILE, "t.yaml");
-        TargetConfig started = file.withDataDir(Path.of("/override"))
-                .withPortals(List.of(io.numaiscsi.config.Portal.parse("127.0.0.1:13260")));
+        TargetConfig started =
+                file.withDataDir(Path.of("/override")).withPortals(List.of(Portal.parse("127.0.0.1:13260")));
         TargetConfig running = started;
         var t = running.targets().get(0);
         var added = ConfigLoader.parseLun("{id: 2, path: lun2.img, size: 2M}", "lun.add", running, t);
@@ -49,10 +50,8 @@ class ConfigSaveTest {
     @Test
     void portalsAndChapChangedThroughTheApiAreSavedOverTheFiles() throws Exception {
         TargetConfig file = ConfigLoader.parse(FILE, "t.yaml");
-        TargetConfig started = file.withPortals(List.of(io.numaiscsi.config.Portal.parse("127.0.0.1:13260")));
-        List<io.numaiscsi.config.Portal> added = List.of(
-                io.numaiscsi.config.Portal.parse("127.0.0.1:13260"),
-                io.numaiscsi.config.Portal.parse("127.0.0.1:13261"));
+        TargetConfig started = file.withPortals(List.of(Portal.parse("127.0.0.1:13260")));
+        List<Portal> added = List.of(Portal.parse("127.0.0.1:13260"), Portal.parse("127.0.0.1:13261"));
         var discovery = ConfigLoader.parseDiscoveryChap("{username: d, secret: discoverysecret1}", "chap.set", started);
         TargetConfig running = started.withPortals(added).withChap(discovery, List.of());
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -99,7 +100,7 @@ class BlockingWorkPoolTest {
 
     @Test
     void handingOverATaskAllocatesNothingAtSteadyState() throws Exception {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         BlockingWorkPool pool = new BlockingWorkPool("alloc", 2, 4096, factory);
         AtomicInteger done = new AtomicInteger();
         Runnable task = done::incrementAndGet;
@@ -114,7 +115,7 @@ class BlockingWorkPoolTest {
         assertTrue(bytes < n / 10, bytes + " bytes allocated by the producer and the workers for " + n + " tasks");
     }
 
-    private long allocated(com.sun.management.ThreadMXBean mx) {
+    private long allocated(ThreadMXBean mx) {
         long sum = mx.getThreadAllocatedBytes(Thread.currentThread().getId());
         for (Thread t : started) {
             if (t.getName().startsWith("pool-test")) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.channel.DefaultEventLoop;
 import io.netty.channel.SelectStrategy;
+import io.netty.util.IntSupplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -92,7 +93,7 @@ class SpinThenBlockStrategyTest {
     }
 
     /** Sockets that are never ready, counting the polls. */
-    private static io.netty.util.IntSupplier nothingReady(AtomicInteger polls) {
+    private static IntSupplier nothingReady(AtomicInteger polls) {
         return () -> {
             polls.incrementAndGet();
             return 0;

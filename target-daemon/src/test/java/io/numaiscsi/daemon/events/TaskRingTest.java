@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 
@@ -101,7 +102,7 @@ class TaskRingTest {
                 }
             }));
         }
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
         for (int c = 0; c < 4; c++) {
             threads.add(new Thread(() -> {
                 while (done.get() < tasks.length) {

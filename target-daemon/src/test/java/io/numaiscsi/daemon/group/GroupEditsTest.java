@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** Admin requests as edits of a group's configuration: what the group keeps, who owns a new LUN, and refusals. */
 class GroupEditsTest {
@@ -114,7 +115,7 @@ class GroupEditsTest {
         assertTrue(apply(set, new RegistryOperation.RemoveTarget(T)).targets().isEmpty());
     }
 
-    private static void assertRefused(org.junit.jupiter.api.function.Executable e, String reason) {
+    private static void assertRefused(Executable e, String reason) {
         IllegalArgumentException x = assertThrows(IllegalArgumentException.class, e);
         assertTrue(x.getMessage().contains(reason), x.getMessage());
     }

@@ -38,6 +38,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -234,12 +235,7 @@ class IserTransportTest {
         MemoryRegion source = fabric.register(ByteBuffer.allocateDirect(length));
         source.buffer().put(0, payload);
         // Linux iser advertises the write buffer from the first byte it did not send as immediate data
-        peer.command(
-                scsiCommand(0x10, false, blocks, 1),
-                java.util.Arrays.copyOf(payload, immediate),
-                source,
-                immediate,
-                null);
+        peer.command(scsiCommand(0x10, false, blocks, 1), Arrays.copyOf(payload, immediate), source, immediate, null);
         assertEquals(0x21, peer.last().opcode(), "the WRITE is answered once its data is in");
         assertEquals(0x10, peer.last().itt());
         assertEquals(0, peer.last().bhs()[3], "GOOD");

@@ -2,8 +2,11 @@ package io.numaiscsi.daemon.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.iser.IserPortals;
+import io.numaiscsi.iser.IserStats;
+import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.CommandCounters;
 import io.numaiscsi.session.ConnectionGuards;
@@ -53,14 +56,12 @@ class GrafanaDashboardTest {
                         new EventThreadRegistry(),
                         new SessionTable(),
                         List::of,
-                        io.netty.buffer.PooledByteBufAllocator.DEFAULT.metric())
+                        PooledByteBufAllocator.DEFAULT.metric())
                 .guards(ConnectionGuards.of(ResourceLimits.DEFAULT))
                 .luns(() -> List.of(
                         new TargetDaemon.MeasuredLun("iqn.t", 0, DataTouches.singleNode(), new CommandCounters())))
                 .iserPortals(() -> List.of(new IserPortals.MeasuredPortal(
-                        "10.0.0.1:3260",
-                        io.numaiscsi.iser.IserTouches.unmeasured(),
-                        () -> io.numaiscsi.iser.IserStats.ZERO)));
+                        "10.0.0.1:3260", IserTouches.unmeasured(), () -> IserStats.ZERO)));
         List<String> missing = missing(queried, metrics.scrape());
         for (int i = 0; i < 50 && missing.stream().anyMatch(m -> m.startsWith("jvm_gc_pause")); i++) {
             System.gc(); // GC pause timers appear after the first collection the JVM reports

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.numa.DataTouches;
@@ -25,8 +26,7 @@ class LunCommandCollectorTest {
 
     private final LogicalUnit unit =
             new LogicalUnit(3, LunIdentity.derive(IQN, 3, null), new RamBlockDevice(1 << 20, 512));
-    private final ScsiTarget target =
-            new ScsiTarget(IQN, List.of(unit), io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
+    private final ScsiTarget target = new ScsiTarget(IQN, List.of(unit), UnpooledByteBufAllocator.DEFAULT);
     private final List<TargetDaemon.MeasuredLun> luns = new CopyOnWriteArrayList<>(
             List.of(new TargetDaemon.MeasuredLun(IQN, 3, DataTouches.singleNode(), unit.counters())));
     private final DaemonMetrics metrics =

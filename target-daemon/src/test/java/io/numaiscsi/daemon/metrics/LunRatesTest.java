@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.numaiscsi.daemon.metrics.SampleRing.Series;
+import io.numaiscsi.scsi.CommandCounters;
 import org.junit.jupiter.api.Test;
 
 class LunRatesTest {
@@ -46,7 +47,7 @@ class LunRatesTest {
 
     @Test
     void aQuantileInTheUnboundedBucketIsItsLowerBound() {
-        long[] buckets = new long[io.numaiscsi.scsi.CommandCounters.latencyBoundsSeconds().length + 1];
+        long[] buckets = new long[CommandCounters.latencyBoundsSeconds().length + 1];
         buckets[buckets.length - 1] = 4;
         assertEquals(1_000_000, LunRates.quantile(0.99, buckets, 4), 1e-9);
         assertTrue(Double.isNaN(LunRates.quantile(0.5, new long[buckets.length], 0)));

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -19,7 +21,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -91,12 +97,12 @@ class MetricsEndpointTest {
 
     @Test
     void withTheStatusPageRootIsThePageAndStatusJsonItsDataAndItSamplesEverySecond() throws Exception {
-        java.util.concurrent.CountDownLatch sampled = new java.util.concurrent.CountDownLatch(2);
-        java.util.Map<String, HttpResource> page = java.util.Map.of(
+        CountDownLatch sampled = new CountDownLatch(2);
+        Map<String, HttpResource> page = Map.of(
                 StatusPage.PAGE_PATH,
                         HttpResource.fixed("text/html; charset=utf-8", "<html>".getBytes(StandardCharsets.UTF_8)),
                 StatusPage.JSON_PATH, HttpResource.text("application/json", () -> "{}"));
-        java.util.Map<String, HttpResource> all = new java.util.HashMap<>(page);
+        Map<String, HttpResource> all = new HashMap<>(page);
         all.put("/metrics", HttpResource.text(MetricsHttpHandler.CONTENT_TYPE, () -> TEXT));
         endpoint = new MetricsEndpoint("127.0.0.1", 0, all, sampled::countDown, MetricsLimits.DEFAULT);
         int port = endpoint.port();
@@ -109,7 +115,7 @@ class MetricsEndpointTest {
         assertEquals("{}", json.body());
         assertEquals(TEXT, scrape(port).body(), "/metrics as without the page");
         assertEquals(405, send(port, request("POST", "/status.json")).status());
-        assertTrue(sampled.await(ANSWER.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "sampled twice");
+        assertTrue(sampled.await(ANSWER.toSeconds(), TimeUnit.SECONDS), "sampled twice");
     }
 
     @Test
@@ -243,7 +249,7 @@ class MetricsEndpointTest {
         Thread.sleep(500); // not reading meanwhile: the answers back up
         long received = 0;
         try {
-            received = s.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            received = s.getInputStream().transferTo(OutputStream.nullOutputStream());
         } catch (SocketTimeoutException e) {
             fail("all " + requests + " pipelined requests answered and the connection kept open");
         } catch (IOException reset) {
@@ -255,7 +261,7 @@ class MetricsEndpointTest {
 
     @Test
     void aBindFailureNamesTheAddress() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
             IOException e = assertThrows(
                     IOException.class, () -> new MetricsEndpoint("127.0.0.1", port, () -> TEXT, MetricsLimits.DEFAULT));

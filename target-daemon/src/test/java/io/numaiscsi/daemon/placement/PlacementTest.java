@@ -7,6 +7,8 @@ import io.numaiscsi.config.BackingType;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.NumaSettings;
 import io.numaiscsi.config.TargetDefinition;
+import io.numaiscsi.numa.NodeMemory;
+import io.numaiscsi.numa.NumaTopology;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,9 +44,8 @@ class PlacementTest {
 
     @Test
     void eachNodeGetsOnePoolOfSizePerNodeWhateverItsLunCount() {
-        io.numaiscsi.numa.NumaTopology t =
-                io.numaiscsi.numa.NumaTopology.detect().pretend(3);
-        try (io.numaiscsi.numa.NodeMemory memory = io.numaiscsi.numa.NodeMemory.open(t)) {
+        NumaTopology t = NumaTopology.detect().pretend(3);
+        try (NodeMemory memory = NodeMemory.open(t)) {
             int block = 512 * 1024;
             CachePools pools = new CachePools(new long[] {64L << 20, 64L << 20, 3L * block}, block, 2, memory);
             assertEquals(64L << 20, pools.pool(0).bytes());

@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.numaiscsi.config.ConfigException;
 import io.numaiscsi.config.ConfigLoader;
+import io.numaiscsi.config.GroupDocument;
+import io.numaiscsi.config.GroupSettings;
+import io.numaiscsi.config.GroupTargets;
+import io.numaiscsi.config.SecretCodec;
 import io.numaiscsi.config.TargetConfig;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -91,15 +97,8 @@ class ConfigOperationsTest {
 
     @Test
     void aGroupMemberJoiningChangesThePeerGroupsLiveAndAMovedOwnerReopensNothing() throws Exception {
-        io.numaiscsi.config.GroupSettings gw1 = new io.numaiscsi.config.GroupSettings(
-                "g",
-                "gw1",
-                "rbd",
-                java.nio.file.Path.of("/etc/ceph/ceph.conf"),
-                "admin",
-                null,
-                null,
-                java.time.Duration.ofSeconds(20));
+        GroupSettings gw1 = new GroupSettings(
+                "g", "gw1", "rbd", Path.of("/etc/ceph/ceph.conf"), "admin", null, null, Duration.ofSeconds(20));
         String doc = """
                 group-format: 1
                 fsid: f
@@ -108,17 +107,16 @@ class ConfigOperationsTest {
                   - name: %s
                     luns: [{id: 0, backing: rbd, image: a, owner: gw1}]
                 """.formatted(A);
-        io.numaiscsi.config.GroupDocument two =
-                io.numaiscsi.config.GroupDocument.parse(doc, "d", io.numaiscsi.config.SecretCodec.PLAIN);
-        io.numaiscsi.config.GroupDocument three = io.numaiscsi.config.GroupDocument.parse(
+        GroupDocument two = GroupDocument.parse(doc, "d", SecretCodec.PLAIN);
+        GroupDocument three = GroupDocument.parse(
                 doc.replace("{name: gw2, port: 2}]", "{name: gw2, port: 2}, {name: gw3, port: 3}]")
                         .replace("owner: gw1", "owner: gw3"),
                 "d",
-                io.numaiscsi.config.SecretCodec.PLAIN);
+                SecretCodec.PLAIN);
         TargetConfig base = ConfigLoader.embeddedDefault();
         ConfigOperations.Plan plan = ConfigOperations.diff(
-                base.withTargets(io.numaiscsi.config.GroupTargets.forMember(two, gw1)),
-                base.withTargets(io.numaiscsi.config.GroupTargets.forMember(three, gw1)));
+                base.withTargets(GroupTargets.forMember(two, gw1)),
+                base.withTargets(GroupTargets.forMember(three, gw1)));
         assertTrue(plan.needRestart().isEmpty(), plan.needRestart().toString());
         assertEquals(1, plan.operations().size(), plan.operations().toString());
         assertTrue(

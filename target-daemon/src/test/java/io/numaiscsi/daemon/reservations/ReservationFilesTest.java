@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.numaiscsi.scsi.ItNexus;
 import io.numaiscsi.scsi.ReservationState;
 import io.numaiscsi.scsi.ReservationStore;
@@ -20,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 class ReservationFilesTest {
     private static final String TARGET = "iqn.2026-11.io.numaiscsi:disk1";
@@ -146,10 +150,8 @@ class ReservationFilesTest {
     void aFileNoLunTookUpIsReportedAndKept() throws Exception {
         save(files().open(TARGET, 3), HELD);
         files.close();
-        ch.qos.logback.classic.Logger logger =
-                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ReservationFiles.class);
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
-                new ch.qos.logback.core.read.ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger(ReservationFiles.class);
+        ListAppender<ILoggingEvent> seen = new ListAppender<>();
         seen.start();
         logger.addAppender(seen);
         try {
