@@ -1,7 +1,9 @@
 package io.numaiscsi.admin;
 
 import io.numaiscsi.config.ConfigLoader;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -27,7 +29,10 @@ public final class AdminCli {
     private AdminCli() {}
 
     public static void main(String[] args) {
-        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        System.exit(run(
+                new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true),
+                new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true),
+                args));
     }
 
     static int run(PrintWriter out, PrintWriter err, String... args) {

@@ -207,7 +207,7 @@ final class Param implements Member {
         ArrayNode array = JSON.arrayNode();
         for (Object value : values) {
             ObjectNode entry = array.addObject();
-            for (String pair : ((String) value).split(",")) {
+            for (String pair : ((String) value).split(",", -1)) {
                 int eq = pair.indexOf('=');
                 if (eq <= 0) {
                     throw new IllegalArgumentException(name + " " + value + ": \"" + pair + "\" is not KEY=VALUE "

@@ -396,8 +396,7 @@ public final class CachedBlockDevice implements BlockDevice {
         closed = true;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (inflight.get() > 0 && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
-            Thread.yield();
+            LockSupport.parkNanos(100_000);
         }
         backing.close();
         // A buffer served in place may still be queued in a transport: its memory must outlive it.

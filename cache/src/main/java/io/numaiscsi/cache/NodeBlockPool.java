@@ -135,7 +135,7 @@ public final class NodeBlockPool {
     synchronized int take(PoolShare member) {
         int min = minimumShare();
         boolean under = member.held < min;
-        if (freeCount == 0 || !under && freeCount <= owedToClaimants(min)) {
+        if (freeCount == 0 || (!under && freeCount <= owedToClaimants(min))) {
             if (under) {
                 claim(member);
             }

@@ -40,7 +40,7 @@ final class ReadAdmission {
             return true;
         }
         boolean room = p.roomForNewBlock();
-        return settled && room || ghosts.reads(block, g0, g1) >= (room ? 1 : 2);
+        return (settled && room) || ghosts.reads(block, g0, g1) >= (room ? 1 : 2);
     }
 
     /** A miss on granules [g0, g1) of {@code block} was read through: reading them again soon is admitted. */

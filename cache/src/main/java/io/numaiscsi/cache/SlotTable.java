@@ -178,8 +178,8 @@ final class SlotTable {
     boolean roomForNewBlock() {
         int tail = lru.tail();
         return freeCount > 0
-                || spareCount > 0 && share.pool.freeBytes() > 0
-                || tail >= 0 && missClock - lru.usedAt(tail) > (long) IDLE_MISSES * slots;
+                || (spareCount > 0 && share.pool.freeBytes() > 0)
+                || (tail >= 0 && missClock - lru.usedAt(tail) > (long) IDLE_MISSES * slots);
     }
 
     /** A free slot, or the LRU tail evicted; -1 when every slot is pinned, filling or dirty. Pinned once. */

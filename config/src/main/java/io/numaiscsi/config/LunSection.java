@@ -38,7 +38,7 @@ final class LunSection {
             List.of("pool", "image", "ceph-conf", "rbd-user", "keyring", "rbd-timeout", "numa-cache", "owner");
 
     static final Duration MIN_RBD_TIMEOUT = Duration.ofSeconds(1);
-    static final Duration MAX_RBD_TIMEOUT = Duration.ofSeconds(300);
+    static final Duration MAX_RBD_TIMEOUT = Duration.ofMinutes(5);
     /** Upper bound of {@code inject-latency}: slow, but below any initiator's command timeout. */
     static final Duration MAX_INJECTED_LATENCY = Duration.ofSeconds(60);
     /** SAM-5 single-level (peripheral/flat) LUN addressing: 14 bits. */

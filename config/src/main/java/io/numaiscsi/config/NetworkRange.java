@@ -75,7 +75,7 @@ public final class NetworkRange {
     /** The bytes of an IPv4 dotted-quad or IPv6 literal, or null; never a name lookup. */
     private static byte[] literal(String s) {
         if (s.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
-            for (String part : s.split("\\.")) {
+            for (String part : s.split("\\.", -1)) {
                 if (Integer.parseInt(part) > 255) {
                     return null;
                 }

@@ -78,7 +78,7 @@ public final class Bhs {
         bhs.setMedium(DATA_SEGMENT_LENGTH_OFFSET, length);
     }
 
-    /** @param bytes AHS length in bytes, a multiple of 4 up to 1020 */
+    /** Sets TotalAHSLength from {@code bytes}, the AHS length in bytes: a multiple of 4 up to 1020. */
     public static void setTotalAhsLength(ByteBuf bhs, int bytes) {
         if (bytes < 0 || bytes > MAX_AHS_LENGTH || (bytes & 3) != 0) {
             throw new IllegalArgumentException("TotalAHSLength must be a multiple of 4 up to 1020: " + bytes);

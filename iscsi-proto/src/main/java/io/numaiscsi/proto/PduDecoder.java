@@ -93,21 +93,21 @@ public final class PduDecoder {
     public Pdu decode(ByteBuf in, ByteBufAllocator alloc) {
         for (; ; ) {
             switch (state) {
-                case BHS:
+                case BHS -> {
                     if (!readBhs(in, alloc)) {
                         return null;
                     }
                     if (!startPdu(alloc)) {
                         return null;
                     }
-                    break;
-                case AHS:
+                }
+                case AHS -> {
                     if (!fill(ahs, in)) {
                         return null;
                     }
                     state = headerDigest ? State.HEADER_DIGEST : afterHeader();
-                    break;
-                case HEADER_DIGEST:
+                }
+                case HEADER_DIGEST -> {
                     if (!readDigest(in)) {
                         return null;
                     }
@@ -115,8 +115,8 @@ public final class PduDecoder {
                         return null;
                     }
                     state = afterHeader();
-                    break;
-                case DATA:
+                }
+                case DATA -> {
                     if (!readData(in, alloc)) {
                         return null;
                     }
@@ -126,25 +126,25 @@ public final class PduDecoder {
                     }
                     paddingLeft = -dataLength & 3;
                     state = State.PADDING;
-                    break;
-                case PADDING:
+                }
+                case PADDING -> {
                     if (!skipPadding(in)) {
                         return null;
                     }
                     state = dataDigest ? State.DATA_DIGEST : State.BHS;
-                    break;
-                case DATA_DIGEST:
+                }
+                case DATA_DIGEST -> {
                     if (!readDigest(in)) {
                         return null;
                     }
                     dataDigestError = digestValue != crc.value();
                     state = State.BHS;
-                    break;
-                case FAILED:
+                }
+                case FAILED -> {
                     in.skipBytes(in.readableBytes());
                     return null;
-                default:
-                    throw new IllegalStateException(state.name());
+                }
+                default -> throw new IllegalStateException(state.name());
             }
             if (state == State.BHS) {
                 return complete();

@@ -228,7 +228,7 @@ final class RdmaDataMover {
             touches.copiedOut(landed, n, op.into, readOffsetOfChunk[chunk]);
         }
         data.give(chunk);
-        if (op.pending > 0 || op.next < op.end && op.into != null) {
+        if (op.pending > 0 || (op.next < op.end && op.into != null)) {
             return;
         }
         if (op.into != null) {

@@ -13,7 +13,7 @@ public final class CpuList {
         if (t.isEmpty()) {
             return set;
         }
-        for (String part : t.split(",")) {
+        for (String part : t.split(",", -1)) {
             String p = part.trim();
             if (p.isEmpty()) {
                 throw new IllegalArgumentException("empty element in cpulist \"" + text + "\"");

@@ -3,7 +3,6 @@ package io.numaiscsi.numa;
 import com.kenai.jffi.MemoryIO;
 import java.nio.ByteBuffer;
 import java.util.IdentityHashMap;
-import java.util.Map;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
@@ -23,7 +22,7 @@ public final class NodeMemory implements AutoCloseable {
 
     private final NumaTopology topology;
     private final LibNuma libnuma;
-    private final Map<ByteBuffer, long[]> bound = new IdentityHashMap<>();
+    private final IdentityHashMap<ByteBuffer, long[]> bound = new IdentityHashMap<>();
 
     private NodeMemory(NumaTopology topology, LibNuma libnuma) {
         this.topology = topology;

@@ -191,7 +191,7 @@ public final class NumaTopology {
         if (t.isEmpty()) {
             return d;
         }
-        String[] parts = t.split("\\s+");
+        String[] parts = t.split("\\s+", -1);
         for (int i = 0; i < d.length && i < parts.length; i++) {
             try {
                 d[i] = Integer.parseInt(parts[i]);

@@ -9,11 +9,11 @@ final class Cdb {
     }
 
     static int u16(byte[] b, int i) {
-        return (b[i] & 0xFF) << 8 | b[i + 1] & 0xFF;
+        return (b[i] & 0xFF) << 8 | (b[i + 1] & 0xFF);
     }
 
     static int u24(byte[] b, int i) {
-        return (b[i] & 0xFF) << 16 | (b[i + 1] & 0xFF) << 8 | b[i + 2] & 0xFF;
+        return (b[i] & 0xFF) << 16 | (b[i + 1] & 0xFF) << 8 | (b[i + 2] & 0xFF);
     }
 
     static long u32(byte[] b, int i) {
@@ -38,18 +38,12 @@ final class Cdb {
 
     /** CDB length from the group code (SPC-4 4.2.5.1); -1 for groups we do not implement. */
     static int lengthOf(int opcode) {
-        switch (opcode >>> 5) {
-            case 0:
-                return 6;
-            case 1:
-            case 2:
-                return 10;
-            case 4:
-                return 16;
-            case 5:
-                return 12;
-            default:
-                return -1;
-        }
+        return switch (opcode >>> 5) {
+            case 0 -> 6;
+            case 1, 2 -> 10;
+            case 4 -> 16;
+            case 5 -> 12;
+            default -> -1;
+        };
     }
 }

@@ -34,8 +34,7 @@ final class CdbDecoder {
 
     private static SenseReason decodeSbc(ScsiTask t, LogicalUnit lu, byte[] c, int op) {
         switch (op) {
-            case 0x08: // READ(6)
-            case 0x0A: { // WRITE(6)
+            case 0x08, 0x0A -> { // READ(6), WRITE(6)
                 long blocks = Cdb.u8(c, 4);
                 return readWrite(
                         t,
@@ -45,37 +44,43 @@ final class CdbDecoder {
                         blocks == 0 ? 256 : blocks,
                         false);
             }
-            case 0x28: // READ(10)
-            case 0x2A: // WRITE(10)
-            case 0x2E: // WRITE AND VERIFY(10)
+            case 0x28, 0x2A, 0x2E -> { // READ(10), WRITE(10), WRITE AND VERIFY(10)
                 return readWrite(t, lu, rwKind(op), Cdb.u32(c, 2), Cdb.u16(c, 7), true);
-            case 0xA8: // READ(12)
-            case 0xAA: // WRITE(12)
-            case 0xAE: // WRITE AND VERIFY(12)
+            }
+            case 0xA8, 0xAA, 0xAE -> { // READ(12), WRITE(12), WRITE AND VERIFY(12)
                 return readWrite(t, lu, rwKind(op), Cdb.u32(c, 2), Cdb.u32(c, 6), true);
-            case 0x88: // READ(16)
-            case 0x8A: // WRITE(16)
-            case 0x8E: // WRITE AND VERIFY(16)
+            }
+            case 0x88, 0x8A, 0x8E -> { // READ(16), WRITE(16), WRITE AND VERIFY(16)
                 return readWrite(t, lu, rwKind(op), Cdb.u64(c, 2), Cdb.u32(c, 10), true);
-            case 0x2F: // VERIFY(10)
+            }
+            case 0x2F -> { // VERIFY(10)
                 return verify(t, lu, c, Cdb.u32(c, 2), Cdb.u16(c, 7));
-            case 0xAF: // VERIFY(12)
+            }
+            case 0xAF -> { // VERIFY(12)
                 return verify(t, lu, c, Cdb.u32(c, 2), Cdb.u32(c, 6));
-            case 0x8F: // VERIFY(16)
+            }
+            case 0x8F -> { // VERIFY(16)
                 return verify(t, lu, c, Cdb.u64(c, 2), Cdb.u32(c, 10));
-            case 0x34: // PRE-FETCH(10)
+            }
+            case 0x34 -> { // PRE-FETCH(10)
                 return ranged(t, lu, CommandKind.PRE_FETCH, Cdb.u32(c, 2), Cdb.u16(c, 7));
-            case 0x90: // PRE-FETCH(16)
+            }
+            case 0x90 -> { // PRE-FETCH(16)
                 return ranged(t, lu, CommandKind.PRE_FETCH, Cdb.u64(c, 2), Cdb.u32(c, 10));
-            case 0x35: // SYNCHRONIZE CACHE(10)
+            }
+            case 0x35 -> { // SYNCHRONIZE CACHE(10)
                 return ranged(t, lu, CommandKind.SYNCHRONIZE_CACHE, Cdb.u32(c, 2), Cdb.u16(c, 7));
-            case 0x91: // SYNCHRONIZE CACHE(16)
+            }
+            case 0x91 -> { // SYNCHRONIZE CACHE(16)
                 return ranged(t, lu, CommandKind.SYNCHRONIZE_CACHE, Cdb.u64(c, 2), Cdb.u32(c, 10));
-            case 0x41: // WRITE SAME(10)
+            }
+            case 0x41 -> { // WRITE SAME(10)
                 return writeSame(t, lu, c, Cdb.u32(c, 2), Cdb.u16(c, 7), false);
-            case 0x93: // WRITE SAME(16)
+            }
+            case 0x93 -> { // WRITE SAME(16)
                 return writeSame(t, lu, c, Cdb.u64(c, 2), Cdb.u32(c, 10), (c[1] & 0x01) != 0);
-            case 0x42: { // UNMAP
+            }
+            case 0x42 -> { // UNMAP
                 if ((c[1] & 0x01) != 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB; // ANCHOR: anchored state not supported
                 }
@@ -87,7 +92,7 @@ final class CdbDecoder {
                 t.dataOutLength = parameterListLength;
                 return null;
             }
-            case 0x89: { // COMPARE AND WRITE
+            case 0x89 -> { // COMPARE AND WRITE
                 if ((c[1] & 0xE0) != 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
                 }
@@ -106,21 +111,26 @@ final class CdbDecoder {
                 t.dataOutLength = 2 * blocks * lu.blockSize;
                 return null;
             }
-            case 0x8B: // ORWRITE(16): ORPROTECT sits where WRPROTECT does
+            case 0x8B -> { // ORWRITE(16): ORPROTECT sits where WRPROTECT does
                 return readWrite(t, lu, CommandKind.ORWRITE, Cdb.u64(c, 2), Cdb.u32(c, 10), true);
-            case 0x9C: // WRITE ATOMIC(16)
+            }
+            case 0x9C -> { // WRITE ATOMIC(16)
                 return writeAtomic(t, lu, c);
-            case 0x48: // SANITIZE
+            }
+            case 0x48 -> { // SANITIZE
                 return Sanitize.decode(t, lu, c);
-            case 0x37: // READ DEFECT DATA(10)
+            }
+            case 0x37 -> { // READ DEFECT DATA(10)
                 t.kind = CommandKind.READ_DEFECT_DATA;
                 t.allocationLength = Cdb.u16(c, 7);
                 return null;
-            case 0xB7: // READ DEFECT DATA(12)
+            }
+            case 0xB7 -> { // READ DEFECT DATA(12)
                 t.kind = CommandKind.READ_DEFECT_DATA;
                 t.allocationLength = (int) Math.min(Integer.MAX_VALUE, Cdb.u32(c, 6));
                 return null;
-            case 0x9E: { // SERVICE ACTION IN(16)
+            }
+            case 0x9E -> { // SERVICE ACTION IN(16)
                 int serviceAction = c[1] & 0x1F;
                 t.allocationLength = (int) Math.min(Integer.MAX_VALUE, Cdb.u32(c, 10));
                 if (serviceAction == 0x10) {
@@ -138,7 +148,7 @@ final class CdbDecoder {
                 }
                 return SenseReason.INVALID_FIELD_IN_CDB;
             }
-            case 0x25: { // READ CAPACITY(10)
+            case 0x25 -> { // READ CAPACITY(10)
                 boolean pmi = (c[8] & 0x01) != 0;
                 if (!pmi && Cdb.u32(c, 2) != 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
@@ -147,24 +157,18 @@ final class CdbDecoder {
                 t.allocationLength = 8;
                 return null;
             }
-            default:
+            default -> {
                 return null;
+            }
         }
     }
 
     private static CommandKind rwKind(int op) {
-        switch (op) {
-            case 0x28:
-            case 0xA8:
-            case 0x88:
-                return CommandKind.READ;
-            case 0x2E:
-            case 0xAE:
-            case 0x8E:
-                return CommandKind.WRITE_AND_VERIFY;
-            default:
-                return CommandKind.WRITE;
-        }
+        return switch (op) {
+            case 0x28, 0xA8, 0x88 -> CommandKind.READ;
+            case 0x2E, 0xAE, 0x8E -> CommandKind.WRITE_AND_VERIFY;
+            default -> CommandKind.WRITE;
+        };
     }
 
     private static SenseReason readWrite(
@@ -299,11 +303,12 @@ final class CdbDecoder {
 
     private static SenseReason decodeSpc(ScsiTask t, LogicalUnit lu, byte[] c, int op) {
         switch (op) {
-            case 0x03:
+            case 0x03 -> {
                 t.kind = CommandKind.REQUEST_SENSE;
                 t.allocationLength = Cdb.u8(c, 4);
                 return null;
-            case 0x12: // INQUIRY
+            }
+            case 0x12 -> { // INQUIRY
                 if ((c[1] & 0x02) != 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB; // CmdDt is obsolete
                 }
@@ -313,7 +318,8 @@ final class CdbDecoder {
                 t.kind = CommandKind.INQUIRY;
                 t.allocationLength = Cdb.u16(c, 3);
                 return null;
-            case 0xA0: { // REPORT LUNS
+            }
+            case 0xA0 -> { // REPORT LUNS
                 int select = Cdb.u8(c, 2);
                 long allocation = Cdb.u32(c, 6);
                 if (select > 2 || allocation < 16) {
@@ -323,7 +329,7 @@ final class CdbDecoder {
                 t.allocationLength = (int) Math.min(Integer.MAX_VALUE, allocation);
                 return null;
             }
-            case 0xA3: { // MAINTENANCE IN
+            case 0xA3 -> { // MAINTENANCE IN
                 if ((c[1] & 0x1F) == 0x0A && lu != null && lu.portGroups().configured()) {
                     // REPORT TARGET PORT GROUPS; without ALUA (TPGS 00b) the service action is as unknown as any other
                     if ((c[1] & 0xE0) >>> 5 > TargetPortGroups.EXTENDED_FORMAT) {
@@ -340,33 +346,35 @@ final class CdbDecoder {
                 t.allocationLength = (int) Math.min(Integer.MAX_VALUE, Cdb.u32(c, 6));
                 return null;
             }
-            default:
-                break;
+            default -> {}
         }
         if (lu == null) {
             return SenseReason.LOGICAL_UNIT_NOT_SUPPORTED;
         }
         switch (op) {
-            case 0x00:
+            case 0x00 -> {
                 t.kind = CommandKind.TEST_UNIT_READY;
                 return null;
-            case 0x1A: // MODE SENSE(6)
+            }
+            case 0x1A -> { // MODE SENSE(6)
                 t.kind = CommandKind.MODE_SENSE;
                 t.allocationLength = Cdb.u8(c, 4);
                 return null;
-            case 0x5A: // MODE SENSE(10)
+            }
+            case 0x5A -> { // MODE SENSE(10)
                 t.kind = CommandKind.MODE_SENSE;
                 t.allocationLength = Cdb.u16(c, 7);
                 return null;
-            case 0x15: // MODE SELECT(6)
-            case 0x55: // MODE SELECT(10)
+            }
+            case 0x15, 0x55 -> { // MODE SELECT(6), MODE SELECT(10)
                 if ((c[1] & 0x10) == 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB; // PF must be 1 (SP: ModePages)
                 }
                 t.kind = CommandKind.MODE_SELECT;
                 t.dataOutLength = op == 0x15 ? Cdb.u8(c, 4) : Cdb.u16(c, 7);
                 return null;
-            case 0x1B: { // START STOP UNIT
+            }
+            case 0x1B -> { // START STOP UNIT
                 int powerCondition = (c[4] & 0xF0) >>> 4;
                 if (powerCondition == 0 && (c[4] & 0x02) != 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB; // LOEJ: the medium is not removable
@@ -374,35 +382,38 @@ final class CdbDecoder {
                 t.kind = CommandKind.START_STOP_UNIT;
                 return null;
             }
-            case 0x4D: // LOG SENSE: the fields are checked by LogSense, which names them in the field pointer
+            case 0x4D -> { // LOG SENSE: the fields are checked by LogSense, which names them in the field pointer
                 t.kind = CommandKind.LOG_SENSE;
                 t.allocationLength = Cdb.u16(c, 7);
                 return null;
-            case 0x1E: // PREVENT ALLOW MEDIUM REMOVAL
+            }
+            case 0x1E -> { // PREVENT ALLOW MEDIUM REMOVAL
                 t.kind = CommandKind.PREVENT_ALLOW_MEDIUM_REMOVAL;
                 return null;
-            case 0x16: // RESERVE(6)
-            case 0x17: // RELEASE(6)
+            }
+            case 0x16, 0x17 -> { // RESERVE(6), RELEASE(6)
                 if ((c[1] & 0x1F) != 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB; // third party / extents
                 }
                 t.kind = op == 0x16 ? CommandKind.RESERVE : CommandKind.RELEASE;
                 return null;
-            case 0x56: // RESERVE(10)
-            case 0x57: // RELEASE(10)
+            }
+            case 0x56, 0x57 -> { // RESERVE(10), RELEASE(10)
                 if ((c[1] & 0x13) != 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB; // 3RDPTY, LONGID
                 }
                 t.kind = op == 0x56 ? CommandKind.RESERVE : CommandKind.RELEASE;
                 return null;
-            case 0x5E: // PERSISTENT RESERVE IN
+            }
+            case 0x5E -> { // PERSISTENT RESERVE IN
                 if (PrinServiceAction.of(c[1] & 0x1F) == null) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
                 }
                 t.kind = CommandKind.PERSISTENT_RESERVE_IN;
                 t.allocationLength = Cdb.u16(c, 7);
                 return null;
-            case 0xA4: { // MAINTENANCE OUT
+            }
+            case 0xA4 -> { // MAINTENANCE OUT
                 if ((c[1] & 0x1F) != 0x0A || lu.ownership() == null) {
                     // SET TARGET PORT GROUPS only for a unit that moves between gateways (TPGS 11b)
                     return SenseReason.INVALID_COMMAND_OPERATION_CODE;
@@ -415,7 +426,7 @@ final class CdbDecoder {
                 t.dataOutLength = (int) parameterListLength;
                 return null;
             }
-            case 0x5F: { // PERSISTENT RESERVE OUT
+            case 0x5F -> { // PERSISTENT RESERVE OUT
                 int serviceAction = c[1] & 0x1F;
                 if (ProutServiceAction.of(serviceAction) == null) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
@@ -428,7 +439,7 @@ final class CdbDecoder {
                 t.dataOutLength = (int) parameterListLength;
                 return null;
             }
-            case 0x83: { // EXTENDED COPY (LID1 only)
+            case 0x83 -> { // EXTENDED COPY (LID1 only)
                 if ((c[1] & 0x1F) != 0x00) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
                 }
@@ -441,7 +452,7 @@ final class CdbDecoder {
                 t.dataOutLength = (int) parameterListLength;
                 return null;
             }
-            case 0x84: { // RECEIVE COPY RESULTS: COPY STATUS, OPERATING PARAMETERS
+            case 0x84 -> { // RECEIVE COPY RESULTS: COPY STATUS, OPERATING PARAMETERS
                 int serviceAction = c[1] & 0x1F;
                 if (serviceAction != 0x00 && serviceAction != 0x03) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
@@ -450,8 +461,9 @@ final class CdbDecoder {
                 t.allocationLength = (int) Math.min(Integer.MAX_VALUE, Cdb.u32(c, 10));
                 return null;
             }
-            default:
+            default -> {
                 return SenseReason.INVALID_COMMAND_OPERATION_CODE;
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ final class CopyResults {
     static final int COMPLETED_WITH_ERRORS = 0x02;
 
     /** One copy's progress; its {@link ExtendedCopy} updates it on the unit's thread. */
-    static final class Record {
+    static final class Progress {
         final ItNexus nexus;
         final int listId;
         /** Keep the results once finished; cleared when the nexus goes away meanwhile. */
@@ -31,7 +31,7 @@ final class CopyResults {
         int segmentsProcessed;
         long bytesCopied;
 
-        Record(ItNexus nexus, int listId, boolean hold) {
+        Progress(ItNexus nexus, int listId, boolean hold) {
             this.nexus = nexus;
             this.listId = listId;
             this.hold = hold;
@@ -39,7 +39,7 @@ final class CopyResults {
     }
 
     /** Running copies then held results, oldest first; small, so searched linearly. */
-    private final List<Record> records = new ArrayList<>();
+    private final List<Progress> records = new ArrayList<>();
 
     private int running;
 
@@ -52,7 +52,7 @@ final class CopyResults {
             return SenseReason.INSUFFICIENT_RESOURCES;
         }
         if (plan.hasListId()) {
-            Record same = find(nexus, plan.listId());
+            Progress same = find(nexus, plan.listId());
             if (same != null && same.status == IN_PROGRESS) {
                 return SenseReason.OPERATION_IN_PROGRESS;
             }
@@ -61,21 +61,21 @@ final class CopyResults {
     }
 
     /** Registers a copy {@link #refusal} allowed. One without a list identifier is counted but never found. */
-    Record begin(ItNexus nexus, CopyPlan plan) {
+    Progress begin(ItNexus nexus, CopyPlan plan) {
         if (plan.hasListId()) {
-            Record same = find(nexus, plan.listId());
+            Progress same = find(nexus, plan.listId());
             if (same != null) {
                 records.remove(same); // a finished copy's results give way to a new copy with its list identifier
             }
         }
-        Record r = new Record(nexus, plan.hasListId() ? plan.listId() : -1, plan.holdsResults());
+        Progress r = new Progress(nexus, plan.hasListId() ? plan.listId() : -1, plan.holdsResults());
         records.add(r);
         running++;
         return r;
     }
 
     /** The copy of {@code r} has ended; its results stay only if it asked to hold them. */
-    void end(Record r, boolean good) {
+    void end(Progress r, boolean good) {
         r.status = good ? COMPLETED_GOOD : COMPLETED_WITH_ERRORS;
         running--;
         if (!r.hold || r.listId < 0) {
@@ -83,13 +83,13 @@ final class CopyResults {
             return;
         }
         int held = 0;
-        for (Record other : records) {
+        for (Progress other : records) {
             if (other.status != IN_PROGRESS && other.nexus.equals(r.nexus)) {
                 held++;
             }
         }
-        for (Iterator<Record> it = records.iterator(); held > MAX_HELD && it.hasNext(); ) {
-            Record old = it.next();
+        for (Iterator<Progress> it = records.iterator(); held > MAX_HELD && it.hasNext(); ) {
+            Progress old = it.next();
             if (old.status != IN_PROGRESS && old.nexus.equals(r.nexus)) {
                 it.remove();
                 held--;
@@ -99,7 +99,7 @@ final class CopyResults {
 
     /** RECEIVE COPY RESULTS, COPY STATUS (LID1): INVALID FIELD IN CDB for a list identifier it knows nothing of. */
     SenseReason copyStatus(ItNexus nexus, int listId, ByteBuf out) {
-        Record r = find(nexus, listId);
+        Progress r = find(nexus, listId);
         if (r == null) {
             return SenseReason.INVALID_FIELD_IN_CDB;
         }
@@ -116,8 +116,8 @@ final class CopyResults {
 
     /** The nexus is gone: results held for it go; its running copies finish but keep nothing. */
     void nexusLost(ItNexus nexus) {
-        for (Iterator<Record> it = records.iterator(); it.hasNext(); ) {
-            Record r = it.next();
+        for (Iterator<Progress> it = records.iterator(); it.hasNext(); ) {
+            Progress r = it.next();
             if (r.nexus.equals(nexus)) {
                 if (r.status == IN_PROGRESS) {
                     r.hold = false;
@@ -128,8 +128,8 @@ final class CopyResults {
         }
     }
 
-    private Record find(ItNexus nexus, int listId) {
-        for (Record r : records) {
+    private Progress find(ItNexus nexus, int listId) {
+        for (Progress r : records) {
             if (r.listId == listId && r.nexus.equals(nexus)) {
                 return r;
             }

@@ -24,7 +24,7 @@ final class ExtendedCopy implements IoCompletion, Runnable {
     private final ScsiTask task;
     private final LogicalUnit home;
     private final List<CopySegment> segments;
-    private final CopyResults.Record record;
+    private final CopyResults.Progress record;
     private final ByteBuf buffer;
     private int segment;
     /** Bytes of the current segment copied so far. */
@@ -45,7 +45,7 @@ final class ExtendedCopy implements IoCompletion, Runnable {
     private boolean driving;
     private boolean again;
 
-    private ExtendedCopy(ScsiTask task, List<CopySegment> segments, CopyResults.Record record, ByteBuf buffer) {
+    private ExtendedCopy(ScsiTask task, List<CopySegment> segments, CopyResults.Progress record, ByteBuf buffer) {
         this.task = task;
         this.home = task.unit;
         this.segments = segments;
@@ -77,7 +77,7 @@ final class ExtendedCopy implements IoCompletion, Runnable {
             t.completeFailed(refusal);
             return;
         }
-        CopyResults.Record record = lu.copyResults.begin(t.nexus, plan);
+        CopyResults.Progress record = lu.copyResults.begin(t.nexus, plan);
         long largest = 0;
         for (CopySegment s : plan.segments()) {
             largest = Math.max(largest, s.length());
@@ -138,17 +138,10 @@ final class ExtendedCopy implements IoCompletion, Runnable {
     @Override
     public void run() {
         switch (stage) {
-            case ISSUE_READ:
-                issue(segments.get(segment).source());
-                break;
-            case ISSUE_WRITE:
-                issue(segments.get(segment).destination());
-                break;
-            case COMPLETED:
-                completed();
-                break;
-            default:
-                throw new IllegalStateException("EXTENDED COPY step " + stage);
+            case ISSUE_READ -> issue(segments.get(segment).source());
+            case ISSUE_WRITE -> issue(segments.get(segment).destination());
+            case COMPLETED -> completed();
+            default -> throw new IllegalStateException("EXTENDED COPY step " + stage);
         }
     }
 
@@ -199,14 +192,11 @@ final class ExtendedCopy implements IoCompletion, Runnable {
     }
 
     private static SenseReason failure(IoStatus s) {
-        switch (s) {
-            case NO_SPACE:
-                return SenseReason.SPACE_ALLOCATION_FAILED_WRITE_PROTECT;
-            case UNAVAILABLE:
-                return SenseReason.COPY_TARGET_DEVICE_NOT_REACHABLE;
-            default:
-                return SenseReason.THIRD_PARTY_DEVICE_FAILURE;
-        }
+        return switch (s) {
+            case NO_SPACE -> SenseReason.SPACE_ALLOCATION_FAILED_WRITE_PROTECT;
+            case UNAVAILABLE -> SenseReason.COPY_TARGET_DEVICE_NOT_REACHABLE;
+            default -> SenseReason.THIRD_PARTY_DEVICE_FAILURE;
+        };
     }
 
     private void finish(SenseReason failure) {

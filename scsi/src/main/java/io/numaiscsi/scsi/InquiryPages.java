@@ -38,25 +38,28 @@ final class InquiryPages {
         }
         int page = t.cdb[2] & 0xFF;
         switch (page) {
-            case SUPPORTED_VPD_PAGES:
+            case SUPPORTED_VPD_PAGES -> {
                 header(out, page, PAGES.length);
                 for (int p : PAGES) {
                     out.writeByte(p);
                 }
                 return null;
-            case UNIT_SERIAL_NUMBER: {
+            }
+            case UNIT_SERIAL_NUMBER -> {
                 byte[] serial = ascii(lu.identity.serial());
                 header(out, page, serial.length);
                 out.writeBytes(serial);
                 return null;
             }
-            case DEVICE_IDENTIFICATION:
+            case DEVICE_IDENTIFICATION -> {
                 deviceIdentification(t.nexus, lu, out);
                 return null;
-            case BLOCK_LIMITS:
+            }
+            case BLOCK_LIMITS -> {
                 blockLimits(lu, out);
                 return null;
-            case BLOCK_DEVICE_CHARACTERISTICS:
+            }
+            case BLOCK_DEVICE_CHARACTERISTICS -> {
                 header(out, page, 0x3C);
                 out.writeShort(0x0001); // MEDIUM ROTATION RATE: non-rotating
                 out.writeByte(0);
@@ -66,15 +69,18 @@ final class InquiryPages {
                 out.writeByte(Sanitize.offersBlockErase(lu) ? 0x40 : 0);
                 out.writeZero(0x3C - 4);
                 return null;
-            case LOGICAL_BLOCK_PROVISIONING:
+            }
+            case LOGICAL_BLOCK_PROVISIONING -> {
                 header(out, page, 4);
                 out.writeByte(lu.provisioning.exponent(lu.blockCount, lu.blockSize)); // 0: no thresholds
                 out.writeByte(0x80 | 0x40 | 0x20 | 0x04); // LBPU, LBPWS, LBPWS10, LBPRZ
                 out.writeByte(0x02); // provisioning type: thin
                 out.writeByte(0);
                 return null;
-            default:
+            }
+            default -> {
                 return SenseReason.INVALID_FIELD_IN_CDB;
+            }
         }
     }
 

@@ -34,9 +34,9 @@ public record LunIdentity(String vendor, String product, String revision, String
         byte[] digest = sha256(targetName.toLowerCase(Locale.ROOT) + "/" + lun);
         long bits = 0;
         for (int i = 0; i < 8; i++) {
-            bits = bits << 8 | digest[i] & 0xFF;
+            bits = bits << 8 | (digest[i] & 0xFF);
         }
-        long naa = 3L << 60 | bits & 0x0FFF_FFFF_FFFF_FFFFL;
+        long naa = 3L << 60 | (bits & 0x0FFF_FFFF_FFFF_FFFFL);
         String serial = serialOrNull != null ? serialOrNull : HexFormat.of().formatHex(digest, 0, 8);
         return new LunIdentity(DEFAULT_VENDOR, DEFAULT_PRODUCT, DEFAULT_REVISION, serial, naa);
     }

@@ -222,16 +222,11 @@ final class ModePages {
 
     /** Page length including its 2-byte header, or -1 when the page is not implemented. */
     static int length(int page) {
-        switch (page) {
-            case READ_WRITE_ERROR_RECOVERY:
-            case CONTROL:
-            case INFORMATIONAL_EXCEPTIONS:
-                return 12;
-            case CACHING:
-                return 20;
-            default:
-                return -1;
-        }
+        return switch (page) {
+            case READ_WRITE_ERROR_RECOVERY, CONTROL, INFORMATIONAL_EXCEPTIONS -> 12;
+            case CACHING -> 20;
+            default -> -1;
+        };
     }
 
     private void writePage(int page, int pc, ByteBuf out) {
@@ -249,15 +244,15 @@ final class ModePages {
                         ? SavedModePages.DEFAULTS
                         : new SavedModePages(writeCache, descriptorSense, softwareWriteProtect);
         switch (page) {
-            case CACHING:
+            case CACHING -> {
                 b[0] |= (byte) (store.persists() ? PS : 0);
                 if (changeable) {
                     b[2] = WCE;
                 } else {
                     b[2] = (byte) (values.writeCache() ? WCE : 0);
                 }
-                break;
-            case CONTROL:
+            }
+            case CONTROL -> {
                 b[0] |= (byte) (store.persists() ? PS : 0);
                 if (changeable) {
                     b[2] = D_SENSE;
@@ -269,9 +264,8 @@ final class ModePages {
                     b[8] = (byte) 0xFF; // busy timeout period: unlimited
                     b[9] = (byte) 0xFF;
                 }
-                break;
-            default:
-                break;
+            }
+            default -> {}
         }
         return b;
     }

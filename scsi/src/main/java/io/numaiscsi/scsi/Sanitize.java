@@ -86,24 +86,24 @@ final class Sanitize implements IoCompletion, Runnable {
         }
         int length = Cdb.u16(c, 7);
         switch (c[1] & 0x1F) {
-            case OVERWRITE:
-                // at least one pattern byte, at most one logical block of it
+            case OVERWRITE -> { // at least one pattern byte, at most one logical block of it
                 if (length <= OVERWRITE_HEADER || length > OVERWRITE_HEADER + lu.blockSize) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
                 }
-                break;
-            case BLOCK_ERASE:
+            }
+            case BLOCK_ERASE -> {
                 if (!offersBlockErase(lu) || length != 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
                 }
-                break;
-            case EXIT_FAILURE_MODE:
+            }
+            case EXIT_FAILURE_MODE -> {
                 if (length != 0) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
                 }
-                break;
-            default: // CRYPTOGRAPHIC ERASE among them: not supported
+            }
+            default -> { // CRYPTOGRAPHIC ERASE among them: not supported
                 return SenseReason.INVALID_FIELD_IN_CDB;
+            }
         }
         t.kind = CommandKind.SANITIZE;
         t.dataOutLength = length;

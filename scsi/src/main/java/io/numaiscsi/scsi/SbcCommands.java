@@ -115,16 +115,12 @@ final class SbcCommands {
     }
 
     private static SenseReason failure(IoStatus status, SenseReason mediumError) {
-        switch (status) {
-            case NO_SPACE:
-                return SenseReason.SPACE_ALLOCATION_FAILED_WRITE_PROTECT;
-            case OUT_OF_RANGE:
-                return SenseReason.LBA_OUT_OF_RANGE;
-            case UNAVAILABLE:
-                return SenseReason.LOGICAL_UNIT_NOT_READY;
-            default:
-                return mediumError;
-        }
+        return switch (status) {
+            case NO_SPACE -> SenseReason.SPACE_ALLOCATION_FAILED_WRITE_PROTECT;
+            case OUT_OF_RANGE -> SenseReason.LBA_OUT_OF_RANGE;
+            case UNAVAILABLE -> SenseReason.LOGICAL_UNIT_NOT_READY;
+            default -> mediumError;
+        };
     }
 
     /** READ DEFECT DATA (10) / (12): a virtual medium has no defects; an empty list in the format asked for. */

@@ -258,41 +258,47 @@ public final class ScsiTarget {
             }
         }
         switch (kind) {
-            case READ:
+            case READ -> {
                 SbcCommands.read(task);
                 return;
-            case WRITE:
-            case WRITE_AND_VERIFY:
-            case UNMAP:
-            case WRITE_SAME:
+            }
+            case WRITE, WRITE_AND_VERIFY, UNMAP, WRITE_SAME -> {
                 SbcCommands.startPlainWrite(task);
                 return;
-            case VERIFY:
+            }
+            case VERIFY -> {
                 SbcCommands.verify(task);
                 return;
-            case SYNCHRONIZE_CACHE:
+            }
+            case SYNCHRONIZE_CACHE -> {
                 SbcCommands.synchronizeCache(task);
                 return;
-            case PRE_FETCH:
+            }
+            case PRE_FETCH -> {
                 Prefetch.start(task);
                 return;
-            case COMPARE_AND_WRITE:
+            }
+            case COMPARE_AND_WRITE -> {
                 SbcCommands.compareAndWrite(task);
                 return;
-            case ORWRITE:
+            }
+            case ORWRITE -> {
                 SbcCommands.orWrite(task);
                 return;
-            case WRITE_ATOMIC:
+            }
+            case WRITE_ATOMIC -> {
                 SbcCommands.writeAtomic(task);
                 return;
-            case EXTENDED_COPY:
+            }
+            case EXTENDED_COPY -> {
                 ExtendedCopy.start(task, this);
                 return;
-            case SANITIZE:
+            }
+            case SANITIZE -> {
                 lu.sanitize.start(task);
                 return;
-            default:
-                SpcCommands.execute(task, this);
+            }
+            default -> SpcCommands.execute(task, this);
         }
     }
 

@@ -54,7 +54,7 @@ public final class SenseData {
 
     /** The SENSE KEY SPECIFIC bytes (SKSV set) pointing at CDB byte {@code cdbField}, no bit pointer. */
     static int cdbFieldPointer(int cdbField) {
-        return 0xC0_0000 | cdbField & 0xFFFF;
+        return 0xC0_0000 | (cdbField & 0xFFFF);
     }
 
     /**
@@ -130,7 +130,7 @@ public final class SenseData {
     /** ASC and ASCQ of encoded sense bytes as {@code asc << 8 | ascq}, either format. */
     public static int ascAscq(byte[] sense) {
         return (sense[0] & 0x7F) >= 0x72
-                ? (sense[2] & 0xFF) << 8 | sense[3] & 0xFF
-                : (sense[12] & 0xFF) << 8 | sense[13] & 0xFF;
+                ? (sense[2] & 0xFF) << 8 | (sense[3] & 0xFF)
+                : (sense[12] & 0xFF) << 8 | (sense[13] & 0xFF);
     }
 }

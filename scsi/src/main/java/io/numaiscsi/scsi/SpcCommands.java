@@ -14,71 +14,64 @@ final class SpcCommands {
     static void execute(ScsiTask t, ScsiTarget target) {
         LogicalUnit lu = t.unit;
         switch (t.kind) {
-            case TEST_UNIT_READY:
-            case START_STOP_UNIT:
-            case PREVENT_ALLOW_MEDIUM_REMOVAL:
+            case TEST_UNIT_READY, START_STOP_UNIT, PREVENT_ALLOW_MEDIUM_REMOVAL -> {
                 t.completeGood();
                 return;
-            case RESERVE:
+            }
+            case RESERVE -> {
                 finish(t, lu.reservations.reserve(t.nexus));
                 return;
-            case RELEASE:
+            }
+            case RELEASE -> {
                 finish(t, lu.reservations.release(t.nexus));
                 return;
-            case MODE_SELECT:
+            }
+            case MODE_SELECT -> {
                 modeSelect(t, lu);
                 return;
-            case PERSISTENT_RESERVE_OUT:
+            }
+            case PERSISTENT_RESERVE_OUT -> {
                 PersistentReserveOut.execute(t, lu, target);
                 return;
-            case SET_TARGET_PORT_GROUPS:
+            }
+            case SET_TARGET_PORT_GROUPS -> {
                 SetTargetPortGroups.execute(t, lu);
                 return;
-            default:
-                break;
+            }
+            default -> {}
         }
         ByteBuf out = target.alloc.buffer(256, MAX_RESPONSE);
         SenseReason r;
         switch (t.kind) {
-            case INQUIRY:
-                r = InquiryPages.inquiry(t, lu, out);
-                break;
-            case REQUEST_SENSE:
-                r = requestSense(t, lu, out);
-                break;
-            case REPORT_LUNS:
-                r = target.reportLuns(t, out);
-                break;
-            case REPORT_SUPPORTED_OPERATION_CODES:
-                r = SupportedOpcodes.report(t, out);
-                break;
-            case READ_CAPACITY_10:
+            case INQUIRY -> r = InquiryPages.inquiry(t, lu, out);
+            case REQUEST_SENSE -> r = requestSense(t, lu, out);
+            case REPORT_LUNS -> r = target.reportLuns(t, out);
+            case REPORT_SUPPORTED_OPERATION_CODES -> r = SupportedOpcodes.report(t, out);
+            case READ_CAPACITY_10 -> {
                 SbcCommands.readCapacity10(t, out);
                 r = null;
-                break;
-            case READ_CAPACITY_16:
+            }
+            case READ_CAPACITY_16 -> {
                 SbcCommands.readCapacity16(t, out);
                 r = null;
-                break;
-            case GET_LBA_STATUS:
+            }
+            case GET_LBA_STATUS -> {
                 SbcCommands.getLbaStatus(t, out);
                 r = null;
-                break;
-            case READ_DEFECT_DATA:
+            }
+            case READ_DEFECT_DATA -> {
                 SbcCommands.readDefectData(t, out);
                 r = null;
-                break;
-            case MODE_SENSE:
-                r = lu.modePages.sense(t, lu, out);
-                break;
-            case LOG_SENSE:
+            }
+            case MODE_SENSE -> r = lu.modePages.sense(t, lu, out);
+            case LOG_SENSE -> {
                 if (!LogSense.execute(t, lu, out)) {
                     out.release(); // the task was failed with its field pointer
                     return;
                 }
                 r = null;
-                break;
-            case REPORT_TARGET_PORT_GROUPS:
+            }
+            case REPORT_TARGET_PORT_GROUPS -> {
                 boolean extended = (t.cdb[1] & 0xE0) >>> 5 == TargetPortGroups.EXTENDED_FORMAT;
                 if (lu.ownership() == null) {
                     lu.portGroups().report(extended, out);
@@ -92,15 +85,11 @@ final class SpcCommands {
                                     lu.movedByStpg());
                 }
                 r = null;
-                break;
-            case PERSISTENT_RESERVE_IN:
+            }
+            case PERSISTENT_RESERVE_IN ->
                 r = PersistentReserveIn.write(lu.reservations.persistent, t.cdb[1] & 0x1F, out);
-                break;
-            case RECEIVE_COPY_RESULTS:
-                r = receiveCopyResults(t, lu, out);
-                break;
-            default:
-                r = SenseReason.INVALID_COMMAND_OPERATION_CODE;
+            case RECEIVE_COPY_RESULTS -> r = receiveCopyResults(t, lu, out);
+            default -> r = SenseReason.INVALID_COMMAND_OPERATION_CODE;
         }
         if (r != null) {
             out.release();

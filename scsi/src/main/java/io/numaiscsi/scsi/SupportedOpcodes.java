@@ -141,7 +141,7 @@ final class SupportedOpcodes {
         int opcode = c[3] & 0xFF;
         int serviceAction = Cdb.u16(c, 4);
         switch (options) {
-            case 0: {
+            case 0 -> {
                 int lengthAt = out.writerIndex();
                 out.writeInt(0);
                 for (Entry e : COMMANDS) {
@@ -161,19 +161,22 @@ final class SupportedOpcodes {
                 out.setInt(lengthAt, out.writerIndex() - lengthAt - 4);
                 return null;
             }
-            case 1:
+            case 1 -> {
                 if (hasServiceActions(opcode)) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
                 }
                 return one(find(opcode, 0), timeouts, out);
-            case 2:
+            }
+            case 2 -> {
                 if (!hasServiceActions(opcode)) {
                     return SenseReason.INVALID_FIELD_IN_CDB;
                 }
                 return one(offeredOrNull(find(opcode, serviceAction), lu), timeouts, out);
-            default: // 3: service action only if the opcode has them
+            }
+            default -> { // 3: service action only if the opcode has them
                 return one(
                         offeredOrNull(find(opcode, hasServiceActions(opcode) ? serviceAction : 0), lu), timeouts, out);
+            }
         }
     }
 

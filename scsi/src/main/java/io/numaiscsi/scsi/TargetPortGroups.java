@@ -254,9 +254,9 @@ public final class TargetPortGroups {
         if (!configured) {
             return null;
         }
-        switch (state) {
-            case STANDBY:
-                return switch (kind) {
+        return switch (state) {
+            case STANDBY ->
+                switch (kind) {
                     // READ CAPACITY as LIO allows it: Linux sizes a disk it finds through a standby path, and a path
                     // sized 0
                     // fails every I/O dm-multipath sends it after a failover
@@ -274,19 +274,18 @@ public final class TargetPortGroups {
                             READ_CAPACITY_16 -> null;
                     default -> SenseReason.TARGET_PORT_IN_STANDBY_STATE;
                 };
-            case UNAVAILABLE:
-                return switch (kind) {
+            case UNAVAILABLE ->
+                switch (kind) {
                     case INQUIRY, REPORT_LUNS, REPORT_TARGET_PORT_GROUPS, SET_TARGET_PORT_GROUPS, REQUEST_SENSE -> null;
                     default -> SenseReason.TARGET_PORT_IN_UNAVAILABLE_STATE;
                 };
-            case TRANSITIONING:
-                return switch (kind) {
+            case TRANSITIONING ->
+                switch (kind) {
                     case INQUIRY, REPORT_LUNS, REPORT_TARGET_PORT_GROUPS, REQUEST_SENSE -> null;
                     default -> SenseReason.ASYMMETRIC_ACCESS_STATE_TRANSITION;
                 };
-            default:
-                return null;
-        }
+            default -> null;
+        };
     }
 
     @Override

@@ -30,7 +30,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -206,7 +205,7 @@ final class BackingStores {
     private static final class NodeChunks implements ChunkMemory {
         private final NodeMemory memory;
         private final int node;
-        private final Map<ByteBuf, ByteBuffer> allocated = new IdentityHashMap<>();
+        private final IdentityHashMap<ByteBuf, ByteBuffer> allocated = new IdentityHashMap<>();
 
         NodeChunks(NodeMemory memory, int node) {
             this.memory = memory;

@@ -18,7 +18,9 @@ import io.numaiscsi.daemon.metrics.MetricsEndpoint;
 import io.numaiscsi.daemon.metrics.StatusPage;
 import io.numaiscsi.daemon.placement.NodeLocalAllocator;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +33,6 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /** {@code numa-iscsi-target}: serves the configured targets until SIGTERM. */
 @Command(
@@ -195,7 +195,10 @@ public final class Main implements Callable<Integer> {
             setRootLogLevel(level);
         }
         if (checkConfig != null) {
-            return ConfigCheck.run(checkConfig, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+            return ConfigCheck.run(
+                    checkConfig,
+                    new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true),
+                    new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true));
         }
         TargetConfig config;
         try {
@@ -250,15 +253,13 @@ public final class Main implements Callable<Integer> {
         TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.
-        SignalHandler onSignal = signal -> {
+        ProcessSignals.onStop(() -> {
             systemd.stopping();
             stopRequested.countDown();
-        };
-        Signal.handle(new Signal("TERM"), onSignal);
-        Signal.handle(new Signal("INT"), onSignal);
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "shutdown"));
         ExecutorService reloads = Executors.newSingleThreadExecutor(new DefaultThreadFactory("reload", true));
-        Signal.handle(new Signal("HUP"), signal -> reloads.execute(() -> reload(daemon)));
+        ProcessSignals.onHangUp(() -> reloads.execute(() -> reload(daemon)));
         try {
             daemon.start();
         } catch (UnsafeFileException | BackingInUseException e) {

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +61,7 @@ final class NumaResources implements AutoCloseable {
                 topology.nodeCount(),
                 topology.isPretend() ? " (pretend: CPUs split, memory not bound)" : "",
                 portalNode.index(),
-                settings.placement().name().toLowerCase().replace('_', '-'));
+                settings.placement().name().toLowerCase(Locale.ROOT).replace('_', '-'));
     }
 
     /**

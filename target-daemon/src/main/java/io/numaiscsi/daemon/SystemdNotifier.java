@@ -76,7 +76,7 @@ public final class SystemdNotifier {
     static byte[] sockaddr(String notifySocket) {
         boolean abstractName = notifySocket.charAt(0) == '@';
         byte[] name = (abstractName ? notifySocket.substring(1) : notifySocket).getBytes(StandardCharsets.UTF_8);
-        if (!abstractName && notifySocket.charAt(0) != '/' || name.length + 1 > SUN_PATH) {
+        if ((!abstractName && notifySocket.charAt(0) != '/') || name.length + 1 > SUN_PATH) {
             return null;
         }
         ByteBuffer b = ByteBuffer.allocate(2 + 1 + name.length).order(ByteOrder.nativeOrder());

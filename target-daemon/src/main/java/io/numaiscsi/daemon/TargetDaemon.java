@@ -407,11 +407,11 @@ public final class TargetDaemon implements AutoCloseable {
                 LOG.info("reload: {}", op);
                 if (op instanceof RegistryOperation.RemoveTarget removed) {
                     askToLogOut(s -> s.target().equals(removed.target()), "target " + removed.target() + " removed");
-                } else if (op instanceof RegistryOperation.UpdateTarget) {
+                } else if (op instanceof RegistryOperation.UpdateTarget updateTarget) {
                     LOG.info(
                             "reload: sessions already logged in to {} go on; `numa-iscsi-admin target-set --force` "
                                     + "ends those the new rules refuse",
-                            ((RegistryOperation.UpdateTarget) op).target().name());
+                            updateTarget.target().name());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -61,10 +61,9 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
     /** The framed parts of a PDU go out as separate buffers (no composite per PDU; see PduEncoder.encodeTo). */
     private final PduEncoder.Parts toChannel = part -> ctx.write(part, ctx.voidPromise());
 
-    private final Runnable queuedFlush = () -> {
-        flushQueued = false;
-        flushNow();
-    };
+    /** One Runnable for every queued flush: nothing is allocated per write. */
+    private final Runnable queuedFlush = this::runQueuedFlush;
+
     private boolean closing;
     /** Between deregistration from the login thread and registration on the home thread: decode nothing. */
     private boolean moving;
@@ -215,6 +214,11 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
         }
         flushQueued = true;
         ctx.executor().execute(queuedFlush);
+    }
+
+    private void runQueuedFlush() {
+        flushQueued = false;
+        flushNow();
     }
 
     private void flushNow() {

@@ -52,7 +52,7 @@ final class DeviceHolders {
             return out;
         }
         for (String line : lines) {
-            String[] f = line.split(" ");
+            String[] f = line.split(" ", -1);
             if (f.length < 2 || !f[0].startsWith("/")) {
                 continue;
             }

@@ -53,7 +53,7 @@ final class ExclusiveUse {
     static Long flockHolder(List<String> procLocks, long major, long minor, long inode) {
         String wanted = String.format("%02x:%02x:%d", major, minor, inode);
         for (String line : procLocks) {
-            String[] f = line.trim().split("\\s+");
+            String[] f = line.trim().split("\\s+", -1);
             // a blocked waiter's line starts with "N: ->" and shifts the fields by one; it is not the holder
             if (f.length >= 6 && f[1].equals("FLOCK") && f[5].equals(wanted)) {
                 try {

@@ -480,26 +480,30 @@ public final class FileBlockDevice implements BlockDevice {
     IoStatus perform(int op, long offset, long length, ByteBuf buf, boolean fua) {
         try {
             switch (op) {
-                case IoRequest.READ:
+                case IoRequest.READ -> {
                     doRead(offset, (int) length, buf);
                     return IoStatus.OK;
-                case IoRequest.WRITE:
+                }
+                case IoRequest.WRITE -> {
                     doWrite(offset, buf);
                     if (fua) {
                         buffered.force(false);
                     }
                     return IoStatus.OK;
-                case IoRequest.FLUSH:
+                }
+                case IoRequest.FLUSH -> {
                     buffered.force(false);
                     return IoStatus.OK;
-                case IoRequest.UNMAP:
+                }
+                case IoRequest.UNMAP -> {
                     doUnmap(offset, length);
                     return IoStatus.OK;
-                case IoRequest.WRITE_ZEROES:
+                }
+                case IoRequest.WRITE_ZEROES -> {
                     doWriteZeroes(offset, length);
                     return IoStatus.OK;
-                default:
-                    throw new IllegalStateException("op " + op);
+                }
+                default -> throw new IllegalStateException("op " + op);
             }
         } catch (IOException e) {
             if (closed) {

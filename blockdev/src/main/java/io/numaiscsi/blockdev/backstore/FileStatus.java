@@ -107,23 +107,15 @@ public final class FileStatus {
 
     /** The file type for messages: "a regular file", "a directory", "a FIFO" ... */
     public String kind() {
-        switch (mode & S_IFMT) {
-            case S_IFREG:
-                return "a regular file";
-            case S_IFDIR:
-                return "a directory";
-            case S_IFLNK:
-                return "a symbolic link";
-            case S_IFIFO:
-                return "a FIFO";
-            case S_IFSOCK:
-                return "a socket";
-            case S_IFBLK:
-                return "a block device";
-            case S_IFCHR:
-                return "a character device";
-            default:
-                return "a file of unknown type";
-        }
+        return switch (mode & S_IFMT) {
+            case S_IFREG -> "a regular file";
+            case S_IFDIR -> "a directory";
+            case S_IFLNK -> "a symbolic link";
+            case S_IFIFO -> "a FIFO";
+            case S_IFSOCK -> "a socket";
+            case S_IFBLK -> "a block device";
+            case S_IFCHR -> "a character device";
+            default -> "a file of unknown type";
+        };
     }
 }

@@ -92,16 +92,10 @@ public interface LibC {
     }
 
     private static int noFollowFlag() {
-        switch (jnr.ffi.Platform.getNativePlatform().getCPU()) {
-            case ARM:
-            case AARCH64:
-            case PPC:
-            case PPC64:
-            case PPC64LE:
-                return 0x8000;
-            default:
-                return 0x20000;
-        }
+        return switch (jnr.ffi.Platform.getNativePlatform().getCPU()) {
+            case ARM, AARCH64, PPC, PPC64, PPC64LE -> 0x8000;
+            default -> 0x20000;
+        };
     }
 
     /** Lazy, failure-tolerant loading. */

@@ -52,13 +52,10 @@ final class RingTransfer {
 
     /** The IoStatus the thread pool gives the same failure: ENOSPC is NO_SPACE, a cancelled request UNAVAILABLE. */
     static IoStatus errnoStatus(int errno) {
-        switch (errno) {
-            case ENOSPC:
-                return IoStatus.NO_SPACE;
-            case ECANCELED:
-                return IoStatus.UNAVAILABLE;
-            default:
-                return IoStatus.MEDIUM_ERROR;
-        }
+        return switch (errno) {
+            case ENOSPC -> IoStatus.NO_SPACE;
+            case ECANCELED -> IoStatus.UNAVAILABLE;
+            default -> IoStatus.MEDIUM_ERROR;
+        };
     }
 }

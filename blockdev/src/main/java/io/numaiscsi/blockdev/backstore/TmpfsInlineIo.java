@@ -24,7 +24,7 @@ final class TmpfsInlineIo implements BackingIo {
     @Override
     public void execute(IoRequest r) {
         boolean small = r.op == IoRequest.FLUSH
-                || (r.op == IoRequest.READ || r.op == IoRequest.WRITE) && r.length <= INLINE_MAX;
+                || ((r.op == IoRequest.READ || r.op == IoRequest.WRITE) && r.length <= INLINE_MAX);
         if (small) {
             r.run();
         } else {

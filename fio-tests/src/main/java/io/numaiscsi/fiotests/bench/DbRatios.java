@@ -60,6 +60,8 @@ record DbRatios(List<String> categories, Map<String, List<Double>> ratiosByVaria
     }
 
     /**
+     * Each variant's ratios to the baseline, per metric and category.
+     *
      * @param group the column whose values split each metric into categories ("mix"), or null for one per metric
      * @return categories "GROUP LABEL" (or "LABEL") in the rows' order, and per variant but the baseline, in the rows'
      *         order, one ratio per category

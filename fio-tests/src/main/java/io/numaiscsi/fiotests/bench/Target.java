@@ -31,7 +31,7 @@ record Target(String name, String host, int port, String iqn, List<Integer> luns
      */
     static Target parse(String spec) {
         Map<String, String> kv = new LinkedHashMap<>();
-        for (String part : spec.split(",")) {
+        for (String part : spec.split(",", -1)) {
             int eq = part.indexOf('=');
             if (eq <= 0) {
                 throw new IllegalArgumentException("target \"" + spec + "\": \"" + part + "\" is not key=value");
@@ -49,7 +49,7 @@ record Target(String name, String host, int port, String iqn, List<Integer> luns
             throw new IllegalArgumentException("target \"" + spec + "\": portal must be HOST:PORT");
         }
         List<Integer> luns = new ArrayList<>();
-        for (String l : kv.get("luns").split("\\+")) {
+        for (String l : kv.get("luns").split("\\+", -1)) {
             luns.add(Integer.parseInt(l));
         }
         return new Target(

@@ -45,7 +45,7 @@ record Workload(String name, String rw, int blockSize, int iodepth, int numjobs,
 
     /** Parses {@code name rw bs iodepth numjobs luns}; bs takes a k/m suffix (binary). */
     static Workload parseLine(String line) {
-        String[] f = line.trim().split("\\s+");
+        String[] f = line.trim().split("\\s+", -1);
         if (f.length != 6) {
             throw new IllegalArgumentException(
                     "matrix line \"" + line + "\": want 6 fields: name rw bs iodepth numjobs luns");

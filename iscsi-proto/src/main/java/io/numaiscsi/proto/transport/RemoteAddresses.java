@@ -29,7 +29,7 @@ public final class RemoteAddresses {
             return null;
         }
         if (v4) {
-            for (String octet : host.split("\\.")) {
+            for (String octet : host.split("\\.", -1)) {
                 if (Integer.parseInt(octet) > 255) {
                     return null;
                 }

@@ -95,7 +95,8 @@ public final class AdminSocket implements AutoCloseable {
             throw new IOException("admin socket path " + path + " exists and is not a socket");
         }
         boolean answered;
-        try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
+        try {
+            SocketChannel.open(UnixDomainSocketAddress.of(path)).close();
             answered = true;
         } catch (IOException refused) {
             answered = false;

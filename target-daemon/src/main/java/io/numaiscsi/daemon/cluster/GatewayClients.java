@@ -41,7 +41,7 @@ final class GatewayClients {
         if (value == null) {
             return out;
         }
-        for (String line : new String(value, StandardCharsets.US_ASCII).split("\n")) {
+        for (String line : new String(value, StandardCharsets.US_ASCII).split("\n", -1)) {
             if (!line.isBlank()) {
                 out.add(line.strip());
             }

@@ -67,6 +67,7 @@ public final class LocalFileObject implements VersionedObject {
     }
 
     @Override
+    @SuppressWarnings("try") // the file lock is held for the block, never used in it
     public Replaced replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException {
         synchronized (MONITORS.computeIfAbsent(lock, k -> new Object())) {
             try (FileChannel c = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);

@@ -202,6 +202,7 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
     }
 
     /** This gateway was fenced: its client is refused for good; a new one reads the state again. */
+    @SuppressWarnings("ReferenceEquality") // the same session object, not an equal one
     private synchronized void reconnect(Session old) {
         if (session != old) {
             return; // another thread has reconnected already

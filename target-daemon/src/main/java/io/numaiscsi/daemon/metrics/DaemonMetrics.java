@@ -334,7 +334,7 @@ public final class DaemonMetrics {
                 .tags(tags)
                 .register(registry);
         for (EventThreadStats.Stage stage : EventThreadStats.Stage.values()) {
-            Tags st = tags.and("stage", stage.name().toLowerCase());
+            Tags st = tags.and("stage", stage.name().toLowerCase(Locale.ROOT));
             FunctionCounter.builder("iscsi_stage_delay_seconds", s, x -> x.delaySumNanos(stage) / 1e9)
                     .description("queueing delay per stage, summed")
                     .tags(st)

@@ -50,7 +50,7 @@ final class IserPortalCollector implements MultiCollector {
             for (int i = 0; i < stats.length; i++) {
                 counter.dataPoint(CounterDataPointSnapshot.builder()
                         .labels(Labels.of("portal", now.get(i).address()))
-                        .value(c.value().applyAsLong(stats[i]))
+                        .value((double) c.value().applyAsLong(stats[i]))
                         .build());
             }
             out.metricSnapshot(counter.build());

@@ -85,24 +85,24 @@ final class LunCommandCollector implements MultiCollector {
                         .build());
                 commands.dataPoint(CounterDataPointSnapshot.builder()
                         .labels(labels)
-                        .value(c.commands(op))
+                        .value((double) c.commands(op))
                         .build());
                 if (op != CommandCounters.Op.OTHER) {
                     bytes.dataPoint(CounterDataPointSnapshot.builder()
                             .labels(labels)
-                            .value(c.bytes(op))
+                            .value((double) c.bytes(op))
                             .build());
                 }
             }
             Labels lunLabels = Labels.of("target", lun.target(), "lun", id);
             executing.dataPoint(GaugeDataPointSnapshot.builder()
                     .labels(lunLabels)
-                    .value(c.executing())
+                    .value((double) c.executing())
                     .build());
             for (int key = 0; key < SENSE_KEYS.length; key++) {
                 checks.dataPoint(CounterDataPointSnapshot.builder()
                         .labels(lunLabels.add("sense_key", SENSE_KEYS[key]))
-                        .value(c.checkConditions(key))
+                        .value((double) c.checkConditions(key))
                         .build());
             }
         }

@@ -5,7 +5,6 @@ import io.numaiscsi.scsi.LogicalUnit;
 import java.io.IOException;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -20,7 +19,7 @@ final class StatusHistory {
 
     private final Supplier<List<RegisteredLun>> luns;
     private final int capacity;
-    private final Map<LogicalUnit, Track> tracks = new IdentityHashMap<>();
+    private final IdentityHashMap<LogicalUnit, Track> tracks = new IdentityHashMap<>();
     private final double[] sample = new double[SampleRing.Series.values().length];
 
     StatusHistory(Supplier<List<RegisteredLun>> luns, int capacity) {
@@ -33,7 +32,7 @@ final class StatusHistory {
     /** Samples every LUN served now; {@code epochMillis} labels the sample, {@code nanos} (monotonic) times the rates. */
     synchronized void sample(long epochMillis, long nanos) {
         List<RegisteredLun> now = luns.get();
-        Map<LogicalUnit, Boolean> served = new IdentityHashMap<>();
+        IdentityHashMap<LogicalUnit, Boolean> served = new IdentityHashMap<>();
         for (RegisteredLun lun : now) {
             served.put(lun.unit(), Boolean.TRUE);
         }

@@ -408,7 +408,7 @@ public final class TargetRegistry implements AutoCloseable {
         RegisteredLun updated =
                 new RegisteredLun(targetName, grown, registered.device(), registered.unit(), registered.companions());
         lunsByTarget.get(targetName).put(lun, updated);
-        open.replaceAll(r -> r == registered ? updated : r);
+        open.replaceAll(r -> r.unit() == registered.unit() ? updated : r);
         LOG.info(
                 "target {} LUN {}: grown from {} to {} bytes{}",
                 targetName,
