@@ -1,5 +1,7 @@
 package io.numaiscsi.scsi;
 
+import io.numaiscsi.blockdev.BlockDevice;
+
 /** The limits advertised in the Block Limits VPD page (0xB0) and enforced by the decoder. */
 final class BlockLimits {
     private static final int MAX_TRANSFER_BYTES = 32 << 20;
@@ -48,5 +50,30 @@ final class BlockLimits {
         maxAtomicTransferBlocks = Math.min(MAX_ATOMIC_BYTES / blockSize, 0xFFFF); // the CDB's length field is 16 bits
         maxAtomicTransferWithBoundaryBlocks = maxAtomicTransferBlocks;
         maxAtomicBoundaryBlocks = maxAtomicTransferBlocks;
+    }
+
+    /**
+     * The limits of a unit on {@code device} that reports {@code configured} bytes as its physical block, or the
+     * device's own when 0.
+     */
+    static BlockLimits of(BlockDevice device, int configured) {
+        return new BlockLimits(device.blockSize(), reportedPhysicalBlockSize(device, configured));
+    }
+
+    private static int reportedPhysicalBlockSize(BlockDevice device, int configured) {
+        int own = device.physicalBlockSize();
+        if (configured == 0) {
+            return own;
+        }
+        if (Integer.bitCount(configured) != 1 || configured < device.blockSize()) {
+            throw new IllegalArgumentException(configured + " bytes is not a power-of-two multiple of the block size ("
+                    + device.blockSize() + " bytes)");
+        }
+        if (configured < own || configured % own != 0) {
+            throw new IllegalArgumentException(
+                    configured + " bytes is not a multiple of the store's own physical block (" + own
+                            + " bytes): initiators would write parts of it");
+        }
+        return configured;
     }
 }

@@ -86,25 +86,8 @@ public final class LogicalUnit {
         if (blockCount <= 0) {
             throw new IllegalArgumentException("device has no blocks");
         }
-        this.limits = new BlockLimits(blockSize, reportedPhysicalBlockSize(device, physicalBlockSize));
+        this.limits = BlockLimits.of(device, physicalBlockSize);
         this.provisioning = new ProvisioningThreshold(device.mappingResources());
-    }
-
-    private static int reportedPhysicalBlockSize(BlockDevice device, int configured) {
-        int own = device.physicalBlockSize();
-        if (configured == 0) {
-            return own;
-        }
-        if (Integer.bitCount(configured) != 1 || configured < device.blockSize()) {
-            throw new IllegalArgumentException(configured + " bytes is not a power-of-two multiple of the block size ("
-                    + device.blockSize() + " bytes)");
-        }
-        if (configured < own || configured % own != 0) {
-            throw new IllegalArgumentException(
-                    configured + " bytes is not a multiple of the store's own physical block (" + own
-                            + " bytes): initiators would write parts of it");
-        }
-        return configured;
     }
 
     /**
@@ -160,30 +143,7 @@ public final class LogicalUnit {
      * @throws IOException the object could not be read
      */
     public void sharedReservations(SharedReservations object) throws IOException {
-        reservations.sync.share(Objects.requireNonNull(object, "object"));
-        reservations.sync.peersNotify();
-        object.peerChanges((abortsTasks, acknowledge) -> thread.execute(() -> peerChanged(abortsTasks, acknowledge)));
-    }
-
-    /**
-     * Another gateway changed the shared reservations: take the state up, then acknowledge once the tasks of the nexuses
-     * it unregistered have left (aborted first, for PREEMPT AND ABORT, with those the transport still holds). When the
-     * state cannot be read nothing is acknowledged: the other gateway then fences this one.
-     */
-    private void peerChanged(boolean abortsTasks, Runnable acknowledge) {
-        if (!reservations.refreshed()) {
-            return;
-        }
-        List<ItNexus> lost = reservations.sync.takeLostToPeers();
-        if (abortsTasks && target != null) {
-            for (ItNexus victim : lost) {
-                int number = target.numberSeenBy(victim, this);
-                if (number >= 0) {
-                    target.transportAborts().abort(victim, number);
-                }
-            }
-        }
-        tasks.afterTasksOf(lost, abortsTasks, acknowledge);
+        PeerReservationChanges.share(this, object);
     }
 
     /**
@@ -222,6 +182,11 @@ public final class LogicalUnit {
                 });
             }
         });
+    }
+
+    /** The target this unit belongs to; null before it is attached. */
+    ScsiTarget target() {
+        return target;
     }
 
     UnitOwnership ownership() {
