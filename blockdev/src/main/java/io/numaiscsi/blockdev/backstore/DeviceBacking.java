@@ -1,9 +1,11 @@
 package io.numaiscsi.blockdev.backstore;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +44,7 @@ public final class DeviceBacking {
             int lunBlock = g.blockSize(device, blockSize);
             long lunSize = g.lunSize(device, sizeBytes, lunBlock);
             int physical = g.reportedPhysicalBlockSize(lunBlock);
-            FileBlockDevice store = FileBlockDevice.overDevice(
+            FileBlockDevice store = overDevice(
                     device,
                     node.handle(),
                     node.libc(),
@@ -71,6 +73,42 @@ public final class DeviceBacking {
             node.close();
             throw e;
         }
+    }
+
+    /**
+     * A store over a block device {@link DeviceBacking} opened and checked ({@code handle} is its descriptor's path):
+     * it reports {@code physicalBlockSize} and cannot be resized. O_DIRECT requests are aligned to the block size or
+     * the alignment Java's channel asks, whichever is larger.
+     */
+    private static FileBlockDevice overDevice(
+            Path device,
+            Path handle,
+            LibC libc,
+            int fd,
+            long sizeBytes,
+            int blockSize,
+            int physicalBlockSize,
+            Executor ioExecutor,
+            boolean directIo,
+            BackingAccess access)
+            throws IOException {
+        Objects.requireNonNull(ioExecutor, "ioExecutor");
+        FileChannel buffered = FileChannel.open(handle, FileChannelIo.channelOptions(access));
+        FileChannel direct = directIo ? FileChannelIo.openDirect(device, handle, access) : null;
+        int alignment = Math.max(blockSize, FileChannelIo.fileSystemBlockSize(handle));
+        return new FileBlockDevice(
+                device,
+                sizeBytes,
+                blockSize,
+                physicalBlockSize,
+                true,
+                access,
+                alignment,
+                buffered,
+                direct,
+                libc,
+                fd,
+                ioExecutor);
     }
 
     /** How unmap will zero, from the queue limits in sysfs (for the log only). */

@@ -1,6 +1,5 @@
 package io.numaiscsi.blockdev.backstore;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
@@ -8,15 +7,10 @@ import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.blockdev.MappingResources;
 import io.numaiscsi.numa.DataTouches;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.HashSet;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
@@ -31,8 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileBlockDevice implements BlockDevice {
     private static final Logger LOG = LoggerFactory.getLogger(FileBlockDevice.class);
-    private static final int ZERO_CHUNK = 1 << 20;
-    private static final int POOL_LIMIT = 256;
 
     private final Path file;
     /** Bytes served; grows only ({@link #resize}), read by every request's range check on any thread. */
@@ -53,14 +45,13 @@ public final class FileBlockDevice implements BlockDevice {
     /** How requests are carried out: the executor's threads, or an io_uring ring ({@link #useIoUring}). */
     private volatile BackingIo io;
 
-    private final IoRequest[] pool = new IoRequest[POOL_LIMIT];
-    private int pooled;
-    private ByteBuffer zeros;
+    private final FileChannelIo channelIo;
+    private final IoRequestPool requests = new IoRequestPool(this);
     private volatile boolean closed;
     private volatile MappingResources allocation;
     private DataTouches touches = DataTouches.singleNode();
 
-    private FileBlockDevice(
+    FileBlockDevice(
             Path file,
             long size,
             int blockSize,
@@ -86,6 +77,7 @@ public final class FileBlockDevice implements BlockDevice {
         this.fd = fd;
         this.executor = executor;
         this.io = new ThreadPoolBackingIo(executor);
+        this.channelIo = new FileChannelIo(this, file, buffered, direct, alignment, libc, fd, blockSpecial);
     }
 
     /**
@@ -164,8 +156,8 @@ public final class FileBlockDevice implements BlockDevice {
         FileChannel buffered = null;
         FileChannel direct = null;
         try {
-            buffered = FileChannel.open(handle, channelOptions(access));
-            direct = directIo ? openDirect(file, handle, access) : null;
+            buffered = FileChannel.open(handle, FileChannelIo.channelOptions(access));
+            direct = directIo ? FileChannelIo.openDirect(file, handle, access) : null;
         } catch (IOException | RuntimeException e) {
             if (buffered != null) {
                 buffered.close();
@@ -173,7 +165,7 @@ public final class FileBlockDevice implements BlockDevice {
             backing.close();
             throw e;
         }
-        int alignment = fileSystemBlockSize(handle);
+        int alignment = FileChannelIo.fileSystemBlockSize(handle);
         LibC libc = backing.libc();
         int fd = backing.fd();
         return new FileBlockDevice(
@@ -189,68 +181,6 @@ public final class FileBlockDevice implements BlockDevice {
                 libc,
                 fd,
                 ioExecutor);
-    }
-
-    /**
-     * A store over a block device {@link DeviceBacking} opened and checked ({@code handle} is its descriptor's path):
-     * it reports {@code physicalBlockSize} and cannot be resized. O_DIRECT requests are aligned to the block size or
-     * the alignment Java's channel asks, whichever is larger.
-     */
-    static FileBlockDevice overDevice(
-            Path device,
-            Path handle,
-            LibC libc,
-            int fd,
-            long sizeBytes,
-            int blockSize,
-            int physicalBlockSize,
-            Executor ioExecutor,
-            boolean directIo,
-            BackingAccess access)
-            throws IOException {
-        Objects.requireNonNull(ioExecutor, "ioExecutor");
-        FileChannel buffered = FileChannel.open(handle, channelOptions(access));
-        FileChannel direct = directIo ? openDirect(device, handle, access) : null;
-        int alignment = Math.max(blockSize, fileSystemBlockSize(handle));
-        return new FileBlockDevice(
-                device,
-                sizeBytes,
-                blockSize,
-                physicalBlockSize,
-                true,
-                access,
-                alignment,
-                buffered,
-                direct,
-                libc,
-                fd,
-                ioExecutor);
-    }
-
-    private static Set<OpenOption> channelOptions(BackingAccess access) {
-        return access.writable()
-                ? Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE)
-                : Set.of(StandardOpenOption.READ);
-    }
-
-    private static FileChannel openDirect(Path file, Path handle, BackingAccess access) {
-        try {
-            Set<OpenOption> options = new HashSet<>(channelOptions(access));
-            options.add(ExtendedOpenOption.DIRECT);
-            return FileChannel.open(handle, options);
-        } catch (IOException | UnsupportedOperationException e) {
-            LOG.info("{}: O_DIRECT not available ({}); all I/O goes through the page cache", file, e.toString());
-            return null;
-        }
-    }
-
-    private static int fileSystemBlockSize(Path file) {
-        try {
-            long b = Files.getFileStore(file).getBlockSize();
-            return b > 0 && b <= (1 << 16) && Long.bitCount(b) == 1 ? (int) b : 4096;
-        } catch (IOException | UnsupportedOperationException e) {
-            return 4096;
-        }
     }
 
     @Override
@@ -317,6 +247,11 @@ public final class FileBlockDevice implements BlockDevice {
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    /** Whether the device was closed; any thread. */
+    boolean closed() {
+        return closed;
     }
 
     /** true when the O_DIRECT channel is open (tests, metrics). */
@@ -446,7 +381,7 @@ public final class FileBlockDevice implements BlockDevice {
             done.ioComplete(IoStatus.UNAVAILABLE);
             return;
         }
-        IoRequest r = take();
+        IoRequest r = requests.take();
         r.op = op;
         r.offset = offset;
         r.length = length;
@@ -456,74 +391,16 @@ public final class FileBlockDevice implements BlockDevice {
         io.execute(r);
     }
 
+    /** Carries out one request with blocking calls; on an executor thread. */
+    IoStatus perform(int op, long offset, long length, ByteBuf buf, boolean fua) {
+        return channelIo.perform(op, offset, length, buf, fua);
+    }
+
     /** The end of every request, on whichever thread it ended: back to the pool, then the caller's completion. */
     void finish(IoRequest r, IoStatus status) {
         IoCompletion completion = r.done;
-        give(r);
+        requests.give(r);
         completion.ioComplete(status);
-    }
-
-    private synchronized IoRequest take() {
-        return pooled > 0 ? pool[--pooled] : new IoRequest(this);
-    }
-
-    private synchronized void give(IoRequest r) {
-        r.buf = null;
-        r.done = null;
-        if (pooled < POOL_LIMIT) {
-            pool[pooled++] = r;
-        }
-    }
-
-    // ---- blocking work, on the executor (ThreadPoolBackingIo, and unmap under io_uring) ----
-
-    IoStatus perform(int op, long offset, long length, ByteBuf buf, boolean fua) {
-        try {
-            switch (op) {
-                case IoRequest.READ -> {
-                    doRead(offset, (int) length, buf);
-                    return IoStatus.OK;
-                }
-                case IoRequest.WRITE -> {
-                    doWrite(offset, buf);
-                    if (fua) {
-                        buffered.force(false);
-                    }
-                    return IoStatus.OK;
-                }
-                case IoRequest.FLUSH -> {
-                    buffered.force(false);
-                    return IoStatus.OK;
-                }
-                case IoRequest.UNMAP -> {
-                    doUnmap(offset, length);
-                    return IoStatus.OK;
-                }
-                case IoRequest.WRITE_ZEROES -> {
-                    doWriteZeroes(offset, length);
-                    return IoStatus.OK;
-                }
-                default -> throw new IllegalStateException("op " + op);
-            }
-        } catch (IOException e) {
-            if (closed) {
-                return IoStatus.UNAVAILABLE;
-            }
-            String m = String.valueOf(e.getMessage());
-            if (m.contains("No space left")) {
-                return IoStatus.NO_SPACE;
-            }
-            LOG.warn("{}: I/O error at offset {} length {}: {}", file, offset, length, e.toString());
-            return IoStatus.MEDIUM_ERROR;
-        }
-    }
-
-    private boolean directOk(long offset, long length, ByteBuffer bb) {
-        return direct != null
-                && bb.isDirect()
-                && offset % alignment == 0
-                && length % alignment == 0
-                && bb.alignmentOffset(bb.position(), alignment) == 0;
     }
 
     /** Where this store's buffered copies are recorded; set before the device serves. */
@@ -535,96 +412,5 @@ public final class FileBlockDevice implements BlockDevice {
     void touchedBuffered(ByteBuf buf, int index, int length) {
         touches.touched(DataTouches.Kind.BACKING, buf, index, length);
         touches.touched(DataTouches.Kind.BACKING, -1, length);
-    }
-
-    private void doRead(long offset, int length, ByteBuf dst) throws IOException {
-        int wi = dst.writerIndex();
-        if (dst.nioBufferCount() == 1) {
-            ByteBuffer bb = dst.internalNioBuffer(wi, length);
-            boolean odirect = directOk(offset, length, bb);
-            readFully(odirect ? direct : buffered, bb, offset);
-            if (!odirect) {
-                touchedBuffered(dst, wi, length);
-            }
-        } else {
-            ByteBuffer tmp = ByteBuffer.allocate(length);
-            readFully(buffered, tmp, offset);
-            tmp.flip();
-            dst.setBytes(wi, tmp);
-            touchedBuffered(dst, wi, length);
-        }
-        dst.writerIndex(wi + length);
-    }
-
-    private void readFully(FileChannel ch, ByteBuffer bb, long offset) throws IOException {
-        long pos = offset;
-        while (bb.hasRemaining()) {
-            int n = ch.read(bb, pos);
-            if (n < 0) {
-                while (bb.hasRemaining()) {
-                    bb.put((byte) 0); // beyond EOF of a file truncated behind our back: reads as zeros
-                }
-                return;
-            }
-            pos += n;
-        }
-    }
-
-    private void doWrite(long offset, ByteBuf src) throws IOException {
-        int length = src.readableBytes();
-        ByteBuffer bb = src.nioBufferCount() == 1
-                ? src.internalNioBuffer(src.readerIndex(), length)
-                : src.nioBuffer(src.readerIndex(), length);
-        boolean odirect = directOk(offset, length, bb);
-        writeFully(odirect ? direct : buffered, bb, offset);
-        if (!odirect) {
-            touchedBuffered(src, src.readerIndex(), length);
-        }
-    }
-
-    private static void writeFully(FileChannel ch, ByteBuffer bb, long offset) throws IOException {
-        long pos = offset;
-        while (bb.hasRemaining()) {
-            pos += ch.write(bb, pos);
-        }
-    }
-
-    private void doUnmap(long offset, long length) throws IOException {
-        if (fd >= 0 && libc.fallocate(fd, LibC.FALLOC_FL_PUNCH_HOLE | LibC.FALLOC_FL_KEEP_SIZE, offset, length) == 0) {
-            return;
-        }
-        // A device without write-zeroes-with-unmap (EOPNOTSUPP above): BLKZEROOUT offloads zeroing or lets the kernel
-        // write the zeros. Never BLKDISCARD: a discarded range need not read back as zeros, and LBPRZ says it does.
-        if (blockSpecial && libc.ioctl(fd, LibC.BLKZEROOUT, new long[] {offset, length}) == 0) {
-            return;
-        }
-        writeZeroPattern(offset, length);
-    }
-
-    /** BLKZEROOUT keeps the range allocated (the kernel asks the device not to unmap); else zeros are written. */
-    private void doWriteZeroes(long offset, long length) throws IOException {
-        if (libc.ioctl(fd, LibC.BLKZEROOUT, new long[] {offset, length}) == 0) {
-            return;
-        }
-        writeZeroPattern(offset, length);
-    }
-
-    private void writeZeroPattern(long offset, long length) throws IOException {
-        ByteBuffer z = zeroBuffer();
-        long pos = offset;
-        long end = offset + length;
-        while (pos < end) {
-            ByteBuffer chunk = z.duplicate();
-            chunk.limit((int) Math.min(ZERO_CHUNK, end - pos));
-            writeFully(buffered, chunk, pos);
-            pos += chunk.limit();
-        }
-    }
-
-    private synchronized ByteBuffer zeroBuffer() {
-        if (zeros == null) {
-            zeros = ByteBuffer.allocateDirect(ZERO_CHUNK);
-        }
-        return zeros;
     }
 }
