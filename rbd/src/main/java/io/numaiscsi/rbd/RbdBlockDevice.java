@@ -6,9 +6,7 @@ import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.function.Consumer;
-import jnr.ffi.Memory;
 import jnr.ffi.Runtime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,13 +55,7 @@ public final class RbdBlockDevice implements BlockDevice {
 
     private final long callbackAddress;
 
-    private RbdRequest[] slots = new RbdRequest[0];
-    private int[] free = new int[0];
-    private int freeCount;
-    private int inFlight;
-    private boolean closed;
-    /** Set while a fenced gateway replaces its client: every request is refused until {@link #reopen}. */
-    private volatile boolean fenced;
+    private final RbdRequests requests;
 
     private RbdBlockDevice(
             CephClient client,
@@ -86,7 +78,7 @@ public final class RbdBlockDevice implements BlockDevice {
         Runtime runtime = Runtime.getRuntime(lib);
         this.callbackStub = runtime.getClosureManager().getClosurePointer(LibRbd.Completion.class, callback);
         this.callbackAddress = callbackStub.address();
-        grow(INITIAL_REQUESTS);
+        this.requests = new RbdRequests(runtime, INITIAL_REQUESTS);
     }
 
     static synchronized LibRbd rbd() {
@@ -209,10 +201,8 @@ public final class RbdBlockDevice implements BlockDevice {
     public void flush(IoCompletion done) {
         if (exclusive && !handle.writable) {
             // librbd's cache is off, so every write this gateway acknowledged is on the OSDs already; and a handle
-            // without
-            // the lock (standby, or fenced) writes nothing: nothing to flush. librbd would refuse the flush of a
-            // managed
-            // image whose lock it does not hold.
+            // without the lock (standby, or fenced) writes nothing: nothing to flush. librbd would refuse the flush of
+            // a managed image whose lock it does not hold.
             done.ioComplete(IoStatus.OK);
             return;
         }
@@ -278,19 +268,8 @@ public final class RbdBlockDevice implements BlockDevice {
 
     /** A pooled request for one call, or null when the device is closed or fenced (done was told UNAVAILABLE). */
     private RbdRequest acquire(int op, long offset, long length, IoCompletion done, boolean writes) {
-        RbdRequest r;
         ImageHandle h = handle;
-        synchronized (this) {
-            if (closed || fenced || (writes && !h.writable)) {
-                r = null;
-            } else {
-                if (freeCount == 0) {
-                    grow(slots.length * 2);
-                }
-                r = slots[free[--freeCount]];
-                inFlight++;
-            }
-        }
+        RbdRequest r = requests.take(writes && !h.writable);
         if (r == null) {
             done.ioComplete(IoStatus.UNAVAILABLE);
             return null;
@@ -302,17 +281,6 @@ public final class RbdBlockDevice implements BlockDevice {
         r.handle = h;
         r.image = h.image;
         return r;
-    }
-
-    /** Under the lock (or in the constructor): more request slots. */
-    private void grow(int count) {
-        int old = slots.length;
-        slots = Arrays.copyOf(slots, count);
-        free = Arrays.copyOf(free, count);
-        for (int i = count - 1; i >= old; i--) {
-            slots[i] = new RbdRequest(i, Memory.allocateDirect(Runtime.getRuntime(lib), 8));
-            free[freeCount++] = i;
-        }
     }
 
     /** An aio completion for r; false (r finished) when librbd refuses one. */
@@ -338,11 +306,7 @@ public final class RbdBlockDevice implements BlockDevice {
     private void completed(long completion, long arg) {
         long rc = lib.rbd_aio_get_return_value(completion);
         lib.rbd_aio_release(completion);
-        RbdRequest r;
-        synchronized (this) {
-            r = slots[(int) arg];
-        }
-        finish(r, rc);
+        finish(requests.get((int) arg), rc);
     }
 
     private void finish(RbdRequest r, long rc) {
@@ -358,12 +322,7 @@ public final class RbdBlockDevice implements BlockDevice {
         }
         IoCompletion done = r.done;
         r.clear();
-        synchronized (this) {
-            free[freeCount++] = r.slot;
-            if (--inFlight == 0) {
-                notifyAll(); // close() and awaitIdle() wait for this
-            }
-        }
+        requests.give(r);
         done.ioComplete(status);
     }
 
@@ -410,32 +369,26 @@ public final class RbdBlockDevice implements BlockDevice {
     }
 
     /** Requests in flight (tests). */
-    synchronized int inFlight() {
-        return inFlight;
+    int inFlight() {
+        return requests.inFlight();
     }
 
     /** No new requests; waits a bounded time for those in flight, then closes the image and the connection. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
+        if (!requests.close()) {
+            return;
+        }
+        try {
+            if (!requests.awaitIdle(CLOSE_WAIT_MILLIS)) {
+                LOG.warn(
+                        "{}: {} requests still in flight {} ms after close",
+                        name,
+                        requests.inFlight(),
+                        CLOSE_WAIT_MILLIS);
             }
-            closed = true;
-            long deadline = System.currentTimeMillis() + CLOSE_WAIT_MILLIS;
-            while (inFlight > 0) {
-                long left = deadline - System.currentTimeMillis();
-                if (left <= 0) {
-                    LOG.warn("{}: {} requests still in flight {} ms after close", name, inFlight, CLOSE_WAIT_MILLIS);
-                    break;
-                }
-                try {
-                    wait(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         handle.close();
     }
@@ -458,22 +411,12 @@ public final class RbdBlockDevice implements BlockDevice {
     /** Refuses every new request from now on; those in flight finish (a fenced client's fail at once). */
     void fence() {
         handle.writable = false;
-        synchronized (this) {
-            fenced = true;
-        }
+        requests.fence();
     }
 
     /** Waits up to {@code millis} for the requests in flight; true when none is left. */
-    synchronized boolean awaitIdle(long millis) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + millis;
-        while (inFlight > 0) {
-            long left = deadline - System.currentTimeMillis();
-            if (left <= 0) {
-                return false;
-            }
-            wait(left);
-        }
-        return true;
+    boolean awaitIdle(long millis) throws InterruptedException {
+        return requests.awaitIdle(millis);
     }
 
     /**
@@ -490,12 +433,9 @@ public final class RbdBlockDevice implements BlockDevice {
         closer.setDaemon(true);
         closer.start();
         fresh.writable = !exclusive;
-        synchronized (this) {
-            handle = fresh;
-            fenced = false;
-            if (closed) {
-                fresh.close();
-            }
+        handle = fresh;
+        if (requests.unfence()) {
+            fresh.close(); // closed meanwhile
         }
         LOG.info("{}: reconnected to the cluster as a new client ({})", name, fresh.address);
     }
