@@ -14,9 +14,6 @@ import io.numaiscsi.daemon.registry.RegisteredLun;
 import io.numaiscsi.rbd.ImageOwnership;
 import io.numaiscsi.rbd.RadosObject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -62,8 +59,8 @@ public final class GroupMember implements AutoCloseable {
     private volatile long version;
     private volatile String problem;
     private long refusedVersion;
-    private long placementActedOn;
     private volatile TargetDaemon daemon;
+    private final LunHandOver handOver;
 
     private GroupMember(GroupSettings settings, SecretCodec codec, GroupObject object, String fsid) {
         this.settings = settings;
@@ -71,6 +68,7 @@ public final class GroupMember implements AutoCloseable {
         this.object = object;
         this.fsid = fsid;
         this.thread = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("group", true));
+        this.handOver = new LunHandOver(settings, thread, () -> doc);
     }
 
     /**
@@ -178,10 +176,7 @@ public final class GroupMember implements AutoCloseable {
     /** Applies the group's changes to {@code running} from now on. */
     public void serve(TargetDaemon running) {
         this.daemon = running;
-        thread.execute(() -> {
-            placementActedOn = doc.placement(); // the owners took their free LUNs at start
-            reclaimFromEarlierRun();
-        });
+        thread.execute(() -> handOver.start(running));
         thread.scheduleWithFixedDelay(this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
         thread.scheduleWithFixedDelay(this::tellHealth, 0, HEALTH_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         thread.scheduleWithFixedDelay(
@@ -305,102 +300,8 @@ public final class GroupMember implements AutoCloseable {
                     settings.name(),
                     settings.member());
         }
-        if (next.placement() != placementActedOn) {
-            placementActedOn = next.placement();
-            actOnPlacement(next);
-        }
+        handOver.placementIn(next);
         tellHealth();
-    }
-
-    /** Takes the LUNs this member owns now and lets go of those it does not. */
-    private void actOnPlacement(GroupDocument d) {
-        for (Map.Entry<GroupPlacement.LunRef, ImageOwnership> e : servedImages().entrySet()) {
-            String owner = GroupPlacement.ownerOf(d, e.getKey());
-            ImageOwnership image = e.getValue();
-            if (settings.member().equals(owner) && image.state() != ImageOwnership.State.OWNER) {
-                LOG.info(
-                        "gateway group {}: {} is this gateway's now; taking it once {} lets it go",
-                        settings.name(),
-                        e.getKey(),
-                        image.ownerGroup() == 0 ? "nobody" : "port " + image.ownerGroup());
-                takeWhenFree(e.getKey(), image, d.placement(), System.nanoTime());
-            } else if (!settings.member().equals(owner) && image.state() == ImageOwnership.State.OWNER) {
-                LOG.info("gateway group {}: {} is {}'s now; letting it go", settings.name(), e.getKey(), owner);
-                image.release().whenComplete((ok, failure) -> {
-                    if (failure != null) {
-                        LOG.warn(
-                                "gateway group {}: could not let {} go: {}",
-                                settings.name(),
-                                e.getKey(),
-                                failure.getMessage());
-                    }
-                });
-            }
-        }
-    }
-
-    /**
-     * The LUNs this member owns whose lock an earlier run of it still holds (killed: its lock lingers until the
-     * cluster drops the dead client): no other member took them over, so this run takes them (fencing the dead one).
-     */
-    private void reclaimFromEarlierRun() {
-        int port = doc.member(settings.member()).port();
-        for (Map.Entry<GroupPlacement.LunRef, ImageOwnership> e : servedImages().entrySet()) {
-            ImageOwnership image = e.getValue();
-            if (settings.member().equals(GroupPlacement.ownerOf(doc, e.getKey()))
-                    && image.state() == ImageOwnership.State.STANDBY
-                    && image.ownerGroup() == port) {
-                LOG.info(
-                        "gateway group {}: {} is still locked by an earlier run of this gateway; taking it back",
-                        settings.name(),
-                        e.getKey());
-                takeWhenFree(e.getKey(), image, placementActedOn, System.nanoTime());
-            }
-        }
-    }
-
-    /**
-     * Takes {@code lun} once nobody holds its lock (or an earlier run of this member does), or after {@link #RELEASE_WAIT} from whoever does (fencing a member
-     * that stalls), unless a later placement came in between.
-     */
-    private void takeWhenFree(GroupPlacement.LunRef lun, ImageOwnership image, long placement, long since) {
-        if (placementActedOn != placement || image.state() == ImageOwnership.State.OWNER) {
-            return;
-        }
-        boolean waited = System.nanoTime() - since >= RELEASE_WAIT.toNanos();
-        GroupDocument.Member me = doc.member(settings.member());
-        boolean earlierRun = me != null && image.ownerGroup() == me.port();
-        if (image.ownerGroup() != 0 && !earlierRun && !waited) {
-            thread.schedule(() -> takeWhenFree(lun, image, placement, since), 200, TimeUnit.MILLISECONDS);
-            return;
-        }
-        if (waited && image.ownerGroup() != 0) {
-            LOG.warn(
-                    "gateway group {}: port {} did not let {} go within {} s; taking it by fencing that gateway",
-                    settings.name(),
-                    image.ownerGroup(),
-                    lun,
-                    RELEASE_WAIT.toSeconds());
-        }
-        image.takeOver().whenComplete((ok, failure) -> {
-            if (failure == null) {
-                LOG.info("gateway group {}: {} is served here (active/optimized)", settings.name(), lun);
-            } else {
-                LOG.warn("gateway group {}: could not take {}: {}", settings.name(), lun, failure.getMessage());
-            }
-        });
-    }
-
-    /** The RBD LUNs served now with their image's lock, by LUN (the newest unit of each). */
-    Map<GroupPlacement.LunRef, ImageOwnership> servedImages() {
-        Map<GroupPlacement.LunRef, ImageOwnership> out = new HashMap<>();
-        for (RegisteredLun l : daemon.registry().luns()) {
-            ImageOwnership image = l.imageOwnership();
-            if (image != null) {
-                out.put(new GroupPlacement.LunRef(l.target(), l.definition().id()), image);
-            }
-        }
-        return out;
     }
 
     private void tellHealth() {
@@ -411,10 +312,21 @@ public final class GroupMember implements AutoCloseable {
         try {
             object.health(
                     settings.member(),
-                    new GroupHealth(System.currentTimeMillis(), version, placementActedOn, me.port(), problem).bytes());
+                    new GroupHealth(
+                                    System.currentTimeMillis(),
+                                    version,
+                                    handOver.placementActedOn(),
+                                    me.port(),
+                                    problem)
+                            .bytes());
         } catch (IOException e) {
             note("cannot tell the group this gateway's health: " + e.getMessage());
         }
+    }
+
+    /** The RBD LUNs served now with their image's lock, by LUN (the newest unit of each); on the group's thread. */
+    Map<GroupPlacement.LunRef, ImageOwnership> servedImages() {
+        return handOver.servedImages();
     }
 
     /** A problem with the cluster, logged when it first shows (the next success clears it). */
@@ -498,33 +410,5 @@ public final class GroupMember implements AutoCloseable {
     public void close() {
         thread.shutdownNow();
         object.close();
-    }
-
-    /** The cluster a member joined, kept in its data directory: a later start reaching another cluster is refused. */
-    static final class FsidPin {
-        private FsidPin() {}
-
-        static Path file(Path dataDir, String group) {
-            return dataDir.resolve("group-" + group + ".fsid");
-        }
-
-        static void check(Path dataDir, String group, String fsid) throws IOException {
-            Path f = file(dataDir, group);
-            if (!Files.exists(f)) {
-                return;
-            }
-            String joined = Files.readString(f, StandardCharsets.US_ASCII).strip();
-            if (!joined.equals(fsid)) {
-                throw new IOException("gateway group " + group + ": this gateway joined it in cluster " + joined
-                        + ", but its ceph-conf now reaches cluster " + fsid
-                        + "; point ceph-conf at the group's cluster,"
-                        + " or delete " + f + " to join a group of this cluster");
-            }
-        }
-
-        static void record(Path dataDir, String group, String fsid) throws IOException {
-            Files.createDirectories(dataDir);
-            Files.writeString(file(dataDir, group), fsid + "\n", StandardCharsets.US_ASCII);
-        }
     }
 }
