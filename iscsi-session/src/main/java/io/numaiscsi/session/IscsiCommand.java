@@ -6,6 +6,7 @@ import io.numaiscsi.proto.transport.DataOutTask;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiTask;
 import io.numaiscsi.scsi.ScsiTaskListener;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -114,6 +115,41 @@ final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, Data
         this.dataInLength = 0;
         this.abortWaiter = null;
         this.moreAbortWaiters = null;
+    }
+
+    /**
+     * {@code waiter} (may be null) waits for this aborted command to complete; true when it was added, false when it
+     * is null or waits already. Every TMF that aborts a command still executing waits for it (none is forgotten).
+     */
+    boolean awaitedBy(PendingTaskManagement waiter) {
+        if (waiter == null
+                || waiter == abortWaiter
+                || (moreAbortWaiters != null && moreAbortWaiters.contains(waiter))) {
+            return false;
+        }
+        if (abortWaiter == null) {
+            abortWaiter = waiter;
+        } else {
+            if (moreAbortWaiters == null) {
+                moreAbortWaiters = new ArrayList<>(2);
+            }
+            moreAbortWaiters.add(waiter);
+        }
+        return true;
+    }
+
+    /** The TMFs waiting for this command, to tell once it is retired. */
+    List<PendingTaskManagement> abortWaiters() {
+        if (abortWaiter == null) {
+            return List.of();
+        }
+        if (moreAbortWaiters == null) {
+            return List.of(abortWaiter);
+        }
+        List<PendingTaskManagement> all = new ArrayList<>(moreAbortWaiters.size() + 1);
+        all.add(abortWaiter);
+        all.addAll(moreAbortWaiters);
+        return all;
     }
 
     void pushR2t(int end) {
