@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -183,12 +182,7 @@ public final class CachedBlockDevice implements BlockDevice {
             throw new IllegalArgumentException(
                     "cache block " + params.blockSize() + " smaller than the logical block " + backing.blockSize());
         }
-        for (NodeBlockPool pool : pools) {
-            if (pool.blockSize() != params.blockSize()) {
-                throw new IllegalArgumentException(
-                        "pool blocks of " + pool.blockSize() + " for a cache of " + params.blockSize());
-            }
-        }
+        NodeBlockPool.requireBlockSize(pools, params.blockSize());
         CachedBlockDevice d = new CachedBlockDevice(
                 backing, params, topology, pools, ownPoolsMemory, nodeExecutors, nodeIds, touches, flusher);
         if (d.dirtyWatch != null) {
@@ -385,13 +379,7 @@ public final class CachedBlockDevice implements BlockDevice {
         }
         if (writeBacks != null) {
             flusher.unregister(dirtyWatch);
-            Latch l = new Latch();
-            flush(l);
-            if (!l.await(30)) {
-                LOG.warn("cache close: the final flush did not finish in 30 s");
-            } else if (l.status != IoStatus.OK) {
-                LOG.warn("cache close: the final flush failed: {}", l.status);
-            }
+            FinalFlush.run(this::flush);
         }
         closed = true;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -406,9 +394,7 @@ public final class CachedBlockDevice implements BlockDevice {
         if (inflight.get() == 0 && pinnedSlots() == 0) {
             space.leavePools();
             if (ownPoolsMemory != null) {
-                for (NodeBlockPool pool : pools) {
-                    pool.free(ownPoolsMemory);
-                }
+                NodeBlockPool.freeAll(pools, ownPoolsMemory);
             }
         } else {
             LOG.warn(
@@ -458,26 +444,5 @@ public final class CachedBlockDevice implements BlockDevice {
         sb.append("inflight=").append(inflight.get()).append('\n');
         space.describe(sb);
         return sb.toString();
-    }
-
-    /** Blocks until a completion arrives (close only). */
-    private static final class Latch implements IoCompletion {
-        private final CountDownLatch latch = new CountDownLatch(1);
-        volatile IoStatus status;
-
-        @Override
-        public void ioComplete(IoStatus st) {
-            status = st;
-            latch.countDown();
-        }
-
-        boolean await(int seconds) {
-            try {
-                return latch.await(seconds, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
     }
 }

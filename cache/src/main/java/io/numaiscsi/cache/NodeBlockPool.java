@@ -71,6 +71,23 @@ public final class NodeBlockPool {
     }
 
     /** A pool over {@code memory} (whole blocks of it), for a cache of its own. */
+    /** Refuses pools whose blocks are not of {@code blockSize} bytes, the cache's. */
+    static void requireBlockSize(NodeBlockPool[] pools, int blockSize) {
+        for (NodeBlockPool pool : pools) {
+            if (pool.blockSize() != blockSize) {
+                throw new IllegalArgumentException(
+                        "pool blocks of " + pool.blockSize() + " for a cache of " + blockSize);
+            }
+        }
+    }
+
+    /** Frees the memory of every pool in {@code pools}, allocated through {@code memory}. */
+    static void freeAll(NodeBlockPool[] pools, NodeMemory memory) {
+        for (NodeBlockPool pool : pools) {
+            pool.free(memory);
+        }
+    }
+
     static NodeBlockPool over(int node, ByteBuffer memory, int blockSize) {
         return new NodeBlockPool(node, blockSize, new ByteBuffer[] {memory});
     }

@@ -28,7 +28,6 @@ final class SlotTable {
     private final int node;
     private final int slots;
     private final int granule;
-    private final ByteBuf[] views;
     private final SlotIo[] io;
     private final LongIntMap map;
     private final long[] blockOf;
@@ -41,16 +40,12 @@ final class SlotTable {
     private final GranuleMap valid;
 
     private final int granulesPerBlock;
-    /** Where each slot's memory comes from, and the pool block it holds (-1: none). */
-    private final PoolShare share;
-
-    private final int[] poolBlock;
+    /** Each slot's memory, from the node's pool. */
+    private final SlotMemory memory;
     /** Free slots holding memory; spare slots hold none (their memory is in the pool or was never taken). */
     private final int[] freeStack;
 
     private int freeCount;
-    private final int[] spareStack;
-    private int spareCount;
     private final LruList lru;
     private final CacheCounters counters;
     /** Requests waiting for a slot (write-back writes only). */
@@ -74,15 +69,13 @@ final class SlotTable {
             SlotIo.Sink slotSink,
             DirtyAccount dirtyAccount) {
         this.node = node;
-        this.share = share;
+        this.memory = new SlotMemory(share, slots);
         this.slots = slots;
         this.granule = granule;
         this.granulesPerBlock = blockSize / granule;
         this.valid = new GranuleMap(slots, granulesPerBlock);
         this.counters = counters;
         this.dirty = new DirtySlots(slots, dirtyAccount);
-        views = new ByteBuf[slots];
-        poolBlock = new int[slots];
         io = new SlotIo[slots];
         map = new LongIntMap(slots);
         blockOf = new long[slots];
@@ -91,14 +84,10 @@ final class SlotTable {
         pins = new int[slots];
         version = new int[slots];
         freeStack = new int[slots];
-        spareStack = new int[slots];
         lru = new LruList(slots);
         for (int s = 0; s < slots; s++) {
-            poolBlock[s] = -1;
             io[s] = new SlotIo(slotSink, owner, s);
-            spareStack[s] = slots - 1 - s; // slot 0 handed out first
         }
-        spareCount = slots;
     }
 
     int slots() {
@@ -110,7 +99,7 @@ final class SlotTable {
     }
 
     ByteBuf view(int s) {
-        return views[s];
+        return memory.view(s);
     }
 
     SlotIo io(int s) {
@@ -178,7 +167,7 @@ final class SlotTable {
     boolean roomForNewBlock() {
         int tail = lru.tail();
         return freeCount > 0
-                || (spareCount > 0 && share.pool.freeBytes() > 0)
+                || memory.canBindSpare()
                 || (tail >= 0 && missClock - lru.usedAt(tail) > (long) IDLE_MISSES * slots);
     }
 
@@ -187,7 +176,7 @@ final class SlotTable {
         int s;
         if (freeCount > 0) {
             s = freeStack[--freeCount];
-        } else if (spareCount > 0 && (s = bindSpare()) >= 0) {
+        } else if ((s = memory.bindSpare()) >= 0) {
             // memory from the node's pool: nothing evicted
         } else if (lru.tail() >= 0) {
             s = evictTail();
@@ -213,18 +202,6 @@ final class SlotTable {
         return s;
     }
 
-    /** A spare slot given a block of the pool's memory, or -1 when the pool has none free. */
-    private int bindSpare() {
-        int b = share.pool.take(share);
-        if (b < 0) {
-            return -1;
-        }
-        int s = spareStack[--spareCount];
-        poolBlock[s] = b;
-        views[s] = share.pool.view(b);
-        return s;
-    }
-
     /**
      * Gives up to {@code wanted} blocks of memory back to the pool: free slots' first, then the least recently used
      * clean blocks' (evicted). Pinned, filling and dirty blocks stay. Returns how many were given.
@@ -232,7 +209,7 @@ final class SlotTable {
     int giveBack(int wanted) {
         int given = 0;
         while (given < wanted && freeCount > 0) {
-            unbind(freeStack[--freeCount]);
+            memory.unbind(freeStack[--freeCount]);
             given++;
         }
         while (given < wanted && lru.tail() >= 0) {
@@ -240,17 +217,10 @@ final class SlotTable {
             state[s] = FREE;
             valid.clear(s);
             version[s]++;
-            unbind(s);
+            memory.unbind(s);
             given++;
         }
         return given;
-    }
-
-    private void unbind(int s) {
-        share.pool.give(share, poolBlock[s]);
-        poolBlock[s] = -1;
-        views[s] = null;
-        spareStack[spareCount++] = s;
     }
 
     /** Maps a freshly acquired slot as FILLING granules [from, to) of {@code block}; the caller holds its pin. */
@@ -290,7 +260,7 @@ final class SlotTable {
 
     /** Zeroes bytes [from, to) of a dirty slot in place (an unmap), as a new version of it. */
     void zero(int s, int from, int to) {
-        views[s].setZero(from, to - from);
+        memory.view(s).setZero(from, to - from);
         version[s]++;
     }
 
