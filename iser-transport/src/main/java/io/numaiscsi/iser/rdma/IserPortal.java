@@ -12,7 +12,6 @@ import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.iser.IserTransport;
 import io.numaiscsi.iser.RegisteredMemory;
 import io.numaiscsi.iser.RegisteredSlabs;
-import io.numaiscsi.iser.Relocation;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.proto.transport.IscsiTransport;
 import io.numaiscsi.proto.transport.TransportEvents;
@@ -23,8 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +42,6 @@ import org.slf4j.LoggerFactory;
 public final class IserPortal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IserPortal.class);
     private static final int EVENT_WAIT_MILLIS = 200;
-    private static final int POLL_BUDGET = 64;
 
     /** The daemon side: who owns a new connection, and the session layer over its transport. */
     public interface Acceptor {
@@ -67,8 +63,8 @@ public final class IserPortal implements AutoCloseable {
     private final RegisteredMemory shared;
     private final ConnectionSlots slots;
     private final Pointer compChannel;
-    private final Map<Long, Polled> byCq = new ConcurrentHashMap<>();
-    private final Map<Long, Polled> byId = new ConcurrentHashMap<>();
+    private final Map<Long, PolledConnection> byCq = new ConcurrentHashMap<>();
+    private final Map<Long, PolledConnection> byId = new ConcurrentHashMap<>();
     private final Thread cmThread;
     private final Thread cqThread;
     private final String address;
@@ -225,7 +221,7 @@ public final class IserPortal implements AutoCloseable {
                         (int) ev[7]);
                 continue;
             }
-            Polled p = byId.get(ev[1]);
+            PolledConnection p = byId.get(ev[1]);
             LOG.debug(
                     "iSER portal {}: {} for {} (status {})",
                     address,
@@ -261,7 +257,7 @@ public final class IserPortal implements AutoCloseable {
             return;
         }
         Pointer batch = shim.ishim_batch_new(Math.max(sq, receives));
-        NativeEndpoint endpoint = new NativeEndpoint(shim, id, cq, batch, POLL_BUDGET);
+        NativeEndpoint endpoint = new NativeEndpoint(shim, id, cq, batch, PolledConnection.POLL_BUDGET);
         ByteBuffer flags = ByteBuffer.allocate(1).put(0, (byte) Math.max(privateFlags, 0));
         IserCmHeader cm = IserCmHeader.parse(privateFlags < 0 ? null : flags, 0, privateLength);
         LOG.info("iSER connect request from {} on {} ({})", endpoint.remoteAddress(), address, cm);
@@ -279,14 +275,14 @@ public final class IserPortal implements AutoCloseable {
                 s.sendQueueDepth(),
                 s.signalInterval());
         EventExecutor executor = acceptor.executorFor(endpoint.remoteAddress());
-        Polled polled = new Polled(endpoint, executor);
+        PolledConnection polled = new PolledConnection(endpoint, executor);
         byCq.put(cq.address(), polled);
         byId.put(id.address(), polled);
         executor.execute(() -> open(polled, slot, mine, peerInitiatorDepth));
     }
 
     /** On the connection's executor: build it and its session, post its receives, then accept. */
-    private void open(Polled polled, int slot, IserSettings mine, int peerInitiatorDepth) {
+    private void open(PolledConnection polled, int slot, IserSettings mine, int peerInitiatorDepth) {
         NativeEndpoint endpoint = polled.endpoint;
         IserTransport transport = new IserTransport(polled.executor, polled, alloc);
         // removed only if still this connection's: a new id may already reuse the destroyed one's address
@@ -326,107 +322,9 @@ public final class IserPortal implements AutoCloseable {
             if (n == 0) {
                 continue;
             }
-            Polled p = byCq.get(cq.getLong(0));
+            PolledConnection p = byCq.get(cq.getLong(0));
             if (p != null) {
                 p.schedule();
-            }
-        }
-    }
-
-    /**
-     * One connection's poll task: scheduled once per completion event, run on the connection's executor. A
-     * run that lands on a thread the connection has left forwards itself.
-     */
-    private static final class Polled implements Runnable, Relocation {
-        final NativeEndpoint endpoint;
-        volatile EventExecutor executor;
-        final AtomicBoolean scheduled = new AtomicBoolean();
-        volatile IserConnection connection;
-        private EventExecutor moveTo; // owner thread only
-        private Runnable onArrival;
-
-        Polled(NativeEndpoint endpoint, EventExecutor executor) {
-            this.endpoint = endpoint;
-            this.executor = executor;
-        }
-
-        void schedule() {
-            if (scheduled.compareAndSet(false, true)) {
-                executor.execute(this);
-            }
-        }
-
-        /**
-         * Runs {@code action} on the thread that owns the connection (after its open, which was queued there first),
-         * then polls: a teardown it started has flushes to reap.
-         */
-        void onOwner(Consumer<IserConnection> action) {
-            try {
-                runOnOwner(() -> {
-                    IserConnection c = connection;
-                    if (c != null && c.state() != IserConnection.State.CLOSED) {
-                        action.accept(c);
-                        schedule();
-                    }
-                });
-            } catch (RuntimeException e) {
-                LOG.debug(
-                        "CM event for {} dropped: its thread is shut down ({})",
-                        endpoint.remoteAddress(),
-                        e.toString());
-            }
-        }
-
-        /** Runs {@code task} on the connection's current thread; throws when that executor is shut down. */
-        void runOnOwner(Runnable task) {
-            executor.execute(() -> {
-                if (executor.inEventLoop()) {
-                    task.run();
-                } else {
-                    runOnOwner(task); // the connection moved meanwhile
-                }
-            });
-        }
-
-        @Override
-        public void moveTo(EventExecutor destination, Runnable arrival) {
-            moveTo = destination;
-            onArrival = arrival;
-        }
-
-        @Override
-        public void run() {
-            EventExecutor owner = executor;
-            if (!owner.inEventLoop()) {
-                owner.execute(this);
-                return;
-            }
-            scheduled.set(false);
-            IserConnection c = connection;
-            if (c == null) {
-                return;
-            }
-            int n;
-            do {
-                n = c.poll(POLL_BUDGET);
-            } while (n == POLL_BUDGET);
-            if (moveTo != null && c.state() != IserConnection.State.CLOSED) {
-                EventExecutor destination = moveTo;
-                Runnable arrival = onArrival;
-                moveTo = null;
-                onArrival = null;
-                executor = destination; // from here on, events are dispatched there
-                destination.execute(() -> {
-                    arrival.run();
-                    run(); // arms the notification there and picks up what came meanwhile
-                });
-                return;
-            }
-            if (c.state() != IserConnection.State.CLOSED) {
-                endpoint.armNotify();
-                if (c.poll(POLL_BUDGET) > 0) {
-                    schedule(); // completions raced the re-arm
-                }
             }
         }
     }
@@ -454,9 +352,9 @@ public final class IserPortal implements AutoCloseable {
         }
         // Each connection's queue pair goes on its own thread; memory is deregistered only once all are gone. A
         // snapshot: connections closing meanwhile leave the map, and the latch must count what is waited for.
-        List<Polled> open = List.copyOf(byId.values());
+        List<PolledConnection> open = List.copyOf(byId.values());
         CountDownLatch gone = new CountDownLatch(open.size());
-        for (Polled p : open) {
+        for (PolledConnection p : open) {
             try {
                 p.runOnOwner(() -> {
                     IserConnection c = p.connection; // read there: the connection's open ran before on that thread
