@@ -3,15 +3,12 @@ package io.numaiscsi.daemon;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.internal.PlatformDependent;
 import io.numaiscsi.blockdev.backstore.ProcessUser;
 import io.numaiscsi.cache.CachedBlockDevice;
 import io.numaiscsi.cache.NodeBlockPool;
-import io.numaiscsi.config.CacheSettings;
 import io.numaiscsi.config.ChapCredentials;
 import io.numaiscsi.config.InitiatorDefinition;
 import io.numaiscsi.config.IscsiSettings;
-import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.daemon.events.EventLoops;
@@ -19,7 +16,6 @@ import io.numaiscsi.daemon.events.LunEventLoops;
 import io.numaiscsi.daemon.events.NettyTransport;
 import io.numaiscsi.daemon.iser.IserPortals;
 import io.numaiscsi.daemon.placement.CachePools;
-import io.numaiscsi.daemon.placement.CacheSizing;
 import io.numaiscsi.daemon.placement.TargetPlacement;
 import io.numaiscsi.daemon.registry.ConfigOperations;
 import io.numaiscsi.daemon.registry.Credentials;
@@ -119,7 +115,7 @@ public final class TargetDaemon implements AutoCloseable {
                 numa.portalNode(),
                 lunsPerNode);
         LunEventLoops eventThreads = new LunEventLoops(eventLoops, placement);
-        cachePools = cachePools();
+        cachePools = CachePools.of(config.cache(), numa.topology(), numa.memory());
         BackingStores stores = new BackingStores(
                 config.cache(),
                 numa,
@@ -142,41 +138,13 @@ public final class TargetDaemon implements AutoCloseable {
         reservationFiles.warnAboutUnclaimed();
         TargetDirectory directory = registry.directory();
         IscsiSettings iscsi = config.iscsi();
-        TargetLimits limits = new TargetLimits(
-                iscsi.maxRecvDataSegmentLength(),
-                iscsi.maxBurstLength(),
-                iscsi.firstBurstLength(),
-                iscsi.maxOutstandingR2T(),
-                iscsi.immediateData(),
-                iscsi.initialR2T(),
-                iscsi.headerDigests(),
-                iscsi.dataDigests(),
-                iscsi.defaultTime2Wait(),
-                iscsi.defaultTime2Retain(),
-                false);
+        TargetLimits limits = SessionLimits.targetLimits(iscsi);
         List<String> portalNames = new ArrayList<>();
         for (Portal p : config.portals()) {
             portalNames.add(p.toString());
         }
-        ResourceLimits resources = resourceLimits(config.limits());
-        LOG.info(
-                "limits: {} sessions, {} per initiator; {} connections in login, {} per source address, login "
-                        + "timeout {} ms ({} ms per PDU); buffers: {} bytes daemon-wide (direct memory ceiling {} bytes), "
-                        + "{} of writes and {} of reads per connection, Data-Out timeout {} ms; discovery {}; {} "
-                        + "initiators with their own CHAP",
-                resources.maxSessions(),
-                resources.maxSessionsPerInitiator(),
-                resources.maxLogins(),
-                resources.loginsPerAddress(),
-                resources.loginTimeout().toMillis(),
-                resources.loginPduTimeout().toMillis(),
-                resources.bufferMemory(),
-                PlatformDependent.maxDirectMemory(),
-                resources.writeBufferPerSession(),
-                resources.dataInPerConnection(),
-                resources.dataOutTimeout().toMillis(),
-                config.discoveryChap() == null ? "open" : "needs CHAP",
-                config.initiators().size());
+        ResourceLimits resources = SessionLimits.resources(config.limits());
+        SessionLimits.log(resources, config);
         ServedPortals served = new ServedPortals(portalNames);
         chap = new CurrentChapAccounts(chapAccounts(discoveryChap, initiators));
         SessionSettings settings = new SessionSettings(
@@ -259,57 +227,6 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     /** {@code cache.size-per-node} on every node (auto: from each node's free memory), shared by its LUNs. */
-    private CachePools cachePools() {
-        CacheSettings c = config.cache();
-        long[] sizes = new long[numa.topology().nodeCount()];
-        if (c.mode() == CacheSettings.Mode.NUMA) {
-            for (int n = 0; n < sizes.length; n++) {
-                sizes[n] = c.autoSize()
-                        ? CacheSizing.auto(
-                                CacheSizing.freeBytes(numa.topology().node(n).osNode()),
-                                c.partitionsPerNode(),
-                                c.blockSize())
-                        : c.sizePerNode();
-                LOG.info(
-                        "cache on node {}: a pool of {} bytes{} shared by the node's LUNs, {} memory",
-                        n,
-                        sizes[n],
-                        c.autoSize() ? " (auto: " + CacheSizing.rule() + ")" : "",
-                        numa.memory().bindsMemory() ? "node-bound" : "not node-bound");
-            }
-        }
-        return new CachePools(sizes, c.blockSize(), c.partitionsPerNode(), numa.memory());
-    }
-
-    private static ResourceLimits resourceLimits(LimitsSettings l) {
-        return new ResourceLimits(
-                l.maxSessions(),
-                l.maxSessionsPerInitiator(),
-                l.writeBufferPerSession(),
-                l.maxLogins(),
-                l.loginsPerAddress(),
-                l.loginTimeout(),
-                l.loginPduTimeout(),
-                l.dataOutTimeout(),
-                l.dataInPerConnection(),
-                bufferMemory(l.bufferMemory()));
-    }
-
-    /** The configured buffer budget, at most half of the JVM's direct memory (the rest: Netty's pools, PDUs). */
-    private static long bufferMemory(long configured) {
-        long ceiling = PlatformDependent.maxDirectMemory();
-        long budget = Math.min(configured, Math.max(16L << 20, ceiling / 2));
-        if (budget < configured) {
-            LOG.warn(
-                    "limits.buffer-memory {} bytes is more than half of the JVM's direct memory ceiling {} bytes: "
-                            + "using {} (raise -XX:MaxDirectMemorySize to allow more)",
-                    configured,
-                    ceiling,
-                    budget);
-        }
-        return budget;
-    }
-
     private static ChapAccounts chapAccounts(ChapCredentials discovery, List<InitiatorDefinition> initiators) {
         Map<String, ChapAccount> byInitiator = new HashMap<>();
         for (InitiatorDefinition i : initiators) {

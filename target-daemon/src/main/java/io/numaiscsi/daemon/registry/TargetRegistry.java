@@ -4,12 +4,10 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.config.AluaDefinition;
-import io.numaiscsi.config.GroupDocument;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.LunMap;
 import io.numaiscsi.config.SharedReservationsDefinition;
 import io.numaiscsi.config.TargetDefinition;
-import io.numaiscsi.daemon.cluster.RbdUnitOwnership;
 import io.numaiscsi.daemon.cluster.VersionedObject;
 import io.numaiscsi.daemon.cluster.VersionedObjects;
 import io.numaiscsi.daemon.events.LunEventLoops;
@@ -197,7 +195,7 @@ public final class TargetRegistry implements AutoCloseable {
     private void setLunMaps(String targetName, List<LunMap> maps) throws IOException {
         ExportedTarget target = existing(targetName);
         definitions.put(targetName, definitions.get(targetName).withLunMaps(maps));
-        awaitUnitThreads(target.scsi().masking(LunMaps.masking(maps)), targetName);
+        UnitThreadWaits.awaitAll(target.scsi().masking(LunMaps.masking(maps)), targetName);
         LOG.info("target {}: LUN maps now {}", targetName, target.scsi().masking());
     }
 
@@ -270,16 +268,7 @@ public final class TargetRegistry implements AutoCloseable {
             SharedReservationsDefinition shared = definition.sharedReservations();
             if (shared != null) {
                 TargetPortGroups groups = target.scsi().portGroups();
-                List<Integer> peerPorts = new ArrayList<>();
-                if (member == null) {
-                    groups.peers().forEach(g -> peerPorts.addAll(g.ports()));
-                } else { // a group's members come and go while the LUN serves: any member's port may be a peer's
-                    for (int port = 1; port <= GroupDocument.MAX_MEMBERS; port++) {
-                        if (port != groups.localPort()) {
-                            peerPorts.add(port);
-                        }
-                    }
-                }
+                List<Integer> peerPorts = SharedLuns.peerPorts(groups, member);
                 sharedObject = VersionedObjects.open(shared, targetName, lun.id(), groups.localPort(), peerPorts);
                 if (sharedObject instanceof AutoCloseable c) {
                     companions.add(c);
@@ -297,7 +286,7 @@ public final class TargetRegistry implements AutoCloseable {
             }
             threads.assign(targetName, unit);
             if (device instanceof RbdBlockDevice rbd && rbd.exclusive()) {
-                companions.add(shareImage(definition.alua(), lun, rbd, unit, sharedObject, what, member));
+                companions.add(SharedLuns.shareImage(definition.alua(), lun, rbd, unit, sharedObject, what, member));
             }
         } catch (IOException | RuntimeException e) {
             new RegisteredLun(targetName, lun, device, unit, companions).close();
@@ -322,34 +311,6 @@ public final class TargetRegistry implements AutoCloseable {
                 lun.softThreshold() == LunDefinition.NO_THRESHOLD
                         ? ""
                         : ", soft threshold " + lun.softThreshold() + "%");
-    }
-
-    /**
-     * An RBD image the target's gateways share (ALUA): one gateway at a time holds its exclusive lock and writes it;
-     * the configured active/optimized gateway (in a gateway group: the LUN's owner) takes a free lock at start. Every
-     * client of this gateway is recorded in
-     * the shared reservations' object before it may take the lock, so a peer can fence it.
-     */
-    private static AutoCloseable shareImage(
-            AluaDefinition alua,
-            LunDefinition lun,
-            RbdBlockDevice rbd,
-            LogicalUnit unit,
-            VersionedObject sharedObject,
-            String what,
-            String member)
-            throws IOException {
-        boolean preferred = lun.rbd().owner() != null
-                ? lun.rbd().owner().equals(member)
-                : TargetPortGroups.AccessState.ACTIVE_OPTIMIZED.configName().equals(alua.state());
-        ImageOwnership.ClientRecorder recorder =
-                sharedObject == null ? ImageOwnership.ClientRecorder.NONE : sharedObject::fenceWith;
-        // a fenced gateway's commands fail within the client's operation timeout; wait that long and a little more
-        Duration drain = lun.rbd().timeout().plusSeconds(10);
-        ImageOwnership owner = ImageOwnership.start(rbd, alua.group(), preferred, drain, recorder);
-        RbdUnitOwnership ownership = new RbdUnitOwnership(owner, what);
-        unit.ownership(ownership);
-        return ownership;
     }
 
     private void removeLun(String targetName, int lun) {
@@ -404,7 +365,7 @@ public final class TargetRegistry implements AutoCloseable {
             throw new IllegalArgumentException("target " + targetName + " has no LUN " + lun);
         }
         LunDefinition grown = registered.definition().grownTo(sizeBytes);
-        awaitUnitThread(registered.unit().resize(grown.blockCount()), targetName, lun);
+        UnitThreadWaits.await(registered.unit().resize(grown.blockCount()), targetName, lun);
         RegisteredLun updated =
                 new RegisteredLun(targetName, grown, registered.device(), registered.unit(), registered.companions());
         lunsByTarget.get(targetName).put(lun, updated);
@@ -421,32 +382,6 @@ public final class TargetRegistry implements AutoCloseable {
                                 + " as the wrong size");
     }
 
-    /** Waits until every unit told the sessions whose view changed, so the change is complete with the operation. */
-    private static void awaitUnitThreads(CompletableFuture<Void> told, String targetName) throws IOException {
-        try {
-            told.get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted waiting for target " + targetName + "'s LUNs to take their new maps");
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IOException("target " + targetName + ": its LUNs' threads did not take the new maps: " + e, e);
-        }
-    }
-
-    /** Waits until the unit's thread serves the new size, so the change is complete when the operation is. */
-    private static void awaitUnitThread(CompletableFuture<Void> applied, String targetName, int lun)
-            throws IOException {
-        try {
-            applied.get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted waiting for target " + targetName + " LUN " + lun + " to take its size");
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IOException(
-                    "target " + targetName + " LUN " + lun + ": its thread did not take the new size: " + e, e);
-        }
-    }
-
     private ExportedTarget existing(String targetName) {
         ExportedTarget target = directory.find(targetName);
         if (target == null) {
@@ -455,10 +390,6 @@ public final class TargetRegistry implements AutoCloseable {
         return target;
     }
 
-    /**
-     * Stops taking changes, then flushes and closes every backing store. Call once nothing serves any more (the event
-     * loops are stopped): acknowledged writes become durable here.
-     */
     /**
      * Gives up every shared RBD image this gateway writes, so another gateway takes it without fencing this one; a
      * clean stop does this while the LUNs' threads still run (the release drains the writes in flight on them).
@@ -484,6 +415,10 @@ public final class TargetRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops taking changes, then flushes and closes every backing store. Call once nothing serves any more (the event
+     * loops are stopped): acknowledged writes become durable here.
+     */
     @Override
     public void close() {
         provisioningChecks.close();
