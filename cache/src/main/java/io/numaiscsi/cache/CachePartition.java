@@ -265,10 +265,8 @@ final class CachePartition {
             s = room ? t.acquire() : -1;
             if (s < 0) {
                 // The base may be the only reusable slot and this request needs two: a slot freed by this unpin wakes
-                // the
-                // requests parked before, not this one (that would spin), which waits for a write-back or another
-                // unpin.
-                // Without dirty room it waits for room instead.
+                // the requests parked before, not this one (that would spin), which waits for a write-back or another
+                // unpin. Without dirty room it waits for room instead.
                 t.unpin(base);
                 if (t.takeWakeDue()) {
                     others = t.takeParked();

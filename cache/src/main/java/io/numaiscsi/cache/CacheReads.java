@@ -52,8 +52,8 @@ final class CacheReads {
         }
         if (outcome == ReadDecision.READ_THROUGH) {
             // Nothing of the cache's is involved: the backing device reads into the caller's buffer and completes to
-            // the
-            // caller. (Not counted in flight: one still running at close fails as any read of a closed device does.)
+            // the caller. (Not counted in flight: one still running at close fails as any read of a closed device
+            // does.)
             backing.read(offset, length, dst, done);
             return;
         }

@@ -50,8 +50,7 @@ final class CacheSpace {
             poolBytes += pool.bytes();
         }
         // the dirty limits are ratios of the whole pool (what this cache may grow to); a reclaim gives back clean
-        // blocks
-        // only, so a write-back LUN's dirty blocks are not taken from it
+        // blocks only, so a write-back LUN's dirty blocks are not taken from it
         this.dirty = new DirtyAccount(poolBytes, params.dirtyRatio(), blockSize);
         this.partitions = new CachePartition[hash.totalPartitions()];
         int perNode = params.partitionsPerNode();

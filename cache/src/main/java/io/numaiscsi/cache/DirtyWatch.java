@@ -24,8 +24,8 @@ final class DirtyWatch implements WriteBackFlusher.Member {
     public void tick(long nowNanos) {
         if (dirty.takeThrottled()) {
             // A write that parked on the hard limit is woken by the slots its batch cleans; this catches one that
-            // parked
-            // just after the last of them (at most once per period, so a write still over the limit does not spin).
+            // parked just after the last of them (at most once per period, so a write still over the limit does not
+            // spin).
             fills.wakeAllParked();
         }
         long bytes = dirty.bytes();

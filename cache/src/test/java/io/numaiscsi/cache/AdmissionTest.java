@@ -169,8 +169,7 @@ class AdmissionTest {
         s = counters();
         assertEquals(1, s.total(s.hits()));
         // another granule of the now cached block: the slot is there, so the rest of the block is filled into it at
-        // once,
-        // in one backing read (nothing evicted), and every later read of the block hits
+        // once, in one backing read (nothing evicted), and every later read of the block hits
         check(at + 100 * K, 2 * K);
         assertEquals(8 * K + BLOCK, backing.bytesRead.get(), "the block's granules not yet valid filled in one read");
         check(at + 101 * K, K);

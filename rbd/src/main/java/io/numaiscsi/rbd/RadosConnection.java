@@ -56,8 +56,7 @@ public final class RadosConnection implements AutoCloseable {
             set(r, cluster, "rados_mon_op_timeout", seconds);
             set(r, cluster, "rados_osd_op_timeout", seconds);
             // librbd's own write-back cache would acknowledge writes the OSDs do not hold yet, and a second gateway on
-            // the
-            // same image would not see them: every acknowledged write goes to the OSDs (README, "RBD").
+            // the same image would not see them: every acknowledged write goes to the OSDs (README, "RBD").
             set(r, cluster, "rbd_cache", "false");
             // discard of a part of an object zeroes it rather than skipping it, so an unmapped range always reads as
             // zeros

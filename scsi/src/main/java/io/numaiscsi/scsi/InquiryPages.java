@@ -64,8 +64,7 @@ final class InquiryPages {
                 out.writeShort(0x0001); // MEDIUM ROTATION RATE: non-rotating
                 out.writeByte(0);
                 // WABEREQ 01b: a block read after SANITIZE BLOCK ERASE succeeds (it reads zeros), 00b where BLOCK ERASE
-                // is not
-                // offered; WACEREQ 00b: no CRYPTOGRAPHIC ERASE; nominal form factor not reported
+                // is not offered; WACEREQ 00b: no CRYPTOGRAPHIC ERASE; nominal form factor not reported
                 out.writeByte(Sanitize.offersBlockErase(lu) ? 0x40 : 0);
                 out.writeZero(0x3C - 4);
                 return null;

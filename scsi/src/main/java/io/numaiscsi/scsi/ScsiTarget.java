@@ -210,8 +210,7 @@ public final class ScsiTarget {
                         || task.kind == CommandKind.WRITE_ATOMIC
                         || (task.kind == CommandKind.WRITE_SAME && task.dataOutLength > 0))) {
             // Unlike a plain WRITE these have no meaningful partial form: the Data-Out must be exactly what the CDB
-            // says
-            // (an atomic write is all or nothing).
+            // says (an atomic write is all or nothing).
             r = SenseReason.INVALID_FIELD_IN_CDB;
         }
         if (r != null) {

@@ -258,8 +258,7 @@ public final class TargetPortGroups {
             case STANDBY ->
                 switch (kind) {
                     // READ CAPACITY as LIO allows it: Linux sizes a disk it finds through a standby path, and a path
-                    // sized 0
-                    // fails every I/O dm-multipath sends it after a failover
+                    // sized 0 fails every I/O dm-multipath sends it after a failover
                     case INQUIRY,
                             REPORT_LUNS,
                             REPORT_TARGET_PORT_GROUPS,

@@ -232,8 +232,8 @@ public final class FileBlockDevice implements BlockDevice {
     @Override
     public int physicalBlockSize() {
         // A file's is reported equal to the logical block: libiscsi 1.19's GET LBA STATUS tests assume one logical
-        // block
-        // per physical block, and the unmap/hole bookkeeping stays exact per logical block. A device reports its own.
+        // block per physical block, and the unmap/hole bookkeeping stays exact per logical block. A device reports its
+        // own.
         return physicalBlockSize;
     }
 

@@ -165,8 +165,7 @@ class UringBackingIoTest {
     @EnumSource(Engine.class)
     void aReadAcrossTheEndOfAFileTruncatedBehindTheDevicesBackIsShortThenZeros(Engine engine) throws Exception {
         // buffered: the pool's O_DIRECT channel cannot read on from an unaligned end (EINVAL, a medium error), where
-        // the
-        // ring goes on through the buffered fd (RingTransferTest)
+        // the ring goes on through the buffered fd (RingTransferTest)
         d = open(engine, "disk.img", false);
         assertEquals(IoStatus.OK, write(SIZE - 8192, aligned(8192).writeBytes(pattern(8192, 4)), false));
         try (FileChannel ch = FileChannel.open(dir.resolve("disk.img"), StandardOpenOption.WRITE)) {
