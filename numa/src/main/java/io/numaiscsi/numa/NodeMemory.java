@@ -70,10 +70,9 @@ public final class NodeMemory implements AutoCloseable {
             LOG.warn(
                     "numa_alloc_onnode({} bytes, node {}) failed; falling back to unbound memory", size, node.osNode());
         }
-        return ByteBuffer.allocateDirect((int) size + PAGE)
-                .alignedSlice(PAGE)
-                .limit(bytes)
-                .clear();
+        // one page more than asked, so a page boundary lies within; exactly the rounded size from it (when the
+        // allocation is itself page-aligned the aligned slice would otherwise keep the extra page)
+        return ByteBuffer.allocateDirect((int) size + PAGE).alignedSlice(PAGE).slice(0, (int) size);
     }
 
     /** Returns node-bound memory to the kernel; unbound buffers are left to the garbage collector. */
