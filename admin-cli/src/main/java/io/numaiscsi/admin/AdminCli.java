@@ -1,7 +1,9 @@
 package io.numaiscsi.admin;
 
 import io.numaiscsi.config.ConfigLoader;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -21,13 +23,16 @@ public final class AdminCli {
     static final String VERSION = NAME + " 0.1.0";
     /** The socket's name in the daemon's data directory (the daemon's --admin-socket default). */
     static final String SOCKET_FILE = "admin.sock";
+
     static final String SOCKET_ENV = "NUMA_ISCSI_ADMIN_SOCKET";
 
-    private AdminCli() {
-    }
+    private AdminCli() {}
 
     public static void main(String[] args) {
-        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        System.exit(run(
+                new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true),
+                new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true),
+                args));
     }
 
     static int run(PrintWriter out, PrintWriter err, String... args) {
@@ -38,14 +43,22 @@ public final class AdminCli {
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         CommandSpec top = CommandSpec.create().name(NAME).version(VERSION);
         top.mixinStandardHelpOptions(true);
-        top.usageMessage().description("Inspect and change a running numa-iscsi-target through its admin socket. "
-                        + "'" + NAME + " COMMAND --help' shows a command's options.")
-                .exitCodeListHeading("%nExit codes:%n").exitCodeList(Exit.list());
-        top.addOption(OptionSpec.builder("--socket").paramLabel("PATH").type(Path.class).scopeType(ScopeType.INHERIT)
+        top.usageMessage()
+                .description("Inspect and change a running numa-iscsi-target through its admin socket. " + "'" + NAME
+                        + " COMMAND --help' shows a command's options.")
+                .exitCodeListHeading("%nExit codes:%n")
+                .exitCodeList(Exit.list());
+        top.addOption(OptionSpec.builder("--socket")
+                .paramLabel("PATH")
+                .type(Path.class)
+                .scopeType(ScopeType.INHERIT)
                 .description("the daemon's admin socket (default: $" + SOCKET_ENV + ", else " + defaultSocket() + ")")
                 .build());
-        top.addOption(OptionSpec.builder("--json").type(boolean.class).scopeType(ScopeType.INHERIT)
-                .description("print the daemon's answer as JSON").build());
+        top.addOption(OptionSpec.builder("--json")
+                .type(boolean.class)
+                .scopeType(ScopeType.INHERIT)
+                .description("print the daemon's answer as JSON")
+                .build());
         CommandLine cli = new CommandLine(top);
         for (Subcommand command : Commands.ALL) {
             cli.addSubcommand(command.name(), new CommandLine(command.spec(VERSION)));
@@ -57,8 +70,10 @@ public final class AdminCli {
         cli.setExecutionStrategy(AdminCli::execute);
         cli.setParameterExceptionHandler(AdminCli::usageError);
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            err.println(NAME + ": " + (e.getMessage() == null ? "failed unexpectedly (please report the command line)"
-                    : e.getMessage()));
+            err.println(NAME + ": "
+                    + (e.getMessage() == null
+                            ? "failed unexpectedly (please report the command line)"
+                            : e.getMessage()));
             return Exit.REFUSED.code;
         });
         return cli;
@@ -67,7 +82,9 @@ public final class AdminCli {
     /** Where the daemon puts its socket unless told otherwise: its default data directory (as root /var/lib/...). */
     static Path defaultSocket() {
         String env = System.getenv(SOCKET_ENV);
-        return env != null && !env.isBlank() ? Path.of(env) : ConfigLoader.defaultDataDir().resolve(SOCKET_FILE);
+        return env != null && !env.isBlank()
+                ? Path.of(env)
+                : ConfigLoader.defaultDataDir().resolve(SOCKET_FILE);
     }
 
     private static int execute(ParseResult top) {

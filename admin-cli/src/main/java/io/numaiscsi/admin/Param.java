@@ -1,6 +1,8 @@
 package io.numaiscsi.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -98,21 +100,35 @@ final class Param implements Member {
         Class<?>[] elements = kind.type == List.class ? new Class<?>[] {String.class} : new Class<?>[0];
         CommandLine.ITypeConverter<?>[] converters = kind == Kind.NUMBER
                 ? new CommandLine.ITypeConverter<?>[] {Param::wholeNumber}
-                : kind == Kind.JSON_VALUE ? new CommandLine.ITypeConverter<?>[] {Param::jsonValue}
-                : new CommandLine.ITypeConverter<?>[0];
+                : kind == Kind.JSON_VALUE
+                        ? new CommandLine.ITypeConverter<?>[] {Param::jsonValue}
+                        : new CommandLine.ITypeConverter<?>[0];
         if (name == null) {
-            return PositionalParamSpec.builder().index(String.valueOf(index)).arity(required ? "1" : "0..1")
-                    .required(required).paramLabel(label).type(kind.type).auxiliaryTypes(elements).converters(converters)
-                    .description(description).build();
+            return PositionalParamSpec.builder()
+                    .index(String.valueOf(index))
+                    .arity(required ? "1" : "0..1")
+                    .required(required)
+                    .paramLabel(label)
+                    .type(kind.type)
+                    .auxiliaryTypes(elements)
+                    .converters(converters)
+                    .description(description)
+                    .build();
         }
-        return OptionSpec.builder(name).required(required).paramLabel(label).type(kind.type).auxiliaryTypes(elements)
-                .converters(converters).description(description).build();
+        return OptionSpec.builder(name)
+                .required(required)
+                .paramLabel(label)
+                .type(kind.type)
+                .auxiliaryTypes(elements)
+                .converters(converters)
+                .description(description)
+                .build();
     }
 
     private static JsonNode jsonValue(String text) {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(text);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return new ObjectMapper().readTree(text);
+        } catch (JsonProcessingException e) {
             throw new CommandLine.TypeConversionException("'" + text + "' is not JSON (quote keys and names, e.g. "
                     + "[{\"initiators\": [\"iqn.2026-11.com.example:host1\"], \"luns\": [0, 1]}])");
         }
@@ -191,7 +207,7 @@ final class Param implements Member {
         ArrayNode array = JSON.arrayNode();
         for (Object value : values) {
             ObjectNode entry = array.addObject();
-            for (String pair : ((String) value).split(",")) {
+            for (String pair : ((String) value).split(",", -1)) {
                 int eq = pair.indexOf('=');
                 if (eq <= 0) {
                     throw new IllegalArgumentException(name + " " + value + ": \"" + pair + "\" is not KEY=VALUE "
@@ -206,12 +222,13 @@ final class Param implements Member {
     /** The file's first line: a secret typed into a file usually ends with a newline that is not part of it. */
     private String secret(Path file) {
         try {
-            String text = file.toString().equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
+            String text = file.toString().equals("-")
+                    ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
                     : Files.readString(file, StandardCharsets.UTF_8);
             return text.lines().findFirst().orElse("");
         } catch (IOException e) {
-            throw new IllegalArgumentException(name + ": cannot read the secret from " + file + ": "
-                    + Plain.reason(e), e);
+            throw new IllegalArgumentException(
+                    name + ": cannot read the secret from " + file + ": " + Plain.reason(e), e);
         }
     }
 }

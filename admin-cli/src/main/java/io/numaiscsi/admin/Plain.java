@@ -8,8 +8,7 @@ import java.util.Locale;
 
 /** Failures in plain words with what to do, never a Java class name or stack trace. */
 final class Plain {
-    private Plain() {
-    }
+    private Plain() {}
 
     /** What the system said, e.g. "no such file", "connection refused". */
     static String reason(IOException e) {
@@ -27,7 +26,8 @@ final class Plain {
     static String unreachable(Path socket, IOException e) {
         String reason = reason(e);
         if (reason.contains("permission denied")) {
-            return "cannot open the admin socket " + socket + ": permission denied (it is the daemon's user's only: run "
+            return "cannot open the admin socket " + socket
+                    + ": permission denied (it is the daemon's user's only: run "
                     + "this as that user, e.g. with sudo)";
         }
         return "no daemon answers on " + socket + " (" + reason + "): start numa-iscsi-target, or name its socket with "

@@ -33,8 +33,7 @@ final class Subcommand {
     }
 
     /** Where and how this run talks and writes: the socket, --json, stdout, stderr. */
-    record Invocation(Path socket, boolean json, PrintWriter out, PrintWriter err) {
-    }
+    record Invocation(Path socket, boolean json, PrintWriter out, PrintWriter err) {}
 
     private final String name;
     private final String method;
@@ -82,7 +81,8 @@ final class Subcommand {
             Matcher m = FIELD.matcher(template);
             StringBuilder line = new StringBuilder();
             while (m.find()) {
-                m.appendReplacement(line, Matcher.quoteReplacement(result.path(m.group(1)).asText()));
+                m.appendReplacement(
+                        line, Matcher.quoteReplacement(result.path(m.group(1)).asText()));
             }
             out.println(m.appendTail(line));
         });
@@ -100,8 +100,12 @@ final class Subcommand {
     CommandSpec spec(String version) {
         CommandSpec spec = CommandSpec.wrapWithoutInspection(this).name(name).version(version);
         spec.mixinStandardHelpOptions(true);
-        spec.usageMessage().description(description).footerHeading("%n").footer("JSON-RPC method: " + method)
-                .exitCodeListHeading("%nExit codes:%n").exitCodeList(Exit.list());
+        spec.usageMessage()
+                .description(description)
+                .footerHeading("%n")
+                .footer("JSON-RPC method: " + method)
+                .exitCodeListHeading("%nExit codes:%n")
+                .exitCodeList(Exit.list());
         members.forEach(m -> m.addTo(spec));
         return spec;
     }

@@ -27,6 +27,7 @@ final class DocExamples {
               - name: iqn.2026-11.io.numaiscsi:fragment
                 luns: [{id: 0, backing: ram, size: 1M}]
             """;
+
     private static final String ADMIN = "numa-iscsi-admin";
 
     /** A fenced YAML block: where it starts (the line after its fence, 1-based), its text, and whether a fragment. */
@@ -46,8 +47,7 @@ final class DocExamples {
     private final List<YamlBlock> yaml = new ArrayList<>();
     private final List<AdminCommand> commands = new ArrayList<>();
 
-    private DocExamples() {
-    }
+    private DocExamples() {}
 
     static DocExamples of(Path page) throws IOException {
         return of(Files.readString(page, StandardCharsets.UTF_8), page.toString());
@@ -79,8 +79,8 @@ final class DocExamples {
                 body.add(l.length() >= indent && l.substring(0, indent).isBlank() ? l.substring(indent) : l.strip());
             }
             if (language.equals("yaml")) {
-                found.yaml.add(new YamlBlock(source, start + 1, String.join("\n", body) + "\n",
-                        previous.equals(FRAGMENT_MARK)));
+                found.yaml.add(new YamlBlock(
+                        source, start + 1, String.join("\n", body) + "\n", previous.equals(FRAGMENT_MARK)));
             } else {
                 found.collectCommands(source, start + 1, body);
             }
@@ -178,8 +178,7 @@ final class DocExamples {
 
     /** Just enough of a POSIX shell to find commands: quotes, comments, and ; && || | $( <( as separators. */
     static final class Shell {
-        private Shell() {
-        }
+        private Shell() {}
 
         static List<List<String>> commands(String line) {
             List<List<String>> out = new ArrayList<>();
@@ -201,8 +200,15 @@ final class DocExamples {
                     word = word == null ? new StringBuilder() : word;
                 } else if (c == '#' && word == null) {
                     break;
-                } else if (c == ';' || c == '|' || c == '&' || c == ')' || c == '`'
-                        || (c == '(' && word != null && (word.toString().endsWith("$") || word.toString().endsWith("<")))) {
+                } else if (c == ';'
+                        || c == '|'
+                        || c == '&'
+                        || c == ')'
+                        || c == '`'
+                        || (c == '('
+                                && word != null
+                                && (word.toString().endsWith("$")
+                                        || word.toString().endsWith("<")))) {
                     if (word != null && (c != '(')) {
                         words.add(word.toString());
                     }

@@ -119,13 +119,25 @@ class DocExamplesTest {
         assertTrue(DocExamples.problem(yaml.get(3)).contains("write-polcy"), "a fragment's mistakes are found");
 
         List<DocExamples.AdminCommand> commands = page.commands();
-        assertEquals(List.of("lun-add", "lun-add", "lun-ad", "status", "sessions", "session-logout", "target-create",
-                        "generate-completion", "chap-set"),
-                commands.stream().map(c -> c.args().get(0)).toList(), "the grep pattern is no command");
+        assertEquals(
+                List.of(
+                        "lun-add",
+                        "lun-add",
+                        "lun-ad",
+                        "status",
+                        "sessions",
+                        "session-logout",
+                        "target-create",
+                        "generate-completion",
+                        "chap-set"),
+                commands.stream().map(c -> c.args().get(0)).toList(),
+                "the grep pattern is no command");
         assertNull(DocExamples.problem(commands.get(0)), "sudo, a prompt and a comment around a good command");
         assertTrue(DocExamples.problem(commands.get(1)).contains("--id"), DocExamples.problem(commands.get(1)));
-        assertEquals(List.of("lun-ad", "iqn.2026-11.io.numaiscsi:disk0", "--id", "1", "--size", "1G"),
-                commands.get(2).args(), "a continued line is one command");
+        assertEquals(
+                List.of("lun-ad", "iqn.2026-11.io.numaiscsi:disk0", "--id", "1", "--size", "1G"),
+                commands.get(2).args(),
+                "a continued line is one command");
         assertTrue(DocExamples.problem(commands.get(2)).contains("lun-ad"), DocExamples.problem(commands.get(2)));
         assertNull(DocExamples.problem(commands.get(3)));
         assertTrue(DocExamples.problem(commands.get(4)).contains("--verbose"), DocExamples.problem(commands.get(4)));

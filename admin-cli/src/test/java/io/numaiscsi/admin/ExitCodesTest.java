@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.SocketException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -42,15 +43,27 @@ class ExitCodesTest {
             assertFails(Exit.USAGE, "Missing required option: '--id=N'", daemon.cli("lun-add", "iqn.x:t"));
             assertFails(Exit.USAGE, "Missing required parameter: 'TSIH'", daemon.cli("session-logout"));
             assertFails(Exit.USAGE, "'one' is not a whole number", daemon.cli("lun-add", "t", "--id", "one"));
-            assertFails(Exit.USAGE, "Unknown options: '--sise', '1G'", daemon.cli("lun-add", "t", "--id", "1", "--sise", "1G"));
+            assertFails(
+                    Exit.USAGE,
+                    "Unknown options: '--sise', '1G'",
+                    daemon.cli("lun-add", "t", "--id", "1", "--sise", "1G"));
             assertFails(Exit.USAGE, "(see 'numa-iscsi-admin lun-add --help')", daemon.cli("lun-add", "t"));
             assertFails(Exit.USAGE, "mutually exclusive", daemon.cli("target-set", "t", "--alias", "a", "--no-alias"));
             assertFails(Exit.USAGE, "Missing required argument", daemon.cli("chap-set", "--none"));
             assertFails(Exit.USAGE, "lun-add", daemon.cli("lun-ad"));
             assertFails(Exit.USAGE, "is not KEY=VALUE", daemon.cli("target-create", "t", "--lun", "id=0,ram"));
-            assertFails(Exit.USAGE, "--chap-secret-file: cannot read the secret from " + dir.resolve("none")
-                    + ": no such file", daemon.cli("target-create", "t", "--lun", "id=0,backing=ram,size=1G",
-                    "--chap-user", "u", "--chap-secret-file", dir.resolve("none").toString()));
+            assertFails(
+                    Exit.USAGE,
+                    "--chap-secret-file: cannot read the secret from " + dir.resolve("none") + ": no such file",
+                    daemon.cli(
+                            "target-create",
+                            "t",
+                            "--lun",
+                            "id=0,backing=ram,size=1G",
+                            "--chap-user",
+                            "u",
+                            "--chap-secret-file",
+                            dir.resolve("none").toString()));
             assertTrue(daemon.requests.isEmpty(), "nothing was sent: " + daemon.requests);
         }
     }
@@ -66,17 +79,21 @@ class ExitCodesTest {
         try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             gone.bind(UnixDomainSocketAddress.of(stale)); // a daemon killed with -9 leaves its socket file behind
         }
-        assertFails(Exit.UNREACHABLE, "no daemon answers on " + stale, FakeDaemon.run("status", "--socket",
-                stale.toString()));
+        assertFails(
+                Exit.UNREACHABLE,
+                "no daemon answers on " + stale,
+                FakeDaemon.run("status", "--socket", stale.toString()));
     }
 
     @Test
     void aSocketOfAnotherUserIsSaidToBeSo() {
         // as root (where the tests run) every socket opens; the words for a user the socket refuses:
-        String message = Plain.unreachable(Path.of("/var/lib/numa-iscsi-target/admin.sock"),
-                new java.net.SocketException("Permission denied"));
-        assertEquals("cannot open the admin socket /var/lib/numa-iscsi-target/admin.sock: permission denied (it is "
-                + "the daemon's user's only: run this as that user, e.g. with sudo)", message);
+        String message = Plain.unreachable(
+                Path.of("/var/lib/numa-iscsi-target/admin.sock"), new SocketException("Permission denied"));
+        assertEquals(
+                "cannot open the admin socket /var/lib/numa-iscsi-target/admin.sock: permission denied (it is "
+                        + "the daemon's user's only: run this as that user, e.g. with sudo)",
+                message);
     }
 
     @Test

@@ -28,8 +28,7 @@ final class FakeDaemon implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
     /** A run of the CLI: exit code, stdout, stderr. */
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     final Path socket;
     final List<JsonNode> requests = new CopyOnWriteArrayList<>();
@@ -75,9 +74,9 @@ final class FakeDaemon implements AutoCloseable {
     private void serve() {
         while (server.isOpen()) {
             try (SocketChannel client = server.accept();
-                 BufferedReader in = new BufferedReader(new InputStreamReader(Channels.newInputStream(client),
-                         StandardCharsets.UTF_8));
-                 PrintWriter out = new PrintWriter(Channels.newOutputStream(client), true, StandardCharsets.UTF_8)) {
+                    BufferedReader in = new BufferedReader(
+                            new InputStreamReader(Channels.newInputStream(client), StandardCharsets.UTF_8));
+                    PrintWriter out = new PrintWriter(Channels.newOutputStream(client), true, StandardCharsets.UTF_8)) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     JsonNode request = JSON.readTree(line);

@@ -57,7 +57,10 @@ class HelpTest {
             String usage = FakeDaemon.run(c.name(), "--help").out();
             assertTrue(usage.contains("JSON-RPC method: " + c.method()), usage);
             for (Exit e : Exit.values()) {
-                assertTrue(usage.contains("  " + e.code + "   " + e.meaning.substring(0, Math.min(20, e.meaning.length()))), e + " in " + usage);
+                assertTrue(
+                        usage.contains(
+                                "  " + e.code + "   " + e.meaning.substring(0, Math.min(20, e.meaning.length()))),
+                        e + " in " + usage);
             }
         }
     }
@@ -66,8 +69,11 @@ class HelpTest {
     void topLevelHelpListsTheCommandsAndExitCodesAndNoCommandIsAUsageError() {
         FakeDaemon.Run r = FakeDaemon.run("--help");
         assertEquals(0, r.exit());
-        assertTrue(r.out().contains("lun-add") && r.out().contains("Exit codes:")
-                && r.out().contains("3   no daemon answers on the socket"), r.out());
+        assertTrue(
+                r.out().contains("lun-add")
+                        && r.out().contains("Exit codes:")
+                        && r.out().contains("3   no daemon answers on the socket"),
+                r.out());
         FakeDaemon.Run none = FakeDaemon.run();
         assertEquals(Exit.USAGE.code, none.exit());
         assertTrue(none.err().startsWith("numa-iscsi-admin: give a command"), none.err());

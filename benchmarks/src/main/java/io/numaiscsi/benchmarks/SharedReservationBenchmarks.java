@@ -25,49 +25,49 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class SharedReservationBenchmarks {
-  private Path dir;
-  private LocalFileObject writer;
-  private LocalFileObject reader;
-  private long version;
-  /** About the JSON of two registrations and a reservation. */
-  private final byte[] state = new byte[600];
+    private Path dir;
+    private LocalFileObject writer;
+    private LocalFileObject reader;
+    private long version;
+    /** About the JSON of two registrations and a reservation. */
+    private final byte[] state = new byte[600];
 
-  @Setup
-  public void open() throws IOException {
-    Path shm = Path.of("/dev/shm");
-    dir = Files.createTempDirectory(Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")),
-        "shared-pr-bench-");
-    writer = new LocalFileObject(dir, "pr.bench.lun-0");
-    reader = new LocalFileObject(dir, "pr.bench.lun-0");
-    version = writer.replace(0, state, false).version();
-  }
-
-  @TearDown
-  public void remove() throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        Files.delete(f);
-      }
+    @Setup
+    public void open() throws IOException {
+        Path shm = Path.of("/dev/shm");
+        dir = Files.createTempDirectory(
+                Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir")), "shared-pr-bench-");
+        writer = new LocalFileObject(dir, "pr.bench.lun-0");
+        reader = new LocalFileObject(dir, "pr.bench.lun-0");
+        version = writer.replace(0, state, false).version();
     }
-    Files.delete(dir);
-  }
 
-  /** The admission check of every command (before each reservation conflict decision). */
-  @Benchmark
-  public long knownVersion() {
-    return reader.knownVersion();
-  }
+    @TearDown
+    public void remove() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.delete(f);
+            }
+        }
+        Files.delete(dir);
+    }
 
-  /** One PERSISTENT RESERVE OUT's publication. */
-  @Benchmark
-  public long replace() throws IOException {
-    version = writer.replace(version, state, false).version();
-    return version;
-  }
+    /** The admission check of every command (before each reservation conflict decision). */
+    @Benchmark
+    public long knownVersion() {
+        return reader.knownVersion();
+    }
 
-  /** A peer taking up a changed state. */
-  @Benchmark
-  public int read() throws IOException {
-    return reader.read().bytes().length;
-  }
+    /** One PERSISTENT RESERVE OUT's publication. */
+    @Benchmark
+    public long replace() throws IOException {
+        version = writer.replace(version, state, false).version();
+        return version;
+    }
+
+    /** A peer taking up a changed state. */
+    @Benchmark
+    public int read() throws IOException {
+        return reader.read().bytes().length;
+    }
 }

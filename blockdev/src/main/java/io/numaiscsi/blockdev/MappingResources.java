@@ -8,12 +8,12 @@ import java.io.IOException;
  * keep it off the data path.
  */
 public interface MappingResources {
-  /** Bytes the store holds for the unit's blocks now (a file's allocated blocks); may exceed the unit's size. */
-  long usedBytes() throws IOException;
+    /** Bytes the store holds for the unit's blocks now (a file's allocated blocks); may exceed the unit's size. */
+    long usedBytes() throws IOException;
 
-  /** Bytes the store could still allocate for the unit (a file system's free space), not capped by the unit's size. */
-  long freeBytes() throws IOException;
+    /** Bytes the store could still allocate for the unit (a file system's free space), not capped by the unit's size. */
+    long freeBytes() throws IOException;
 
-  /** Whether {@link #freeBytes} is shared with other units or files (a file system) rather than the unit's own. */
-  boolean freeShared();
+    /** Whether {@link #freeBytes} is shared with other units or files (a file system) rather than the unit's own. */
+    boolean freeShared();
 }

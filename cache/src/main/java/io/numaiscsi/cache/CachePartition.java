@@ -13,402 +13,418 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link #read}) and for a read of one block that may finish without one ({@link #readHere}).
  */
 final class CachePartition {
-  /** A write-back step found no slot: the write is parked until one comes free. */
-  static final int PARKED = -1;
-  /** A write-back step found the device at its hard dirty limit: the write is parked until a batch cleans blocks. */
-  static final int PARKED_FOR_ROOM = -2;
-  /** What {@link #pinBase} did: the base is pinned and valid. */
-  static final int BASE_READY = 0;
-  /** The base is pinned and being filled: the write waits on that fill. */
-  static final int BASE_FILLING = 1;
-  /** The block was not cached whole: a fill of it was started (the write waits on it; the caller issues it). */
-  static final int BASE_FILL = 2;
+    /** A write-back step found no slot: the write is parked until one comes free. */
+    static final int PARKED = -1;
+    /** A write-back step found the device at its hard dirty limit: the write is parked until a batch cleans blocks. */
+    static final int PARKED_FOR_ROOM = -2;
+    /** What {@link #pinBase} did: the base is pinned and valid. */
+    static final int BASE_READY = 0;
+    /** The base is pinned and being filled: the write waits on that fill. */
+    static final int BASE_FILLING = 1;
+    /** The block was not cached whole: a fill of it was started (the write waits on it; the caller issues it). */
+    static final int BASE_FILL = 2;
 
-  private final ReentrantLock lock = new ReentrantLock();
-  private final int node;
-  private final DirtyAccount dirty;
-  private final SlotTable t;
-  private final ReadDecision reads;
-  /**
-   * Writes waiting for room under the device's hard dirty limit. Kept apart from those waiting for a slot: a slot
-   * coming free does not help them, and waking them for it let them evict and refill each other's bases in a loop.
-   */
-  private final ParkedWrites waitingForRoom = new ParkedWrites();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final int node;
+    private final DirtyAccount dirty;
+    private final SlotTable t;
+    private final ReadDecision reads;
+    /**
+     * Writes waiting for room under the device's hard dirty limit. Kept apart from those waiting for a slot: a slot
+     * coming free does not help them, and waking them for it let them evict and refill each other's bases in a loop.
+     */
+    private final ParkedWrites waitingForRoom = new ParkedWrites();
 
-  /**
-   * Up to {@code slots} blocks, their memory taken from {@code share}'s pool as misses need it; the caller joins the
-   * share to the pool once all of its partitions exist.
-   */
-  CachePartition(int node, PoolShare share, int slots, int blockSize, int granule, CacheCounters counters,
-                 SlotIo.Sink slotSink, DirtyAccount dirty) {
-    this.node = node;
-    this.dirty = dirty;
-    this.t = new SlotTable(this, node, share, slots, blockSize, granule, counters, slotSink, dirty);
-    this.reads = new ReadDecision(t, node, granule, counters);
-  }
-
-  int node() {
-    return node;
-  }
-
-  int slots() {
-    return t.slots();
-  }
-
-  /** The memory of slot s, which the caller holds pinned or reserved. */
-  ByteBuf view(int s) {
-    return t.view(s);
-  }
-
-  /** The backing I/O of slot s (its fill range, its completion), which the caller holds pinned. */
-  SlotIo io(int s) {
-    return t.io(s);
-  }
-
-  /** The block slot s holds; the caller holds it pinned. */
-  long blockOf(int s) {
-    return t.blockOf(s);
-  }
-
-  // ---- reads ----
-
-  /**
-   * The read decision for one piece of a cache request, bytes [from, to) of {@code block} ({@code blockBytes} of it
-   * inside the device), made under the lock: see {@link ReadDecision#decide}.
-   */
-  int read(ReadAdmission admission, long block, int from, int to, int blockBytes, boolean sequential, boolean admitted,
-           FillWaiter waiter, int[] slots, int i) {
-    lock.lock();
-    try {
-      return reads.decide(admission, block, from, to, blockBytes, sequential, admitted, waiter, slots, i, null);
-    } finally {
-      lock.unlock();
+    /**
+     * Up to {@code slots} blocks, their memory taken from {@code share}'s pool as misses need it; the caller joins the
+     * share to the pool once all of its partitions exist.
+     */
+    CachePartition(
+            int node,
+            PoolShare share,
+            int slots,
+            int blockSize,
+            int granule,
+            CacheCounters counters,
+            SlotIo.Sink slotSink,
+            DirtyAccount dirty) {
+        this.node = node;
+        this.dirty = dirty;
+        this.t = new SlotTable(this, node, share, slots, blockSize, granule, counters, slotSink, dirty);
+        this.reads = new ReadDecision(t, node, granule, counters);
     }
-  }
 
-  /**
-   * The same decision for a read within one block before any cache request exists; a hit is copied into {@code dst}
-   * under the lock (null: it may not be): see {@link ReadDecision#decide}.
-   */
-  int readHere(ReadAdmission admission, long block, int from, int to, int blockBytes, boolean sequential,
-               ByteBuf dst) {
-    lock.lock();
-    try {
-      return reads.decide(admission, block, from, to, blockBytes, sequential, false, null, null, 0, dst);
-    } finally {
-      lock.unlock();
+    int node() {
+        return node;
     }
-  }
 
-  /**
-   * The fill of slot s finished ({@code ok}: its granules were read); returns how many requests wait on it: hand each
-   * the result ({@link SlotIo#waiter}). A failed fill's slot leaves the map.
-   */
-  int fillDone(int s, boolean ok) {
-    lock.lock();
-    try {
-      t.filled(s, ok);
-      return t.io(s).takeWaiters();
-    } finally {
-      unlockAndWake();
+    int slots() {
+        return t.slots();
     }
-  }
 
-  void unpin(int s) {
-    lock.lock();
-    try {
-      t.unpin(s);
-    } finally {
-      unlockAndWake();
+    /** The memory of slot s, which the caller holds pinned or reserved. */
+    ByteBuf view(int s) {
+        return t.view(s);
     }
-  }
 
-  /**
-   * After a write-through write or an unmap reached the backing device, for bytes [from, to) of {@code block}: a clean
-   * block no one uses forgets those granules (the next read fills them again); one written whole, in use or being
-   * filled leaves the map (its possibly older data serves only the requests already holding or waiting on it). A
-   * dirty block (write-back) is never dropped for a write; an unmap drops it when it covers it whole (its data is
-   * superseded, and writing it back would allocate what the backing device just deallocated) and not being written
-   * back, else zeroes those bytes in it, so the next write-back writes zeros.
-   */
-  void invalidate(long block, int from, int to, boolean whole, boolean unmap) {
-    lock.lock();
-    try {
-      int s = t.lookup(block);
-      if (s < 0) {
-        return;
-      }
-      if (t.isDirty(s)) {
-        if (unmap) {
-          if (whole && !t.writingBack(s)) {
-            t.unmapSlot(s);
-          } else {
-            t.zero(s, from, to);
-          }
+    /** The backing I/O of slot s (its fill range, its completion), which the caller holds pinned. */
+    SlotIo io(int s) {
+        return t.io(s);
+    }
+
+    /** The block slot s holds; the caller holds it pinned. */
+    long blockOf(int s) {
+        return t.blockOf(s);
+    }
+
+    // ---- reads ----
+
+    /**
+     * The read decision for one piece of a cache request, bytes [from, to) of {@code block} ({@code blockBytes} of it
+     * inside the device), made under the lock: see {@link ReadDecision#decide}.
+     */
+    int read(
+            ReadAdmission admission,
+            long block,
+            int from,
+            int to,
+            int blockBytes,
+            boolean sequential,
+            boolean admitted,
+            FillWaiter waiter,
+            int[] slots,
+            int i) {
+        lock.lock();
+        try {
+            return reads.decide(admission, block, from, to, blockBytes, sequential, admitted, waiter, slots, i, null);
+        } finally {
+            lock.unlock();
         }
-      } else if (t.idleAndClean(s) && !whole) {
-        t.forget(s, from, to);
-      } else {
-        t.unmapSlot(s);
-      }
-    } finally {
-      unlockAndWake();
     }
-  }
 
-  // ---- write-back writes (see WriteBackWrite) ----
+    /**
+     * The same decision for a read within one block before any cache request exists; a hit is copied into {@code dst}
+     * under the lock (null: it may not be): see {@link ReadDecision#decide}.
+     */
+    int readHere(
+            ReadAdmission admission, long block, int from, int to, int blockBytes, boolean sequential, ByteBuf dst) {
+        lock.lock();
+        try {
+            return reads.decide(admission, block, from, to, blockBytes, sequential, false, null, null, 0, dst);
+        } finally {
+            lock.unlock();
+        }
+    }
 
-  /**
-   * A slot for a block written whole: reserved and pinned (copy into {@link #view}, then {@link #installWritten}), or
-   * {@link #PARKED} / {@link #PARKED_FOR_ROOM} with the write parked.
-   */
-  int reserveForWrite(WriteBackWrite w) {
-    int s = PARKED_FOR_ROOM;
-    lock.lock();
-    try {
-      // every block written becomes a new dirty block: no slot work (fills, evictions) without room for it
-      if (!dirty.admitsBlock()) {
-        waitingForRoom.add(w);
-      } else if ((s = t.acquire()) < 0) {
-        t.park(w);
-        s = PARKED;
-      }
-    } finally {
-      if (s >= 0) {
+    /**
+     * The fill of slot s finished ({@code ok}: its granules were read); returns how many requests wait on it: hand each
+     * the result ({@link SlotIo#waiter}). A failed fill's slot leaves the map.
+     */
+    int fillDone(int s, boolean ok) {
+        lock.lock();
+        try {
+            t.filled(s, ok);
+            return t.io(s).takeWaiters();
+        } finally {
+            unlockAndWake();
+        }
+    }
+
+    void unpin(int s) {
+        lock.lock();
+        try {
+            t.unpin(s);
+        } finally {
+            unlockAndWake();
+        }
+    }
+
+    /**
+     * After a write-through write or an unmap reached the backing device, for bytes [from, to) of {@code block}: a clean
+     * block no one uses forgets those granules (the next read fills them again); one written whole, in use or being
+     * filled leaves the map (its possibly older data serves only the requests already holding or waiting on it). A
+     * dirty block (write-back) is never dropped for a write; an unmap drops it when it covers it whole (its data is
+     * superseded, and writing it back would allocate what the backing device just deallocated) and not being written
+     * back, else zeroes those bytes in it, so the next write-back writes zeros.
+     */
+    void invalidate(long block, int from, int to, boolean whole, boolean unmap) {
+        lock.lock();
+        try {
+            int s = t.lookup(block);
+            if (s < 0) {
+                return;
+            }
+            if (t.isDirty(s)) {
+                if (unmap) {
+                    if (whole && !t.writingBack(s)) {
+                        t.unmapSlot(s);
+                    } else {
+                        t.zero(s, from, to);
+                    }
+                }
+            } else if (t.idleAndClean(s) && !whole) {
+                t.forget(s, from, to);
+            } else {
+                t.unmapSlot(s);
+            }
+        } finally {
+            unlockAndWake();
+        }
+    }
+
+    // ---- write-back writes (see WriteBackWrite) ----
+
+    /**
+     * A slot for a block written whole: reserved and pinned (copy into {@link #view}, then {@link #installWritten}), or
+     * {@link #PARKED} / {@link #PARKED_FOR_ROOM} with the write parked.
+     */
+    int reserveForWrite(WriteBackWrite w) {
+        int s = PARKED_FOR_ROOM;
+        lock.lock();
+        try {
+            // every block written becomes a new dirty block: no slot work (fills, evictions) without room for it
+            if (!dirty.admitsBlock()) {
+                waitingForRoom.add(w);
+            } else if ((s = t.acquire()) < 0) {
+                t.park(w);
+                s = PARKED;
+            }
+        } finally {
+            if (s >= 0) {
+                lock.unlock();
+            } else {
+                unlockAndWake();
+            }
+        }
+        return s;
+    }
+
+    /** Installs reserved slot s as the block's dirty current version and unpins it. */
+    void installWritten(int s, long block) {
+        lock.lock();
+        try {
+            t.install(s, block, true);
+            t.unpin(s);
+        } finally {
+            unlockAndWake();
+        }
+    }
+
+    /**
+     * Pins the base of a block written in part: the cached block if it is (or its fill in flight will be) whole, else
+     * (a clean partial copy is dropped: the backing device is authoritative) a new slot filling the whole block of
+     * {@code all} granules. Tells {@code w} the base slot and its version ({@link WriteBackWrite#pinnedBase}). Returns
+     * {@link #BASE_READY}, {@link #BASE_FILLING} or {@link #BASE_FILL} ({@code w} waits on the fill), or {@link #PARKED}
+     * / {@link #PARKED_FOR_ROOM} with the write parked.
+     */
+    int pinBase(long block, int all, WriteBackWrite w) {
+        lock.lock();
+        try {
+            if (!dirty.admitsBlock()) {
+                waitingForRoom.add(w);
+                return PARKED_FOR_ROOM;
+            }
+            int b = t.lookup(block);
+            if (b >= 0 && !t.holdsWhole(b, all)) {
+                t.unmapSlot(b);
+                b = -1;
+            }
+            if (b >= 0) {
+                t.pin(b);
+                w.pinnedBase(b, t.version(b));
+                if (t.state(b) == SlotTable.FILLING) {
+                    t.io(b).addWaiter(w);
+                    return BASE_FILLING;
+                }
+                return BASE_READY;
+            }
+            b = t.acquire();
+            if (b < 0) {
+                t.park(w);
+                return PARKED;
+            }
+            t.startFill(b, block, 0, all);
+            t.io(b).addWaiter(w);
+            w.pinnedBase(b, t.version(b));
+            return BASE_FILL;
+        } finally {
+            unlockAndWake();
+        }
+    }
+
+    /**
+     * A slot for the new copy of a block written in part, whose base {@code w} holds pinned: reserved and pinned, or,
+     * without one (or without dirty room), the base unpinned and {@link #PARKED} / {@link #PARKED_FOR_ROOM}.
+     */
+    int reserveCopy(int base, WriteBackWrite w) {
+        int s;
+        WriteBackWrite others = null;
+        lock.lock();
+        try {
+            boolean room = dirty.admitsBlock();
+            s = room ? t.acquire() : -1;
+            if (s < 0) {
+                // The base may be the only reusable slot and this request needs two: a slot freed by this unpin wakes
+                // the requests parked before, not this one (that would spin), which waits for a write-back or another
+                // unpin. Without dirty room it waits for room instead.
+                t.unpin(base);
+                if (t.takeWakeDue()) {
+                    others = t.takeParked();
+                }
+                if (room) {
+                    t.park(w);
+                    s = PARKED;
+                } else {
+                    waitingForRoom.add(w);
+                    s = PARKED_FOR_ROOM;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        ParkedWrites.resumeAll(others);
+        return s;
+    }
+
+    /**
+     * Installs the copy in slot s as the block's dirty current version if {@code base} still is that version
+     * ({@code baseVersion}, unchanged); else drops the copy (the caller retries the block). Unpins both; true when
+     * installed.
+     */
+    boolean installCopy(int s, long block, int base, int baseVersion) {
+        lock.lock();
+        try {
+            boolean current = t.lookup(block) == base && t.version(base) == baseVersion;
+            if (current) {
+                t.install(s, block, true);
+                t.unpin(s);
+            } else {
+                t.abandon(s);
+            }
+            t.unpin(base);
+            return current;
+        } finally {
+            unlockAndWake();
+        }
+    }
+
+    // ---- write-back batches ----
+
+    /** Whether the block is cached here dirty (not yet on the backing device). */
+    boolean isDirty(long block) {
+        lock.lock();
+        try {
+            int s = t.lookup(block);
+            return s >= 0 && t.isDirty(s);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Marks every dirty block no batch is writing yet as being written back and pins it; their {@link SlotIo}s go to
+     * {@code batch} from index {@code n}. Returns the new count.
+     */
+    int startWriteback(SlotIo[] batch, int n) {
+        lock.lock();
+        try {
+            return t.startWriteback(batch, n);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The write-back of slot s finished: clean if {@code ok}, else still dirty; unpinned. Returns its block. */
+    long writebackDone(int s, boolean ok) {
+        lock.lock();
+        try {
+            long block = t.blockOf(s);
+            t.wroteBack(s, ok);
+            return block;
+        } finally {
+            unlockAndWake();
+        }
+    }
+
+    /** Whether a dirty block not being written back has been dirty since {@code cutoff} (System.nanoTime) or before. */
+    boolean hasDirtySince(long cutoff) {
+        lock.lock();
+        try {
+            return t.hasDirtySince(cutoff);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- parked writes ----
+
+    /** Unlocks, then resumes the writes parked for a slot if one came free meanwhile. */
+    private void unlockAndWake() {
+        boolean due = t.takeWakeDue();
         lock.unlock();
-      } else {
-        unlockAndWake();
-      }
-    }
-    return s;
-  }
-
-  /** Installs reserved slot s as the block's dirty current version and unpins it. */
-  void installWritten(int s, long block) {
-    lock.lock();
-    try {
-      t.install(s, block, true);
-      t.unpin(s);
-    } finally {
-      unlockAndWake();
-    }
-  }
-
-  /**
-   * Pins the base of a block written in part: the cached block if it is (or its fill in flight will be) whole, else
-   * (a clean partial copy is dropped: the backing device is authoritative) a new slot filling the whole block of
-   * {@code all} granules. Tells {@code w} the base slot and its version ({@link WriteBackWrite#pinnedBase}). Returns
-   * {@link #BASE_READY}, {@link #BASE_FILLING} or {@link #BASE_FILL} ({@code w} waits on the fill), or {@link #PARKED}
-   * / {@link #PARKED_FOR_ROOM} with the write parked.
-   */
-  int pinBase(long block, int all, WriteBackWrite w) {
-    lock.lock();
-    try {
-      if (!dirty.admitsBlock()) {
-        waitingForRoom.add(w);
-        return PARKED_FOR_ROOM;
-      }
-      int b = t.lookup(block);
-      if (b >= 0 && !t.holdsWhole(b, all)) {
-        t.unmapSlot(b);
-        b = -1;
-      }
-      if (b >= 0) {
-        t.pin(b);
-        w.pinnedBase(b, t.version(b));
-        if (t.state(b) == SlotTable.FILLING) {
-          t.io(b).addWaiter(w);
-          return BASE_FILLING;
+        if (due) {
+            wakeParked();
         }
-        return BASE_READY;
-      }
-      b = t.acquire();
-      if (b < 0) {
-        t.park(w);
-        return PARKED;
-      }
-      t.startFill(b, block, 0, all);
-      t.io(b).addWaiter(w);
-      w.pinnedBase(b, t.version(b));
-      return BASE_FILL;
-    } finally {
-      unlockAndWake();
     }
-  }
 
-  /**
-   * A slot for the new copy of a block written in part, whose base {@code w} holds pinned: reserved and pinned, or,
-   * without one (or without dirty room), the base unpinned and {@link #PARKED} / {@link #PARKED_FOR_ROOM}.
-   */
-  int reserveCopy(int base, WriteBackWrite w) {
-    int s;
-    WriteBackWrite others = null;
-    lock.lock();
-    try {
-      boolean room = dirty.admitsBlock();
-      s = room ? t.acquire() : -1;
-      if (s < 0) {
-        // The base may be the only reusable slot and this request needs two: a slot freed by this unpin wakes the
-        // requests parked before, not this one (that would spin), which waits for a write-back or another unpin.
-        // Without dirty room it waits for room instead.
-        t.unpin(base);
-        if (t.takeWakeDue()) {
-          others = t.takeParked();
+    /** Resumes the writes parked for a slot. */
+    void wakeParked() {
+        WriteBackWrite r;
+        lock.lock();
+        try {
+            r = t.takeParked();
+            t.takeWakeDue();
+        } finally {
+            lock.unlock();
         }
-        if (room) {
-          t.park(w);
-          s = PARKED;
-        } else {
-          waitingForRoom.add(w);
-          s = PARKED_FOR_ROOM;
+        ParkedWrites.resumeAll(r);
+    }
+
+    /** Resumes the writes waiting for dirty room (the device's dirty bytes went down). */
+    void wakeForDirtyRoom() {
+        WriteBackWrite r;
+        lock.lock();
+        try {
+            r = waitingForRoom.takeAll();
+        } finally {
+            lock.unlock();
         }
-      }
-    } finally {
-      lock.unlock();
+        ParkedWrites.resumeAll(r);
     }
-    ParkedWrites.resumeAll(others);
-    return s;
-  }
 
-  /**
-   * Installs the copy in slot s as the block's dirty current version if {@code base} still is that version
-   * ({@code baseVersion}, unchanged); else drops the copy (the caller retries the block). Unpins both; true when
-   * installed.
-   */
-  boolean installCopy(int s, long block, int base, int baseVersion) {
-    lock.lock();
-    try {
-      boolean current = t.lookup(block) == base && t.version(base) == baseVersion;
-      if (current) {
-        t.install(s, block, true);
-        t.unpin(s);
-      } else {
-        t.abandon(s);
-      }
-      t.unpin(base);
-      return current;
-    } finally {
-      unlockAndWake();
+    // ---- the pool, diagnostics ----
+
+    /**
+     * Gives up to {@code wanted} blocks of memory back to the pool: free slots' first, then the least recently used
+     * clean blocks' (evicted). Pinned, filling and dirty blocks stay. Returns how many were given.
+     */
+    int giveBack(int wanted) {
+        lock.lock();
+        try {
+            return t.giveBack(wanted);
+        } finally {
+            lock.unlock();
+        }
     }
-  }
 
-  // ---- write-back batches ----
-
-  /** Whether the block is cached here dirty (not yet on the backing device). */
-  boolean isDirty(long block) {
-    lock.lock();
-    try {
-      int s = t.lookup(block);
-      return s >= 0 && t.isDirty(s);
-    } finally {
-      lock.unlock();
+    /** Slots pinned now (by reads in flight, buffers served in place, write-backs). */
+    int pinnedSlots() {
+        lock.lock();
+        try {
+            return t.pinnedSlots();
+        } finally {
+            lock.unlock();
+        }
     }
-  }
 
-  /**
-   * Marks every dirty block no batch is writing yet as being written back and pins it; their {@link SlotIo}s go to
-   * {@code batch} from index {@code n}. Returns the new count.
-   */
-  int startWriteback(SlotIo[] batch, int n) {
-    lock.lock();
-    try {
-      return t.startWriteback(batch, n);
-    } finally {
-      lock.unlock();
+    /** Slot states, for diagnosing a stuck request. */
+    void describe(StringBuilder sb) {
+        lock.lock();
+        try {
+            sb.append("parked=").append(t.hasParked() || !waitingForRoom.isEmpty());
+            t.describe(sb);
+        } finally {
+            lock.unlock();
+        }
     }
-  }
-
-  /** The write-back of slot s finished: clean if {@code ok}, else still dirty; unpinned. Returns its block. */
-  long writebackDone(int s, boolean ok) {
-    lock.lock();
-    try {
-      long block = t.blockOf(s);
-      t.wroteBack(s, ok);
-      return block;
-    } finally {
-      unlockAndWake();
-    }
-  }
-
-  /** Whether a dirty block not being written back has been dirty since {@code cutoff} (System.nanoTime) or before. */
-  boolean hasDirtySince(long cutoff) {
-    lock.lock();
-    try {
-      return t.hasDirtySince(cutoff);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  // ---- parked writes ----
-
-  /** Unlocks, then resumes the writes parked for a slot if one came free meanwhile. */
-  private void unlockAndWake() {
-    boolean due = t.takeWakeDue();
-    lock.unlock();
-    if (due) {
-      wakeParked();
-    }
-  }
-
-  /** Resumes the writes parked for a slot. */
-  void wakeParked() {
-    WriteBackWrite r;
-    lock.lock();
-    try {
-      r = t.takeParked();
-      t.takeWakeDue();
-    } finally {
-      lock.unlock();
-    }
-    ParkedWrites.resumeAll(r);
-  }
-
-  /** Resumes the writes waiting for dirty room (the device's dirty bytes went down). */
-  void wakeForDirtyRoom() {
-    WriteBackWrite r;
-    lock.lock();
-    try {
-      r = waitingForRoom.takeAll();
-    } finally {
-      lock.unlock();
-    }
-    ParkedWrites.resumeAll(r);
-  }
-
-  // ---- the pool, diagnostics ----
-
-  /**
-   * Gives up to {@code wanted} blocks of memory back to the pool: free slots' first, then the least recently used
-   * clean blocks' (evicted). Pinned, filling and dirty blocks stay. Returns how many were given.
-   */
-  int giveBack(int wanted) {
-    lock.lock();
-    try {
-      return t.giveBack(wanted);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Slots pinned now (by reads in flight, buffers served in place, write-backs). */
-  int pinnedSlots() {
-    lock.lock();
-    try {
-      return t.pinnedSlots();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Slot states, for diagnosing a stuck request. */
-  void describe(StringBuilder sb) {
-    lock.lock();
-    try {
-      sb.append("parked=").append(t.hasParked() || !waitingForRoom.isEmpty());
-      t.describe(sb);
-    } finally {
-      lock.unlock();
-    }
-  }
 }

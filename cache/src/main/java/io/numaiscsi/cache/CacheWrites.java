@@ -1,9 +1,9 @@
 package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.numa.NodeThread;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -11,60 +11,66 @@ import java.util.concurrent.atomic.AtomicInteger;
  * policy ({@link WriteBackWrite}, or a write-through {@link BackingRequest}), an unmap, a flush.
  */
 final class CacheWrites {
-  private final BlockDevice backing;
-  /** Null under write-through. */
-  private final WriteBackScheduler writeBacks;
-  private final RequestDispatch dispatch;
-  private final RequestPool<WriteBackWrite> writeBackWrites;
-  private final RequestPool<BackingRequest> backingRequests;
+    private final BlockDevice backing;
+    /** Null under write-through. */
+    private final WriteBackScheduler writeBacks;
 
-  CacheWrites(BlockDevice backing, CacheSpace space, FillCoordinator fills, WriteBackScheduler writeBacks,
-              RequestDispatch dispatch, AtomicInteger inflight) {
-    this.backing = backing;
-    this.writeBacks = writeBacks;
-    this.dispatch = dispatch;
-    this.writeBackWrites = new RequestPool<>(inflight, p -> new WriteBackWrite(p, space, fills, writeBacks));
-    this.backingRequests = new RequestPool<>(inflight, p -> new BackingRequest(p, backing, fills, writeBacks));
-  }
+    private final RequestDispatch dispatch;
+    private final RequestPool<WriteBackWrite> writeBackWrites;
+    private final RequestPool<BackingRequest> backingRequests;
 
-  void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
-    int length = src.readableBytes();
-    if (writeBacks != null) {
-      WriteBackWrite r = writeBackWrites.take();
-      r.offset = offset;
-      r.length = length;
-      r.buf = src;
-      r.base = src.readerIndex();
-      r.fua = fua;
-      r.done = done;
-      dispatch.dispatch(r);
-    } else {
-      BackingRequest r = backingRequests.take();
-      r.kind = BackingRequest.Kind.WRITE_THROUGH;
-      r.offset = offset;
-      r.length = length;
-      r.buf = src;
-      r.fua = fua;
-      r.done = done;
-      dispatch.dispatch(r);
+    CacheWrites(
+            BlockDevice backing,
+            CacheSpace space,
+            FillCoordinator fills,
+            WriteBackScheduler writeBacks,
+            RequestDispatch dispatch,
+            AtomicInteger inflight) {
+        this.backing = backing;
+        this.writeBacks = writeBacks;
+        this.dispatch = dispatch;
+        this.writeBackWrites = new RequestPool<>(inflight, p -> new WriteBackWrite(p, space, fills, writeBacks));
+        this.backingRequests = new RequestPool<>(inflight, p -> new BackingRequest(p, backing, fills, writeBacks));
     }
-  }
 
-  void unmap(long offset, long length, IoCompletion done) {
-    BackingRequest r = backingRequests.take();
-    r.kind = BackingRequest.Kind.UNMAP;
-    r.offset = offset;
-    r.length = length;
-    r.done = done;
-    r.servingNode = Math.max(0, NodeThread.currentNode());
-    r.start();
-  }
-
-  void flush(IoCompletion done) {
-    if (writeBacks == null) {
-      backing.flush(done);
-    } else {
-      writeBacks.flush(done);
+    void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
+        int length = src.readableBytes();
+        if (writeBacks != null) {
+            WriteBackWrite r = writeBackWrites.take();
+            r.offset = offset;
+            r.length = length;
+            r.buf = src;
+            r.base = src.readerIndex();
+            r.fua = fua;
+            r.done = done;
+            dispatch.dispatch(r);
+        } else {
+            BackingRequest r = backingRequests.take();
+            r.kind = BackingRequest.Kind.WRITE_THROUGH;
+            r.offset = offset;
+            r.length = length;
+            r.buf = src;
+            r.fua = fua;
+            r.done = done;
+            dispatch.dispatch(r);
+        }
     }
-  }
+
+    void unmap(long offset, long length, IoCompletion done) {
+        BackingRequest r = backingRequests.take();
+        r.kind = BackingRequest.Kind.UNMAP;
+        r.offset = offset;
+        r.length = length;
+        r.done = done;
+        r.servingNode = Math.max(0, NodeThread.currentNode());
+        r.start();
+    }
+
+    void flush(IoCompletion done) {
+        if (writeBacks == null) {
+            backing.flush(done);
+        } else {
+            writeBacks.flush(done);
+        }
+    }
 }

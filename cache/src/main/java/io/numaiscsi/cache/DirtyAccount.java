@@ -17,81 +17,83 @@ import java.util.concurrent.atomic.AtomicLong;
  * starts a batch or completes its writes ({@link PerThreadCounters}).
  */
 final class DirtyAccount {
-  private static final int BATCHES = 0;
-  private static final int WRITTEN_BACK = 1;
-  private final AtomicLong bytes = new AtomicLong();
-  private final int blockSize;
-  final long capacity;
-  final long softLimit;
-  final long hardLimit;
-  private final PerThreadCounters writeback = new PerThreadCounters(2);
-  /** A write waited on the hard limit since the flusher last looked. */
-  private volatile boolean throttled;
-  private volatile Runnable onSoftCrossing = () -> { };
+    private static final int BATCHES = 0;
+    private static final int WRITTEN_BACK = 1;
+    private final AtomicLong bytes = new AtomicLong();
+    private final int blockSize;
+    final long capacity;
+    final long softLimit;
+    final long hardLimit;
+    private final PerThreadCounters writeback = new PerThreadCounters(2);
+    /** A write waited on the hard limit since the flusher last looked. */
+    private volatile boolean throttled;
 
-  DirtyAccount(long capacity, double ratio, int blockSize) {
-    this.capacity = capacity;
-    this.blockSize = blockSize;
-    this.softLimit = (long) (capacity * ratio);
-    // twice the ratio, but always leaving half of the rest clean (for reads and copy-on-write), and at least one block
-    this.hardLimit = Math.max(blockSize, Math.min(2 * softLimit, (capacity + softLimit) / 2));
-  }
+    private volatile Runnable onSoftCrossing = () -> {};
 
-  /** Called (cheaply, partition lock held) when a write takes the dirty bytes above the soft limit. */
-  void onSoftCrossing(Runnable r) {
-    onSoftCrossing = r;
-  }
-
-  long bytes() {
-    return bytes.get();
-  }
-
-  void blockDirtied() {
-    long after = bytes.addAndGet(blockSize);
-    if (after > softLimit && after - blockSize <= softLimit) {
-      onSoftCrossing.run();
+    DirtyAccount(long capacity, double ratio, int blockSize) {
+        this.capacity = capacity;
+        this.blockSize = blockSize;
+        this.softLimit = (long) (capacity * ratio);
+        // twice the ratio, but always leaving half of the rest clean (for reads and copy-on-write), and at least one
+        // block
+        this.hardLimit = Math.max(blockSize, Math.min(2 * softLimit, (capacity + softLimit) / 2));
     }
-  }
 
-  void blockCleaned() {
-    bytes.addAndGet(-blockSize);
-  }
-
-  /** Whether a write may dirty one more block now; if not, the write waits and the flusher is told. */
-  boolean admitsBlock() {
-    if (hasRoomForBlock()) {
-      return true;
+    /** Called (cheaply, partition lock held) when a write takes the dirty bytes above the soft limit. */
+    void onSoftCrossing(Runnable r) {
+        onSoftCrossing = r;
     }
-    throttled = true;
-    return false;
-  }
 
-  /** Whether one more dirty block would stay within the hard limit (a check only: nothing is recorded). */
-  boolean hasRoomForBlock() {
-    return bytes.get() + blockSize <= hardLimit;
-  }
-
-  boolean takeThrottled() {
-    if (!throttled) {
-      return false;
+    long bytes() {
+        return bytes.get();
     }
-    throttled = false;
-    return true;
-  }
 
-  void batchStarted() {
-    writeback.increment(BATCHES);
-  }
+    void blockDirtied() {
+        long after = bytes.addAndGet(blockSize);
+        if (after > softLimit && after - blockSize <= softLimit) {
+            onSoftCrossing.run();
+        }
+    }
 
-  void wroteBack(int n) {
-    writeback.add(WRITTEN_BACK, n);
-  }
+    void blockCleaned() {
+        bytes.addAndGet(-blockSize);
+    }
 
-  long batches() {
-    return writeback.get(BATCHES);
-  }
+    /** Whether a write may dirty one more block now; if not, the write waits and the flusher is told. */
+    boolean admitsBlock() {
+        if (hasRoomForBlock()) {
+            return true;
+        }
+        throttled = true;
+        return false;
+    }
 
-  long writtenBackBytes() {
-    return writeback.get(WRITTEN_BACK);
-  }
+    /** Whether one more dirty block would stay within the hard limit (a check only: nothing is recorded). */
+    boolean hasRoomForBlock() {
+        return bytes.get() + blockSize <= hardLimit;
+    }
+
+    boolean takeThrottled() {
+        if (!throttled) {
+            return false;
+        }
+        throttled = false;
+        return true;
+    }
+
+    void batchStarted() {
+        writeback.increment(BATCHES);
+    }
+
+    void wroteBack(int n) {
+        writeback.add(WRITTEN_BACK, n);
+    }
+
+    long batches() {
+        return writeback.get(BATCHES);
+    }
+
+    long writtenBackBytes() {
+        return writeback.get(WRITTEN_BACK);
+    }
 }

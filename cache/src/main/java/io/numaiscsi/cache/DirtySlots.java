@@ -6,81 +6,82 @@ package io.numaiscsi.cache;
  * dirty flag flips, here. Its partition's lock held for every call.
  */
 final class DirtySlots {
-  private final boolean[] dirty;
-  /** System.nanoTime() since which the slot's block has been dirty (meaningful while dirty). */
-  private final long[] since;
-  private final boolean[] writingBack;
-  private int count;
-  private final DirtyAccount account;
+    private final boolean[] dirty;
+    /** System.nanoTime() since which the slot's block has been dirty (meaningful while dirty). */
+    private final long[] since;
 
-  DirtySlots(int slots, DirtyAccount account) {
-    dirty = new boolean[slots];
-    since = new long[slots];
-    writingBack = new boolean[slots];
-    this.account = account;
-  }
+    private final boolean[] writingBack;
+    private int count;
+    private final DirtyAccount account;
 
-  boolean is(int s) {
-    return dirty[s];
-  }
-
-  boolean writingBack(int s) {
-    return writingBack[s];
-  }
-
-  /**
-   * When a new dirty copy replacing slot {@code old} (-1: none) became dirty: a block rewritten again and again keeps
-   * its first dirty time, so it still expires; one whose older copy is being written back is dirty from now.
-   */
-  long sinceFor(int old) {
-    return old >= 0 && dirty[old] && !writingBack[old] ? since[old] : System.nanoTime();
-  }
-
-  void mark(int s, long dirtySince) {
-    if (!dirty[s]) {
-      dirty[s] = true;
-      count++;
-      account.blockDirtied();
+    DirtySlots(int slots, DirtyAccount account) {
+        dirty = new boolean[slots];
+        since = new long[slots];
+        writingBack = new boolean[slots];
+        this.account = account;
     }
-    since[s] = dirtySince;
-  }
 
-  /** The slot's data is on the backing device, or superseded. */
-  void clean(int s) {
-    if (dirty[s]) {
-      dirty[s] = false;
-      count--;
-      account.blockCleaned();
+    boolean is(int s) {
+        return dirty[s];
     }
-  }
 
-  /** Marks slot s as being written back if it is dirty and not already; true when it was marked. */
-  boolean beginWriteback(int s) {
-    if (!dirty[s] || writingBack[s]) {
-      return false;
+    boolean writingBack(int s) {
+        return writingBack[s];
     }
-    writingBack[s] = true;
-    return true;
-  }
 
-  /** The write-back of slot s finished: clean if it succeeded, else still dirty (for the next batch). */
-  void endWriteback(int s, boolean ok) {
-    writingBack[s] = false;
-    if (ok) {
-      clean(s);
+    /**
+     * When a new dirty copy replacing slot {@code old} (-1: none) became dirty: a block rewritten again and again keeps
+     * its first dirty time, so it still expires; one whose older copy is being written back is dirty from now.
+     */
+    long sinceFor(int old) {
+        return old >= 0 && dirty[old] && !writingBack[old] ? since[old] : System.nanoTime();
     }
-  }
 
-  /** Whether a dirty block not being written back has been dirty since {@code cutoff} (System.nanoTime) or before. */
-  boolean anySince(long cutoff) {
-    if (count == 0) {
-      return false;
+    void mark(int s, long dirtySince) {
+        if (!dirty[s]) {
+            dirty[s] = true;
+            count++;
+            account.blockDirtied();
+        }
+        since[s] = dirtySince;
     }
-    for (int s = 0; s < dirty.length; s++) {
-      if (dirty[s] && !writingBack[s] && since[s] - cutoff <= 0) {
+
+    /** The slot's data is on the backing device, or superseded. */
+    void clean(int s) {
+        if (dirty[s]) {
+            dirty[s] = false;
+            count--;
+            account.blockCleaned();
+        }
+    }
+
+    /** Marks slot s as being written back if it is dirty and not already; true when it was marked. */
+    boolean beginWriteback(int s) {
+        if (!dirty[s] || writingBack[s]) {
+            return false;
+        }
+        writingBack[s] = true;
         return true;
-      }
     }
-    return false;
-  }
+
+    /** The write-back of slot s finished: clean if it succeeded, else still dirty (for the next batch). */
+    void endWriteback(int s, boolean ok) {
+        writingBack[s] = false;
+        if (ok) {
+            clean(s);
+        }
+    }
+
+    /** Whether a dirty block not being written back has been dirty since {@code cutoff} (System.nanoTime) or before. */
+    boolean anySince(long cutoff) {
+        if (count == 0) {
+            return false;
+        }
+        for (int s = 0; s < dirty.length; s++) {
+            if (dirty[s] && !writingBack[s] && since[s] - cutoff <= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -10,58 +10,59 @@ import io.numaiscsi.blockdev.IoStatus;
  * told when it is ready. After a backing write or unmap, the cached copies of the range are invalidated.
  */
 final class FillCoordinator {
-  private final BlockDevice backing;
-  private final CacheSpace space;
+    private final BlockDevice backing;
+    private final CacheSpace space;
 
-  FillCoordinator(BlockDevice backing, CacheSpace space) {
-    this.backing = backing;
-    this.space = space;
-  }
-
-  /** Reads the granules recorded on the slot's {@link SlotIo} into slot {@code s}, which the caller mapped as FILLING. */
-  void issueFill(CachePartition p, int s, long block) {
-    SlotIo io = p.io(s);
-    io.writingBack = false;
-    int from = io.fillFrom * space.granule;
-    int to = Math.min(io.fillTo * space.granule, space.blockBytes(block));
-    ByteBuf view = p.view(s);
-    view.setIndex(from, from);
-    backing.read(block * space.blockSize + from, to - from, view, io);
-  }
-
-  void fillDone(SlotIo io, IoStatus st) {
-    int n = io.partition.fillDone(io.slot, st == IoStatus.OK);
-    for (int i = 0; i < n; i++) {
-      io.waiter(i).blockReady(st);
+    FillCoordinator(BlockDevice backing, CacheSpace space) {
+        this.backing = backing;
+        this.space = space;
     }
-  }
 
-  /** Wakes every parked request, for a slot or for dirty room (after a write-back batch that cleaned blocks). */
-  void wakeAllParked() {
-    for (CachePartition p : space.partitions) {
-      // each under the partition's lock: a request parked a moment ago is seen
-      p.wakeForDirtyRoom();
-      p.wakeParked();
+    /** Reads the granules recorded on the slot's {@link SlotIo} into slot {@code s}, which the caller mapped as FILLING. */
+    void issueFill(CachePartition p, int s, long block) {
+        SlotIo io = p.io(s);
+        io.writingBack = false;
+        int from = io.fillFrom * space.granule;
+        int to = Math.min(io.fillTo * space.granule, space.blockBytes(block));
+        ByteBuf view = p.view(s);
+        view.setIndex(from, from);
+        backing.read(block * space.blockSize + from, to - from, view, io);
     }
-  }
 
-  /**
-   * After a write-through write or an unmap reached the backing device: the cached copies of the range go, block by
-   * block ({@link CachePartition#invalidate}).
-   */
-  void invalidate(long offset, long length, boolean unmap) {
-    if (length == 0) {
-      return;
+    void fillDone(SlotIo io, IoStatus st) {
+        int n = io.partition.fillDone(io.slot, st == IoStatus.OK);
+        for (int i = 0; i < n; i++) {
+            io.waiter(i).blockReady(st);
+        }
     }
-    int blockSize = space.blockSize;
-    long first = offset / blockSize;
-    long last = (offset + length - 1) / blockSize;
-    for (long block = first; block <= last; block++) {
-      long blockStart = block * blockSize;
-      long start = Math.max(offset, blockStart);
-      long end = Math.min(offset + length, blockStart + blockSize);
-      boolean whole = start == blockStart && end - start == space.blockBytes(block);
-      space.partitionOf(block).invalidate(block, (int) (start - blockStart), (int) (end - blockStart), whole, unmap);
+
+    /** Wakes every parked request, for a slot or for dirty room (after a write-back batch that cleaned blocks). */
+    void wakeAllParked() {
+        for (CachePartition p : space.partitions) {
+            // each under the partition's lock: a request parked a moment ago is seen
+            p.wakeForDirtyRoom();
+            p.wakeParked();
+        }
     }
-  }
+
+    /**
+     * After a write-through write or an unmap reached the backing device: the cached copies of the range go, block by
+     * block ({@link CachePartition#invalidate}).
+     */
+    void invalidate(long offset, long length, boolean unmap) {
+        if (length == 0) {
+            return;
+        }
+        int blockSize = space.blockSize;
+        long first = offset / blockSize;
+        long last = (offset + length - 1) / blockSize;
+        for (long block = first; block <= last; block++) {
+            long blockStart = block * blockSize;
+            long start = Math.max(offset, blockStart);
+            long end = Math.min(offset + length, blockStart + blockSize);
+            boolean whole = start == blockStart && end - start == space.blockBytes(block);
+            space.partitionOf(block)
+                    .invalidate(block, (int) (start - blockStart), (int) (end - blockStart), whole, unmap);
+        }
+    }
 }

@@ -5,67 +5,67 @@ package io.numaiscsi.cache;
  * slot, no object per slot. Partition lock held for every call.
  */
 final class GranuleMap {
-  private final int wordsPerSlot;
-  private final long[] bits;
+    private final int wordsPerSlot;
+    private final long[] bits;
 
-  GranuleMap(int slots, int granulesPerBlock) {
-    this.wordsPerSlot = (granulesPerBlock + 63) >>> 6;
-    this.bits = new long[slots * wordsPerSlot];
-  }
-
-  void clear(int s) {
-    int w = s * wordsPerSlot;
-    for (int i = 0; i < wordsPerSlot; i++) {
-      bits[w + i] = 0;
+    GranuleMap(int slots, int granulesPerBlock) {
+        this.wordsPerSlot = (granulesPerBlock + 63) >>> 6;
+        this.bits = new long[slots * wordsPerSlot];
     }
-  }
 
-  /** Marks granules [from, to) of slot s not valid. */
-  void clear(int s, int from, int to) {
-    int w = s * wordsPerSlot;
-    for (int g = from; g < to; g++) {
-      bits[w + (g >>> 6)] &= ~(1L << g);
+    void clear(int s) {
+        int w = s * wordsPerSlot;
+        for (int i = 0; i < wordsPerSlot; i++) {
+            bits[w + i] = 0;
+        }
     }
-  }
 
-  /** Marks granules [from, to) of slot s valid. */
-  void mark(int s, int from, int to) {
-    int w = s * wordsPerSlot;
-    for (int g = from; g < to; g++) {
-      bits[w + (g >>> 6)] |= 1L << g;
+    /** Marks granules [from, to) of slot s not valid. */
+    void clear(int s, int from, int to) {
+        int w = s * wordsPerSlot;
+        for (int g = from; g < to; g++) {
+            bits[w + (g >>> 6)] &= ~(1L << g);
+        }
     }
-  }
 
-  /** Whether granules [from, to) of slot s are all valid. */
-  boolean covers(int s, int from, int to) {
-    int w = s * wordsPerSlot;
-    for (int g = from; g < to; g++) {
-      if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
-        return false;
-      }
+    /** Marks granules [from, to) of slot s valid. */
+    void mark(int s, int from, int to) {
+        int w = s * wordsPerSlot;
+        for (int g = from; g < to; g++) {
+            bits[w + (g >>> 6)] |= 1L << g;
+        }
     }
-    return true;
-  }
 
-  /** The first granule of [from, to) of slot s that is not valid, or {@code to} when all are. */
-  int firstInvalid(int s, int from, int to) {
-    int w = s * wordsPerSlot;
-    for (int g = from; g < to; g++) {
-      if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
-        return g;
-      }
+    /** Whether granules [from, to) of slot s are all valid. */
+    boolean covers(int s, int from, int to) {
+        int w = s * wordsPerSlot;
+        for (int g = from; g < to; g++) {
+            if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
+                return false;
+            }
+        }
+        return true;
     }
-    return to;
-  }
 
-  /** One past the last granule of [from, to) of slot s that is not valid, or {@code from} when all are. */
-  int invalidEnd(int s, int from, int to) {
-    int w = s * wordsPerSlot;
-    for (int g = to - 1; g >= from; g--) {
-      if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
-        return g + 1;
-      }
+    /** The first granule of [from, to) of slot s that is not valid, or {@code to} when all are. */
+    int firstInvalid(int s, int from, int to) {
+        int w = s * wordsPerSlot;
+        for (int g = from; g < to; g++) {
+            if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
+                return g;
+            }
+        }
+        return to;
     }
-    return from;
-  }
+
+    /** One past the last granule of [from, to) of slot s that is not valid, or {@code from} when all are. */
+    int invalidEnd(int s, int from, int to) {
+        int w = s * wordsPerSlot;
+        for (int g = to - 1; g >= from; g--) {
+            if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
+                return g + 1;
+            }
+        }
+        return from;
+    }
 }

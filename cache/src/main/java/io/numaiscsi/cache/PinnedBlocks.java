@@ -1,6 +1,5 @@
 package io.numaiscsi.cache;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 
@@ -11,29 +10,29 @@ import io.netty.buffer.CompositeByteBuf;
  * drop the cached copy.
  */
 final class PinnedBlocks extends CompositeByteBuf {
-  private final CachePartition[] partitions;
-  private final int[] slots;
-  private int count;
+    private final CachePartition[] partitions;
+    private final int[] slots;
+    private int count;
 
-  PinnedBlocks(ByteBufAllocator alloc, int blocks) {
-    super(alloc, true, Math.max(blocks, 2));
-    this.partitions = new CachePartition[blocks];
-    this.slots = new int[blocks];
-  }
-
-  /** Appends {@code length} bytes of pinned slot {@code s} from {@code inBlock}; the pin now belongs to this buffer. */
-  void add(CachePartition p, int s, int inBlock, int length) {
-    partitions[count] = p;
-    slots[count++] = s;
-    addComponent(true, p.view(s).retainedSlice(inBlock, length));
-  }
-
-  @Override
-  protected void deallocate() {
-    super.deallocate();
-    for (int i = 0; i < count; i++) {
-      partitions[i].unpin(slots[i]);
+    PinnedBlocks(ByteBufAllocator alloc, int blocks) {
+        super(alloc, true, Math.max(blocks, 2));
+        this.partitions = new CachePartition[blocks];
+        this.slots = new int[blocks];
     }
-    count = 0;
-  }
+
+    /** Appends {@code length} bytes of pinned slot {@code s} from {@code inBlock}; the pin now belongs to this buffer. */
+    void add(CachePartition p, int s, int inBlock, int length) {
+        partitions[count] = p;
+        slots[count++] = s;
+        addComponent(true, p.view(s).retainedSlice(inBlock, length));
+    }
+
+    @Override
+    protected void deallocate() {
+        super.deallocate();
+        for (int i = 0; i < count; i++) {
+            partitions[i].unpin(slots[i]);
+        }
+        count = 0;
+    }
 }

@@ -8,33 +8,35 @@ import io.numaiscsi.blockdev.IoCompletion;
  * bytes. Runs (starts) on whichever thread the front end chose.
  */
 abstract class RoutedRequest implements Runnable, RequestPool.Pooled {
-  long offset;
-  long length;
-  /** The caller's buffer: read into, or written from. */
-  ByteBuf buf;
-  IoCompletion done;
-  /** Forwarded to another node's workers (once). */
-  boolean routed;
-  int servingNode;
+    long offset;
+    long length;
+    /** The caller's buffer: read into, or written from. */
+    ByteBuf buf;
 
-  abstract void start();
+    IoCompletion done;
+    /** Forwarded to another node's workers (once). */
+    boolean routed;
 
-  @Override
-  public void run() {
-    start();
-  }
+    int servingNode;
 
-  /** Ready for the next use: nothing of the last one left. */
-  @Override
-  public void reset() {
-    buf = null;
-    done = null;
-    routed = false;
-  }
+    abstract void start();
 
-  @Override
-  public final void clear() {
-    buf = null;
-    done = null;
-  }
+    @Override
+    public void run() {
+        start();
+    }
+
+    /** Ready for the next use: nothing of the last one left. */
+    @Override
+    public void reset() {
+        buf = null;
+        done = null;
+        routed = false;
+    }
+
+    @Override
+    public final void clear() {
+        buf = null;
+        done = null;
+    }
 }

@@ -12,429 +12,421 @@ import io.netty.buffer.ByteBuf;
  * or replaced) is an orphan and goes to the free list on its last unpin.
  */
 final class SlotTable {
-  static final byte FREE = 0;
-  static final byte FILLING = 1;
-  static final byte VALID = 2;
-  /** Taken for a copy-on-write update; not in the map yet. */
-  static final byte RESERVED = 3;
-  /** Misses without an eviction, in slots, after which a partition counts as settled. */
-  static final int SETTLED_MISSES = 4;
-  /**
-   * Misses, in slots, for which the least recently used block must have gone unused before a settled partition's
-   * admission may evict it (see {@link #roomForNewBlock}).
-   */
-  static final int IDLE_MISSES = 64;
+    static final byte FREE = 0;
+    static final byte FILLING = 1;
+    static final byte VALID = 2;
+    /** Taken for a copy-on-write update; not in the map yet. */
+    static final byte RESERVED = 3;
+    /** Misses without an eviction, in slots, after which a partition counts as settled. */
+    static final int SETTLED_MISSES = 4;
+    /**
+     * Misses, in slots, for which the least recently used block must have gone unused before a settled partition's
+     * admission may evict it (see {@link #roomForNewBlock}).
+     */
+    static final int IDLE_MISSES = 64;
 
-  private final int node;
-  private final int slots;
-  private final int granule;
-  private final ByteBuf[] views;
-  private final SlotIo[] io;
-  private final LongIntMap map;
-  private final long[] blockOf;
-  private final byte[] state;
-  private final boolean[] mapped;
-  private final DirtySlots dirty;
-  private final int[] pins;
-  private final int[] version;
-  /** Valid granules per slot: a fill marks what it read, a dirty copy is wholly valid. */
-  private final GranuleMap valid;
-  private final int granulesPerBlock;
-  /** Where each slot's memory comes from, and the pool block it holds (-1: none). */
-  private final PoolShare share;
-  private final int[] poolBlock;
-  /** Free slots holding memory; spare slots hold none (their memory is in the pool or was never taken). */
-  private final int[] freeStack;
-  private int freeCount;
-  private final int[] spareStack;
-  private int spareCount;
-  private final LruList lru;
-  private final CacheCounters counters;
-  /** Requests waiting for a slot (write-back writes only). */
-  private final ParkedWrites parked = new ParkedWrites();
-  /** A slot became reusable while requests were parked: wake them after unlocking. */
-  private boolean wakeDue;
-  /** Read misses looked at in this partition, and that count at its last eviction (see {@link #settled}). */
-  private long missClock;
-  private long lastEviction;
+    private final int node;
+    private final int slots;
+    private final int granule;
+    private final SlotIo[] io;
+    private final LongIntMap map;
+    private final long[] blockOf;
+    private final byte[] state;
+    private final boolean[] mapped;
+    private final DirtySlots dirty;
+    private final int[] pins;
+    private final int[] version;
+    /** Valid granules per slot: a fill marks what it read, a dirty copy is wholly valid. */
+    private final GranuleMap valid;
 
-  /** {@code owner} is the partition whose slots these are (the slots' {@link SlotIo}s report to it). */
-  SlotTable(CachePartition owner, int node, PoolShare share, int slots, int blockSize, int granule,
-            CacheCounters counters, SlotIo.Sink slotSink, DirtyAccount dirtyAccount) {
-    this.node = node;
-    this.share = share;
-    this.slots = slots;
-    this.granule = granule;
-    this.granulesPerBlock = blockSize / granule;
-    this.valid = new GranuleMap(slots, granulesPerBlock);
-    this.counters = counters;
-    this.dirty = new DirtySlots(slots, dirtyAccount);
-    views = new ByteBuf[slots];
-    poolBlock = new int[slots];
-    io = new SlotIo[slots];
-    map = new LongIntMap(slots);
-    blockOf = new long[slots];
-    state = new byte[slots];
-    mapped = new boolean[slots];
-    pins = new int[slots];
-    version = new int[slots];
-    freeStack = new int[slots];
-    spareStack = new int[slots];
-    lru = new LruList(slots);
-    for (int s = 0; s < slots; s++) {
-      poolBlock[s] = -1;
-      io[s] = new SlotIo(slotSink, owner, s);
-      spareStack[s] = slots - 1 - s; // slot 0 handed out first
+    private final int granulesPerBlock;
+    /** Each slot's memory, from the node's pool. */
+    private final SlotMemory memory;
+    /** Free slots holding memory; spare slots hold none (their memory is in the pool or was never taken). */
+    private final int[] freeStack;
+
+    private int freeCount;
+    private final LruList lru;
+    private final CacheCounters counters;
+    /** Requests waiting for a slot (write-back writes only). */
+    private final ParkedWrites parked = new ParkedWrites();
+    /** A slot became reusable while requests were parked: wake them after unlocking. */
+    private boolean wakeDue;
+    /** Read misses looked at in this partition, and that count at its last eviction (see {@link #settled}). */
+    private long missClock;
+
+    private long lastEviction;
+
+    /** {@code owner} is the partition whose slots these are (the slots' {@link SlotIo}s report to it). */
+    SlotTable(
+            CachePartition owner,
+            int node,
+            PoolShare share,
+            int slots,
+            int blockSize,
+            int granule,
+            CacheCounters counters,
+            SlotIo.Sink slotSink,
+            DirtyAccount dirtyAccount) {
+        this.node = node;
+        this.memory = new SlotMemory(share, slots);
+        this.slots = slots;
+        this.granule = granule;
+        this.granulesPerBlock = blockSize / granule;
+        this.valid = new GranuleMap(slots, granulesPerBlock);
+        this.counters = counters;
+        this.dirty = new DirtySlots(slots, dirtyAccount);
+        io = new SlotIo[slots];
+        map = new LongIntMap(slots);
+        blockOf = new long[slots];
+        state = new byte[slots];
+        mapped = new boolean[slots];
+        pins = new int[slots];
+        version = new int[slots];
+        freeStack = new int[slots];
+        lru = new LruList(slots);
+        for (int s = 0; s < slots; s++) {
+            io[s] = new SlotIo(slotSink, owner, s);
+        }
     }
-    spareCount = slots;
-  }
 
-  int slots() {
-    return slots;
-  }
-
-  int lookup(long block) {
-    return map.get(block);
-  }
-
-  ByteBuf view(int s) {
-    return views[s];
-  }
-
-  SlotIo io(int s) {
-    return io[s];
-  }
-
-  long blockOf(int s) {
-    return blockOf[s];
-  }
-
-  int version(int s) {
-    return version[s];
-  }
-
-  byte state(int s) {
-    return state[s];
-  }
-
-  boolean isDirty(int s) {
-    return dirty.is(s);
-  }
-
-  boolean writingBack(int s) {
-    return dirty.writingBack(s);
-  }
-
-  /** Whether granules [g0, g1) of slot s are valid. */
-  boolean covers(int s, int g0, int g1) {
-    return valid.covers(s, g0, g1);
-  }
-
-  /** Whether slot s is being filled and that fill reads granules [g0, g1). */
-  boolean fillReads(int s, int g0, int g1) {
-    return state[s] == FILLING && io[s].fillCovers(g0, g1);
-  }
-
-  /** Whether slot s holds its whole block of {@code all} granules, or its fill in flight will (a write's base must). */
-  boolean holdsWhole(int s, int all) {
-    return state[s] == FILLING ? io[s].fillCovers(0, all) : dirty.is(s) || valid.covers(s, 0, all);
-  }
-
-  /** Whether no request holds slot s and it holds no data newer than the backing device (a fill may go into it). */
-  boolean idleAndClean(int s) {
-    return pins[s] == 0 && !dirty.is(s) && !dirty.writingBack(s) && state[s] == VALID;
-  }
-
-  /**
-   * Counts a read miss; true when the partition has evicted nothing for the last {@link #SETTLED_MISSES} slots' worth
-   * of misses: what it is asked for then fits, and a miss may fill without the reuse the admission otherwise asks for
-   * (a LUN that fits in the cache warms up under random reads; on one larger than it, misses evict, and the partition
-   * stays strict).
-   */
-  boolean settled() {
-    return ++missClock - lastEviction > (long) SETTLED_MISSES * slots;
-  }
-
-  /**
-   * Whether a new block can take a slot without evicting one still in use: a free slot, memory of the pool, or an LRU
-   * tail unused for {@link #IDLE_MISSES} slots' worth of misses. On a LUN several times larger than the cache, random
-   * misses reach each block held every few slots' worth of misses, so the tail is never that idle and a settled
-   * admission evicts nothing (before, one admission every {@link #SETTLED_MISSES} slots' worth of misses evicted a
-   * block for one that held a granule, turning the whole cache over every few seconds); when the working set moves,
-   * the blocks it left go idle and are replaced.
-   */
-  boolean roomForNewBlock() {
-    int tail = lru.tail();
-    return freeCount > 0 || spareCount > 0 && share.pool.freeBytes() > 0
-        || tail >= 0 && missClock - lru.usedAt(tail) > (long) IDLE_MISSES * slots;
-  }
-
-  /** A free slot, or the LRU tail evicted; -1 when every slot is pinned, filling or dirty. Pinned once. */
-  int acquire() {
-    int s;
-    if (freeCount > 0) {
-      s = freeStack[--freeCount];
-    } else if (spareCount > 0 && (s = bindSpare()) >= 0) {
-      // memory from the node's pool: nothing evicted
-    } else if (lru.tail() >= 0) {
-      s = evictTail();
-    } else {
-      return -1;
+    int slots() {
+        return slots;
     }
-    state[s] = RESERVED;
-    valid.clear(s);
-    pins[s] = 1;
-    dirty.clean(s);
-    version[s]++;
-    return s;
-  }
 
-  /** Takes the LRU tail (valid, clean, unpinned) out of the list and the map; its memory stays with the slot. */
-  private int evictTail() {
-    int s = lru.tail();
-    lru.remove(s);
-    map.remove(blockOf[s]);
-    mapped[s] = false;
-    counters.eviction(node);
-    lastEviction = missClock;
-    return s;
-  }
-
-  /** A spare slot given a block of the pool's memory, or -1 when the pool has none free. */
-  private int bindSpare() {
-    int b = share.pool.take(share);
-    if (b < 0) {
-      return -1;
+    int lookup(long block) {
+        return map.get(block);
     }
-    int s = spareStack[--spareCount];
-    poolBlock[s] = b;
-    views[s] = share.pool.view(b);
-    return s;
-  }
 
-  /**
-   * Gives up to {@code wanted} blocks of memory back to the pool: free slots' first, then the least recently used
-   * clean blocks' (evicted). Pinned, filling and dirty blocks stay. Returns how many were given.
-   */
-  int giveBack(int wanted) {
-    int given = 0;
-    while (given < wanted && freeCount > 0) {
-      unbind(freeStack[--freeCount]);
-      given++;
+    ByteBuf view(int s) {
+        return memory.view(s);
     }
-    while (given < wanted && lru.tail() >= 0) {
-      int s = evictTail();
-      state[s] = FREE;
-      valid.clear(s);
-      version[s]++;
-      unbind(s);
-      given++;
+
+    SlotIo io(int s) {
+        return io[s];
     }
-    return given;
-  }
 
-  private void unbind(int s) {
-    share.pool.give(share, poolBlock[s]);
-    poolBlock[s] = -1;
-    views[s] = null;
-    spareStack[spareCount++] = s;
-  }
-
-  /** Maps a freshly acquired slot as FILLING granules [from, to) of {@code block}; the caller holds its pin. */
-  void startFill(int s, long block, int from, int to) {
-    blockOf[s] = block;
-    mapped[s] = true;
-    map.put(block, s);
-    startSubFill(s, from, to);
-  }
-
-  /** A slot already mapped gets granules [from, to) filled; the caller holds its pin (and no one else does). */
-  void startSubFill(int s, int from, int to) {
-    state[s] = FILLING;
-    io[s].fillFrom = from;
-    io[s].fillTo = to;
-  }
-
-  /** A mapped slot gets every granule of its first {@code all} that is not valid filled, in one read. */
-  void startFillOfMissing(int s, int all) {
-    startSubFill(s, valid.firstInvalid(s, 0, all), valid.invalidEnd(s, 0, all));
-  }
-
-  /** The fill of slot s finished: what it read is valid, or, failed, the slot leaves the map. */
-  void filled(int s, boolean ok) {
-    state[s] = VALID;
-    if (ok) {
-      valid.mark(s, io[s].fillFrom, io[s].fillTo);
-    } else {
-      unmapSlot(s);
+    long blockOf(int s) {
+        return blockOf[s];
     }
-  }
 
-  /** Bytes [from, to) of slot s are no longer valid (the backing device changed under them). */
-  void forget(int s, int from, int to) {
-    valid.clear(s, from / granule, (to + granule - 1) / granule);
-  }
-
-  /** Zeroes bytes [from, to) of a dirty slot in place (an unmap), as a new version of it. */
-  void zero(int s, int from, int to) {
-    views[s].setZero(from, to - from);
-    version[s]++;
-  }
-
-  /** A hit served without a pin: the slot becomes the most recently used. */
-  void used(int s) {
-    if (lru.contains(s)) {
-      lru.remove(s);
-      toLru(s);
+    int version(int s) {
+        return version[s];
     }
-  }
 
-  void pin(int s) {
-    if (pins[s]++ == 0 && lru.contains(s)) {
-      lru.remove(s);
+    byte state(int s) {
+        return state[s];
     }
-  }
 
-  /** Drops one pin; true when the slot became available for reuse (free list or LRU). */
-  boolean unpin(int s) {
-    if (--pins[s] > 0) {
-      return false;
+    boolean isDirty(int s) {
+        return dirty.is(s);
     }
-    if (pins[s] < 0) {
-      throw new IllegalStateException("unpin of unpinned slot " + s);
+
+    boolean writingBack(int s) {
+        return dirty.writingBack(s);
     }
-    if (!mapped[s]) {
-      release(s);
-      return true;
+
+    /** Whether granules [g0, g1) of slot s are valid. */
+    boolean covers(int s, int g0, int g1) {
+        return valid.covers(s, g0, g1);
     }
-    if (state[s] == VALID && !dirty.is(s)) {
-      toLru(s);
-      return true;
+
+    /** Whether slot s is being filled and that fill reads granules [g0, g1). */
+    boolean fillReads(int s, int g0, int g1) {
+        return state[s] == FILLING && io[s].fillCovers(g0, g1);
     }
-    return false;
-  }
 
-  private void toLru(int s) {
-    lru.pushHead(s, missClock);
-    wakeDue |= !parked.isEmpty();
-  }
-
-  private void release(int s) {
-    state[s] = FREE;
-    dirty.clean(s);
-    freeStack[freeCount++] = s;
-    wakeDue |= !parked.isEmpty();
-  }
-
-  /** Whether parked requests must be woken (clears the flag). */
-  boolean takeWakeDue() {
-    boolean w = wakeDue;
-    wakeDue = false;
-    return w;
-  }
-
-  /** Takes the slot out of the map; freed now if unpinned, else on its last unpin. */
-  void unmapSlot(int s) {
-    if (!mapped[s]) {
-      return;
+    /** Whether slot s holds its whole block of {@code all} granules, or its fill in flight will (a write's base must). */
+    boolean holdsWhole(int s, int all) {
+        return state[s] == FILLING ? io[s].fillCovers(0, all) : dirty.is(s) || valid.covers(s, 0, all);
     }
-    map.remove(blockOf[s]);
-    mapped[s] = false;
-    dirty.clean(s); // superseded: a batch never writes an unmapped slot back, so it is no longer dirty data
-    if (lru.contains(s)) {
-      lru.remove(s);
+
+    /** Whether no request holds slot s and it holds no data newer than the backing device (a fill may go into it). */
+    boolean idleAndClean(int s) {
+        return pins[s] == 0 && !dirty.is(s) && !dirty.writingBack(s) && state[s] == VALID;
     }
-    if (pins[s] == 0) {
-      release(s);
+
+    /**
+     * Counts a read miss; true when the partition has evicted nothing for the last {@link #SETTLED_MISSES} slots' worth
+     * of misses: what it is asked for then fits, and a miss may fill without the reuse the admission otherwise asks for
+     * (a LUN that fits in the cache warms up under random reads; on one larger than it, misses evict, and the partition
+     * stays strict).
+     */
+    boolean settled() {
+        return ++missClock - lastEviction > (long) SETTLED_MISSES * slots;
     }
-  }
 
-  /** Installs a reserved, pinned slot as the block's current version (replacing any other). */
-  void install(int s, long block, boolean isDirty) {
-    int old = map.get(block);
-    long since = isDirty ? dirty.sinceFor(old) : 0;
-    if (old >= 0) {
-      unmapSlot(old);
+    /**
+     * Whether a new block can take a slot without evicting one still in use: a free slot, memory of the pool, or an LRU
+     * tail unused for {@link #IDLE_MISSES} slots' worth of misses. On a LUN several times larger than the cache, random
+     * misses reach each block held every few slots' worth of misses, so the tail is never that idle and a settled
+     * admission evicts nothing (before, one admission every {@link #SETTLED_MISSES} slots' worth of misses evicted a
+     * block for one that held a granule, turning the whole cache over every few seconds); when the working set moves,
+     * the blocks it left go idle and are replaced.
+     */
+    boolean roomForNewBlock() {
+        int tail = lru.tail();
+        return freeCount > 0
+                || memory.canBindSpare()
+                || (tail >= 0 && missClock - lru.usedAt(tail) > (long) IDLE_MISSES * slots);
     }
-    state[s] = VALID;
-    valid.mark(s, 0, granulesPerBlock);
-    blockOf[s] = block;
-    mapped[s] = true;
-    if (isDirty) {
-      dirty.mark(s, since);
-    } else {
-      dirty.clean(s);
+
+    /** A free slot, or the LRU tail evicted; -1 when every slot is pinned, filling or dirty. Pinned once. */
+    int acquire() {
+        int s;
+        if (freeCount > 0) {
+            s = freeStack[--freeCount];
+        } else if ((s = memory.bindSpare()) >= 0) {
+            // memory from the node's pool: nothing evicted
+        } else if (lru.tail() >= 0) {
+            s = evictTail();
+        } else {
+            return -1;
+        }
+        state[s] = RESERVED;
+        valid.clear(s);
+        pins[s] = 1;
+        dirty.clean(s);
+        version[s]++;
+        return s;
     }
-    map.put(block, s);
-  }
 
-  /** Returns a reserved slot that will not be installed. */
-  void abandon(int s) {
-    pins[s] = 0;
-    release(s);
-  }
-
-  /**
-   * Marks every dirty block that no batch is writing yet as being written back and pins it; their {@link SlotIo}s go
-   * to {@code batch} from index {@code n}. Returns the new count.
-   */
-  int startWriteback(SlotIo[] batch, int n) {
-    for (int s = 0; s < slots; s++) {
-      if (mapped[s] && state[s] == VALID && dirty.beginWriteback(s)) {
-        pin(s);
-        batch[n++] = io[s];
-      }
+    /** Takes the LRU tail (valid, clean, unpinned) out of the list and the map; its memory stays with the slot. */
+    private int evictTail() {
+        int s = lru.tail();
+        lru.remove(s);
+        map.remove(blockOf[s]);
+        mapped[s] = false;
+        counters.eviction(node);
+        lastEviction = missClock;
+        return s;
     }
-    return n;
-  }
 
-  /** The write-back of slot s finished: clean if it succeeded (else still dirty, for the next batch); unpinned. */
-  void wroteBack(int s, boolean ok) {
-    dirty.endWriteback(s, ok);
-    unpin(s);
-  }
-
-  /** Whether a dirty block not being written back has been dirty since {@code cutoff} (System.nanoTime) or before. */
-  boolean hasDirtySince(long cutoff) {
-    return dirty.anySince(cutoff);
-  }
-
-  void park(WriteBackWrite r) {
-    parked.add(r);
-  }
-
-  /** Takes the whole list of requests waiting for a slot (resume it after unlocking), or null. */
-  WriteBackWrite takeParked() {
-    return parked.takeAll();
-  }
-
-  boolean hasParked() {
-    return !parked.isEmpty();
-  }
-
-  int pinnedSlots() {
-    int n = 0;
-    for (int s = 0; s < slots; s++) {
-      n += pins[s] > 0 ? 1 : 0;
+    /**
+     * Gives up to {@code wanted} blocks of memory back to the pool: free slots' first, then the least recently used
+     * clean blocks' (evicted). Pinned, filling and dirty blocks stay. Returns how many were given.
+     */
+    int giveBack(int wanted) {
+        int given = 0;
+        while (given < wanted && freeCount > 0) {
+            memory.unbind(freeStack[--freeCount]);
+            given++;
+        }
+        while (given < wanted && lru.tail() >= 0) {
+            int s = evictTail();
+            state[s] = FREE;
+            valid.clear(s);
+            version[s]++;
+            memory.unbind(s);
+            given++;
+        }
+        return given;
     }
-    return n;
-  }
 
-  /** Per slot: state, m(apped), d(irty), w(riting back), pins. */
-  void describe(StringBuilder sb) {
-    sb.append(" free=").append(freeCount).append(" lru=").append(lru.order().length).append(" slots:");
-    for (int s = 0; s < slots; s++) {
-      sb.append(' ').append(state[s]).append(mapped[s] ? "m" : "-").append(dirty.is(s) ? "d" : "")
-          .append(dirty.writingBack(s) ? "w" : "").append('/').append(pins[s]);
+    /** Maps a freshly acquired slot as FILLING granules [from, to) of {@code block}; the caller holds its pin. */
+    void startFill(int s, long block, int from, int to) {
+        blockOf[s] = block;
+        mapped[s] = true;
+        map.put(block, s);
+        startSubFill(s, from, to);
     }
-  }
 
-  /** Slots in LRU order, least recently used first (tests). */
-  int[] lruOrder() {
-    return lru.order();
-  }
+    /** A slot already mapped gets granules [from, to) filled; the caller holds its pin (and no one else does). */
+    void startSubFill(int s, int from, int to) {
+        state[s] = FILLING;
+        io[s].fillFrom = from;
+        io[s].fillTo = to;
+    }
 
-  int freeCount() {
-    return freeCount;
-  }
+    /** A mapped slot gets every granule of its first {@code all} that is not valid filled, in one read. */
+    void startFillOfMissing(int s, int all) {
+        startSubFill(s, valid.firstInvalid(s, 0, all), valid.invalidEnd(s, 0, all));
+    }
+
+    /** The fill of slot s finished: what it read is valid, or, failed, the slot leaves the map. */
+    void filled(int s, boolean ok) {
+        state[s] = VALID;
+        if (ok) {
+            valid.mark(s, io[s].fillFrom, io[s].fillTo);
+        } else {
+            unmapSlot(s);
+        }
+    }
+
+    /** Bytes [from, to) of slot s are no longer valid (the backing device changed under them). */
+    void forget(int s, int from, int to) {
+        valid.clear(s, from / granule, (to + granule - 1) / granule);
+    }
+
+    /** Zeroes bytes [from, to) of a dirty slot in place (an unmap), as a new version of it. */
+    void zero(int s, int from, int to) {
+        memory.view(s).setZero(from, to - from);
+        version[s]++;
+    }
+
+    /** A hit served without a pin: the slot becomes the most recently used. */
+    void used(int s) {
+        if (lru.contains(s)) {
+            lru.remove(s);
+            toLru(s);
+        }
+    }
+
+    void pin(int s) {
+        if (pins[s]++ == 0 && lru.contains(s)) {
+            lru.remove(s);
+        }
+    }
+
+    /** Drops one pin; true when the slot became available for reuse (free list or LRU). */
+    boolean unpin(int s) {
+        if (--pins[s] > 0) {
+            return false;
+        }
+        if (pins[s] < 0) {
+            throw new IllegalStateException("unpin of unpinned slot " + s);
+        }
+        if (!mapped[s]) {
+            release(s);
+            return true;
+        }
+        if (state[s] == VALID && !dirty.is(s)) {
+            toLru(s);
+            return true;
+        }
+        return false;
+    }
+
+    private void toLru(int s) {
+        lru.pushHead(s, missClock);
+        wakeDue |= !parked.isEmpty();
+    }
+
+    private void release(int s) {
+        state[s] = FREE;
+        dirty.clean(s);
+        freeStack[freeCount++] = s;
+        wakeDue |= !parked.isEmpty();
+    }
+
+    /** Whether parked requests must be woken (clears the flag). */
+    boolean takeWakeDue() {
+        boolean w = wakeDue;
+        wakeDue = false;
+        return w;
+    }
+
+    /** Takes the slot out of the map; freed now if unpinned, else on its last unpin. */
+    void unmapSlot(int s) {
+        if (!mapped[s]) {
+            return;
+        }
+        map.remove(blockOf[s]);
+        mapped[s] = false;
+        dirty.clean(s); // superseded: a batch never writes an unmapped slot back, so it is no longer dirty data
+        if (lru.contains(s)) {
+            lru.remove(s);
+        }
+        if (pins[s] == 0) {
+            release(s);
+        }
+    }
+
+    /** Installs a reserved, pinned slot as the block's current version (replacing any other). */
+    void install(int s, long block, boolean isDirty) {
+        int old = map.get(block);
+        long since = isDirty ? dirty.sinceFor(old) : 0;
+        if (old >= 0) {
+            unmapSlot(old);
+        }
+        state[s] = VALID;
+        valid.mark(s, 0, granulesPerBlock);
+        blockOf[s] = block;
+        mapped[s] = true;
+        if (isDirty) {
+            dirty.mark(s, since);
+        } else {
+            dirty.clean(s);
+        }
+        map.put(block, s);
+    }
+
+    /** Returns a reserved slot that will not be installed. */
+    void abandon(int s) {
+        pins[s] = 0;
+        release(s);
+    }
+
+    /**
+     * Marks every dirty block that no batch is writing yet as being written back and pins it; their {@link SlotIo}s go
+     * to {@code batch} from index {@code n}. Returns the new count.
+     */
+    int startWriteback(SlotIo[] batch, int n) {
+        for (int s = 0; s < slots; s++) {
+            if (mapped[s] && state[s] == VALID && dirty.beginWriteback(s)) {
+                pin(s);
+                batch[n++] = io[s];
+            }
+        }
+        return n;
+    }
+
+    /** The write-back of slot s finished: clean if it succeeded (else still dirty, for the next batch); unpinned. */
+    void wroteBack(int s, boolean ok) {
+        dirty.endWriteback(s, ok);
+        unpin(s);
+    }
+
+    /** Whether a dirty block not being written back has been dirty since {@code cutoff} (System.nanoTime) or before. */
+    boolean hasDirtySince(long cutoff) {
+        return dirty.anySince(cutoff);
+    }
+
+    void park(WriteBackWrite r) {
+        parked.add(r);
+    }
+
+    /** Takes the whole list of requests waiting for a slot (resume it after unlocking), or null. */
+    WriteBackWrite takeParked() {
+        return parked.takeAll();
+    }
+
+    boolean hasParked() {
+        return !parked.isEmpty();
+    }
+
+    int pinnedSlots() {
+        int n = 0;
+        for (int s = 0; s < slots; s++) {
+            n += pins[s] > 0 ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Per slot: state, m(apped), d(irty), w(riting back), pins. */
+    void describe(StringBuilder sb) {
+        sb.append(" free=")
+                .append(freeCount)
+                .append(" lru=")
+                .append(lru.order().length)
+                .append(" slots:");
+        for (int s = 0; s < slots; s++) {
+            sb.append(' ')
+                    .append(state[s])
+                    .append(mapped[s] ? "m" : "-")
+                    .append(dirty.is(s) ? "d" : "")
+                    .append(dirty.writingBack(s) ? "w" : "")
+                    .append('/')
+                    .append(pins[s]);
+        }
+    }
+
+    /** Slots in LRU order, least recently used first (tests). */
+    int[] lruOrder() {
+        return lru.order();
+    }
+
+    int freeCount() {
+        return freeCount;
+    }
 }

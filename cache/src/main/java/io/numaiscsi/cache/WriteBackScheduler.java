@@ -14,215 +14,223 @@ import java.util.concurrent.atomic.AtomicInteger;
  * backing device and completes them.
  */
 final class WriteBackScheduler {
-  private final BlockDevice backing;
-  private final CacheSpace space;
-  private final FillCoordinator fills;
+    private final BlockDevice backing;
+    private final CacheSpace space;
+    private final FillCoordinator fills;
 
-  private final Object serial = new Object();
-  private boolean exclusiveRunning;
-  private boolean batchWanted;
-  private final ArrayDeque<IoCompletion> flushWaiters = new ArrayDeque<>();
-  private final ArrayDeque<BackingRequest> unmapQueue = new ArrayDeque<>();
-  private final ArrayDeque<IoCompletion> batchWaiters = new ArrayDeque<>();
-  private final SlotIo[] batch;
-  private final AtomicInteger batchPending = new AtomicInteger();
-  private volatile IoStatus batchStatus = IoStatus.OK;
-  /** Whether the running batch wrote anything back; an empty batch frees no slot, so it wakes nobody. */
-  private volatile boolean batchCleaned;
-  private final BatchFlush batchFlush = new BatchFlush();
-  private final ThreadLocal<ExclusiveDriver> exclusiveDriver = ThreadLocal.withInitial(ExclusiveDriver::new);
+    private final Object serial = new Object();
+    private boolean exclusiveRunning;
+    private boolean batchWanted;
+    private final ArrayDeque<IoCompletion> flushWaiters = new ArrayDeque<>();
+    private final ArrayDeque<BackingRequest> unmapQueue = new ArrayDeque<>();
+    private final ArrayDeque<IoCompletion> batchWaiters = new ArrayDeque<>();
+    private final SlotIo[] batch;
+    private final AtomicInteger batchPending = new AtomicInteger();
+    private volatile IoStatus batchStatus = IoStatus.OK;
+    /** Whether the running batch wrote anything back; an empty batch frees no slot, so it wakes nobody. */
+    private volatile boolean batchCleaned;
 
-  WriteBackScheduler(BlockDevice backing, CacheSpace space, FillCoordinator fills) {
-    this.backing = backing;
-    this.space = space;
-    this.fills = fills;
-    this.batch = new SlotIo[space.totalSlots()];
-  }
+    private final BatchFlush batchFlush = new BatchFlush();
+    private final ThreadLocal<ExclusiveDriver> exclusiveDriver = ThreadLocal.withInitial(ExclusiveDriver::new);
 
-  /** Completes {@code done} once every block dirty now is on the backing device and flushed there. */
-  void flush(IoCompletion done) {
-    boolean kick;
-    synchronized (serial) {
-      flushWaiters.add(done);
-      kick = claimDriver();
+    WriteBackScheduler(BlockDevice backing, CacheSpace space, FillCoordinator fills) {
+        this.backing = backing;
+        this.space = space;
+        this.fills = fills;
+        this.batch = new SlotIo[space.totalSlots()];
     }
-    if (kick) {
-      runNextExclusive();
-    }
-  }
 
-  /** Runs {@code unmap} (its {@link BackingRequest#runUnmap}) when no batch is in flight; it reports {@link #exclusiveDone}. */
-  void enqueueUnmap(BackingRequest unmap) {
-    boolean kick;
-    synchronized (serial) {
-      unmapQueue.add(unmap);
-      kick = claimDriver();
-    }
-    if (kick) {
-      runNextExclusive();
-    }
-  }
-
-  /** Slot pressure: start a batch if none is running (or run one after the current step). */
-  void requestWriteback() {
-    boolean kick;
-    synchronized (serial) {
-      batchWanted = true;
-      kick = claimDriver();
-    }
-    if (kick) {
-      runNextExclusive();
-    }
-  }
-
-  /** Lock held: true when no exclusive step is running, so the caller must start the next one. */
-  private boolean claimDriver() {
-    boolean idle = !exclusiveRunning;
-    exclusiveRunning = true;
-    return idle;
-  }
-
-  /** An unmap run by {@link #enqueueUnmap} finished. */
-  void exclusiveDone() {
-    runNextExclusive();
-  }
-
-  /** Whether the cache block holding {@code offset} is dirty here (not yet on the backing device). */
-  boolean isDirty(long offset) {
-    long block = offset / space.blockSize;
-    return space.partitionOf(block).isDirty(block);
-  }
-
-  /**
-   * Runs the next exclusive step (an unmap or a write-back batch). A step that completes inline (a synchronous
-   * backing store) asks for the next one from inside itself: that request is left to the loop already running on
-   * this thread, so a long run of steps does not nest one stack frame chain per step.
-   */
-  private void runNextExclusive() {
-    ExclusiveDriver d = exclusiveDriver.get();
-    if (d.driving) {
-      d.again = true;
-      return;
-    }
-    d.driving = true;
-    try {
-      do {
-        d.again = false;
-        runOneExclusive();
-      } while (d.again);
-    } finally {
-      d.driving = false;
-    }
-  }
-
-  /** Whether this thread is inside {@link #runNextExclusive}, and whether a step asked for another meanwhile. */
-  private static final class ExclusiveDriver {
-    boolean driving;
-    boolean again;
-  }
-
-  private void runOneExclusive() {
-    BackingRequest unmap;
-    synchronized (serial) {
-      unmap = unmapQueue.poll();
-      if (unmap == null) {
-        if (flushWaiters.isEmpty() && !batchWanted) {
-          exclusiveRunning = false;
-          return;
+    /** Completes {@code done} once every block dirty now is on the backing device and flushed there. */
+    void flush(IoCompletion done) {
+        boolean kick;
+        synchronized (serial) {
+            flushWaiters.add(done);
+            kick = claimDriver();
         }
-        batchWaiters.addAll(flushWaiters);
-        flushWaiters.clear();
-        batchWanted = false;
-      }
+        if (kick) {
+            runNextExclusive();
+        }
     }
-    if (unmap != null) {
-      unmap.runUnmap();
-    } else {
-      startBatch();
-    }
-  }
 
-  private void startBatch() {
-    int n = 0;
-    for (CachePartition p : space.partitions) {
-      n = p.startWriteback(batch, n);
+    /** Runs {@code unmap} (its {@link BackingRequest#runUnmap}) when no batch is in flight; it reports {@link #exclusiveDone}. */
+    void enqueueUnmap(BackingRequest unmap) {
+        boolean kick;
+        synchronized (serial) {
+            unmapQueue.add(unmap);
+            kick = claimDriver();
+        }
+        if (kick) {
+            runNextExclusive();
+        }
     }
-    if (n > 0) {
-      space.dirty.batchStarted();
-    }
-    batchStatus = IoStatus.OK;
-    batchCleaned = n > 0;
-    batchPending.set(n + 1);
-    for (int i = 0; i < n; i++) {
-      SlotIo io = batch[i];
-      batch[i] = null;
-      CachePartition p = io.partition;
-      long block = p.blockOf(io.slot);
-      io.writingBack = true;
-      ByteBuf view = p.view(io.slot);
-      view.setIndex(0, space.blockBytes(block));
-      backing.write(block * space.blockSize, view, false, io);
-    }
-    batchArrive();
-  }
 
-  void writebackDone(SlotIo io, IoStatus st) {
-    boolean ok = st == IoStatus.OK;
-    long block = io.partition.writebackDone(io.slot, ok);
-    if (ok) {
-      space.dirty.wroteBack(space.blockBytes(block));
-    } else if (batchStatus == IoStatus.OK) {
-      batchStatus = st;
+    /** Slot pressure: start a batch if none is running (or run one after the current step). */
+    void requestWriteback() {
+        boolean kick;
+        synchronized (serial) {
+            batchWanted = true;
+            kick = claimDriver();
+        }
+        if (kick) {
+            runNextExclusive();
+        }
     }
-    batchArrive();
-  }
 
-  private void batchArrive() {
-    if (batchPending.decrementAndGet() != 0) {
-      return;
+    /** Lock held: true when no exclusive step is running, so the caller must start the next one. */
+    private boolean claimDriver() {
+        boolean idle = !exclusiveRunning;
+        exclusiveRunning = true;
+        return idle;
     }
-    boolean waiters;
-    synchronized (serial) {
-      waiters = !batchWaiters.isEmpty();
-    }
-    if (waiters) {
-      backing.flush(batchFlush);
-    } else {
-      batchFinished();
-    }
-  }
 
-  private void batchFinished() {
-    if (batchCleaned) {
-      // slots freed by the write-backs already woke their partitions; this catches parks that raced the batch
-      fills.wakeAllParked();
+    /** An unmap run by {@link #enqueueUnmap} finished. */
+    void exclusiveDone() {
+        runNextExclusive();
     }
-    runNextExclusive();
-  }
 
-  /** Completes the flush requests of a batch once the backing device has made it durable. */
-  private final class BatchFlush implements IoCompletion {
-    @Override
-    public void ioComplete(IoStatus st) {
-      IoStatus result = batchStatus != IoStatus.OK ? batchStatus : st;
-      IoCompletion[] done;
-      synchronized (serial) {
-        done = batchWaiters.toArray(new IoCompletion[0]);
-        batchWaiters.clear();
-      }
-      for (IoCompletion d : done) {
-        d.ioComplete(result);
-      }
-      batchFinished();
+    /** Whether the cache block holding {@code offset} is dirty here (not yet on the backing device). */
+    boolean isDirty(long offset) {
+        long block = offset / space.blockSize;
+        return space.partitionOf(block).isDirty(block);
     }
-  }
 
-  /** The serializer's state, for diagnosing a stuck request. */
-  void describe(StringBuilder sb) {
-    synchronized (serial) {
-      sb.append("exclusiveRunning=").append(exclusiveRunning).append(" batchWanted=").append(batchWanted)
-          .append(" flushWaiters=").append(flushWaiters.size()).append(" batchWaiters=").append(batchWaiters.size())
-          .append(" batchPending=").append(batchPending.get());
+    /**
+     * Runs the next exclusive step (an unmap or a write-back batch). A step that completes inline (a synchronous
+     * backing store) asks for the next one from inside itself: that request is left to the loop already running on
+     * this thread, so a long run of steps does not nest one stack frame chain per step.
+     */
+    private void runNextExclusive() {
+        ExclusiveDriver d = exclusiveDriver.get();
+        if (d.driving) {
+            d.again = true;
+            return;
+        }
+        d.driving = true;
+        try {
+            do {
+                d.again = false;
+                runOneExclusive();
+            } while (d.again);
+        } finally {
+            d.driving = false;
+        }
     }
-  }
+
+    /** Whether this thread is inside {@link #runNextExclusive}, and whether a step asked for another meanwhile. */
+    private static final class ExclusiveDriver {
+        boolean driving;
+        boolean again;
+    }
+
+    private void runOneExclusive() {
+        BackingRequest unmap;
+        synchronized (serial) {
+            unmap = unmapQueue.poll();
+            if (unmap == null) {
+                if (flushWaiters.isEmpty() && !batchWanted) {
+                    exclusiveRunning = false;
+                    return;
+                }
+                batchWaiters.addAll(flushWaiters);
+                flushWaiters.clear();
+                batchWanted = false;
+            }
+        }
+        if (unmap != null) {
+            unmap.runUnmap();
+        } else {
+            startBatch();
+        }
+    }
+
+    private void startBatch() {
+        int n = 0;
+        for (CachePartition p : space.partitions) {
+            n = p.startWriteback(batch, n);
+        }
+        if (n > 0) {
+            space.dirty.batchStarted();
+        }
+        batchStatus = IoStatus.OK;
+        batchCleaned = n > 0;
+        batchPending.set(n + 1);
+        for (int i = 0; i < n; i++) {
+            SlotIo io = batch[i];
+            batch[i] = null;
+            CachePartition p = io.partition;
+            long block = p.blockOf(io.slot);
+            io.writingBack = true;
+            ByteBuf view = p.view(io.slot);
+            view.setIndex(0, space.blockBytes(block));
+            backing.write(block * space.blockSize, view, false, io);
+        }
+        batchArrive();
+    }
+
+    void writebackDone(SlotIo io, IoStatus st) {
+        boolean ok = st == IoStatus.OK;
+        long block = io.partition.writebackDone(io.slot, ok);
+        if (ok) {
+            space.dirty.wroteBack(space.blockBytes(block));
+        } else if (batchStatus == IoStatus.OK) {
+            batchStatus = st;
+        }
+        batchArrive();
+    }
+
+    private void batchArrive() {
+        if (batchPending.decrementAndGet() != 0) {
+            return;
+        }
+        boolean waiters;
+        synchronized (serial) {
+            waiters = !batchWaiters.isEmpty();
+        }
+        if (waiters) {
+            backing.flush(batchFlush);
+        } else {
+            batchFinished();
+        }
+    }
+
+    private void batchFinished() {
+        if (batchCleaned) {
+            // slots freed by the write-backs already woke their partitions; this catches parks that raced the batch
+            fills.wakeAllParked();
+        }
+        runNextExclusive();
+    }
+
+    /** Completes the flush requests of a batch once the backing device has made it durable. */
+    private final class BatchFlush implements IoCompletion {
+        @Override
+        public void ioComplete(IoStatus st) {
+            IoStatus result = batchStatus != IoStatus.OK ? batchStatus : st;
+            IoCompletion[] done;
+            synchronized (serial) {
+                done = batchWaiters.toArray(new IoCompletion[0]);
+                batchWaiters.clear();
+            }
+            for (IoCompletion d : done) {
+                d.ioComplete(result);
+            }
+            batchFinished();
+        }
+    }
+
+    /** The serializer's state, for diagnosing a stuck request. */
+    void describe(StringBuilder sb) {
+        synchronized (serial) {
+            sb.append("exclusiveRunning=")
+                    .append(exclusiveRunning)
+                    .append(" batchWanted=")
+                    .append(batchWanted)
+                    .append(" flushWaiters=")
+                    .append(flushWaiters.size())
+                    .append(" batchWaiters=")
+                    .append(batchWaiters.size())
+                    .append(" batchPending=")
+                    .append(batchPending.get());
+        }
+    }
 }

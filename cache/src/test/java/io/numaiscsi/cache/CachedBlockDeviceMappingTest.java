@@ -1,16 +1,17 @@
 package io.numaiscsi.cache;
 
-import io.numaiscsi.blockdev.WritePolicy;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.WritePolicy;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
-import io.numaiscsi.blockdev.IoStatus;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -24,8 +25,12 @@ class CachedBlockDeviceMappingTest {
         RamBlockDevice ram = new RamBlockDevice(16L << 20, 512);
         NumaTopology topology = NumaTopology.detect();
         try (NodeMemory memory = NodeMemory.open(topology)) {
-            CachedBlockDevice cache = CachedBlockDevice.create(ram,
-                    new CacheParameters(4L << 20, BLOCK, 4, 4, 64 << 10, WritePolicy.WRITE_BACK), topology, memory, null);
+            CachedBlockDevice cache = CachedBlockDevice.create(
+                    ram,
+                    new CacheParameters(4L << 20, BLOCK, 4, 4, 64 << 10, WritePolicy.WRITE_BACK),
+                    topology,
+                    memory,
+                    null);
             try {
                 long offset = 5L * BLOCK;
                 assertFalse(cache.isMapped(offset), "nothing written yet");
@@ -54,11 +59,15 @@ class CachedBlockDeviceMappingTest {
         RamBlockDevice ram = new RamBlockDevice(16L << 20, 512);
         NumaTopology topology = NumaTopology.detect();
         try (NodeMemory memory = NodeMemory.open(topology)) {
-            CachedBlockDevice cache = CachedBlockDevice.create(ram,
-                    new CacheParameters(4L << 20, BLOCK, 4, 4, 64 << 10, WritePolicy.WRITE_BACK), topology, memory, null);
+            CachedBlockDevice cache = CachedBlockDevice.create(
+                    ram,
+                    new CacheParameters(4L << 20, BLOCK, 4, 4, 64 << 10, WritePolicy.WRITE_BACK),
+                    topology,
+                    memory,
+                    null);
             try {
                 byte[] data = new byte[3 * BLOCK];
-                java.util.Arrays.fill(data, (byte) 'a');
+                Arrays.fill(data, (byte) 'a');
                 CompletableFuture<IoStatus> written = new CompletableFuture<>();
                 cache.write(2L * BLOCK, Unpooled.wrappedBuffer(data), false, written::complete);
                 assertEquals(IoStatus.OK, written.get(5, TimeUnit.SECONDS));
@@ -74,7 +83,7 @@ class CachedBlockDeviceMappingTest {
                 assertFalse(ram.isMapped(4L * BLOCK), "nor is the last one");
                 assertEquals(16L << 20, cache.nextMappingChange(3L * BLOCK), "unmapped to the end");
                 CompletableFuture<IoStatus> read = new CompletableFuture<>();
-                io.netty.buffer.ByteBuf dst = Unpooled.buffer(2 * BLOCK);
+                ByteBuf dst = Unpooled.buffer(2 * BLOCK);
                 cache.read(3L * BLOCK, 2 * BLOCK, dst, read::complete);
                 assertEquals(IoStatus.OK, read.get(5, TimeUnit.SECONDS));
                 assertEquals(2 * BLOCK, dst.readableBytes());

@@ -5,18 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 class GranuleMapTest {
-  private final GranuleMap map = new GranuleMap(2, 128);
+    private final GranuleMap map = new GranuleMap(2, 128);
 
-  @Test
-  void findsTheRangeOfGranulesNotValid() {
-    map.mark(1, 0, 3);
-    map.mark(1, 70, 128);
-    assertEquals(3, map.firstInvalid(1, 0, 128));
-    assertEquals(70, map.invalidEnd(1, 0, 128));
-    assertEquals(0, map.firstInvalid(0, 0, 128), "the other slot is untouched");
-    assertEquals(128, map.invalidEnd(0, 0, 128));
-    map.mark(1, 3, 70);
-    assertEquals(128, map.firstInvalid(1, 0, 128), "all valid");
-    assertEquals(0, map.invalidEnd(1, 0, 128));
-  }
+    @Test
+    void findsTheRangeOfGranulesNotValid() {
+        map.mark(1, 0, 3);
+        map.mark(1, 70, 128);
+        assertEquals(3, map.firstInvalid(1, 0, 128));
+        assertEquals(70, map.invalidEnd(1, 0, 128));
+        assertEquals(0, map.firstInvalid(0, 0, 128), "the other slot is untouched");
+        assertEquals(128, map.invalidEnd(0, 0, 128));
+        map.mark(1, 3, 70);
+        assertEquals(128, map.firstInvalid(1, 0, 128), "all valid");
+        assertEquals(0, map.invalidEnd(1, 0, 128));
+    }
 }

@@ -15,8 +15,8 @@ import java.util.Objects;
  */
 public record AluaDefinition(int port, int group, String state, List<Peer> peers) {
     /** The access states a group may be configured in (SPC-4 5.15.2.4). */
-    public static final List<String> STATES = List.of("active-optimized", "active-non-optimized", "standby",
-            "unavailable");
+    public static final List<String> STATES =
+            List.of("active-optimized", "active-non-optimized", "standby", "unavailable");
 
     /** Another gateway's target port group: its id, state and the relative target port identifiers in it. */
     public record Peer(int group, String state, List<Integer> ports) {

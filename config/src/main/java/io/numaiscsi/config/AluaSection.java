@@ -23,8 +23,7 @@ final class AluaSection {
     private static final List<String> PEER_KEYS = List.of("group", "state", "ports");
     private static final int MAX_ID = 0xFFFF;
 
-    private AluaSection() {
-    }
+    private AluaSection() {}
 
     /** The target's ALUA, or null when it has no {@code alua:} key (a single target port, no ALUA). */
     static AluaDefinition read(Fields target) throws ConfigException {
@@ -57,8 +56,8 @@ final class AluaSection {
                     unique(ports, peerGroup, peerGroupAt, "relative target port (a peer's ports default to [group])");
                     peerPorts.add(peerGroup);
                 } else {
-                    for (Cursor portItem : portsAt.nonEmptyList("must list at least one port (leave the key out for "
-                            + "[group])")) {
+                    for (Cursor portItem :
+                            portsAt.nonEmptyList("must list at least one port (leave the key out for " + "[group])")) {
                         int peerPort = portItem.integer(1, MAX_ID);
                         unique(ports, peerPort, portItem, "relative target port");
                         peerPorts.add(peerPort);
@@ -81,8 +80,8 @@ final class AluaSection {
     private static void unique(Map<Integer, Cursor> seen, int id, Cursor at, String what) throws ConfigException {
         Cursor previous = seen.putIfAbsent(id, at);
         if (previous != null) {
-            throw at.error(what + " " + id + " is used twice (also " + previous.path() + " at line " + previous.line()
-                    + ")");
+            throw at.error(
+                    what + " " + id + " is used twice (also " + previous.path() + " at line " + previous.line() + ")");
         }
     }
 
@@ -91,13 +90,18 @@ final class AluaSection {
         if (alua == null) {
             return;
         }
-        y.open(KEY).entry("group", String.valueOf(alua.group())).entry("state", alua.state())
+        y.open(KEY)
+                .entry("group", String.valueOf(alua.group()))
+                .entry("state", alua.state())
                 .entry("port", String.valueOf(alua.port()));
         if (!alua.peers().isEmpty()) {
             y.open("peers");
             for (AluaDefinition.Peer p : alua.peers()) {
-                y.item().entry("group", String.valueOf(p.group())).entry("state", p.state())
-                        .entry("ports", p.ports().toString()).close();
+                y.item()
+                        .entry("group", String.valueOf(p.group()))
+                        .entry("state", p.state())
+                        .entry("ports", p.ports().toString())
+                        .close();
             }
             y.close();
         }

@@ -10,16 +10,23 @@ import java.util.regex.Pattern;
 final class CacheSection {
 
     static final String KEY = "cache";
-    static final List<String> KEYS = List.of("mode", "size-per-node", "block-size", "partitions-per-node",
-            "neighbours", "route-threshold", "write-policy", "zero-copy-min",
-            "dirty-ratio", "dirty-expire");
+    static final List<String> KEYS = List.of(
+            "mode",
+            "size-per-node",
+            "block-size",
+            "partitions-per-node",
+            "neighbours",
+            "route-threshold",
+            "write-policy",
+            "zero-copy-min",
+            "dirty-ratio",
+            "dirty-expire");
     static final Duration MIN_DIRTY_EXPIRE = Duration.ofMillis(100);
     static final Duration MAX_DIRTY_EXPIRE = Duration.ofHours(1);
     /** The number of a {@code dirty-ratio}, a fraction or a percentage (the writer checks its text against it too). */
     static final Pattern RATIO_NUMBER = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,6})?|\\.[0-9]{1,6}");
 
-    private CacheSection() {
-    }
+    private CacheSection() {}
 
     static CacheSettings read(Fields root) throws ConfigException {
         Fields f = root.section(KEY, KEYS);
@@ -68,7 +75,8 @@ final class CacheSection {
             policy = switch (c.text().toLowerCase(Locale.ROOT)) {
                 case "write-through" -> WritePolicy.WRITE_THROUGH;
                 case "write-back" -> WritePolicy.WRITE_BACK;
-                default -> throw c.error("\"" + c.text() + "\" is not a write policy (use write-through or write-back)");
+                default ->
+                    throw c.error("\"" + c.text() + "\" is not a write policy (use write-through or write-back)");
             };
         }
         int zeroCopyMin = d.zeroCopyMin();
@@ -96,17 +104,29 @@ final class CacheSection {
         }
         if (sizePerNode != CacheSettings.SIZE_AUTO && sizePerNode / partitions / blockSize < 2) {
             Cursor at = f.optional("size-per-node");
-            ConfigException e = at != null ? at.error(sizePerNode + " bytes give fewer than 2 blocks of " + blockSize
-                    + " per partition (" + partitions + " partitions per node)")
-                    : f.missing("size-per-node", "the default " + sizePerNode + " bytes give fewer than 2 blocks of "
-                    + blockSize + " per partition (" + partitions + " partitions per node); set size-per-node");
+            ConfigException e = at != null
+                    ? at.error(sizePerNode + " bytes give fewer than 2 blocks of " + blockSize + " per partition ("
+                            + partitions + " partitions per node)")
+                    : f.missing(
+                            "size-per-node",
+                            "the default " + sizePerNode + " bytes give fewer than 2 blocks of " + blockSize
+                                    + " per partition (" + partitions + " partitions per node); set size-per-node");
             throw e;
         }
         if (sizePerNode / partitions > Integer.MAX_VALUE - 4096) {
             throw f.optional("size-per-node").error("one partition would exceed 2 GiB; raise partitions-per-node");
         }
-        return new CacheSettings(mode, sizePerNode, blockSize, partitions, neighbours, routeThreshold, policy,
-                zeroCopyMin, dirtyRatio, dirtyExpire);
+        return new CacheSettings(
+                mode,
+                sizePerNode,
+                blockSize,
+                partitions,
+                neighbours,
+                routeThreshold,
+                policy,
+                zeroCopyMin,
+                dirtyRatio,
+                dirtyExpire);
     }
 
     /** A fraction strictly between 0 and 1 ({@code 0.2}) or a percentage strictly between 0% and 100% ({@code 20%}). */

@@ -22,19 +22,40 @@ import java.util.Objects;
  *                          write-back batch starts
  * @param dirtyExpire       write-back: a block dirty this long is written back in the background
  */
-public record CacheSettings(Mode mode, long sizePerNode, int blockSize, int partitionsPerNode, int neighbours,
-                            int routeThreshold, WritePolicy writePolicy, int zeroCopyMin, double dirtyRatio,
-                            Duration dirtyExpire) {
+public record CacheSettings(
+        Mode mode,
+        long sizePerNode,
+        int blockSize,
+        int partitionsPerNode,
+        int neighbours,
+        int routeThreshold,
+        WritePolicy writePolicy,
+        int zeroCopyMin,
+        double dirtyRatio,
+        Duration dirtyExpire) {
 
     /** How LUN data is cached. */
-    public enum Mode { OFF, PAGE_CACHE, NUMA }
+    public enum Mode {
+        OFF,
+        PAGE_CACHE,
+        NUMA
+    }
 
     public static final int ZERO_COPY_OFF = Integer.MAX_VALUE;
     /** {@code size-per-node: auto}. */
     public static final long SIZE_AUTO = 0;
 
-    public static final CacheSettings DEFAULT = new CacheSettings(Mode.NUMA, SIZE_AUTO, 512 << 10, 16, 4, 64 << 10,
-            WritePolicy.WRITE_THROUGH, 64 << 10, 0.2, Duration.ofSeconds(5));
+    public static final CacheSettings DEFAULT = new CacheSettings(
+            Mode.NUMA,
+            SIZE_AUTO,
+            512 << 10,
+            16,
+            4,
+            64 << 10,
+            WritePolicy.WRITE_THROUGH,
+            64 << 10,
+            0.2,
+            Duration.ofSeconds(5));
 
     public CacheSettings {
         Objects.requireNonNull(mode, "mode");

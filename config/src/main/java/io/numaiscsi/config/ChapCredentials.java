@@ -1,5 +1,7 @@
 package io.numaiscsi.config;
 
+import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -56,10 +58,11 @@ public final class ChapCredentials {
     /** Same names and secrets (a reload compares the credentials it runs with to those in the file). */
     @Override
     public boolean equals(Object o) {
-        return o instanceof ChapCredentials c && username.equals(c.username)
-                && java.security.MessageDigest.isEqual(secret, c.secret)
-                && java.util.Objects.equals(mutualUsername, c.mutualUsername)
-                && java.util.Arrays.equals(mutualSecret, c.mutualSecret);
+        return o instanceof ChapCredentials c
+                && username.equals(c.username)
+                && MessageDigest.isEqual(secret, c.secret)
+                && Objects.equals(mutualUsername, c.mutualUsername)
+                && Arrays.equals(mutualSecret, c.mutualSecret);
     }
 
     @Override

@@ -65,8 +65,7 @@ final class ChapSection {
         }
     }
 
-    private ChapSection() {
-    }
+    private ChapSection() {}
 
     /** The credentials under {@code key}, or null when absent. */
     static ChapCredentials read(Fields parent, String key, Secrets seen) throws ConfigException {
@@ -90,8 +89,8 @@ final class ChapSection {
             throw f.missing("mutual-username", "is required with mutual-secret");
         }
         if (mutualSecret != null && MessageDigest.isEqual(secret, mutualSecret)) {
-            throw mutualAt.error("must differ from secret: one secret may not authenticate both directions "
-                    + "(RFC 7143 12.1.3)");
+            throw mutualAt.error(
+                    "must differ from secret: one secret may not authenticate both directions " + "(RFC 7143 12.1.3)");
         }
         checkDirection(secretAt, secret, seen.targetSecrets, "a mutual-secret");
         seen.initiatorSecrets.add(new Located(secret, secretAt));
@@ -144,7 +143,8 @@ final class ChapSection {
                     + ChapCredentials.MIN_SECRET_BYTES + " (RFC 7143 12.1.3; 16 or more recommended)");
         }
         if (bytes.length > ChapCredentials.MAX_SECRET_BYTES) {
-            throw c.error("is " + bytes.length + " bytes; at most " + ChapCredentials.MAX_SECRET_BYTES + " are allowed");
+            throw c.error(
+                    "is " + bytes.length + " bytes; at most " + ChapCredentials.MAX_SECRET_BYTES + " are allowed");
         }
         if (text.chars().anyMatch(Character::isISOControl)) {
             throw c.error("contains a control character");

@@ -21,13 +21,19 @@ public final class ConfigLoader {
     /** Name of the classpath resource holding the embedded default, next to this class. */
     static final String DEFAULT_RESOURCE = "default-config.yaml";
 
-    private static final List<String> SECTIONS =
-            List.of(DaemonSection.KEY, PortalsSection.KEY, IscsiSection.KEY, TargetsSection.KEY, CacheSection.KEY,
-                    NumaSection.KEY, LimitsSection.KEY, InitiatorsSection.DISCOVERY_KEY, InitiatorsSection.KEY,
-                    GroupSection.KEY);
+    private static final List<String> SECTIONS = List.of(
+            DaemonSection.KEY,
+            PortalsSection.KEY,
+            IscsiSection.KEY,
+            TargetsSection.KEY,
+            CacheSection.KEY,
+            NumaSection.KEY,
+            LimitsSection.KEY,
+            InitiatorsSection.DISCOVERY_KEY,
+            InitiatorsSection.KEY,
+            GroupSection.KEY);
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /** Reads {@code file} (UTF-8) and validates it; errors name the file as given. */
     public static TargetConfig load(Path file) throws ConfigException {
@@ -40,8 +46,16 @@ public final class ConfigLoader {
         } catch (CharacterCodingException e) {
             throw new ConfigException(source, 0, 0, "", "is not UTF-8 text", e);
         } catch (IOException e) {
-            throw new ConfigException(source, 0, 0, "", "cannot be read: " + (e instanceof AccessDeniedException
-                    ? "permission denied (run as a user who may read it)" : e.getMessage()), e);
+            throw new ConfigException(
+                    source,
+                    0,
+                    0,
+                    "",
+                    "cannot be read: "
+                            + (e instanceof AccessDeniedException
+                                    ? "permission denied (run as a user who may read it)"
+                                    : e.getMessage()),
+                    e);
         }
         return parse(text, source);
     }
@@ -61,8 +75,9 @@ public final class ConfigLoader {
         if (group == null) {
             targets = TargetsSection.read(top, daemon.dataDir(), secrets);
         } else if (top.optional(TargetsSection.KEY) != null) {
-            throw top.optional(TargetsSection.KEY).error("are the gateway group's (group: " + group.name()
-                    + "): a member's file has none; manage them with numa-iscsi-admin on any member");
+            throw top.optional(TargetsSection.KEY)
+                    .error("are the gateway group's (group: " + group.name()
+                            + "): a member's file has none; manage them with numa-iscsi-admin on any member");
         } else {
             targets = List.of();
         }
@@ -80,8 +95,8 @@ public final class ConfigLoader {
      */
     public static LunDefinition parseLun(String text, String sourceName, TargetConfig config, TargetDefinition target)
             throws ConfigException {
-        return LunSection.readOne(entry(text, sourceName), config.daemon().dataDir(), target, config.targets(),
-                config.group() != null);
+        return LunSection.readOne(
+                entry(text, sourceName), config.daemon().dataDir(), target, config.targets(), config.group() != null);
     }
 
     /**
@@ -98,10 +113,9 @@ public final class ConfigLoader {
      * New settings ({@code alias, allow, allow-networks, chap}; absent keys take the file's defaults) for the running
      * {@code target} of {@code config}; its LUNs stay.
      */
-    public static TargetDefinition parseTargetSettings(String text, String sourceName, TargetConfig config,
-                                                       TargetDefinition target) throws ConfigException {
-        return TargetsSection.readSettings(entry(text, sourceName), target,
-                config);
+    public static TargetDefinition parseTargetSettings(
+            String text, String sourceName, TargetConfig config, TargetDefinition target) throws ConfigException {
+        return TargetsSection.readSettings(entry(text, sourceName), target, config);
     }
 
     /**
@@ -131,9 +145,10 @@ public final class ConfigLoader {
         Fields f = entry(text, sourceName).fields(InitiatorsSection.KEYS);
         String name = f.required("name").text();
         List<InitiatorDefinition> others = config.initiators().stream()
-                .filter(i -> !i.name().equalsIgnoreCase(name)).toList();
-        return InitiatorsSection.readOne(f, ChapSection.Secrets.of(config.withChap(config.discoveryChap(), others),
-                null));
+                .filter(i -> !i.name().equalsIgnoreCase(name))
+                .toList();
+        return InitiatorsSection.readOne(
+                f, ChapSection.Secrets.of(config.withChap(config.discoveryChap(), others), null));
     }
 
     /**

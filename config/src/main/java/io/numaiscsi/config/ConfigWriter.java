@@ -2,7 +2,6 @@ package io.numaiscsi.config;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -26,13 +25,18 @@ public final class ConfigWriter {
             "Keys left out take their defaults; config/README.md describes every key.");
 
     /** Each section as a file that leaves it out reads it: the defaults, from the readers themselves. */
-    private record Defaults(DaemonSettings daemon, IscsiSettings iscsi, LimitsSettings limits, CacheSettings cache,
-                            NumaSettings numa) {
+    private record Defaults(
+            DaemonSettings daemon, IscsiSettings iscsi, LimitsSettings limits, CacheSettings cache, NumaSettings numa) {
         static Defaults read() {
             try {
-                Fields none = Cursor.root("defaults", new Node.Mapping(List.of(), 1, 1)).fields(List.of());
-                return new Defaults(DaemonSection.read(none), IscsiSection.read(none), LimitsSection.read(none),
-                        CacheSection.read(none), NumaSection.read(none));
+                Fields none = Cursor.root("defaults", new Node.Mapping(List.of(), 1, 1))
+                        .fields(List.of());
+                return new Defaults(
+                        DaemonSection.read(none),
+                        IscsiSection.read(none),
+                        LimitsSection.read(none),
+                        CacheSection.read(none),
+                        NumaSection.read(none));
             } catch (ConfigException e) {
                 throw new IllegalStateException("a section's defaults do not validate", e);
             }
@@ -41,8 +45,7 @@ public final class ConfigWriter {
 
     private static final Defaults DEFAULTS = Defaults.read();
 
-    private ConfigWriter() {
-    }
+    private ConfigWriter() {}
 
     /**
      * The YAML text of {@code config}. A configuration the loader would refuse (a target without LUNs) is written
@@ -111,7 +114,11 @@ public final class ConfigWriter {
     private static void iscsi(IscsiSettings s, YamlText y) {
         IscsiSettings d = DEFAULTS.iscsi();
         Map<String, String> keys = new LinkedHashMap<>();
-        put(keys, "max-recv-data-segment-length", s.maxRecvDataSegmentLength(), d.maxRecvDataSegmentLength(),
+        put(
+                keys,
+                "max-recv-data-segment-length",
+                s.maxRecvDataSegmentLength(),
+                d.maxRecvDataSegmentLength(),
                 String::valueOf);
         put(keys, "max-burst-length", s.maxBurstLength(), d.maxBurstLength(), String::valueOf);
         put(keys, "first-burst-length", s.firstBurstLength(), d.firstBurstLength(), String::valueOf);
@@ -132,7 +139,11 @@ public final class ConfigWriter {
         LimitsSettings d = DEFAULTS.limits();
         Map<String, String> keys = new LinkedHashMap<>();
         put(keys, "max-sessions", s.maxSessions(), d.maxSessions(), String::valueOf);
-        put(keys, "max-sessions-per-initiator", s.maxSessionsPerInitiator(), d.maxSessionsPerInitiator(),
+        put(
+                keys,
+                "max-sessions-per-initiator",
+                s.maxSessionsPerInitiator(),
+                d.maxSessionsPerInitiator(),
                 String::valueOf);
         put(keys, "write-buffer-per-session", s.writeBufferPerSession(), d.writeBufferPerSession(), Sizes::format);
         put(keys, "max-logins", s.maxLogins(), d.maxLogins(), String::valueOf);
@@ -149,14 +160,22 @@ public final class ConfigWriter {
         CacheSettings d = DEFAULTS.cache();
         Map<String, String> keys = new LinkedHashMap<>();
         put(keys, "mode", s.mode(), d.mode(), ConfigWriter::name);
-        put(keys, "size-per-node", s.sizePerNode(), d.sizePerNode(),
+        put(
+                keys,
+                "size-per-node",
+                s.sizePerNode(),
+                d.sizePerNode(),
                 size -> size == CacheSettings.SIZE_AUTO ? "auto" : Sizes.format(size));
         put(keys, "block-size", (long) s.blockSize(), (long) d.blockSize(), Sizes::format);
         put(keys, "partitions-per-node", s.partitionsPerNode(), d.partitionsPerNode(), String::valueOf);
         put(keys, "neighbours", s.neighbours(), d.neighbours(), String::valueOf);
         put(keys, "route-threshold", (long) s.routeThreshold(), (long) d.routeThreshold(), Sizes::format);
         put(keys, "write-policy", s.writePolicy(), d.writePolicy(), ConfigWriter::name);
-        put(keys, "zero-copy-min", s.zeroCopyMin(), d.zeroCopyMin(),
+        put(
+                keys,
+                "zero-copy-min",
+                s.zeroCopyMin(),
+                d.zeroCopyMin(),
                 min -> min == CacheSettings.ZERO_COPY_OFF ? "off" : Sizes.format(min));
         put(keys, "dirty-ratio", s.dirtyRatio(), d.dirtyRatio(), ConfigWriter::ratio);
         put(keys, "dirty-expire", s.dirtyExpire(), d.dirtyExpire(), ConfigWriter::duration);
@@ -192,7 +211,8 @@ public final class ConfigWriter {
         if (chap == null) {
             return;
         }
-        y.open(key).entry("username", YamlText.scalar(chap.username()))
+        y.open(key)
+                .entry("username", YamlText.scalar(chap.username()))
                 .entry("secret", YamlText.scalar(codec.encode(chap.secret())));
         if (chap.mutual()) {
             y.entry("mutual-username", YamlText.scalar(chap.mutualUsername()))
@@ -213,7 +233,10 @@ public final class ConfigWriter {
                 y.entry("alias", YamlText.scalar(t.alias()));
             }
             list("allow", t.allowedInitiators(), y);
-            list("allow-networks", t.allowNetworks().stream().map(NetworkRange::toString).toList(), y);
+            list(
+                    "allow-networks",
+                    t.allowNetworks().stream().map(NetworkRange::toString).toList(),
+                    y);
             chap("chap", t.chap(), codec, y);
             AluaSection.write(t.alua(), y);
             SharedReservationsSection.write(t.sharedReservations(), y);
@@ -313,7 +336,9 @@ public final class ConfigWriter {
 
     /** A path under the data directory relative to it, as the embedded default writes {@code lun0.img}. */
     static String path(Path path, Path dataDir) {
-        return path.startsWith(dataDir) && !path.equals(dataDir) ? dataDir.relativize(path).toString() : path.toString();
+        return path.startsWith(dataDir) && !path.equals(dataDir)
+                ? dataDir.relativize(path).toString()
+                : path.toString();
     }
 
     /** An enum constant as the file spells it: {@code PAGE_CACHE} is {@code page-cache}. */
@@ -334,8 +359,11 @@ public final class ConfigWriter {
         if (CacheSection.RATIO_NUMBER.matcher(fraction).matches() && Double.parseDouble(fraction) == r) {
             return fraction;
         }
-        String percent = BigDecimal.valueOf(r).movePointRight(2).setScale(6, RoundingMode.HALF_EVEN)
-                .stripTrailingZeros().toPlainString();
+        String percent = BigDecimal.valueOf(r)
+                .movePointRight(2)
+                .setScale(6, RoundingMode.HALF_EVEN)
+                .stripTrailingZeros()
+                .toPlainString();
         return Double.parseDouble(percent) / 100 == r ? percent + "%" : fraction;
     }
 }

@@ -2,20 +2,28 @@ package io.numaiscsi.config;
 
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /** The {@code daemon:} section. */
 final class DaemonSection {
 
     static final String KEY = "daemon";
-    static final List<String> KEYS = List.of("data-dir", "io-threads", "event-model", "secret-file-check",
-            "backing-io", "log-level", "tcp-transport", "event-spin");
+    static final List<String> KEYS = List.of(
+            "data-dir",
+            "io-threads",
+            "event-model",
+            "secret-file-check",
+            "backing-io",
+            "log-level",
+            "tcp-transport",
+            "event-spin");
     static final int DEFAULT_IO_THREADS = 4;
 
-    private DaemonSection() {
-    }
+    private DaemonSection() {}
 
     static DaemonSettings read(Fields root) throws ConfigException {
         Fields f = root.section(KEY, KEYS);
@@ -31,7 +39,7 @@ final class DaemonSection {
         DaemonSettings.EventModel model = DaemonSettings.EventModel.PER_LUN;
         Cursor m = f.optional("event-model");
         if (m != null) {
-            model = switch (m.text().toLowerCase(java.util.Locale.ROOT)) {
+            model = switch (m.text().toLowerCase(Locale.ROOT)) {
                 case "per-lun" -> DaemonSettings.EventModel.PER_LUN;
                 case "centralized" -> DaemonSettings.EventModel.CENTRALIZED;
                 default -> throw m.error("\"" + m.text() + "\" is not an event model (use per-lun or centralized)");
@@ -40,17 +48,25 @@ final class DaemonSection {
         DaemonSettings.SecretFileCheck secretFileCheck = DaemonSettings.SecretFileCheck.WARN;
         Cursor s = f.optional("secret-file-check");
         if (s != null) {
-            secretFileCheck = switch (s.text().toLowerCase(java.util.Locale.ROOT)) {
+            secretFileCheck = switch (s.text().toLowerCase(Locale.ROOT)) {
                 case "warn" -> DaemonSettings.SecretFileCheck.WARN;
                 case "refuse" -> DaemonSettings.SecretFileCheck.REFUSE;
                 default -> throw s.error("\"" + s.text() + "\" is not a secret-file-check (use warn or refuse)");
             };
         }
         Cursor spin = f.optional("event-spin");
-        java.time.Duration eventSpin = spin == null ? DaemonSettings.DEFAULT_EVENT_SPIN
-                : spin.duration(java.time.Duration.ofNanos(1000), DaemonSettings.MAX_EVENT_SPIN, true);
-        return new DaemonSettings(dataDir.normalize(), ioThreads, model, secretFileCheck, backingIo(f), logLevel(f),
-                tcpTransport(f), eventSpin);
+        Duration eventSpin = spin == null
+                ? DaemonSettings.DEFAULT_EVENT_SPIN
+                : spin.duration(Duration.ofNanos(1000), DaemonSettings.MAX_EVENT_SPIN, true);
+        return new DaemonSettings(
+                dataDir.normalize(),
+                ioThreads,
+                model,
+                secretFileCheck,
+                backingIo(f),
+                logLevel(f),
+                tcpTransport(f),
+                eventSpin);
     }
 
     private static String logLevel(Fields f) throws ConfigException {
@@ -58,7 +74,7 @@ final class DaemonSection {
         if (c == null) {
             return null;
         }
-        String level = c.text().toLowerCase(java.util.Locale.ROOT);
+        String level = c.text().toLowerCase(Locale.ROOT);
         if (!DaemonSettings.LOG_LEVELS.contains(level)) {
             throw c.error("\"" + c.text() + "\" is not a log level (use error, warn, info, debug or trace)");
         }
@@ -66,12 +82,20 @@ final class DaemonSection {
     }
 
     private static DaemonSettings.TcpTransport tcpTransport(Fields f) throws ConfigException {
-        return choice(f, "tcp-transport", DaemonSettings.TcpTransport.values(),
-                DaemonSettings.TcpTransport::configName, DaemonSettings.TcpTransport.EPOLL);
+        return choice(
+                f,
+                "tcp-transport",
+                DaemonSettings.TcpTransport.values(),
+                DaemonSettings.TcpTransport::configName,
+                DaemonSettings.TcpTransport.EPOLL);
     }
 
     private static DaemonSettings.BackingIo backingIo(Fields f) throws ConfigException {
-        return choice(f, "backing-io", DaemonSettings.BackingIo.values(), DaemonSettings.BackingIo::configName,
+        return choice(
+                f,
+                "backing-io",
+                DaemonSettings.BackingIo.values(),
+                DaemonSettings.BackingIo::configName,
                 DaemonSettings.BackingIo.AUTO);
     }
 
@@ -90,8 +114,8 @@ final class DaemonSection {
             names.add(spelling.apply(v));
         }
         String last = names.remove(names.size() - 1);
-        throw c.error("\"" + c.text() + "\" is not a " + key + " (use " + String.join(", ", names) + " or " + last
-                + ")");
+        throw c.error(
+                "\"" + c.text() + "\" is not a " + key + " (use " + String.join(", ", names) + " or " + last + ")");
     }
 
     /** A file-system path as written (not resolved). */

@@ -2,6 +2,7 @@ package io.numaiscsi.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,8 +19,15 @@ import java.util.Objects;
  * @param eventSpin  {@code daemon.event-spin}: how long an epoll event thread polls without blocking after it ran out
  *                   of work, while its waits have been that short ({@link #DEFAULT_EVENT_SPIN}; 0: it blocks at once)
  */
-public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
-                             BackingIo backingIo, String logLevel, TcpTransport tcpTransport, Duration eventSpin) {
+public record DaemonSettings(
+        Path dataDir,
+        int ioThreads,
+        EventModel eventModel,
+        SecretFileCheck secretFileCheck,
+        BackingIo backingIo,
+        String logLevel,
+        TcpTransport tcpTransport,
+        Duration eventSpin) {
 
     /** {@code daemon.event-spin} when the file has none. */
     public static final Duration DEFAULT_EVENT_SPIN = Duration.ofNanos(50_000);
@@ -28,20 +36,28 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
     public static final Duration MAX_EVENT_SPIN = Duration.ofMillis(1);
 
     /** The values {@code daemon.log-level} and {@code --log-level} take. */
-    public static final java.util.List<String> LOG_LEVELS = java.util.List.of("error", "warn", "info", "debug", "trace");
+    public static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
 
     /** PER_LUN: an event thread per LUN (the default). CENTRALIZED: one thread for everything, as tgtd. */
-    public enum EventModel { PER_LUN, CENTRALIZED }
+    public enum EventModel {
+        PER_LUN,
+        CENTRALIZED
+    }
 
     /** WARN: a warning in the log (the default). REFUSE: the daemon does not start. */
-    public enum SecretFileCheck { WARN, REFUSE }
+    public enum SecretFileCheck {
+        WARN,
+        REFUSE
+    }
 
     /**
      * {@code daemon.backing-io}. AUTO (the default): io_uring when the kernel grants a ring, else THREADS. IO_URING:
      * io_uring or the daemon does not start. THREADS: blocking calls on the {@code io-threads} pool per node.
      */
     public enum BackingIo {
-        AUTO("auto"), IO_URING("io_uring"), THREADS("threads");
+        AUTO("auto"),
+        IO_URING("io_uring"),
+        THREADS("threads");
 
         private final String configName;
 
@@ -60,7 +76,9 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
      * Netty's io_uring loop, or the daemon does not start. NIO: the JDK's selector.
      */
     public enum TcpTransport {
-        EPOLL("epoll"), IO_URING("io_uring"), NIO("nio");
+        EPOLL("epoll"),
+        IO_URING("io_uring"),
+        NIO("nio");
 
         private final String configName;
 
@@ -89,13 +107,26 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
         }
     }
 
-    public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
-                          BackingIo backingIo, String logLevel) {
-        this(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, TcpTransport.EPOLL, DEFAULT_EVENT_SPIN);
+    public DaemonSettings(
+            Path dataDir,
+            int ioThreads,
+            EventModel eventModel,
+            SecretFileCheck secretFileCheck,
+            BackingIo backingIo,
+            String logLevel) {
+        this(
+                dataDir,
+                ioThreads,
+                eventModel,
+                secretFileCheck,
+                backingIo,
+                logLevel,
+                TcpTransport.EPOLL,
+                DEFAULT_EVENT_SPIN);
     }
 
-    public DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck,
-                          BackingIo backingIo) {
+    public DaemonSettings(
+            Path dataDir, int ioThreads, EventModel eventModel, SecretFileCheck secretFileCheck, BackingIo backingIo) {
         this(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, null);
     }
 
@@ -112,17 +143,17 @@ public record DaemonSettings(Path dataDir, int ioThreads, EventModel eventModel,
     }
 
     public DaemonSettings withEventModel(EventModel model) {
-        return new DaemonSettings(dataDir, ioThreads, model, secretFileCheck, backingIo, logLevel, tcpTransport,
-                eventSpin);
+        return new DaemonSettings(
+                dataDir, ioThreads, model, secretFileCheck, backingIo, logLevel, tcpTransport, eventSpin);
     }
 
     public DaemonSettings withDataDir(Path dir) {
-        return new DaemonSettings(dir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, tcpTransport,
-                eventSpin);
+        return new DaemonSettings(
+                dir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, tcpTransport, eventSpin);
     }
 
     public DaemonSettings withLogLevel(String level) {
-        return new DaemonSettings(dataDir, ioThreads, eventModel, secretFileCheck, backingIo, level, tcpTransport,
-                eventSpin);
+        return new DaemonSettings(
+                dataDir, ioThreads, eventModel, secretFileCheck, backingIo, level, tcpTransport, eventSpin);
     }
 }

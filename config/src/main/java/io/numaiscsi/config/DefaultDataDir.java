@@ -14,13 +14,14 @@ final class DefaultDataDir {
     static final Path SERVICE = Path.of("/var/lib/numa-iscsi-target");
     private static final String NAME = "numa-iscsi-target";
 
-    private DefaultDataDir() {
-    }
+    private DefaultDataDir() {}
 
     static Path forThisProcess() {
         // $HOME first, as the XDG spec says: Java's user.home is the passwd entry's, whatever $HOME holds
         Path home = absolute(System.getenv("HOME"));
-        return of(new UnixSystem().getUid() == 0, System.getenv("XDG_DATA_HOME"),
+        return of(
+                new UnixSystem().getUid() == 0,
+                System.getenv("XDG_DATA_HOME"),
                 home != null ? home.toString() : System.getProperty("user.home"));
     }
 

@@ -5,8 +5,7 @@ import java.time.Duration;
 /** Durations written as a number with a unit: {@code 50us}, {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}; {@code 0} alone. */
 final class Durations {
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /** @throws IllegalArgumentException with the administrator-facing problem */
     static Duration parse(String text) {
@@ -35,7 +34,8 @@ final class Durations {
     }
 
     private static IllegalArgumentException bad(String text) {
-        return new IllegalArgumentException("\"" + text + "\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)");
+        return new IllegalArgumentException(
+                "\"" + text + "\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)");
     }
 
     static String format(Duration d) {

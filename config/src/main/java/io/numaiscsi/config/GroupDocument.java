@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -21,14 +22,15 @@ import java.util.Objects;
  * targets: [...]
  * </pre>
  */
-public record GroupDocument(int format, String fsid, long placement, List<Member> members,
-                            List<TargetDefinition> targets) {
+public record GroupDocument(
+        int format, String fsid, long placement, List<Member> members, List<TargetDefinition> targets) {
     /** The format this version writes and reads; a newer one is refused. */
     public static final int FORMAT = 1;
     /** Members' ports are 1..this: a gateway fencing a silent peer looks its clients up under each. */
     public static final int MAX_MEMBERS = 16;
-    private static final List<String> KEYS = List.of("group-format", "fsid", "placement", "members",
-            TargetsSection.KEY);
+
+    private static final List<String> KEYS =
+            List.of("group-format", "fsid", "placement", "members", TargetsSection.KEY);
     private static final List<String> MEMBER_KEYS = List.of("name", "port");
     /** LUN paths are never read for RBD LUNs; relative ceph-conf / keyring keys are refused instead. */
     private static final Path NO_DATA_DIR = Path.of("/");
@@ -122,8 +124,9 @@ public record GroupDocument(int format, String fsid, long placement, List<Member
             }
             for (LunDefinition lun : t.luns()) {
                 if (lun.backing() != BackingType.RBD) {
-                    throw tAt.error("target " + t.name() + " LUN " + lun.id() + " is " + lun.backing().name()
-                            .toLowerCase(java.util.Locale.ROOT) + ": a gateway group serves RBD images only (every"
+                    throw tAt.error("target " + t.name() + " LUN " + lun.id() + " is "
+                            + lun.backing().name().toLowerCase(Locale.ROOT)
+                            + ": a gateway group serves RBD images only (every"
                             + " member must reach the same store)");
                 }
                 if (lun.rbd().numaCache()) {
@@ -152,7 +155,11 @@ public record GroupDocument(int format, String fsid, long placement, List<Member
         } else {
             s.append("members:\n");
             for (Member m : members) {
-                s.append("  - {name: ").append(m.name()).append(", port: ").append(m.port()).append("}\n");
+                s.append("  - {name: ")
+                        .append(m.name())
+                        .append(", port: ")
+                        .append(m.port())
+                        .append("}\n");
             }
         }
         s.append(ConfigWriter.writeTargets(targets, NO_DATA_DIR, codec));

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Which member of a gateway group owns (is active/optimized for) each LUN: a new LUN goes to the member owning the
@@ -20,14 +21,15 @@ public final class GroupPlacement {
         }
     }
 
-    private GroupPlacement() {
-    }
+    private GroupPlacement() {}
 
     /** The member that should own one more LUN: the one owning the fewest among {@code candidates}. */
     public static String leastLoaded(GroupDocument doc, List<String> candidates) {
         Map<String, Integer> load = load(doc, candidates);
-        return candidates.stream().min(Comparator.comparing((String m) -> load.get(m))
-                .thenComparing(m -> doc.member(m).port())).orElse(null);
+        return candidates.stream()
+                .min(Comparator.comparing((String m) -> load.get(m))
+                        .thenComparing(m -> doc.member(m).port()))
+                .orElse(null);
     }
 
     /** {@code lun} owned by {@code member} from now. */
@@ -44,8 +46,8 @@ public final class GroupPlacement {
      * New owners for the LUNs whose owner is not up: the member serving one now where that member is up (an initiator
      * moved it there already), else the member owning the fewest among {@code up}. Empty when every owner is up.
      */
-    public static Map<LunRef, String> ownersInPlaceOfDown(GroupDocument doc, List<String> up,
-                                                         Map<LunRef, String> servedBy) {
+    public static Map<LunRef, String> ownersInPlaceOfDown(
+            GroupDocument doc, List<String> up, Map<LunRef, String> servedBy) {
         Map<LunRef, String> out = new HashMap<>();
         if (up.isEmpty()) {
             return out;
@@ -66,7 +68,8 @@ public final class GroupPlacement {
 
     /** Without {@code member}; the LUNs it owned go to the others, fewest-owning first. */
     public static GroupDocument withoutMember(GroupDocument doc, String member) {
-        List<GroupDocument.Member> rest = doc.members().stream().filter(m -> !m.name().equals(member)).toList();
+        List<GroupDocument.Member> rest =
+                doc.members().stream().filter(m -> !m.name().equals(member)).toList();
         GroupDocument smaller = doc.withMembers(rest);
         List<String> names = rest.stream().map(GroupDocument.Member::name).toList();
         Map<String, Integer> load = load(smaller, names);
@@ -137,8 +140,10 @@ public final class GroupPlacement {
     }
 
     private static String fewest(Map<String, Integer> load, GroupDocument doc) {
-        return load.keySet().stream().min(Comparator.comparing((String m) -> load.get(m))
-                .thenComparing(m -> doc.member(m).port())).orElseThrow();
+        return load.keySet().stream()
+                .min(Comparator.comparing((String m) -> load.get(m))
+                        .thenComparing(m -> doc.member(m).port()))
+                .orElseThrow();
     }
 
     private static Map<String, Integer> load(GroupDocument doc, List<String> members) {
@@ -154,8 +159,7 @@ public final class GroupPlacement {
     }
 
     /** The targets with the owners {@code newOwner} gives (null: unchanged). */
-    private static List<TargetDefinition> withOwners(GroupDocument doc,
-                                                     java.util.function.Function<LunRef, String> newOwner) {
+    private static List<TargetDefinition> withOwners(GroupDocument doc, Function<LunRef, String> newOwner) {
         List<TargetDefinition> targets = new ArrayList<>();
         for (TargetDefinition t : doc.targets()) {
             List<LunDefinition> luns = new ArrayList<>();

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -95,7 +96,7 @@ public final class GroupSecretCodec implements SecretCodec {
             Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
             c.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, in, 0, NONCE_BYTES));
             return c.doFinal(in, NONCE_BYTES, in.length - NONCE_BYTES);
-        } catch (javax.crypto.AEADBadTagException e) {
+        } catch (AEADBadTagException e) {
             throw new IllegalArgumentException("cannot be decrypted with this gateway's group key (is "
                     + "secret-key-file the same file on every member?)");
         } catch (GeneralSecurityException e) {

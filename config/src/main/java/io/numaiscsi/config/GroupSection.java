@@ -21,12 +21,11 @@ import java.util.List;
  */
 final class GroupSection {
     static final String KEY = "group";
-    private static final List<String> KEYS = List.of("name", "member", "pool", "ceph-conf", "rbd-user", "keyring",
-            "secret-key-file", "timeout");
+    private static final List<String> KEYS =
+            List.of("name", "member", "pool", "ceph-conf", "rbd-user", "keyring", "secret-key-file", "timeout");
     private static final String NAME = "[a-z0-9][a-z0-9-]{0,31}";
 
-    private GroupSection() {
-    }
+    private GroupSection() {}
 
     /** The settings, or null without the key. */
     static GroupSettings read(Fields top) throws ConfigException {
@@ -41,10 +40,11 @@ final class GroupSection {
         Cursor c = f.optional("secret-key-file");
         Path key = c == null ? null : CephClientKeys.absolute(c);
         c = f.optional("timeout");
-        Duration timeout = c == null ? RbdSource.DEFAULT_TIMEOUT
+        Duration timeout = c == null
+                ? RbdSource.DEFAULT_TIMEOUT
                 : c.duration(LunSection.MIN_RBD_TIMEOUT, LunSection.MAX_RBD_TIMEOUT, false);
-        return new GroupSettings(name, member, client.pool(), client.cephConf(), client.user(), client.keyring(), key,
-                timeout);
+        return new GroupSettings(
+                name, member, client.pool(), client.cephConf(), client.user(), client.keyring(), key, timeout);
     }
 
     private static String name(Cursor c) throws ConfigException {
@@ -59,8 +59,12 @@ final class GroupSection {
         if (g == null) {
             return;
         }
-        y.open(KEY).entry("name", g.name()).entry("member", g.member()).entry("pool", YamlText.scalar(g.pool()))
-                .entry("ceph-conf", YamlText.scalar(g.cephConf().toString())).entry("rbd-user", YamlText.scalar(g.user()));
+        y.open(KEY)
+                .entry("name", g.name())
+                .entry("member", g.member())
+                .entry("pool", YamlText.scalar(g.pool()))
+                .entry("ceph-conf", YamlText.scalar(g.cephConf().toString()))
+                .entry("rbd-user", YamlText.scalar(g.user()));
         if (g.keyring() != null) {
             y.entry("keyring", YamlText.scalar(g.keyring().toString()));
         }

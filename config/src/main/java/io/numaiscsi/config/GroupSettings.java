@@ -19,8 +19,15 @@ import java.util.Objects;
  *                      object; null: the group cannot hold CHAP secrets
  * @param timeout       how long a connect or an operation may wait for the cluster
  */
-public record GroupSettings(String name, String member, String pool, Path cephConf, String user, Path keyring,
-                            Path secretKeyFile, Duration timeout) {
+public record GroupSettings(
+        String name,
+        String member,
+        String pool,
+        Path cephConf,
+        String user,
+        Path keyring,
+        Path secretKeyFile,
+        Duration timeout) {
     public GroupSettings {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(member, "member");

@@ -11,8 +11,7 @@ import java.util.List;
 public final class GroupTargets {
     private static final String STANDBY = "standby";
 
-    private GroupTargets() {
-    }
+    private GroupTargets() {}
 
     /** What {@code me} serves of {@code doc}; none when it is not (or no longer) a member. */
     public static List<TargetDefinition> forMember(GroupDocument doc, GroupSettings me) {
@@ -28,8 +27,8 @@ public final class GroupTargets {
         }
         // the access states come from the images' locks; standby is what a group is in until its member holds one
         AluaDefinition alua = new AluaDefinition(self.port(), self.port(), STANDBY, peers);
-        SharedReservationsDefinition reservations = SharedReservationsDefinition.rados(me.pool(), me.cephConf(),
-                me.user(), me.keyring());
+        SharedReservationsDefinition reservations =
+                SharedReservationsDefinition.rados(me.pool(), me.cephConf(), me.user(), me.keyring());
         List<TargetDefinition> out = new ArrayList<>();
         for (TargetDefinition t : doc.targets()) {
             List<LunDefinition> luns = new ArrayList<>();
@@ -37,15 +36,31 @@ public final class GroupTargets {
                 RbdSource r = lun.rbd();
                 luns.add(lun.withRbd(r.reachedWith(me.cephConf(), me.user(), me.keyring(), r.timeout())));
             }
-            out.add(new TargetDefinition(t.name(), t.alias(), t.allowedInitiators(), luns, t.chap(),
-                    t.allowNetworks(), alua, reservations, t.lunMaps()));
+            out.add(new TargetDefinition(
+                    t.name(),
+                    t.alias(),
+                    t.allowedInitiators(),
+                    luns,
+                    t.chap(),
+                    t.allowNetworks(),
+                    alua,
+                    reservations,
+                    t.lunMaps()));
         }
         return out;
     }
 
     /** The group's form of a target a member serves: without what each member adds. */
     public static TargetDefinition shared(TargetDefinition served) {
-        return new TargetDefinition(served.name(), served.alias(), served.allowedInitiators(), served.luns(),
-                served.chap(), served.allowNetworks(), null, null, served.lunMaps());
+        return new TargetDefinition(
+                served.name(),
+                served.alias(),
+                served.allowedInitiators(),
+                served.luns(),
+                served.chap(),
+                served.allowNetworks(),
+                null,
+                null,
+                served.lunMaps());
     }
 }

@@ -13,8 +13,7 @@ final class InitiatorsSection {
     static final String DISCOVERY_KEY = "discovery-chap";
     static final List<String> KEYS = List.of("name", "chap");
 
-    private InitiatorsSection() {
-    }
+    private InitiatorsSection() {}
 
     static List<InitiatorDefinition> read(Fields root, ChapSection.Secrets secrets) throws ConfigException {
         Cursor list = root.optional(KEY);

@@ -17,8 +17,7 @@ final class IscsiNames {
     private static final String FORMS =
             "use iqn.YYYY-MM.reversed.domain[:identifier], eui. + 16 hex digits, or naa. + 16 or 32 hex digits";
 
-    private IscsiNames() {
-    }
+    private IscsiNames() {}
 
     /** The problem with {@code name}, or null when it is a valid iSCSI name. */
     static String problem(String name) {
@@ -57,7 +56,10 @@ final class IscsiNames {
             }
         }
         // iqn.YYYY-MM.
-        if (name.length() < 12 || !digits(name, 4, 8) || name.charAt(8) != '-' || !digits(name, 9, 11)
+        if (name.length() < 12
+                || !digits(name, 4, 8)
+                || name.charAt(8) != '-'
+                || !digits(name, 9, 11)
                 || name.charAt(11) != '.') {
             return "\"" + name + "\" lacks the date: write iqn.YYYY-MM.reversed.domain[:identifier]";
         }

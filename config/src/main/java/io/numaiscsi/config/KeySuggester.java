@@ -6,8 +6,7 @@ import java.util.Locale;
 /** Finds the known key an administrator most likely meant. */
 final class KeySuggester {
 
-    private KeySuggester() {
-    }
+    private KeySuggester() {}
 
     /** The closest known key, or null when none is close enough to be a plausible typo. */
     static String suggest(String unknown, Collection<String> known) {

@@ -7,30 +7,43 @@ import java.util.List;
 final class LimitsSection {
 
     static final String KEY = "limits";
-    static final List<String> KEYS = List.of("max-sessions", "max-sessions-per-initiator", "write-buffer-per-session",
-            "max-logins", "logins-per-address", "login-timeout", "login-pdu-timeout", "data-out-timeout",
-            "data-in-per-connection", "buffer-memory");
+    static final List<String> KEYS = List.of(
+            "max-sessions",
+            "max-sessions-per-initiator",
+            "write-buffer-per-session",
+            "max-logins",
+            "logins-per-address",
+            "login-timeout",
+            "login-pdu-timeout",
+            "data-out-timeout",
+            "data-in-per-connection",
+            "buffer-memory");
     /** TSIH is 16 bits, 0 reserved. */
     static final int MAX_SESSIONS = 65_535;
+
     static final long MIN_WRITE_BUFFER = 64L << 10;
     static final long MAX_WRITE_BUFFER = 64L << 30;
     static final long MIN_BUFFER_MEMORY = 16L << 20;
     static final long MAX_BUFFER_MEMORY = 1L << 40;
     static final Duration MAX_TIMEOUT = Duration.ofHours(1);
 
-    private LimitsSection() {
-    }
+    private LimitsSection() {}
 
     static LimitsSettings read(Fields root) throws ConfigException {
         Fields f = root.section(KEY, KEYS);
         LimitsSettings d = LimitsSettings.DEFAULT;
         int maxSessions = f.integer("max-sessions", 1, MAX_SESSIONS, d.maxSessions());
-        int perInitiator = f.integer("max-sessions-per-initiator", 1, MAX_SESSIONS, Math.min(d.maxSessionsPerInitiator(),
-                maxSessions));
+        int perInitiator = f.integer(
+                "max-sessions-per-initiator", 1, MAX_SESSIONS, Math.min(d.maxSessionsPerInitiator(), maxSessions));
         if (perInitiator > maxSessions) {
             throw f.optional("max-sessions-per-initiator").error(perInitiator + " exceeds max-sessions " + maxSessions);
         }
-        long writeBuffer = size(f, "write-buffer-per-session", MIN_WRITE_BUFFER, MAX_WRITE_BUFFER, "64K..64G",
+        long writeBuffer = size(
+                f,
+                "write-buffer-per-session",
+                MIN_WRITE_BUFFER,
+                MAX_WRITE_BUFFER,
+                "64K..64G",
                 d.writeBufferPerSession());
         int maxLogins = f.integer("max-logins", 1, MAX_SESSIONS, d.maxLogins());
         int perAddress = f.integer("logins-per-address", 1, MAX_SESSIONS, Math.min(d.loginsPerAddress(), maxLogins));
@@ -45,11 +58,20 @@ final class LimitsSection {
                             + Durations.format(loginTimeout));
         }
         Duration dataOutTimeout = duration(f, "data-out-timeout", d.dataOutTimeout());
-        long dataIn = size(f, "data-in-per-connection", MIN_WRITE_BUFFER, MAX_WRITE_BUFFER, "64K..64G",
-                d.dataInPerConnection());
+        long dataIn = size(
+                f, "data-in-per-connection", MIN_WRITE_BUFFER, MAX_WRITE_BUFFER, "64K..64G", d.dataInPerConnection());
         long bufferMemory = size(f, "buffer-memory", MIN_BUFFER_MEMORY, MAX_BUFFER_MEMORY, "16M..1T", d.bufferMemory());
-        return new LimitsSettings(maxSessions, perInitiator, writeBuffer, maxLogins, perAddress, loginTimeout, pduTimeout,
-                dataOutTimeout, dataIn, bufferMemory);
+        return new LimitsSettings(
+                maxSessions,
+                perInitiator,
+                writeBuffer,
+                maxLogins,
+                perAddress,
+                loginTimeout,
+                pduTimeout,
+                dataOutTimeout,
+                dataIn,
+                bufferMemory);
     }
 
     private static long size(Fields f, String key, long min, long max, String range, long fallback)

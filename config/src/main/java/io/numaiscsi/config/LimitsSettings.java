@@ -17,22 +17,44 @@ import java.time.Duration;
  * @param dataInPerConnection     bytes of reads one connection may have in execution and queued unsent
  * @param bufferMemory            bytes of read and write data buffers of all connections together
  */
-public record LimitsSettings(int maxSessions, int maxSessionsPerInitiator, long writeBufferPerSession, int maxLogins,
-                             int loginsPerAddress, Duration loginTimeout, Duration loginPduTimeout,
-                             Duration dataOutTimeout, long dataInPerConnection, long bufferMemory) {
+public record LimitsSettings(
+        int maxSessions,
+        int maxSessionsPerInitiator,
+        long writeBufferPerSession,
+        int maxLogins,
+        int loginsPerAddress,
+        Duration loginTimeout,
+        Duration loginPduTimeout,
+        Duration dataOutTimeout,
+        long dataInPerConnection,
+        long bufferMemory) {
 
     public static final LimitsSettings DEFAULT = new LimitsSettings(1024, 256, 64L << 20);
 
     public LimitsSettings {
-        if (maxSessions < 1 || maxSessionsPerInitiator < 1 || writeBufferPerSession < 1 || maxLogins < 1
-                || loginsPerAddress < 1 || dataInPerConnection < 1 || bufferMemory < 1) {
+        if (maxSessions < 1
+                || maxSessionsPerInitiator < 1
+                || writeBufferPerSession < 1
+                || maxLogins < 1
+                || loginsPerAddress < 1
+                || dataInPerConnection < 1
+                || bufferMemory < 1) {
             throw new IllegalArgumentException("limits must be positive");
         }
     }
 
     /** The session limits and write budget given, every other limit at its default. */
     public LimitsSettings(int maxSessions, int maxSessionsPerInitiator, long writeBufferPerSession) {
-        this(maxSessions, maxSessionsPerInitiator, writeBufferPerSession, 512, 128, Duration.ofSeconds(15),
-                Duration.ofSeconds(5), Duration.ofSeconds(20), 16L << 20, 1L << 30);
+        this(
+                maxSessions,
+                maxSessionsPerInitiator,
+                writeBufferPerSession,
+                512,
+                128,
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(20),
+                16L << 20,
+                1L << 30);
     }
 }

@@ -26,6 +26,7 @@ final class LocatedTreeReader {
     private String path = "";
     /** Line and key path of the last key or scalar read: a syntax error on that line belongs to that key. */
     private int lastLine;
+
     private String lastPath = "";
 
     private LocatedTreeReader(String source) {
@@ -45,7 +46,8 @@ final class LocatedTreeReader {
             }
             Node root = readValue(p, "");
             if (p.nextToken() != null) {
-                throw new ConfigException(source, line(p), "", "only one YAML document is allowed (remove the second '---')");
+                throw new ConfigException(
+                        source, line(p), "", "only one YAML document is allowed (remove the second '---')");
             }
             return root;
         } catch (JsonProcessingException e) {
@@ -70,7 +72,8 @@ final class LocatedTreeReader {
                 String keyPath = at.isEmpty() ? key : at + "." + key;
                 for (Node.Entry e : entries) {
                     if (e.key().equals(key)) {
-                        throw new ConfigException(source, keyLine, keyPath, "duplicate key (first written at line " + e.line() + ")");
+                        throw new ConfigException(
+                                source, keyLine, keyPath, "duplicate key (first written at line " + e.line() + ")");
                     }
                 }
                 path = keyPath;
@@ -91,7 +94,8 @@ final class LocatedTreeReader {
             return new Node.Sequence(List.copyOf(items), line, column);
         }
         if (p instanceof YAMLParser y && y.isCurrentAlias()) {
-            throw new ConfigException(source, line, at, "YAML aliases (*" + p.getText() + ") are not supported; write the value out");
+            throw new ConfigException(
+                    source, line, at, "YAML aliases (*" + p.getText() + ") are not supported; write the value out");
         }
         lastLine = line;
         lastPath = at;
@@ -124,7 +128,8 @@ final class LocatedTreeReader {
         if (where.startsWith("portals") && problem.contains("found ':'")) {
             problem = problem + "; quote IPv6 portals: \"[::1]:3260\"";
         }
-        return new ConfigException(source, line, column, where, "YAML syntax error at column " + column + ": " + problem, e);
+        return new ConfigException(
+                source, line, column, where, "YAML syntax error at column " + column + ": " + problem, e);
     }
 
     private static int line(JsonParser p) {

@@ -22,8 +22,18 @@ import java.util.Objects;
  *                  for none; file and RAM stores only
  * @param rbd       the RBD image of a {@code backing: rbd} LUN (whose size is the image's), else null
  */
-public record LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
-        FaultInjection faults, int physicalBlockSize, boolean readOnly, int softThreshold, RbdSource rbd) {
+public record LunDefinition(
+        int id,
+        BackingType backing,
+        Path path,
+        long sizeBytes,
+        int blockSize,
+        String serial,
+        FaultInjection faults,
+        int physicalBlockSize,
+        boolean readOnly,
+        int softThreshold,
+        RbdSource rbd) {
 
     /** {@code sizeBytes} or {@code blockSize} of a block device LUN that leaves them to the device. */
     public static final int FROM_DEVICE = 0;
@@ -39,25 +49,55 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
     }
 
     /** A LUN not on RBD. */
-    public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
-            FaultInjection faults, int physicalBlockSize, boolean readOnly, int softThreshold) {
+    public LunDefinition(
+            int id,
+            BackingType backing,
+            Path path,
+            long sizeBytes,
+            int blockSize,
+            String serial,
+            FaultInjection faults,
+            int physicalBlockSize,
+            boolean readOnly,
+            int softThreshold) {
         this(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly, softThreshold, null);
     }
 
     /** A LUN without a thin provisioning soft threshold. */
-    public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
-            FaultInjection faults, int physicalBlockSize, boolean readOnly) {
+    public LunDefinition(
+            int id,
+            BackingType backing,
+            Path path,
+            long sizeBytes,
+            int blockSize,
+            String serial,
+            FaultInjection faults,
+            int physicalBlockSize,
+            boolean readOnly) {
         this(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly, NO_THRESHOLD);
     }
 
     /** A LUN initiators may write. */
-    public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
-            FaultInjection faults, int physicalBlockSize) {
+    public LunDefinition(
+            int id,
+            BackingType backing,
+            Path path,
+            long sizeBytes,
+            int blockSize,
+            String serial,
+            FaultInjection faults,
+            int physicalBlockSize) {
         this(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, false);
     }
 
     /** A LUN that reports its store's own physical block size. */
-    public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial,
+    public LunDefinition(
+            int id,
+            BackingType backing,
+            Path path,
+            long sizeBytes,
+            int blockSize,
+            String serial,
             FaultInjection faults) {
         this(id, backing, path, sizeBytes, blockSize, serial, faults, FROM_DEVICE);
     }
@@ -69,14 +109,34 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
 
     /** The same RBD LUN with other image settings. */
     public LunDefinition withRbd(RbdSource newRbd) {
-        return new LunDefinition(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly,
-                softThreshold, newRbd);
+        return new LunDefinition(
+                id,
+                backing,
+                path,
+                sizeBytes,
+                blockSize,
+                serial,
+                faults,
+                physicalBlockSize,
+                readOnly,
+                softThreshold,
+                newRbd);
     }
 
     /** The same LUN on another backing file path. */
     public LunDefinition withPath(Path newPath) {
-        return new LunDefinition(id, backing, newPath, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly,
-                softThreshold, rbd);
+        return new LunDefinition(
+                id,
+                backing,
+                newPath,
+                sizeBytes,
+                blockSize,
+                serial,
+                faults,
+                physicalBlockSize,
+                readOnly,
+                softThreshold,
+                rbd);
     }
 
     /**
@@ -102,8 +162,18 @@ public record LunDefinition(int id, BackingType backing, Path path, long sizeByt
             throw new IllegalArgumentException(newSizeBytes + " bytes is not larger than the LUN's " + sizeBytes
                     + " bytes (a LUN only grows: shrinking would cut off data)");
         }
-        return new LunDefinition(id, backing, path, newSizeBytes, blockSize, serial, faults, physicalBlockSize,
-                readOnly, softThreshold, rbd);
+        return new LunDefinition(
+                id,
+                backing,
+                path,
+                newSizeBytes,
+                blockSize,
+                serial,
+                faults,
+                physicalBlockSize,
+                readOnly,
+                softThreshold,
+                rbd);
     }
 
     /** What is wrong with {@code size} for a LUN of {@code blockSize} blocks, as the config file says it; null if fine. */

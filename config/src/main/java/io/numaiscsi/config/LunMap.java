@@ -12,8 +12,7 @@ public record LunMap(List<String> initiators, List<Mapped> luns) {
     public static final String OTHERS = "*";
 
     /** The target's LUN {@code lun}, seen by these initiators as LUN {@code as}. */
-    public record Mapped(int lun, int as) {
-    }
+    public record Mapped(int lun, int as) {}
 
     public LunMap {
         initiators = List.copyOf(initiators);

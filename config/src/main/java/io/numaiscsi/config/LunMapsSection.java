@@ -26,8 +26,7 @@ final class LunMapsSection {
     private static final List<String> KEYS = List.of("initiators", "luns");
     private static final List<String> MAPPED_KEYS = List.of("lun", "as");
 
-    private LunMapsSection() {
-    }
+    private LunMapsSection() {}
 
     /** The maps, or an empty list without the key; {@code luns} are the target's. */
     static List<LunMap> read(Fields target, List<LunDefinition> luns) throws ConfigException {
@@ -90,8 +89,8 @@ final class LunMapsSection {
     private static void once(Map<Integer, Cursor> seen, int key, Cursor at, String what) throws ConfigException {
         Cursor previous = seen.putIfAbsent(key, at);
         if (previous != null) {
-            throw at.error(what + " appears twice in this map (also " + previous.path() + " at line " + previous.line()
-                    + ")");
+            throw at.error(
+                    what + " appears twice in this map (also " + previous.path() + " at line " + previous.line() + ")");
         }
     }
 

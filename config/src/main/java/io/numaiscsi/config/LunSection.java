@@ -12,22 +12,42 @@ import java.util.Map;
 final class LunSection {
 
     static final String KEY = "luns";
-    static final List<String> KEYS = List.of("id", "backing", "path", "size", "block-size", "physical-block-size",
-            "read-only", "soft-threshold", "serial",
-            "inject-latency", "inject-medium-error-every", "inject-no-space-after",
-            "pool", "image", "ceph-conf", "rbd-user", "keyring", "rbd-timeout", "numa-cache", "owner");
+    static final List<String> KEYS = List.of(
+            "id",
+            "backing",
+            "path",
+            "size",
+            "block-size",
+            "physical-block-size",
+            "read-only",
+            "soft-threshold",
+            "serial",
+            "inject-latency",
+            "inject-medium-error-every",
+            "inject-no-space-after",
+            "pool",
+            "image",
+            "ceph-conf",
+            "rbd-user",
+            "keyring",
+            "rbd-timeout",
+            "numa-cache",
+            "owner");
     /** The keys of {@code backing: rbd} only. */
-    static final List<String> RBD_KEYS = List.of("pool", "image", "ceph-conf", "rbd-user", "keyring", "rbd-timeout",
-            "numa-cache", "owner");
+    static final List<String> RBD_KEYS =
+            List.of("pool", "image", "ceph-conf", "rbd-user", "keyring", "rbd-timeout", "numa-cache", "owner");
+
     static final Duration MIN_RBD_TIMEOUT = Duration.ofSeconds(1);
-    static final Duration MAX_RBD_TIMEOUT = Duration.ofSeconds(300);
+    static final Duration MAX_RBD_TIMEOUT = Duration.ofMinutes(5);
     /** Upper bound of {@code inject-latency}: slow, but below any initiator's command timeout. */
     static final Duration MAX_INJECTED_LATENCY = Duration.ofSeconds(60);
     /** SAM-5 single-level (peripheral/flat) LUN addressing: 14 bits. */
     static final int MAX_LUN_ID = 16_383;
+
     static final int DEFAULT_BLOCK_SIZE = 512;
     /** READ CAPACITY (16) reports logical blocks per physical block as a power of two; 64K covers real media. */
     static final int MAX_PHYSICAL_BLOCK_SIZE = 65_536;
+
     static final int MAX_SERIAL_LENGTH = 64;
 
     /** Backing files and devices already claimed, across all targets: two LUNs on one would corrupt each other. */
@@ -50,8 +70,7 @@ final class LunSection {
         }
     }
 
-    private LunSection() {
-    }
+    private LunSection() {}
 
     static List<LunDefinition> readAll(Fields target, Path dataDir, BackingFiles files) throws ConfigException {
         List<LunDefinition> luns = new ArrayList<>();
@@ -62,7 +81,8 @@ final class LunSection {
             int id = idAt.integer(0, MAX_LUN_ID);
             Cursor previous = ids.putIfAbsent(id, idAt);
             if (previous != null) {
-                throw idAt.error("duplicate LUN id " + id + " (also " + previous.path() + " at line " + previous.line() + ")");
+                throw idAt.error(
+                        "duplicate LUN id " + id + " (also " + previous.path() + " at line " + previous.line() + ")");
             }
             luns.add(read(f, id, dataDir, files));
         }
@@ -73,8 +93,9 @@ final class LunSection {
      * One LUN definition written on its own (an admin request), checked as in a config file and against the LUNs
      * already served: their ids in {@code target} and every target's backing files.
      */
-    static LunDefinition readOne(Cursor item, Path dataDir, TargetDefinition target, List<TargetDefinition> all,
-                                 boolean groupOwners) throws ConfigException {
+    static LunDefinition readOne(
+            Cursor item, Path dataDir, TargetDefinition target, List<TargetDefinition> all, boolean groupOwners)
+            throws ConfigException {
         BackingFiles files = BackingFiles.of(all);
         files.groupOwners = groupOwners;
         Fields f = item.fields(KEYS);
@@ -131,8 +152,11 @@ final class LunSection {
             }
         } else {
             if (c == null || c.text().isEmpty()) {
-                throw f.missing("path", device ? "is required for backing: block (the device, e.g. /dev/sdb)"
-                        : "is required for backing: file");
+                throw f.missing(
+                        "path",
+                        device
+                                ? "is required for backing: block (the device, e.g. /dev/sdb)"
+                                : "is required for backing: file");
             }
             path = DaemonSection.path(c);
             if (device && !path.isAbsolute()) {
@@ -145,8 +169,18 @@ final class LunSection {
                 throw c.error(path + " is already the backing " + (device ? "device" : "file") + " of " + owner);
             }
         }
-        return new LunDefinition(id, backing, path, size, blockSize, serial(f), faults(f),
-                physicalBlockSize(f, blockSize), f.bool("read-only", false), softThreshold(f, backing), image);
+        return new LunDefinition(
+                id,
+                backing,
+                path,
+                size,
+                blockSize,
+                serial(f),
+                faults(f),
+                physicalBlockSize(f, blockSize),
+                f.bool("read-only", false),
+                softThreshold(f, backing),
+                image);
     }
 
     /**
@@ -206,7 +240,8 @@ final class LunSection {
             return LunDefinition.NO_THRESHOLD;
         }
         if (backing != BackingType.FILE && backing != BackingType.RAM) {
-            throw c.error("is only used with backing: file or ram (a " + backing.name().toLowerCase(Locale.ROOT)
+            throw c.error("is only used with backing: file or ram (a "
+                    + backing.name().toLowerCase(Locale.ROOT)
                     + " LUN is fully provisioned: it has no thin provisioning threshold)");
         }
         String t = c.text().trim();

@@ -44,8 +44,8 @@ public final class NetworkRange {
         }
         byte[] masked = mask(address, prefix);
         if (!Arrays.equals(masked, address)) {
-            throw new IllegalArgumentException("\"" + text + "\" has host bits set (did you mean "
-                    + format(masked) + "/" + prefix + "?)");
+            throw new IllegalArgumentException(
+                    "\"" + text + "\" has host bits set (did you mean " + format(masked) + "/" + prefix + "?)");
         }
         return new NetworkRange(masked, prefix);
     }
@@ -75,7 +75,7 @@ public final class NetworkRange {
     /** The bytes of an IPv4 dotted-quad or IPv6 literal, or null; never a name lookup. */
     private static byte[] literal(String s) {
         if (s.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
-            for (String part : s.split("\\.")) {
+            for (String part : s.split("\\.", -1)) {
                 if (Integer.parseInt(part) > 255) {
                     return null;
                 }
@@ -93,7 +93,8 @@ public final class NetworkRange {
     /** Dotted quad, or RFC 5952 IPv6 text (lower case, the longest run of two or more zero groups as "::"). */
     private static String format(byte[] address) {
         if (address.length == 4) {
-            return (address[0] & 0xff) + "." + (address[1] & 0xff) + "." + (address[2] & 0xff) + "." + (address[3] & 0xff);
+            return (address[0] & 0xff) + "." + (address[1] & 0xff) + "." + (address[2] & 0xff) + "."
+                    + (address[3] & 0xff);
         }
         int[] groups = new int[8];
         for (int i = 0; i < 8; i++) {
@@ -129,7 +130,8 @@ public final class NetworkRange {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof NetworkRange other && prefixLength == other.prefixLength
+        return o instanceof NetworkRange other
+                && prefixLength == other.prefixLength
                 && Arrays.equals(network, other.network);
     }
 

@@ -26,8 +26,7 @@ sealed interface Node permits Node.Scalar, Node.Mapping, Node.Sequence {
     }
 
     /** One {@code key: value} pair; the key's own position is kept for key-level errors. */
-    record Entry(String key, int line, int column, Node value) {
-    }
+    record Entry(String key, int line, int column, Node value) {}
 
     record Mapping(List<Entry> entries, int line, int column) implements Node {
         Entry entry(String key) {

@@ -9,8 +9,7 @@ final class NumaSection {
     static final String KEY = "numa";
     static final List<String> KEYS = List.of("pretend-nodes", "placement");
 
-    private NumaSection() {
-    }
+    private NumaSection() {}
 
     static NumaSettings read(Fields root) throws ConfigException {
         Fields f = root.section(KEY, KEYS);

@@ -18,10 +18,14 @@ public record Portal(String host, int port, Transport transport, int connections
     public static final int DEFAULT_PORT = 3260;
     /** iSER connections per portal unless configured: about 6.5 MiB of registered memory each. */
     public static final int DEFAULT_ISER_CONNECTIONS = 16;
+
     public static final int MAX_ISER_CONNECTIONS = 1024;
 
     /** How initiators reach the portal. */
-    public enum Transport { TCP, ISER }
+    public enum Transport {
+        TCP,
+        ISER
+    }
 
     /** A TCP portal. */
     public Portal(String host, int port) {
@@ -42,8 +46,8 @@ public record Portal(String host, int port, Transport transport, int connections
             throw new IllegalArgumentException("portal port " + port + " is out of range (1..65535)");
         }
         if (connections < 1 || connections > MAX_ISER_CONNECTIONS) {
-            throw new IllegalArgumentException("connections " + connections + " is out of range (1.."
-                    + MAX_ISER_CONNECTIONS + ")");
+            throw new IllegalArgumentException(
+                    "connections " + connections + " is out of range (1.." + MAX_ISER_CONNECTIONS + ")");
         }
     }
 
@@ -79,7 +83,8 @@ public record Portal(String host, int port, Transport transport, int connections
         } else {
             int colon = s.indexOf(':');
             if (colon != s.lastIndexOf(':')) {
-                throw new IllegalArgumentException("portal \"" + s + "\": write IPv6 addresses in brackets, e.g. [::1]:3260");
+                throw new IllegalArgumentException(
+                        "portal \"" + s + "\": write IPv6 addresses in brackets, e.g. [::1]:3260");
             }
             host = colon < 0 ? s : s.substring(0, colon);
             portText = colon < 0 ? null : s.substring(colon + 1);
@@ -97,7 +102,8 @@ public record Portal(String host, int port, Transport transport, int connections
         }
         int port = Integer.parseInt(text);
         if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("portal \"" + portal + "\": port " + port + " is out of range (1..65535)");
+            throw new IllegalArgumentException(
+                    "portal \"" + portal + "\": port " + port + " is out of range (1..65535)");
         }
         return port;
     }
@@ -137,9 +143,15 @@ public record Portal(String host, int port, Transport transport, int connections
             return "host name is longer than 253 characters";
         }
         for (String label : host.split("\\.", -1)) {
-            if (label.isEmpty() || label.length() > 63 || label.startsWith("-") || label.endsWith("-")
-                    || !label.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-                            || (c >= '0' && c <= '9') || c == '-')) {
+            if (label.isEmpty()
+                    || label.length() > 63
+                    || label.startsWith("-")
+                    || label.endsWith("-")
+                    || !label.chars()
+                            .allMatch(c -> (c >= 'a' && c <= 'z')
+                                    || (c >= 'A' && c <= 'Z')
+                                    || (c >= '0' && c <= '9')
+                                    || c == '-')) {
                 return "\"" + host + "\" is not a host name or IP address";
             }
         }

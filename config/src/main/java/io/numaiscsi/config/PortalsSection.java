@@ -16,8 +16,7 @@ final class PortalsSection {
     static final String KEY = "portals";
     static final List<Portal> DEFAULT = List.of(new Portal("127.0.0.1", Portal.DEFAULT_PORT));
 
-    private PortalsSection() {
-    }
+    private PortalsSection() {}
 
     static List<Portal> read(Fields root) throws ConfigException {
         Cursor c = root.optional(KEY);
@@ -26,11 +25,13 @@ final class PortalsSection {
         }
         List<Portal> portals = new ArrayList<>();
         Map<String, Cursor> seen = new HashMap<>();
-        for (Cursor item : c.nonEmptyList("needs at least one portal (remove the key for the default 127.0.0.1:3260)")) {
+        for (Cursor item :
+                c.nonEmptyList("needs at least one portal (remove the key for the default 127.0.0.1:3260)")) {
             Portal p = portal(item);
             Cursor previous = seen.putIfAbsent(p.toString().toLowerCase(Locale.ROOT) + " " + p.transport(), item);
             if (previous != null) {
-                throw item.error("duplicate portal " + p + " (also " + previous.path() + " at line " + previous.line() + ")");
+                throw item.error(
+                        "duplicate portal " + p + " (also " + previous.path() + " at line " + previous.line() + ")");
             }
             portals.add(p);
         }
@@ -76,8 +77,8 @@ final class PortalsSection {
             return portal;
         }
         if (transport != Portal.Transport.ISER) {
-            throw connections.error("applies to iSER portals only (a TCP portal's sessions are bounded by "
-                    + "limits.max-sessions)");
+            throw connections.error(
+                    "applies to iSER portals only (a TCP portal's sessions are bounded by " + "limits.max-sessions)");
         }
         return portal.withConnections(connections.integer(1, Portal.MAX_ISER_CONNECTIONS));
     }

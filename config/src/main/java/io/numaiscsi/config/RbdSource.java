@@ -14,16 +14,23 @@ import java.util.Objects;
  * @param owner     in a gateway group, the member that takes the image's lock when none holds it (its preferred
  *                  owner); null elsewhere
  */
-public record RbdSource(String pool, String image, Path cephConf, String user, Path keyring, Duration timeout,
-        boolean numaCache, String owner) {
+public record RbdSource(
+        String pool,
+        String image,
+        Path cephConf,
+        String user,
+        Path keyring,
+        Duration timeout,
+        boolean numaCache,
+        String owner) {
     public static final String DEFAULT_POOL = "rbd";
     public static final Path DEFAULT_CEPH_CONF = Path.of("/etc/ceph/ceph.conf");
     public static final String DEFAULT_USER = "admin";
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(20);
 
     /** Outside a gateway group. */
-    public RbdSource(String pool, String image, Path cephConf, String user, Path keyring, Duration timeout,
-                     boolean numaCache) {
+    public RbdSource(
+            String pool, String image, Path cephConf, String user, Path keyring, Duration timeout, boolean numaCache) {
         this(pool, image, cephConf, user, keyring, timeout, numaCache, null);
     }
 

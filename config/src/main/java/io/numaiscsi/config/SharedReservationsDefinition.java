@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param user      the {@code rados} backend's Ceph client id, else null
  * @param keyring   the {@code rados} backend's keyring (null: the one ceph.conf names)
  */
-public record SharedReservationsDefinition(String backend, Path directory, String pool, Path cephConf, String user,
-        Path keyring) {
+public record SharedReservationsDefinition(
+        String backend, Path directory, String pool, Path cephConf, String user, Path keyring) {
     public static final String FILE = "file";
     public static final String RADOS = "rados";
     public static final List<String> BACKENDS = List.of(FILE, RADOS);

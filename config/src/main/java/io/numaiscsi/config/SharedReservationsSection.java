@@ -1,6 +1,5 @@
 package io.numaiscsi.config;
 
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -14,8 +13,7 @@ final class SharedReservationsSection {
     static final List<String> RADOS_KEYS = List.of("pool", "ceph-conf", "rbd-user", "keyring");
     static final List<String> KEYS = List.of("backend", "directory", "pool", "ceph-conf", "rbd-user", "keyring");
 
-    private SharedReservationsSection() {
-    }
+    private SharedReservationsSection() {}
 
     /** The definition, or null without the key (reservations kept by this daemon alone). */
     static SharedReservationsDefinition read(Fields target) throws ConfigException {
@@ -32,8 +30,8 @@ final class SharedReservationsSection {
         Cursor backendAt = f.required("backend");
         String backend = backendAt.text();
         if (!SharedReservationsDefinition.BACKENDS.contains(backend)) {
-            throw backendAt.error("unknown backend \"" + backend + "\" (" + String.join(", ",
-                    SharedReservationsDefinition.BACKENDS) + ")");
+            throw backendAt.error("unknown backend \"" + backend + "\" ("
+                    + String.join(", ", SharedReservationsDefinition.BACKENDS) + ")");
         }
         boolean rados = backend.equals(SharedReservationsDefinition.RADOS);
         for (String k : rados ? FILE_KEYS : RADOS_KEYS) {
@@ -62,7 +60,8 @@ final class SharedReservationsSection {
             y.entry("directory", YamlText.scalar(d.directory().toString()));
         }
         if (d.pool() != null) {
-            y.entry("pool", YamlText.scalar(d.pool())).entry("ceph-conf", YamlText.scalar(d.cephConf().toString()))
+            y.entry("pool", YamlText.scalar(d.pool()))
+                    .entry("ceph-conf", YamlText.scalar(d.cephConf().toString()))
                     .entry("rbd-user", YamlText.scalar(d.user()));
             if (d.keyring() != null) {
                 y.entry("keyring", YamlText.scalar(d.keyring().toString()));

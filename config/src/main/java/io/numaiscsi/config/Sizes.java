@@ -3,8 +3,7 @@ package io.numaiscsi.config;
 /** Byte sizes written as a number of bytes or with a binary K/M/G/T suffix ({@code 1G} = 2^30). */
 final class Sizes {
 
-    private Sizes() {
-    }
+    private Sizes() {}
 
     /** @throws IllegalArgumentException with the administrator-facing problem */
     static long parse(String text) {

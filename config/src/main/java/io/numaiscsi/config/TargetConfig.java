@@ -12,14 +12,29 @@ import java.util.Set;
  * The whole validated configuration. Build it with {@link ConfigLoader}. {@code group}: this gateway is a member of a
  * gateway group whose targets live in the cluster (null: the targets are this file's).
  */
-public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets,
-                           CacheSettings cache, NumaSettings numa, LimitsSettings limits, ChapCredentials discoveryChap,
-                           List<InitiatorDefinition> initiators, GroupSettings group) {
+public record TargetConfig(
+        DaemonSettings daemon,
+        List<Portal> portals,
+        IscsiSettings iscsi,
+        List<TargetDefinition> targets,
+        CacheSettings cache,
+        NumaSettings numa,
+        LimitsSettings limits,
+        ChapCredentials discoveryChap,
+        List<InitiatorDefinition> initiators,
+        GroupSettings group) {
 
     /** Not a member of a gateway group. */
-    public TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets,
-                        CacheSettings cache, NumaSettings numa, LimitsSettings limits, ChapCredentials discoveryChap,
-                        List<InitiatorDefinition> initiators) {
+    public TargetConfig(
+            DaemonSettings daemon,
+            List<Portal> portals,
+            IscsiSettings iscsi,
+            List<TargetDefinition> targets,
+            CacheSettings cache,
+            NumaSettings numa,
+            LimitsSettings limits,
+            ChapCredentials discoveryChap,
+            List<InitiatorDefinition> initiators) {
         this(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators, null);
     }
 
@@ -39,13 +54,19 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
      * per-initiator CHAP. To change one section of a loaded configuration use the {@code with...} methods, which
      * keep every other section (this constructor would drop the security settings).
      */
-    public TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets,
-                        CacheSettings cache, NumaSettings numa) {
+    public TargetConfig(
+            DaemonSettings daemon,
+            List<Portal> portals,
+            IscsiSettings iscsi,
+            List<TargetDefinition> targets,
+            CacheSettings cache,
+            NumaSettings numa) {
         this(daemon, portals, iscsi, targets, cache, numa, LimitsSettings.DEFAULT, null, List.of());
     }
 
     /** Without {@code cache:} and {@code numa:}: their defaults (cache off, real topology). */
-    public TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets) {
+    public TargetConfig(
+            DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets) {
         this(daemon, portals, iscsi, targets, CacheSettings.DEFAULT, NumaSettings.DEFAULT);
     }
 
@@ -65,18 +86,20 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
 
     /** This configuration with other targets (what a running daemon serves after live changes), all else kept. */
     public TargetConfig withTargets(List<TargetDefinition> newTargets) {
-        return new TargetConfig(daemon, portals, iscsi, newTargets, cache, numa, limits, discoveryChap, initiators, group);
+        return new TargetConfig(
+                daemon, portals, iscsi, newTargets, cache, numa, limits, discoveryChap, initiators, group);
     }
 
     /** This configuration with other discovery and per-initiator CHAP (the admin API's changes), all else kept. */
     public TargetConfig withChap(ChapCredentials newDiscoveryChap, List<InitiatorDefinition> newInitiators) {
-        return new TargetConfig(daemon, portals, iscsi, targets, cache, numa, limits, newDiscoveryChap, newInitiators,
-                group);
+        return new TargetConfig(
+                daemon, portals, iscsi, targets, cache, numa, limits, newDiscoveryChap, newInitiators, group);
     }
 
     /** This configuration with other daemon settings (the {@code --event-model} override), all else kept. */
     public TargetConfig withDaemon(DaemonSettings newDaemon) {
-        return new TargetConfig(newDaemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators, group);
+        return new TargetConfig(
+                newDaemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators, group);
     }
 
     /** The CHAP credentials of this initiator name ({@code initiators:}, case-insensitive), or null. */
@@ -113,7 +136,9 @@ public record TargetConfig(DaemonSettings daemon, List<Portal> portals, IscsiSet
 
     /** true when the configuration holds a CHAP secret: a target's, an initiator's or discovery's. */
     public boolean holdsSecrets() {
-        return discoveryChap != null || !initiators.isEmpty() || targets.stream().anyMatch(t -> t.chap() != null);
+        return discoveryChap != null
+                || !initiators.isEmpty()
+                || targets.stream().anyMatch(t -> t.chap() != null);
     }
 
     /** The target with this iSCSI name (case-insensitive), or null. */

@@ -1,5 +1,6 @@
 package io.numaiscsi.config;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -21,9 +22,16 @@ import java.util.Objects;
  * @param sharedReservations where the gateways of a pair share the LUNs' persistent reservations, or null: here alone
  * @param lunMaps           which LUNs each initiator sees, at which numbers (LUN masking); empty: all, as they are
  */
-public record TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
-                               ChapCredentials chap, List<NetworkRange> allowNetworks, AluaDefinition alua,
-                               SharedReservationsDefinition sharedReservations, List<LunMap> lunMaps) {
+public record TargetDefinition(
+        String name,
+        String alias,
+        List<String> allowedInitiators,
+        List<LunDefinition> luns,
+        ChapCredentials chap,
+        List<NetworkRange> allowNetworks,
+        AluaDefinition alua,
+        SharedReservationsDefinition sharedReservations,
+        List<LunMap> lunMaps) {
 
     public TargetDefinition {
         Objects.requireNonNull(name, "name");
@@ -34,15 +42,26 @@ public record TargetDefinition(String name, String alias, List<String> allowedIn
     }
 
     /** A target whose initiators all see all its LUNs. */
-    public TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
-                            ChapCredentials chap, List<NetworkRange> allowNetworks, AluaDefinition alua,
-                            SharedReservationsDefinition sharedReservations) {
+    public TargetDefinition(
+            String name,
+            String alias,
+            List<String> allowedInitiators,
+            List<LunDefinition> luns,
+            ChapCredentials chap,
+            List<NetworkRange> allowNetworks,
+            AluaDefinition alua,
+            SharedReservationsDefinition sharedReservations) {
         this(name, alias, allowedInitiators, luns, chap, allowNetworks, alua, sharedReservations, List.of());
     }
 
     /** A target without ALUA (a single target port). */
-    public TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns,
-                            ChapCredentials chap, List<NetworkRange> allowNetworks) {
+    public TargetDefinition(
+            String name,
+            String alias,
+            List<String> allowedInitiators,
+            List<LunDefinition> luns,
+            ChapCredentials chap,
+            List<NetworkRange> allowNetworks) {
         this(name, alias, allowedInitiators, luns, chap, allowNetworks, null, null);
     }
 
@@ -54,16 +73,21 @@ public record TargetDefinition(String name, String alias, List<String> allowedIn
     /** This target with other LUNs, everything else kept. */
     public TargetDefinition withLuns(List<LunDefinition> newLuns) {
         // a LUN gone is gone from the maps too
-        List<LunMap> maps = lunMaps.stream().map(m -> new LunMap(m.initiators(), m.luns().stream()
-                .filter(l -> newLuns.stream().anyMatch(n -> n.id() == l.lun())).toList())).toList();
-        return new TargetDefinition(name, alias, allowedInitiators, newLuns, chap, allowNetworks, alua,
-                sharedReservations, maps);
+        List<LunMap> maps = lunMaps.stream()
+                .map(m -> new LunMap(
+                        m.initiators(),
+                        m.luns().stream()
+                                .filter(l -> newLuns.stream().anyMatch(n -> n.id() == l.lun()))
+                                .toList()))
+                .toList();
+        return new TargetDefinition(
+                name, alias, allowedInitiators, newLuns, chap, allowNetworks, alua, sharedReservations, maps);
     }
 
     /** This target with other LUN maps, everything else kept. */
     public TargetDefinition withLunMaps(List<LunMap> maps) {
-        return new TargetDefinition(name, alias, allowedInitiators, luns, chap, allowNetworks, alua,
-                sharedReservations, maps);
+        return new TargetDefinition(
+                name, alias, allowedInitiators, luns, chap, allowNetworks, alua, sharedReservations, maps);
     }
 
     /** Who may log in: {@link #allowedInitiators} and {@link #allowNetworks}. */
@@ -72,7 +96,7 @@ public record TargetDefinition(String name, String alias, List<String> allowedIn
     }
 
     /** Whether an initiator at this source address may log in: in one of {@link #allowNetworks}, or any if empty. */
-    public boolean allowsAddress(java.net.InetAddress address) {
+    public boolean allowsAddress(InetAddress address) {
         return access().allowsAddress(address);
     }
 
@@ -101,8 +125,7 @@ public record TargetDefinition(String name, String alias, List<String> allowedIn
         }
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            byte[] hash = sha.digest((name.toLowerCase(Locale.ROOT) + ":" + lun.id())
-                    .getBytes(StandardCharsets.UTF_8));
+            byte[] hash = sha.digest((name.toLowerCase(Locale.ROOT) + ":" + lun.id()).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash, 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);

@@ -12,16 +12,24 @@ import java.util.Map;
 final class TargetsSection {
 
     static final String KEY = "targets";
-    static final List<String> KEYS = List.of("name", "alias", "allow", "allow-networks", "chap", "alua",
-            SharedReservationsSection.KEY, "luns", LunMapsSection.KEY);
+    static final List<String> KEYS = List.of(
+            "name",
+            "alias",
+            "allow",
+            "allow-networks",
+            "chap",
+            "alua",
+            SharedReservationsSection.KEY,
+            "luns",
+            LunMapsSection.KEY);
     /** The keys of a target that can change while it serves. */
     static final List<String> SETTINGS_KEYS = List.of("alias", "allow", "allow-networks", "chap", "lun-maps");
+
     static final String ALL = "ALL";
     /** RFC 7143 TargetAlias: text of up to 255 bytes. */
     static final int MAX_ALIAS_BYTES = 255;
 
-    private TargetsSection() {
-    }
+    private TargetsSection() {}
 
     static List<TargetDefinition> read(Fields root, Path dataDir) throws ConfigException {
         return read(root, dataDir, new ChapSection.Secrets());
@@ -38,8 +46,8 @@ final class TargetsSection {
         return at == null ? List.of() : read(at.list(), dataDir, secrets, true);
     }
 
-    private static List<TargetDefinition> read(List<Cursor> items, Path dataDir, ChapSection.Secrets secrets,
-                                               boolean groupOwners) throws ConfigException {
+    private static List<TargetDefinition> read(
+            List<Cursor> items, Path dataDir, ChapSection.Secrets secrets, boolean groupOwners) throws ConfigException {
         List<TargetDefinition> targets = new ArrayList<>();
         Map<String, Cursor> names = new HashMap<>();
         LunSection.BackingFiles files = new LunSection.BackingFiles();
@@ -60,8 +68,8 @@ final class TargetsSection {
             AluaDefinition alua = AluaSection.read(f);
             SharedReservationsDefinition shared = SharedReservationsSection.read(f);
             List<LunDefinition> luns = LunSection.readAll(f, dataDir, files);
-            targets.add(new TargetDefinition(name, alias, allow, luns, chap, networks, alua, shared,
-                    LunMapsSection.read(f, luns)));
+            targets.add(new TargetDefinition(
+                    name, alias, allow, luns, chap, networks, alua, shared, LunMapsSection.read(f, luns)));
         }
         return targets;
     }
@@ -88,8 +96,8 @@ final class TargetsSection {
         LunSection.BackingFiles files = LunSection.BackingFiles.of(running.targets());
         files.groupOwners = running.group() != null;
         List<LunDefinition> luns = LunSection.readAll(f, running.daemon().dataDir(), files);
-        return new TargetDefinition(name, alias, allow, luns, chap, networks, alua, shared,
-                LunMapsSection.read(f, luns));
+        return new TargetDefinition(
+                name, alias, allow, luns, chap, networks, alua, shared, LunMapsSection.read(f, luns));
     }
 
     /**
@@ -103,8 +111,16 @@ final class TargetsSection {
         List<String> allow = allow(f);
         List<NetworkRange> networks = allowNetworks(f);
         ChapCredentials chap = ChapSection.read(f, "chap", ChapSection.Secrets.of(running, current.name()));
-        return new TargetDefinition(current.name(), alias, allow, current.luns(), chap, networks, current.alua(),
-                current.sharedReservations(), LunMapsSection.read(f, current.luns()));
+        return new TargetDefinition(
+                current.name(),
+                alias,
+                allow,
+                current.luns(),
+                chap,
+                networks,
+                current.alua(),
+                current.sharedReservations(),
+                LunMapsSection.read(f, current.luns()));
     }
 
     private static String name(Cursor nameAt) throws ConfigException {

@@ -16,7 +16,8 @@ final class YamlText {
      * Text a YAML parser gives back unchanged when written plain: no indicator first, no {@code ": "} or {@code " #"},
      * no flow punctuation, single spaces inside. Anything else is double-quoted.
      */
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./][A-Za-z0-9_./:@+%=-]*( [A-Za-z0-9_./:@+%=-]+)*");
+    private static final Pattern PLAIN =
+            Pattern.compile("[A-Za-z0-9_./][A-Za-z0-9_./:@+%=-]*( [A-Za-z0-9_./:@+%=-]+)*");
     /** Plain scalars that read as null, which the loader takes for "not written". */
     private static final Set<String> NULLS = Set.of("null", "Null", "NULL");
 
@@ -102,7 +103,11 @@ final class YamlText {
             char c = s.charAt(i);
             if (c == '"' || c == '\\') {
                 sb.append('\\').append(c);
-            } else if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029' || c == '\ufeff'
+            } else if (c < 0x20
+                    || (c >= 0x7f && c <= 0x9f)
+                    || c == '\u2028'
+                    || c == '\u2029'
+                    || c == '\ufeff'
                     || c >= '\ufffe') {
                 sb.append(String.format("\\u%04x", (int) c));
             } else {

@@ -37,7 +37,8 @@ class AccessListTest {
 
     @Test
     void targetDefinitionUsesTheSameRule() {
-        TargetDefinition t = new TargetDefinition("iqn.2026-11.test:t", null, List.of("iqn.2026-11.test:host1"), List.of());
+        TargetDefinition t =
+                new TargetDefinition("iqn.2026-11.test:t", null, List.of("iqn.2026-11.test:host1"), List.of());
         assertTrue(t.allows("IQN.2026-11.test:host1"));
         assertFalse(t.allows(""));
     }

@@ -28,8 +28,14 @@ class AluaSectionTest {
     void aGatewayPairsTwoHalves() throws ConfigException {
         AluaDefinition a = alua("    alua: {group: 1, state: active-optimized, peers: [{group: 2, state: "
                 + "active-non-optimized}]}\n");
-        assertEquals(new AluaDefinition(1, 1, "active-optimized",
-                List.of(new AluaDefinition.Peer(2, "active-non-optimized", List.of(2)))), a, "ports default to the group");
+        assertEquals(
+                new AluaDefinition(
+                        1,
+                        1,
+                        "active-optimized",
+                        List.of(new AluaDefinition.Peer(2, "active-non-optimized", List.of(2)))),
+                a,
+                "ports default to the group");
         AluaDefinition b = alua("""
                     alua:
                       group: 20
@@ -38,22 +44,39 @@ class AluaSectionTest {
                       peers:
                         - {group: 10, state: active-optimized, ports: [1, 3]}
                 """);
-        assertEquals(new AluaDefinition(2, 20, "active-non-optimized",
-                List.of(new AluaDefinition.Peer(10, "active-optimized", List.of(1, 3)))), b);
+        assertEquals(
+                new AluaDefinition(
+                        2,
+                        20,
+                        "active-non-optimized",
+                        List.of(new AluaDefinition.Peer(10, "active-optimized", List.of(1, 3)))),
+                b);
     }
 
     @Test
     void badValuesNameTheirLineAndKey() {
-        expect("    alua: {group: 1, state: optimized}\n", 3, "targets[0].alua.state",
+        expect(
+                "    alua: {group: 1, state: optimized}\n",
+                3,
+                "targets[0].alua.state",
                 "unknown ALUA state \"optimized\" (active-optimized, active-non-optimized, standby, unavailable)");
         expect("    alua: {group: 0, state: standby}\n", 3, "targets[0].alua.group", null);
         expect("    alua: {state: standby}\n", 3, "targets[0].alua.group", "is required");
-        expect("    alua: {group: 1, state: standby, peers: [{group: 1, state: standby}]}\n", 3,
-                "targets[0].alua.peers[0].group", "target port group 1 is used twice (also targets[0].alua.group at line 3)");
-        expect("    alua: {group: 1, port: 2, state: standby, peers: [{group: 2, state: standby}]}\n", 3,
-                "targets[0].alua.peers[0].group", null);
-        expect("    alua: {group: 1, state: standby, peers: [{group: 2, state: standby, ports: [1]}]}\n", 3,
-                "targets[0].alua.peers[0].ports[0]", null);
+        expect(
+                "    alua: {group: 1, state: standby, peers: [{group: 1, state: standby}]}\n",
+                3,
+                "targets[0].alua.peers[0].group",
+                "target port group 1 is used twice (also targets[0].alua.group at line 3)");
+        expect(
+                "    alua: {group: 1, port: 2, state: standby, peers: [{group: 2, state: standby}]}\n",
+                3,
+                "targets[0].alua.peers[0].group",
+                null);
+        expect(
+                "    alua: {group: 1, state: standby, peers: [{group: 2, state: standby, ports: [1]}]}\n",
+                3,
+                "targets[0].alua.peers[0].ports[0]",
+                null);
         expect("    alua: {group: 1, state: standby, preferred: true}\n", 3, "targets[0].alua.preferred", null);
     }
 

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,9 +68,11 @@ class ChapSectionTest {
         TargetConfig c = parse("discovery-chap: {username: disc, secret: discovery-secret}\n"
                 + "limits: {max-sessions: 9}\n"
                 + target("    chap: {username: alice, secret: alice-secret-16}\n    allow-networks: [10.0.0.0/8]\n"));
-        for (TargetConfig o : new TargetConfig[] {c.withDataDir(java.nio.file.Path.of("/tmp/elsewhere")),
-                c.withPortals(java.util.List.of(Portal.parse("127.0.0.1:3261"))),
-                c.withDaemon(c.daemon().withEventModel(DaemonSettings.EventModel.CENTRALIZED))}) {
+        for (TargetConfig o : new TargetConfig[] {
+            c.withDataDir(Path.of("/tmp/elsewhere")),
+            c.withPortals(List.of(Portal.parse("127.0.0.1:3261"))),
+            c.withDaemon(c.daemon().withEventModel(DaemonSettings.EventModel.CENTRALIZED))
+        }) {
             assertEquals("disc", o.discoveryChap().username());
             assertEquals(9, o.limits().maxSessions());
             assertEquals("alice", o.targets().get(0).chap().username());
@@ -81,28 +85,62 @@ class ChapSectionTest {
 
     static Stream<Arguments> badChap() {
         return Stream.of(
-                Arguments.of("secret too short", "{username: a, secret: " + SHORT + "}", 3, "targets[0].chap.secret",
-                        "is 8 bytes; a CHAP secret needs at least 12 (RFC 7143 12.1.3; 16 or more recommended)", SHORT),
-                Arguments.of("secret too long", "{username: a, secret: " + "x".repeat(256) + "}", 3,
-                        "targets[0].chap.secret", "is 256 bytes; at most 255 are allowed", "x".repeat(256)),
+                Arguments.of(
+                        "secret too short",
+                        "{username: a, secret: " + SHORT + "}",
+                        3,
+                        "targets[0].chap.secret",
+                        "is 8 bytes; a CHAP secret needs at least 12 (RFC 7143 12.1.3; 16 or more recommended)",
+                        SHORT),
+                Arguments.of(
+                        "secret too long",
+                        "{username: a, secret: " + "x".repeat(256) + "}",
+                        3,
+                        "targets[0].chap.secret",
+                        "is 256 bytes; at most 255 are allowed",
+                        "x".repeat(256)),
                 Arguments.of("no secret", "{username: a}", 3, "targets[0].chap.secret", "is required", null),
-                Arguments.of("no username", "{secret: " + SECRET + "}", 3, "targets[0].chap.username", "is required",
+                Arguments.of(
+                        "no username",
+                        "{secret: " + SECRET + "}",
+                        3,
+                        "targets[0].chap.username",
+                        "is required",
                         SECRET),
-                Arguments.of("secret as a list", "{username: a, secret: [" + SECRET + "]}", 3, "targets[0].chap.secret",
-                        "expected a single value, found", SECRET),
-                Arguments.of("mutual without secret", "{username: a, secret: " + SECRET + ", mutual-username: t}", 3,
-                        "targets[0].chap.mutual-secret", "is required with mutual-username", SECRET),
-                Arguments.of("mutual secret equal", "{username: a, secret: " + SECRET + ", mutual-username: t, "
-                                + "mutual-secret: " + SECRET + "}", 3, "targets[0].chap.mutual-secret",
-                        "must differ from secret", SECRET),
-                Arguments.of("typo key", "{username: a, secrets: " + SECRET + "}", 3, "targets[0].chap.secrets",
-                        "unknown key (did you mean \"secret\"?)", SECRET));
+                Arguments.of(
+                        "secret as a list",
+                        "{username: a, secret: [" + SECRET + "]}",
+                        3,
+                        "targets[0].chap.secret",
+                        "expected a single value, found",
+                        SECRET),
+                Arguments.of(
+                        "mutual without secret",
+                        "{username: a, secret: " + SECRET + ", mutual-username: t}",
+                        3,
+                        "targets[0].chap.mutual-secret",
+                        "is required with mutual-username",
+                        SECRET),
+                Arguments.of(
+                        "mutual secret equal",
+                        "{username: a, secret: " + SECRET + ", mutual-username: t, " + "mutual-secret: " + SECRET + "}",
+                        3,
+                        "targets[0].chap.mutual-secret",
+                        "must differ from secret",
+                        SECRET),
+                Arguments.of(
+                        "typo key",
+                        "{username: a, secrets: " + SECRET + "}",
+                        3,
+                        "targets[0].chap.secrets",
+                        "unknown key (did you mean \"secret\"?)",
+                        SECRET));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badChap")
-    void badCredentialsNameKeyAndLineButNeverTheSecret(String label, String chap, int line, String path, String problem,
-            String secret) {
+    void badCredentialsNameKeyAndLineButNeverTheSecret(
+            String label, String chap, int line, String path, String problem, String secret) {
         ConfigException e = assertThrows(ConfigException.class, () -> parse(target("    chap: " + chap + "\n")));
         assertEquals(line, e.line(), e.getMessage());
         assertEquals(path, e.keyPath(), e.getMessage());
@@ -114,18 +152,20 @@ class ChapSectionTest {
 
     @Test
     void yamlSyntaxErrorInASecretLineDoesNotQuoteIt() {
-        ConfigException e = assertThrows(ConfigException.class, () -> parse(target(
-                "    chap:\n      username: a\n      secret: open: sesame-secret-77\n")));
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> parse(target("    chap:\n      username: a\n      secret: open: sesame-secret-77\n")));
         assertEquals(5, e.line(), e.getMessage());
         assertFalse(e.getMessage().contains("sesame-secret-77"), e.getMessage());
     }
 
     @Test
     void secretMayNotAuthenticateBothDirectionsAnywhereInTheFile() {
-        ConfigException e = assertThrows(ConfigException.class, () -> parse(
-                "discovery-chap: {username: d, secret: " + SECRET + "}\n"
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> parse("discovery-chap: {username: d, secret: " + SECRET + "}\n"
                         + target("    chap: {username: a, secret: other-secret-16, mutual-username: t, mutual-secret: "
-                        + SECRET + "}\n")));
+                                + SECRET + "}\n")));
         assertEquals("targets[0].chap.mutual-secret", e.keyPath());
         assertTrue(e.problem().contains("discovery-chap.secret at line 1"), e.getMessage());
         assertFalse(e.getMessage().contains(SECRET));
@@ -133,15 +173,20 @@ class ChapSectionTest {
 
     @Test
     void initiatorsNeedValidUniqueNamesAndChap() {
-        ConfigException dup = assertThrows(ConfigException.class, () -> parse("initiators:\n"
-                + "  - {name: " + INITIATOR + ", chap: {username: a, secret: " + SECRET + "}}\n"
-                + "  - {name: " + INITIATOR.toUpperCase() + ", chap: {username: b, secret: " + SECRET + "}}\n" + target("")));
+        ConfigException dup = assertThrows(
+                ConfigException.class,
+                () -> parse("initiators:\n"
+                        + "  - {name: " + INITIATOR + ", chap: {username: a, secret: " + SECRET + "}}\n"
+                        + "  - {name: " + INITIATOR.toUpperCase() + ", chap: {username: b, secret: " + SECRET + "}}\n"
+                        + target("")));
         assertEquals("initiators[1].name", dup.keyPath());
-        ConfigException noChap = assertThrows(ConfigException.class,
-                () -> parse("initiators:\n  - {name: " + INITIATOR + "}\n" + target("")));
+        ConfigException noChap = assertThrows(
+                ConfigException.class, () -> parse("initiators:\n  - {name: " + INITIATOR + "}\n" + target("")));
         assertEquals("initiators[0].chap", noChap.keyPath());
-        ConfigException badName = assertThrows(ConfigException.class, () -> parse("initiators:\n"
-                + "  - {name: client1, chap: {username: a, secret: " + SECRET + "}}\n" + target("")));
+        ConfigException badName = assertThrows(
+                ConfigException.class,
+                () -> parse("initiators:\n" + "  - {name: client1, chap: {username: a, secret: " + SECRET + "}}\n"
+                        + target("")));
         assertEquals("initiators[0].name", badName.keyPath());
     }
 }

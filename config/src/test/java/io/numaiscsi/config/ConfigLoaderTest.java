@@ -87,8 +87,10 @@ class ConfigLoaderTest {
         assertEquals("iqn.2026-11.io.numaiscsi:disk0", t.name());
         assertEquals("disk0", t.alias());
         assertEquals(List.of(), t.allowedInitiators());
-        assertEquals(List.of(new LunDefinition(0, BackingType.FILE, DefaultDataDir.forThisProcess().resolve("lun0.img"),
-                1L << 30, 512, null)), t.luns());
+        assertEquals(
+                List.of(new LunDefinition(
+                        0, BackingType.FILE, DefaultDataDir.forThisProcess().resolve("lun0.img"), 1L << 30, 512, null)),
+                t.luns());
     }
 
     @Test
@@ -136,16 +138,33 @@ class ConfigLoaderTest {
         TargetConfig c = ConfigLoader.load(file);
 
         assertEquals(new DaemonSettings(Path.of("/srv/numa-iscsi"), 16), c.daemon());
-        assertEquals(List.of(new Portal("0.0.0.0", 3260), new Portal("::1", 3261), new Portal("storage1.example.com", 3262)),
+        assertEquals(
+                List.of(new Portal("0.0.0.0", 3260), new Portal("::1", 3261), new Portal("storage1.example.com", 3262)),
                 c.portals());
-        assertEquals(new IscsiSettings(65_536, 262_144, 65_536, 8, false, true, 256, List.of("CRC32C"),
-                List.of("CRC32C", "None"), 0, 20, Duration.ofMillis(500), Duration.ofMinutes(2)), c.iscsi());
+        assertEquals(
+                new IscsiSettings(
+                        65_536,
+                        262_144,
+                        65_536,
+                        8,
+                        false,
+                        true,
+                        256,
+                        List.of("CRC32C"),
+                        List.of("CRC32C", "None"),
+                        0,
+                        20,
+                        Duration.ofMillis(500),
+                        Duration.ofMinutes(2)),
+                c.iscsi());
 
         TargetDefinition db = c.targets().get(0);
         assertEquals("database volumes", db.alias());
         assertEquals(List.of("iqn.1994-05.com.redhat:client1", "eui.02004567A425678D"), db.allowedInitiators());
-        assertEquals(new LunDefinition(0, BackingType.FILE, Path.of("/srv/numa-iscsi/db/data.img"), 10L << 30, 4096,
-                "DB-0001"), db.lun(0));
+        assertEquals(
+                new LunDefinition(
+                        0, BackingType.FILE, Path.of("/srv/numa-iscsi/db/data.img"), 10L << 30, 4096, "DB-0001"),
+                db.lun(0));
         assertEquals(new LunDefinition(7, BackingType.RAM, null, 268_435_456L, 512, null), db.lun(7));
 
         TargetDefinition scratch = c.target("NAA.52004567ba64678d");
@@ -202,12 +221,21 @@ class ConfigLoaderTest {
                       - {id: 2, backing: block, path: /dev/zvol/pool/vol, size: 1M}
                 """, "b.yaml");
         List<LunDefinition> luns = c.targets().get(0).luns();
-        assertEquals(new LunDefinition(0, BackingType.BLOCK, Path.of("/dev/sdb"), LunDefinition.FROM_DEVICE,
-                LunDefinition.FROM_DEVICE, null), luns.get(0));
-        assertEquals(new LunDefinition(1, BackingType.BLOCK, Path.of("/dev/vg/lv"), 10L << 30, 4096, null),
-                luns.get(1));
-        assertEquals(new LunDefinition(2, BackingType.BLOCK, Path.of("/dev/zvol/pool/vol"), 1L << 20,
-                LunDefinition.FROM_DEVICE, null), luns.get(2));
+        assertEquals(
+                new LunDefinition(
+                        0,
+                        BackingType.BLOCK,
+                        Path.of("/dev/sdb"),
+                        LunDefinition.FROM_DEVICE,
+                        LunDefinition.FROM_DEVICE,
+                        null),
+                luns.get(0));
+        assertEquals(
+                new LunDefinition(1, BackingType.BLOCK, Path.of("/dev/vg/lv"), 10L << 30, 4096, null), luns.get(1));
+        assertEquals(
+                new LunDefinition(
+                        2, BackingType.BLOCK, Path.of("/dev/zvol/pool/vol"), 1L << 20, LunDefinition.FROM_DEVICE, null),
+                luns.get(2));
     }
 
     @Test
@@ -222,32 +250,55 @@ class ConfigLoaderTest {
                          keyring: /etc/ceph/gw.keyring, rbd-timeout: 10s, numa-cache: true, block-size: 4096}
                 """, "rbd.yaml");
         List<LunDefinition> luns = c.targets().get(0).luns();
-        assertEquals(new RbdSource("rbd", "vol0", Path.of("/etc/ceph/ceph.conf"), "admin", null,
-                Duration.ofSeconds(20), false), luns.get(0).rbd());
+        assertEquals(
+                new RbdSource(
+                        "rbd", "vol0", Path.of("/etc/ceph/ceph.conf"), "admin", null, Duration.ofSeconds(20), false),
+                luns.get(0).rbd());
         assertEquals(LunDefinition.FROM_DEVICE, luns.get(0).sizeBytes());
         assertEquals(512, luns.get(0).blockSize());
-        assertEquals(new RbdSource("iscsi", "vol1", Path.of("/data/iscsi/ceph/ceph.conf"), "gw",
-                Path.of("/etc/ceph/gw.keyring"), Duration.ofSeconds(10), true), luns.get(1).rbd());
+        assertEquals(
+                new RbdSource(
+                        "iscsi",
+                        "vol1",
+                        Path.of("/data/iscsi/ceph/ceph.conf"),
+                        "gw",
+                        Path.of("/etc/ceph/gw.keyring"),
+                        Duration.ofSeconds(10),
+                        true),
+                luns.get(1).rbd());
         assertEquals(4096, luns.get(1).blockSize());
     }
 
     @Test
     void rbdKeysAreCheckedWhereTheyAreWritten() {
         String[][] cases = {
-            {"{id: 0, backing: rbd}", "x.yaml:4: targets[0].luns[0].image: is required for backing: rbd (the RBD "
-                    + "image's name in its pool)"},
-            {"{id: 0, backing: rbd, image: v, size: 1G}", "x.yaml:4: targets[0].luns[0].size: is not used with "
-                    + "backing: rbd: the LUN has the image's size (grow it with rbd resize)"},
-            {"{id: 0, backing: file, path: a.img, size: 1M, image: v}", "x.yaml:4: targets[0].luns[0].image: is only "
-                    + "used with backing: rbd"},
+            {
+                "{id: 0, backing: rbd}",
+                "x.yaml:4: targets[0].luns[0].image: is required for backing: rbd (the RBD "
+                        + "image's name in its pool)"
+            },
+            {
+                "{id: 0, backing: rbd, image: v, size: 1G}",
+                "x.yaml:4: targets[0].luns[0].size: is not used with "
+                        + "backing: rbd: the LUN has the image's size (grow it with rbd resize)"
+            },
+            {
+                "{id: 0, backing: file, path: a.img, size: 1M, image: v}",
+                "x.yaml:4: targets[0].luns[0].image: is only " + "used with backing: rbd"
+            },
             {"{id: 0, backing: rbd, image: v, rbd-timeout: 0s}", "x.yaml:4: targets[0].luns[0].rbd-timeout: "},
-            {"{id: 0, backing: rbd, image: v, path: /x}", "x.yaml:4: targets[0].luns[0].path: is only used with "
-                    + "backing: file or block"},
+            {
+                "{id: 0, backing: rbd, image: v, path: /x}",
+                "x.yaml:4: targets[0].luns[0].path: is only used with " + "backing: file or block"
+            },
         };
         for (String[] t : cases) {
-            ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(
-                    "targets:\n  - name: iqn.2026-11.io.numaiscsi:disk0\n    luns:\n      - " + t[0] + "\n",
-                    "x.yaml"), t[0]);
+            ConfigException e = assertThrows(
+                    ConfigException.class,
+                    () -> ConfigLoader.parse(
+                            "targets:\n  - name: iqn.2026-11.io.numaiscsi:disk0\n    luns:\n      - " + t[0] + "\n",
+                            "x.yaml"),
+                    t[0]);
             assertTrue(e.getMessage().startsWith(t[1]), e.getMessage());
         }
     }
@@ -263,8 +314,10 @@ class ConfigLoaderTest {
                     luns:
                       - {id: 0, backing: block, path: /dev/sdb}
                 """, "d.yaml"));
-        assertEquals("d.yaml:7: targets[1].luns[0].path: /dev/sdb is already the backing device of "
-                + "targets[0].luns[0].path", e.getMessage());
+        assertEquals(
+                "d.yaml:7: targets[1].luns[0].path: /dev/sdb is already the backing device of "
+                        + "targets[0].luns[0].path",
+                e.getMessage());
     }
 
     @Test

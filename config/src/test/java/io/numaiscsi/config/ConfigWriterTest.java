@@ -69,13 +69,18 @@ class ConfigWriterTest {
         }
         List<Path> files;
         try (Stream<Path> all = Files.walk(root)) {
-            files = all.filter(p -> !p.toString().contains("/target/") && !p.toString().contains("/.git/"))
-                    .filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".md")).sorted().toList();
+            files = all.filter(p ->
+                            !p.toString().contains("/target/") && !p.toString().contains("/.git/"))
+                    .filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".md"))
+                    .sorted()
+                    .toList();
         }
         int configs = 0;
         for (Path f : files) {
             for (String yaml : configsIn(f)) {
-                roundTrip(ConfigLoader.parse(yaml, f.toString()), root.relativize(f).toString());
+                roundTrip(
+                        ConfigLoader.parse(yaml, f.toString()),
+                        root.relativize(f).toString());
                 configs++;
             }
         }
@@ -104,62 +109,173 @@ class ConfigWriterTest {
     /** Every key of every section away from its default, and text that YAML would misread if written plain. */
     static TargetConfig everyField() {
         Path dataDir = Path.of("/srv/numa iscsi");
-        DaemonSettings daemon = new DaemonSettings(dataDir, 16, DaemonSettings.EventModel.CENTRALIZED,
-                DaemonSettings.SecretFileCheck.REFUSE, DaemonSettings.BackingIo.IO_URING, "debug",
-                DaemonSettings.TcpTransport.IO_URING, java.time.Duration.ofNanos(20_000));
-        List<Portal> portals = List.of(new Portal("0.0.0.0", 3260), new Portal("::1", 3261),
-                new Portal("storage1.example.com", 3262), new Portal("10.0.0.1", 3260, Portal.Transport.ISER, 64),
+        DaemonSettings daemon = new DaemonSettings(
+                dataDir,
+                16,
+                DaemonSettings.EventModel.CENTRALIZED,
+                DaemonSettings.SecretFileCheck.REFUSE,
+                DaemonSettings.BackingIo.IO_URING,
+                "debug",
+                DaemonSettings.TcpTransport.IO_URING,
+                Duration.ofNanos(20_000));
+        List<Portal> portals = List.of(
+                new Portal("0.0.0.0", 3260),
+                new Portal("::1", 3261),
+                new Portal("storage1.example.com", 3262),
+                new Portal("10.0.0.1", 3260, Portal.Transport.ISER, 64),
                 new Portal("10.0.0.2", 3260, Portal.Transport.ISER));
-        IscsiSettings iscsi = new IscsiSettings(65_536, 262_144, 65_536, 8, false, true, 256, List.of("CRC32C"),
-                List.of("CRC32C", "None"), 0, 20, Duration.ofMillis(500), Duration.ofMinutes(2));
-        LimitsSettings limits = new LimitsSettings(100, 10, 1L << 30, 50, 5, Duration.ofSeconds(30),
-                Duration.ofSeconds(10), Duration.ofMinutes(1), 32L << 20, 3L << 30);
-        CacheSettings cache = new CacheSettings(CacheSettings.Mode.PAGE_CACHE, 256L << 20, 128 << 10, 8, 2, 32 << 10,
-                WritePolicy.WRITE_BACK, CacheSettings.ZERO_COPY_OFF, 0.125, Duration.ofMillis(1500));
+        IscsiSettings iscsi = new IscsiSettings(
+                65_536,
+                262_144,
+                65_536,
+                8,
+                false,
+                true,
+                256,
+                List.of("CRC32C"),
+                List.of("CRC32C", "None"),
+                0,
+                20,
+                Duration.ofMillis(500),
+                Duration.ofMinutes(2));
+        LimitsSettings limits = new LimitsSettings(
+                100,
+                10,
+                1L << 30,
+                50,
+                5,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(10),
+                Duration.ofMinutes(1),
+                32L << 20,
+                3L << 30);
+        CacheSettings cache = new CacheSettings(
+                CacheSettings.Mode.PAGE_CACHE,
+                256L << 20,
+                128 << 10,
+                8,
+                2,
+                32 << 10,
+                WritePolicy.WRITE_BACK,
+                CacheSettings.ZERO_COPY_OFF,
+                0.125,
+                Duration.ofMillis(1500));
         NumaSettings numa = new NumaSettings(4, NumaSettings.Placement.PORTAL_NODE);
         ChapCredentials discovery = new ChapCredentials("discover", utf8("discovery-secret-16"), null, null);
-        List<InitiatorDefinition> initiators = List.of(new InitiatorDefinition("iqn.1994-05.com.redhat:client1",
+        List<InitiatorDefinition> initiators = List.of(new InitiatorDefinition(
+                "iqn.1994-05.com.redhat:client1",
                 new ChapCredentials("client1", utf8("client1 secret: #16"), "disk0", utf8("target \"secret\" \\16"))));
-        TargetDefinition db = new TargetDefinition("iqn.2026-11.io.numaiscsi:db", "database volumes: #1",
-                List.of("iqn.1994-05.com.redhat:client1", "eui.02004567A425678D"), List.of(
-                new LunDefinition(0, BackingType.FILE, dataDir.resolve("db/data.img"), 10L << 30, 4096, "DB-0001",
-                        new FaultInjection(Duration.ofMillis(200), 5, 1L << 20), 16384, true, 85),
-                new LunDefinition(7, BackingType.RAM, null, 268_435_456L + 512, 512, "null",
-                        new FaultInjection(Duration.ZERO, 0, 0))),
+        TargetDefinition db = new TargetDefinition(
+                "iqn.2026-11.io.numaiscsi:db",
+                "database volumes: #1",
+                List.of("iqn.1994-05.com.redhat:client1", "eui.02004567A425678D"),
+                List.of(
+                        new LunDefinition(
+                                0,
+                                BackingType.FILE,
+                                dataDir.resolve("db/data.img"),
+                                10L << 30,
+                                4096,
+                                "DB-0001",
+                                new FaultInjection(Duration.ofMillis(200), 5, 1L << 20),
+                                16384,
+                                true,
+                                85),
+                        new LunDefinition(
+                                7,
+                                BackingType.RAM,
+                                null,
+                                268_435_456L + 512,
+                                512,
+                                "null",
+                                new FaultInjection(Duration.ZERO, 0, 0))),
                 new ChapCredentials("shared", utf8("shared-secret-ü-16"), "db", utf8("db-target-secret")),
                 List.of(NetworkRange.parse("127.0.0.0/8"), NetworkRange.parse("fd00::/8")),
-                new AluaDefinition(3, 2, "active-non-optimized", List.of(
-                        new AluaDefinition.Peer(1, "active-optimized", List.of(1, 2)))),
-                new SharedReservationsDefinition("file", Path.of("/dev/shm/db-pair")), List.of(
-                        new LunMap(List.of("iqn.1994-05.com.redhat:client1"), List.of(new LunMap.Mapped(0, 0),
-                                new LunMap.Mapped(7, 1))),
+                new AluaDefinition(
+                        3,
+                        2,
+                        "active-non-optimized",
+                        List.of(new AluaDefinition.Peer(1, "active-optimized", List.of(1, 2)))),
+                new SharedReservationsDefinition("file", Path.of("/dev/shm/db-pair")),
+                List.of(
+                        new LunMap(
+                                List.of("iqn.1994-05.com.redhat:client1"),
+                                List.of(new LunMap.Mapped(0, 0), new LunMap.Mapped(7, 1))),
                         new LunMap(List.of("*"), List.of(new LunMap.Mapped(7, 0)))));
-        TargetDefinition scratch = new TargetDefinition("naa.52004567BA64678D", null, List.of(), List.of(
-                new LunDefinition(0, BackingType.FILE, Path.of("/mnt/fast/scratch.img"), 2L << 40, 512, null,
-                        new FaultInjection(Duration.ofSeconds(2), 0, Long.MAX_VALUE)),
-                new LunDefinition(1, BackingType.RBD, null, LunDefinition.FROM_DEVICE, 4096, null, FaultInjection.NONE,
-                        LunDefinition.FROM_DEVICE, false, LunDefinition.NO_THRESHOLD, new RbdSource("iscsi", "vol1",
-                        Path.of("/etc/ceph/site.conf"), "gw", Path.of("/etc/ceph/gw.keyring"), Duration.ofSeconds(15),
-                        true))), null, List.of(), new AluaDefinition(1, 1, "active-optimized", List.of(
-                        new AluaDefinition.Peer(2, "standby", List.of(2)))), SharedReservationsDefinition.rados("pr",
-                Path.of("/etc/ceph/site.conf"), "gw", Path.of("/etc/ceph/gw.keyring")));
-        return new TargetConfig(daemon, portals, iscsi, List.of(db, scratch), cache, numa, limits, discovery,
-                initiators);
+        TargetDefinition scratch = new TargetDefinition(
+                "naa.52004567BA64678D",
+                null,
+                List.of(),
+                List.of(
+                        new LunDefinition(
+                                0,
+                                BackingType.FILE,
+                                Path.of("/mnt/fast/scratch.img"),
+                                2L << 40,
+                                512,
+                                null,
+                                new FaultInjection(Duration.ofSeconds(2), 0, Long.MAX_VALUE)),
+                        new LunDefinition(
+                                1,
+                                BackingType.RBD,
+                                null,
+                                LunDefinition.FROM_DEVICE,
+                                4096,
+                                null,
+                                FaultInjection.NONE,
+                                LunDefinition.FROM_DEVICE,
+                                false,
+                                LunDefinition.NO_THRESHOLD,
+                                new RbdSource(
+                                        "iscsi",
+                                        "vol1",
+                                        Path.of("/etc/ceph/site.conf"),
+                                        "gw",
+                                        Path.of("/etc/ceph/gw.keyring"),
+                                        Duration.ofSeconds(15),
+                                        true))),
+                null,
+                List.of(),
+                new AluaDefinition(
+                        1, 1, "active-optimized", List.of(new AluaDefinition.Peer(2, "standby", List.of(2)))),
+                SharedReservationsDefinition.rados(
+                        "pr", Path.of("/etc/ceph/site.conf"), "gw", Path.of("/etc/ceph/gw.keyring")));
+        return new TargetConfig(
+                daemon, portals, iscsi, List.of(db, scratch), cache, numa, limits, discovery, initiators);
     }
 
     @Test
     void aConfigWithEveryKeyAwayFromItsDefaultRoundTripsAndWritesEveryKey() throws ConfigException {
         String text = roundTrip(everyField(), "every field");
-        List<List<String>> keyLists = List.of(List.of(DaemonSection.KEY, PortalsSection.KEY, IscsiSection.KEY,
-                        LimitsSection.KEY, CacheSection.KEY, NumaSection.KEY, InitiatorsSection.DISCOVERY_KEY,
-                        InitiatorsSection.KEY, TargetsSection.KEY), DaemonSection.KEYS, IscsiSection.KEYS,
-                LimitsSection.KEYS, CacheSection.KEYS, NumaSection.KEYS, InitiatorsSection.KEYS, ChapSection.KEYS,
-                TargetsSection.KEYS, LunSection.KEYS.stream().filter(k -> !k.equals("owner")).toList(),
+        List<List<String>> keyLists = List.of(
+                List.of(
+                        DaemonSection.KEY,
+                        PortalsSection.KEY,
+                        IscsiSection.KEY,
+                        LimitsSection.KEY,
+                        CacheSection.KEY,
+                        NumaSection.KEY,
+                        InitiatorsSection.DISCOVERY_KEY,
+                        InitiatorsSection.KEY,
+                        TargetsSection.KEY),
+                DaemonSection.KEYS,
+                IscsiSection.KEYS,
+                LimitsSection.KEYS,
+                CacheSection.KEYS,
+                NumaSection.KEYS,
+                InitiatorsSection.KEYS,
+                ChapSection.KEYS,
+                TargetsSection.KEYS,
+                LunSection.KEYS.stream().filter(k -> !k.equals("owner")).toList(),
                 List.of("address", "transport", "connections"),
-                List.of("group", "state", "port", "peers", "ports"), SharedReservationsSection.KEYS);
+                List.of("group", "state", "port", "peers", "ports"),
+                SharedReservationsSection.KEYS);
         for (List<String> keys : keyLists) {
             for (String key : keys) {
-                assertTrue(Pattern.compile("(?m)^ *(- )?" + Pattern.quote(key) + ":").matcher(text).find(),
+                assertTrue(
+                        Pattern.compile("(?m)^ *(- )?" + Pattern.quote(key) + ":")
+                                .matcher(text)
+                                .find(),
                         key + " is written:\n" + text);
             }
         }
@@ -227,8 +343,15 @@ class ConfigWriterTest {
 
     @Test
     void textIsPlainOnlyWhenItReadsBackTheSame() {
-        for (String plain : List.of("disk0", "iqn.2026-11.io.numaiscsi:disk0", "127.0.0.1:3260", "database volumes",
-                "yes", "0123", "/srv/a b/c.img", "fd00::/8")) {
+        for (String plain : List.of(
+                "disk0",
+                "iqn.2026-11.io.numaiscsi:disk0",
+                "127.0.0.1:3260",
+                "database volumes",
+                "yes",
+                "0123",
+                "/srv/a b/c.img",
+                "fd00::/8")) {
             assertEquals(plain, YamlText.scalar(plain));
         }
         assertEquals("\"a: b\"", YamlText.scalar("a: b"));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,7 +21,8 @@ class DurationsTest {
     @ValueSource(strings = {"5", "5 s", "5S", "1.5s", "s", "", "-1s", "5d"})
     void rejects(String text) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Durations.parse(text));
-        assertEquals("\"" + text + "\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)",
+        assertEquals(
+                "\"" + text + "\" is not a duration (use a number with us, ms, s, m or h, e.g. 5s; 0 disables)",
                 e.getMessage());
     }
 
@@ -30,7 +32,7 @@ class DurationsTest {
         assertEquals(text, Durations.format(Duration.ofMillis(millis)));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void microsecondsParseAndFormat() {
         assertEquals(Duration.ofNanos(50_000), Durations.parse("50us"));
         assertEquals("50us", Durations.format(Duration.ofNanos(50_000)));

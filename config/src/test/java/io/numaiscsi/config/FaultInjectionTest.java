@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** The test/debug {@code inject-*} LUN keys. */
 class FaultInjectionTest {
@@ -46,18 +46,22 @@ class FaultInjectionTest {
     @Test
     void moveOfTheDataDirKeepsTheFaults() throws ConfigException {
         TargetConfig c = ConfigLoader.parse(file("        inject-latency: 2s\n"), "t.yaml");
-        LunDefinition moved = c.withDataDir(Path.of("/elsewhere")).targets().get(0).lun(0);
+        LunDefinition moved =
+                c.withDataDir(Path.of("/elsewhere")).targets().get(0).lun(0);
         assertEquals(Path.of("/elsewhere/lun0.img"), moved.path());
         assertEquals(Duration.ofSeconds(2), moved.faults().latency());
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "inject-latency: 2x | 9 | targets[0].luns[0].inject-latency",
-            "inject-latency: 61s | 9 | targets[0].luns[0].inject-latency",
-            "inject-medium-error-every: -1 | 9 | targets[0].luns[0].inject-medium-error-every",
-            "inject-no-space-after: lots | 9 | targets[0].luns[0].inject-no-space-after",
-            "inject-latencies: 1s | 9 | targets[0].luns[0].inject-latencies"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "inject-latency: 2x | 9 | targets[0].luns[0].inject-latency",
+                "inject-latency: 61s | 9 | targets[0].luns[0].inject-latency",
+                "inject-medium-error-every: -1 | 9 | targets[0].luns[0].inject-medium-error-every",
+                "inject-no-space-after: lots | 9 | targets[0].luns[0].inject-no-space-after",
+                "inject-latencies: 1s | 9 | targets[0].luns[0].inject-latencies"
+            })
     void badValuesNameLineAndKey(String line, int lineNumber, String path) {
         ConfigException e = assertThrows(ConfigException.class, () -> lun0("        " + line + "\n"));
         assertTrue(e.getMessage().startsWith("t.yaml:" + lineNumber + ": " + path + ":"), e.getMessage());

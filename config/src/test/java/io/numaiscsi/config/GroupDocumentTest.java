@@ -49,37 +49,40 @@ class GroupDocumentTest {
 
     @Test
     void chapSecretsAreSealedInTheObjectAndOpenWithTheSameKeyOnly() throws ConfigException {
-        ChapCredentials chap = new ChapCredentials("user1", "a-secret-of-16-bytes".getBytes(StandardCharsets.UTF_8),
-                null, null);
+        ChapCredentials chap =
+                new ChapCredentials("user1", "a-secret-of-16-bytes".getBytes(StandardCharsets.UTF_8), null, null);
         GroupDocument doc = parse(DOC);
         TargetDefinition t = doc.targets().get(0);
-        GroupDocument withChap = doc.withTargets(List.of(new TargetDefinition(t.name(), null, List.of(), t.luns(), chap,
-                List.of())));
+        GroupDocument withChap =
+                doc.withTargets(List.of(new TargetDefinition(t.name(), null, List.of(), t.luns(), chap, List.of())));
         String written = withChap.write(CODEC);
         assertFalse(written.contains("a-secret-of-16-bytes"), written);
         assertTrue(written.contains("secret: " + GroupSecretCodec.PREFIX), written);
         assertEquals(chap, parse(written).targets().get(0).chap());
         byte[] otherKey = new byte[32];
         otherKey[0] = 1;
-        ConfigException e = assertThrows(ConfigException.class,
+        ConfigException e = assertThrows(
+                ConfigException.class,
                 () -> GroupDocument.parse(written, "group object", GroupSecretCodec.of(otherKey)));
         assertTrue(e.getMessage().contains("cannot be decrypted with this gateway's group key"), e.getMessage());
-        ConfigException clear = assertThrows(ConfigException.class, () -> parse(
-                written.replaceAll("secret: enc1:\\S+", "secret: a-secret-in-clear-text")));
+        ConfigException clear = assertThrows(
+                ConfigException.class,
+                () -> parse(written.replaceAll("secret: enc1:\\S+", "secret: a-secret-in-clear-text")));
         assertTrue(clear.getMessage().contains("is not an encrypted secret"), clear.getMessage());
     }
 
     @Test
     void aNewerFormatIsRefusedNamingTheUpgrade() {
-        ConfigException e = assertThrows(ConfigException.class, () -> parse(DOC.replace("group-format: 1",
-                "group-format: 2")));
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> parse(DOC.replace("group-format: 1", "group-format: 2")));
         assertTrue(e.getMessage().contains("written by a newer version"), e.getMessage());
         assertTrue(e.getMessage().contains("upgrade this gateway"), e.getMessage());
     }
 
     @Test
     void wrongDocumentsAreRefusedWithTheirReason() {
-        assertRefused(DOC.replace("backing: rbd, image: b, owner: gw2", "backing: ram, size: 1G"), "serves RBD images only");
+        assertRefused(
+                DOC.replace("backing: rbd, image: b, owner: gw2", "backing: ram, size: 1G"), "serves RBD images only");
         assertRefused(DOC.replace("owner: gw2", "owner: gw9"), "gw9, which is not a member");
         assertRefused(DOC.replace("{name: gw2, port: 2}", "{name: gw1, port: 2}"), "listed twice");
         assertRefused(DOC.replace("{name: gw2, port: 2}", "{name: gw2, port: 1}"), "belongs to two members");
@@ -87,7 +90,8 @@ class GroupDocumentTest {
         assertRefused(DOC.replace("image: b,", "image: b, numa-cache: true,"), "numa-cache");
         assertRefused(DOC.replace("fsid: ", "fsdi: "), "fsdi");
         assertRefused("group-format: 1\nfsid: [unclosed", "");
-        assertRefused(DOC.replace("    luns:", "    alua: {port: 1, group: 1, state: standby}\n    luns:"),
+        assertRefused(
+                DOC.replace("    luns:", "    alua: {port: 1, group: 1, state: standby}\n    luns:"),
                 "each member sets them itself");
     }
 
@@ -98,23 +102,34 @@ class GroupDocumentTest {
 
     @Test
     void aMemberServesTheGroupsTargetsWithItsOwnPortAndCredentials() throws ConfigException {
-        GroupSettings gw2 = new GroupSettings("g", "gw2", "pool2", Path.of("/etc/ceph/c2.conf"), "iscsi",
-                Path.of("/etc/ceph/k2"), null, Duration.ofSeconds(20));
+        GroupSettings gw2 = new GroupSettings(
+                "g",
+                "gw2",
+                "pool2",
+                Path.of("/etc/ceph/c2.conf"),
+                "iscsi",
+                Path.of("/etc/ceph/k2"),
+                null,
+                Duration.ofSeconds(20));
         List<TargetDefinition> served = GroupTargets.forMember(parse(DOC), gw2);
         TargetDefinition t = served.get(0);
         assertEquals(2, t.alua().port());
         assertEquals(2, t.alua().group());
-        assertEquals(List.of(new AluaDefinition.Peer(1, "standby", List.of(1))), t.alua().peers());
-        assertEquals(SharedReservationsDefinition.rados("pool2", Path.of("/etc/ceph/c2.conf"), "iscsi",
-                Path.of("/etc/ceph/k2")), t.sharedReservations());
+        assertEquals(
+                List.of(new AluaDefinition.Peer(1, "standby", List.of(1))),
+                t.alua().peers());
+        assertEquals(
+                SharedReservationsDefinition.rados(
+                        "pool2", Path.of("/etc/ceph/c2.conf"), "iscsi", Path.of("/etc/ceph/k2")),
+                t.sharedReservations());
         RbdSource b = t.lun(1).rbd();
         assertEquals("iscsi", b.user());
         assertEquals(Path.of("/etc/ceph/k2"), b.keyring());
         assertEquals("b", b.image());
         assertEquals("gw2", b.owner());
         assertEquals(parse(DOC).targets().get(0).withLuns(t.luns()).luns(), t.luns());
-        GroupSettings stranger = new GroupSettings("g", "gw7", "rbd", Path.of("/etc/ceph/ceph.conf"), "admin", null,
-                null, Duration.ofSeconds(20));
+        GroupSettings stranger = new GroupSettings(
+                "g", "gw7", "rbd", Path.of("/etc/ceph/ceph.conf"), "admin", null, null, Duration.ofSeconds(20));
         assertTrue(GroupTargets.forMember(parse(DOC), stranger).isEmpty());
         assertNull(GroupTargets.shared(t).alua());
         assertNotNull(GroupTargets.shared(t).luns());

@@ -21,8 +21,13 @@ class GroupPlacementTest {
         }
         s.append("targets:\n  - name: ").append(T).append("\n    luns:\n");
         for (int i = 0; i < owners.length; i++) {
-            s.append("      - {id: ").append(i).append(", backing: rbd, image: i").append(i).append(", owner: ")
-                    .append(owners[i]).append("}\n");
+            s.append("      - {id: ")
+                    .append(i)
+                    .append(", backing: rbd, image: i")
+                    .append(i)
+                    .append(", owner: ")
+                    .append(owners[i])
+                    .append("}\n");
         }
         return GroupDocument.parse(s.toString(), "doc", SecretCodec.PLAIN);
     }
@@ -89,11 +94,14 @@ class GroupPlacementTest {
     @Test
     void aDownMembersLunsGoWhereAnInitiatorMovedThemElseToTheFewestOwning() throws ConfigException {
         GroupDocument d = doc(3, "gw1", "gw1", "gw2", "gw3");
-        Map<LunRef, String> owners = GroupPlacement.ownersInPlaceOfDown(d, List.of("gw2", "gw3"),
-                Map.of(new LunRef(T, 0), "gw3", new LunRef(T, 1), "gw1"));
-        assertEquals(Map.of(new LunRef(T, 0), "gw3", new LunRef(T, 1), "gw2"), owners,
+        Map<LunRef, String> owners = GroupPlacement.ownersInPlaceOfDown(
+                d, List.of("gw2", "gw3"), Map.of(new LunRef(T, 0), "gw3", new LunRef(T, 1), "gw1"));
+        assertEquals(
+                Map.of(new LunRef(T, 0), "gw3", new LunRef(T, 1), "gw2"),
+                owners,
                 "LUN 0 stays where the initiator moved it; LUN 1's server is down too: the fewest-owning member");
-        assertTrue(GroupPlacement.ownersInPlaceOfDown(d, List.of("gw1", "gw2", "gw3"), Map.of()).isEmpty());
+        assertTrue(GroupPlacement.ownersInPlaceOfDown(d, List.of("gw1", "gw2", "gw3"), Map.of())
+                .isEmpty());
         GroupDocument moved = GroupPlacement.moveAll(d, owners);
         assertEquals(d.placement() + 1, moved.placement());
         assertEquals(Map.of("gw2", 2, "gw3", 2), counts(moved));

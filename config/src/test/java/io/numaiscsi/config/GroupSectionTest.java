@@ -26,8 +26,17 @@ class GroupSectionTest {
         TargetConfig c = ConfigLoader.parse(MEMBER, "member.yaml");
         assertTrue(c.targets().isEmpty());
         GroupSettings g = c.group();
-        assertEquals(new GroupSettings("iscsi-a", "gw2", "rbd", Path.of("/etc/ceph/ceph.conf"), "iscsi", null,
-                Path.of("/etc/numa-iscsi-target/group.key"), Duration.ofSeconds(20)), g);
+        assertEquals(
+                new GroupSettings(
+                        "iscsi-a",
+                        "gw2",
+                        "rbd",
+                        Path.of("/etc/ceph/ceph.conf"),
+                        "iscsi",
+                        null,
+                        Path.of("/etc/numa-iscsi-target/group.key"),
+                        Duration.ofSeconds(20)),
+                g);
         assertEquals("numa-iscsi.group.iscsi-a", g.objectName());
         TargetConfig again = ConfigLoader.parse(ConfigWriter.write(c), "written.yaml");
         assertEquals(c, again);
@@ -35,8 +44,12 @@ class GroupSectionTest {
 
     @Test
     void targetsBesideAGroupAreRefusedNamingTheAdminTool() {
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(MEMBER
-                + "targets: [{name: iqn.2026-11.io.numaiscsi:x, luns: [{id: 0, backing: null, size: 1G}]}]\n", "m"));
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.parse(
+                        MEMBER
+                                + "targets: [{name: iqn.2026-11.io.numaiscsi:x, luns: [{id: 0, backing: null, size: 1G}]}]\n",
+                        "m"));
         assertTrue(e.getMessage().contains("manage them with numa-iscsi-admin"), e.getMessage());
     }
 
@@ -49,7 +62,8 @@ class GroupSectionTest {
 
     @Test
     void anOwnerOutsideAGroupIsRefused() {
-        assertRefused("targets: [{name: iqn.2026-11.io.numaiscsi:x, luns: [{id: 0, backing: rbd, image: a, owner: gw1}]}]\n",
+        assertRefused(
+                "targets: [{name: iqn.2026-11.io.numaiscsi:x, luns: [{id: 0, backing: rbd, image: a, owner: gw1}]}]\n",
                 "only a gateway group's LUNs have one");
     }
 

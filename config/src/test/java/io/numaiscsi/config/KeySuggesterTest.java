@@ -9,17 +9,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 class KeySuggesterTest {
 
     @ParameterizedTest
-    @CsvSource(nullValues = "-", value = {
-            "io-thread, io-threads",
-            "io_threads, io-threads",
-            "ioThreads, io-threads",
-            "IO-THREADS, io-threads",
-            "first-burst, first-burst-length",
-            "max-burst-lenght, max-burst-length",
-            "max, -",
-            "colour, -",
-            "burst-length, -",
-    })
+    @CsvSource(
+            nullValues = "-",
+            value = {
+                "io-thread, io-threads",
+                "io_threads, io-threads",
+                "ioThreads, io-threads",
+                "IO-THREADS, io-threads",
+                "first-burst, first-burst-length",
+                "max-burst-lenght, max-burst-length",
+                "max, -",
+                "colour, -",
+                "burst-length, -",
+            })
     void suggestsOnlyPlausibleTypos(String typed, String expected) {
         List<String> known = List.of("data-dir", "io-threads", "max-burst-length", "first-burst-length");
         assertEquals(expected, KeySuggester.suggest(typed, known));

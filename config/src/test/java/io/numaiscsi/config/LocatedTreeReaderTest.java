@@ -47,15 +47,15 @@ class LocatedTreeReaderTest {
 
     @Test
     void nestedDuplicateKeyIsReportedOnTheSecondOccurrence() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> LocatedTreeReader.read("a:\n  b: 1\n  c: 2\n  b: 3\n", "t.yaml"));
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> LocatedTreeReader.read("a:\n  b: 1\n  c: 2\n  b: 3\n", "t.yaml"));
         assertEquals("t.yaml:4: a.b: duplicate key (first written at line 2)", e.getMessage());
     }
 
     @Test
     void syntaxErrorInsideAListNamesTheItem() {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> LocatedTreeReader.read("a:\n  - x\n  - [1, 2\nb: 3\n", "t.yaml"));
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> LocatedTreeReader.read("a:\n  - x\n  - [1, 2\nb: 3\n", "t.yaml"));
         assertEquals(4, e.line(), e.getMessage());
         assertEquals(2, e.column(), e.getMessage());
         assertEquals("a[1]", e.keyPath(), e.getMessage());

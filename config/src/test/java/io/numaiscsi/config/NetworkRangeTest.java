@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class NetworkRangeTest {
@@ -60,9 +61,15 @@ class NetworkRangeTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @org.junit.jupiter.params.provider.CsvSource({
-            "10.0.0.0/8, 10.0.0.0/8", "10.1.2.3, 10.1.2.3/32", "fd00::/8, fd00::/8", "::1, ::1/128",
-            "'0:0:0:0:0:0:0:0/0', ::/0", "2001:DB8:0:0:1:0:0:1, 2001:db8::1:0:0:1/128", "fe80:0:0:0:1:2:3:4/128, fe80::1:2:3:4/128"})
+    @CsvSource({
+        "10.0.0.0/8, 10.0.0.0/8",
+        "10.1.2.3, 10.1.2.3/32",
+        "fd00::/8, fd00::/8",
+        "::1, ::1/128",
+        "'0:0:0:0:0:0:0:0/0', ::/0",
+        "2001:DB8:0:0:1:0:0:1, 2001:db8::1:0:0:1/128",
+        "fe80:0:0:0:1:2:3:4/128, fe80::1:2:3:4/128"
+    })
     void printsCanonically(String text, String printed) {
         assertEquals(printed, NetworkRange.parse(text).toString());
     }
@@ -74,26 +81,36 @@ class NetworkRangeTest {
 
     @Test
     void allowNetworksInTheConfig() throws Exception {
-        TargetConfig c = ConfigLoader.parse("targets:\n  - name: iqn.2026-11.io.numaiscsi:d\n"
-                + "    allow-networks: [127.0.0.0/8, \"fd00::/8\"]\n    luns: [{id: 0, backing: ram, size: 1M}]\n", "t.yaml");
+        TargetConfig c = ConfigLoader.parse(
+                "targets:\n  - name: iqn.2026-11.io.numaiscsi:d\n"
+                        + "    allow-networks: [127.0.0.0/8, \"fd00::/8\"]\n    luns: [{id: 0, backing: ram, size: 1M}]\n",
+                "t.yaml");
         TargetDefinition t = c.targets().get(0);
         assertEquals(List.of(NetworkRange.parse("127.0.0.0/8"), NetworkRange.parse("fd00::/8")), t.allowNetworks());
         assertTrue(t.allowsAddress(InetAddress.getByName("127.0.0.1")));
         assertFalse(t.allowsAddress(InetAddress.getByName("10.0.0.1")));
-        assertTrue(new TargetDefinition("iqn.2026-11.io.numaiscsi:d", null, List.of(), t.luns())
-                .allowsAddress(InetAddress.getByName("10.0.0.1")), "no allow-networks: any address");
+        assertTrue(
+                new TargetDefinition("iqn.2026-11.io.numaiscsi:d", null, List.of(), t.luns())
+                        .allowsAddress(InetAddress.getByName("10.0.0.1")),
+                "no allow-networks: any address");
     }
 
     @Test
     void badNetworkInTheConfigNamesItsLine() {
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.parse(
-                "targets:\n  - name: iqn.2026-11.io.numaiscsi:d\n    allow-networks:\n      - 127.0.0.0/8\n"
-                        + "      - 10.0.0.1/8\n    luns: [{id: 0, backing: ram, size: 1M}]\n", "t.yaml"));
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.parse(
+                        "targets:\n  - name: iqn.2026-11.io.numaiscsi:d\n    allow-networks:\n      - 127.0.0.0/8\n"
+                                + "      - 10.0.0.1/8\n    luns: [{id: 0, backing: ram, size: 1M}]\n",
+                        "t.yaml"));
         assertEquals(5, e.line());
         assertEquals("targets[0].allow-networks[1]", e.keyPath());
-        ConfigException empty = assertThrows(ConfigException.class, () -> ConfigLoader.parse(
-                "targets:\n  - name: iqn.2026-11.io.numaiscsi:d\n    allow-networks: []\n"
-                        + "    luns: [{id: 0, backing: ram, size: 1M}]\n", "t.yaml"));
+        ConfigException empty = assertThrows(
+                ConfigException.class,
+                () -> ConfigLoader.parse(
+                        "targets:\n  - name: iqn.2026-11.io.numaiscsi:d\n    allow-networks: []\n"
+                                + "    luns: [{id: 0, backing: ram, size: 1M}]\n",
+                        "t.yaml"));
         assertEquals("targets[0].allow-networks", empty.keyPath());
     }
 }

@@ -23,10 +23,13 @@ class PortalsSectionTest {
                   - {address: "[::1]:3261", transport: TCP}
                   - address: 127.0.0.1
                 """ + TARGETS, "p.yaml");
-        assertEquals(List.of(new Portal("10.0.2.15", 3260, Portal.Transport.TCP),
-                new Portal("10.0.2.15", 3260, Portal.Transport.ISER),
-                new Portal("::1", 3261, Portal.Transport.TCP),
-                new Portal("127.0.0.1", 3260, Portal.Transport.TCP)), c.portals());
+        assertEquals(
+                List.of(
+                        new Portal("10.0.2.15", 3260, Portal.Transport.TCP),
+                        new Portal("10.0.2.15", 3260, Portal.Transport.ISER),
+                        new Portal("::1", 3261, Portal.Transport.TCP),
+                        new Portal("127.0.0.1", 3260, Portal.Transport.TCP)),
+                c.portals());
         assertEquals("10.0.2.15:3260", c.portals().get(1).toString(), "SendTargets reports the address alone");
     }
 

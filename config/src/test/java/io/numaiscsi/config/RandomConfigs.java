@@ -18,16 +18,48 @@ import java.util.Set;
  * words, numbers, non-ASCII) in every free-text field.
  */
 final class RandomConfigs {
-    private static final List<String> TEXT = List.of("disk", "database volumes", "a: b", "x #y", "# z", "say \"hi\"",
-            "back\\slash", "über Ω", "-dash", "[x]", "{y}", "null", "~", "yes", "NO", "0123", "1e3", ".inf", " lead",
-            "trail ", "colon:", "%pct", "@at", "&anchor", "*alias", "!tag", "|pipe", ">fold", "'single'", "日本語",
-            "a,b", "=", "? q", "1:20", "two  spaces");
-    private static final List<String> DATA_DIRS = List.of("/srv/iscsi", "/var/lib/numa iscsi", "/data/#1",
-            "/x/y: z", "/tmp/ü", "/-dash", "/null");
-    private static final List<String> NETWORKS = List.of("127.0.0.0/8", "10.0.0.0/8", "192.168.1.0/24", "fd00::/8",
-            "::1/128", "1.2.3.4/32", "0.0.0.0/0");
-    private static final List<List<String>> DIGESTS = List.of(List.of("None", "CRC32C"), List.of("CRC32C", "None"),
-            List.of("None"), List.of("CRC32C"));
+    private static final List<String> TEXT = List.of(
+            "disk",
+            "database volumes",
+            "a: b",
+            "x #y",
+            "# z",
+            "say \"hi\"",
+            "back\\slash",
+            "über Ω",
+            "-dash",
+            "[x]",
+            "{y}",
+            "null",
+            "~",
+            "yes",
+            "NO",
+            "0123",
+            "1e3",
+            ".inf",
+            " lead",
+            "trail ",
+            "colon:",
+            "%pct",
+            "@at",
+            "&anchor",
+            "*alias",
+            "!tag",
+            "|pipe",
+            ">fold",
+            "'single'",
+            "日本語",
+            "a,b",
+            "=",
+            "? q",
+            "1:20",
+            "two  spaces");
+    private static final List<String> DATA_DIRS =
+            List.of("/srv/iscsi", "/var/lib/numa iscsi", "/data/#1", "/x/y: z", "/tmp/ü", "/-dash", "/null");
+    private static final List<String> NETWORKS =
+            List.of("127.0.0.0/8", "10.0.0.0/8", "192.168.1.0/24", "fd00::/8", "::1/128", "1.2.3.4/32", "0.0.0.0/0");
+    private static final List<List<String>> DIGESTS =
+            List.of(List.of("None", "CRC32C"), List.of("CRC32C", "None"), List.of("None"), List.of("CRC32C"));
     private static final String SECRET_CHARS = "abcXYZ019 !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~éΩ日";
 
     private final Random random;
@@ -39,16 +71,29 @@ final class RandomConfigs {
 
     TargetConfig next() {
         secrets.clear();
-        DaemonSettings daemon = new DaemonSettings(Path.of(pick(DATA_DIRS)), coin() ? 4 : between(1, 256),
-                pick(DaemonSettings.EventModel.values()), pick(DaemonSettings.SecretFileCheck.values()),
-                pick(DaemonSettings.BackingIo.values()), null, pick(DaemonSettings.TcpTransport.values()),
-                coin() ? java.time.Duration.ZERO : java.time.Duration.ofNanos(between(1, 1000) * 1000L));
+        DaemonSettings daemon = new DaemonSettings(
+                Path.of(pick(DATA_DIRS)),
+                coin() ? 4 : between(1, 256),
+                pick(DaemonSettings.EventModel.values()),
+                pick(DaemonSettings.SecretFileCheck.values()),
+                pick(DaemonSettings.BackingIo.values()),
+                null,
+                pick(DaemonSettings.TcpTransport.values()),
+                coin() ? Duration.ZERO : Duration.ofNanos(between(1, 1000) * 1000L));
         List<InitiatorDefinition> initiators = new ArrayList<>();
         for (int i = between(0, 2); i > 0; i--) {
             initiators.add(new InitiatorDefinition("iqn.1994-05.com.example:client" + i, chap()));
         }
-        return new TargetConfig(daemon, portals(), iscsi(), targets(daemon.dataDir()), cache(), numa(), limits(),
-                coin() ? null : chap(), initiators);
+        return new TargetConfig(
+                daemon,
+                portals(),
+                iscsi(),
+                targets(daemon.dataDir()),
+                cache(),
+                numa(),
+                limits(),
+                coin() ? null : chap(),
+                initiators);
     }
 
     private List<Portal> portals() {
@@ -58,8 +103,9 @@ final class RandomConfigs {
             String host = pick(List.of("127.0.0.1", "::1", "0.0.0.0", "storage-1.Example.com", "fd00::2"));
             Portal p = new Portal(host, coin() ? Portal.DEFAULT_PORT : between(1, 65535));
             if (coin()) {
-                p = p.withTransport(Portal.Transport.ISER).withConnections(coin() ? Portal.DEFAULT_ISER_CONNECTIONS
-                        : between(1, Portal.MAX_ISER_CONNECTIONS));
+                p = p.withTransport(Portal.Transport.ISER)
+                        .withConnections(
+                                coin() ? Portal.DEFAULT_ISER_CONNECTIONS : between(1, Portal.MAX_ISER_CONNECTIONS));
             }
             if (seen.add(p.toString().toLowerCase(Locale.ROOT) + " " + p.transport())) {
                 out.add(p);
@@ -70,9 +116,20 @@ final class RandomConfigs {
 
     private IscsiSettings iscsi() {
         int maxBurst = between(512, 16_777_215);
-        return new IscsiSettings(between(512, 16_777_215), maxBurst, between(512, maxBurst), between(1, 65_535),
-                coin(), coin(), between(1, 4096), pick(DIGESTS), pick(DIGESTS), between(0, 3600), between(0, 3600),
-                coin() ? Duration.ZERO : duration(100, 3_600_000), duration(1000, 3_600_000));
+        return new IscsiSettings(
+                between(512, 16_777_215),
+                maxBurst,
+                between(512, maxBurst),
+                between(1, 65_535),
+                coin(),
+                coin(),
+                between(1, 4096),
+                pick(DIGESTS),
+                pick(DIGESTS),
+                between(0, 3600),
+                between(0, 3600),
+                coin() ? Duration.ZERO : duration(100, 3_600_000),
+                duration(1000, 3_600_000));
     }
 
     private LimitsSettings limits() {
@@ -82,9 +139,17 @@ final class RandomConfigs {
         int maxSessions = between(1, 65_535);
         int maxLogins = between(1, 65_535);
         Duration login = duration(1000, 3_600_000);
-        return new LimitsSettings(maxSessions, between(1, maxSessions), size(64L << 10, 64L << 30), maxLogins,
-                between(1, maxLogins), login, duration(1000, login.toMillis()), duration(1000, 3_600_000),
-                size(64L << 10, 64L << 30), size(16L << 20, 1L << 40));
+        return new LimitsSettings(
+                maxSessions,
+                between(1, maxSessions),
+                size(64L << 10, 64L << 30),
+                maxLogins,
+                between(1, maxLogins),
+                login,
+                duration(1000, login.toMillis()),
+                duration(1000, 3_600_000),
+                size(64L << 10, 64L << 30),
+                size(16L << 20, 1L << 40));
     }
 
     private CacheSettings cache() {
@@ -93,11 +158,22 @@ final class RandomConfigs {
         }
         int partitions = between(1, 256);
         int blockSize = 1 << between(12, 20);
-        long sizePerNode = coin() ? CacheSettings.SIZE_AUTO : size(Math.max(1L << 20, 2L * partitions * blockSize),
-                Math.min(partitions * (Integer.MAX_VALUE - 4096L), 1L << 40));
-        return new CacheSettings(pick(CacheSettings.Mode.values()), sizePerNode, blockSize, partitions, between(1, 64),
-                (int) size(1, 1 << 30), pick(WritePolicy.values()),
-                coin() ? CacheSettings.ZERO_COPY_OFF : (int) size(1, 1 << 30), ratio(), duration(100, 3_600_000));
+        long sizePerNode = coin()
+                ? CacheSettings.SIZE_AUTO
+                : size(
+                        Math.max(1L << 20, 2L * partitions * blockSize),
+                        Math.min(partitions * (Integer.MAX_VALUE - 4096L), 1L << 40));
+        return new CacheSettings(
+                pick(CacheSettings.Mode.values()),
+                sizePerNode,
+                blockSize,
+                partitions,
+                between(1, 64),
+                (int) size(1, 1 << 30),
+                pick(WritePolicy.values()),
+                coin() ? CacheSettings.ZERO_COPY_OFF : (int) size(1, 1 << 30),
+                ratio(),
+                duration(100, 3_600_000));
     }
 
     /** A ratio as the loader computes it from a fraction or a percentage. */
@@ -130,8 +206,8 @@ final class RandomConfigs {
                     networks.add(NetworkRange.parse(n));
                 }
             }
-            out.add(new TargetDefinition(name, coin() ? null : pick(TEXT), allow, luns(t, dataDir),
-                    coin() ? null : chap(), networks));
+            out.add(new TargetDefinition(
+                    name, coin() ? null : pick(TEXT), allow, luns(t, dataDir), coin() ? null : chap(), networks));
         }
         return out;
     }
@@ -161,17 +237,32 @@ final class RandomConfigs {
             RbdSource rbd = null;
             if (backing == BackingType.RBD) {
                 size = LunDefinition.FROM_DEVICE;
-                rbd = new RbdSource(coin() ? RbdSource.DEFAULT_POOL : "pool-" + id, "image " + pick(TEXT).strip() + id,
-                        coin() ? RbdSource.DEFAULT_CEPH_CONF : path.resolveSibling("ceph.conf").normalize(),
-                        coin() ? RbdSource.DEFAULT_USER : "gw" + id, coin() ? null : path.resolveSibling("k").normalize(),
-                        coin() ? RbdSource.DEFAULT_TIMEOUT : Duration.ofSeconds(between(1, 300)), coin());
+                rbd = new RbdSource(
+                        coin() ? RbdSource.DEFAULT_POOL : "pool-" + id,
+                        "image " + pick(TEXT).strip() + id,
+                        coin()
+                                ? RbdSource.DEFAULT_CEPH_CONF
+                                : path.resolveSibling("ceph.conf").normalize(),
+                        coin() ? RbdSource.DEFAULT_USER : "gw" + id,
+                        coin() ? null : path.resolveSibling("k").normalize(),
+                        coin() ? RbdSource.DEFAULT_TIMEOUT : Duration.ofSeconds(between(1, 300)),
+                        coin());
             }
             boolean pathless = backing == BackingType.RAM || backing == BackingType.NULL || backing == BackingType.RBD;
-            out.add(new LunDefinition(id, backing, pathless ? null : path.normalize(), size,
-                    blockSize, coin() ? null : serial(), faults(),
-                    coin() ? LunDefinition.FROM_DEVICE : Math.max(blockSize, 512) << between(0, 3), coin(),
+            out.add(new LunDefinition(
+                    id,
+                    backing,
+                    pathless ? null : path.normalize(),
+                    size,
+                    blockSize,
+                    coin() ? null : serial(),
+                    faults(),
+                    coin() ? LunDefinition.FROM_DEVICE : Math.max(blockSize, 512) << between(0, 3),
+                    coin(),
                     backing == BackingType.RAM || backing == BackingType.NULL || backing == BackingType.FILE
-                            ? softThreshold(backing) : LunDefinition.NO_THRESHOLD, rbd));
+                            ? softThreshold(backing)
+                            : LunDefinition.NO_THRESHOLD,
+                    rbd));
         }
         return out;
     }
@@ -197,8 +288,8 @@ final class RandomConfigs {
             case 1 -> 0;
             default -> size(1, 1L << 40);
         };
-        return new FaultInjection(coin() ? Duration.ZERO : duration(1, 60_000), coin() ? 0 : between(1, Integer.MAX_VALUE),
-                noSpace);
+        return new FaultInjection(
+                coin() ? Duration.ZERO : duration(1, 60_000), coin() ? 0 : between(1, Integer.MAX_VALUE), noSpace);
     }
 
     /** Credentials with secrets used nowhere else in the configuration (RFC 7143 12.1.3 direction rule). */

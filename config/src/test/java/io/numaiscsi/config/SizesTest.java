@@ -10,8 +10,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SizesTest {
 
     @ParameterizedTest
-    @CsvSource({"512, 512", "1K, 1024", "4k, 4096", "64M, 67108864", "1G, 1073741824", "2T, 2199023255552",
-            "8388607T, 9223370937343148032"})
+    @CsvSource({
+        "512, 512",
+        "1K, 1024",
+        "4k, 4096",
+        "64M, 67108864",
+        "1G, 1073741824",
+        "2T, 2199023255552",
+        "8388607T, 9223370937343148032"
+    })
     void parses(String text, long bytes) {
         assertEquals(bytes, Sizes.parse(text));
     }
@@ -24,9 +31,16 @@ class SizesTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"8388608T, '\"8388608T\" is too large'", "99999999999999999999, '\"99999999999999999999\" is not a size"
-            + " (use bytes or a K/M/G/T suffix)'", "0, size must be greater than 0", "0G, size must be greater than 0"})
+    @CsvSource({
+        "8388608T, '\"8388608T\" is too large'",
+        "99999999999999999999, '\"99999999999999999999\" is not a size" + " (use bytes or a K/M/G/T suffix)'",
+        "0, size must be greater than 0",
+        "0G, size must be greater than 0"
+    })
     void rejectsZeroAndOverflow(String text, String message) {
-        assertEquals(message, assertThrows(IllegalArgumentException.class, () -> Sizes.parse(text)).getMessage());
+        assertEquals(
+                message,
+                assertThrows(IllegalArgumentException.class, () -> Sizes.parse(text))
+                        .getMessage());
     }
 }

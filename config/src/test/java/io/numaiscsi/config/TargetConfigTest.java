@@ -40,15 +40,24 @@ class TargetConfigTest {
     void withDataDirMakesRelativeDirectoriesAbsolute() throws ConfigException {
         TargetConfig moved = config().withDataDir(Path.of("rel"));
         assertEquals(Path.of("rel").toAbsolutePath().normalize(), moved.daemon().dataDir());
-        assertEquals(moved.daemon().dataDir().resolve("lun0.img"), moved.targets().get(0).luns().get(0).path());
+        assertEquals(
+                moved.daemon().dataDir().resolve("lun0.img"),
+                moved.targets().get(0).luns().get(0).path());
     }
 
     @Test
     void withDataDirKeepsTheOtherDaemonSettings() throws ConfigException {
-        TargetConfig c = ConfigLoader.parse("daemon: {data-dir: /old, secret-file-check: refuse, event-model: centralized}\n"
-                + "targets: [{name: iqn.2026-11.io.numaiscsi:d, luns: [{id: 0, backing: ram, size: 1M}]}]\n", "t.yaml");
-        assertEquals(new DaemonSettings(Path.of("/new"), 4, DaemonSettings.EventModel.CENTRALIZED,
-                DaemonSettings.SecretFileCheck.REFUSE), c.withDataDir(Path.of("/new")).daemon());
+        TargetConfig c = ConfigLoader.parse(
+                "daemon: {data-dir: /old, secret-file-check: refuse, event-model: centralized}\n"
+                        + "targets: [{name: iqn.2026-11.io.numaiscsi:d, luns: [{id: 0, backing: ram, size: 1M}]}]\n",
+                "t.yaml");
+        assertEquals(
+                new DaemonSettings(
+                        Path.of("/new"),
+                        4,
+                        DaemonSettings.EventModel.CENTRALIZED,
+                        DaemonSettings.SecretFileCheck.REFUSE),
+                c.withDataDir(Path.of("/new")).daemon());
     }
 
     @Test
@@ -56,11 +65,16 @@ class TargetConfigTest {
         String target = "targets: [{name: iqn.2026-11.io.numaiscsi:d, luns: [{id: 0, backing: ram, size: 1M}]}]\n";
         String chap = "{username: u, secret: secret-of-16-b}";
         assertFalse(ConfigLoader.parse(target, "t.yaml").holdsSecrets());
-        assertTrue(ConfigLoader.parse("discovery-chap: " + chap + "\n" + target, "t.yaml").holdsSecrets());
-        assertTrue(ConfigLoader.parse("initiators: [{name: iqn.2026-11.io.numaiscsi:i, chap: " + chap + "}]\n" + target,
-                "t.yaml").holdsSecrets());
-        assertTrue(ConfigLoader.parse("targets: [{name: iqn.2026-11.io.numaiscsi:d, chap: " + chap
-                + ", luns: [{id: 0, backing: ram, size: 1M}]}]\n", "t.yaml").holdsSecrets());
+        assertTrue(ConfigLoader.parse("discovery-chap: " + chap + "\n" + target, "t.yaml")
+                .holdsSecrets());
+        assertTrue(ConfigLoader.parse(
+                        "initiators: [{name: iqn.2026-11.io.numaiscsi:i, chap: " + chap + "}]\n" + target, "t.yaml")
+                .holdsSecrets());
+        assertTrue(ConfigLoader.parse(
+                        "targets: [{name: iqn.2026-11.io.numaiscsi:d, chap: " + chap
+                                + ", luns: [{id: 0, backing: ram, size: 1M}]}]\n",
+                        "t.yaml")
+                .holdsSecrets());
     }
 
     @Test
@@ -77,14 +91,16 @@ class TargetConfigTest {
     void withPortalsRejectsEmptyAndDuplicateLists() throws ConfigException {
         TargetConfig c = config();
         assertThrows(IllegalArgumentException.class, () -> c.withPortals(List.of()));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> c.withPortals(List.of(Portal.parse("a:1"), Portal.parse("A:1"))));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> c.withPortals(List.of(Portal.parse("a:1"), Portal.parse("A:1"))));
         assertEquals("duplicate portal A:1", e.getMessage());
     }
 
     @Test
     void targetLookupIgnoresCase() throws ConfigException {
-        assertEquals("iqn.2026-11.io.numaiscsi:disk0", config().target("IQN.2026-11.IO.NUMAISCSI:DISK0").name());
+        assertEquals(
+                "iqn.2026-11.io.numaiscsi:disk0",
+                config().target("IQN.2026-11.IO.NUMAISCSI:DISK0").name());
         assertEquals(null, config().target("iqn.2026-11.io.numaiscsi:other"));
     }
 }

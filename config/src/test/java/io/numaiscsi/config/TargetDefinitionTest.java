@@ -24,8 +24,11 @@ class TargetDefinitionTest {
 
     @Test
     void allowListComparesNormalizedNames() {
-        TargetDefinition t = new TargetDefinition("iqn.2026-11.io.x:t", null,
-                List.of("iqn.1994-05.com.redhat:client1", "eui.02004567A425678D"), List.of(RAM0));
+        TargetDefinition t = new TargetDefinition(
+                "iqn.2026-11.io.x:t",
+                null,
+                List.of("iqn.1994-05.com.redhat:client1", "eui.02004567A425678D"),
+                List.of(RAM0));
         assertTrue(t.allows("iqn.1994-05.com.redhat:client1"));
         assertTrue(t.allows("eui.02004567a425678d"));
         assertFalse(t.allows("iqn.1994-05.com.redhat:client2"));
@@ -33,7 +36,10 @@ class TargetDefinitionTest {
 
     @Test
     void derivedSerialIsStableAndDistinctPerLun() {
-        TargetDefinition t = new TargetDefinition("iqn.2026-11.io.x:t", null, List.of(),
+        TargetDefinition t = new TargetDefinition(
+                "iqn.2026-11.io.x:t",
+                null,
+                List.of(),
                 List.of(RAM0, new LunDefinition(1, BackingType.RAM, null, 1 << 20, 512, null)));
         String s0 = t.serialOf(t.lun(0));
         assertEquals(16, s0.length());

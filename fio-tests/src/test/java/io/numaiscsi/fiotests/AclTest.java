@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -36,13 +37,15 @@ class AclTest {
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        daemon = ConfiguredDaemon.start("AclTest", "targets:\n"
-                + "  - name: " + BY_NAME + "\n    allow: [" + ALLOWED + "]\n"
-                + "    luns: [{id: 0, backing: ram, size: 16M}]\n"
-                + "  - name: " + LOOPBACK_NET + "\n    allow-networks: [127.0.0.0/8]\n"
-                + "    luns: [{id: 0, backing: ram, size: 16M}]\n"
-                + "  - name: " + OTHER_NET + "\n    allow-networks: [10.0.0.0/8, \"fd00::/8\"]\n"
-                + "    luns: [{id: 0, backing: ram, size: 16M}]\n");
+        daemon = ConfiguredDaemon.start(
+                "AclTest",
+                "targets:\n"
+                        + "  - name: " + BY_NAME + "\n    allow: [" + ALLOWED + "]\n"
+                        + "    luns: [{id: 0, backing: ram, size: 16M}]\n"
+                        + "  - name: " + LOOPBACK_NET + "\n    allow-networks: [127.0.0.0/8]\n"
+                        + "    luns: [{id: 0, backing: ram, size: 16M}]\n"
+                        + "  - name: " + OTHER_NET + "\n    allow-networks: [10.0.0.0/8, \"fd00::/8\"]\n"
+                        + "    luns: [{id: 0, backing: ram, size: 16M}]\n");
     }
 
     @AfterAll
@@ -54,7 +57,7 @@ class AclTest {
 
     private TestPdu login(String iqn, String initiatorName) throws Exception {
         try (TestConnection c = TestConnection.open(daemon.target(iqn))) {
-            Map<String, String> keys = new java.util.LinkedHashMap<>(TestConnection.loginKeys(daemon.target(iqn)));
+            Map<String, String> keys = new LinkedHashMap<>(TestConnection.loginKeys(daemon.target(iqn)));
             keys.put("InitiatorName", initiatorName);
             TestPdu rsp = c.attemptLogin(keys, TestConnection.newIsidQualifier());
             assertNotNull(rsp, "no login response\ntrace: " + c.trace());
@@ -76,7 +79,9 @@ class AclTest {
         assertEquals(1, lines.size(), daemon.logTail());
         assertTrue(lines.get(0).contains("rejected"), lines.get(0));
         assertEquals(0, status(login(BY_NAME, ALLOWED)), "the allowed initiator logs in");
-        assertEquals(0, status(login(BY_NAME, ALLOWED.toUpperCase().replace("IQN.", "iqn."))),
+        assertEquals(
+                0,
+                status(login(BY_NAME, ALLOWED.toUpperCase().replace("IQN.", "iqn."))),
                 "names compare case-insensitively");
     }
 
@@ -92,18 +97,28 @@ class AclTest {
     @Test
     void sendTargetsListsOnlyReachableTargetsAndLibiscsiLogsIn() throws Exception {
         IscsiTarget portal = daemon.target(LOOPBACK_NET);
-        ToolRun ls = ToolRun.run(DaemonProcess.logDir().resolve("AclTest-iscsi-ls.log"), LIMIT,
+        ToolRun ls = ToolRun.run(
+                DaemonProcess.logDir().resolve("AclTest-iscsi-ls.log"),
+                LIMIT,
                 List.of("iscsi-ls", "-i", ALLOWED, portal.portalUrl()));
         String out = ls.output();
         String context = "\n" + ls.describe(20) + "\n" + daemon.logTail();
         assertTrue(out.contains("Target:" + LOOPBACK_NET), "reachable target listed" + context);
         assertTrue(out.contains("Target:" + BY_NAME), "target allowing this initiator listed" + context);
         assertFalse(out.contains("Target:" + OTHER_NET), "a target of another network is hidden" + context);
-        ToolRun inq = ToolRun.run(DaemonProcess.logDir().resolve("AclTest-iscsi-inq.log"), LIMIT,
+        ToolRun inq = ToolRun.run(
+                DaemonProcess.logDir().resolve("AclTest-iscsi-inq.log"),
+                LIMIT,
                 List.of("iscsi-inq", "-i", ALLOWED, daemon.target(BY_NAME).lunUrl()));
         assertEquals(0, inq.exitCode(), "iscsi-inq as the allowed initiator\n" + inq.describe(20));
-        ToolRun refused = ToolRun.run(DaemonProcess.logDir().resolve("AclTest-iscsi-inq-refused.log"), LIMIT,
-                List.of("iscsi-inq", "-i", "iqn.2026-11.io.numaiscsi:someone-else", daemon.target(BY_NAME).lunUrl()));
+        ToolRun refused = ToolRun.run(
+                DaemonProcess.logDir().resolve("AclTest-iscsi-inq-refused.log"),
+                LIMIT,
+                List.of(
+                        "iscsi-inq",
+                        "-i",
+                        "iqn.2026-11.io.numaiscsi:someone-else",
+                        daemon.target(BY_NAME).lunUrl()));
         assertTrue(refused.exitCode() != 0, "iscsi-inq as another initiator must fail\n" + refused.describe(20));
         daemon.assertAlive();
     }

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -60,7 +62,9 @@ class AdminCliTest {
     @Test
     void listsAndChangesTheTargetWhileAnInitiatorIsLoggedIn() throws Exception {
         String iqn = daemon.target().iqn();
-        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)),
+        assertEquals(
+                "rw-------",
+                PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)),
                 "the admin socket is the daemon user's only");
         try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
             byte[] before = ScsiCdb.pattern(4096, 5);
@@ -72,25 +76,36 @@ class AdminCliTest {
             assertEquals(0, target.path("luns").get(0).path("id").asInt(), listing.toPrettyString());
             assertEquals(16L << 20, target.path("luns").get(0).path("size").asLong(), listing.toPrettyString());
             JsonNode session = listing.path("sessions").get(0);
-            assertEquals(TestConnection.INITIATOR_NAME, session.path("initiator").asText(), listing.toPrettyString());
+            assertEquals(
+                    TestConnection.INITIATOR_NAME, session.path("initiator").asText(), listing.toPrettyString());
             assertTrue(session.path("address").asText().startsWith("127.0.0.1:"), listing.toPrettyString());
             assertTrue(session.path("negotiated").path("MaxBurstLength").asInt() > 0, listing.toPrettyString());
 
             String tree = ok(admin("ls"));
-            assertTrue(tree.contains("o- " + iqn) && tree.contains("o- lun0  file") && tree.contains("o- tsih "
-                    + session.path("tsih").asInt() + "  " + TestConnection.INITIATOR_NAME), tree);
+            assertTrue(
+                    tree.contains("o- " + iqn)
+                            && tree.contains("o- lun0  file")
+                            && tree.contains(
+                                    "o- tsih " + session.path("tsih").asInt() + "  " + TestConnection.INITIATOR_NAME),
+                    tree);
 
             ok(admin("lun-add", iqn, "--id", "1", "--backing", "ram", "--size", "8M"));
             assertEquals(List.of(0, 1), LunChecks.reportLuns(c), "REPORT LUNS right after lun-add returned");
-            LunChecks.assertUnitAttention(LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0), 0x3F, 0x0E,
+            LunChecks.assertUnitAttention(
+                    LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0),
+                    0x3F,
+                    0x0E,
                     "LUN 0 after lun-add (REPORTED LUNS DATA HAS CHANGED)");
             byte[] onNew = ScsiCdb.pattern(8192, 9);
             assertEquals(ScsiResult.GOOD, LunChecks.write(c, 1, 16, onNew).status(), "WRITE to the added LUN 1");
-            assertArrayEquals(onNew, LunChecks.command(c, 1, ScsiCdb.read10(16, 16), 8192).data(), "read back, LUN 1");
+            assertArrayEquals(
+                    onNew, LunChecks.command(c, 1, ScsiCdb.read10(16, 16), 8192).data(), "read back, LUN 1");
 
             ToolRun badSize = admin("lun-add", iqn, "--id", "2", "--backing", "ram", "--size", "12x");
             assertEquals(1, badSize.exitCode(), badSize.describe(10));
-            assertTrue(badSize.output().contains("lun.add params.lun") && badSize.output().contains("size"),
+            assertTrue(
+                    badSize.output().contains("lun.add params.lun")
+                            && badSize.output().contains("size"),
                     "the config file's message, naming the field: " + badSize.output());
             ToolRun twice = admin("lun-add", iqn, "--id", "1", "--backing", "ram", "--size", "8M");
             assertEquals(1, twice.exitCode(), twice.describe(10));
@@ -103,13 +118,15 @@ class AdminCliTest {
 
             ok(admin("lun-remove", iqn, "--id", "1"));
             assertEquals(List.of(0), LunChecks.reportLuns(c), "REPORT LUNS right after lun-remove returned");
-            LunChecks.assertUnitAttention(LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0), 0x3F, 0x0E,
-                    "LUN 0 after lun-remove");
-            assertArrayEquals(before, LunChecks.command(c, 0, ScsiCdb.read10(64, 8), 4096).data(),
+            LunChecks.assertUnitAttention(
+                    LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0), 0x3F, 0x0E, "LUN 0 after lun-remove");
+            assertArrayEquals(
+                    before,
+                    LunChecks.command(c, 0, ScsiCdb.read10(64, 8), 4096).data(),
                     "LUN 0 kept its data and the session its flow through both changes");
             c.ping();
         }
-        String log = Files.readString(daemon.log(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String log = Files.readString(daemon.log(), StandardCharsets.ISO_8859_1);
         assertTrue(log.contains("admin: add LUN 1 (ram, 8388608 bytes) to " + iqn), daemon.logTail());
         assertTrue(log.contains("admin: remove LUN 1 from " + iqn), daemon.logTail());
         TestConnection.assertFreshSessionWorks(daemon);
@@ -120,15 +137,22 @@ class AdminCliTest {
         String iqn = daemon.target().iqn();
         try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
             for (int i = 0; i < 3; i++) {
-                assertEquals(ScsiResult.GOOD, LunChecks.command(c, 0, ScsiCdb.read10(2048, 8), 4096).status());
+                assertEquals(
+                        ScsiResult.GOOD,
+                        LunChecks.command(c, 0, ScsiCdb.read10(2048, 8), 4096).status());
             }
         }
         JsonNode cache = new ObjectMapper().readTree(ok(admin("--json", "cache")));
         JsonNode lun = cache.path("luns").get(0);
         assertEquals(iqn, lun.path("target").asText(), cache.toPrettyString());
-        long lookups = lun.path("hits").asLong() + lun.path("misses").asLong() + lun.path("bypasses").asLong();
+        long lookups = lun.path("hits").asLong()
+                + lun.path("misses").asLong()
+                + lun.path("bypasses").asLong();
         assertTrue(lookups >= 3, "three reads looked up: " + cache.toPrettyString());
-        assertEquals((double) lun.path("hits").asLong() / lookups, lun.path("hit_ratio").asDouble(), 1e-9,
+        assertEquals(
+                (double) lun.path("hits").asLong() / lookups,
+                lun.path("hit_ratio").asDouble(),
+                1e-9,
                 "the ratio counts misses and bypasses too");
         assertTrue(cache.path("pools").get(0).path("bytes").asLong() > 0, cache.toPrettyString());
         String cacheText = ok(admin("cache"));
@@ -138,7 +162,8 @@ class AdminCliTest {
         boolean served = false;
         for (JsonNode t : threads) {
             for (JsonNode l : t.path("luns")) {
-                served |= l.asText().equals(iqn + " LUN 0") && t.path("executed_commands").asLong() >= 3;
+                served |= l.asText().equals(iqn + " LUN 0")
+                        && t.path("executed_commands").asLong() >= 3;
             }
         }
         assertTrue(served, "the thread of LUN 0 executed the reads: " + threads.toPrettyString());
@@ -155,11 +180,19 @@ class AdminCliTest {
         try {
             try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
                 assertEquals(List.of(0, 5), LunChecks.reportLuns(c), "REPORT LUNS with the null LUN");
-                assertEquals(ScsiResult.GOOD, LunChecks.write(c, 5, 8, ScsiCdb.pattern(4096, 3)).status());
-                assertArrayEquals(new byte[4096], LunChecks.command(c, 5, ScsiCdb.read10(8, 8), 4096).data(),
+                assertEquals(
+                        ScsiResult.GOOD,
+                        LunChecks.write(c, 5, 8, ScsiCdb.pattern(4096, 3)).status());
+                assertArrayEquals(
+                        new byte[4096],
+                        LunChecks.command(c, 5, ScsiCdb.read10(8, 8), 4096).data(),
                         "a null LUN reads zeroes");
             }
-            JsonNode lun = new ObjectMapper().readTree(ok(admin("--json", "ls"))).path("targets").get(0).path("luns")
+            JsonNode lun = new ObjectMapper()
+                    .readTree(ok(admin("--json", "ls")))
+                    .path("targets")
+                    .get(0)
+                    .path("luns")
                     .get(1);
             assertEquals("null", lun.path("backing").asText(), lun.toPrettyString());
             assertEquals(64L << 20, lun.path("size").asLong(), lun.toPrettyString());
@@ -175,18 +208,20 @@ class AdminCliTest {
             {"pool: is only used with backing: rbd", "--backing", "ram", "--size", "1M", "--pool", "fast"},
         };
         for (String[] t : refused) {
-            List<String> args = new java.util.ArrayList<>(List.of("lun-add", iqn, "--id", "6"));
+            List<String> args = new ArrayList<>(List.of("lun-add", iqn, "--id", "6"));
             args.addAll(List.of(t).subList(1, t.length));
             ToolRun r = admin(args.toArray(String[]::new));
             assertEquals(1, r.exitCode(), r.describe(10));
-            assertTrue(r.output().contains("lun.add params.lun") && r.output().contains(t[0]),
+            assertTrue(
+                    r.output().contains("lun.add params.lun") && r.output().contains(t[0]),
                     "the config file's message naming the key: " + r.output());
         }
     }
 
     @Test
     void noDaemonOnTheSocketExitsThree() throws Exception {
-        ToolRun r = cli.runRaw(List.of("--socket", daemon.dataDir().resolve("nobody-here.sock").toString(), "status"));
+        ToolRun r = cli.runRaw(
+                List.of("--socket", daemon.dataDir().resolve("nobody-here.sock").toString(), "status"));
         assertEquals(3, r.exitCode(), r.describe(10));
         assertTrue(r.output().contains("no daemon answers on"), r.output());
     }

@@ -73,16 +73,48 @@ class AdminGuestTest {
         String iqn = daemon.target().iqn();
         JsonNode[] saved = new JsonNode[2];
         int[] exitOnRestart = {-1};
-        VmRun run = VmRun.run("admin-live", daemon.target().port(), "admin-live.sh", Map.of("IQN", iqn,
-                "LUN1_BYTES", Long.toString(LUN1_BYTES), "LUN1_GROWN_BYTES", Long.toString(LUN1_GROWN_BYTES),
-                "LUN2_BYTES", Long.toString(LUN2_BYTES)), GUEST_LIMIT, request -> {
+        VmRun run = VmRun.run(
+                "admin-live",
+                daemon.target().port(),
+                "admin-live.sh",
+                Map.of(
+                        "IQN",
+                        iqn,
+                        "LUN1_BYTES",
+                        Long.toString(LUN1_BYTES),
+                        "LUN1_GROWN_BYTES",
+                        Long.toString(LUN1_GROWN_BYTES),
+                        "LUN2_BYTES",
+                        Long.toString(LUN2_BYTES)),
+                GUEST_LIMIT,
+                request -> {
                     switch (request) {
-                        case "lun-add-1" -> admin("lun-add", iqn, "--id", "1", "--backing", "file", "--path",
-                                "lun1.img", "--size", "64M");
+                        case "lun-add-1" ->
+                            admin(
+                                    "lun-add",
+                                    iqn,
+                                    "--id",
+                                    "1",
+                                    "--backing",
+                                    "file",
+                                    "--path",
+                                    "lun1.img",
+                                    "--size",
+                                    "64M");
                         case "resize-1" -> admin("lun-resize", iqn, "--id", "1", "--size", "128M");
                         case "remove-1" -> admin("lun-remove", iqn, "--id", "1");
-                        case "lun-add-2" -> admin("lun-add", iqn, "--id", "2", "--backing", "file", "--path",
-                                "lun2.img", "--size", "32M");
+                        case "lun-add-2" ->
+                            admin(
+                                    "lun-add",
+                                    iqn,
+                                    "--id",
+                                    "2",
+                                    "--backing",
+                                    "file",
+                                    "--path",
+                                    "lun2.img",
+                                    "--size",
+                                    "32M");
                         case "save-and-restart" -> {
                             saved[0] = targets();
                             admin("save");
@@ -97,7 +129,9 @@ class AdminGuestTest {
                 });
         String context = "\n" + run.describe() + "\n" + daemon.logTail();
         if (Files.exists(run.serialLog())) {
-            Files.copy(run.serialLog(), DaemonProcess.logDir().resolve("AdminGuestTest.serial.log"),
+            Files.copy(
+                    run.serialLog(),
+                    DaemonProcess.logDir().resolve("AdminGuestTest.serial.log"),
                     StandardCopyOption.REPLACE_EXISTING);
         }
         assertTrue(run.succeeded(), "guest test admin-live.sh" + context);

@@ -60,7 +60,8 @@ class AdminPortalsChapTest {
     void stop() throws Exception {
         if (daemon != null) {
             daemon.close();
-            assertFalse(Files.readString(daemon.log(), StandardCharsets.ISO_8859_1).contains(DISCOVERY_SECRET),
+            assertFalse(
+                    Files.readString(daemon.log(), StandardCharsets.ISO_8859_1).contains(DISCOVERY_SECRET),
                     "the discovery secret is in the daemon log");
         }
     }
@@ -88,7 +89,8 @@ class AdminPortalsChapTest {
     private List<String> portalList() throws Exception {
         List<String> out = new ArrayList<>();
         for (JsonNode p : JSON.readTree(ok(admin("--json", "portal-list")))) {
-            out.add(p.path("address").asText() + " " + p.path("transport").asText() + " " + p.path("port").asInt());
+            out.add(p.path("address").asText() + " " + p.path("transport").asText() + " "
+                    + p.path("port").asInt());
         }
         return out;
     }
@@ -104,13 +106,14 @@ class AdminPortalsChapTest {
         int first = daemon.target().port();
         int added = DaemonProcess.freeLoopbackPort();
         assertTrue(ok(admin("portal-add", "127.0.0.1:" + added)).contains("listening on 127.0.0.1:" + added));
-        assertEquals(List.of("127.0.0.1:" + first + " tcp " + first, "127.0.0.1:" + added + " tcp " + added),
-                portalList());
+        assertEquals(
+                List.of("127.0.0.1:" + first + " tcp " + first, "127.0.0.1:" + added + " tcp " + added), portalList());
 
         ToolRun ls = tool("ls-two-portals", "iscsi-ls", daemon.target().portalUrl());
         assertEquals(0, ls.exitCode(), ls.describe(20));
-        assertTrue(ls.output().contains("Portal:127.0.0.1:" + added), "SendTargets reports the new portal\n"
-                + ls.describe(20));
+        assertTrue(
+                ls.output().contains("Portal:127.0.0.1:" + added),
+                "SendTargets reports the new portal\n" + ls.describe(20));
         refused(admin("portal-add", "127.0.0.1:" + added), "duplicate portal 127.0.0.1:" + added);
 
         try (TestConnection c = TestConnection.loggedIn(at(added))) {
@@ -118,10 +121,13 @@ class AdminPortalsChapTest {
             assertEquals(ScsiResult.GOOD, LunChecks.write(c, 0, 16, data).status(), "WRITE through the added portal");
 
             String removed = ok(admin("portal-remove", "127.0.0.1:" + added));
-            assertTrue(removed.contains("stopped listening on 127.0.0.1:" + added + "; 1 connection(s) through it go on"),
+            assertTrue(
+                    removed.contains("stopped listening on 127.0.0.1:" + added + "; 1 connection(s) through it go on"),
                     removed);
             assertThrows(IOException.class, () -> TestConnection.open(at(added)).close(), "no new connection there");
-            assertArrayEquals(data, LunChecks.command(c, 0, ScsiCdb.read10(16, 8), 4096).data(),
+            assertArrayEquals(
+                    data,
+                    LunChecks.command(c, 0, ScsiCdb.read10(16, 8), 4096).data(),
                     "the session through the removed portal goes on");
         }
         assertEquals(List.of("127.0.0.1:" + first + " tcp " + first), portalList());
@@ -138,7 +144,10 @@ class AdminPortalsChapTest {
         try (ServerSocket busy = new ServerSocket()) {
             busy.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             String address = "127.0.0.1:" + busy.getLocalPort();
-            refused(admin("portal-add", address), "cannot listen on " + address, "Address already in use",
+            refused(
+                    admin("portal-add", address),
+                    "cannot listen on " + address,
+                    "Address already in use",
                     "nothing changed");
         }
         assertEquals(before, portalList());
@@ -149,23 +158,30 @@ class AdminPortalsChapTest {
     void discoveryChapSetLiveRefusesAnonymousDiscoveryAndAdmitsTheUser() throws Exception {
         Path secretFile = daemon.dataDir().resolve("discovery.secret");
         Files.writeString(secretFile, DISCOVERY_SECRET + "\n", StandardCharsets.UTF_8);
-        String set = ok(admin("chap-set", "--discovery", "--user", DISCOVERY_USER, "--secret-file", secretFile.toString()));
+        String set =
+                ok(admin("chap-set", "--discovery", "--user", DISCOVERY_USER, "--secret-file", secretFile.toString()));
         assertTrue(set.contains("discovery: user " + DISCOVERY_USER), set);
         String listed = ok(admin("--json", "chap-list"));
         assertTrue(listed.contains(DISCOVERY_USER) && !listed.contains(DISCOVERY_SECRET), listed);
 
         IscsiTarget t = daemon.target();
         ToolRun anonymous = tool("ls-anonymous", "iscsi-ls", t.portalUrl());
-        assertFalse(anonymous.output().contains("Target:" + t.iqn()), "no targets without discovery CHAP\n"
-                + anonymous.describe(20));
-        ToolRun user = tool("ls-chap", "iscsi-ls", "iscsi://" + DISCOVERY_USER + "%" + DISCOVERY_SECRET + "@"
-                + t.host() + ":" + t.port());
+        assertFalse(
+                anonymous.output().contains("Target:" + t.iqn()),
+                "no targets without discovery CHAP\n" + anonymous.describe(20));
+        ToolRun user = tool(
+                "ls-chap",
+                "iscsi-ls",
+                "iscsi://" + DISCOVERY_USER + "%" + DISCOVERY_SECRET + "@" + t.host() + ":" + t.port());
         assertEquals(0, user.exitCode(), user.describe(20) + "\n" + daemon.logTail());
         assertTrue(user.output().contains("Target:" + t.iqn()), user.describe(20));
 
         Files.writeString(secretFile, "short\n", StandardCharsets.UTF_8);
-        refused(admin("chap-set", "--discovery", "--user", DISCOVERY_USER, "--secret-file", secretFile.toString()),
-                "chap.set params.discovery", "secret", "at least 12");
+        refused(
+                admin("chap-set", "--discovery", "--user", DISCOVERY_USER, "--secret-file", secretFile.toString()),
+                "chap.set params.discovery",
+                "secret",
+                "at least 12");
     }
 
     @Test
@@ -175,7 +191,8 @@ class AdminPortalsChapTest {
         ok(admin("portal-add", "127.0.0.1:" + added));
         ok(admin("save"));
         String saved = Files.readString(daemon.dataDir().resolve("target.yaml"), StandardCharsets.UTF_8);
-        assertTrue(saved.contains("127.0.0.1:" + daemon.target().port()) && saved.contains("127.0.0.1:" + added), saved);
+        assertTrue(
+                saved.contains("127.0.0.1:" + daemon.target().port()) && saved.contains("127.0.0.1:" + added), saved);
         assertTrue(saved.contains("discovery-chap:") && saved.contains(DISCOVERY_USER), saved);
     }
 }

@@ -107,13 +107,24 @@ class AdminTargetsTest {
     @Test
     @Order(1)
     void targetsAreCreatedChangedAndDeletedWhileSessionsRun() throws Exception {
-        ok(admin("target-create", MADE, "--lun", "id=0,backing=ram,size=8M", "--alias", "made by the CLI",
-                "--allow", TestConnection.INITIATOR_NAME));
+        ok(admin(
+                "target-create",
+                MADE,
+                "--lun",
+                "id=0,backing=ram,size=8M",
+                "--alias",
+                "made by the CLI",
+                "--allow",
+                TestConnection.INITIATOR_NAME));
         JsonNode listed = JSON.readTree(ok(admin("--json", "ls"))).path("targets");
         assertEquals(2, listed.size(), listed.toPrettyString());
         assertEquals(MADE, listed.get(1).path("name").asText());
-        assertEquals(TestConnection.INITIATOR_NAME, listed.get(1).path("allow").get(0).asText(), listed.toPrettyString());
-        assertEquals(0x0202, loginStatus(made(), OTHER_INITIATOR), "an initiator not on the list: authorization failure");
+        assertEquals(
+                TestConnection.INITIATOR_NAME,
+                listed.get(1).path("allow").get(0).asText(),
+                listed.toPrettyString());
+        assertEquals(
+                0x0202, loginStatus(made(), OTHER_INITIATOR), "an initiator not on the list: authorization failure");
 
         try (TestConnection c = TestConnection.loggedIn(made())) {
             byte[] data = ScsiCdb.pattern(4096, 3);
@@ -121,12 +132,17 @@ class AdminTargetsTest {
 
             String kept = ok(admin("target-set", MADE, "--allow", OTHER_INITIATOR));
             assertTrue(kept.contains("1 session(s) the new rules refuse stay logged in"), kept);
-            assertArrayEquals(data, LunChecks.command(c, 0, ScsiCdb.read10(8, 8), 4096).data(),
+            assertArrayEquals(
+                    data,
+                    LunChecks.command(c, 0, ScsiCdb.read10(8, 8), 4096).data(),
                     "the session goes on under the old rules");
-            assertEquals(0x0202, loginStatus(made(), TestConnection.INITIATOR_NAME), "a new login follows the new rules");
+            assertEquals(
+                    0x0202, loginStatus(made(), TestConnection.INITIATOR_NAME), "a new login follows the new rules");
             assertEquals(0, loginStatus(made(), OTHER_INITIATOR), "the newly allowed initiator logs in");
 
-            refused(admin("target-set", MADE, "--allow-network", "10.0.0.0/33"), "target.set params",
+            refused(
+                    admin("target-set", MADE, "--allow-network", "10.0.0.0/33"),
+                    "target.set params",
                     "allow-networks[0]");
             String forced = ok(admin("target-set", MADE, "--allow", OTHER_INITIATOR, "--force"));
             assertTrue(forced.contains("1 session(s) asked to log out"), forced);
@@ -137,19 +153,25 @@ class AdminTargetsTest {
         ok(admin("target-set", MADE, "--allow", "ALL"));
         try (TestConnection c = TestConnection.loggedIn(made())) {
             refused(admin("target-delete", MADE), "has 1 session(s) logged in");
-            assertEquals(2, JSON.readTree(ok(admin("--json", "ls"))).path("targets").size(), "nothing deleted");
+            assertEquals(
+                    2, JSON.readTree(ok(admin("--json", "ls"))).path("targets").size(), "nothing deleted");
             assertTrue(ok(admin("target-delete", MADE, "--force")).contains("1 session(s) asked to log out"));
             awaitLogoutRequest(c);
             // this initiator ignores the request: the target closes the connection when the 5 s are up
             assertNull(c.read(Duration.ofSeconds(8)), "closed after ignoring the logout request");
         }
         assertEquals(1, JSON.readTree(ok(admin("--json", "ls"))).path("targets").size());
-        assertEquals(0x0202, loginStatus(made(), TestConnection.INITIATOR_NAME),
+        assertEquals(
+                0x0202,
+                loginStatus(made(), TestConnection.INITIATOR_NAME),
                 "a deleted target: refused as not allowed (the daemon does not tell who may probe names)");
 
         String log = Files.readString(daemon.log(), StandardCharsets.ISO_8859_1);
-        for (String audit : List.of("admin: add target " + MADE, "admin: add LUN 0 (ram, 8388608 bytes) to " + MADE,
-                "admin: change access rules, CHAP or alias of target " + MADE, "admin: remove target " + MADE)) {
+        for (String audit : List.of(
+                "admin: add target " + MADE,
+                "admin: add LUN 0 (ram, 8388608 bytes) to " + MADE,
+                "admin: change access rules, CHAP or alias of target " + MADE,
+                "admin: remove target " + MADE)) {
             assertTrue(log.contains(audit), audit + "\n" + daemon.logTail());
         }
         TestConnection.assertFreshSessionWorks(daemon);
@@ -159,7 +181,7 @@ class AdminTargetsTest {
     @Order(2)
     void aSessionIsAskedToLogOutOrClosed() throws Exception {
         try (TestConnection polite = TestConnection.loggedIn(daemon.target());
-             TestConnection rude = TestConnection.loggedIn(daemon.target())) {
+                TestConnection rude = TestConnection.loggedIn(daemon.target())) {
             JsonNode sessions = JSON.readTree(ok(admin("--json", "sessions")));
             assertEquals(2, sessions.size(), sessions.toPrettyString());
             int first = sessions.get(0).path("tsih").asInt();
@@ -169,7 +191,8 @@ class AdminTargetsTest {
             assertTrue(ok(admin("session-logout", Integer.toString(first))).contains("asked to log out"));
             awaitLogoutRequest(polite);
             assertTrue(RawIo.logout(polite, ASYNC_WAIT));
-            assertTrue(ok(admin("session-logout", Integer.toString(second), "--force")).contains("closed"));
+            assertTrue(ok(admin("session-logout", Integer.toString(second), "--force"))
+                    .contains("closed"));
             assertNull(rude.read(ASYNC_WAIT), "closed at once");
             refused(admin("session-logout", "65000"), "session.logout: params.tsih: no session 65000");
         }
@@ -182,29 +205,55 @@ class AdminTargetsTest {
         String iqn = daemon.target().iqn();
         String before = ok(admin("--json", "ls"));
         try (SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
-            assertEquals(-32601, call(ch, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"lun.grow\"}").path("code").asInt());
-            expectInvalid(ch, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"lun.remove\",\"params\":{\"target\":7,\"id\":0}}",
+            assertEquals(
+                    -32601,
+                    call(ch, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"lun.grow\"}")
+                            .path("code")
+                            .asInt());
+            expectInvalid(
+                    ch,
+                    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"lun.remove\",\"params\":{\"target\":7,\"id\":0}}",
                     "params.target");
-            expectInvalid(ch, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"lun.remove\",\"params\":{\"target\":\"" + iqn
-                    + "\",\"id\":\"zero\"}}", "params.id");
-            expectInvalid(ch, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"lun.add\",\"params\":{\"target\":\"" + iqn
-                    + "\",\"lun\":{\"id\":0,\"backing\":\"ram\",\"size\":\"1M\"}}}", "already has LUN 0");
-            expectInvalid(ch, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"lun.add\",\"params\":{\"target\":\"" + iqn
-                    + "\",\"lun\":{\"id\":2,\"backing\":\"file\",\"path\":\"/nonexistent-dir/x.img\",\"size\":\"1M\"}}}",
+            expectInvalid(
+                    ch,
+                    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"lun.remove\",\"params\":{\"target\":\"" + iqn
+                            + "\",\"id\":\"zero\"}}",
+                    "params.id");
+            expectInvalid(
+                    ch,
+                    "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"lun.add\",\"params\":{\"target\":\"" + iqn
+                            + "\",\"lun\":{\"id\":0,\"backing\":\"ram\",\"size\":\"1M\"}}}",
+                    "already has LUN 0");
+            expectInvalid(
+                    ch,
+                    "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"lun.add\",\"params\":{\"target\":\"" + iqn
+                            + "\",\"lun\":{\"id\":2,\"backing\":\"file\",\"path\":\"/nonexistent-dir/x.img\",\"size\":\"1M\"}}}",
                     "path: directory /nonexistent-dir does not exist");
-            expectInvalid(ch, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"target.create\",\"params\":{\"target\":"
-                    + "{\"name\":\"not an iqn\",\"luns\":[]}}}", "target.create params.target");
-            expectInvalid(ch, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"target.set\",\"params\":{\"target\":\"" + iqn
-                    + "\",\"colour\":\"red\"}}", "params.colour");
-            expectInvalid(ch, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"lun.remove\",\"params\":{\"target\":\"" + iqn
-                    + "\",\"id\":0}}", "last LUN");
+            expectInvalid(
+                    ch,
+                    "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"target.create\",\"params\":{\"target\":"
+                            + "{\"name\":\"not an iqn\",\"luns\":[]}}}",
+                    "target.create params.target");
+            expectInvalid(
+                    ch,
+                    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"target.set\",\"params\":{\"target\":\"" + iqn
+                            + "\",\"colour\":\"red\"}}",
+                    "params.colour");
+            expectInvalid(
+                    ch,
+                    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"lun.remove\",\"params\":{\"target\":\"" + iqn
+                            + "\",\"id\":0}}",
+                    "last LUN");
             assertEquals(-32700, call(ch, "\u0001\u0002garbage{{{").path("code").asInt(), "garbage: parse error");
 
             StringBuilder burst = new StringBuilder();
             int n = 1000;
             for (int i = 0; i < n; i++) {
-                burst.append(i % 2 == 0 ? "{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i) + ",\"method\":\"daemon.status\"}\n"
-                        : "{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i) + ",\"method\":\"target.delete\",\"params\":{}}\n");
+                burst.append(
+                        i % 2 == 0
+                                ? "{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i) + ",\"method\":\"daemon.status\"}\n"
+                                : "{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i)
+                                        + ",\"method\":\"target.delete\",\"params\":{}}\n");
             }
             write(ch, burst.toString());
             LineReader in = new LineReader(ch);

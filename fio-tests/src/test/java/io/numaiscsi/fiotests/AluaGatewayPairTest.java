@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
@@ -39,12 +41,12 @@ class AluaGatewayPairTest {
     @Test
     void bothGatewaysReportBothGroupsAndOneIdentity() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemons itself");
-        try (ConfiguredDaemon a = ConfiguredDaemon.start("AluaGatewayPairTest-A",
-                config(1, "active-optimized", 2, "active-non-optimized"));
-             ConfiguredDaemon b = ConfiguredDaemon.start("AluaGatewayPairTest-B",
-                     config(2, "active-non-optimized", 1, "active-optimized"));
-             TestConnection viaA = TestConnection.loggedIn(a.target(IQN));
-             TestConnection viaB = TestConnection.loggedIn(b.target(IQN))) {
+        try (ConfiguredDaemon a = ConfiguredDaemon.start(
+                        "AluaGatewayPairTest-A", config(1, "active-optimized", 2, "active-non-optimized"));
+                ConfiguredDaemon b = ConfiguredDaemon.start(
+                        "AluaGatewayPairTest-B", config(2, "active-non-optimized", 1, "active-optimized"));
+                TestConnection viaA = TestConnection.loggedIn(a.target(IQN));
+                TestConnection viaB = TestConnection.loggedIn(b.target(IQN))) {
             assertEquals("1", viaA.negotiated().get("TargetPortalGroupTag"), "gateway A's TPGT is its port");
             assertEquals("2", viaB.negotiated().get("TargetPortalGroupTag"), "gateway B's TPGT is its port");
             for (int lun = 0; lun < 2; lun++) {
@@ -62,32 +64,43 @@ class AluaGatewayPairTest {
             assertEquals("HA-PAIR-0001", Gateway.read(viaA, 0).serial, "the configured serial");
 
             ScsiResult stpg = command(viaB, cdb(0xA4, 0x0A, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0), 0);
-            assertEquals(List.of(ScsiResult.CHECK_CONDITION, 5, 0x20), List.of(stpg.status(), stpg.senseKey(),
-                    stpg.asc()), "SET TARGET PORT GROUPS: ILLEGAL REQUEST (implicit ALUA only): " + stpg);
+            assertEquals(
+                    List.of(ScsiResult.CHECK_CONDITION, 5, 0x20),
+                    List.of(stpg.status(), stpg.senseKey(), stpg.asc()),
+                    "SET TARGET PORT GROUPS: ILLEGAL REQUEST (implicit ALUA only): " + stpg);
 
             byte[] block = ScsiCdb.pattern(512, 19);
-            assertEquals(ScsiResult.GOOD, RawIo.write(viaB, 0, 8, block, false, LIMIT).status(),
+            assertEquals(
+                    ScsiResult.GOOD,
+                    RawIo.write(viaB, 0, 8, block, false, LIMIT).status(),
                     "a WRITE through the non-optimized path");
             ScsiResult back = RawIo.read(viaB, 0, 8, 1, LIMIT);
             assertArrayEquals(block, back.data(), "and read back through it");
-            assertEquals(ScsiResult.GOOD, RawIo.read(viaA, 0, 8, 1, LIMIT).status(), "a READ through the optimized path");
+            assertEquals(
+                    ScsiResult.GOOD, RawIo.read(viaA, 0, 8, 1, LIMIT).status(), "a READ through the optimized path");
 
             for (ConfiguredDaemon d : List.of(a, b)) {
                 IscsiTarget t = d.target(IQN);
                 String url = "iscsi://" + t.host() + ":" + t.port() + "/" + IQN + "/0";
-                ToolRun inq = ToolRun.run(DaemonProcess.logDir().resolve("AluaGatewayPairTest-iscsi-inq-" + t.port()
-                        + ".log"), LIMIT, List.of("iscsi-inq", "-e", "1", "-c", "128", url));
+                ToolRun inq = ToolRun.run(
+                        DaemonProcess.logDir().resolve("AluaGatewayPairTest-iscsi-inq-" + t.port() + ".log"),
+                        LIMIT,
+                        List.of("iscsi-inq", "-e", "1", "-c", "128", url));
                 assertEquals(0, inq.exitCode(), inq.describe(20));
-                assertTrue(inq.output().contains("HA-PAIR-0001"), "iscsi-inq reads the serial through port "
-                        + t.port() + "\n" + inq.describe(20));
-                ToolRun ids = ToolRun.run(DaemonProcess.logDir().resolve("AluaGatewayPairTest-iscsi-inq-83-"
-                        + t.port() + ".log"), LIMIT, List.of("iscsi-inq", "-e", "1", "-c", "131", url));
+                assertTrue(
+                        inq.output().contains("HA-PAIR-0001"),
+                        "iscsi-inq reads the serial through port " + t.port() + "\n" + inq.describe(20));
+                ToolRun ids = ToolRun.run(
+                        DaemonProcess.logDir().resolve("AluaGatewayPairTest-iscsi-inq-83-" + t.port() + ".log"),
+                        LIMIT,
+                        List.of("iscsi-inq", "-e", "1", "-c", "131", url));
                 assertEquals(0, ids.exitCode(), ids.describe(40));
                 // the NAA designator is printed as raw bytes: read the output as Latin-1
-                String idsText = java.nio.file.Files.readString(ids.log(), StandardCharsets.ISO_8859_1);
-                assertTrue(idsText.contains("Designator Type:(5) TARGET_PORT_GROUP")
-                        && idsText.contains("Designator Type:(4) RELATIVE_TARGET_PORT"), "iscsi-inq decodes the target port group "
-                        + "designator\n" + ids.describe(60));
+                String idsText = Files.readString(ids.log(), StandardCharsets.ISO_8859_1);
+                assertTrue(
+                        idsText.contains("Designator Type:(5) TARGET_PORT_GROUP")
+                                && idsText.contains("Designator Type:(4) RELATIVE_TARGET_PORT"),
+                        "iscsi-inq decodes the target port group " + "designator\n" + ids.describe(60));
             }
             a.assertAlive();
             b.assertAlive();
@@ -101,10 +114,14 @@ class AluaGatewayPairTest {
     @Test
     void theConformanceSuitePassesThroughAnAluaGateway() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
-        try (ConfiguredDaemon b = ConfiguredDaemon.start("AluaGatewayPairTest-suite",
-                config(2, "active-non-optimized", 1, "active-optimized"))) {
-            CuLogSummary suite = ConformanceRun.runAndAssert(b.target(IQN), "ALL", b::logTail,
-                    "AluaGatewayPairTest-iscsi-test-cu.log", "AluaGatewayPairTest-conformance-summary.txt");
+        try (ConfiguredDaemon b = ConfiguredDaemon.start(
+                "AluaGatewayPairTest-suite", config(2, "active-non-optimized", 1, "active-optimized"))) {
+            CuLogSummary suite = ConformanceRun.runAndAssert(
+                    b.target(IQN),
+                    "ALL",
+                    b::logTail,
+                    "AluaGatewayPairTest-iscsi-test-cu.log",
+                    "AluaGatewayPairTest-conformance-summary.txt");
             assertTrue(suite.count(CuLogSummary.Verdict.PASSED) > 100, "the suite ran: " + suite.report());
             b.assertAlive();
         }
@@ -124,14 +141,15 @@ class AluaGatewayPairTest {
                 int type = ids[at + 1] & 0x0F;
                 int association = (ids[at + 1] >> 4) & 0x03;
                 if (type == 3 && association == 0) {
-                    naa = java.nio.ByteBuffer.wrap(ids, at + 4, 8).getLong();
+                    naa = ByteBuffer.wrap(ids, at + 4, 8).getLong();
                 } else if (type == 4 && association == 1) {
                     port = u16(ids, at + 6);
                 } else if (type == 5 && association == 1) {
                     group = u16(ids, at + 6);
                 }
             }
-            List<String> lengthOnly = TargetPortGroupsReport.groups(good(c, lun, cdb(0xA3, 0x0A, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0), 256), 4);
+            List<String> lengthOnly =
+                    TargetPortGroupsReport.groups(good(c, lun, cdb(0xA3, 0x0A, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0), 256), 4);
             byte[] extended = good(c, lun, cdb(0xA3, 0x2A, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0), 256);
             assertEquals(0x10, extended[4] & 0x70, "extended header: FORMAT TYPE 001b");
             assertEquals(lengthOnly, TargetPortGroupsReport.groups(extended, 8), "both formats list the same groups");
@@ -145,11 +163,11 @@ class AluaGatewayPairTest {
         return r.data();
     }
 
-    private static ScsiResult command(TestConnection c, byte[] cdb, int allocation) throws java.io.IOException {
+    private static ScsiResult command(TestConnection c, byte[] cdb, int allocation) throws IOException {
         return command(c, 0, cdb, allocation);
     }
 
-    private static ScsiResult command(TestConnection c, int lun, byte[] cdb, int allocation) throws java.io.IOException {
+    private static ScsiResult command(TestConnection c, int lun, byte[] cdb, int allocation) throws IOException {
         int itt = c.newItt();
         c.send(c.scsiCommand(lun, itt, cdb, allocation, allocation > 0 ? TestConnection.READ_BIT : 0, true));
         return c.awaitStatus(itt, LIMIT);

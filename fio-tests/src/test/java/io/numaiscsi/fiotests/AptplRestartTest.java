@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
@@ -55,7 +56,8 @@ class AptplRestartTest {
         byte[] cdb = {0x5F, (byte) serviceAction, (byte) type, 0, 0, 0, 0, 0, 24, 0};
         return RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
-            c.send(c.scsiCommand(LUN, itt, cdb, 24, TestConnection.WRITE_BIT, true).data(proutList(key, sak, aptpl)));
+            c.send(c.scsiCommand(LUN, itt, cdb, 24, TestConnection.WRITE_BIT, true)
+                    .data(proutList(key, sak, aptpl)));
             return c.awaitStatus(itt, ANSWER);
         });
     }
@@ -79,15 +81,15 @@ class AptplRestartTest {
      * REGISTER AND MOVE with APTPL to the initiator port {@code initiator} with the ISID {@link TestConnection} gives
      * {@code isidQualifier} (type 80h, qualifier in its last three bytes), through relative target port 1.
      */
-    private static ScsiResult registerAndMove(TestConnection c, long key, long newKey, String initiator,
-                                              int isidQualifier) throws IOException {
+    private static ScsiResult registerAndMove(
+            TestConnection c, long key, long newKey, String initiator, int isidQualifier) throws IOException {
         long isid = 0x80L << 40 | (isidQualifier & 0xFFFFFFL);
         byte[] name = String.format("%s,i,0x%012x", initiator, isid).getBytes(StandardCharsets.UTF_8);
         int idLength = 4 + ((name.length + 1 + 3) & ~3);
         byte[] p = new byte[24 + idLength];
         System.arraycopy(proutList(key, newKey, false), 0, p, 0, 16);
         p[17] = 0x01; // APTPL
-        p[19] = 1;    // relative target port 1 (TPGT 1)
+        p[19] = 1; // relative target port 1 (TPGT 1)
         p[23] = (byte) idLength;
         p[24] = 0x45; // format 01b, iSCSI
         p[27] = (byte) (idLength - 4);
@@ -95,7 +97,8 @@ class AptplRestartTest {
         byte[] cdb = {0x5F, 7, 0, 0, 0, 0, 0, 0, (byte) p.length, 0};
         return RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
-            c.send(c.scsiCommand(LUN, itt, cdb, p.length, TestConnection.WRITE_BIT, true).data(p));
+            c.send(c.scsiCommand(LUN, itt, cdb, p.length, TestConnection.WRITE_BIT, true)
+                    .data(p));
             return c.awaitStatus(itt, ANSWER);
         });
     }
@@ -112,8 +115,6 @@ class AptplRestartTest {
         return r.data();
     }
 
-
-
     private static long u64(byte[] b, int at) {
         long v = 0;
         for (int i = 0; i < 8; i++) {
@@ -127,20 +128,23 @@ class AptplRestartTest {
     }
 
     private static Path reservationFile(RestartableDaemon d) {
-        return d.dataDir().resolve("reservations").resolve(IscsiTarget.DEFAULT_IQN).resolve("lun-" + LUN + ".json");
+        return d.dataDir()
+                .resolve("reservations")
+                .resolve(IscsiTarget.DEFAULT_IQN)
+                .resolve("lun-" + LUN + ".json");
     }
 
     @Test
     void registrationsAndTheReservationOutliveRestartsAndAKill() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "restarts its own daemon");
-        try (RestartableDaemon daemon = RestartableDaemon.start("AptplRestartTest",
-                DaemonProcess.Setup.fileLun(16L << 20))) {
+        try (RestartableDaemon daemon =
+                RestartableDaemon.start("AptplRestartTest", DaemonProcess.Setup.fileLun(16L << 20))) {
             IscsiTarget target = daemon.target();
             int isidA = TestConnection.newIsidQualifier();
             int isidB = TestConnection.newIsidQualifier();
             try (TestConnection a = TestConnection.loggedIn(target, keysOf(target, NODE_A), isidA)) {
-                proutGood(a, 0, 0, 0, KEY_A, true);                       // REGISTER, APTPL=1
-                proutGood(a, 1, WRITE_EXCLUSIVE, KEY_A, 0, false);        // RESERVE
+                proutGood(a, 0, 0, 0, KEY_A, true); // REGISTER, APTPL=1
+                proutGood(a, 1, WRITE_EXCLUSIVE, KEY_A, 0, false); // RESERVE
                 byte[] caps = prin(a, 2);
                 assertEquals(1, caps[2] & 1, "PTPL_C");
                 assertEquals(1, caps[3] & 1, "PTPL_A");
@@ -149,11 +153,13 @@ class AptplRestartTest {
 
             assertEquals(0, daemon.restart(), "clean stop");
             try (TestConnection a = TestConnection.loggedIn(target, keysOf(target, NODE_A), isidA);
-                 TestConnection stranger = TestConnection.loggedIn(target, keysOf(target, NODE_B), isidB)) {
-                assertEquals(RESERVATION_CONFLICT, write(stranger, 1, 1).status(),
+                    TestConnection stranger = TestConnection.loggedIn(target, keysOf(target, NODE_B), isidB)) {
+                assertEquals(
+                        RESERVATION_CONFLICT,
+                        write(stranger, 1, 1).status(),
                         "an unregistered initiator meets the reservation after the restart");
-                assertEquals(ScsiResult.GOOD, write(a, 1, 2).status(),
-                        "the holder's nexus (same name and ISID) writes");
+                assertEquals(
+                        ScsiResult.GOOD, write(a, 1, 2).status(), "the holder's nexus (same name and ISID) writes");
                 byte[] reservation = prin(stranger, 1);
                 assertEquals(16, u32(reservation, 4), "a reservation is held");
                 assertEquals(KEY_A, u64(reservation, 8));
@@ -169,14 +175,14 @@ class AptplRestartTest {
             }
             assertEquals(137, daemon.killAndRestart(), "SIGKILL");
             try (TestConnection a = TestConnection.loggedIn(target, keysOf(target, NODE_A), isidA);
-                 TestConnection b = TestConnection.loggedIn(target, keysOf(target, NODE_B), isidB)) {
+                    TestConnection b = TestConnection.loggedIn(target, keysOf(target, NODE_B), isidB)) {
                 assertEquals(RESERVATION_CONFLICT, write(a, 2, 3).status(), "A was preempted before the kill");
                 assertEquals(ScsiResult.GOOD, write(b, 2, 4).status(), "B holds the reservation after the kill");
                 byte[] keys = prin(a, 0);
                 assertEquals(8, u32(keys, 4), "one registration");
                 assertEquals(KEY_B, u64(keys, 8));
 
-                proutGood(b, 0, 0, KEY_B, KEY_B, false);                 // REGISTER, APTPL=0: nothing persists now
+                proutGood(b, 0, 0, KEY_B, KEY_B, false); // REGISTER, APTPL=0: nothing persists now
                 assertFalse(Files.exists(reservationFile(daemon)), "APTPL=0 removes " + reservationFile(daemon));
             }
             assertEquals(0, daemon.restart());
@@ -196,13 +202,17 @@ class AptplRestartTest {
         Files.createDirectories(file.getParent());
         Files.writeString(file, "{\"format\": 1, \"target\": \"" + IscsiTarget.DEFAULT_IQN + "\", \"lun\": 0,");
         Path config = dir.resolve("target.yaml");
-        Files.writeString(config, "daemon:\n  data-dir: " + dir + "\n"
-                + "portals: [127.0.0.1:" + DaemonProcess.freeLoopbackPort() + "]\n"
-                + "targets:\n  - name: " + IscsiTarget.DEFAULT_IQN + "\n"
-                + "    luns:\n      - {id: 0, backing: ram, size: 1M}\n");
-        ToolRun r = ToolRun.run(DaemonProcess.logDir().resolve("AptplRestartTest-corrupt.log"), Duration.ofSeconds(60),
-                DaemonProcess.command("AptplRestartTest-corrupt", java.util.List.of("--config", config.toString(),
-                        "--admin-socket", "off")));
+        Files.writeString(
+                config,
+                "daemon:\n  data-dir: " + dir + "\n"
+                        + "portals: [127.0.0.1:" + DaemonProcess.freeLoopbackPort() + "]\n"
+                        + "targets:\n  - name: " + IscsiTarget.DEFAULT_IQN + "\n"
+                        + "    luns:\n      - {id: 0, backing: ram, size: 1M}\n");
+        ToolRun r = ToolRun.run(
+                DaemonProcess.logDir().resolve("AptplRestartTest-corrupt.log"),
+                Duration.ofSeconds(60),
+                DaemonProcess.command(
+                        "AptplRestartTest-corrupt", List.of("--config", config.toString(), "--admin-socket", "off")));
         assertEquals(1, r.exitCode(), r.describe(20));
         assertTrue(r.output().contains("cannot start") && r.output().contains(file.toString()), r.describe(20));
     }
@@ -210,12 +220,13 @@ class AptplRestartTest {
     @Test
     void removingTheLunThroughTheAdminApiRemovesItsFile() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
-        try (RestartableDaemon daemon = RestartableDaemon.start("AptplRestartTest-remove",
+        try (RestartableDaemon daemon = RestartableDaemon.start(
+                "AptplRestartTest-remove",
                 DaemonProcess.Setup.fileLun(16L << 20).ramLun(1, 8L << 20))) {
             IscsiTarget target = daemon.target();
             Path lun1 = reservationFile(daemon).resolveSibling("lun-1.json");
-            try (TestConnection a = TestConnection.loggedIn(target, keysOf(target, NODE_A),
-                    TestConnection.newIsidQualifier())) {
+            try (TestConnection a =
+                    TestConnection.loggedIn(target, keysOf(target, NODE_A), TestConnection.newIsidQualifier())) {
                 byte[] cdb = {0x5F, 0, 0, 0, 0, 0, 0, 0, 24, 0};
                 ScsiResult r = RawIo.pastUnitAttention(() -> {
                     int itt = a.newItt();

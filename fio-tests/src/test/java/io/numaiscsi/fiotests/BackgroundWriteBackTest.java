@@ -38,6 +38,7 @@ class BackgroundWriteBackTest {
     static final long STREAM_MS = 6000;
     /** Each writer owns every WRITERS-th slot of SLOT_BYTES; a write is a random run of sectors inside one slot. */
     static final int SLOT_BYTES = 128 << 10;
+
     static final int SLOTS = (int) (LUN_BYTES / SLOT_BYTES);
 
     /**
@@ -46,6 +47,7 @@ class BackgroundWriteBackTest {
      * and installs one block at a time, so dirty bytes never exceed hard + (WRITERS - 1) x block.
      */
     static final long SOFT = (long) (CAPACITY * RATIO);
+
     static final long HARD = Math.max(CACHE_BLOCK, Math.min(2 * SOFT, (CAPACITY + SOFT) / 2));
     static final long BOUND = HARD + (WRITERS - 1) * (long) CACHE_BLOCK;
 
@@ -53,7 +55,8 @@ class BackgroundWriteBackTest {
 
     @Test
     void dirtyBytesStayBoundedDrainWithoutFlushAndSurviveKillAfterSync() throws Exception {
-        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "kills and restarts its own daemon");
+        Assumptions.assumeTrue(
+                System.getProperty("it.external.url", "").isBlank(), "kills and restarts its own daemon");
         String name = "BackgroundWriteBackTest";
         int metricsPort = DaemonProcess.freeLoopbackPort();
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES)
@@ -78,17 +81,19 @@ class BackgroundWriteBackTest {
             List<Thread> writers = new ArrayList<>();
             for (int w = 0; w < WRITERS; w++) {
                 int id = w;
-                Thread t = new Thread(() -> {
-                    Random r = new Random(31 + id);
-                    try {
-                        while (System.nanoTime() < end) {
-                            writeOne(sessions.get(id), r, id);
-                            writes[id]++;
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }, "writer-" + w);
+                Thread t = new Thread(
+                        () -> {
+                            Random r = new Random(31 + id);
+                            try {
+                                while (System.nanoTime() < end) {
+                                    writeOne(sessions.get(id), r, id);
+                                    writes[id]++;
+                                }
+                            } catch (Throwable e) {
+                                failure.compareAndSet(null, e);
+                            }
+                        },
+                        "writer-" + w);
                 writers.add(t);
                 t.start();
             }
@@ -111,8 +116,10 @@ class BackgroundWriteBackTest {
                 throw new AssertionError("a writer failed\n" + daemon.logTail(), failure.get());
             }
             PromText afterStream = PromText.fetch(metricsPort);
-            assertTrue(over.isEmpty(), over.size() + " of " + samples + " samples of cache_dirty_bytes above the bound "
-                    + BOUND + ": " + over.subList(0, Math.min(10, over.size())));
+            assertTrue(
+                    over.isEmpty(),
+                    over.size() + " of " + samples + " samples of cache_dirty_bytes above the bound " + BOUND + ": "
+                            + over.subList(0, Math.min(10, over.size())));
 
             // 2. no SYNCHRONIZE CACHE, sessions open: the flusher alone drains the dirty bytes
             long t0 = System.nanoTime();
@@ -122,11 +129,16 @@ class BackgroundWriteBackTest {
                 dirty = PromText.fetch(metricsPort).sum("cache_dirty_bytes");
             }
             long drainMs = (System.nanoTime() - t0) / 1_000_000;
-            assertEquals(0.0, dirty, "cache_dirty_bytes " + (10 * EXPIRE_MS) + " ms after the stream stopped\n"
-                    + daemon.logTail());
+            assertEquals(
+                    0.0,
+                    dirty,
+                    "cache_dirty_bytes " + (10 * EXPIRE_MS) + " ms after the stream stopped\n" + daemon.logTail());
             List<Integer> notInFile = slotsDiffering(lunFile);
-            assertTrue(notInFile.isEmpty(), notInFile.size() + " slots of acknowledged writes not in the backing file "
-                    + "after the drain (no flush was sent), first " + (notInFile.isEmpty() ? "" : notInFile.get(0)));
+            assertTrue(
+                    notInFile.isEmpty(),
+                    notInFile.size() + " slots of acknowledged writes not in the backing file "
+                            + "after the drain (no flush was sent), first "
+                            + (notInFile.isEmpty() ? "" : notInFile.get(0)));
             PromText drained = PromText.fetch(metricsPort);
             double batches = drained.sum("cache_writeback_batches_total");
             double wroteBack = drained.sum("cache_writeback_bytes_total");
@@ -156,12 +168,26 @@ class BackgroundWriteBackTest {
                 fail(bad + " of " + SLOTS + " slots differ from what was acknowledged before SYNCHRONIZE CACHE after "
                         + "kill -9\n" + daemon.logTail());
             }
-            report(name, String.format("%d writes by %d sessions in %d ms; %d samples of cache_dirty_bytes, max %d "
-                            + "(soft %d, hard %d, bound %d); drained to 0 in %d ms with no SYNCHRONIZE CACHE "
-                            + "(dirty-expire %d ms), backing file matched; %d batches, %d bytes written back; "
-                            + "kill -9 after SYNCHRONIZE CACHE: all %d slots read back exactly",
-                    Arrays.stream(writes).sum(), WRITERS, STREAM_MS, samples, (long) maxDirty, SOFT, HARD, BOUND,
-                    drainMs, EXPIRE_MS, (long) batches, (long) wroteBack, SLOTS));
+            report(
+                    name,
+                    String.format(
+                            "%d writes by %d sessions in %d ms; %d samples of cache_dirty_bytes, max %d "
+                                    + "(soft %d, hard %d, bound %d); drained to 0 in %d ms with no SYNCHRONIZE CACHE "
+                                    + "(dirty-expire %d ms), backing file matched; %d batches, %d bytes written back; "
+                                    + "kill -9 after SYNCHRONIZE CACHE: all %d slots read back exactly",
+                            Arrays.stream(writes).sum(),
+                            WRITERS,
+                            STREAM_MS,
+                            samples,
+                            (long) maxDirty,
+                            SOFT,
+                            HARD,
+                            BOUND,
+                            drainMs,
+                            EXPIRE_MS,
+                            (long) batches,
+                            (long) wroteBack,
+                            SLOTS));
             daemon.assertAlive();
         }
     }
@@ -197,7 +223,11 @@ class BackgroundWriteBackTest {
 
     private static void report(String name, String line) throws IOException {
         System.out.println("[" + name + "] " + line);
-        Files.writeString(DaemonProcess.logDir().resolve("background-write-back.txt"), name + ": " + line + "\n",
-                StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                DaemonProcess.logDir().resolve("background-write-back.txt"),
+                name + ": " + line + "\n",
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,13 +50,15 @@ class BadConfigTest {
     private static int freePort() {
         try {
             return DaemonProcess.freeLoopbackPort();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
     private ToolRun run(String name, List<String> args) throws Exception {
-        return ToolRun.run(DaemonProcess.logDir().resolve("BadConfigTest-" + name + ".log"), LIMIT,
+        return ToolRun.run(
+                DaemonProcess.logDir().resolve("BadConfigTest-" + name + ".log"),
+                LIMIT,
                 DaemonProcess.command("BadConfigTest", args));
     }
 
@@ -84,7 +87,8 @@ class BadConfigTest {
         ToolRun r = runWithConfig("bad-value", goodConfig("  queue-depth: 0\n"));
         assertEquals(EXIT_CONFIG, r.exitCode(), r.describe(20));
         String prefix = dir.resolve("bad-value.yaml") + ":4: iscsi.queue-depth: ";
-        assertTrue(r.output().lines().anyMatch(l -> l.startsWith(prefix) && l.length() > prefix.length()),
+        assertTrue(
+                r.output().lines().anyMatch(l -> l.startsWith(prefix) && l.length() > prefix.length()),
                 "expected a line " + prefix + "PROBLEM\n" + r.describe(20));
     }
 

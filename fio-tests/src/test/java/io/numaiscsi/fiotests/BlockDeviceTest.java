@@ -41,17 +41,26 @@ class BlockDeviceTest {
     static final long DEVICE_BYTES = 1L << 30;
     /** fio's sequential job covers this much; its random job stays inside it. */
     static final long FIO_BYTES = 512L << 20;
+
     static final Duration FIO_LIMIT = Duration.ofMinutes(8);
     static final String IQN = IscsiTarget.DEFAULT_IQN;
     /** The physical block the 512-byte LUNs report. */
     static final int EMULATED_PHYSICAL = 4096;
-    static final ConformanceRun.KnownDefect LBPPB_DEFECT = new ConformanceRun.KnownDefect("GetLBAStatus",
-            "UnmapSingle", "lba offset in first descriptor does not",
+
+    static final ConformanceRun.KnownDefect LBPPB_DEFECT = new ConformanceRun.KnownDefect(
+            "GetLBAStatus",
+            "UnmapSingle",
+            "lba offset in first descriptor does not",
             "asks for LBA i+1, expects the descriptor at i+LBPPB; SBC-3 starts it at the LBA asked for");
     /** libiscsi's tests that skip unless a physical block holds more than one logical block. */
     static final boolean ALL_DEVICES = Boolean.getBoolean("it.block.all");
-    static final List<String> LBPPB_TESTS = List.of("CompareAndWrite.InvalidDataOutSize", "WriteSame10.UnmapUnaligned",
-            "WriteSame10.InvalidDataOutSize", "WriteSame16.UnmapUnaligned", "WriteSame16.InvalidDataOutSize");
+
+    static final List<String> LBPPB_TESTS = List.of(
+            "CompareAndWrite.InvalidDataOutSize",
+            "WriteSame10.UnmapUnaligned",
+            "WriteSame10.InvalidDataOutSize",
+            "WriteSame16.UnmapUnaligned",
+            "WriteSame16.InvalidDataOutSize");
 
     @BeforeAll
     void needsRootAndLosetup() {
@@ -115,34 +124,57 @@ class BlockDeviceTest {
             String yaml = config(loop.device(), emulated ? EMULATED_PHYSICAL : 0);
             try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml)) {
                 IscsiTarget target = daemon.target(IQN);
-                List<String> opened = daemon.awaitLogLines("block device of " + DEVICE_BYTES + " bytes, logical block "
-                        + bs + ", physical block " + loop.physicalBlockSize(), 1);
+                List<String> opened = daemon.awaitLogLines(
+                        "block device of " + DEVICE_BYTES + " bytes, logical block " + bs + ", physical block "
+                                + loop.physicalBlockSize(),
+                        1);
                 assertEquals(1, opened.size(), "the daemon logs what it read from " + loop + "\n" + daemon.logTail());
                 int physical = emulated ? EMULATED_PHYSICAL : loop.physicalBlockSize();
-                assertEquals(1, daemon.awaitLogLines("block size " + bs + ", physical block " + physical, 1).size(),
+                assertEquals(
+                        1,
+                        daemon.awaitLogLines("block size " + bs + ", physical block " + physical, 1)
+                                .size(),
                         "the LUN reports a " + physical + "-byte physical block\n" + daemon.logTail());
 
-                JsonNode lun = new ObjectMapper().readTree(new AdminCliRun(test, daemon.dataDir().resolve("admin.sock"))
-                        .ok("--json", "ls")).path("targets").path(0).path("luns").path(0);
-                assertEquals(List.of(DEVICE_BYTES, (long) bs, (long) physical), List.of(lun.path("size").asLong(),
-                        lun.path("block_size").asLong(), lun.path("physical_block_size").asLong()),
+                JsonNode lun = new ObjectMapper()
+                        .readTree(new AdminCliRun(test, daemon.dataDir().resolve("admin.sock")).ok("--json", "ls"))
+                        .path("targets")
+                        .path(0)
+                        .path("luns")
+                        .path(0);
+                assertEquals(
+                        List.of(DEVICE_BYTES, (long) bs, (long) physical),
+                        List.of(
+                                lun.path("size").asLong(),
+                                lun.path("block_size").asLong(),
+                                lun.path("physical_block_size").asLong()),
                         "lun.list shows the device's size and blocks as served: " + lun);
 
-                CuLogSummary suite = ConformanceRun.runAndAssert(target, "ALL", daemon::logTail,
-                        test + "-iscsi-test-cu.log", test + "-conformance-summary.txt", List.of(LBPPB_DEFECT));
+                CuLogSummary suite = ConformanceRun.runAndAssert(
+                        target,
+                        "ALL",
+                        daemon::logTail,
+                        test + "-iscsi-test-cu.log",
+                        test + "-conformance-summary.txt",
+                        List.of(LBPPB_DEFECT));
                 if (emulated) {
                     for (String lbppbTest : LBPPB_TESTS) {
-                        assertEquals(List.of(CuLogSummary.Verdict.PASSED), suite.results().stream()
-                                .filter(r -> (r.suite() + "." + r.test()).equals(lbppbTest))
-                                .map(CuLogSummary.TestResult::verdict).toList(), lbppbTest + " runs and passes");
+                        assertEquals(
+                                List.of(CuLogSummary.Verdict.PASSED),
+                                suite.results().stream()
+                                        .filter(r -> (r.suite() + "." + r.test()).equals(lbppbTest))
+                                        .map(CuLogSummary.TestResult::verdict)
+                                        .toList(),
+                                lbppbTest + " runs and passes");
                     }
                 }
                 daemon.assertAlive();
                 fioVerify(test, target, daemon);
                 try (TestConnection c = TestConnection.loggedIn(target)) {
-                    ScsiResult r = RawIo.write(c, 0, ScsiCdb.write10(patternLba, pattern.length / bs), pattern,
-                            Duration.ofSeconds(30));
-                    assertEquals(ScsiResult.GOOD, r.status(), "WRITE(10) of the pattern: " + r + "\n" + daemon.logTail());
+                    ScsiResult r = RawIo.write(
+                            c, 0, ScsiCdb.write10(patternLba, pattern.length / bs), pattern, Duration.ofSeconds(30));
+                    assertEquals(
+                            ScsiResult.GOOD, r.status(), "WRITE(10) of the pattern: " + r + "\n" + daemon.logTail());
                 }
                 secondDaemonIsRefused(test, loop);
                 daemon.assertAlive();
@@ -164,8 +196,10 @@ class BlockDeviceTest {
     private static void secondDaemonIsRefused(String test, LoopDevice loop) throws Exception {
         ToolRun r = ConfiguredDaemon.refusedStart(test + "-second", config(loop.device()), Duration.ofSeconds(90));
         String out = r.output();
-        assertTrue(out.contains("block device " + loop.device() + " is in use (mounted, or held by another process or"
-                + " device-mapper)"), "second daemon's refusal\n" + r.describe(30));
+        assertTrue(
+                out.contains("block device " + loop.device() + " is in use (mounted, or held by another process or"
+                        + " device-mapper)"),
+                "second daemon's refusal\n" + r.describe(30));
     }
 
     /**
@@ -187,32 +221,38 @@ class BlockDeviceTest {
             }
             // the flag stays on the loop device after it is detached: cleared in finally
             try {
-                ToolRun setro = LoopDevice.tool(test + "-setro.log",
+                ToolRun setro = LoopDevice.tool(
+                        test + "-setro.log",
                         List.of("blockdev", "--setro", loop.device().toString()));
                 assertEquals(0, setro.exitCode(), setro.describe(10));
                 servedReadOnly(test, loop, lba, pattern);
             } finally {
-                LoopDevice.tool(test + "-setrw.log", List.of("blockdev", "--setrw", loop.device().toString()));
+                LoopDevice.tool(
+                        test + "-setrw.log",
+                        List.of("blockdev", "--setrw", loop.device().toString()));
             }
         }
     }
 
     private static void servedReadOnly(String test, LoopDevice loop, long lba, byte[] pattern) throws Exception {
-        ToolRun refused = ConfiguredDaemon.refusedStart(test + "-writable", config(loop.device()),
-                Duration.ofSeconds(90));
-        assertTrue(refused.output().contains("block device " + loop.device() + " is read-only"),
+        ToolRun refused =
+                ConfiguredDaemon.refusedStart(test + "-writable", config(loop.device()), Duration.ofSeconds(90));
+        assertTrue(
+                refused.output().contains("block device " + loop.device() + " is read-only"),
                 "a writable LUN on a read-only device names the cause\n" + refused.describe(30));
 
         String yaml = config(loop.device()).replace("}\n", ", read-only: true}\n");
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml);
-             TestConnection c = TestConnection.loggedIn(daemon.target(IQN))) {
+                TestConnection c = TestConnection.loggedIn(daemon.target(IQN))) {
             RawIo.testUnitReady(c, 0, Duration.ofSeconds(30));
             ScsiResult read = RawIo.read(c, 0, lba, pattern.length / 512, Duration.ofSeconds(30));
             assertEquals(ScsiResult.GOOD, read.status(), "READ(10): " + read + "\n" + daemon.logTail());
             assertArrayEquals(pattern, read.data(), "what is on the device, read through the read-only LUN");
             ScsiResult write = RawIo.write(c, 0, ScsiCdb.write10(lba, 1), new byte[512], Duration.ofSeconds(30));
-            assertEquals(List.of(ScsiResult.CHECK_CONDITION, 7, 0x27), List.of(write.status(), write.senseKey(),
-                    write.asc()), "WRITE(10) on the read-only LUN: DATA PROTECT, WRITE PROTECTED: " + write);
+            assertEquals(
+                    List.of(ScsiResult.CHECK_CONDITION, 7, 0x27),
+                    List.of(write.status(), write.senseKey(), write.asc()),
+                    "WRITE(10) on the read-only LUN: DATA PROTECT, WRITE PROTECTED: " + write);
             daemon.assertAlive();
         }
     }
@@ -221,16 +261,20 @@ class BlockDeviceTest {
     void aMountedDeviceIsRefused() throws Exception {
         String test = "BlockDeviceTest-mounted";
         try (LoopDevice loop = LoopDevice.attach(onTmpfs("mounted.img"), 64L << 20, 512, test + "-losetup.log")) {
-            ToolRun mkfs = LoopDevice.tool(test + "-mkfs.log", List.of("mkfs.ext4", "-q", loop.device().toString()));
+            ToolRun mkfs = LoopDevice.tool(
+                    test + "-mkfs.log", List.of("mkfs.ext4", "-q", loop.device().toString()));
             Assumptions.assumeTrue(mkfs.exitCode() == 0, "mkfs.ext4 not available: " + mkfs.describe(5));
-            Path mountPoint = Files.createDirectories(onDisk("mnt-" + ProcessHandle.current().pid()));
-            ToolRun mount = LoopDevice.tool(test + "-mount.log",
-                    List.of("mount", loop.device().toString(), mountPoint.toString()));
+            Path mountPoint = Files.createDirectories(
+                    onDisk("mnt-" + ProcessHandle.current().pid()));
+            ToolRun mount = LoopDevice.tool(
+                    test + "-mount.log", List.of("mount", loop.device().toString(), mountPoint.toString()));
             Assumptions.assumeTrue(mount.exitCode() == 0, "cannot mount here: " + mount.describe(5));
             try {
                 ToolRun r = ConfiguredDaemon.refusedStart(test, config(loop.device()), Duration.ofSeconds(90));
-                assertTrue(r.output().contains("block device " + loop.device() + " is in use (mounted, or held by "
-                        + "another process or device-mapper): mounted on " + mountPoint),
+                assertTrue(
+                        r.output()
+                                .contains("block device " + loop.device() + " is in use (mounted, or held by "
+                                        + "another process or device-mapper): mounted on " + mountPoint),
                         "refusal naming the mount point\n" + r.describe(30));
             } finally {
                 LoopDevice.tool(test + "-umount.log", List.of("umount", mountPoint.toString()));

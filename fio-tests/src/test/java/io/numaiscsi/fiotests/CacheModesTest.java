@@ -59,7 +59,8 @@ class CacheModesTest {
     void conformanceAndFioVerifyWithTheCacheOn(String writePolicy) throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
         String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-        assertTrue(Files.isExecutable(Path.of(fio)),
+        assertTrue(
+                Files.isExecutable(Path.of(fio)),
                 fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh (bin/run-tests does)");
         int metricsPort = DaemonProcess.freeLoopbackPort();
         String name = "CacheModesTest-" + writePolicy;
@@ -76,15 +77,20 @@ class CacheModesTest {
             Path json = dir.resolve(name + "-fio.json");
             Files.deleteIfExists(json);
             Files.writeString(job, jobFile(daemon.target()));
-            ToolRun run = ToolRun.run(dir.resolve(name + "-fio.log"), FIO_LIMIT,
+            ToolRun run = ToolRun.run(
+                    dir.resolve(name + "-fio.log"),
+                    FIO_LIMIT,
                     List.of(fio, "--eta=never", "--output-format=json", "--output=" + json, job.toString()));
             String context = "\n" + run.describe(30) + "\n" + daemon.logTail();
             assertFalse(run.timedOut(), "fio did not finish" + context);
-            List<String> verifyErrors = run.output().lines()
+            List<String> verifyErrors = run.output()
+                    .lines()
                     .filter(l -> l.startsWith("verify:") || l.contains("verify failed"))
                     .collect(Collectors.toList());
-            assertTrue(verifyErrors.isEmpty(), verifyErrors.size() + " verify errors, first: "
-                    + verifyErrors.subList(0, Math.min(5, verifyErrors.size())) + context);
+            assertTrue(
+                    verifyErrors.isEmpty(),
+                    verifyErrors.size() + " verify errors, first: "
+                            + verifyErrors.subList(0, Math.min(5, verifyErrors.size())) + context);
             assertEquals(0, run.exitCode(), "fio exit code" + context);
             JsonNode jobs = new ObjectMapper().readTree(json.toFile()).path("jobs");
             assertEquals(2, jobs.size(), "fio jobs in " + json + context);
@@ -98,11 +104,17 @@ class CacheModesTest {
             // Write-through: the read-back of the sequential job is a scan larger than the cache, so its whole blocks
             // read through and take no slot. Write-back: the written blocks themselves outgrow the cache and evict.
             String outgrown = writePolicy.equals("write-back") ? "cache_evictions_total" : "cache_read_throughs_total";
-            for (String counter : List.of("cache_hits_total", "cache_misses_total", outgrown,
-                    "data_touched_bytes_total", "cache_in_place_bytes_total")) {
+            for (String counter : List.of(
+                    "cache_hits_total",
+                    "cache_misses_total",
+                    outgrown,
+                    "data_touched_bytes_total",
+                    "cache_in_place_bytes_total")) {
                 assertTrue(metrics.sum(counter) > 0, counter + " > 0" + counters);
             }
-            assertEquals(0, PromText.settled(metricsPort, "cache_pinned_blocks", 0, Duration.ofSeconds(5)),
+            assertEquals(
+                    0,
+                    PromText.settled(metricsPort, "cache_pinned_blocks", 0, Duration.ofSeconds(5)),
                     "no block stays pinned once the sessions are gone" + counters);
             daemon.assertAlive();
         }

@@ -47,16 +47,18 @@ class ChapTest {
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        daemon = ConfiguredDaemon.start("ChapTest", ""
-                + "discovery-chap: {username: " + DISCOVERY_USER + ", secret: " + DISCOVERY_SECRET + "}\n"
-                + "targets:\n"
-                + "  - name: " + ONE_WAY + "\n"
-                + "    chap: {username: " + USER + ", secret: " + SECRET + "}\n"
-                + "    luns: [{id: 0, backing: ram, size: 16M}]\n"
-                + "  - name: " + MUTUAL + "\n"
-                + "    chap: {username: " + USER + ", secret: " + SECRET + ", mutual-username: " + MUTUAL_USER
-                + ", mutual-secret: " + MUTUAL_SECRET + "}\n"
-                + "    luns: [{id: 0, backing: ram, size: 16M}]\n");
+        daemon = ConfiguredDaemon.start(
+                "ChapTest",
+                ""
+                        + "discovery-chap: {username: " + DISCOVERY_USER + ", secret: " + DISCOVERY_SECRET + "}\n"
+                        + "targets:\n"
+                        + "  - name: " + ONE_WAY + "\n"
+                        + "    chap: {username: " + USER + ", secret: " + SECRET + "}\n"
+                        + "    luns: [{id: 0, backing: ram, size: 16M}]\n"
+                        + "  - name: " + MUTUAL + "\n"
+                        + "    chap: {username: " + USER + ", secret: " + SECRET + ", mutual-username: " + MUTUAL_USER
+                        + ", mutual-secret: " + MUTUAL_SECRET + "}\n"
+                        + "    luns: [{id: 0, backing: ram, size: 16M}]\n");
     }
 
     @AfterAll
@@ -110,27 +112,36 @@ class ChapTest {
         String args = "?target_user=" + MUTUAL_USER + "&target_password=" + MUTUAL_SECRET;
         ToolRun ok = tool("mutual-ok", "iscsi-inq", url(USER + "%" + SECRET, MUTUAL, args));
         assertEquals(0, ok.exitCode(), "iscsi-inq with mutual CHAP" + context(ok));
-        ToolRun wrongTarget = tool("mutual-wrong", "iscsi-inq", url(USER + "%" + SECRET, MUTUAL,
-                "?target_user=" + MUTUAL_USER + "&target_password=not-the-target-pw"));
-        assertNotEquals(0, wrongTarget.exitCode(), "the initiator must refuse a target proving another secret"
-                + context(wrongTarget));
+        ToolRun wrongTarget = tool(
+                "mutual-wrong",
+                "iscsi-inq",
+                url(USER + "%" + SECRET, MUTUAL, "?target_user=" + MUTUAL_USER + "&target_password=not-the-target-pw"));
+        assertNotEquals(
+                0,
+                wrongTarget.exitCode(),
+                "the initiator must refuse a target proving another secret" + context(wrongTarget));
         ToolRun noMutualCredentials = tool("mutual-unsupported", "iscsi-inq", url(USER + "%" + SECRET, ONE_WAY, args));
-        assertNotEquals(0, noMutualCredentials.exitCode(), "mutual CHAP towards a target without mutual credentials"
-                + context(noMutualCredentials));
+        assertNotEquals(
+                0,
+                noMutualCredentials.exitCode(),
+                "mutual CHAP towards a target without mutual credentials" + context(noMutualCredentials));
         daemon.assertAlive();
     }
 
     @Test
     void discoveryNeedsTheDiscoveryCredentials() throws Exception {
         IscsiTarget t = daemon.target(ONE_WAY);
-        ToolRun ok = tool("ls-ok", "iscsi-ls", "iscsi://" + DISCOVERY_USER + "%" + DISCOVERY_SECRET + "@" + t.host()
-                + ":" + t.port());
+        ToolRun ok = tool(
+                "ls-ok",
+                "iscsi-ls",
+                "iscsi://" + DISCOVERY_USER + "%" + DISCOVERY_SECRET + "@" + t.host() + ":" + t.port());
         assertEquals(0, ok.exitCode(), "iscsi-ls (discovery only) with discovery CHAP" + context(ok));
         assertTrue(ok.output().contains("Target:" + ONE_WAY), "target listed" + context(ok));
         int before = daemon.logLines("rejected").size();
         ToolRun anonymous = tool("ls-anonymous", "iscsi-ls", t.portalUrl());
-        assertFalse(anonymous.output().contains("Target:" + ONE_WAY), "no targets without discovery CHAP"
-                + context(anonymous));
+        assertFalse(
+                anonymous.output().contains("Target:" + ONE_WAY),
+                "no targets without discovery CHAP" + context(anonymous));
         List<String> rejected = daemon.awaitLogLines("rejected", before + 1);
         assertTrue(rejected.get(rejected.size() - 1).contains("authentication"), rejected.toString());
     }
@@ -139,10 +150,16 @@ class ChapTest {
 
     /** A security-stage Login Request; {@code transit} asks for the operational stage next. */
     private static TestPdu security(TestConnection c, int isidQualifier, boolean transit, Map<String, String> keys) {
-        return TestPdu.of(TestPdu.LOGIN_REQUEST).immediate()
+        return TestPdu.of(TestPdu.LOGIN_REQUEST)
+                .immediate()
                 .flags(transit ? TestPdu.TRANSIT | 1 : 0)
-                .byteAt(8, 0x80).byteAt(11, isidQualifier >>> 16).byteAt(12, isidQualifier >>> 8).byteAt(13, isidQualifier)
-                .itt(1).int32(24, c.cmdSn()).text(keys);
+                .byteAt(8, 0x80)
+                .byteAt(11, isidQualifier >>> 16)
+                .byteAt(12, isidQualifier >>> 8)
+                .byteAt(13, isidQualifier)
+                .itt(1)
+                .int32(24, c.cmdSn())
+                .text(keys);
     }
 
     private static Map<String, String> keys(String... kv) {
@@ -167,8 +184,21 @@ class ChapTest {
 
     /** Runs AuthMethod and CHAP_A; returns the target's CHAP_I and challenge. */
     private Object[] challenge(TestConnection c, int q, String algorithms) throws IOException {
-        TestPdu r1 = exchange(c, security(c, q, true, keys("InitiatorName", TestConnection.INITIATOR_NAME,
-                "TargetName", MUTUAL, "SessionType", "Normal", "AuthMethod", "CHAP,None")));
+        TestPdu r1 = exchange(
+                c,
+                security(
+                        c,
+                        q,
+                        true,
+                        keys(
+                                "InitiatorName",
+                                TestConnection.INITIATOR_NAME,
+                                "TargetName",
+                                MUTUAL,
+                                "SessionType",
+                                "Normal",
+                                "AuthMethod",
+                                "CHAP,None")));
         assertEquals(0, status(r1));
         assertEquals("CHAP", r1.textKeys().get("AuthMethod"));
         assertEquals(0, r1.flags() & TestPdu.TRANSIT, "no transit before authentication");
@@ -178,7 +208,9 @@ class ChapTest {
         }
         String ch = r2.textKeys().get("CHAP_C");
         assertTrue(ch.startsWith("0x") && ch.length() >= 2 + 32, "a challenge of at least 16 bytes: " + ch);
-        return new Object[] {Integer.parseInt(r2.textKeys().get("CHAP_I")), HexFormat.of().parseHex(ch.substring(2)), r2};
+        return new Object[] {
+            Integer.parseInt(r2.textKeys().get("CHAP_I")), HexFormat.of().parseHex(ch.substring(2)), r2
+        };
     }
 
     private static String md5(int id, String secret, byte[] challenge) throws Exception {
@@ -202,9 +234,21 @@ class ChapTest {
             int q = TestConnection.newIsidQualifier();
             Object[] ic = challenge(c, q, "5");
             byte[] ours = HexFormat.of().parseHex("00112233445566778899aabbccddeeff");
-            TestPdu r3 = exchange(c, security(c, q, true, keys("CHAP_N", USER,
-                    "CHAP_R", md5((int) ic[0], SECRET, (byte[]) ic[1]), "CHAP_I", "77", "CHAP_C", "0x" + HexFormat.of()
-                            .formatHex(ours))));
+            TestPdu r3 = exchange(
+                    c,
+                    security(
+                            c,
+                            q,
+                            true,
+                            keys(
+                                    "CHAP_N",
+                                    USER,
+                                    "CHAP_R",
+                                    md5((int) ic[0], SECRET, (byte[]) ic[1]),
+                                    "CHAP_I",
+                                    "77",
+                                    "CHAP_C",
+                                    "0x" + HexFormat.of().formatHex(ours))));
             assertEquals(0, status(r3), "trace: " + c.trace());
             assertEquals(MUTUAL_USER, r3.textKeys().get("CHAP_N"));
             assertEquals(md5(77, MUTUAL_SECRET, ours), r3.textKeys().get("CHAP_R"));
@@ -217,9 +261,21 @@ class ChapTest {
         try (TestConnection c = TestConnection.open(daemon.target(MUTUAL))) {
             int q = TestConnection.newIsidQualifier();
             Object[] ic = challenge(c, q, "5");
-            TestPdu r3 = exchange(c, security(c, q, true, keys("CHAP_N", USER,
-                    "CHAP_R", md5((int) ic[0], SECRET, (byte[]) ic[1]), "CHAP_I", Integer.toString((int) ic[0]),
-                    "CHAP_C", "0x" + HexFormat.of().formatHex((byte[]) ic[1]))));
+            TestPdu r3 = exchange(
+                    c,
+                    security(
+                            c,
+                            q,
+                            true,
+                            keys(
+                                    "CHAP_N",
+                                    USER,
+                                    "CHAP_R",
+                                    md5((int) ic[0], SECRET, (byte[]) ic[1]),
+                                    "CHAP_I",
+                                    Integer.toString((int) ic[0]),
+                                    "CHAP_C",
+                                    "0x" + HexFormat.of().formatHex((byte[]) ic[1]))));
             assertNull(r3.textKeys().get("CHAP_R"), "no answer to our own challenge");
             assertRefused(c, r3, 0x0201, "reflects the target's challenge");
         }
@@ -230,8 +286,11 @@ class ChapTest {
         try (TestConnection c = TestConnection.open(daemon.target(MUTUAL))) {
             int q = TestConnection.newIsidQualifier();
             Object[] ic = challenge(c, q, "5");
-            TestPdu r3 = exchange(c, security(c, q, true, keys("CHAP_N", "mallory",
-                    "CHAP_R", md5((int) ic[0], "mallory-secret-1", (byte[]) ic[1]))));
+            TestPdu r3 = exchange(
+                    c,
+                    security(c, q, true, keys("CHAP_N", "mallory", "CHAP_R", md5((int) ic[0], "mallory-secret-1", (byte
+                                    [])
+                            ic[1]))));
             assertRefused(c, r3, 0x0201, "CHAP_N=mallory is not the configured user name");
         }
     }

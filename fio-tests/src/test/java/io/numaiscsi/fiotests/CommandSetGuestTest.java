@@ -42,8 +42,16 @@ class CommandSetGuestTest {
         Path tree = Files.createDirectories(dir.resolve("tree/data"));
         Files.write(tree.resolve("file"), file);
         Path image = dir.resolve("ro.img");
-        ToolRun mkfs = LoopDevice.tool("CommandSetGuestTest-mkfs.log", List.of("mkfs.ext4", "-q", "-F", "-d",
-                tree.getParent().toString(), image.toString(), (RO_BYTES >> 20) + "M"));
+        ToolRun mkfs = LoopDevice.tool(
+                "CommandSetGuestTest-mkfs.log",
+                List.of(
+                        "mkfs.ext4",
+                        "-q",
+                        "-F",
+                        "-d",
+                        tree.getParent().toString(),
+                        image.toString(),
+                        (RO_BYTES >> 20) + "M"));
         assertEquals(0, mkfs.exitCode(), "mkfs.ext4 -d of the read-only LUN's image\n" + mkfs.describe(10));
 
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES)
@@ -56,7 +64,10 @@ class CommandSetGuestTest {
             IscsiTarget lun1 = new IscsiTarget(t.host(), t.port(), t.iqn(), 1);
             Map<String, String> env = Map.of(
                     "IQN", t.iqn(),
-                    "RO_SHA256", HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(file)),
+                    "RO_SHA256",
+                            HexFormat.of()
+                                    .formatHex(
+                                            MessageDigest.getInstance("SHA-256").digest(file)),
                     "COPY_BYTES", Long.toString(COPY_BYTES));
             ScsiResult[] conflict = {null};
             VmRun run = VmRun.run("command-set", t.port(), "command-set.sh", env, GUEST_LIMIT, request -> {
@@ -73,12 +84,15 @@ class CommandSetGuestTest {
             });
             String context = "\n" + run.describe() + "\n" + daemon.logTail();
             if (Files.exists(run.serialLog())) {
-                Files.copy(run.serialLog(), DaemonProcess.logDir().resolve("CommandSetGuestTest.serial.log"),
+                Files.copy(
+                        run.serialLog(),
+                        DaemonProcess.logDir().resolve("CommandSetGuestTest.serial.log"),
                         StandardCopyOption.REPLACE_EXISTING);
             }
             assertTrue(run.succeeded(), "guest test command-set.sh" + context);
             assertEquals(1, daemon.restarts(), "the daemon was restarted once" + context);
-            assertTrue(conflict[0] != null && conflict[0].status() == RESERVATION_CONFLICT,
+            assertTrue(
+                    conflict[0] != null && conflict[0].status() == RESERVATION_CONFLICT,
                     "after the restart another initiator's WRITE met the reservation: " + conflict[0] + context);
             daemon.assertAlive();
         }

@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,8 +54,12 @@ final class ConfiguredDaemon implements AutoCloseable {
         List<String> cmd = DaemonProcess.command(testName, List.of("--config", config.toString()));
         // The config holds secrets: the log gets the command only, so a secret found in it came from the daemon.
         Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);
-        ConfiguredDaemon d = new ConfiguredDaemon(new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log,
-                config.getParent(), List.copyOf(cmd), launch(cmd, log));
+        ConfiguredDaemon d = new ConfiguredDaemon(
+                new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0),
+                log,
+                config.getParent(),
+                List.copyOf(cmd),
+                launch(cmd, log));
         d.awaitReady();
         return d;
     }
@@ -61,7 +68,7 @@ final class ConfiguredDaemon implements AutoCloseable {
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
         return p;
@@ -73,8 +80,11 @@ final class ConfiguredDaemon implements AutoCloseable {
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             fail("daemon pid " + process.pid() + " still alive 10 s after SIGKILL");
         }
-        Files.writeString(log, "--- harness: SIGKILL pid " + process.pid() + ", exit code " + process.exitValue()
-                + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(
+                log,
+                "--- harness: SIGKILL pid " + process.pid() + ", exit code " + process.exitValue() + "\n",
+                StandardCharsets.UTF_8,
+                StandardOpenOption.APPEND);
         return process.exitValue();
     }
 
@@ -83,7 +93,7 @@ final class ConfiguredDaemon implements AutoCloseable {
         if (process.isAlive()) {
             fail("restart: the daemon is still running");
         }
-        Files.writeString(log, "--- harness: restart\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(log, "--- harness: restart\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
         process = launch(command, log);
         awaitReady();
     }
@@ -94,7 +104,9 @@ final class ConfiguredDaemon implements AutoCloseable {
      */
     static ToolRun refusedStart(String testName, String yaml, Duration limit) throws IOException, InterruptedException {
         Path config = writeConfig(testName, yaml, DaemonProcess.freeLoopbackPort());
-        ToolRun r = ToolRun.run(DaemonProcess.logDir().resolve(testName + ".log"), limit,
+        ToolRun r = ToolRun.run(
+                DaemonProcess.logDir().resolve(testName + ".log"),
+                limit,
                 DaemonProcess.command(testName, List.of("--config", config.toString())));
         assertFalse(r.timedOut(), "the daemon served instead of refusing\n" + r.describe(30));
         assertNotEquals(0, r.exitCode(), "exit code\n" + r.describe(30));
@@ -116,8 +128,10 @@ final class ConfiguredDaemon implements AutoCloseable {
         Files.createDirectories(logDir);
         Path dataDir = ItDataDirs.newDir(testName);
         Path config = dataDir.resolve("target.yaml");
-        Files.writeString(config, "daemon:\n  data-dir: " + dataDir + "\n" + daemonKeys + "portals: [127.0.0.1:" + port
-                + "]\n" + yaml, StandardCharsets.UTF_8);
+        Files.writeString(
+                config,
+                "daemon:\n  data-dir: " + dataDir + "\n" + daemonKeys + "portals: [127.0.0.1:" + port + "]\n" + yaml,
+                StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------")); // it holds secrets
         return config;
     }
@@ -180,15 +194,20 @@ final class ConfiguredDaemon implements AutoCloseable {
 
     /** Sends {@code signal} (STOP, CONT, ...) to the daemon with kill(1). */
     void signal(String signal) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                .inheritIO()
+                .start();
         if (p.waitFor() != 0) {
             fail("kill -" + signal + " " + process.pid() + " failed");
         }
         if (signal.equals("STOP")) {
             awaitStopped(); // kill(1) returns before every thread has stopped: a thread could still run a moment
         }
-        Files.writeString(log, "--- harness: SIG" + signal + " pid " + process.pid() + "\n", StandardCharsets.UTF_8,
-                java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(
+                log,
+                "--- harness: SIG" + signal + " pid " + process.pid() + "\n",
+                StandardCharsets.UTF_8,
+                StandardOpenOption.APPEND);
     }
 
     /** Waits until every thread of the daemon is stopped (state T in /proc/PID/task/TID/stat). */
@@ -202,7 +221,7 @@ final class ConfiguredDaemon implements AutoCloseable {
                     String stat;
                     try {
                         stat = Files.readString(t.resolve("stat"));
-                    } catch (java.nio.file.NoSuchFileException gone) {
+                    } catch (NoSuchFileException gone) {
                         continue; // a thread that ended
                     }
                     char state = stat.charAt(stat.lastIndexOf(')') + 2);

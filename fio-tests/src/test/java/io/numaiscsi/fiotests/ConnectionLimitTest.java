@@ -27,14 +27,17 @@ class ConnectionLimitTest {
     @Test
     void connectionsBeyondTheCapAreClosedAndServiceResumes() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20).section("limits:\n  max-sessions: " + MAX_SESSIONS
-                + "\n  max-logins: 64\n  logins-per-address: 64\n");
+        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20)
+                .section("limits:\n  max-sessions: " + MAX_SESSIONS + "\n  max-logins: 64\n  logins-per-address: 64\n");
         try (DaemonProcess daemon = DaemonProcess.start("ConnectionLimitTest", setup)) {
             List<Socket> sockets = new ArrayList<>();
             try {
                 for (int i = 0; i < CAP + EXTRA; i++) {
                     Socket s = new Socket();
-                    s.connect(new InetSocketAddress(daemon.target().host(), daemon.target().port()), 2000);
+                    s.connect(
+                            new InetSocketAddress(
+                                    daemon.target().host(), daemon.target().port()),
+                            2000);
                     sockets.add(s);
                 }
                 Thread.sleep(500); // let the target act on every connection

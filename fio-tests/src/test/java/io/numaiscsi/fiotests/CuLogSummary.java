@@ -20,7 +20,12 @@ import java.util.regex.Pattern;
  */
 final class CuLogSummary {
 
-    enum Verdict { PASSED, FAILED, SKIPPED, NO_VERDICT }
+    enum Verdict {
+        PASSED,
+        FAILED,
+        SKIPPED,
+        NO_VERDICT
+    }
 
     record TestResult(String suite, String test, Verdict verdict, String reason) {
         @Override
@@ -63,8 +68,12 @@ final class CuLogSummary {
             }
             m = CUNIT_TESTS.matcher(line);
             if (m.find()) {
-                cunitTests = new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                        Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4))};
+                cunitTests = new int[] {
+                    Integer.parseInt(m.group(1)),
+                    Integer.parseInt(m.group(2)),
+                    Integer.parseInt(m.group(3)),
+                    Integer.parseInt(m.group(4))
+                };
                 continue;
             }
             String rest;
@@ -82,10 +91,15 @@ final class CuLogSummary {
             } else {
                 m = CUNIT_ASSERT.matcher(line);
                 int last = results.size() - 1;
-                if (m.matches() && last >= 0 && results.get(last).verdict() == Verdict.FAILED
+                if (m.matches()
+                        && last >= 0
+                        && results.get(last).verdict() == Verdict.FAILED
                         && results.get(last).reason().isEmpty()) {
                     TestResult r = results.get(last);
-                    results.set(last, new TestResult(r.suite(), r.test(), r.verdict(), m.group(1).trim()));
+                    results.set(
+                            last,
+                            new TestResult(
+                                    r.suite(), r.test(), r.verdict(), m.group(1).trim()));
                 }
                 continue;
             }
@@ -99,8 +113,8 @@ final class CuLogSummary {
                 reason = body.strip();
             }
             if (hasVerdict) {
-                Verdict verdict = v.group(1).equals("FAILED") ? Verdict.FAILED
-                        : skipped ? Verdict.SKIPPED : Verdict.PASSED;
+                Verdict verdict =
+                        v.group(1).equals("FAILED") ? Verdict.FAILED : skipped ? Verdict.SKIPPED : Verdict.PASSED;
                 results.add(new TestResult(suite, test, verdict, reason));
                 test = null;
             }
@@ -157,10 +171,12 @@ final class CuLogSummary {
                 total[i] += c[i];
             }
         }
-        sb.append(String.format("%-28s %6d %6d %7d %10d   (tests=%d, suites=%d)%n", "TOTAL",
-                total[0], total[1], total[2], total[3], results.size(), perSuite.size()));
+        sb.append(String.format(
+                "%-28s %6d %6d %7d %10d   (tests=%d, suites=%d)%n",
+                "TOTAL", total[0], total[1], total[2], total[3], results.size(), perSuite.size()));
         if (cunitTests != null) {
-            sb.append(String.format("CUnit: tests total=%d ran=%d passed=%d failed=%d%n",
+            sb.append(String.format(
+                    "CUnit: tests total=%d ran=%d passed=%d failed=%d%n",
                     cunitTests[0], cunitTests[1], cunitTests[2], cunitTests[3]));
         }
         for (Verdict kind : new Verdict[] {Verdict.FAILED, Verdict.NO_VERDICT, Verdict.SKIPPED}) {

@@ -2,6 +2,7 @@ package io.numaiscsi.fiotests;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,6 +11,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,12 +91,14 @@ final class DaemonProcess implements AutoCloseable {
         if (setup.umask != null) {
             cmd = withUmask(setup.umask, cmd);
         }
-        Files.writeString(log, "$ " + String.join(" ", cmd) + "\n--- " + config + "\n"
-                + Files.readString(config) + "---\n", StandardCharsets.UTF_8);
+        Files.writeString(
+                log,
+                "$ " + String.join(" ", cmd) + "\n--- " + config + "\n" + Files.readString(config) + "---\n",
+                StandardCharsets.UTF_8);
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
         // a test JVM killed by surefire must not leave a daemon behind
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
@@ -117,8 +121,12 @@ final class DaemonProcess implements AutoCloseable {
         Path logDir = logDir();
         Files.createDirectories(logDir);
         Path argFile = logDir.resolve(testName + ".java-args");
-        Files.write(argFile, List.of("-Dchronicle.analytics.disable=true", "-cp",
-                "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
+        Files.write(
+                argFile,
+                List.of(
+                        "-Dchronicle.analytics.disable=true",
+                        "-cp",
+                        "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("@" + argFile);
@@ -141,22 +149,30 @@ final class DaemonProcess implements AutoCloseable {
     static String config(Path dataDir, int port, Setup setup) {
         StringBuilder yaml = new StringBuilder()
                 .append("daemon:\n")
-                .append("  data-dir: ").append(dataDir).append('\n')
-                .append("portals: [127.0.0.1:").append(port).append("]\n");
+                .append("  data-dir: ")
+                .append(dataDir)
+                .append('\n')
+                .append("portals: [127.0.0.1:")
+                .append(port)
+                .append("]\n");
         if (!setup.iscsi.isEmpty()) {
             yaml.append("iscsi:\n");
-            setup.iscsi.forEach((k, v) -> yaml.append("  ").append(k).append(": ").append(v).append('\n'));
+            setup.iscsi.forEach(
+                    (k, v) -> yaml.append("  ").append(k).append(": ").append(v).append('\n'));
         }
         for (String section : setup.sections) {
             yaml.append(section.endsWith("\n") ? section : section + "\n");
         }
         yaml.append("targets:\n")
-                .append("  - name: ").append(IscsiTarget.DEFAULT_IQN).append('\n');
+                .append("  - name: ")
+                .append(IscsiTarget.DEFAULT_IQN)
+                .append('\n');
         if (!setup.allow.isEmpty()) {
             yaml.append("    allow: [").append(String.join(", ", setup.allow)).append("]\n");
         }
         yaml.append("    luns:\n")
-                .append("      - {id: 0, backing: file, path: lun0.img, size: ").append(sizeLiteral(setup.lunBytes))
+                .append("      - {id: 0, backing: file, path: lun0.img, size: ")
+                .append(sizeLiteral(setup.lunBytes))
                 .append(", block-size: 512}\n");
         for (String lun : setup.extraLuns) {
             yaml.append("      - ").append(lun).append('\n');
@@ -286,8 +302,8 @@ final class DaemonProcess implements AutoCloseable {
             if (!process.isAlive()) {
                 exitCode = process.exitValue();
                 deleteDataDir();
-                fail("daemon exited with code " + exitCode + " before its portal " + target.host() + ":"
-                        + target.port() + " accepted connections\n" + logTail());
+                fail("daemon exited with code " + exitCode + " before its portal " + target.host() + ":" + target.port()
+                        + " accepted connections\n" + logTail());
             }
             if (accepts(target.port()) && (metricsPort == 0 || accepts(metricsPort))) {
                 return;
@@ -296,8 +312,8 @@ final class DaemonProcess implements AutoCloseable {
         }
         String tail = logTail();
         stop();
-        fail("daemon portal " + target.host() + ":" + target.port() + " not ready within "
-                + READY_TIMEOUT.toSeconds() + " s\n" + tail);
+        fail("daemon portal " + target.host() + ":" + target.port() + " not ready within " + READY_TIMEOUT.toSeconds()
+                + " s\n" + tail);
     }
 
     private boolean accepts(int port) {
@@ -329,9 +345,14 @@ final class DaemonProcess implements AutoCloseable {
         Path config = dataDir.resolve("target.yaml");
         String yaml = config(dataDir, target.port(), setup);
         Files.writeString(config, yaml, StandardCharsets.UTF_8);
-        Files.writeString(log, "--- reconfigured " + config + "\n" + yaml + "---\n", StandardCharsets.UTF_8,
-                java.nio.file.StandardOpenOption.APPEND);
-        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(pid())).inheritIO().start();
+        Files.writeString(
+                log,
+                "--- reconfigured " + config + "\n" + yaml + "---\n",
+                StandardCharsets.UTF_8,
+                StandardOpenOption.APPEND);
+        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(pid()))
+                .inheritIO()
+                .start();
         if (kill.waitFor() != 0) {
             fail("kill -HUP " + pid() + " failed\n" + logTail());
         }
@@ -363,8 +384,8 @@ final class DaemonProcess implements AutoCloseable {
 
     /** The last lines of the daemon's log, headed by its path: for assertion messages. */
     String logTail() {
-        return "--- daemon log " + log + " (last " + LOG_TAIL_LINES + " lines):\n"
-                + ToolRun.tail(log, LOG_TAIL_LINES) + "\n---";
+        return "--- daemon log " + log + " (last " + LOG_TAIL_LINES + " lines):\n" + ToolRun.tail(log, LOG_TAIL_LINES)
+                + "\n---";
     }
 
     /** SIGTERM, wait {@link #STOP_TIMEOUT}, then SIGKILL; returns the exit code (0 = clean shutdown). */
@@ -393,7 +414,7 @@ final class DaemonProcess implements AutoCloseable {
 
     private void appendToLog(String line) {
         try {
-            Files.writeString(log, line, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(log, line, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
         } catch (IOException ignored) {
             // the log is diagnostics only
         }

@@ -23,39 +23,45 @@ class DaemonProcessTest {
     @Test
     void configServesDefaultTargetLunZeroOnLoopback() {
         String yaml = DaemonProcess.config(Path.of("/tmp/d"), 40001, 64L << 20);
-        assertEquals("daemon:\n"
-                + "  data-dir: /tmp/d\n"
-                + "portals: [127.0.0.1:40001]\n"
-                + "targets:\n"
-                + "  - name: iqn.2026-11.io.numaiscsi:disk0\n"
-                + "    luns:\n"
-                + "      - {id: 0, backing: file, path: lun0.img, size: 64M, block-size: 512}\n", yaml);
+        assertEquals(
+                "daemon:\n"
+                        + "  data-dir: /tmp/d\n"
+                        + "portals: [127.0.0.1:40001]\n"
+                        + "targets:\n"
+                        + "  - name: iqn.2026-11.io.numaiscsi:disk0\n"
+                        + "    luns:\n"
+                        + "      - {id: 0, backing: file, path: lun0.img, size: 64M, block-size: 512}\n",
+                yaml);
     }
 
     @Test
     void setupAddsIscsiKeysAllowListAndRamLun() {
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20)
-                .iscsi("nop-in-interval", "1s").iscsi("header-digest", "[CRC32C, None]")
-                .allow("iqn.2026-11.test:a").ramLun(1, 8L << 20);
-        assertEquals("daemon:\n"
-                + "  data-dir: /tmp/d\n"
-                + "portals: [127.0.0.1:40001]\n"
-                + "iscsi:\n"
-                + "  nop-in-interval: 1s\n"
-                + "  header-digest: [CRC32C, None]\n"
-                + "targets:\n"
-                + "  - name: iqn.2026-11.io.numaiscsi:disk0\n"
-                + "    allow: [iqn.2026-11.test:a]\n"
-                + "    luns:\n"
-                + "      - {id: 0, backing: file, path: lun0.img, size: 16M, block-size: 512}\n"
-                + "      - {id: 1, backing: ram, size: 8M, block-size: 512}\n",
+                .iscsi("nop-in-interval", "1s")
+                .iscsi("header-digest", "[CRC32C, None]")
+                .allow("iqn.2026-11.test:a")
+                .ramLun(1, 8L << 20);
+        assertEquals(
+                "daemon:\n"
+                        + "  data-dir: /tmp/d\n"
+                        + "portals: [127.0.0.1:40001]\n"
+                        + "iscsi:\n"
+                        + "  nop-in-interval: 1s\n"
+                        + "  header-digest: [CRC32C, None]\n"
+                        + "targets:\n"
+                        + "  - name: iqn.2026-11.io.numaiscsi:disk0\n"
+                        + "    allow: [iqn.2026-11.test:a]\n"
+                        + "    luns:\n"
+                        + "      - {id: 0, backing: file, path: lun0.img, size: 16M, block-size: 512}\n"
+                        + "      - {id: 1, backing: ram, size: 8M, block-size: 512}\n",
                 DaemonProcess.config(Path.of("/tmp/d"), 40001, setup));
     }
 
     @Test
     void withUmaskExecsTheSameCommandUnderSh() throws Exception {
         List<String> cmd = DaemonProcess.withUmask("000", List.of("sh", "-c", "umask; echo \"$0|$1\"", "a b", "c"));
-        assertEquals(List.of("sh", "-c", "umask 000 && exec \"$@\"", "sh", "sh", "-c", "umask; echo \"$0|$1\"", "a b", "c"),
+        assertEquals(
+                List.of("sh", "-c", "umask 000 && exec \"$@\"", "sh", "sh", "-c", "umask; echo \"$0|$1\"", "a b", "c"),
                 cmd);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         assertEquals("0000\na b|c\n", new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));

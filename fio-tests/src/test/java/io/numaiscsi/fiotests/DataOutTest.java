@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,10 +46,14 @@ class DataOutTest {
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        daemon = DaemonProcess.start("DataOutTest", DaemonProcess.Setup.fileLun(16L << 20)
-                .iscsi("max-burst-length", "65536").iscsi("first-burst-length", "65536")
-                .iscsi("max-outstanding-r2t", Integer.toString(MAX_OUTSTANDING_R2T))
-                .iscsi("immediate-data", "true").iscsi("initial-r2t", "false"));
+        daemon = DaemonProcess.start(
+                "DataOutTest",
+                DaemonProcess.Setup.fileLun(16L << 20)
+                        .iscsi("max-burst-length", "65536")
+                        .iscsi("first-burst-length", "65536")
+                        .iscsi("max-outstanding-r2t", Integer.toString(MAX_OUTSTANDING_R2T))
+                        .iscsi("immediate-data", "true")
+                        .iscsi("initial-r2t", "false"));
     }
 
     @AfterEach
@@ -112,8 +117,14 @@ class DataOutTest {
         int dataSn = 0;
         while (offset < end) {
             int len = Math.min(PDU, end - offset);
-            c.send(c.dataOut(0, r2t.itt(), r2t.int32(20), dataSn++, offset,
-                    java.util.Arrays.copyOfRange(all, offset, offset + len), offset + len == end));
+            c.send(c.dataOut(
+                    0,
+                    r2t.itt(),
+                    r2t.int32(20),
+                    dataSn++,
+                    offset,
+                    Arrays.copyOfRange(all, offset, offset + len),
+                    offset + len == end));
             offset += len;
         }
     }
@@ -164,12 +175,18 @@ class DataOutTest {
             int itt = c.newItt();
             // F=0: unsolicited Data-Out follows up to FirstBurstLength
             c.send(c.scsiCommand(0, itt, ScsiCdb.write10(1024, total / BLOCK), total, TestConnection.WRITE_BIT, false)
-                    .data(java.util.Arrays.copyOf(data, immediate)));
+                    .data(Arrays.copyOf(data, immediate)));
             int dataSn = 0;
             for (int offset = immediate; offset < BURST; offset += PDU) {
                 int len = Math.min(PDU, BURST - offset);
-                c.send(c.dataOut(0, itt, TestPdu.RESERVED_TAG, dataSn++, offset,
-                        java.util.Arrays.copyOfRange(data, offset, offset + len), offset + len == BURST));
+                c.send(c.dataOut(
+                        0,
+                        itt,
+                        TestPdu.RESERVED_TAG,
+                        dataSn++,
+                        offset,
+                        Arrays.copyOfRange(data, offset, offset + len),
+                        offset + len == BURST));
             }
             TestPdu r0 = expectR2t(c, itt, 0, BURST, BURST);
             TestPdu r1 = expectR2t(c, itt, 1, 2 * BURST, BURST);
@@ -242,8 +259,12 @@ class DataOutTest {
             assertTrue(rd.others().isEmpty(), "PDUs besides the READ's: " + rd.others());
             assertArrayEquals(old, rd.data(), "the aborted WRITE changed the medium");
             c.ping();
-            assertTrue(c.trace().stream().noneMatch(l -> l.startsWith("<-") && l.contains("opcode=0x21")
-                    && l.contains(String.format("itt=0x%08x", w1))), "SCSI Response for the aborted task: " + c.trace());
+            assertTrue(
+                    c.trace().stream()
+                            .noneMatch(l -> l.startsWith("<-")
+                                    && l.contains("opcode=0x21")
+                                    && l.contains(String.format("itt=0x%08x", w1))),
+                    "SCSI Response for the aborted task: " + c.trace());
         }
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.numaiscsi.fiotests.TestConnection.Outcome;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -34,8 +35,11 @@ class DigestTest {
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        daemon = DaemonProcess.start("DigestTest", DaemonProcess.Setup.fileLun(16L << 20)
-                .iscsi("header-digest", "[CRC32C, None]").iscsi("data-digest", "[CRC32C, None]"));
+        daemon = DaemonProcess.start(
+                "DigestTest",
+                DaemonProcess.Setup.fileLun(16L << 20)
+                        .iscsi("header-digest", "[CRC32C, None]")
+                        .iscsi("data-digest", "[CRC32C, None]"));
     }
 
     @AfterEach
@@ -51,7 +55,7 @@ class DigestTest {
     }
 
     private TestConnection digestSession() throws Exception {
-        Map<String, String> keys = new java.util.LinkedHashMap<>(TestConnection.loginKeys(daemon.target()));
+        Map<String, String> keys = new LinkedHashMap<>(TestConnection.loginKeys(daemon.target()));
         keys.put("HeaderDigest", "CRC32C,None");
         keys.put("DataDigest", "CRC32C,None");
         TestConnection c = TestConnection.loggedIn(daemon.target(), keys, TestConnection.newIsidQualifier());
@@ -62,8 +66,14 @@ class DigestTest {
     }
 
     private TestPdu pingWithData(TestConnection c, int itt, byte[] data) {
-        return TestPdu.of(TestPdu.NOP_OUT).immediate().flags(TestPdu.FINAL).itt(itt)
-                .int32(20, TestPdu.RESERVED_TAG).int32(24, c.cmdSn()).int32(28, c.expStatSn()).data(data);
+        return TestPdu.of(TestPdu.NOP_OUT)
+                .immediate()
+                .flags(TestPdu.FINAL)
+                .itt(itt)
+                .int32(20, TestPdu.RESERVED_TAG)
+                .int32(24, c.cmdSn())
+                .int32(28, c.expStatSn())
+                .data(data);
     }
 
     private static void assertDigestsOk(TestConnection c, TestPdu p) {
@@ -97,7 +107,8 @@ class DigestTest {
         try (TestConnection c = digestSession()) {
             byte[] data = ScsiCdb.pattern(8 * 512, 11);
             int w = c.newItt();
-            c.send(c.scsiCommand(0, w, ScsiCdb.write10(100, 8), data.length, TestConnection.WRITE_BIT, true).data(data));
+            c.send(c.scsiCommand(0, w, ScsiCdb.write10(100, 8), data.length, TestConnection.WRITE_BIT, true)
+                    .data(data));
             ScsiResult wr = c.awaitStatus(w, ANSWER);
             assertEquals(ScsiResult.GOOD, wr.status(), wr.toString());
             assertEquals(0, wr.response());
@@ -141,8 +152,11 @@ class DigestTest {
             wire[TestPdu.BHS_LENGTH] ^= 0x01; // first byte of the header digest
             c.sendRaw(wire, "NOP-Out with a wrong header digest: " + bad);
             Outcome o = c.awaitRejectOrClose(ANSWER);
-            assertEquals(Outcome.CLOSED, o, "a header digest error cannot be trusted to frame anything\ntrace: "
-                    + c.trace() + "\n" + daemon.logTail());
+            assertEquals(
+                    Outcome.CLOSED,
+                    o,
+                    "a header digest error cannot be trusted to frame anything\ntrace: " + c.trace() + "\n"
+                            + daemon.logTail());
         }
     }
 
@@ -151,14 +165,22 @@ class DigestTest {
         try (TestConnection c = digestSession()) {
             byte[] before = ScsiCdb.pattern(512, 21);
             int w0 = c.newItt();
-            c.send(c.scsiCommand(0, w0, ScsiCdb.write10(300, 1), 512, TestConnection.WRITE_BIT, true).data(before));
+            c.send(c.scsiCommand(0, w0, ScsiCdb.write10(300, 1), 512, TestConnection.WRITE_BIT, true)
+                    .data(before));
             assertEquals(ScsiResult.GOOD, c.awaitStatus(w0, ANSWER).status());
 
             // the command goes out immediate so a rejected PDU leaves no hole in the CmdSN sequence
             byte[] other = ScsiCdb.pattern(512, 99);
             int w1 = c.newItt();
-            TestPdu bad = TestPdu.of(TestPdu.SCSI_COMMAND).immediate().flags(TestPdu.FINAL | TestConnection.WRITE_BIT | 1)
-                    .lun(0).itt(w1).int32(20, 512).int32(24, c.cmdSn()).int32(28, c.expStatSn()).data(other);
+            TestPdu bad = TestPdu.of(TestPdu.SCSI_COMMAND)
+                    .immediate()
+                    .flags(TestPdu.FINAL | TestConnection.WRITE_BIT | 1)
+                    .lun(0)
+                    .itt(w1)
+                    .int32(20, 512)
+                    .int32(24, c.cmdSn())
+                    .int32(28, c.expStatSn())
+                    .data(other);
             byte[] cdb = ScsiCdb.write10(300, 1);
             for (int i = 0; i < cdb.length; i++) {
                 bad.byteAt(32 + i, cdb[i]);
@@ -176,9 +198,14 @@ class DigestTest {
             c.send(c.scsiCommand(0, r, ScsiCdb.read10(300, 1), 512, TestConnection.READ_BIT, true));
             ScsiResult rd = c.awaitStatus(r, ANSWER);
             assertEquals(ScsiResult.GOOD, rd.status(), rd.toString());
-            assertTrue(rd.others().stream().noneMatch(x -> x.itt() == w1), "the rejected WRITE was answered: " + c.trace());
-            assertArrayEquals(before, rd.data(), "the rejected WRITE changed the medium: first bytes "
-                    + Arrays.toString(Arrays.copyOf(rd.data(), 8)));
+            assertTrue(
+                    rd.others().stream().noneMatch(x -> x.itt() == w1),
+                    "the rejected WRITE was answered: " + c.trace());
+            assertArrayEquals(
+                    before,
+                    rd.data(),
+                    "the rejected WRITE changed the medium: first bytes "
+                            + Arrays.toString(Arrays.copyOf(rd.data(), 8)));
         }
     }
 }

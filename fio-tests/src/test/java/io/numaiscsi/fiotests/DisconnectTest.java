@@ -41,10 +41,12 @@ class DisconnectTest {
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon");
         metricsPort = DaemonProcess.freeLoopbackPort();
-        daemon = DaemonProcess.start("DisconnectTest", DaemonProcess.Setup.fileLun(LUN_BYTES)
-                .section("cache: {mode: numa, size-per-node: 32M, block-size: 64K}")
-                .section("numa: {pretend-nodes: 2}")
-                .daemonArgs("--metrics", "127.0.0.1:" + metricsPort));
+        daemon = DaemonProcess.start(
+                "DisconnectTest",
+                DaemonProcess.Setup.fileLun(LUN_BYTES)
+                        .section("cache: {mode: numa, size-per-node: 32M, block-size: 64K}")
+                        .section("numa: {pretend-nodes: 2}")
+                        .daemonArgs("--metrics", "127.0.0.1:" + metricsPort));
         // warm up: the first sessions start Netty's and the store's threads
         for (int i = 0; i < 4; i++) {
             writeAndReadBack(i);
@@ -67,13 +69,16 @@ class DisconnectTest {
             String tail = daemon.logTail();
             int exit = daemon.stop();
             System.out.println("DisconnectTest: " + 4 * ROUNDS + " disconnects; before " + baseline + ", after " + after
-                    + "; " + (long) inPlace + " bytes sent from pinned cache blocks, " + (long) pinned + " still pinned");
+                    + "; " + (long) inPlace + " bytes sent from pinned cache blocks, " + (long) pinned
+                    + " still pinned");
             assertTrue(inPlace > 0, "the large READs did not leave from the cache blocks\n" + tail);
             assertEquals(0, pinned, "cache blocks stayed pinned after the initiators vanished\n" + tail);
-            assertTrue(after.fds() <= baseline.fds() + 2, "file descriptors leaked: before " + baseline + ", after "
-                    + after + "\n" + tail);
-            assertTrue(after.threads() <= baseline.threads() + 2, "threads leaked: before " + baseline + ", after "
-                    + after + "\n" + tail);
+            assertTrue(
+                    after.fds() <= baseline.fds() + 2,
+                    "file descriptors leaked: before " + baseline + ", after " + after + "\n" + tail);
+            assertTrue(
+                    after.threads() <= baseline.threads() + 2,
+                    "threads leaked: before " + baseline + ", after " + after + "\n" + tail);
             assertEquals(0, exit, "clean shutdown after the disconnects\n" + daemon.logTail());
         }
     }
@@ -108,8 +113,8 @@ class DisconnectTest {
     }
 
     private TestPdu sendWriteAndAwaitR2t(TestConnection c, int itt, long lba) throws IOException {
-        c.send(c.scsiCommand(0, itt, ScsiCdb.write10(lba, WRITE_BYTES / RawIo.BLOCK), WRITE_BYTES,
-                TestConnection.WRITE_BIT, true));
+        c.send(c.scsiCommand(
+                0, itt, ScsiCdb.write10(lba, WRITE_BYTES / RawIo.BLOCK), WRITE_BYTES, TestConnection.WRITE_BIT, true));
         TestPdu r2t = RawIo.readFor(c, itt, System.nanoTime() + ANSWER.toNanos());
         assertEquals(TestPdu.R2T, r2t.opcode(), "answer to a WRITE without immediate data: " + r2t);
         return r2t;
@@ -142,8 +147,8 @@ class DisconnectTest {
         for (int i = 0; i < ROUNDS; i++) {
             TestConnection c = session(true, false);
             int itt = c.newItt();
-            c.send(c.scsiCommand(0, itt, ScsiCdb.read10(0, READ_BLOCKS), READ_BLOCKS * RawIo.BLOCK,
-                    TestConnection.READ_BIT, true));
+            c.send(c.scsiCommand(
+                    0, itt, ScsiCdb.read10(0, READ_BLOCKS), READ_BLOCKS * RawIo.BLOCK, TestConnection.READ_BIT, true));
             for (int pdus = 0; pdus < 3; pdus++) {
                 TestPdu p = RawIo.readFor(c, itt, System.nanoTime() + ANSWER.toNanos());
                 assertNotNull(p);
@@ -161,8 +166,13 @@ class DisconnectTest {
             int write = c.newItt();
             TestPdu r2t = sendWriteAndAwaitR2t(c, write, 16384 + i * 512L);
             RawIo.answerR2t(c, 0, r2t, data, 0, 4096);
-            c.send(c.scsiCommand(0, c.newItt(), ScsiCdb.read10(0, READ_BLOCKS), READ_BLOCKS * RawIo.BLOCK,
-                    TestConnection.READ_BIT, true));
+            c.send(c.scsiCommand(
+                    0,
+                    c.newItt(),
+                    ScsiCdb.read10(0, READ_BLOCKS),
+                    READ_BLOCKS * RawIo.BLOCK,
+                    TestConnection.READ_BIT,
+                    true));
             c.send(c.scsiCommand(0, c.newItt(), ScsiCdb.testUnitReady(), 0, 0, true));
             c.close();
         }

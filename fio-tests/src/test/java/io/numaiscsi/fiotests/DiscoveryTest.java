@@ -20,13 +20,15 @@ class DiscoveryTest {
     void listsTargetAndLunWithSize() throws Exception {
         try (DaemonProcess daemon = DaemonProcess.start("DiscoveryTest", LUN_BYTES)) {
             IscsiTarget t = daemon.target();
-            ToolRun run = ToolRun.run(DaemonProcess.logDir().resolve("iscsi-ls.log"), LIMIT,
-                    List.of("iscsi-ls", "-s", t.portalUrl()));
+            ToolRun run = ToolRun.run(
+                    DaemonProcess.logDir().resolve("iscsi-ls.log"), LIMIT, List.of("iscsi-ls", "-s", t.portalUrl()));
             String out = run.output();
             String context = "\n" + run.describe(20) + "\n" + daemon.logTail();
             assertFalse(run.timedOut(), "iscsi-ls hung" + context);
             assertEquals(0, run.exitCode(), "iscsi-ls exit code" + context);
-            assertTrue(out.lines().anyMatch(l -> l.startsWith("Target:" + t.iqn() + " Portal:" + t.host() + ":" + t.port())),
+            assertTrue(
+                    out.lines()
+                            .anyMatch(l -> l.startsWith("Target:" + t.iqn() + " Portal:" + t.host() + ":" + t.port())),
                     "target and portal listed" + context);
             String lunLine = IscsiLs.diskLunLine(t.lun(), daemon.lunBytes(), 512);
             assertTrue(out.lines().anyMatch(lunLine::equals), "expected line '" + lunLine + "'" + context);

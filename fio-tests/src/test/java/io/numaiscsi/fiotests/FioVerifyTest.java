@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.numaiscsi.blockdev.backstore.IoUring;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,25 +59,31 @@ class FioVerifyTest {
      * no verify error, and wrote and verified every byte of both jobs. Returns fio's output and the log tail, for
      * later messages.
      */
-    static String assertVerifies(String test, IscsiTarget target, long lunBytes, Duration limit,
-                                 Supplier<String> logTail) throws Exception {
+    static String assertVerifies(
+            String test, IscsiTarget target, long lunBytes, Duration limit, Supplier<String> logTail) throws Exception {
         String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-        assertTrue(Files.isExecutable(Path.of(fio)),
+        assertTrue(
+                Files.isExecutable(Path.of(fio)),
                 fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh (bin/run-tests does)");
         Path dir = DaemonProcess.logDir();
         Path job = dir.resolve(test + "-fio.fio");
         Path json = dir.resolve(test + "-fio.json");
         Files.deleteIfExists(json);
         Files.writeString(job, jobFile(target, lunBytes));
-        ToolRun run = ToolRun.run(dir.resolve(test + "-fio.log"), limit,
+        ToolRun run = ToolRun.run(
+                dir.resolve(test + "-fio.log"),
+                limit,
                 List.of(fio, "--output-format=json", "--output=" + json, job.toString()));
         String context = "\n" + run.describe(30) + "\n" + logTail.get();
         assertFalse(run.timedOut(), "fio did not finish" + context);
-        List<String> verifyErrors = run.output().lines()
+        List<String> verifyErrors = run.output()
+                .lines()
                 .filter(l -> l.startsWith("verify:") || l.contains("verify failed"))
                 .collect(Collectors.toList());
-        assertTrue(verifyErrors.isEmpty(), verifyErrors.size() + " verify errors, first: "
-                + verifyErrors.subList(0, Math.min(5, verifyErrors.size())) + context);
+        assertTrue(
+                verifyErrors.isEmpty(),
+                verifyErrors.size() + " verify errors, first: "
+                        + verifyErrors.subList(0, Math.min(5, verifyErrors.size())) + context);
         assertEquals(0, run.exitCode(), "fio exit code" + context);
         if (!Files.exists(json)) {
             fail("fio wrote no JSON " + json + context);
@@ -88,15 +96,19 @@ class FioVerifyTest {
     }
 
     /** The daemon says which backing I/O it uses; io_uring (the default, auto) wherever this host grants rings. */
-    private static void assertBackingIoLogged(DaemonProcess daemon, String context) throws java.io.IOException {
+    private static void assertBackingIoLogged(DaemonProcess daemon, String context) throws IOException {
         if (daemon.external()) {
             return;
         }
-        String line = Files.readString(daemon.log()).lines().filter(l -> l.contains("backing I/O: ")).findFirst()
+        String line = Files.readString(daemon.log())
+                .lines()
+                .filter(l -> l.contains("backing I/O: "))
+                .findFirst()
                 .orElse(null);
         assertTrue(line != null, "no 'backing I/O:' line in the daemon log" + context);
-        String why = io.numaiscsi.blockdev.backstore.IoUring.unavailableReason();
-        assertTrue(why == null ? line.contains("backing I/O: io_uring") : line.contains("backing I/O: threads"),
+        String why = IoUring.unavailableReason();
+        assertTrue(
+                why == null ? line.contains("backing I/O: io_uring") : line.contains("backing I/O: threads"),
                 line + " (io_uring unavailable here: " + why + ")" + context);
     }
 

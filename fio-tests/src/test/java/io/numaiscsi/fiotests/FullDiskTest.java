@@ -42,15 +42,17 @@ class FullDiskTest {
             try (DaemonProcess daemon = DaemonProcess.start("FullDiskTest-tmpfs", setup)) {
                 try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
                     long acked = fillUntilFull(c, daemon, 1, LUN_BYTES);
-                    assertTrue(acked > FS_BYTES / 2 && acked <= FS_BYTES, "accepted " + acked + " bytes on a "
-                            + FS_BYTES + "-byte file system");
+                    assertTrue(
+                            acked > FS_BYTES / 2 && acked <= FS_BYTES,
+                            "accepted " + acked + " bytes on a " + FS_BYTES + "-byte file system");
                     readsStillWork(c, daemon, 1);
                     // free the first MiB (hole punch) and the disk takes writes again
                     ScsiResult u = unmap(c, 1, 0, (1 << 20) / RawIo.BLOCK);
                     assertEquals(ScsiResult.GOOD, u.status(), "UNMAP " + u + "\n" + daemon.logTail());
                     byte[] data = ScsiCdb.pattern(CHUNK, 77);
                     ScsiResult w = RawIo.write(c, 1, 0, data, true, BOUND);
-                    assertEquals(ScsiResult.GOOD, w.status(), "WRITE after space was freed: " + w + "\n" + daemon.logTail());
+                    assertEquals(
+                            ScsiResult.GOOD, w.status(), "WRITE after space was freed: " + w + "\n" + daemon.logTail());
                 }
                 TestConnection.assertFreshSessionWorks(daemon);
             }
@@ -76,7 +78,8 @@ class FullDiskTest {
     }
 
     /** Sequential FUA writes until the first failure, which must be the space allocation error; returns bytes acked. */
-    private static long fillUntilFull(TestConnection c, DaemonProcess daemon, int lun, long lunBytes) throws IOException {
+    private static long fillUntilFull(TestConnection c, DaemonProcess daemon, int lun, long lunBytes)
+            throws IOException {
         long acked = 0;
         for (long offset = 0; offset < lunBytes; offset += CHUNK) {
             byte[] data = ScsiCdb.pattern(CHUNK, (int) (offset / CHUNK));
@@ -87,7 +90,8 @@ class FullDiskTest {
                 acked += CHUNK;
                 continue;
             }
-            assertEquals(ScsiResult.CHECK_CONDITION, r.status(), "status on a full disk: " + r + "\n" + daemon.logTail());
+            assertEquals(
+                    ScsiResult.CHECK_CONDITION, r.status(), "status on a full disk: " + r + "\n" + daemon.logTail());
             assertEquals(DATA_PROTECT, r.senseKey(), "sense key on a full disk: " + r);
             assertEquals(0x27, r.asc(), "ASC on a full disk: " + r);
             assertEquals(0x07, r.ascq(), "ASCQ (SPACE ALLOCATION FAILED WRITE PROTECT): " + r);
@@ -124,7 +128,8 @@ class FullDiskTest {
         cdb[0] = 0x42;
         cdb[8] = (byte) param.length;
         int itt = c.newItt();
-        c.send(c.scsiCommand(lun, itt, cdb, param.length, TestConnection.WRITE_BIT, true).data(param));
+        c.send(c.scsiCommand(lun, itt, cdb, param.length, TestConnection.WRITE_BIT, true)
+                .data(param));
         return c.awaitStatus(itt, BOUND);
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.numaiscsi.rbd.CephTestCluster;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +53,7 @@ class GatewayFencingTest {
     static final Duration X_LIMIT = Duration.ofSeconds(15);
     /** How long the initiator waits for A before it fails over (a 5 s replacement timeout and the detection). */
     static final Duration FAILOVER_AFTER = Duration.ofSeconds(6);
+
     static final int WRITE_EXCLUSIVE_REGISTRANTS_ONLY = 5;
 
     static CephTestCluster cluster;
@@ -62,7 +64,8 @@ class GatewayFencingTest {
     @BeforeAll
     static void startPair() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemons itself");
-        cluster = CephTestCluster.start(DaemonProcess.logDir().resolveSibling("it-ceph").resolve("GatewayFencingTest"),
+        cluster = CephTestCluster.start(
+                DaemonProcess.logDir().resolveSibling("it-ceph").resolve("GatewayFencingTest"),
                 Integer.getInteger("it.fence.cephPort", 17300));
         cluster.createImage(IMAGE, 16L << 20); // the default features: exclusive-lock among them
         a = ConfiguredDaemon.start("GatewayFencingTest-A", config(1, "active-optimized", 2, "active-non-optimized"));
@@ -126,7 +129,8 @@ class GatewayFencingTest {
         clearReservations();
         for (int stall : stalls()) {
             for (int round = 1; round <= roundsEach(); round++) {
-                try (TestConnection viaA = login(a, ONE); TestConnection viaB = login(b, ONE)) {
+                try (TestConnection viaA = login(a, ONE);
+                        TestConnection viaB = login(b, ONE)) {
                     failoverRound(viaA, viaB, stall, round);
                 }
             }
@@ -166,7 +170,8 @@ class GatewayFencingTest {
     void aPreemptedInitiatorNeverWritesThroughAStalledGateway() throws Exception {
         for (int stall : stalls()) {
             for (int round = 1; round <= roundsEach(); round++) {
-                try (TestConnection oneViaA = login(a, ONE); TestConnection twoViaB = login(b, TWO)) {
+                try (TestConnection oneViaA = login(a, ONE);
+                        TestConnection twoViaB = login(b, TWO)) {
                     preemptRound(oneViaA, twoViaB, stall, round);
                 }
             }
@@ -186,17 +191,20 @@ class GatewayFencingTest {
         long t0 = System.nanoTime();
         signal(a, "STOP");
         int itt = sendWrite(oneViaA, 'X');
-        Thread resume = new Thread(() -> {
-            try {
-                sleepUntil(t0, Duration.ofSeconds(stall));
-                signal(a, "CONT");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, "continue A");
+        Thread resume = new Thread(
+                () -> {
+                    try {
+                        sleepUntil(t0, Duration.ofSeconds(stall));
+                        signal(a, "CONT");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "continue A");
         resume.start();
         long preempting = System.nanoTime();
-        assertGood(settle(() -> prOut(twoViaB, 5, WRITE_EXCLUSIVE_REGISTRANTS_ONLY, 0xB2, 0xA1)),
+        assertGood(
+                settle(() -> prOut(twoViaB, 5, WRITE_EXCLUSIVE_REGISTRANTS_ONLY, 0xB2, 0xA1)),
                 what + ": PREEMPT AND ABORT through B");
         long preemptMs = (System.nanoTime() - preempting) / 1_000_000;
         // X's status, if A sent one before the PREEMPT AND ABORT was done, is already here (loopback)
@@ -210,10 +218,17 @@ class GatewayFencingTest {
         resume.join();
         ScsiResult x = early != null ? early : oneViaA.awaitStatusOrNull(itt, X_LIMIT);
         assertArrayEquals(pattern('Y'), imageBlocks(), what + ": a stale write landed over Y (X answered " + x + ")");
-        assertFalse(early == null && x != null && x.status() == 0,
+        assertFalse(
+                early == null && x != null && x.status() == 0,
                 what + ": the preempted initiator's WRITE got GOOD after the PREEMPT AND ABORT did: " + x);
-        record("preempt", stall, round, takeoverMs, preemptMs,
-                outcome(x) + (early != null ? " (before the preempt)" : ""), "Y");
+        record(
+                "preempt",
+                stall,
+                round,
+                takeoverMs,
+                preemptMs,
+                outcome(x) + (early != null ? " (before the preempt)" : ""),
+                "Y");
     }
 
     // ---- commands ----
@@ -238,7 +253,7 @@ class GatewayFencingTest {
             throws IOException {
         byte[] cdb = {0x5F, (byte) serviceAction, (byte) type, 0, 0, 0, 0, 0, 24, 0};
         byte[] list = new byte[24];
-        java.nio.ByteBuffer.wrap(list).putLong(key).putLong(serviceActionKey);
+        ByteBuffer.wrap(list).putLong(key).putLong(serviceActionKey);
         return RawIo.write(c, 0, cdb, list, LIMIT);
     }
 
@@ -270,7 +285,9 @@ class GatewayFencingTest {
         while (true) {
             ScsiResult r = command.call();
             boolean attention = r.status() == ScsiResult.CHECK_CONDITION && r.senseKey() == ScsiResult.UNIT_ATTENTION;
-            boolean moving = r.status() == ScsiResult.CHECK_CONDITION && r.senseKey() == 0x2 && r.asc() == 0x04
+            boolean moving = r.status() == ScsiResult.CHECK_CONDITION
+                    && r.senseKey() == 0x2
+                    && r.asc() == 0x04
                     && (r.ascq() == 0x0A || r.ascq() == 0x00);
             if (!(attention || moving) || System.nanoTime() > deadline) {
                 return r;
@@ -289,8 +306,9 @@ class GatewayFencingTest {
         if (x == null) {
             return "no status (aborted, or the connection closed)";
         }
-        return x.status() == 0 ? "GOOD" : String.format("status %02x sense %x/%02x/%02x", x.status(), x.senseKey(),
-                x.asc(), x.ascq());
+        return x.status() == 0
+                ? "GOOD"
+                : String.format("status %02x sense %x/%02x/%02x", x.status(), x.senseKey(), x.asc(), x.ascq());
     }
 
     // ---- the stall, the image, the record ----
@@ -319,10 +337,18 @@ class GatewayFencingTest {
         }
     }
 
-    private static void record(String scenario, int stall, int round, long takeoverMs, long preemptMs, String x,
-                               String image) throws IOException {
-        String line = String.join(" ", scenario, Integer.toString(stall), Integer.toString(round),
-                Long.toString(takeoverMs), Long.toString(preemptMs), "\"" + x + "\"", image);
+    private static void record(
+            String scenario, int stall, int round, long takeoverMs, long preemptMs, String x, String image)
+            throws IOException {
+        String line = String.join(
+                " ",
+                scenario,
+                Integer.toString(stall),
+                Integer.toString(round),
+                Long.toString(takeoverMs),
+                Long.toString(preemptMs),
+                "\"" + x + "\"",
+                image);
         System.out.println("GatewayFencingTest: " + line);
         Files.writeString(rounds, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
     }

@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -48,8 +51,9 @@ class GatewayGroupTest {
     static final Duration LIMIT = Duration.ofSeconds(30);
     /** What the product states: a change made through one member is served by every member that is up within this. */
     static final Duration PROPAGATION = Duration.ofSeconds(10);
-    static final Pattern LUN_LINE = Pattern.compile("^  (\\S+) LUN (\\d+)  (\\S+)  owner (\\S+)  served by (\\S+)$",
-            Pattern.MULTILINE);
+
+    static final Pattern LUN_LINE =
+            Pattern.compile("^  (\\S+) LUN (\\d+)  (\\S+)  owner (\\S+)  served by (\\S+)$", Pattern.MULTILINE);
 
     static CephTestCluster cluster;
     static Path keyFile;
@@ -60,18 +64,20 @@ class GatewayGroupTest {
     @BeforeAll
     static void startGroup() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemons itself");
-        cluster = CephTestCluster.start(DaemonProcess.logDir().resolveSibling("it-ceph").resolve("GatewayGroupTest"),
+        cluster = CephTestCluster.start(
+                DaemonProcess.logDir().resolveSibling("it-ceph").resolve("GatewayGroupTest"),
                 Integer.getInteger("it.group.cephPort", 17500));
         for (String image : List.of("ga", "gb", "gc", "gd", "ge")) {
             cluster.createImage(image, 8L << 20);
         }
         keyFile = ItDataDirs.newDir("GatewayGroupTest-key").resolve("group.key");
         byte[] key = new byte[32];
-        new java.security.SecureRandom().nextBytes(key);
+        new SecureRandom().nextBytes(key);
         Files.writeString(keyFile, Base64.getEncoder().encodeToString(key) + "\n");
         for (int i = 0; i < GW.length; i++) {
             GW[i] = ConfiguredDaemon.start("GatewayGroupTest-gw" + (i + 1), config("gw" + (i + 1)));
-            CLI[i] = new AdminCliRun("GatewayGroupTest-gw" + (i + 1), GW[i].dataDir().resolve("admin.sock"));
+            CLI[i] = new AdminCliRun(
+                    "GatewayGroupTest-gw" + (i + 1), GW[i].dataDir().resolve("admin.sock"));
         }
         record = DaemonProcess.logDir().resolve("GatewayGroupTest-propagation.txt");
         Files.writeString(record, "change member ms\n");
@@ -110,12 +116,14 @@ class GatewayGroupTest {
         CLI[1].ok("lun-add", IQN, "--id", "1", "--backing", "rbd", "--image", "gb");
         awaitEverywhere("lun-add via gw2", t0, IQN, List.of(0, 1));
 
-        Map<String, String[]> luns = awaitStatus(CLI[2], s -> s.get(IQN + "/0")[2].equals("gw1")
-                && s.get(IQN + "/1")[2].equals("gw2"));
+        Map<String, String[]> luns =
+                awaitStatus(CLI[2], s -> s.get(IQN + "/0")[2].equals("gw1") && s.get(IQN + "/1")[2].equals("gw2"));
         assertEquals("gw1", luns.get(IQN + "/0")[1], "a new LUN goes to the member owning the fewest");
         assertEquals("gw2", luns.get(IQN + "/1")[1]);
         try (TestConnection c = login(GW[2], IQN)) {
-            assertEquals(1, TargetPortGroupsReport.optimizedGroup(TargetPortGroupsReport.read(c, 0, LIMIT)),
+            assertEquals(
+                    1,
+                    TargetPortGroupsReport.optimizedGroup(TargetPortGroupsReport.read(c, 0, LIMIT)),
                     "gw3 reports gw1's group active/optimized for LUN 0");
             List<String> groups = TargetPortGroupsReport.read(c, 1, LIMIT);
             assertEquals(2, TargetPortGroupsReport.optimizedGroup(groups), "and gw2's for LUN 1: " + groups);
@@ -127,8 +135,12 @@ class GatewayGroupTest {
     @Order(2)
     void lunMapsSetThroughOneMemberMaskEveryMember() throws Exception {
         String masked = "iqn.2026-11.io.numaiscsi:masked-host";
-        CLI[0].ok("target-set", IQN, "--lun-maps", "[{\"initiators\": [\"" + masked + "\"], \"luns\": [{\"lun\": 1,"
-                + " \"as\": 0}]}, {\"initiators\": [\"*\"], \"luns\": [0, 1]}]");
+        CLI[0].ok(
+                "target-set",
+                IQN,
+                "--lun-maps",
+                "[{\"initiators\": [\"" + masked + "\"], \"luns\": [{\"lun\": 1,"
+                        + " \"as\": 0}]}, {\"initiators\": [\"*\"], \"luns\": [0, 1]}]");
         for (ConfiguredDaemon d : GW) {
             awaitView(d, masked, List.of(0));
             awaitView(d, "iqn.2026-11.io.numaiscsi:other-host", List.of(0, 1));
@@ -160,14 +172,15 @@ class GatewayGroupTest {
     @Test
     @Order(3)
     void twoChangesAtOnceEndInOneConfiguration() throws Exception {
-        CompletableFuture<ToolRun> viaOne = CompletableFuture.supplyAsync(() -> run(CLI[0], "target-create", IQN2,
-                "--lun", "id=0,backing=rbd,image=gc"));
-        CompletableFuture<ToolRun> viaThree = CompletableFuture.supplyAsync(() -> run(CLI[2], "target-create", IQN2,
-                "--lun", "id=0,backing=rbd,image=gd"));
+        CompletableFuture<ToolRun> viaOne = CompletableFuture.supplyAsync(
+                () -> run(CLI[0], "target-create", IQN2, "--lun", "id=0,backing=rbd,image=gc"));
+        CompletableFuture<ToolRun> viaThree = CompletableFuture.supplyAsync(
+                () -> run(CLI[2], "target-create", IQN2, "--lun", "id=0,backing=rbd,image=gd"));
         ToolRun one = viaOne.get();
         ToolRun three = viaThree.get();
-        assertTrue(one.exitCode() == 0 ^ three.exitCode() == 0, "exactly one of the two creations lands\n"
-                + one.describe(10) + "\n" + three.describe(10));
+        assertTrue(
+                one.exitCode() == 0 ^ three.exitCode() == 0,
+                "exactly one of the two creations lands\n" + one.describe(10) + "\n" + three.describe(10));
         ToolRun refused = one.exitCode() == 0 ? three : one;
         assertTrue(refused.output().contains("exists already"), refused.describe(10));
         String image = one.exitCode() == 0 ? "rbd/gc" : "rbd/gd";
@@ -197,8 +210,9 @@ class GatewayGroupTest {
         for (String[] bad : List.of(
                 new String[] {"group-format: 1\nfsid: [unclosed\n", "is refused"},
                 new String[] {good.replace("group-format: 1", "group-format: 2"), "newer version"},
-                new String[] {good.replaceFirst("fsid: \\S+", "fsid: 00000000-0000-4000-8000-000000000000"),
-                        "belongs to cluster"})) {
+                new String[] {
+                    good.replaceFirst("fsid: \\S+", "fsid: 00000000-0000-4000-8000-000000000000"), "belongs to cluster"
+                })) {
             writeGroupObject(bad[0]);
             for (AdminCliRun cli : CLI) {
                 String status = awaitOutput(cli, "group-status", s -> s.contains("problem: "));
@@ -211,8 +225,8 @@ class GatewayGroupTest {
             assertNotEquals(0, change.exitCode(), change.describe(10));
             assertTrue(change.output().contains(bad[1]), change.describe(10));
             if (bad[1].equals("belongs to cluster")) {
-                ToolRun gw4 = ConfiguredDaemon.refusedStart("GatewayGroupTest-gw4", config("gw4"),
-                        DaemonProcess.READY_TIMEOUT);
+                ToolRun gw4 = ConfiguredDaemon.refusedStart(
+                        "GatewayGroupTest-gw4", config("gw4"), DaemonProcess.READY_TIMEOUT);
                 assertTrue(gw4.output().contains("belongs to cluster"), gw4.describe(20));
                 assertTrue(gw4.output().contains("copied from another cluster"), gw4.describe(20));
             }
@@ -247,10 +261,13 @@ class GatewayGroupTest {
         long t0 = System.nanoTime();
         String stolen = CLI[0].ok("group-move", IQN, "--lun", "1", "--to", "gw1");
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        Files.writeString(record, "move-from-stopped gw2 " + ms + "\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(record, "move-from-stopped gw2 " + ms + "\n", StandardOpenOption.APPEND);
         assertTrue(stolen.contains("served by gw1"), stolen);
         try (TestConnection c = login(GW[0], IQN)) {
-            assertEquals(0, settle(() -> RawIo.write(c, 1, 0, new byte[4096], false, LIMIT)).status(),
+            assertEquals(
+                    0,
+                    settle(() -> RawIo.write(c, 1, 0, new byte[4096], false, LIMIT))
+                            .status(),
                     "gw1 writes LUN 1");
         }
         GW[1].signal("CONT");
@@ -261,24 +278,30 @@ class GatewayGroupTest {
         GW[2].kill();
         try (TestConnection c = login(GW[1], IQN)) {
             assertEquals(0, settle(() -> stpg(c, 0, 2)).status(), "STPG to gw2's group");
-            assertEquals(0, settle(() -> RawIo.write(c, 0, 0, new byte[4096], false, LIMIT)).status(),
+            assertEquals(
+                    0,
+                    settle(() -> RawIo.write(c, 0, 0, new byte[4096], false, LIMIT))
+                            .status(),
                     "gw2 writes LUN 0");
         }
         GW[2].restart();
         Thread.sleep(3000);
-        assertEquals("gw2", status(CLI[2].ok("group-status")).get(IQN + "/0")[2],
+        assertEquals(
+                "gw2",
+                status(CLI[2].ok("group-status")).get(IQN + "/0")[2],
                 "a member that comes back gets no LUN back by itself");
 
         String balanced = CLI[2].ok("group-rebalance");
-        Map<String, String[]> after = awaitStatus(CLI[0], s -> s.values().stream().allMatch(l -> l[1].equals(l[2])));
+        Map<String, String[]> after =
+                awaitStatus(CLI[0], s -> s.values().stream().allMatch(l -> l[1].equals(l[2])));
         Map<String, Integer> owned = new HashMap<>();
         after.values().forEach(l -> owned.merge(l[1], 1, Integer::sum));
         assertEquals(3, owned.size(), "four LUNs over three members: " + owned + "\n" + balanced);
         assertTrue(owned.values().stream().allMatch(n -> n <= 2), owned.toString());
 
         CLI[0].ok("group-member-remove", "gw3");
-        Map<String, String[]> without = awaitStatus(CLI[0], s -> s.values().stream()
-                .allMatch(l -> !l[1].equals("gw3") && l[1].equals(l[2])));
+        Map<String, String[]> without =
+                awaitStatus(CLI[0], s -> s.values().stream().allMatch(l -> !l[1].equals("gw3") && l[1].equals(l[2])));
         assertTrue(without.values().stream().noneMatch(l -> l[1].equals("gw3")), "gw3's LUNs went to the others");
         long deadline = System.nanoTime() + PROPAGATION.toNanos();
         while (true) {
@@ -319,8 +342,7 @@ class GatewayGroupTest {
                 seen = LunChecks.reportLuns(c);
                 if (seen.equals(luns)) {
                     long ms = (System.nanoTime() - t0) / 1_000_000;
-                    Files.writeString(record, what.replace(' ', '_') + " " + ms + "\n",
-                            java.nio.file.StandardOpenOption.APPEND);
+                    Files.writeString(record, what.replace(' ', '_') + " " + ms + "\n", StandardOpenOption.APPEND);
                     System.out.println("GatewayGroupTest: " + what + " serves " + luns + " after " + ms + " ms");
                     return;
                 }
@@ -352,8 +374,8 @@ class GatewayGroupTest {
         return m.group(1);
     }
 
-    private static Map<String, String[]> awaitStatus(AdminCliRun cli, java.util.function.Predicate<Map<String,
-            String[]>> done) throws Exception {
+    private static Map<String, String[]> awaitStatus(AdminCliRun cli, Predicate<Map<String, String[]>> done)
+            throws Exception {
         return status(awaitOutput(cli, "group-status", out -> {
             Map<String, String[]> s = status(out);
             try {
@@ -364,8 +386,7 @@ class GatewayGroupTest {
         }));
     }
 
-    private static String awaitOutput(AdminCliRun cli, String command, java.util.function.Predicate<String> done)
-            throws Exception {
+    private static String awaitOutput(AdminCliRun cli, String command, Predicate<String> done) throws Exception {
         long deadline = System.nanoTime() + LIMIT.toNanos();
         String out = "";
         while (System.nanoTime() < deadline) {
@@ -414,22 +435,21 @@ class GatewayGroupTest {
     }
 
     private static GroupText groupObject() throws IOException {
-        try (RadosConnection c = RadosConnection.connect(cluster.admin()); RadosObject o = RadosObject.open(c,
-                CephTestCluster.POOL)) {
+        try (RadosConnection c = RadosConnection.connect(cluster.admin());
+                RadosObject o = RadosObject.open(c, CephTestCluster.POOL)) {
             RadosObject.Versioned v = o.read("numa-iscsi.group." + GROUP);
             return new GroupText(new String(v.data(), StandardCharsets.UTF_8), v.version());
         }
     }
 
     private static void writeGroupObject(String text) throws IOException {
-        try (RadosConnection c = RadosConnection.connect(cluster.admin()); RadosObject o = RadosObject.open(c,
-                CephTestCluster.POOL)) {
+        try (RadosConnection c = RadosConnection.connect(cluster.admin());
+                RadosObject o = RadosObject.open(c, CephTestCluster.POOL)) {
             long v = o.read("numa-iscsi.group." + GROUP).version();
-            assertNotEquals(RadosObject.LOST, o.write("numa-iscsi.group." + GROUP, text.getBytes(StandardCharsets.UTF_8),
-                    v));
+            assertNotEquals(
+                    RadosObject.LOST, o.write("numa-iscsi.group." + GROUP, text.getBytes(StandardCharsets.UTF_8), v));
         }
     }
 
-    private record GroupText(String text, long version) {
-    }
+    private record GroupText(String text, long version) {}
 }

@@ -38,17 +38,26 @@ class GroupMultipathGuestTest {
     @Test
     void lunsMoveOffAKilledAndAStoppedGatewayAndTheVerifiesPass() throws Exception {
         VmRun.image();
-        try (CephTestCluster cluster = CephTestCluster.start(DaemonProcess.logDir().resolveSibling("it-ceph")
-                .resolve("GroupMultipathGuestTest"), 17600)) {
+        try (CephTestCluster cluster = CephTestCluster.start(
+                DaemonProcess.logDir().resolveSibling("it-ceph").resolve("GroupMultipathGuestTest"), 17600)) {
             cluster.createImage("gm0", IMAGE_BYTES);
             cluster.createImage("gm1", IMAGE_BYTES);
             Path key = ItDataDirs.newDir("GroupMultipathGuestTest-key").resolve("group.key");
             Files.writeString(key, Base64.getEncoder().encodeToString(new byte[32]) + "\n");
-            try (ConfiguredDaemon gw1 = ConfiguredDaemon.start("GroupMultipathGuestTest-gw1", config("gw1", cluster, key));
-                 ConfiguredDaemon gw2 = ConfiguredDaemon.start("GroupMultipathGuestTest-gw2", config("gw2", cluster, key));
-                 ConfiguredDaemon gw3 = ConfiguredDaemon.start("GroupMultipathGuestTest-gw3", config("gw3", cluster, key))) {
-                AdminCliRun cli = new AdminCliRun("GroupMultipathGuestTest", gw3.dataDir().resolve("admin.sock"));
-                cli.ok("target-create", IQN, "--lun", "id=0,backing=rbd,image=gm0", "--lun",
+            try (ConfiguredDaemon gw1 =
+                            ConfiguredDaemon.start("GroupMultipathGuestTest-gw1", config("gw1", cluster, key));
+                    ConfiguredDaemon gw2 =
+                            ConfiguredDaemon.start("GroupMultipathGuestTest-gw2", config("gw2", cluster, key));
+                    ConfiguredDaemon gw3 =
+                            ConfiguredDaemon.start("GroupMultipathGuestTest-gw3", config("gw3", cluster, key))) {
+                AdminCliRun cli =
+                        new AdminCliRun("GroupMultipathGuestTest", gw3.dataDir().resolve("admin.sock"));
+                cli.ok(
+                        "target-create",
+                        IQN,
+                        "--lun",
+                        "id=0,backing=rbd,image=gm0",
+                        "--lun",
                         "id=1,backing=rbd,image=gm1");
                 String before = cli.ok("group-status");
                 assertTrue(before.contains("LUN 0  rbd/gm0  owner gw1"), before);
@@ -56,17 +65,30 @@ class GroupMultipathGuestTest {
                 int[] kills = {0};
                 int[] stalls = {0};
                 int[] moves = {0};
-                VmRun run = VmRun.run("group-multipath", gw1.target(IQN).port(), "group-multipath.sh", Map.of(
-                        "IQN", IQN, "PORT2", Integer.toString(gw2.target(IQN).port()),
-                        "PORT3", Integer.toString(gw3.target(IQN).port()), "FIO_SIZE", Long.toString(FIO_BYTES)),
-                        GUEST_LIMIT, request -> {
+                VmRun run = VmRun.run(
+                        "group-multipath",
+                        gw1.target(IQN).port(),
+                        "group-multipath.sh",
+                        Map.of(
+                                "IQN",
+                                IQN,
+                                "PORT2",
+                                Integer.toString(gw2.target(IQN).port()),
+                                "PORT3",
+                                Integer.toString(gw3.target(IQN).port()),
+                                "FIO_SIZE",
+                                Long.toString(FIO_BYTES)),
+                        GUEST_LIMIT,
+                        request -> {
                             String[] words = request.split("-gw", 2);
-                            ConfiguredDaemon gw = words.length < 2 ? null : switch (words[1]) {
-                                case "1" -> gw1;
-                                case "2" -> gw2;
-                                case "3" -> gw3;
-                                default -> null;
-                            };
+                            ConfiguredDaemon gw = words.length < 2
+                                    ? null
+                                    : switch (words[1]) {
+                                        case "1" -> gw1;
+                                        case "2" -> gw2;
+                                        case "3" -> gw3;
+                                        default -> null;
+                                    };
                             if (gw == null) {
                                 return "error: unknown request " + request;
                             }
@@ -96,7 +118,9 @@ class GroupMultipathGuestTest {
                 String context = "\n" + run.describe() + "\n" + after + "\n" + gw1.logTail() + "\n" + gw2.logTail()
                         + "\n" + gw3.logTail();
                 if (Files.exists(run.serialLog())) {
-                    Files.copy(run.serialLog(), DaemonProcess.logDir().resolve("GroupMultipathGuestTest.serial.log"),
+                    Files.copy(
+                            run.serialLog(),
+                            DaemonProcess.logDir().resolve("GroupMultipathGuestTest.serial.log"),
                             StandardCopyOption.REPLACE_EXISTING);
                 }
                 assertTrue(run.succeeded(), "guest test group-multipath.sh" + context);

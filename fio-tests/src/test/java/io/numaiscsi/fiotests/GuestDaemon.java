@@ -2,6 +2,7 @@ package io.numaiscsi.fiotests;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,15 +16,14 @@ final class GuestDaemon {
     /** Where the guest mounts the run dir. */
     static final String GUEST_RUN = "/vmrun";
 
-    private GuestDaemon() {
-    }
+    private GuestDaemon() {}
 
     static void stage(Path runDir, String config) throws IOException {
         Path jars = runDir.resolve("java");
         Files.createDirectories(jars);
         List<String> guestClasspath = new ArrayList<>();
         int i = 0;
-        for (String entry : daemonClasspath().split(java.io.File.pathSeparator)) {
+        for (String entry : daemonClasspath().split(File.pathSeparator)) {
             Path src = Path.of(entry);
             if (!Files.exists(src)) {
                 continue;

@@ -3,8 +3,8 @@ package io.numaiscsi.fiotests;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.numaiscsi.rbd.CephTestCluster;
+import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Map;
@@ -32,16 +32,18 @@ class HaMultipathGuestTest {
     static final Duration STALL = Duration.ofSeconds(10);
 
     /** Stops the daemon now and continues it after {@code pause}, without waiting for that. */
-    static String stall(ConfiguredDaemon d, Duration pause) throws java.io.IOException, InterruptedException {
+    static String stall(ConfiguredDaemon d, Duration pause) throws IOException, InterruptedException {
         d.signal("STOP");
-        Thread resume = new Thread(() -> {
-            try {
-                Thread.sleep(pause.toMillis());
-                d.signal("CONT");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }, "continue gateway A");
+        Thread resume = new Thread(
+                () -> {
+                    try {
+                        Thread.sleep(pause.toMillis());
+                        d.signal("CONT");
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                "continue gateway A");
         resume.setDaemon(true);
         resume.start();
         return "ok: gateway A stopped for " + pause.toSeconds() + " s";
@@ -62,18 +64,30 @@ class HaMultipathGuestTest {
     @Test
     void multipathFailsOverToTheOtherGatewayAndBackAndReservationsHoldAcrossThem() throws Exception {
         VmRun.image();
-        try (CephTestCluster cluster = CephTestCluster.start(DaemonProcess.logDir().resolveSibling("it-ceph")
-                .resolve("HaMultipathGuestTest"), 17200)) {
+        try (CephTestCluster cluster = CephTestCluster.start(
+                DaemonProcess.logDir().resolveSibling("it-ceph").resolve("HaMultipathGuestTest"), 17200)) {
             cluster.createImage("ha", IMAGE_BYTES); // the default features: exclusive-lock among them
-            try (ConfiguredDaemon a = ConfiguredDaemon.start("HaMultipathGuestTest-A",
-                    config(1, "active-optimized", 2, "active-non-optimized", cluster));
-                 ConfiguredDaemon b = ConfiguredDaemon.start("HaMultipathGuestTest-B",
-                         config(2, "active-non-optimized", 1, "active-optimized", cluster))) {
+            try (ConfiguredDaemon a = ConfiguredDaemon.start(
+                            "HaMultipathGuestTest-A",
+                            config(1, "active-optimized", 2, "active-non-optimized", cluster));
+                    ConfiguredDaemon b = ConfiguredDaemon.start(
+                            "HaMultipathGuestTest-B",
+                            config(2, "active-non-optimized", 1, "active-optimized", cluster))) {
                 int[] kills = {0};
                 int[] stalls = {0};
-                VmRun run = VmRun.run("ha-multipath", a.target(IQN).port(), "ha-multipath.sh", Map.of(
-                        "IQN", IQN, "PORT2", Integer.toString(b.target(IQN).port()),
-                        "FIO_SIZE", Long.toString(FIO_BYTES)), GUEST_LIMIT, request -> switch (request) {
+                VmRun run = VmRun.run(
+                        "ha-multipath",
+                        a.target(IQN).port(),
+                        "ha-multipath.sh",
+                        Map.of(
+                                "IQN",
+                                IQN,
+                                "PORT2",
+                                Integer.toString(b.target(IQN).port()),
+                                "FIO_SIZE",
+                                Long.toString(FIO_BYTES)),
+                        GUEST_LIMIT,
+                        request -> switch (request) {
                             case "kill-a" -> {
                                 kills[0]++;
                                 yield "ok: gateway A killed, exit code " + a.kill();
@@ -90,7 +104,9 @@ class HaMultipathGuestTest {
                         });
                 String context = "\n" + run.describe() + "\n" + a.logTail() + "\n" + b.logTail();
                 if (Files.exists(run.serialLog())) {
-                    Files.copy(run.serialLog(), DaemonProcess.logDir().resolve("HaMultipathGuestTest.serial.log"),
+                    Files.copy(
+                            run.serialLog(),
+                            DaemonProcess.logDir().resolve("HaMultipathGuestTest.serial.log"),
                             StandardCopyOption.REPLACE_EXISTING);
                 }
                 assertTrue(run.succeeded(), "guest test ha-multipath.sh" + context);

@@ -1,5 +1,6 @@
 package io.numaiscsi.fiotests;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -52,22 +53,32 @@ final class HeadlessChromium {
     }
 
     /** Saves {@code url} as a PNG of {@code width} x {@code height} after {@code virtualMillis} of virtual time. */
-    void screenshot(String url, Path png, int width, int height, int virtualMillis) throws IOException, InterruptedException {
+    void screenshot(String url, Path png, int width, int height, int virtualMillis)
+            throws IOException, InterruptedException {
         Files.deleteIfExists(png);
-        run(logDir.resolve(name + "-screenshot-" + (runs + 1) + ".out"), List.of("--virtual-time-budget=" + virtualMillis,
-                "--window-size=" + width + "," + height, "--hide-scrollbars", "--screenshot=" + png, url));
+        run(
+                logDir.resolve(name + "-screenshot-" + (runs + 1) + ".out"),
+                List.of(
+                        "--virtual-time-budget=" + virtualMillis,
+                        "--window-size=" + width + "," + height,
+                        "--hide-scrollbars",
+                        "--screenshot=" + png,
+                        url));
     }
 
     private void run(Path stdout, List<String> args) throws IOException, InterruptedException {
         runs++;
         Path log = logDir.resolve(name + "-chromium-" + runs + ".log");
         Path profile = logDir.resolve(name + "-chromium-profile");
-        List<String> cmd = new ArrayList<>(List.of(binary, "--headless", "--no-sandbox", "--disable-gpu",
-                "--no-first-run", "--user-data-dir=" + profile));
+        List<String> cmd = new ArrayList<>(List.of(
+                binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + profile));
         cmd.addAll(args);
         Files.createDirectories(logDir);
-        Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(stdout.toFile())
+                .redirectError(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .start();
         if (!p.waitFor(LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
             p.waitFor(5, TimeUnit.SECONDS);
@@ -75,8 +86,8 @@ final class HeadlessChromium {
                     + "\n" + ToolRun.tail(log, 20));
         }
         if (p.exitValue() != 0) {
-            throw new IOException("chromium exit " + p.exitValue() + ": " + String.join(" ", cmd) + "\n"
-                    + ToolRun.tail(log, 20));
+            throw new IOException(
+                    "chromium exit " + p.exitValue() + ": " + String.join(" ", cmd) + "\n" + ToolRun.tail(log, 20));
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,11 +18,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -67,15 +71,20 @@ class HostileInitiatorTest {
                 for (int i = 0; i < 1100; i++) {
                     Socket s = new Socket();
                     s.bind(new InetSocketAddress(ATTACKER, 0));
-                    s.connect(new InetSocketAddress(daemon.target().host(), daemon.target().port()), 2000);
+                    s.connect(
+                            new InetSocketAddress(
+                                    daemon.target().host(), daemon.target().port()),
+                            2000);
                     flood.add(s);
                 }
                 Thread.sleep(1000);
                 RawIo.ProcStats during = RawIo.ProcStats.of(daemon.pid());
                 long honestMs = honestSessionWorks(daemon);
                 long held = during.fds() - before.fds(); // one descriptor per connection the daemon keeps
-                assertTrue(held <= LOGINS_PER_ADDRESS + 4, held + " idle connections from one address held, "
-                        + "limits.logins-per-address is " + LOGINS_PER_ADDRESS);
+                assertTrue(
+                        held <= LOGINS_PER_ADDRESS + 4,
+                        held + " idle connections from one address held, " + "limits.logins-per-address is "
+                                + LOGINS_PER_ADDRESS);
                 // limits.login-pdu-timeout (5 s) drops the rest; ticks are once a second
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(9);
                 while (stillOpen(flood, 10) > 0 && System.nanoTime() < deadline) {
@@ -84,9 +93,14 @@ class HostileInitiatorTest {
                 int left = stillOpen(flood, 10);
                 assertEquals(0, left, left + " idle connections still open 9 s after the flood" + daemon.logTail());
                 RawIo.ProcStats after = settle(daemon);
-                record("idle flood: 1,100 connections from " + ATTACKER + ", " + held
-                        + " kept in login, all dropped by the login PDU timeout; honest login + ping " + honestMs
-                        + " ms during the flood", before, during, after);
+                record(
+                        "idle flood: 1,100 connections from " + ATTACKER + ", " + held
+                                + " kept in login, all dropped by the login PDU timeout; honest login + ping "
+                                + honestMs
+                                + " ms during the flood",
+                        before,
+                        during,
+                        after);
                 assertTrue(after.fds() <= before.fds() + 4, "descriptors back: " + before + " -> " + after);
             } finally {
                 for (Socket s : flood) {
@@ -101,11 +115,15 @@ class HostileInitiatorTest {
     void aLoginSentOneBytePerSecondIsDropped() throws Exception {
         try (DaemonProcess daemon = DaemonProcess.start("HostileSlowLogin", 16L << 20)) {
             RawIo.ProcStats before = settle(daemon);
-            byte[] login = TestConnection.open(daemon.target()).loginRequest(true,
-                    TestConnection.loginKeys(daemon.target())).toBytes();
+            byte[] login = TestConnection.open(daemon.target())
+                    .loginRequest(true, TestConnection.loginKeys(daemon.target()))
+                    .toBytes();
             try (Socket s = new Socket()) {
                 s.bind(new InetSocketAddress(ATTACKER, 0));
-                s.connect(new InetSocketAddress(daemon.target().host(), daemon.target().port()), 2000);
+                s.connect(
+                        new InetSocketAddress(
+                                daemon.target().host(), daemon.target().port()),
+                        2000);
                 OutputStream out = s.getOutputStream();
                 long start = System.nanoTime();
                 long droppedAfterMs = -1;
@@ -126,12 +144,17 @@ class HostileInitiatorTest {
                         break;
                     }
                 }
-                assertTrue(droppedAfterMs > 0 && droppedAfterMs < 9000,
+                assertTrue(
+                        droppedAfterMs > 0 && droppedAfterMs < 9000,
                         "a trickling login must be dropped by limits.login-pdu-timeout (5 s); dropped after "
                                 + droppedAfterMs + " ms" + daemon.logTail());
                 RawIo.ProcStats after = settle(daemon);
-                record("one byte per second in login: dropped after " + droppedAfterMs + " ms; honest login + ping "
-                        + honestMs + " ms meanwhile", before, before, after);
+                record(
+                        "one byte per second in login: dropped after " + droppedAfterMs + " ms; honest login + ping "
+                                + honestMs + " ms meanwhile",
+                        before,
+                        before,
+                        after);
             }
         }
     }
@@ -142,15 +165,21 @@ class HostileInitiatorTest {
     @Execution(ExecutionMode.CONCURRENT)
     void readsThatNobodyReceivesAreBounded() throws Exception {
         int metrics = DaemonProcess.freeLoopbackPort();
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(1L << 30).daemonArgs("--metrics", "127.0.0.1:" + metrics);
+        DaemonProcess.Setup setup =
+                DaemonProcess.Setup.fileLun(1L << 30).daemonArgs("--metrics", "127.0.0.1:" + metrics);
         try (DaemonProcess daemon = DaemonProcess.start("HostileUnreadReads", setup)) {
             RawIo.ProcStats before = settle(daemon);
             TestConnection attacker = TestConnection.openFrom(daemon.target(), ATTACKER, 32 << 10);
             attacker.login();
             // 64 READs of 32 MiB (2 GiB), and never a byte read back: the daemon used to queue them all
             for (int i = 0; i < 64; i++) {
-                attacker.send(attacker.scsiCommand(0, attacker.newItt(), ScsiCdb.read10((long) (i % 31) * READ_BLOCKS, READ_BLOCKS),
-                        READ_BLOCKS * 512, TestConnection.READ_BIT, true));
+                attacker.send(attacker.scsiCommand(
+                        0,
+                        attacker.newItt(),
+                        ScsiCdb.read10((long) (i % 31) * READ_BLOCKS, READ_BLOCKS),
+                        READ_BLOCKS * 512,
+                        TestConnection.READ_BIT,
+                        true));
             }
             long peakRss = 0;
             double peakBuffers = 0;
@@ -166,12 +195,18 @@ class HostileInitiatorTest {
             // the connection reads no PDU while its output is stuck, so the NOP-In timeout (30 s) drops it
             waitForLog(daemon, "dropping connection from " + ATTACKER, Duration.ofSeconds(60));
             attacker.close();
-            double buffersAfter = PromText.settled(metrics, "iscsi_buffer_budget_used_bytes", 0, Duration.ofSeconds(10));
+            double buffersAfter =
+                    PromText.settled(metrics, "iscsi_buffer_budget_used_bytes", 0, Duration.ofSeconds(10));
             assertEquals(0, buffersAfter, "every buffer charge is returned");
             RawIo.ProcStats after = settle(daemon);
-            record(String.format("64 x 32 MiB READs never received: RSS peak +%d MB, buffer budget peak %.0f MB; "
-                            + "dropped by the NOP-In timeout; honest login + ping %d ms meanwhile", growthMb,
-                    peakBuffers / (1 << 20), honestMs), before, during, after);
+            record(
+                    String.format(
+                            "64 x 32 MiB READs never received: RSS peak +%d MB, buffer budget peak %.0f MB; "
+                                    + "dropped by the NOP-In timeout; honest login + ping %d ms meanwhile",
+                            growthMb, peakBuffers / (1 << 20), honestMs),
+                    before,
+                    during,
+                    after);
             assertTrue(after.rssKb() - before.rssKb() < 192 * 1024, "memory returns: " + before + " -> " + after);
             assertTrue(after.fds() <= before.fds() + 4, "descriptors back: " + before + " -> " + after);
         }
@@ -181,7 +216,8 @@ class HostileInitiatorTest {
     @Execution(ExecutionMode.CONCURRENT)
     void writesWhoseDataNeverComesAreBounded() throws Exception {
         int metrics = DaemonProcess.freeLoopbackPort();
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(1L << 30).daemonArgs("--metrics", "127.0.0.1:" + metrics);
+        DaemonProcess.Setup setup =
+                DaemonProcess.Setup.fileLun(1L << 30).daemonArgs("--metrics", "127.0.0.1:" + metrics);
         try (DaemonProcess daemon = DaemonProcess.start("HostileWriteHolders", setup)) {
             RawIo.ProcStats before = settle(daemon);
             double limit = PromText.fetch(metrics).sum("iscsi_buffer_budget_limit_bytes");
@@ -197,8 +233,13 @@ class HostileInitiatorTest {
                         throw new AssertionError("holder " + i + " could not log in" + daemon.logTail());
                     }
                     for (int w = 0; w < 2; w++) {
-                        c.send(c.scsiCommand(0, c.newItt(), ScsiCdb.write10((long) w * READ_BLOCKS, READ_BLOCKS),
-                                READ_BLOCKS * 512, TestConnection.WRITE_BIT, true));
+                        c.send(c.scsiCommand(
+                                0,
+                                c.newItt(),
+                                ScsiCdb.write10((long) w * READ_BLOCKS, READ_BLOCKS),
+                                READ_BLOCKS * 512,
+                                TestConnection.WRITE_BIT,
+                                true));
                     }
                     holders.add(c);
                 }
@@ -206,7 +247,9 @@ class HostileInitiatorTest {
                 double held = PromText.fetch(metrics).sum("iscsi_buffer_budget_used_bytes");
                 RawIo.ProcStats during = RawIo.ProcStats.of(daemon.pid());
                 long honestMs = honestWriteAndReadBack(daemon);
-                assertTrue(held <= limit + 100 * (1 << 20), String.format("%.0f bytes of buffers held, budget %.0f", held, limit));
+                assertTrue(
+                        held <= limit + 100 * (1 << 20),
+                        String.format("%.0f bytes of buffers held, budget %.0f", held, limit));
                 // limits.data-out-timeout (20 s) drops every holder, and their budget comes back
                 double after = PromText.settled(metrics, "iscsi_buffer_budget_used_bytes", 0, Duration.ofSeconds(40));
                 assertEquals(0, after, "buffers of dropped holders are returned" + daemon.logTail());
@@ -214,9 +257,14 @@ class HostileInitiatorTest {
                     c.close();
                 }
                 RawIo.ProcStats afterStats = settle(daemon);
-                record(String.format("100 sessions x 2 x 32 MiB WRITEs without data: %.0f MB charged (budget %.0f MB), "
-                                + "dropped by the Data-Out timeout; honest 64K write + read back %d ms meanwhile",
-                        held / (1 << 20), limit / (1 << 20), honestMs), before, during, afterStats);
+                record(
+                        String.format(
+                                "100 sessions x 2 x 32 MiB WRITEs without data: %.0f MB charged (budget %.0f MB), "
+                                        + "dropped by the Data-Out timeout; honest 64K write + read back %d ms meanwhile",
+                                held / (1 << 20), limit / (1 << 20), honestMs),
+                        before,
+                        during,
+                        afterStats);
                 assertTrue(afterStats.fds() <= before.fds() + 4, "descriptors back: " + before + " -> " + afterStats);
             } finally {
                 for (TestConnection c : holders) {
@@ -255,8 +303,12 @@ class HostileInitiatorTest {
             assertTrue(escaped >= 2, "both names were logged, escaped" + daemon.logTail());
             assertFalse(log.contains("\u001b"), "no raw escape character in the log");
             assertTrue(log.contains("\\x1b[2J"), "the escape is shown escaped");
-            record("log injection: InitiatorName and TargetName with CR/LF, ESC and C1 logged as " + escaped
-                    + " escaped lines", null, null, null);
+            record(
+                    "log injection: InitiatorName and TargetName with CR/LF, ESC and C1 logged as " + escaped
+                            + " escaped lines",
+                    null,
+                    null,
+                    null);
         }
     }
 
@@ -266,11 +318,13 @@ class HostileInitiatorTest {
     @Execution(ExecutionMode.CONCURRENT)
     void chapGuessesAreThrottledAndTheirLogLinesCounted() throws Exception {
         String iqn = "iqn.2026-11.io.numaiscsi:chap-guard";
-        try (ConfiguredDaemon daemon = ConfiguredDaemon.start("HostileChapGuessing", ""
-                + "targets:\n"
-                + "  - name: " + iqn + "\n"
-                + "    chap: {username: admin, secret: the-real-secret-42}\n"
-                + "    luns: [{id: 0, backing: ram, size: 16M}]\n")) {
+        try (ConfiguredDaemon daemon = ConfiguredDaemon.start(
+                "HostileChapGuessing",
+                ""
+                        + "targets:\n"
+                        + "  - name: " + iqn + "\n"
+                        + "    chap: {username: admin, secret: the-real-secret-42}\n"
+                        + "    luns: [{id: 0, backing: ram, size: 16M}]\n")) {
             IscsiTarget target = daemon.target(iqn);
             AtomicInteger guesses = new AtomicInteger();
             AtomicBoolean stop = new AtomicBoolean();
@@ -291,8 +345,13 @@ class HostileInitiatorTest {
             Thread.sleep(3000);
             long honestStart = System.nanoTime();
             Path honestLog = DaemonProcess.logDir().resolve("HostileChapGuessing-honest.log");
-            ToolRun honest = ToolRun.run(honestLog, Duration.ofSeconds(30), List.of("iscsi-inq",
-                    "iscsi://admin%the-real-secret-42@" + target.host() + ":" + target.port() + "/" + iqn + "/0"));
+            ToolRun honest = ToolRun.run(
+                    honestLog,
+                    Duration.ofSeconds(30),
+                    List.of(
+                            "iscsi-inq",
+                            "iscsi://admin%the-real-secret-42@" + target.host() + ":" + target.port() + "/" + iqn
+                                    + "/0"));
             long honestMs = (System.nanoTime() - honestStart) / 1_000_000;
             Thread.sleep(7000);
             stop.set(true);
@@ -307,9 +366,14 @@ class HostileInitiatorTest {
             assertTrue(rate < 20, String.format("%.1f guesses/s from 8 connections at a time (was 2,525/s)", rate));
             int failureLines = daemon.logLines("rejected: authentication").size();
             assertTrue(failureLines <= 2 * 20 + 2, failureLines + " log lines for " + guesses.get() + " failures");
-            record(String.format("CHAP guessing from 8 connections at a time for %.0f s: %d guesses (%.1f/s, was "
-                            + "2,525/s), %d log lines; honest CHAP login (iscsi-inq) %d ms meanwhile", seconds,
-                    guesses.get(), rate, failureLines, honestMs), null, null, null);
+            record(
+                    String.format(
+                            "CHAP guessing from 8 connections at a time for %.0f s: %d guesses (%.1f/s, was "
+                                    + "2,525/s), %d log lines; honest CHAP login (iscsi-inq) %d ms meanwhile",
+                            seconds, guesses.get(), rate, failureLines, honestMs),
+                    null,
+                    null,
+                    null);
         }
     }
 
@@ -333,17 +397,22 @@ class HostileInitiatorTest {
                 return false;
             }
             int id = Integer.parseInt(rsp.textKeys().get("CHAP_I"));
-            byte[] challenge = HexFormat.of().parseHex(rsp.textKeys().get("CHAP_C").substring(2));
+            byte[] challenge =
+                    HexFormat.of().parseHex(rsp.textKeys().get("CHAP_C").substring(2));
             MessageDigest md5 = MessageDigest.getInstance("MD5");
             md5.update((byte) id);
             md5.update(secret.getBytes(StandardCharsets.UTF_8));
             md5.update(challenge);
-            rsp = securityStep(c, itt, q, true, Map.of("CHAP_N", user,
-                    "CHAP_R", "0x" + HexFormat.of().formatHex(md5.digest())));
+            rsp = securityStep(
+                    c,
+                    itt,
+                    q,
+                    true,
+                    Map.of("CHAP_N", user, "CHAP_R", "0x" + HexFormat.of().formatHex(md5.digest())));
             return rsp != null;
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new AssertionError(e);
-        } catch (SocketException | java.io.EOFException closed) {
+        } catch (SocketException | EOFException closed) {
             return false;
         }
     }
@@ -351,9 +420,16 @@ class HostileInitiatorTest {
     /** A security-stage Login Request; the response if it succeeded (status 0), else null. */
     private static TestPdu securityStep(TestConnection c, int itt, int q, boolean transit, Map<String, String> keys)
             throws IOException {
-        c.send(TestPdu.of(TestPdu.LOGIN_REQUEST).immediate().flags(transit ? TestPdu.TRANSIT | 1 : 0)
-                .byteAt(8, 0x80).byteAt(11, q >>> 16).byteAt(12, q >>> 8).byteAt(13, q)
-                .itt(itt).int32(24, 1).text(keys));
+        c.send(TestPdu.of(TestPdu.LOGIN_REQUEST)
+                .immediate()
+                .flags(transit ? TestPdu.TRANSIT | 1 : 0)
+                .byteAt(8, 0x80)
+                .byteAt(11, q >>> 16)
+                .byteAt(12, q >>> 8)
+                .byteAt(13, q)
+                .itt(itt)
+                .int32(24, 1)
+                .text(keys));
         try {
             TestPdu rsp = c.readRaw(Duration.ofSeconds(15));
             return rsp != null && rsp.opcode() == TestPdu.LOGIN_RESPONSE && rsp.byteAt(36) == 0 ? rsp : null;
@@ -372,9 +448,11 @@ class HostileInitiatorTest {
             Map<String, String> keys = TestConnection.loginKeys(daemon.target());
             try (TestConnection first = TestConnection.loggedIn(daemon.target(), keys, q)) {
                 Map<String, String> upper = new LinkedHashMap<>(keys);
-                upper.put("InitiatorName", keys.get("InitiatorName").toUpperCase(java.util.Locale.ROOT));
+                upper.put("InitiatorName", keys.get("InitiatorName").toUpperCase(Locale.ROOT));
                 try (TestConnection second = TestConnection.loggedIn(daemon.target(), upper, q)) {
-                    assertEquals(TestConnection.Outcome.CLOSED, first.awaitRejectOrClose(Duration.ofSeconds(5)),
+                    assertEquals(
+                            TestConnection.Outcome.CLOSED,
+                            first.awaitRejectOrClose(Duration.ofSeconds(5)),
                             "the same initiator and ISID in upper case reinstates the session" + daemon.logTail());
                     second.ping();
                 }
@@ -385,14 +463,17 @@ class HostileInitiatorTest {
     @Test
     @Execution(ExecutionMode.CONCURRENT)
     void anUnknownTargetAndAForbiddenOneLookAlike() throws Exception {
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20).allow("iqn.2026-11.io.numaiscsi:someone-else");
+        DaemonProcess.Setup setup =
+                DaemonProcess.Setup.fileLun(16L << 20).allow("iqn.2026-11.io.numaiscsi:someone-else");
         try (DaemonProcess daemon = DaemonProcess.start("HostileTargetProbe", setup)) {
             int forbidden = loginStatus(daemon.target(), daemon.target().iqn());
             int unknown = loginStatus(daemon.target(), "iqn.2026-11.io.numaiscsi:no-such-target");
             assertEquals(0x0202, forbidden, "not allowed: authorization failure");
             assertEquals(forbidden, unknown, "an unknown target answers as a forbidden one");
             String log = Files.readString(daemon.log());
-            assertTrue(log.contains("not in the allow list") && log.contains("no target iqn.2026-11.io.numaiscsi:no-such-target"),
+            assertTrue(
+                    log.contains("not in the allow list")
+                            && log.contains("no target iqn.2026-11.io.numaiscsi:no-such-target"),
                     "the real reasons are in the target's log" + daemon.logTail());
         }
     }
@@ -430,8 +511,12 @@ class HostileInitiatorTest {
             int tmfLines = count(log, "task management function");
             assertTrue(rejectLines <= 20, rejectLines + " log lines for 500 rejected PDUs");
             assertTrue(tmfLines <= 20, tmfLines + " log lines for 500 task management functions");
-            record("500 rejected PDUs + 500 ABORT TASKs: " + rejectLines + " + " + tmfLines
-                    + " log lines (the rest counted); honest login + ping " + honestMs + " ms", before, before, after);
+            record(
+                    "500 rejected PDUs + 500 ABORT TASKs: " + rejectLines + " + " + tmfLines
+                            + " log lines (the rest counted); honest login + ping " + honestMs + " ms",
+                    before,
+                    before,
+                    after);
         }
     }
 
@@ -454,7 +539,7 @@ class HostileInitiatorTest {
         byte[] data = ScsiCdb.pattern(65536, 7);
         try (RawBlockIo io = RawBlockIo.login(daemon.target())) {
             io.write(2048, data, false);
-            assertTrue(java.util.Arrays.equals(data, io.read(2048, data.length / 512)), "read back what was written");
+            assertTrue(Arrays.equals(data, io.read(2048, data.length / 512)), "read back what was written");
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertTrue(ms < HONEST_LIMIT.toMillis(), "the honest write took " + ms + " ms");
@@ -497,7 +582,8 @@ class HostileInitiatorTest {
             }
             Thread.sleep(500);
         }
-        throw new AssertionError("no \"" + text + "\" in the log within " + patience.toSeconds() + " s" + daemon.logTail());
+        throw new AssertionError(
+                "no \"" + text + "\" in the log within " + patience.toSeconds() + " s" + daemon.logTail());
     }
 
     private static int count(String text, String needle) {
@@ -522,13 +608,24 @@ class HostileInitiatorTest {
         return last;
     }
 
-    private static synchronized void record(String what, RawIo.ProcStats before, RawIo.ProcStats during,
-                                            RawIo.ProcStats after) throws IOException {
-        String line = what + (before == null ? "" : String.format(" | RSS MB before/during/after %d/%d/%d, fds %d/%d/%d",
-                before.rssKb() / 1024, during.rssKb() / 1024, after.rssKb() / 1024, before.fds(), during.fds(),
-                after.fds()));
+    private static synchronized void record(
+            String what, RawIo.ProcStats before, RawIo.ProcStats during, RawIo.ProcStats after) throws IOException {
+        String line = what
+                + (before == null
+                        ? ""
+                        : String.format(
+                                " | RSS MB before/during/after %d/%d/%d, fds %d/%d/%d",
+                                before.rssKb() / 1024,
+                                during.rssKb() / 1024,
+                                after.rssKb() / 1024,
+                                before.fds(),
+                                during.fds(),
+                                after.fds()));
         System.out.println("[HostileInitiatorTest] " + line);
-        Files.writeString(DaemonProcess.logDir().resolve("hostile-initiators.txt"), line + "\n",
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                DaemonProcess.logDir().resolve("hostile-initiators.txt"),
+                line + "\n",
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
     }
 }

@@ -3,8 +3,7 @@ package io.numaiscsi.fiotests;
 /** How {@code iscsi-ls -s} (libiscsi 1.19) prints a disk LUN, to compare its output exactly. */
 final class IscsiLs {
 
-    private IscsiLs() {
-    }
+    private IscsiLs() {}
 
     /**
      * The size column: READ CAPACITY(10)'s last LBA times the block size (one block short of the

@@ -2,6 +2,7 @@ package io.numaiscsi.fiotests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,7 +22,7 @@ class IscsiLsTest {
         assertEquals(expected, IscsiLs.sizeColumn(bytes, blockSize));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void lunLinePadsTheLunNumber() {
         assertEquals("Lun:0    Type:DIRECT_ACCESS (Size:1023M)", IscsiLs.diskLunLine(0, 1L << 30, 512));
     }

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -33,7 +32,12 @@ class IserGuestTest {
         VmRun.image();
         String iqn = IscsiTarget.DEFAULT_IQN;
         int unusedHostPort = DaemonProcess.freeLoopbackPort(); // the guest talks to the daemon inside itself
-        VmRun run = VmRun.run("iser", unusedHostPort, "iser.sh", Map.of("IQN", iqn), GUEST_LIMIT,
+        VmRun run = VmRun.run(
+                "iser",
+                unusedHostPort,
+                "iser.sh",
+                Map.of("IQN", iqn),
+                GUEST_LIMIT,
                 request -> "error: this test asks nothing of the host, got " + request,
                 runDir -> prepareRunDir(runDir, iqn));
         Path logs = DaemonProcess.logDir();
@@ -48,19 +52,23 @@ class IserGuestTest {
         String context = "\n" + run.describe() + "\n--- guest daemon log (last 40 lines):\n"
                 + ToolRun.tail(run.out("daemon.log"), 40);
         try (Stream<Path> out = Files.list(run.runDir().resolve("out"))) {
-            List<Path> crashes = out.filter(p -> p.getFileName().toString().startsWith("hs_err_")).toList();
+            List<Path> crashes = out.filter(p -> p.getFileName().toString().startsWith("hs_err_"))
+                    .toList();
             if (!crashes.isEmpty()) {
-                fail("the JVM in the guest crashed (TCG, see fio-tests/README.md, \"Java in the guest\"): " + crashes + context);
+                fail("the JVM in the guest crashed (TCG, see fio-tests/README.md, \"Java in the guest\"): " + crashes
+                        + context);
             }
         }
         System.out.println("[IserGuestTest] fio over iSER vs TCP in the guest (functional figures):\n"
                 + summary(run.out("fio-iser.txt")) + summary(run.out("fio-tcp.txt")));
         assertTrue(run.succeeded(), "guest test iser.sh" + context);
         PromText metrics = new PromText(Files.readString(run.out("metrics-iser.prom")));
-        System.out.println("[IserGuestTest] where the iSER data path touched memory (iser_touched_bytes_total; by_node: "
-                + "the RDMA device's for hca_*, the copying CPU's for copy):\n" + touchTable(metrics));
+        System.out.println(
+                "[IserGuestTest] where the iSER data path touched memory (iser_touched_bytes_total; by_node: "
+                        + "the RDMA device's for hca_*, the copying CPU's for copy):\n" + touchTable(metrics));
         for (String kind : List.of("hca_read", "hca_write")) {
-            assertTrue(metrics.sumAll(TOUCHED, "kind=\"" + kind + "\"") > 0,
+            assertTrue(
+                    metrics.sumAll(TOUCHED, "kind=\"" + kind + "\"") > 0,
                     "no " + kind + " bytes counted after fio over iSER\n" + touchTable(metrics));
         }
     }
@@ -75,11 +83,12 @@ class IserGuestTest {
             double all = metrics.sumAll(TOUCHED, "kind=\"" + kind + "\"");
             for (String by : nodes) {
                 for (String mem : nodes) {
-                    double b = metrics.sumAll(TOUCHED, "kind=\"" + kind + "\"", "by_node=\"" + by + "\"",
-                            "mem_node=\"" + mem + "\"");
+                    double b = metrics.sumAll(
+                            TOUCHED, "kind=\"" + kind + "\"", "by_node=\"" + by + "\"", "mem_node=\"" + mem + "\"");
                     if (b > 0) {
-                        sb.append(String.format("  %-9s by node %-7s -> memory node %-7s %9.1f MiB (%5.1f%%)%n", kind, by,
-                                mem, b / (1 << 20), 100 * b / all));
+                        sb.append(String.format(
+                                "  %-9s by node %-7s -> memory node %-7s %9.1f MiB (%5.1f%%)%n",
+                                kind, by, mem, b / (1 << 20), 100 * b / all));
                     }
                 }
             }
@@ -94,7 +103,11 @@ class IserGuestTest {
         StringBuilder b = new StringBuilder();
         for (String line : Files.readAllLines(fio)) {
             if (line.matches("\\s+(read|write):.*")) {
-                b.append("  ").append(fio.getFileName()).append(": ").append(line.trim()).append('\n');
+                b.append("  ")
+                        .append(fio.getFileName())
+                        .append(": ")
+                        .append(line.trim())
+                        .append('\n');
             }
         }
         return b.toString();
@@ -122,5 +135,4 @@ class IserGuestTest {
     private static void prepareRunDir(Path runDir, String iqn) throws IOException {
         GuestDaemon.stage(runDir, guestConfig(iqn));
     }
-
 }

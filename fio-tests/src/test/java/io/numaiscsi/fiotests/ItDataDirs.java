@@ -15,8 +15,7 @@ import java.util.stream.Stream;
 final class ItDataDirs {
     private static Path root;
 
-    private ItDataDirs() {
-    }
+    private ItDataDirs() {}
 
     /** A new directory {@code PREFIX-<random>}, mode 0700, under this JVM's root. */
     static Path newDir(String prefix) throws IOException {

@@ -34,8 +34,11 @@ class KeepaliveTest {
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        daemon = DaemonProcess.start("KeepaliveTest", DaemonProcess.Setup.fileLun(16L << 20)
-                .iscsi("nop-in-interval", "1s").iscsi("nop-in-timeout", "3s"));
+        daemon = DaemonProcess.start(
+                "KeepaliveTest",
+                DaemonProcess.Setup.fileLun(16L << 20)
+                        .iscsi("nop-in-interval", "1s")
+                        .iscsi("nop-in-timeout", "3s"));
     }
 
     @AfterEach
@@ -85,15 +88,24 @@ class KeepaliveTest {
                 assertNotEquals(lastTag, p.int32(20), "each ping has its own TTT");
                 lastTag = p.int32(20);
                 pings++;
-                TestPdu pong = TestPdu.of(TestPdu.NOP_OUT).immediate().flags(TestPdu.FINAL)
-                        .itt(TestPdu.RESERVED_TAG).int32(20, p.int32(20)).int32(24, c.cmdSn()).int32(28, c.expStatSn());
+                TestPdu pong = TestPdu.of(TestPdu.NOP_OUT)
+                        .immediate()
+                        .flags(TestPdu.FINAL)
+                        .itt(TestPdu.RESERVED_TAG)
+                        .int32(20, p.int32(20))
+                        .int32(24, c.cmdSn())
+                        .int32(28, c.expStatSn());
                 System.arraycopy(p.bhs, 8, pong.bhs, 8, 8);
                 c.send(pong);
             }
-            assertTrue(firstPingNanos >= 0 && firstPingNanos <= INTERVAL.plus(TICK).plusMillis(500).toNanos(),
+            assertTrue(
+                    firstPingNanos >= 0
+                            && firstPingNanos
+                                    <= INTERVAL.plus(TICK).plusMillis(500).toNanos(),
                     "first ping after " + firstPingNanos / 1_000_000 + " ms of silence\ntrace: " + c.trace());
-            assertTrue(pings >= 2, "only " + pings + " pings in " + TIMEOUT.plusSeconds(3).toSeconds() + " s\ntrace: "
-                    + c.trace());
+            assertTrue(
+                    pings >= 2,
+                    "only " + pings + " pings in " + TIMEOUT.plusSeconds(3).toSeconds() + " s\ntrace: " + c.trace());
             // well past the 3 s timeout: still served, and the NOP-In reply to our own ping advances StatSN
             int statSnBefore = c.expStatSn();
             c.ping();
@@ -124,7 +136,8 @@ class KeepaliveTest {
             }
             long closedAfter = (System.nanoTime() - start) / 1_000_000;
             assertTrue(pings >= 1, "closed without a ping first\ntrace: " + c.trace());
-            assertTrue(closedAfter >= TIMEOUT.toMillis() - 500,
+            assertTrue(
+                    closedAfter >= TIMEOUT.toMillis() - 500,
                     "closed after " + closedAfter + " ms, before the " + TIMEOUT.toMillis() + " ms timeout");
         }
     }

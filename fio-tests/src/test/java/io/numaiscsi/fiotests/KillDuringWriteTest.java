@@ -94,7 +94,8 @@ class KillDuringWriteTest {
                             checked++;
                             continue;
                         }
-                        if (lba == log.inFlightLba && Arrays.equals(content(w, lba, log.inFlightGeneration), r.data())) {
+                        if (lba == log.inFlightLba
+                                && Arrays.equals(content(w, lba, log.inFlightGeneration), r.data())) {
                             inFlightLanded++;
                             continue;
                         }
@@ -103,8 +104,8 @@ class KillDuringWriteTest {
                     }
                 }
             }
-            System.out.println("KillDuringWriteTest: " + total + " FUA writes acknowledged before SIGKILL, "
-                    + checked + " LBAs verified after restart (" + inFlightLanded + " held the in-flight write)");
+            System.out.println("KillDuringWriteTest: " + total + " FUA writes acknowledged before SIGKILL, " + checked
+                    + " LBAs verified after restart (" + inFlightLanded + " held the in-flight write)");
             daemon.assertAlive();
         }
     }

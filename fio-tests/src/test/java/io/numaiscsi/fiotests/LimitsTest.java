@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +42,12 @@ class LimitsTest {
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        daemon = ConfiguredDaemon.start("LimitsTest", ""
-                + "limits: {max-sessions: 4, max-sessions-per-initiator: 2, write-buffer-per-session: 64K}\n"
-                + "iscsi: {initial-r2t: true, immediate-data: false, queue-depth: " + QUEUE_DEPTH + "}\n"
-                + "targets:\n  - name: " + IQN + "\n    luns: [{id: 0, backing: ram, size: 16M}]\n");
+        daemon = ConfiguredDaemon.start(
+                "LimitsTest",
+                ""
+                        + "limits: {max-sessions: 4, max-sessions-per-initiator: 2, write-buffer-per-session: 64K}\n"
+                        + "iscsi: {initial-r2t: true, immediate-data: false, queue-depth: " + QUEUE_DEPTH + "}\n"
+                        + "targets:\n  - name: " + IQN + "\n    luns: [{id: 0, backing: ram, size: 16M}]\n");
     }
 
     @AfterAll
@@ -150,8 +153,14 @@ class LimitsTest {
 
     private void answer(TestConnection c, TestPdu r2t, byte[] data) throws IOException {
         for (int offset = 0, dataSn = 0; offset < WRITE; offset += PDU, dataSn++) {
-            c.send(c.dataOut(0, r2t.itt(), r2t.int32(20), dataSn, offset,
-                    java.util.Arrays.copyOfRange(data, offset, offset + PDU), offset + PDU == WRITE));
+            c.send(c.dataOut(
+                    0,
+                    r2t.itt(),
+                    r2t.int32(20),
+                    dataSn,
+                    offset,
+                    Arrays.copyOfRange(data, offset, offset + PDU),
+                    offset + PDU == WRITE));
         }
     }
 
@@ -187,7 +196,8 @@ class LimitsTest {
             ScsiResult b = c.awaitStatus(ittB, ANSWER);
             assertEquals(ScsiResult.GOOD, b.status(), b.toString());
             int ittRead = c.newItt();
-            c.send(c.scsiCommand(0, ittRead, ScsiCdb.read10(1024, WRITE / BLOCK), WRITE, TestConnection.READ_BIT, true));
+            c.send(c.scsiCommand(
+                    0, ittRead, ScsiCdb.read10(1024, WRITE / BLOCK), WRITE, TestConnection.READ_BIT, true));
             ScsiResult r = c.awaitStatus(ittRead, ANSWER);
             assertArrayEquals(second, r.data(), "the parked write's data");
             int ittRead0 = c.newItt();

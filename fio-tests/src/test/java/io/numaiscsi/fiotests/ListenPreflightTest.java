@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,13 +36,17 @@ class ListenPreflightTest {
 
     private ToolRun daemon(String name, int portal, String... more) throws Exception {
         Path config = dir.resolve(name + ".yaml");
-        Files.writeString(config, "daemon:\n  data-dir: " + dir.resolve(name) + "\n"
-                + "portals: [127.0.0.1:" + portal + "]\n"
-                + "targets:\n  - name: " + IscsiTarget.DEFAULT_IQN + "\n"
-                + "    luns: [{id: 0, backing: ram, size: 1M}]\n");
+        Files.writeString(
+                config,
+                "daemon:\n  data-dir: " + dir.resolve(name) + "\n"
+                        + "portals: [127.0.0.1:" + portal + "]\n"
+                        + "targets:\n  - name: " + IscsiTarget.DEFAULT_IQN + "\n"
+                        + "    luns: [{id: 0, backing: ram, size: 1M}]\n");
         List<String> args = new ArrayList<>(List.of("--config", config.toString(), "--admin-socket", "off"));
         args.addAll(List.of(more));
-        return ToolRun.run(DaemonProcess.logDir().resolve("ListenPreflightTest-" + name + ".log"), LIMIT,
+        return ToolRun.run(
+                DaemonProcess.logDir().resolve("ListenPreflightTest-" + name + ".log"),
+                LIMIT,
                 DaemonProcess.command("ListenPreflightTest-" + name, args));
     }
 
@@ -53,7 +58,8 @@ class ListenPreflightTest {
             ToolRun r = daemon("busy-portal", port);
             assertFalse(r.timedOut(), r.describe(20));
             assertEquals(1, r.exitCode(), r.describe(20));
-            assertTrue(r.output().contains("cannot start: portal 127.0.0.1:" + port + " cannot be listened on"),
+            assertTrue(
+                    r.output().contains("cannot start: portal 127.0.0.1:" + port + " cannot be listened on"),
                     r.describe(20));
             assertFalse(r.output().contains("listening on"), "nothing may listen\n" + r.describe(20));
         }
@@ -67,7 +73,8 @@ class ListenPreflightTest {
             ToolRun r = daemon("busy-metrics", DaemonProcess.freeLoopbackPort(), "--metrics", "127.0.0.1:" + port);
             assertFalse(r.timedOut(), r.describe(20));
             assertEquals(1, r.exitCode(), r.describe(20));
-            assertTrue(r.output().contains("cannot start: --metrics 127.0.0.1:" + port + " cannot be listened on"),
+            assertTrue(
+                    r.output().contains("cannot start: --metrics 127.0.0.1:" + port + " cannot be listened on"),
                     r.describe(20));
             assertFalse(r.output().contains("listening on"), "the portal must not listen first\n" + r.describe(20));
         }
@@ -78,16 +85,18 @@ class ListenPreflightTest {
         ToolRun r = daemon("bad-level", DaemonProcess.freeLoopbackPort(), "--log-level", "loud");
         assertFalse(r.timedOut(), r.describe(20));
         assertEquals(2, r.exitCode(), r.describe(20));
-        assertTrue(r.output().contains("--log-level loud: not a level (use error, warn, info, debug or trace)"),
+        assertTrue(
+                r.output().contains("--log-level loud: not a level (use error, warn, info, debug or trace)"),
                 r.describe(20));
     }
 
     @Test
     void logLevelDebugShowsDebugLinesWithIsoDates() throws Exception {
         String text;
-        try (DaemonProcess d = DaemonProcess.start("ListenPreflightTest-debug",
+        try (DaemonProcess d = DaemonProcess.start(
+                "ListenPreflightTest-debug",
                 DaemonProcess.Setup.fileLun(1 << 20).daemonArgs("--log-level", "debug"))) {
-            try (java.net.Socket s = new java.net.Socket(d.target().host(), d.target().port())) {
+            try (Socket s = new Socket(d.target().host(), d.target().port())) {
                 s.getOutputStream().flush(); // a connection is logged at debug level
             }
             Thread.sleep(500);

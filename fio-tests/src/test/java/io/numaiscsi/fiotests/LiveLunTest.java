@@ -46,12 +46,19 @@ class LiveLunTest {
 
             daemon.reconfigure(DaemonProcess.Setup.fileLun(LUN0_BYTES).ramLun(1, 8L << 20));
             LunChecks.awaitLuns(daemon, c, List.of(0, 1));
-            LunChecks.assertUnitAttention(LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0), 0x3F, 0x0E,
+            LunChecks.assertUnitAttention(
+                    LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0),
+                    0x3F,
+                    0x0E,
                     "LUN 0 after LUN 1 was added (REPORTED LUNS DATA HAS CHANGED)");
-            assertEquals(ScsiResult.GOOD, LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0).status(), "the attention is reported once");
+            assertEquals(
+                    ScsiResult.GOOD,
+                    LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0).status(),
+                    "the attention is reported once");
             byte[] onNew = ScsiCdb.pattern(8192, 3);
             assertEquals(ScsiResult.GOOD, LunChecks.write(c, 1, 8, onNew).status(), "WRITE to the new LUN 1");
-            assertArrayEquals(onNew, LunChecks.command(c, 1, ScsiCdb.read10(8, 16), 8192).data(), "read back from LUN 1");
+            assertArrayEquals(
+                    onNew, LunChecks.command(c, 1, ScsiCdb.read10(8, 16), 8192).data(), "read back from LUN 1");
 
             daemon.reconfigure(DaemonProcess.Setup.fileLun(LUN0_BYTES));
             LunChecks.awaitLuns(daemon, c, List.of(0));
@@ -59,9 +66,14 @@ class LiveLunTest {
             assertEquals(ScsiResult.CHECK_CONDITION, gone.status(), "READ of the removed LUN 1: " + gone);
             assertEquals(0x5, gone.senseKey(), "ILLEGAL REQUEST: " + gone);
             assertEquals(0x25, gone.asc(), "LOGICAL UNIT NOT SUPPORTED: " + gone);
-            LunChecks.assertUnitAttention(LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0), 0x3F, 0x0E,
+            LunChecks.assertUnitAttention(
+                    LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0),
+                    0x3F,
+                    0x0E,
                     "LUN 0 after LUN 1 was removed (REPORTED LUNS DATA HAS CHANGED)");
-            assertArrayEquals(before, LunChecks.command(c, 0, ScsiCdb.read10(100, 8), 4096).data(),
+            assertArrayEquals(
+                    before,
+                    LunChecks.command(c, 0, ScsiCdb.read10(100, 8), 4096).data(),
                     "LUN 0 kept its data through both changes");
             c.ping();
         }

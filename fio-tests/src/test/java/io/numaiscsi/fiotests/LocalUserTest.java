@@ -95,7 +95,9 @@ class LocalUserTest {
 
     /** Runs {@code script} with sh as nobody: uid and gid 65534, no supplementary groups. */
     private static void asNobody(String name, String script) throws Exception {
-        ToolRun r = ToolRun.run(DaemonProcess.logDir().resolve("LocalUserTest-" + name + "-nobody.log"), LIMIT,
+        ToolRun r = ToolRun.run(
+                DaemonProcess.logDir().resolve("LocalUserTest-" + name + "-nobody.log"),
+                LIMIT,
                 List.of("setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups", "sh", "-c", script));
         assertEquals(0, r.exitCode(), r.describe(20));
     }
@@ -117,7 +119,9 @@ class LocalUserTest {
         Path config = base.resolve(name + ".yaml");
         Files.writeString(config, yaml, StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(config, PosixFilePermissions.fromString(permissions));
-        ToolRun r = ToolRun.run(DaemonProcess.logDir().resolve("LocalUserTest-" + name + ".log"), LIMIT,
+        ToolRun r = ToolRun.run(
+                DaemonProcess.logDir().resolve("LocalUserTest-" + name + ".log"),
+                LIMIT,
                 DaemonProcess.command("LocalUserTest", List.of("--config", config.toString())));
         assertFalse(r.timedOut(), "the daemon did not refuse to start\n" + r.describe(20));
         return r;
@@ -132,9 +136,11 @@ class LocalUserTest {
         Path neverCreated = vault.resolve("created-by-the-daemon.img");
         Victim victim = Victim.create(vault.resolve("existing.img"));
         Path dataDir = shared.resolve("numa-iscsi-target");
-        asNobody("plant", "umask 000 && mkdir " + quoted(dataDir)
-                + " && ln -s " + quoted(neverCreated) + " " + quoted(dataDir.resolve("lun0.img"))
-                + " && ln -s " + quoted(victim.path()) + " " + quoted(dataDir.resolve("lun1.img")));
+        asNobody(
+                "plant",
+                "umask 000 && mkdir " + quoted(dataDir)
+                        + " && ln -s " + quoted(neverCreated) + " " + quoted(dataDir.resolve("lun0.img"))
+                        + " && ln -s " + quoted(victim.path()) + " " + quoted(dataDir.resolve("lun1.img")));
         assertEquals(NOBODY, Files.getAttribute(dataDir, "unix:uid", LinkOption.NOFOLLOW_LINKS), "nobody made it");
 
         ToolRun r = refusedStart("planted", config(dataDir, "", ""), "rw-------");
@@ -176,9 +182,11 @@ class LocalUserTest {
     @Test
     void aFreshStartUnderUmask000CreatesTheDataDirAndLunFileForRootAlone() throws Exception {
         Path dataDir = base.resolve("fresh/deeper/data");
-        try (DaemonProcess d = DaemonProcess.start("LocalUserTest-umask000", DaemonProcess.Setup.fileLun(LUN_BYTES)
-                .umask("000").daemonArgs("--data-dir", dataDir.toString()))) {
-            assertTrue(Files.readString(Path.of("/proc/" + d.pid() + "/status")).contains("\nUmask:\t0000\n"),
+        try (DaemonProcess d = DaemonProcess.start(
+                "LocalUserTest-umask000",
+                DaemonProcess.Setup.fileLun(LUN_BYTES).umask("000").daemonArgs("--data-dir", dataDir.toString()))) {
+            assertTrue(
+                    Files.readString(Path.of("/proc/" + d.pid() + "/status")).contains("\nUmask:\t0000\n"),
                     "the daemon runs under umask 000");
             assertEquals("rwx------", permissions(base.resolve("fresh")));
             assertEquals("rwx------", permissions(base.resolve("fresh/deeper")));
@@ -192,24 +200,29 @@ class LocalUserTest {
 
     @Test
     void aConfigWithASecretOthersMayReadIsWarnedAboutOrRefused() throws Exception {
-        try (DaemonProcess d = DaemonProcess.start("LocalUserTest-readable-config",
+        try (DaemonProcess d = DaemonProcess.start(
+                "LocalUserTest-readable-config",
                 DaemonProcess.Setup.fileLun(LUN_BYTES).section(CHAP).configPermissions("rw-r--r--"))) {
             d.assertAlive();
             List<String> warnings = Files.readAllLines(d.log()).stream()
-                    .filter(l -> l.contains(" WARN ") && l.contains("target.yaml: holds CHAP secrets but is readable by"
-                            + " group or others (mode 0644): chmod 600 "))
+                    .filter(l -> l.contains(" WARN ")
+                            && l.contains("target.yaml: holds CHAP secrets but is readable by"
+                                    + " group or others (mode 0644): chmod 600 "))
                     .toList();
             assertEquals(1, warnings.size(), d.logTail());
-            assertTrue(warnings.get(0).endsWith("(daemon.secret-file-check: refuse makes this a refusal)"), warnings.get(0));
+            assertTrue(
+                    warnings.get(0).endsWith("(daemon.secret-file-check: refuse makes this a refusal)"),
+                    warnings.get(0));
         }
 
         Path dataDir = Files.createDirectory(base.resolve("refusing"));
         Files.setPosixFilePermissions(dataDir, PosixFilePermissions.fromString("rwx------"));
-        ToolRun r = refusedStart("readable-config", config(dataDir, "  secret-file-check: refuse\n", CHAP), "rw-r--r--");
+        ToolRun r =
+                refusedStart("readable-config", config(dataDir, "  secret-file-check: refuse\n", CHAP), "rw-r--r--");
         assertEquals(EXIT_CONFIG, r.exitCode(), r.describe(20));
         Path file = base.resolve("readable-config.yaml");
-        String expected = file + ": holds CHAP secrets but is readable by group or others (mode 0644): chmod 600 " + file
-                + " (daemon.secret-file-check: refuse)";
+        String expected = file + ": holds CHAP secrets but is readable by group or others (mode 0644): chmod 600 "
+                + file + " (daemon.secret-file-check: refuse)";
         assertTrue(r.output().contains(expected), "expected " + expected + "\n" + r.describe(20));
         assertFalse(Files.exists(dataDir.resolve("lun0.img")), "refused before any LUN file was created");
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,20 +46,29 @@ final class LoopDevice implements AutoCloseable {
     static LoopDevice attach(Path file, long bytes, int sectorSize, String logName) throws Exception {
         Files.createDirectories(file.getParent());
         Files.deleteIfExists(file);
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
             f.setLength(bytes);
         }
-        ToolRun r = tool(logName, List.of(losetup().toString(), "--find", "--show", "--sector-size",
-                Integer.toString(sectorSize), "--direct-io=on", file.toString()));
+        ToolRun r = tool(
+                logName,
+                List.of(
+                        losetup().toString(),
+                        "--find",
+                        "--show",
+                        "--sector-size",
+                        Integer.toString(sectorSize),
+                        "--direct-io=on",
+                        file.toString()));
         if (r.exitCode() != 0) {
             Files.deleteIfExists(file);
             throw new IOException("losetup failed: " + r.describe(10));
         }
-        Path device = Path.of(r.output().strip().lines().reduce((a, b) -> b).orElseThrow().strip());
+        Path device = Path.of(
+                r.output().strip().lines().reduce((a, b) -> b).orElseThrow().strip());
         LoopDevice loop = new LoopDevice(device, file, 0, 0);
         try {
-            return new LoopDevice(device, file, blockdev(logName, "--getss", device),
-                    blockdev(logName, "--getpbsz", device));
+            return new LoopDevice(
+                    device, file, blockdev(logName, "--getss", device), blockdev(logName, "--getpbsz", device));
         } catch (Exception | AssertionError e) {
             loop.close();
             throw e;

@@ -13,8 +13,7 @@ final class LunChecks {
     static final Duration ANSWER = Duration.ofSeconds(5);
     static final Duration APPLIED = Duration.ofSeconds(30);
 
-    private LunChecks() {
-    }
+    private LunChecks() {}
 
     static ScsiResult command(TestConnection c, int lun, byte[] cdb, int edtl) throws IOException {
         int itt = c.newItt();
@@ -24,7 +23,8 @@ final class LunChecks {
 
     static ScsiResult write(TestConnection c, int lun, long lba, byte[] data) throws IOException {
         int itt = c.newItt();
-        c.send(c.scsiCommand(lun, itt, ScsiCdb.write10(lba, data.length / 512), data.length, TestConnection.WRITE_BIT, true)
+        c.send(c.scsiCommand(
+                        lun, itt, ScsiCdb.write10(lba, data.length / 512), data.length, TestConnection.WRITE_BIT, true)
                 .data(data));
         return c.awaitStatus(itt, ANSWER);
     }

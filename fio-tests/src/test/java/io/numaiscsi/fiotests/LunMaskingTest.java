@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,13 +56,18 @@ class LunMaskingTest {
     private static List<Integer> reportLuns(TestConnection c) throws Exception {
         ScsiResult r = RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
-            c.send(c.scsiCommand(0, itt, new byte[] {(byte) 0xA0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}, 256,
-                    TestConnection.READ_BIT, true));
+            c.send(c.scsiCommand(
+                    0,
+                    itt,
+                    new byte[] {(byte) 0xA0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0},
+                    256,
+                    TestConnection.READ_BIT,
+                    true));
             return c.awaitStatus(itt, LIMIT);
         });
         assertEquals(0, r.status(), "REPORT LUNS: " + r);
         byte[] d = r.data();
-        int length = java.nio.ByteBuffer.wrap(d).getInt(0);
+        int length = ByteBuffer.wrap(d).getInt(0);
         List<Integer> luns = new ArrayList<>();
         for (int at = 8; at < 8 + length; at += 8) {
             luns.add(((d[at] & 0x3F) << 8) | (d[at + 1] & 0xFF));
@@ -73,28 +79,33 @@ class LunMaskingTest {
     void eachInitiatorSeesItsViewAndTheSuitePassesThroughOne() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
         try (ConfiguredDaemon d = ConfiguredDaemon.start("LunMaskingTest", config("0, 2"));
-             TestConnection host = login(d, HOST);
-             TestConnection suiteInitiator = login(d, LIBISCSI);
-             TestConnection stranger = login(d, STRANGER)) {
+                TestConnection host = login(d, HOST);
+                TestConnection suiteInitiator = login(d, LIBISCSI);
+                TestConnection stranger = login(d, STRANGER)) {
             assertEquals(List.of(0, 2), reportLuns(host), "the second host's view");
             assertEquals(List.of(0), reportLuns(suiteInitiator), "libiscsi's view: LUN 1 as 0");
             assertEquals(List.of(), reportLuns(stranger), "an initiator no map names sees nothing");
             ScsiResult unmapped = RawIo.read(host, 1, 0, 1, LIMIT);
-            assertEquals(List.of(ScsiResult.CHECK_CONDITION, 0x5, 0x25, 0x00), List.of(unmapped.status(),
-                    unmapped.senseKey(), unmapped.asc(), unmapped.ascq()), "a READ of a LUN outside the view: ILLEGAL"
-                    + " REQUEST, LOGICAL UNIT NOT SUPPORTED");
+            assertEquals(
+                    List.of(ScsiResult.CHECK_CONDITION, 0x5, 0x25, 0x00),
+                    List.of(unmapped.status(), unmapped.senseKey(), unmapped.asc(), unmapped.ascq()),
+                    "a READ of a LUN outside the view: ILLEGAL" + " REQUEST, LOGICAL UNIT NOT SUPPORTED");
 
             d.reload(config("2"));
             ScsiResult told = testUnitReadyOnce(host, 2);
-            assertEquals(List.of(ScsiResult.CHECK_CONDITION, ScsiResult.UNIT_ATTENTION, 0x3F, 0x0E), List.of(
-                    told.status(), told.senseKey(), told.asc(), told.ascq()), "REPORTED LUNS DATA HAS CHANGED");
+            assertEquals(
+                    List.of(ScsiResult.CHECK_CONDITION, ScsiResult.UNIT_ATTENTION, 0x3F, 0x0E),
+                    List.of(told.status(), told.senseKey(), told.asc(), told.ascq()),
+                    "REPORTED LUNS DATA HAS CHANGED");
             assertEquals(List.of(2), reportLuns(host), "the new view");
-            assertEquals(0, testUnitReadyOnce(suiteInitiator, 0).status(),
+            assertEquals(
+                    0,
+                    testUnitReadyOnce(suiteInitiator, 0).status(),
                     "a session whose view did not change is not told");
         }
         try (ConfiguredDaemon d = ConfiguredDaemon.start("LunMaskingTest-suite", config("0, 2"))) {
-            ConformanceRun.runAndAssert(d.target(IQN), "ALL", d::logTail, "iscsi-test-cu-masked.log",
-                    "conformance-masked-summary.txt");
+            ConformanceRun.runAndAssert(
+                    d.target(IQN), "ALL", d::logTail, "iscsi-test-cu-masked.log", "conformance-masked-summary.txt");
             d.assertAlive();
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.ConnectException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,9 +41,12 @@ class LunMetricsTest {
             return; // needs its own daemon with metrics
         }
         String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-        assertTrue(Files.isExecutable(Path.of(fio)), fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh");
+        assertTrue(
+                Files.isExecutable(Path.of(fio)),
+                fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh");
         int metricsPort = DaemonProcess.freeLoopbackPort();
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES).ramLun(1, LUN_BYTES)
+        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES)
+                .ramLun(1, LUN_BYTES)
                 .daemonArgs("--metrics", "127.0.0.1:" + metricsPort);
         try (DaemonProcess daemon = DaemonProcess.start("LunMetricsTest", setup)) {
             String iqn = daemon.target().iqn();
@@ -55,7 +59,9 @@ class LunMetricsTest {
             Files.writeString(job, jobFile(daemon.target()));
             CompletableFuture<ToolRun> fioRun = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return ToolRun.run(dir.resolve("LunMetricsTest-fio.log"), LIMIT,
+                    return ToolRun.run(
+                            dir.resolve("LunMetricsTest-fio.log"),
+                            LIMIT,
                             List.of(fio, "--eta=never", "--output-format=json", "--output=" + json, job.toString()));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
@@ -74,7 +80,8 @@ class LunMetricsTest {
                 // fio's libiscsi engine ignores SIGTERM and spins once the daemon is gone: a failed check must not
                 // leave it behind
                 if (!fioRun.isDone()) {
-                    ProcessHandle.current().descendants()
+                    ProcessHandle.current()
+                            .descendants()
                             .filter(p -> p.info().commandLine().orElse("").contains(job.toString()))
                             .forEach(ProcessHandle::destroyForcibly);
                 }
@@ -100,17 +107,22 @@ class LunMetricsTest {
                     assertTrue(ios > 1000, "lun" + lun + " " + op + "s: " + ios + context);
                     String[] labels = {"target=\"" + iqn + "\"", "lun=\"" + lun + "\"", "op=\"" + op + "\""};
                     String what = "lun " + lun + " " + op + ": ";
-                    assertEquals(ios, (long) after.sumAll("iscsi_lun_commands_total", labels), what + "commands\n"
-                            + after.text());
-                    assertEquals(ios, (long) after.sumAll("iscsi_lun_command_latency_seconds_count", labels),
+                    assertEquals(
+                            ios,
+                            (long) after.sumAll("iscsi_lun_commands_total", labels),
+                            what + "commands\n" + after.text());
+                    assertEquals(
+                            ios,
+                            (long) after.sumAll("iscsi_lun_command_latency_seconds_count", labels),
                             what + "histogram count");
                     assertEquals(bytes, (long) after.sumAll("iscsi_lun_bytes_total", labels), what + "bytes");
                     assertTrue(after.sumAll("iscsi_lun_command_latency_seconds_sum", labels) > 0, what + "latency sum");
                     double last = 0;
                     for (PromText scrape : during) {
                         double now = scrape.sumAll("iscsi_lun_commands_total", labels);
-                        assertTrue(now >= last && now <= ios, what + "scraped " + now + " after " + last
-                                + ", fio ends with " + ios);
+                        assertTrue(
+                                now >= last && now <= ios,
+                                what + "scraped " + now + " after " + last + ", fio ends with " + ios);
                         if (now > 0 && now < ios) {
                             scrapesWithTraffic++;
                         }
@@ -119,11 +131,14 @@ class LunMetricsTest {
                 }
                 String lunLabels = "lun=\"" + lun + "\"";
                 assertEquals(0, after.sumAll("iscsi_lun_commands_executing", lunLabels), "nothing executing after fio");
-                assertEquals(0, after.sumAll("iscsi_lun_check_conditions_total", lunLabels),
+                assertEquals(
+                        0,
+                        after.sumAll("iscsi_lun_check_conditions_total", lunLabels),
                         "fio's I/O ended GOOD\n" + after.text());
             }
             assertTrue(scrapesWithTraffic > 0, "no scrape caught fio halfway (" + during.size() + " scrapes)");
-            assertTrue(during.stream().anyMatch(s -> s.sumAll("iscsi_target_sessions", "target=\"" + iqn + "\"") >= LUNS),
+            assertTrue(
+                    during.stream().anyMatch(s -> s.sumAll("iscsi_target_sessions", "target=\"" + iqn + "\"") >= LUNS),
                     "fio's sessions (one per job) seen while it ran");
 
             try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
@@ -133,9 +148,13 @@ class LunMetricsTest {
             }
             PromText failed = PromText.fetch(metricsPort);
             String[] lun0 = {"target=\"" + iqn + "\"", "lun=\"0\""};
-            assertEquals(1, failed.sumAll("iscsi_lun_check_conditions_total", lun0[0], lun0[1],
-                    "sense_key=\"illegal_request\""), failed.text());
-            assertEquals(after.sumAll("iscsi_lun_commands_total", lun0[0], lun0[1], "op=\"read\""),
+            assertEquals(
+                    1,
+                    failed.sumAll(
+                            "iscsi_lun_check_conditions_total", lun0[0], lun0[1], "sense_key=\"illegal_request\""),
+                    failed.text());
+            assertEquals(
+                    after.sumAll("iscsi_lun_commands_total", lun0[0], lun0[1], "op=\"read\""),
                     failed.sumAll("iscsi_lun_commands_total", lun0[0], lun0[1], "op=\"read\""),
                     "a READ refused while decoded is no executed READ");
             daemon.assertAlive();
@@ -147,7 +166,7 @@ class LunMetricsTest {
         while (true) {
             try {
                 return PromText.fetch(port);
-            } catch (java.net.ConnectException e) {
+            } catch (ConnectException e) {
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }
@@ -169,11 +188,15 @@ class LunMetricsTest {
                 previous = 0;
                 histograms++;
             }
-            assertTrue(count >= previous, when + ": bucket le=" + m.group(2) + " of {" + series + "} below the one before");
+            assertTrue(
+                    count >= previous,
+                    when + ": bucket le=" + m.group(2) + " of {" + series + "} below the one before");
             previous = count;
             if (m.group(2).equals("+Inf")) {
                 String[] labels = series.split(",");
-                assertEquals(count, scrape.sumAll("iscsi_lun_command_latency_seconds_count", labels),
+                assertEquals(
+                        count,
+                        scrape.sumAll("iscsi_lun_command_latency_seconds_count", labels),
                         when + ": +Inf bucket and count of {" + series + "}");
             }
         }
@@ -187,7 +210,11 @@ class LunMetricsTest {
                 + "\n");
         for (int lun = 0; lun < LUNS; lun++) {
             IscsiTarget t = new IscsiTarget(target.host(), target.port(), target.iqn(), lun);
-            sb.append("\n[lun").append(lun).append("]\nfilename=").append(t.fioFilename()).append('\n');
+            sb.append("\n[lun")
+                    .append(lun)
+                    .append("]\nfilename=")
+                    .append(t.fioFilename())
+                    .append('\n');
         }
         return sb.toString();
     }

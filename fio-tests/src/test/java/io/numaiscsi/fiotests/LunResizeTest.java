@@ -92,7 +92,9 @@ class LunResizeTest {
     }
 
     private void assertUnchanged(TestConnection c, String after) throws Exception {
-        assertEquals(ScsiResult.GOOD, LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0).status(),
+        assertEquals(
+                ScsiResult.GOOD,
+                LunChecks.command(c, 0, ScsiCdb.testUnitReady(), 0).status(),
                 "no unit attention after " + after);
         assertEquals(OLD_BLOCKS - 1, lastLba16(c), "READ CAPACITY after " + after);
         assertEquals(OLD_BYTES, listedSize(), "target.list after " + after);
@@ -104,9 +106,14 @@ class LunResizeTest {
         String iqn = daemon.target().iqn();
         byte[] lastOld = ScsiCdb.pattern(4096, 11);
         try (TestConnection a = TestConnection.loggedIn(daemon.target());
-             TestConnection b = TestConnection.loggedIn(daemon.target())) {
-            assertEquals(ScsiResult.GOOD, LunChecks.write(a, 0, OLD_BLOCKS - 8, lastOld).status(), "WRITE before the end");
-            assertEquals(ScsiResult.GOOD, LunChecks.command(b, 0, ScsiCdb.testUnitReady(), 0).status());
+                TestConnection b = TestConnection.loggedIn(daemon.target())) {
+            assertEquals(
+                    ScsiResult.GOOD,
+                    LunChecks.write(a, 0, OLD_BLOCKS - 8, lastOld).status(),
+                    "WRITE before the end");
+            assertEquals(
+                    ScsiResult.GOOD,
+                    LunChecks.command(b, 0, ScsiCdb.testUnitReady(), 0).status());
             assertEquals(OLD_BLOCKS - 1, lastLba16(a));
             ScsiResult pastEnd = LunChecks.write(a, 0, OLD_BLOCKS, ScsiCdb.pattern(512, 1));
             assertEquals(0x21, pastEnd.asc(), "LBA OUT OF RANGE before the resize: " + pastEnd);
@@ -122,43 +129,73 @@ class LunResizeTest {
 
             ToolRun grown = resize("0", "32M");
             assertEquals(0, grown.exitCode(), grown.describe(20));
-            assertTrue(grown.output().contains("resized LUN 0 of " + iqn + " to " + NEW_BYTES + " bytes"),
-                    grown.output());
+            assertTrue(
+                    grown.output().contains("resized LUN 0 of " + iqn + " to " + NEW_BYTES + " bytes"), grown.output());
 
-            LunChecks.assertUnitAttention(LunChecks.command(a, 0, ScsiCdb.testUnitReady(), 0), 0x2A, 0x09,
+            LunChecks.assertUnitAttention(
+                    LunChecks.command(a, 0, ScsiCdb.testUnitReady(), 0),
+                    0x2A,
+                    0x09,
                     "session A after the resize (CAPACITY DATA HAS CHANGED)");
-            LunChecks.assertUnitAttention(LunChecks.command(b, 0, ScsiCdb.readCapacity16(), 32), 0x2A, 0x09,
+            LunChecks.assertUnitAttention(
+                    LunChecks.command(b, 0, ScsiCdb.readCapacity16(), 32),
+                    0x2A,
+                    0x09,
                     "session B's READ CAPACITY after the resize hears of it first");
-            assertEquals(ScsiResult.GOOD, LunChecks.command(a, 0, ScsiCdb.testUnitReady(), 0).status(),
+            assertEquals(
+                    ScsiResult.GOOD,
+                    LunChecks.command(a, 0, ScsiCdb.testUnitReady(), 0).status(),
                     "the attention is reported once");
             assertEquals(NEW_BLOCKS - 1, lastLba16(a), "READ CAPACITY (16), session A");
             assertEquals(NEW_BLOCKS - 1, lastLba10(b), "READ CAPACITY (10), session B");
 
-            assertArrayEquals(lastOld, LunChecks.command(b, 0, ScsiCdb.read10(OLD_BLOCKS - 8, 8), 4096).data(),
+            assertArrayEquals(
+                    lastOld,
+                    LunChecks.command(b, 0, ScsiCdb.read10(OLD_BLOCKS - 8, 8), 4096)
+                            .data(),
                     "data written before the resize");
             byte[] across = ScsiCdb.pattern(8192, 12);
-            assertEquals(ScsiResult.GOOD, LunChecks.write(a, 0, OLD_BLOCKS - 8, across).status(), "WRITE across the old end");
+            assertEquals(
+                    ScsiResult.GOOD,
+                    LunChecks.write(a, 0, OLD_BLOCKS - 8, across).status(),
+                    "WRITE across the old end");
             byte[] atEnd = ScsiCdb.pattern(4096, 13);
-            assertEquals(ScsiResult.GOOD, LunChecks.write(b, 0, NEW_BLOCKS - 8, atEnd).status(), "WRITE at the new end");
-            assertArrayEquals(across, LunChecks.command(b, 0, ScsiCdb.read10(OLD_BLOCKS - 8, 16), 8192).data());
-            assertArrayEquals(atEnd, LunChecks.command(a, 0, ScsiCdb.read10(NEW_BLOCKS - 8, 8), 4096).data());
+            assertEquals(
+                    ScsiResult.GOOD,
+                    LunChecks.write(b, 0, NEW_BLOCKS - 8, atEnd).status(),
+                    "WRITE at the new end");
+            assertArrayEquals(
+                    across,
+                    LunChecks.command(b, 0, ScsiCdb.read10(OLD_BLOCKS - 8, 16), 8192)
+                            .data());
+            assertArrayEquals(
+                    atEnd,
+                    LunChecks.command(a, 0, ScsiCdb.read10(NEW_BLOCKS - 8, 8), 4096)
+                            .data());
             ScsiResult pastNewEnd = LunChecks.write(a, 0, NEW_BLOCKS - 1, ScsiCdb.pattern(1024, 2));
             assertEquals(0x21, pastNewEnd.asc(), "LBA OUT OF RANGE past the new end: " + pastNewEnd);
             a.ping();
             b.ping();
         }
 
-        ToolRun rc16 = ToolRun.run(DaemonProcess.logDir().resolve("LunResizeTest-readcapacity16.log"),
-                AdminCliTest.CLI_LIMIT, List.of("iscsi-readcapacity16", daemon.target().lunUrl()));
+        ToolRun rc16 = ToolRun.run(
+                DaemonProcess.logDir().resolve("LunResizeTest-readcapacity16.log"),
+                AdminCliTest.CLI_LIMIT,
+                List.of("iscsi-readcapacity16", daemon.target().lunUrl()));
         assertEquals(0, rc16.exitCode(), rc16.describe(20));
-        assertTrue(rc16.output().contains("RETURNED LOGICAL BLOCK ADDRESS:" + (NEW_BLOCKS - 1))
-                && rc16.output().contains("Total size:" + NEW_BYTES),
+        assertTrue(
+                rc16.output().contains("RETURNED LOGICAL BLOCK ADDRESS:" + (NEW_BLOCKS - 1))
+                        && rc16.output().contains("Total size:" + NEW_BYTES),
                 "libiscsi sees the new size: " + rc16.output());
         assertEquals(NEW_BYTES, listedSize(), "target.list shows the new size");
         assertEquals(NEW_BYTES, Files.size(daemon.dataDir().resolve("lun0.img")), "the backing file grew");
         String log = Files.readString(daemon.log(), StandardCharsets.ISO_8859_1);
-        assertEquals(1, log.lines().filter(l -> l.contains("admin: resize LUN 0 of " + iqn + " to " + NEW_BYTES
-                + " bytes")).count(), "one audit line\n" + daemon.logTail());
+        assertEquals(
+                1,
+                log.lines()
+                        .filter(l -> l.contains("admin: resize LUN 0 of " + iqn + " to " + NEW_BYTES + " bytes"))
+                        .count(),
+                "one audit line\n" + daemon.logTail());
         TestConnection.assertFreshSessionWorks(daemon);
     }
 

@@ -52,7 +52,9 @@ class MalformedPduTest {
     @AfterEach
     void healthySessionStillAnswers(TestInfo info) throws Exception {
         if (current != null) {
-            Files.writeString(traceLog, "== " + info.getDisplayName() + "\n" + String.join("\n", current.trace()) + "\n",
+            Files.writeString(
+                    traceLog,
+                    "== " + info.getDisplayName() + "\n" + String.join("\n", current.trace()) + "\n",
                     StandardOpenOption.APPEND);
             current.close();
             current = null;
@@ -61,8 +63,8 @@ class MalformedPduTest {
         try {
             healthy.ping();
         } catch (AssertionError | IOException e) {
-            fail("after " + info.getDisplayName() + " the healthy session stopped answering: " + e.getMessage()
-                    + "\n" + daemon.logTail());
+            fail("after " + info.getDisplayName() + " the healthy session stopped answering: " + e.getMessage() + "\n"
+                    + daemon.logTail());
         }
     }
 
@@ -87,21 +89,32 @@ class MalformedPduTest {
     }
 
     private void assertOutcome(Set<Outcome> allowed, Outcome actual, TestConnection c, String what) {
-        assertTrue(allowed.contains(actual), what + ": expected one of " + allowed + " but got " + actual
-                + "\ntrace: " + c.trace() + "\n" + daemon.logTail());
+        assertTrue(
+                allowed.contains(actual),
+                what + ": expected one of " + allowed + " but got " + actual + "\ntrace: " + c.trace() + "\n"
+                        + daemon.logTail());
     }
 
     /** A TEST UNIT READY command PDU (no data) with the given CmdSN. */
     private TestPdu testUnitReady(TestConnection c, int itt, int cmdSn) {
-        return TestPdu.of(TestPdu.SCSI_COMMAND).flags(TestPdu.FINAL | 1 /* ATTR simple */)
-                .lun(daemon.target().lun()).itt(itt).int32(20, 0).int32(24, cmdSn).int32(28, c.expStatSn());
+        return TestPdu.of(TestPdu.SCSI_COMMAND)
+                .flags(TestPdu.FINAL | 1 /* ATTR simple */)
+                .lun(daemon.target().lun())
+                .itt(itt)
+                .int32(20, 0)
+                .int32(24, cmdSn)
+                .int32(28, c.expStatSn());
     }
 
     @Test
     void unknownOpcodeIsRejectedOrClosed() throws Exception {
         TestConnection c = loggedIn();
-        c.send(TestPdu.of(0x0f).immediate().flags(TestPdu.FINAL).itt(c.newItt())
-                .int32(24, c.cmdSn()).int32(28, c.expStatSn()));
+        c.send(TestPdu.of(0x0f)
+                .immediate()
+                .flags(TestPdu.FINAL)
+                .itt(c.newItt())
+                .int32(24, c.cmdSn())
+                .int32(28, c.expStatSn()));
         Outcome o = c.awaitRejectOrClose(ANSWER_TIMEOUT);
         assertOutcome(REFUSED, o, c, "opcode 0x0f");
         if (o == Outcome.REJECT) {
@@ -115,21 +128,35 @@ class MalformedPduTest {
         TestConnection c = loggedIn();
         int declared = 0xffffff; // 16 MiB - 1, far above any MaxRecvDataSegmentLength
         assertTrue(declared > c.targetMaxRecvDataSegmentLength());
-        TestPdu nop = TestPdu.of(TestPdu.NOP_OUT).immediate().flags(TestPdu.FINAL).itt(c.newItt())
-                .int32(20, TestPdu.RESERVED_TAG).int32(24, c.cmdSn()).int32(28, c.expStatSn())
+        TestPdu nop = TestPdu.of(TestPdu.NOP_OUT)
+                .immediate()
+                .flags(TestPdu.FINAL)
+                .itt(c.newItt())
+                .int32(20, TestPdu.RESERVED_TAG)
+                .int32(24, c.cmdSn())
+                .int32(28, c.expStatSn())
                 .dataSegmentLength(declared);
         c.send(nop);
         // only 4 KiB of the declared 16 MiB follow: a target waiting for the rest answers nothing
         c.sendRaw(new byte[4096], "4 KiB of the declared data segment");
-        assertOutcome(REFUSED, c.awaitRejectOrClose(ANSWER_TIMEOUT), c,
+        assertOutcome(
+                REFUSED,
+                c.awaitRejectOrClose(ANSWER_TIMEOUT),
+                c,
                 "DataSegmentLength " + declared + " > MaxRecvDataSegmentLength " + c.targetMaxRecvDataSegmentLength());
     }
 
     @Test
     void truncatedPduThenClose() throws Exception {
         TestConnection c = loggedIn();
-        byte[] full = TestPdu.of(TestPdu.NOP_OUT).immediate().flags(TestPdu.FINAL).itt(c.newItt())
-                .int32(20, TestPdu.RESERVED_TAG).int32(24, c.cmdSn()).int32(28, c.expStatSn()).toBytes();
+        byte[] full = TestPdu.of(TestPdu.NOP_OUT)
+                .immediate()
+                .flags(TestPdu.FINAL)
+                .itt(c.newItt())
+                .int32(20, TestPdu.RESERVED_TAG)
+                .int32(24, c.cmdSn())
+                .int32(28, c.expStatSn())
+                .toBytes();
         c.sendRaw(Arrays.copyOf(full, 20), "first 20 bytes of a NOP-Out BHS");
         c.close();
         // give the target time to see the half PDU and the FIN before the healthy ping
@@ -175,13 +202,15 @@ class MalformedPduTest {
         c.ping(); // fails unless the NOP-In comes
         try {
             TestPdu late = c.read(Duration.ofMillis(500));
-            assertTrue(late == null || late.itt() != badItt, "answer to the out-of-window command: " + late
-                    + "\ntrace: " + c.trace());
+            assertTrue(
+                    late == null || late.itt() != badItt,
+                    "answer to the out-of-window command: " + late + "\ntrace: " + c.trace());
         } catch (SocketTimeoutException expected) {
             // silence is the required behaviour
         }
         for (String line : c.trace()) {
-            assertTrue(!line.startsWith("<-") || !line.contains(String.format("itt=0x%08x", badItt)),
+            assertTrue(
+                    !line.startsWith("<-") || !line.contains(String.format("itt=0x%08x", badItt)),
                     "the out-of-window command was answered: " + c.trace());
         }
     }
@@ -190,15 +219,22 @@ class MalformedPduTest {
     void dataOutForUnknownTargetTransferTagDoesNotBreakTheConnection() throws Exception {
         TestConnection c = loggedIn();
         int itt = c.newItt();
-        c.send(TestPdu.of(TestPdu.DATA_OUT).flags(TestPdu.FINAL).lun(daemon.target().lun()).itt(itt)
-                .int32(20, 0x12345678).int32(28, c.expStatSn()).int32(36, 0).int32(40, 0)
+        c.send(TestPdu.of(TestPdu.DATA_OUT)
+                .flags(TestPdu.FINAL)
+                .lun(daemon.target().lun())
+                .itt(itt)
+                .int32(20, 0x12345678)
+                .int32(28, c.expStatSn())
+                .int32(36, 0)
+                .int32(40, 0)
                 .data(new byte[512]));
         Outcome o = c.awaitRejectOrClose(Duration.ofSeconds(1));
-        assertNotEquals(Outcome.OTHER_PDU, o, "unexpected answer to a Data-Out for TTT 0x12345678\ntrace: " + c.trace());
+        assertNotEquals(
+                Outcome.OTHER_PDU, o, "unexpected answer to a Data-Out for TTT 0x12345678\ntrace: " + c.trace());
         if (o != Outcome.CLOSED) {
             // the PDU was well framed: the connection stays in step (or is closed, never hung)
-            assertOutcome(EnumSet.of(Outcome.ANSWERED, Outcome.CLOSED), c.pingOrClosed(), c,
-                    "ping after the stray Data-Out");
+            assertOutcome(
+                    EnumSet.of(Outcome.ANSWERED, Outcome.CLOSED), c.pingOrClosed(), c, "ping after the stray Data-Out");
         }
     }
 }

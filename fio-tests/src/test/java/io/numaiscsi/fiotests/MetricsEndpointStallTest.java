@@ -27,14 +27,15 @@ class MetricsEndpointStallTest {
     static final int STALLED = 50;
     /** The endpoint's request timeout (MetricsLimits.DEFAULT in the daemon). */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+
     static final Duration SLACK = Duration.ofSeconds(5);
 
     @Test
     void stalledMetricsClientsBlockNeitherScrapesNorSessions() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon");
         int metricsPort = DaemonProcess.freeLoopbackPort();
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20)
-                .daemonArgs("--metrics", "127.0.0.1:" + metricsPort);
+        DaemonProcess.Setup setup =
+                DaemonProcess.Setup.fileLun(16L << 20).daemonArgs("--metrics", "127.0.0.1:" + metricsPort);
         try (DaemonProcess daemon = DaemonProcess.start("MetricsEndpointStallTest", setup)) {
             awaitEndpoint(daemon, metricsPort);
             // warm-up: lazily started threads and the first scrape's meters exist before the baseline
@@ -56,7 +57,8 @@ class MetricsEndpointStallTest {
                 long scrapeStart = System.nanoTime();
                 PromText honest = PromText.fetch(metricsPort);
                 long scrapeMillis = (System.nanoTime() - scrapeStart) / 1_000_000;
-                assertTrue(honest.has("iscsi_sessions"), "an honest scrape beside the stalled clients:\n" + honest.text());
+                assertTrue(
+                        honest.has("iscsi_sessions"), "an honest scrape beside the stalled clients:\n" + honest.text());
                 TestConnection.assertFreshSessionWorks(daemon);
                 // taken after the scrape and the session: the stalled clients were still held while those ran
                 RawIo.ProcStats during = RawIo.ProcStats.of(daemon.pid());
@@ -71,15 +73,18 @@ class MetricsEndpointStallTest {
                 long lastClosedMillis = (System.nanoTime() - lastOpened) / 1_000_000;
 
                 RawIo.ProcStats after = settle(daemon, before);
-                String figures = String.format("%d stalled metrics clients; honest scrape beside them in %d ms; "
+                String figures = String.format(
+                        "%d stalled metrics clients; honest scrape beside them in %d ms; "
                                 + "%d closed by the daemon, the last seen %d ms after the last one opened; "
                                 + "before: %s; during: %s; after: %s%n",
                         STALLED, scrapeMillis, closedByDaemon, lastClosedMillis, before, during, after);
                 Files.writeString(DaemonProcess.logDir().resolve("MetricsEndpointStallTest-figures.txt"), figures);
                 System.out.print("MetricsEndpointStallTest: " + figures);
                 assertTrue(during.fds() >= before.fds() + STALLED, "the stalled clients were not held: " + figures);
-                assertTrue(closedByDaemon == STALLED, "stalled clients left open past the request timeout + "
-                        + SLACK.toSeconds() + " s: " + figures + daemon.logTail());
+                assertTrue(
+                        closedByDaemon == STALLED,
+                        "stalled clients left open past the request timeout + " + SLACK.toSeconds() + " s: " + figures
+                                + daemon.logTail());
                 assertTrue(after.fds() <= before.fds() + 4, "file descriptors leaked: " + figures + daemon.logTail());
                 PromText.fetch(metricsPort);
                 TestConnection.assertFreshSessionWorks(daemon);

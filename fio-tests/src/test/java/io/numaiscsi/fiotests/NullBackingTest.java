@@ -29,11 +29,16 @@ class NullBackingTest {
     void writesAreAcknowledgedReadsReturnZeroesAndIscsiPerfRunsAt32InFlight() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/iscsi-perf")), "needs libiscsi-bin's iscsi-perf");
-        try (ConfiguredDaemon d = ConfiguredDaemon.start("NullBackingTest", "targets:\n"
-                + "  - name: " + IQN + "\n"
-                + "    luns:\n"
-                + "      - {id: 0, backing: null, size: 1G}\n")) {
-            assertEquals(1, d.awaitLogLines("backing null: reads return zeroes and writes are DROPPED", 1).size(),
+        try (ConfiguredDaemon d = ConfiguredDaemon.start(
+                "NullBackingTest",
+                "targets:\n"
+                        + "  - name: " + IQN + "\n"
+                        + "    luns:\n"
+                        + "      - {id: 0, backing: null, size: 1G}\n")) {
+            assertEquals(
+                    1,
+                    d.awaitLogLines("backing null: reads return zeroes and writes are DROPPED", 1)
+                            .size(),
                     "the log says the LUN keeps nothing\n" + d.logTail());
             IscsiTarget t = d.target(IQN);
             byte[] ones = new byte[8 * RawBlockIo.BLOCK];
@@ -44,8 +49,18 @@ class NullBackingTest {
                 assertArrayEquals(new byte[ones.length], io.read(64, 8), "a null LUN reads zeroes");
                 io.logout();
             }
-            ToolRun perf = ToolRun.run(DaemonProcess.logDir().resolve("NullBackingTest-iscsi-perf.log"),
-                    Duration.ofSeconds(60), List.of("/usr/bin/iscsi-perf", "-t", "3", "-m", "32", "-b", "8", "-r",
+            ToolRun perf = ToolRun.run(
+                    DaemonProcess.logDir().resolve("NullBackingTest-iscsi-perf.log"),
+                    Duration.ofSeconds(60),
+                    List.of(
+                            "/usr/bin/iscsi-perf",
+                            "-t",
+                            "3",
+                            "-m",
+                            "32",
+                            "-b",
+                            "8",
+                            "-r",
                             "iscsi://" + t.host() + ":" + t.port() + "/" + IQN + "/0"));
             assertFalse(perf.timedOut(), perf.describe(20));
             assertEquals(0, perf.exitCode(), perf.describe(20));

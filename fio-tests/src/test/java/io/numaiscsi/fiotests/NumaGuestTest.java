@@ -43,19 +43,24 @@ class NumaGuestTest {
 
     @Test
     void defaultsKeepEveryTouchedByteOnItsNodeWithOneAndTwoLuns() throws Exception {
-        VmRun.image();   // fails here, with the build's output, when the image cannot be built
+        VmRun.image(); // fails here, with the build's output, when the image cannot be built
         // the guest reaches the daemon inside itself: the host's guestfwd port is never used
         int unusedHostPort = DaemonProcess.freeLoopbackPort();
-        VmRun run = VmRun.run("numa-cache", unusedHostPort, "numa-cache.sh",
+        VmRun run = VmRun.run(
+                "numa-cache",
+                unusedHostPort,
+                "numa-cache.sh",
                 Map.of("IQN_A", IQN_A, "IQN_B", IQN_B, "RUNTIME", Integer.toString(RUNTIME_S)),
-                GUEST_LIMIT, request -> "error: this test asks nothing of the host, got " + request,
+                GUEST_LIMIT,
+                request -> "error: this test asks nothing of the host, got " + request,
                 runDir -> GuestDaemon.stage(runDir, guestConfig()));
         timing("guest test numa-cache.sh", run.elapsed());
         saveLogs(run);
-        String context = "\n" + run.describe() + "\n--- guest daemon log " + run.out("daemon.log") + " (last 30 lines):\n"
-                + ToolRun.tail(run.out("daemon.log"), 30);
+        String context = "\n" + run.describe() + "\n--- guest daemon log " + run.out("daemon.log")
+                + " (last 30 lines):\n" + ToolRun.tail(run.out("daemon.log"), 30);
         try (Stream<Path> out = Files.list(run.runDir().resolve("out"))) {
-            List<Path> crashes = out.filter(p -> p.getFileName().toString().startsWith("hs_err_")).toList();
+            List<Path> crashes = out.filter(p -> p.getFileName().toString().startsWith("hs_err_"))
+                    .toList();
             if (!crashes.isEmpty()) {
                 fail("the JVM in the guest crashed (an infrastructure failure under multi-threaded TCG, see "
                         + "fio-tests/README.md, \"Java in the guest\"): " + crashes + context);
@@ -74,22 +79,32 @@ class NumaGuestTest {
                 for (String target : targets) {
                     double[] t = after.touchedSince(before, 2, "target=\"" + target + "\"");
                     double share = t[0] / t[1];
-                    String line = String.format("%s LUN%s %-6s %s: %5.1f %% node-local of %,.0f bytes touched%s", phase,
-                            phase.equals("one") ? "" : "s", load, target.substring(target.indexOf(':') + 1), 100 * share,
-                            t[1], byKind(after, before, target));
+                    String line = String.format(
+                            "%s LUN%s %-6s %s: %5.1f %% node-local of %,.0f bytes touched%s",
+                            phase,
+                            phase.equals("one") ? "" : "s",
+                            load,
+                            target.substring(target.indexOf(':') + 1),
+                            100 * share,
+                            t[1],
+                            byKind(after, before, target));
                     evidence.add(line);
-                    chart.add((phase.equals("one") ? "1 LUN " : "2 LUNs ") + load + " "
-                            + target.substring(target.indexOf(':') + 1), kinds(after, before, target));
+                    chart.add(
+                            (phase.equals("one") ? "1 LUN " : "2 LUNs ") + load + " "
+                                    + target.substring(target.indexOf(':') + 1),
+                            kinds(after, before, target));
                     if (!(t[1] > 0) || share < MIN_LOCAL_SHARE) {
                         problems.add(line);
                     }
                 }
                 if (phase.equals("two")) {
                     for (int node = 0; node < 2; node++) {
-                        double executed = after.sumAll("iscsi_thread_executed_commands_total", "thread=\"lun-event-n" + node)
+                        double executed = after.sumAll(
+                                        "iscsi_thread_executed_commands_total", "thread=\"lun-event-n" + node)
                                 - before.sumAll("iscsi_thread_executed_commands_total", "thread=\"lun-event-n" + node);
-                        evidence.add(String.format("two LUNs %-6s node %d LUN event threads executed %.0f commands", load,
-                                node, executed));
+                        evidence.add(String.format(
+                                "two LUNs %-6s node %d LUN event threads executed %.0f commands",
+                                load, node, executed));
                         if (!(executed > 0)) {
                             problems.add("two LUNs " + load + ": no command executed on node " + node + "'s threads");
                         }
@@ -121,18 +136,23 @@ class NumaGuestTest {
             Optional<NumaMaps.Mapping> region = maps.regionOn(node, 16L << 20);
             if (region.isEmpty()) {
                 problems.add("no anonymous mapping of 16 MiB or more with all pages on node " + node + " (its cache "
-                        + "region); largest anonymous:\n" + maps.largestAnonymous(6).stream().map(NumaMaps.Mapping::line)
-                        .collect(Collectors.joining("\n")));
+                        + "region); largest anonymous:\n"
+                        + maps.largestAnonymous(6).stream()
+                                .map(NumaMaps.Mapping::line)
+                                .collect(Collectors.joining("\n")));
             } else {
                 evidence.add("node " + node + " cache region: " + region.get().line());
             }
         }
-        chart.writePng(DaemonProcess.logDir().resolve("NumaGuestTest-touches.png"), "Bytes CPUs touched in the "
-                + "2-node guest with the daemon's defaults (target disk0 on node 0, disk1 on node 1)");
+        chart.writePng(
+                DaemonProcess.logDir().resolve("NumaGuestTest-touches.png"),
+                "Bytes CPUs touched in the "
+                        + "2-node guest with the daemon's defaults (target disk0 on node 0, disk1 on node 1)");
         String report = String.join("\n", evidence);
         System.out.println("[NumaGuestTest] " + report);
         Files.writeString(DaemonProcess.logDir().resolve("NumaGuestTest-evidence.txt"), report + "\n");
-        assertTrue(problems.isEmpty(), "placement problems:\n" + String.join("\n", problems) + "\n\n" + report + context);
+        assertTrue(
+                problems.isEmpty(), "placement problems:\n" + String.join("\n", problems) + "\n\n" + report + context);
     }
 
     private static PromText scrape(VmRun run, String step) throws IOException {
@@ -142,7 +162,8 @@ class NumaGuestTest {
     private static double[][] kinds(PromText after, PromText before, String target) {
         double[][] out = new double[TouchChart.KINDS.size()][];
         for (int k = 0; k < out.length; k++) {
-            out[k] = after.touchedSince(before, 2, "kind=\"" + TouchChart.KINDS.get(k) + "\"", "target=\"" + target + "\"");
+            out[k] = after.touchedSince(
+                    before, 2, "kind=\"" + TouchChart.KINDS.get(k) + "\"", "target=\"" + target + "\"");
         }
         return out;
     }
@@ -170,7 +191,8 @@ class NumaGuestTest {
                 + "      - {id: 0, backing: ram, size: " + DaemonProcess.sizeLiteral(LUN_BYTES) + ", block-size: 512}\n"
                 + "  - name: " + IQN_B + "\n"
                 + "    luns:\n"
-                + "      - {id: 0, backing: ram, size: " + DaemonProcess.sizeLiteral(LUN_BYTES) + ", block-size: 512}\n";
+                + "      - {id: 0, backing: ram, size: " + DaemonProcess.sizeLiteral(LUN_BYTES)
+                + ", block-size: 512}\n";
     }
 
     /** The serial log, the guest's daemon log, numa_maps, threads and metrics next to the other logs. */
@@ -189,7 +211,11 @@ class NumaGuestTest {
     private static void timing(String what, Duration d) throws IOException {
         String line = String.format("%-30s %5d s%n", what, d == null ? -1 : d.toSeconds());
         System.out.print("[NumaGuestTest] " + line);
-        Files.writeString(DaemonProcess.logDir().resolve("vm-timings.txt"), line, StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                DaemonProcess.logDir().resolve("vm-timings.txt"),
+                line,
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
     }
 }

@@ -15,8 +15,8 @@ import java.util.TreeMap;
 record NumaMaps(List<Mapping> mappings) {
 
     /** One line: start address, policy (e.g. {@code bind:1}), file or null, resident pages per node. */
-    record Mapping(String address, String policy, String file, Map<Integer, Long> pagesPerNode, int pageKb,
-                   String line) {
+    record Mapping(
+            String address, String policy, String file, Map<Integer, Long> pagesPerNode, int pageKb, String line) {
 
         boolean anonymous() {
             return file == null;
@@ -75,7 +75,10 @@ record NumaMaps(List<Mapping> mappings) {
 
     /** The {@code n} largest anonymous mappings by resident bytes: for messages. */
     List<Mapping> largestAnonymous(int n) {
-        return mappings.stream().filter(Mapping::anonymous)
-                .sorted(Comparator.comparingLong(Mapping::bytes).reversed()).limit(n).toList();
+        return mappings.stream()
+                .filter(Mapping::anonymous)
+                .sorted(Comparator.comparingLong(Mapping::bytes).reversed())
+                .limit(n)
+                .toList();
     }
 }

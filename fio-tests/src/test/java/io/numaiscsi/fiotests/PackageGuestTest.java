@@ -27,18 +27,27 @@ class PackageGuestTest {
     @Test
     void installedPackageServesReloadsAndStopsUnderSystemd() throws Exception {
         Path deb = Path.of(System.getProperty("it.deb", "missing.deb"));
-        assertTrue(Files.isRegularFile(deb), deb + " missing: the packaging module builds it (mvn -pl fio-tests -am "
-                + "verify builds it first)");
-        VmRun run = VmRun.runUnderSystemd("package", "package-systemd.sh", Map.of(), GUEST_LIMIT,
+        assertTrue(
+                Files.isRegularFile(deb),
+                deb + " missing: the packaging module builds it (mvn -pl fio-tests -am " + "verify builds it first)");
+        VmRun run = VmRun.runUnderSystemd(
+                "package",
+                "package-systemd.sh",
+                Map.of(),
+                GUEST_LIMIT,
                 runDir -> Files.copy(deb, runDir.resolve("numa-iscsi-target.deb")));
         if (Files.exists(run.serialLog())) {
-            Files.copy(run.serialLog(), DaemonProcess.logDir().resolve("PackageGuestTest.serial.log"),
+            Files.copy(
+                    run.serialLog(),
+                    DaemonProcess.logDir().resolve("PackageGuestTest.serial.log"),
                     StandardCopyOption.REPLACE_EXISTING);
         }
         System.out.println("PackageGuestTest: guest ran " + run.elapsed().toSeconds() + " s; timings (s): "
                 + read(run.out("timings.txt")).replace('\n', ' '));
-        assertTrue(run.succeeded(), "guest test package-systemd.sh\n" + run.describe()
-                + "\n--- the unit's journal:\n" + read(run.out("journal-unit.txt")));
+        assertTrue(
+                run.succeeded(),
+                "guest test package-systemd.sh\n" + run.describe() + "\n--- the unit's journal:\n"
+                        + read(run.out("journal-unit.txt")));
     }
 
     private static String read(Path file) throws IOException {

@@ -63,15 +63,19 @@ class PostgresGuestTest {
 
     @BeforeAll
     static void buildShim() throws Exception {
-        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "kills and restarts its own daemon");
+        Assumptions.assumeTrue(
+                System.getProperty("it.external.url", "").isBlank(), "kills and restarts its own daemon");
         VmRun.image();
         Path src = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().resolve("src/test/c/linebuf.c");
         linebuf = DaemonProcess.logDir().resolve("linebuf.so");
         Files.createDirectories(linebuf.getParent());
-        ToolRun cc = ToolRun.run(DaemonProcess.logDir().resolve("linebuf-gcc.log"), Duration.ofMinutes(2),
+        ToolRun cc = ToolRun.run(
+                DaemonProcess.logDir().resolve("linebuf-gcc.log"),
+                Duration.ofMinutes(2),
                 List.of("gcc", "-O2", "-Wall", "-shared", "-fPIC", "-o", linebuf.toString(), src.toString(), "-ldl"));
         if (cc.exitCode() != 0 || !Files.isRegularFile(linebuf)) {
-            fail("cannot build the pgbench log shim (needs gcc, bin/run-tests installs build-essential):\n" + cc.describe(20));
+            fail("cannot build the pgbench log shim (needs gcc, bin/run-tests installs build-essential):\n"
+                    + cc.describe(20));
         }
     }
 
@@ -101,9 +105,16 @@ class PostgresGuestTest {
     }
 
     /** What one policy's series found. */
-    record Totals(int kills, long logged, long checked, long lost, long extraAtLastCheck, long over, int invariantBad,
-            int amcheckFailed, List<Integer> recoverySeconds) {
-    }
+    record Totals(
+            int kills,
+            long logged,
+            long checked,
+            long lost,
+            long extraAtLastCheck,
+            long over,
+            int invariantBad,
+            int amcheckFailed,
+            List<Integer> recoverySeconds) {}
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("policies")
@@ -126,11 +137,28 @@ class PostgresGuestTest {
             for (int boot = 0; boot <= KILLS; boot++) {
                 String phase = boot == 0 ? "first" : boot == KILLS ? "last" : "next";
                 int seconds = SECONDS + random.nextInt(SECONDS + 1);
-                Map<String, String> env = Map.of("IQN", daemon.target().iqn(), "PHASE", phase, "BOOT", Integer.toString(boot),
-                        "FS", FS, "SCALE", Integer.toString(SCALE), "CLIENTS", Integer.toString(CLIENTS),
-                        "SECONDS", Integer.toString(seconds));
+                Map<String, String> env = Map.of(
+                        "IQN",
+                        daemon.target().iqn(),
+                        "PHASE",
+                        phase,
+                        "BOOT",
+                        Integer.toString(boot),
+                        "FS",
+                        FS,
+                        "SCALE",
+                        Integer.toString(SCALE),
+                        "CLIENTS",
+                        Integer.toString(CLIENTS),
+                        "SECONDS",
+                        Integer.toString(seconds));
                 boolean[] killed = {false};
-                VmRun run = VmRun.run(name + "-" + boot, daemon.target().port(), "postgres.sh", env, BOOT_LIMIT,
+                VmRun run = VmRun.run(
+                        name + "-" + boot,
+                        daemon.target().port(),
+                        "postgres.sh",
+                        env,
+                        BOOT_LIMIT,
                         request -> {
                             if (!request.equals("kill-daemon")) {
                                 return "error: unknown request " + request;
@@ -142,8 +170,8 @@ class PostgresGuestTest {
                             Files.copy(linebuf, runDir.resolve("linebuf.so"));
                             Files.copy(history, runDir.resolve("history.txt"));
                         });
-                String context = "\nboot " + boot + " (" + phase + ", " + seconds + " s of pgbench)\n"
-                        + run.describe() + "\n" + daemon.logTail();
+                String context = "\nboot " + boot + " (" + phase + ", " + seconds + " s of pgbench)\n" + run.describe()
+                        + "\n" + daemon.logTail();
                 List<String> lines = new ArrayList<>();
                 for (Map.Entry<Integer, Long> e : pgbenchLog(run).entrySet()) {
                     lines.add(boot + " " + e.getKey() + " " + e.getValue());
@@ -151,7 +179,8 @@ class PostgresGuestTest {
                 }
                 Files.write(history, lines, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
                 if (boot > 0) {
-                    Matcher m = CHECK.matcher(Files.exists(run.out("check.txt")) ? Files.readString(run.out("check.txt")) : "");
+                    Matcher m = CHECK.matcher(
+                            Files.exists(run.out("check.txt")) ? Files.readString(run.out("check.txt")) : "");
                     assertTrue(m.find(), "no pg-check line" + context);
                     checked += Long.parseLong(m.group(2));
                     lost += Long.parseLong(m.group(4));
@@ -171,14 +200,32 @@ class PostgresGuestTest {
             daemon.assertAlive();
         }
         Totals t = new Totals(kills, logged, checked, lost, extra, over, invariantBad, amcheckFailed, recovery);
-        String line = String.format("%s: %s on %s, scale %d, %d clients: %d power cuts, %d transactions logged committed, "
+        String line = String.format(
+                "%s: %s on %s, scale %d, %d clients: %d power cuts, %d transactions logged committed, "
                         + "%d checked (all checks), %d lost, %d committed not logged (last check), %d clients over by more "
                         + "than one, invariant bad %d, amcheck failed %d of %d, recovery %s s%n",
-                name, FS, writePolicy, SCALE, CLIENTS, t.kills(), t.logged(), t.checked(), t.lost(), t.extraAtLastCheck(),
-                t.over(), t.invariantBad(), t.amcheckFailed(), recovery.size(), t.recoverySeconds());
+                name,
+                FS,
+                writePolicy,
+                SCALE,
+                CLIENTS,
+                t.kills(),
+                t.logged(),
+                t.checked(),
+                t.lost(),
+                t.extraAtLastCheck(),
+                t.over(),
+                t.invariantBad(),
+                t.amcheckFailed(),
+                recovery.size(),
+                t.recoverySeconds());
         System.out.print(line);
-        Files.writeString(DaemonProcess.logDir().resolve("postgres-crash.txt"), line, StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                DaemonProcess.logDir().resolve("postgres-crash.txt"),
+                line,
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
         assertEquals(KILLS, t.kills(), line);
         assertEquals(0, t.lost() + t.over() + t.invariantBad() + t.amcheckFailed(), line);
     }
@@ -187,7 +234,8 @@ class PostgresGuestTest {
     private static Map<Integer, Long> pgbenchLog(VmRun run) throws IOException {
         Map<Integer, Long> perClient = new TreeMap<>();
         try (Stream<Path> files = Files.list(run.out("."))) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("pgbench_log.")).toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("pgbench_log."))
+                    .toList()) {
                 committedPerClient(Files.readString(f, StandardCharsets.ISO_8859_1))
                         .forEach((client, n) -> perClient.merge(client, n, Long::sum));
             }

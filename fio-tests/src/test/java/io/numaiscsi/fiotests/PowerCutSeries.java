@@ -8,12 +8,12 @@ import java.util.stream.Stream;
 
 /** What the database power-cut series (WiredTigerGuestTest, PostgresGuestTest) set up alike. */
 final class PowerCutSeries {
-    private PowerCutSeries() {
-    }
+    private PowerCutSeries() {}
 
     /** The write policies the comma-separated system property {@code property} names, write-back when unset (CI). */
     static Stream<String> policies(String property) {
-        return Arrays.stream(System.getProperty(property, "write-back").split(",")).map(String::strip);
+        return Arrays.stream(System.getProperty(property, "write-back").split(","))
+                .map(String::strip);
     }
 
     /** A file LUN of {@code lunBytes} behind the NUMA cache with {@code writePolicy}, on 2 pretend nodes. */

@@ -38,8 +38,10 @@ class PreemptAndAbortTest {
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        daemon = DaemonProcess.start("PreemptAndAbortTest", DaemonProcess.Setup.fileLun(16L << 20)
-                .lun("{id: 1, backing: ram, size: 8M, block-size: 512, inject-latency: " + LATENCY_MS + "ms}"));
+        daemon = DaemonProcess.start(
+                "PreemptAndAbortTest",
+                DaemonProcess.Setup.fileLun(16L << 20)
+                        .lun("{id: 1, backing: ram, size: 8M, block-size: 512, inject-latency: " + LATENCY_MS + "ms}"));
     }
 
     @AfterAll
@@ -99,8 +101,9 @@ class PreemptAndAbortTest {
         solicitedOnly.put("ImmediateData", "No");
         solicitedOnly.put("InitialR2T", "Yes");
         try (TestConnection a = TestConnection.loggedIn(daemon.target());
-             TestConnection b = TestConnection.loggedIn(daemon.target(), solicitedOnly, TestConnection.newIsidQualifier())) {
-            prout(a, 0, 0, 0, KEY_A);                     // REGISTER
+                TestConnection b =
+                        TestConnection.loggedIn(daemon.target(), solicitedOnly, TestConnection.newIsidQualifier())) {
+            prout(a, 0, 0, 0, KEY_A); // REGISTER
             // B's session takes no unsolicited data: its PR OUT parameter lists follow R2Ts
             int register = b.newItt();
             sendSolicited(b, register, prout(0, 0), proutList(0, KEY_B));
@@ -122,14 +125,18 @@ class PreemptAndAbortTest {
             long tookMs = (System.nanoTime() - executingSince) / 1_000_000;
             assertEquals(ScsiResult.GOOD, r.status(), "PREEMPT AND ABORT: " + r);
             // a floor, not a ceiling: the aborted WRITE sat behind the latency, and the preempt waited for it
-            assertTrue(tookMs >= LATENCY_MS - 200, "PREEMPT AND ABORT answered " + tookMs
-                    + " ms after B's WRITE started, before that WRITE could have finished (" + LATENCY_MS + " ms)");
+            assertTrue(
+                    tookMs >= LATENCY_MS - 200,
+                    "PREEMPT AND ABORT answered " + tookMs
+                            + " ms after B's WRITE started, before that WRITE could have finished (" + LATENCY_MS
+                            + " ms)");
 
             // B's late Data-Out for the aborted WRITE is dropped; none of its aborted commands gets a status
             b.send(b.dataOut(LUN, waiting, second.int32(20), 0, 0, ScsiCdb.pattern(512, 2), true));
             ScsiResult attention = command(b, ScsiCdb.testUnitReady(), 0);
             for (TestPdu other : attention.others()) {
-                assertTrue(other.itt() != executing && other.itt() != waiting,
+                assertTrue(
+                        other.itt() != executing && other.itt() != waiting,
                         "a status for an aborted command: " + other + "\ntrace: " + b.trace());
             }
             assertEquals(ScsiResult.CHECK_CONDITION, attention.status(), "B's next command: " + attention);
@@ -141,9 +148,11 @@ class PreemptAndAbortTest {
             sendSolicited(b, refused, ScsiCdb.write10(30, 1), new byte[512]);
             assertEquals(0x18, b.awaitStatus(refused, ANSWER).status(), "B's WRITE meets A's reservation (CONFLICT)");
 
-            assertArrayEquals(new byte[512], command(a, ScsiCdb.read10(20, 1), 512).data(),
+            assertArrayEquals(
+                    new byte[512],
+                    command(a, ScsiCdb.read10(20, 1), 512).data(),
                     "the WRITE aborted while waiting for its data never reached the medium");
-            prout(a, 3, 0, KEY_A, 0);                     // CLEAR: leave the LU as found
+            prout(a, 3, 0, KEY_A, 0); // CLEAR: leave the LU as found
             b.ping();
         }
         TestConnection.assertFreshSessionWorks(daemon);

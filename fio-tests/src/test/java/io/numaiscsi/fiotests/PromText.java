@@ -1,16 +1,21 @@
 package io.numaiscsi.fiotests;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.HttpURLConnection;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The daemon's {@code /metrics} (Prometheus text exposition), fetched and summed by metric name. */
 record PromText(String text) {
 
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})? (\\S+)$",
-            Pattern.MULTILINE);
+    private static final Pattern SAMPLE =
+            Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([^}]*)})? (\\S+)$", Pattern.MULTILINE);
 
     /**
      * One scrape on a connection of its own, closed after the answer (so no test counts our idle connections), of
@@ -22,7 +27,7 @@ record PromText(String text) {
         while (true) {
             try {
                 return fetchOnce(port);
-            } catch (java.net.ConnectException refused) {
+            } catch (ConnectException refused) {
                 if (System.nanoTime() > deadline) {
                     throw refused;
                 }
@@ -32,8 +37,8 @@ record PromText(String text) {
     }
 
     private static PromText fetchOnce(int port) throws IOException, InterruptedException {
-        java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/metrics")
-                .toURL().openConnection();
+        HttpURLConnection c = (HttpURLConnection)
+                URI.create("http://127.0.0.1:" + port + "/metrics").toURL().openConnection();
         c.setConnectTimeout(10_000);
         c.setReadTimeout(10_000);
         c.setRequestProperty("Connection", "close");
@@ -41,8 +46,8 @@ record PromText(String text) {
             if (c.getResponseCode() != 200) {
                 throw new IOException("GET /metrics on port " + port + ": HTTP " + c.getResponseCode());
             }
-            try (java.io.InputStream in = c.getInputStream()) {
-                return new PromText(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            try (InputStream in = c.getInputStream()) {
+                return new PromText(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             }
         } finally {
             c.disconnect();
@@ -95,7 +100,7 @@ record PromText(String text) {
         double all = sumAll("data_touched_bytes_total", labels) - before.sumAll("data_touched_bytes_total", labels);
         double local = 0;
         for (int n = 0; n < nodes; n++) {
-            String[] withNode = java.util.Arrays.copyOf(labels, labels.length + 2);
+            String[] withNode = Arrays.copyOf(labels, labels.length + 2);
             withNode[labels.length] = "cpu_node=\"" + n + "\"";
             withNode[labels.length + 1] = "mem_node=\"" + n + "\"";
             local += sumAll("data_touched_bytes_total", withNode) - before.sumAll("data_touched_bytes_total", withNode);
@@ -136,11 +141,18 @@ record PromText(String text) {
 
     String cacheSummary() {
         StringBuilder sb = new StringBuilder();
-        for (String n : new String[] {"cache_hits_total", "cache_misses_total", "cache_read_throughs_total",
-                "cache_evictions_total", "cache_in_place_bytes_total", "cache_forwards_total",
-                "cache_bypasses_total"}) {
-            sb.append(String.format("%-27s node0 %14.0f  node1 %14.0f  all %14.0f%n", n, sum(n, "node=\"0\""),
-                    sum(n, "node=\"1\""), sum(n)));
+        for (String n : new String[] {
+            "cache_hits_total",
+            "cache_misses_total",
+            "cache_read_throughs_total",
+            "cache_evictions_total",
+            "cache_in_place_bytes_total",
+            "cache_forwards_total",
+            "cache_bypasses_total"
+        }) {
+            sb.append(String.format(
+                    "%-27s node0 %14.0f  node1 %14.0f  all %14.0f%n",
+                    n, sum(n, "node=\"0\""), sum(n, "node=\"1\""), sum(n)));
         }
         return sb.toString();
     }

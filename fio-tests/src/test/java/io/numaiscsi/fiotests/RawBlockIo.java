@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -83,8 +84,12 @@ final class RawBlockIo implements AutoCloseable {
     /** Logout (reason 0, close the session): fails unless the Logout Response says closed successfully. */
     void logout() throws IOException {
         int itt = c.newItt();
-        c.send(TestPdu.of(TestPdu.LOGOUT_REQUEST).immediate().flags(TestPdu.FINAL)
-                .itt(itt).int32(24, c.cmdSn()).int32(28, c.expStatSn()));
+        c.send(TestPdu.of(TestPdu.LOGOUT_REQUEST)
+                .immediate()
+                .flags(TestPdu.FINAL)
+                .itt(itt)
+                .int32(24, c.cmdSn())
+                .int32(28, c.expStatSn()));
         TestPdu p = c.expect(ANSWER, "Logout Response");
         if (p.opcode() != TestPdu.LOGOUT_RESPONSE || p.itt() != itt || p.byteAt(2) != 0) {
             fail("logout not answered with 'closed successfully': " + p + "\ntrace: " + tail());
@@ -114,7 +119,13 @@ final class RawBlockIo implements AutoCloseable {
             int dataSn = 0;
             while (offset < end) {
                 int len = Math.min(segment, end - offset);
-                c.send(c.dataOut(0, itt, ttt, dataSn++, offset, Arrays.copyOfRange(data, offset, offset + len),
+                c.send(c.dataOut(
+                        0,
+                        itt,
+                        ttt,
+                        dataSn++,
+                        offset,
+                        Arrays.copyOfRange(data, offset, offset + len),
                         offset + len == end));
                 offset += len;
             }
@@ -132,8 +143,10 @@ final class RawBlockIo implements AutoCloseable {
         }
         byte[] seg = status.opcode() == TestPdu.SCSI_RESPONSE ? status.data() : new byte[0];
         byte[] sense = seg.length > 2 ? Arrays.copyOfRange(seg, 2, seg.length) : new byte[0];
-        ScsiResult r = new ScsiResult(scsiStatus, 0, new byte[0], sense, status, java.util.List.of(), java.util.List.of());
-        if (scsiStatus == ScsiResult.CHECK_CONDITION && r.senseKey() == ScsiResult.UNIT_ATTENTION && attempt < ATTEMPTS) {
+        ScsiResult r = new ScsiResult(scsiStatus, 0, new byte[0], sense, status, List.of(), List.of());
+        if (scsiStatus == ScsiResult.CHECK_CONDITION
+                && r.senseKey() == ScsiResult.UNIT_ATTENTION
+                && attempt < ATTEMPTS) {
             return false;
         }
         fail(what + ": " + r + "\ntrace: " + tail());

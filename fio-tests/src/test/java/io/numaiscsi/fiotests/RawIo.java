@@ -12,6 +12,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -26,8 +30,7 @@ final class RawIo {
     static final int LOGOUT_RESPONSE = 0x26;
     static final int FUA = 0x08;
 
-    private RawIo() {
-    }
+    private RawIo() {}
 
     /** WRITE(10) of {@code data} at {@code lba}; the status. Immediate data when the session allows it, else per R2T. */
     static ScsiResult write(TestConnection c, int lun, long lba, byte[] data, boolean fua, Duration limit)
@@ -64,10 +67,9 @@ final class RawIo {
                 byte[] sense = new byte[0];
                 if (seg.length >= 2) {
                     int senseLength = (seg[0] & 0xff) << 8 | (seg[1] & 0xff);
-                    sense = java.util.Arrays.copyOfRange(seg, 2, 2 + Math.min(senseLength, seg.length - 2));
+                    sense = Arrays.copyOfRange(seg, 2, 2 + Math.min(senseLength, seg.length - 2));
                 }
-                return new ScsiResult(p.byteAt(3), p.byteAt(2), new byte[0], sense, p, java.util.List.of(p),
-                        java.util.List.of());
+                return new ScsiResult(p.byteAt(3), p.byteAt(2), new byte[0], sense, p, List.of(p), List.of());
             }
             fail("unexpected PDU for the WRITE itt=0x" + Integer.toHexString(itt) + ": " + p + "\ntrace: " + c.trace());
         }
@@ -86,8 +88,14 @@ final class RawIo {
         int sent = 0;
         while (offset < end && sent < maxBytes) {
             int len = Math.min(pdu, end - offset);
-            c.send(c.dataOut(lun, r2t.itt(), r2t.int32(20), dataSn++, offset,
-                    java.util.Arrays.copyOfRange(all, offset, offset + len), offset + len == end));
+            c.send(c.dataOut(
+                    lun,
+                    r2t.itt(),
+                    r2t.int32(20),
+                    dataSn++,
+                    offset,
+                    Arrays.copyOfRange(all, offset, offset + len),
+                    offset + len == end));
             offset += len;
             sent += len;
         }
@@ -111,7 +119,9 @@ final class RawIo {
             } catch (SocketTimeoutException e) {
                 continue;
             }
-            assertNotNull(p, "connection closed while waiting for itt=0x" + Integer.toHexString(itt) + "\ntrace: " + c.trace());
+            assertNotNull(
+                    p,
+                    "connection closed while waiting for itt=0x" + Integer.toHexString(itt) + "\ntrace: " + c.trace());
             if (p.itt() == itt) {
                 return p;
             }
@@ -119,7 +129,7 @@ final class RawIo {
     }
 
     /** The last lines of a connection trace, for failure messages. */
-    static String tail(java.util.List<String> trace) {
+    static String tail(List<String> trace) {
         return String.join("\n", trace.subList(Math.max(0, trace.size() - 40), trace.size()));
     }
 
@@ -137,7 +147,8 @@ final class RawIo {
     /** A fresh session may first hear of a restart or reset (a unit attention); the command is then sent again. */
     static ScsiResult pastUnitAttention(Command command) throws IOException {
         ScsiResult r = command.run();
-        for (int i = 0; i < 3 && r.status() == ScsiResult.CHECK_CONDITION && r.senseKey() == ScsiResult.UNIT_ATTENTION;
+        for (int i = 0;
+                i < 3 && r.status() == ScsiResult.CHECK_CONDITION && r.senseKey() == ScsiResult.UNIT_ATTENTION;
                 i++) {
             r = command.run();
         }
@@ -161,7 +172,11 @@ final class RawIo {
     /** Logout (close the session, RFC 7143 11.14); true when the target answered with a Logout Response. */
     static boolean logout(TestConnection c, Duration limit) throws IOException {
         int itt = c.newItt();
-        c.send(TestPdu.of(LOGOUT_REQUEST).immediate().flags(TestPdu.FINAL).itt(itt).int32(24, c.cmdSn())
+        c.send(TestPdu.of(LOGOUT_REQUEST)
+                .immediate()
+                .flags(TestPdu.FINAL)
+                .itt(itt)
+                .int32(24, c.cmdSn())
                 .int32(28, c.expStatSn()));
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
@@ -194,8 +209,8 @@ final class RawIo {
         }
 
         /** The names of the process's threads (/proc/PID/task/N/comm, truncated by the kernel to 15 characters). */
-        static java.util.List<String> threadNames(long pid) throws IOException {
-            java.util.List<String> names = new java.util.ArrayList<>();
+        static List<String> threadNames(long pid) throws IOException {
+            List<String> names = new ArrayList<>();
             try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
                 for (Path t : tasks.toList()) {
                     try {
@@ -205,12 +220,13 @@ final class RawIo {
                     }
                 }
             }
-            java.util.Collections.sort(names);
+            Collections.sort(names);
             return names;
         }
 
         private static long field(String status, String name) {
-            Matcher m = Pattern.compile("^" + name + ":\\s+(\\d+)", Pattern.MULTILINE).matcher(status);
+            Matcher m = Pattern.compile("^" + name + ":\\s+(\\d+)", Pattern.MULTILINE)
+                    .matcher(status);
             return m.find() ? Long.parseLong(m.group(1)) : -1;
         }
 
@@ -222,10 +238,14 @@ final class RawIo {
 
     /** The value of one unlabelled gauge from the daemon's Prometheus endpoint, or -1. */
     static double metric(int metricsPort, String name) throws IOException, InterruptedException {
-        String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        Matcher m = Pattern.compile("^" + name + "(\\{[^}]*})? ([0-9.E+-]+)$", Pattern.MULTILINE).matcher(body);
+        String body = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        Matcher m = Pattern.compile("^" + name + "(\\{[^}]*})? ([0-9.E+-]+)$", Pattern.MULTILINE)
+                .matcher(body);
         return m.find() ? Double.parseDouble(m.group(2)) : -1;
     }
 }

@@ -49,8 +49,8 @@ class RbdLunTest {
     @BeforeAll
     void startCluster() throws IOException {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
-        cluster = CephTestCluster.start(DaemonProcess.logDir().resolveSibling("it-ceph").resolve("RbdLunTest"),
-                PORT_BASE);
+        cluster = CephTestCluster.start(
+                DaemonProcess.logDir().resolveSibling("it-ceph").resolve("RbdLunTest"), PORT_BASE);
     }
 
     @AfterAll
@@ -73,10 +73,18 @@ class RbdLunTest {
         cluster.createImage("conformance", CONFORMANCE_BYTES);
         String test = "RbdLunTest-conformance";
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, config("conformance"))) {
-            assertEquals(1, daemon.awaitLogLines("no NUMA cache on RBD image rbd/conformance", 1).size(),
+            assertEquals(
+                    1,
+                    daemon.awaitLogLines("no NUMA cache on RBD image rbd/conformance", 1)
+                            .size(),
                     "the daemon says the RBD LUN is served without the cache\n" + daemon.logTail());
-            ConformanceRun.runAndAssert(daemon.target(IQN), "ALL", daemon::logTail, test + "-iscsi-test-cu.log",
-                    test + "-conformance-summary.txt", List.of());
+            ConformanceRun.runAndAssert(
+                    daemon.target(IQN),
+                    "ALL",
+                    daemon::logTail,
+                    test + "-iscsi-test-cu.log",
+                    test + "-conformance-summary.txt",
+                    List.of());
             daemon.assertAlive();
         }
     }
@@ -165,20 +173,39 @@ class RbdLunTest {
         String yaml = "targets:\n  - name: " + IQN + "\n    luns:\n      - {id: 0, backing: ram, size: 16M}\n";
         byte[] written = ScsiCdb.pattern(8192, 17);
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml);
-             TestConnection c = TestConnection.loggedIn(daemon.target(IQN))) {
+                TestConnection c = TestConnection.loggedIn(daemon.target(IQN))) {
             Path socket = daemon.dataDir().resolve("admin.sock");
             for (int i = 0; i < 100 && !Files.exists(socket); i++) {
                 Thread.sleep(100); // the socket opens right after the portal
             }
             AdminCliRun cli = new AdminCliRun(test, socket);
-            String added = cli.ok("lun-add", IQN, "--id", "1", "--backing", "rbd", "--pool", CephTestCluster.POOL,
-                    "--image", "added", "--ceph-conf", cluster.conf().toString(), "--rbd-user", "admin", "--keyring",
-                    cluster.adminKeyring().toString(), "--rbd-timeout", "20s");
+            String added = cli.ok(
+                    "lun-add",
+                    IQN,
+                    "--id",
+                    "1",
+                    "--backing",
+                    "rbd",
+                    "--pool",
+                    CephTestCluster.POOL,
+                    "--image",
+                    "added",
+                    "--ceph-conf",
+                    cluster.conf().toString(),
+                    "--rbd-user",
+                    "admin",
+                    "--keyring",
+                    cluster.adminKeyring().toString(),
+                    "--rbd-timeout",
+                    "20s");
             assertEquals("added LUN 1 to " + IQN, added.strip());
             assertEquals(List.of(0, 1), LunChecks.reportLuns(c), "REPORT LUNS after lun-add");
             assertEquals(ScsiResult.GOOD, LunChecks.write(c, 1, 32, written).status(), "WRITE to the RBD LUN");
             byte[] synchronizeCache10 = {0x35, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-            assertEquals(ScsiResult.GOOD, LunChecks.command(c, 1, synchronizeCache10, 0).status(), "SYNCHRONIZE CACHE");
+            assertEquals(
+                    ScsiResult.GOOD,
+                    LunChecks.command(c, 1, synchronizeCache10, 0).status(),
+                    "SYNCHRONIZE CACHE");
             cli.ok("lun-remove", IQN, "--id", "1");
             daemon.assertAlive();
         }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
@@ -36,14 +37,22 @@ class ReadOnlyLunTest {
                 + "      - {id: 0, backing: ram, size: 64M, read-only: true}\n";
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start("ReadOnlyLunTest", yaml)) {
             IscsiTarget target = daemon.target(IQN);
-            CuLogSummary suite = ConformanceRun.runAndAssert(target, "ALL.ReadOnly", daemon::logTail,
-                    "ReadOnlyLunTest-iscsi-test-cu.log", "ReadOnlyLunTest-conformance-summary.txt");
-            assertEquals(1, suite.count(CuLogSummary.Verdict.PASSED), "ReadOnly.ReadOnlySBC ran and passed: "
-                    + suite.results());
+            CuLogSummary suite = ConformanceRun.runAndAssert(
+                    target,
+                    "ALL.ReadOnly",
+                    daemon::logTail,
+                    "ReadOnlyLunTest-iscsi-test-cu.log",
+                    "ReadOnlyLunTest-conformance-summary.txt");
+            assertEquals(
+                    1,
+                    suite.count(CuLogSummary.Verdict.PASSED),
+                    "ReadOnly.ReadOnlySBC ran and passed: " + suite.results());
             try (TestConnection c = TestConnection.loggedIn(target)) {
                 ScsiResult r = RawIo.write(c, 0, ScsiCdb.write10(0, 1), new byte[512], Duration.ofSeconds(30));
                 assertEquals(ScsiResult.CHECK_CONDITION, r.status(), "WRITE(10) on a read-only LUN: " + r);
-                assertEquals(java.util.List.of(7, 0x27, 0), java.util.List.of(r.senseKey(), r.asc(), r.ascq()),
+                assertEquals(
+                        List.of(7, 0x27, 0),
+                        List.of(r.senseKey(), r.asc(), r.ascq()),
                         "DATA PROTECT, WRITE PROTECTED: " + r);
             }
             daemon.assertAlive();
@@ -64,11 +73,13 @@ class ReadOnlyLunTest {
                 + "    luns:\n"
                 + "      - {id: 0, backing: file, path: " + file + ", size: 8M, read-only: true}\n";
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start("ReadOnlyLunTest-file", yaml);
-             TestConnection c = TestConnection.loggedIn(daemon.target(IQN))) {
+                TestConnection c = TestConnection.loggedIn(daemon.target(IQN))) {
             RawIo.testUnitReady(c, 0, Duration.ofSeconds(30));
             ScsiResult read = RawIo.read(c, 0, 100, 32, Duration.ofSeconds(30));
             assertEquals(ScsiResult.GOOD, read.status(), "READ(10): " + read + "\n" + daemon.logTail());
-            assertArrayEquals(java.util.Arrays.copyOfRange(image, 100 * 512, 132 * 512), read.data(),
+            assertArrayEquals(
+                    Arrays.copyOfRange(image, 100 * 512, 132 * 512),
+                    read.data(),
                     "the file's bytes through the read-only LUN");
             List<String> modes = openModes(daemon.pid(), file);
             assertFalse(modes.isEmpty(), "the daemon has " + file + " open");
@@ -76,10 +87,13 @@ class ReadOnlyLunTest {
         }
 
         Path missing = dir.resolve("missing.img");
-        ToolRun refused = ConfiguredDaemon.refusedStart("ReadOnlyLunTest-missing", yaml.replace(file.toString(),
-                missing.toString()), Duration.ofSeconds(90));
-        assertTrue(refused.output().contains("backing file " + missing + " does not exist; a read-only LUN serves an"
-                + " existing file"), refused.describe(20));
+        ToolRun refused = ConfiguredDaemon.refusedStart(
+                "ReadOnlyLunTest-missing", yaml.replace(file.toString(), missing.toString()), Duration.ofSeconds(90));
+        assertTrue(
+                refused.output()
+                        .contains("backing file " + missing + " does not exist; a read-only LUN serves an"
+                                + " existing file"),
+                refused.describe(20));
         assertFalse(Files.exists(missing), "a read-only LUN created its file");
     }
 
@@ -98,9 +112,17 @@ class ReadOnlyLunTest {
                 if (!target.equals(real)) {
                     continue;
                 }
-                String flags = Files.readAllLines(Path.of("/proc", Long.toString(pid), "fdinfo",
-                        fd.getFileName().toString())).stream().filter(l -> l.startsWith("flags:")).findFirst()
-                        .orElseThrow().substring("flags:".length()).strip();
+                String flags = Files.readAllLines(Path.of(
+                                "/proc",
+                                Long.toString(pid),
+                                "fdinfo",
+                                fd.getFileName().toString()))
+                        .stream()
+                        .filter(l -> l.startsWith("flags:"))
+                        .findFirst()
+                        .orElseThrow()
+                        .substring("flags:".length())
+                        .strip();
                 modes.add(List.of("O_RDONLY", "O_WRONLY", "O_RDWR").get(Integer.parseInt(flags, 8) & 3));
             }
         }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,8 @@ final class RestartableDaemon implements AutoCloseable {
     }
 
     /** As {@link #start(String, long)} with the config and daemon arguments of {@code setup}. */
-    static RestartableDaemon start(String testName, DaemonProcess.Setup setup) throws IOException, InterruptedException {
+    static RestartableDaemon start(String testName, DaemonProcess.Setup setup)
+            throws IOException, InterruptedException {
         Path logDir = DaemonProcess.logDir();
         Files.createDirectories(logDir);
         int port = DaemonProcess.freeLoopbackPort();
@@ -51,14 +53,24 @@ final class RestartableDaemon implements AutoCloseable {
         Path config = dataDir.resolve("target.yaml");
         Files.writeString(config, DaemonProcess.config(dataDir, port, setup), StandardCharsets.UTF_8);
         Path argFile = logDir.resolve(testName + ".java-args");
-        Files.write(argFile, List.of("-Dchronicle.analytics.disable=true", "-cp",
-                "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
-        List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "@" + argFile, DaemonProcess.MAIN_CLASS, "--config", config.toString()));
+        Files.write(
+                argFile,
+                List.of(
+                        "-Dchronicle.analytics.disable=true",
+                        "-cp",
+                        "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@" + argFile,
+                DaemonProcess.MAIN_CLASS,
+                "--config",
+                config.toString()));
         cmd.addAll(setup.daemonArgs());
         Path log = logDir.resolve(testName + ".log");
-        Files.writeString(log, "$ " + String.join(" ", cmd) + "\n--- " + config + "\n"
-                + Files.readString(config) + "---\n", StandardCharsets.UTF_8);
+        Files.writeString(
+                log,
+                "$ " + String.join(" ", cmd) + "\n--- " + config + "\n" + Files.readString(config) + "---\n",
+                StandardCharsets.UTF_8);
         RestartableDaemon d = new RestartableDaemon(
                 new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log, dataDir, List.copyOf(cmd));
         d.launch();
@@ -89,8 +101,8 @@ final class RestartableDaemon implements AutoCloseable {
             }
             if (System.nanoTime() > deadline) {
                 stopProcess();
-                fail("daemon portal " + portal() + " not ready within "
-                        + DaemonProcess.READY_TIMEOUT.toSeconds() + " s\n" + logTail());
+                fail("daemon portal " + portal() + " not ready within " + DaemonProcess.READY_TIMEOUT.toSeconds()
+                        + " s\n" + logTail());
             }
             Thread.sleep(100);
         }
@@ -174,7 +186,8 @@ final class RestartableDaemon implements AutoCloseable {
         process = null;
         p.destroy();
         if (!p.waitFor(DaemonProcess.STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            appendToLog("--- harness: no exit " + DaemonProcess.STOP_TIMEOUT.toSeconds() + " s after SIGTERM, SIGKILL\n");
+            appendToLog(
+                    "--- harness: no exit " + DaemonProcess.STOP_TIMEOUT.toSeconds() + " s after SIGTERM, SIGKILL\n");
             p.destroyForcibly();
             p.waitFor(10, TimeUnit.SECONDS);
         }
@@ -211,7 +224,8 @@ final class RestartableDaemon implements AutoCloseable {
     /** Fails (with the log tail) unless the daemon runs and its portal accepts TCP. */
     void assertAlive() {
         if (process == null || !process.isAlive()) {
-            fail("daemon not running" + (process == null ? "" : ", exit code " + process.exitValue()) + "\n" + logTail());
+            fail("daemon not running" + (process == null ? "" : ", exit code " + process.exitValue()) + "\n"
+                    + logTail());
         }
         if (!portalAccepts()) {
             fail("portal " + portal() + " refuses connections\n" + logTail());

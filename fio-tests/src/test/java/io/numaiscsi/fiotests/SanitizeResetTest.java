@@ -30,10 +30,20 @@ class SanitizeResetTest {
                 + "    luns:\n"
                 + "      - {id: 0, backing: null, size: 8G, inject-latency: 1ms}\n";
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start("SanitizeResetTest", yaml)) {
-            CuLogSummary suite = ConformanceRun.runAndAssert(daemon.target(IQN), "ALL.Sanitize.Reset", daemon::logTail,
-                    "SanitizeResetTest-iscsi-test-cu.log", "SanitizeResetTest-summary.txt", List.of(), 1);
-            assertEquals(List.of(CuLogSummary.Verdict.PASSED), suite.results().stream()
-                    .map(CuLogSummary.TestResult::verdict).toList(), "Sanitize.Reset ran and passed: " + suite.results());
+            CuLogSummary suite = ConformanceRun.runAndAssert(
+                    daemon.target(IQN),
+                    "ALL.Sanitize.Reset",
+                    daemon::logTail,
+                    "SanitizeResetTest-iscsi-test-cu.log",
+                    "SanitizeResetTest-summary.txt",
+                    List.of(),
+                    1);
+            assertEquals(
+                    List.of(CuLogSummary.Verdict.PASSED),
+                    suite.results().stream()
+                            .map(CuLogSummary.TestResult::verdict)
+                            .toList(),
+                    "Sanitize.Reset ran and passed: " + suite.results());
             daemon.assertAlive();
         }
     }

@@ -75,8 +75,9 @@ class SavedConfigTest {
         for (JsonNode t : JSON.readTree(admin("--json", "ls")).path("targets")) {
             out.add("target " + t.path("name").asText());
             for (JsonNode l : t.path("luns")) {
-                out.add("  lun " + l.path("id").asInt() + " " + l.path("backing").asText() + " " + l.path("size").asLong()
-                        + " " + l.path("block_size").asInt() + " " + l.path("path").asText("-"));
+                out.add("  lun " + l.path("id").asInt() + " "
+                        + l.path("backing").asText() + " " + l.path("size").asLong() + " "
+                        + l.path("block_size").asInt() + " " + l.path("path").asText("-"));
             }
         }
         return out;
@@ -99,13 +100,15 @@ class SavedConfigTest {
         String original = Files.readString(config);
 
         String saved = admin("save");
-        assertTrue(saved.contains("saved the running configuration (1 targets, 2 LUNs) to " + config.toRealPath()),
-                saved);
+        assertTrue(
+                saved.contains("saved the running configuration (1 targets, 2 LUNs) to " + config.toRealPath()), saved);
         assertEquals(original, Files.readString(config.resolveSibling("target.yaml.bak")), "the previous file kept");
         String text = Files.readString(config);
         assertTrue(text.contains("path: lun1.img\n") && text.contains("size: 8M\n"), text);
-        assertTrue(log().contains("admin: saved the running configuration to " + config.toRealPath()
-                + " (1 targets, 2 LUNs)"), daemon.logTail());
+        assertTrue(
+                log().contains("admin: saved the running configuration to " + config.toRealPath()
+                        + " (1 targets, 2 LUNs)"),
+                daemon.logTail());
         List<String> before = listing();
         assertEquals(3, before.size(), before.toString());
 
@@ -113,14 +116,19 @@ class SavedConfigTest {
 
         assertEquals(before, listing(), "the same targets and LUNs after the restart");
         try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
-            assertArrayEquals(onLun1, LunChecks.command(c, 1, ScsiCdb.read10(16, 16), 8192).data(),
+            assertArrayEquals(
+                    onLun1,
+                    LunChecks.command(c, 1, ScsiCdb.read10(16, 16), 8192).data(),
                     "LUN 1's data, written before the restart, read back from its file");
-            assertArrayEquals(onLun0, LunChecks.command(c, 0, ScsiCdb.read10(64, 8), 4096).data(), "LUN 0's data");
+            assertArrayEquals(
+                    onLun0, LunChecks.command(c, 0, ScsiCdb.read10(64, 8), 4096).data(), "LUN 0's data");
         }
 
         admin("lun-add", iqn, "--id", "2", "--backing", "ram", "--size", "4M");
         assertEquals(4, listing().size());
-        Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(daemon.pid())).inheritIO().start();
+        Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(daemon.pid()))
+                .inheritIO()
+                .start();
         assertEquals(0, hup.waitFor(), "kill -HUP");
         long deadline = System.nanoTime() + LunChecks.APPLIED.toNanos();
         while (!listing().equals(before)) {
@@ -129,11 +137,12 @@ class SavedConfigTest {
             }
             Thread.sleep(200);
         }
-        String warning = "reload: removing 1 LUN(s) added through the admin API that " + config
-                + " does not have: " + iqn + " LUN 2 (";
+        String warning = "reload: removing 1 LUN(s) added through the admin API that " + config + " does not have: "
+                + iqn + " LUN 2 (";
         String log = log();
         assertEquals(log.indexOf(warning), log.lastIndexOf(warning), "warned once");
-        assertTrue(log.contains(warning) && log.contains("numa-iscsi-admin save writes the running LUNs"),
+        assertTrue(
+                log.contains(warning) && log.contains("numa-iscsi-admin save writes the running LUNs"),
                 daemon.logTail());
         assertFalse(log.contains(" LUN 1 (a reload"), "the saved LUN 1 is in the file: no warning about it");
         daemon.assertAlive();
@@ -154,11 +163,12 @@ class SavedConfigTest {
         assertEquals(0, ok.exitCode(), ok.describe(20));
         assertTrue(ok.output().contains(goodFile + ": ok (1 targets, 2 LUNs)"), ok.describe(20));
 
-        Path badFile = Files.writeString(dir.resolve("bad.yaml"), good.replace("size: 1M}, {id: 1", "size: 1X}, {id: 1"));
+        Path badFile =
+                Files.writeString(dir.resolve("bad.yaml"), good.replace("size: 1M}, {id: 1", "size: 1X}, {id: 1"));
         ToolRun bad = run(DaemonProcess.MAIN_CLASS, List.of("--check-config", badFile.toString()));
         assertEquals(EXIT_CONFIG, bad.exitCode(), bad.describe(20));
-        assertTrue(bad.output().contains(badFile + ":5: targets[0].luns[0].size: \"1X\" is not a size"),
-                bad.describe(20));
+        assertTrue(
+                bad.output().contains(badFile + ":5: targets[0].luns[0].size: \"1X\" is not a size"), bad.describe(20));
         assertFalse(Files.exists(unborn), "--check-config creates no data directory");
     }
 }

@@ -23,8 +23,6 @@ class SavedModePagesTest {
     /** A RAM LUN beside LUN 0 (a target keeps at least one LUN, so this one can be removed). */
     private static final int LUN = 1;
 
-
-
     /** MODE SELECT(6), PF=1 and SP as given, with the caching page's WCE as given. */
     private static ScsiResult selectCaching(TestConnection c, boolean wce, boolean save) throws IOException {
         byte[] list = new byte[24];
@@ -34,7 +32,8 @@ class SavedModePagesTest {
         byte[] cdb = {0x15, (byte) (save ? 0x11 : 0x10), 0, 0, 24, 0};
         return RawIo.pastUnitAttention(() -> {
             int itt = c.newItt();
-            c.send(c.scsiCommand(LUN, itt, cdb, 24, TestConnection.WRITE_BIT, true).data(list));
+            c.send(c.scsiCommand(LUN, itt, cdb, 24, TestConnection.WRITE_BIT, true)
+                    .data(list));
             return c.awaitStatus(itt, ANSWER);
         });
     }
@@ -55,9 +54,11 @@ class SavedModePagesTest {
     @Test
     void aSavedWriteCacheSettingSurvivesRestartsAndKill() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "restarts its own daemon");
-        try (RestartableDaemon daemon = RestartableDaemon.start("SavedModePagesTest",
-                DaemonProcess.Setup.fileLun(64L << 20).ramLun(LUN, 16L << 20))) {
-            Path file = daemon.dataDir().resolve("mode-pages").resolve(daemon.target().iqn().toLowerCase())
+        try (RestartableDaemon daemon = RestartableDaemon.start(
+                "SavedModePagesTest", DaemonProcess.Setup.fileLun(64L << 20).ramLun(LUN, 16L << 20))) {
+            Path file = daemon.dataDir()
+                    .resolve("mode-pages")
+                    .resolve(daemon.target().iqn().toLowerCase())
                     .resolve("lun-" + LUN + ".json");
             try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
                 assertEquals(0x88, caching(c, 0)[0], "PS: the caching page can be saved");

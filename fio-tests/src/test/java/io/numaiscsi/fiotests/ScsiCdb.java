@@ -3,8 +3,7 @@ package io.numaiscsi.fiotests;
 /** The few CDBs the raw-socket tests send (SBC-3 / SPC-4). */
 final class ScsiCdb {
 
-    private ScsiCdb() {
-    }
+    private ScsiCdb() {}
 
     static byte[] testUnitReady() {
         return new byte[6];

@@ -6,8 +6,14 @@ import java.util.List;
  * How one SCSI command ended on the wire: status and iSCSI response from the SCSI Response (or the
  * Data-In carrying status), the Data-In bytes by offset, the sense data, and every PDU seen meanwhile.
  */
-record ScsiResult(int status, int response, byte[] data, byte[] sense, TestPdu statusPdu, List<TestPdu> pdus,
-                  List<TestPdu> others) {
+record ScsiResult(
+        int status,
+        int response,
+        byte[] data,
+        byte[] sense,
+        TestPdu statusPdu,
+        List<TestPdu> pdus,
+        List<TestPdu> others) {
 
     static final int GOOD = 0x00;
     static final int CHECK_CONDITION = 0x02;
@@ -42,7 +48,8 @@ record ScsiResult(int status, int response, byte[] data, byte[] sense, TestPdu s
 
     @Override
     public String toString() {
-        return String.format("status=0x%02x response=%d sense=%x/%02x/%02x data=%d bytes, %s", status, response,
-                senseKey(), asc(), ascq(), data.length, statusPdu);
+        return String.format(
+                "status=0x%02x response=%d sense=%x/%02x/%02x data=%d bytes, %s",
+                status, response, senseKey(), asc(), ascq(), data.length, statusPdu);
     }
 }

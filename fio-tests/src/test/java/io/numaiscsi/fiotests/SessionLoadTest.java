@@ -48,7 +48,8 @@ class SessionLoadTest {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon");
         String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
         int metricsPort = DaemonProcess.freeLoopbackPort();
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES).ramLun(1, LUN_BYTES)
+        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES)
+                .ramLun(1, LUN_BYTES)
                 .daemonArgs("--metrics", "127.0.0.1:" + metricsPort);
         try (DaemonProcess daemon = DaemonProcess.start("SessionLoadTest", setup)) {
             ExecutorService pool = Executors.newFixedThreadPool(SESSIONS);
@@ -57,17 +58,26 @@ class SessionLoadTest {
                 int held = holdAll(daemon, pool);
                 assertEquals(SESSIONS, held, "sessions logged in at once");
                 RawIo.ProcStats before = settle(daemon, null);
-                java.util.List<String> threadsBefore = RawIo.ProcStats.threadNames(daemon.pid());
+                List<String> threadsBefore = RawIo.ProcStats.threadNames(daemon.pid());
                 double sessionsBefore = RawIo.metric(metricsPort, "iscsi_sessions");
 
                 Path dir = DaemonProcess.logDir();
                 Path job = dir.resolve("SessionLoadTest.fio");
-                Files.writeString(job, "[global]\nioengine=libiscsi\nrw=randwrite\nbs=4k\niodepth=8\nverify=crc32c\n"
-                        + "verify_fatal=1\nsize=32m\n\n[lun1]\nfilename="
-                        + new IscsiTarget(daemon.target().host(), daemon.target().port(), daemon.target().iqn(), 1)
-                                .fioFilename() + "\n");
-                Process fioRun = new ProcessBuilder(fio, "--eta=never", job.toString()).redirectErrorStream(true)
-                        .redirectOutput(dir.resolve("SessionLoadTest-fio.log").toFile()).start();
+                Files.writeString(
+                        job,
+                        "[global]\nioengine=libiscsi\nrw=randwrite\nbs=4k\niodepth=8\nverify=crc32c\n"
+                                + "verify_fatal=1\nsize=32m\n\n[lun1]\nfilename="
+                                + new IscsiTarget(
+                                                daemon.target().host(),
+                                                daemon.target().port(),
+                                                daemon.target().iqn(),
+                                                1)
+                                        .fioFilename()
+                                + "\n");
+                Process fioRun = new ProcessBuilder(fio, "--eta=never", job.toString())
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("SessionLoadTest-fio.log").toFile())
+                        .start();
 
                 AtomicInteger logins = new AtomicInteger();
                 AtomicInteger abrupt = new AtomicInteger();
@@ -91,12 +101,20 @@ class SessionLoadTest {
 
                 RawIo.ProcStats after = settle(daemon, before);
                 double sessionsAfter = awaitSessions(metricsPort, sessionsBefore);
-                java.util.List<String> threadsAfter = RawIo.ProcStats.threadNames(daemon.pid());
-                java.util.List<String> newThreads = new ArrayList<>(threadsAfter);
+                List<String> threadsAfter = RawIo.ProcStats.threadNames(daemon.pid());
+                List<String> newThreads = new ArrayList<>(threadsAfter);
                 threadsBefore.forEach(newThreads::remove);
-                String figures = String.format("%d sessions held at once; %d logins in %d s (%d left by closing the "
-                        + "socket) beside a verified fio job; before: %s, sessions=%.0f; after: %s, sessions=%.0f; new threads: %s%n",
-                        held, logins.get(), CHURN.toSeconds(), abrupt.get(), before, sessionsBefore, after, sessionsAfter,
+                String figures = String.format(
+                        "%d sessions held at once; %d logins in %d s (%d left by closing the "
+                                + "socket) beside a verified fio job; before: %s, sessions=%.0f; after: %s, sessions=%.0f; new threads: %s%n",
+                        held,
+                        logins.get(),
+                        CHURN.toSeconds(),
+                        abrupt.get(),
+                        before,
+                        sessionsBefore,
+                        after,
+                        sessionsAfter,
                         newThreads);
                 Files.writeString(dir.resolve("SessionLoadTest-figures.txt"), figures);
                 System.out.print("SessionLoadTest: " + figures);
@@ -119,15 +137,18 @@ class SessionLoadTest {
         for (int w = 0; w < SESSIONS; w++) {
             int worker = w;
             all.add(pool.submit(() -> {
-                try (TestConnection c = TestConnection.loggedIn(daemon.target(), keys(daemon.target(), worker),
-                        TestConnection.newIsidQualifier())) {
+                try (TestConnection c = TestConnection.loggedIn(
+                        daemon.target(), keys(daemon.target(), worker), TestConnection.newIsidQualifier())) {
                     barrier.await(60, TimeUnit.SECONDS);
                     met.incrementAndGet();
                     c.ping();
                     // I/O on both LUNs, so the backing-store threads exist before the baseline too
                     byte[] data = ScsiCdb.pattern(4096, worker);
                     for (int lun = 0; lun < 2; lun++) {
-                        assertEquals(ScsiResult.GOOD, RawIo.write(c, lun, 2048L + worker * 64L, data, false, ANSWER).status());
+                        assertEquals(
+                                ScsiResult.GOOD,
+                                RawIo.write(c, lun, 2048L + worker * 64L, data, false, ANSWER)
+                                        .status());
                     }
                     assertTrue(RawIo.logout(c, ANSWER), "logout of worker " + worker);
                 }
@@ -140,13 +161,14 @@ class SessionLoadTest {
         return met.get();
     }
 
-    private static Void churn(DaemonProcess daemon, int worker, long deadline, AtomicInteger logins,
-            AtomicInteger abrupt) throws IOException {
+    private static Void churn(
+            DaemonProcess daemon, int worker, long deadline, AtomicInteger logins, AtomicInteger abrupt)
+            throws IOException {
         long lba = 2048L + worker * 64L;
         for (int round = 0; System.nanoTime() < deadline; round++) {
             byte[] data = ScsiCdb.pattern(4096, worker * 1000 + round);
-            TestConnection c = TestConnection.loggedIn(daemon.target(), keys(daemon.target(), worker),
-                    TestConnection.newIsidQualifier());
+            TestConnection c = TestConnection.loggedIn(
+                    daemon.target(), keys(daemon.target(), worker), TestConnection.newIsidQualifier());
             try {
                 logins.incrementAndGet();
                 ScsiResult w = RawIo.write(c, 0, lba, data, false, ANSWER);

@@ -44,9 +44,12 @@ class SessionTest {
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        daemon = DaemonProcess.start("SessionTest", DaemonProcess.Setup.fileLun(16L << 20)
-                .iscsi("queue-depth", Integer.toString(QUEUE_DEPTH))
-                .allow(TestConnection.INITIATOR_NAME).allow(SECOND_INITIATOR));
+        daemon = DaemonProcess.start(
+                "SessionTest",
+                DaemonProcess.Setup.fileLun(16L << 20)
+                        .iscsi("queue-depth", Integer.toString(QUEUE_DEPTH))
+                        .allow(TestConnection.INITIATOR_NAME)
+                        .allow(SECOND_INITIATOR));
     }
 
     @AfterEach
@@ -88,7 +91,8 @@ class SessionTest {
         try (TestConnection first = TestConnection.loggedIn(daemon.target(), keys(), isid)) {
             testUnitReady(first);
             try (TestConnection second = TestConnection.loggedIn(daemon.target(), keys(), isid)) {
-                assertNotEquals(tsih(first.loginResponse()), tsih(second.loginResponse()), "a reinstated session is new");
+                assertNotEquals(
+                        tsih(first.loginResponse()), tsih(second.loginResponse()), "a reinstated session is new");
                 assertClosedSoon(first, "the target must close the reinstated session's connection");
                 second.ping();
                 testUnitReady(second);
@@ -99,7 +103,7 @@ class SessionTest {
     @Test
     void concurrentSessionsHaveDistinctNonZeroTsihsAndBothWork() throws Exception {
         try (TestConnection a = TestConnection.loggedIn(daemon.target());
-             TestConnection b = TestConnection.loggedIn(daemon.target())) {
+                TestConnection b = TestConnection.loggedIn(daemon.target())) {
             int ta = tsih(a.loginResponse());
             int tb = tsih(b.loginResponse());
             assertNotEquals(0, ta, "TSIH in the final login response");
@@ -118,8 +122,12 @@ class SessionTest {
             testUnitReady(c);
             int itt = c.newItt();
             int statSn = c.expStatSn();
-            c.send(TestPdu.of(TestPdu.LOGOUT_REQUEST).immediate().flags(TestPdu.FINAL /* reason 0: close session */)
-                    .itt(itt).int32(24, c.cmdSn()).int32(28, c.expStatSn()));
+            c.send(TestPdu.of(TestPdu.LOGOUT_REQUEST)
+                    .immediate()
+                    .flags(TestPdu.FINAL /* reason 0: close session */)
+                    .itt(itt)
+                    .int32(24, c.cmdSn())
+                    .int32(28, c.expStatSn()));
             TestPdu p = c.read(ANSWER);
             assertNotNull(p, "closed without a Logout Response\ntrace: " + c.trace());
             assertEquals(TestPdu.LOGOUT_RESPONSE, p.opcode(), p + "\ntrace: " + c.trace());
@@ -137,8 +145,13 @@ class SessionTest {
         int itt = c.newItt();
         int cmdSn = c.nextCmdSn();
         int statSn = c.expStatSn();
-        c.send(TestPdu.of(TestPdu.TEXT_REQUEST).flags(TestPdu.FINAL).itt(itt).int32(20, TestPdu.RESERVED_TAG)
-                .int32(24, cmdSn).int32(28, c.expStatSn()).text(Map.of("SendTargets", value)));
+        c.send(TestPdu.of(TestPdu.TEXT_REQUEST)
+                .flags(TestPdu.FINAL)
+                .itt(itt)
+                .int32(20, TestPdu.RESERVED_TAG)
+                .int32(24, cmdSn)
+                .int32(28, c.expStatSn())
+                .text(Map.of("SendTargets", value)));
         TestPdu p = c.expect(ANSWER, "Text Response to SendTargets=" + value);
         assertEquals(TestPdu.TEXT_RESPONSE, p.opcode(), p + "\ntrace: " + c.trace());
         assertEquals(TestPdu.FINAL, p.flags(), "F=1, C=0");
@@ -159,8 +172,10 @@ class SessionTest {
         try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
             String own = sendTargets(c, "");
             assertTrue(own.startsWith("TargetName=" + daemon.target().iqn() + "\0"), own);
-            assertTrue(own.contains("TargetAddress=127.0.0.1:" + daemon.target().port() + ","
-                    + c.negotiated().get("TargetPortalGroupTag") + "\0"), own + " / login keys " + c.negotiated());
+            assertTrue(
+                    own.contains("TargetAddress=127.0.0.1:" + daemon.target().port() + ","
+                            + c.negotiated().get("TargetPortalGroupTag") + "\0"),
+                    own + " / login keys " + c.negotiated());
             assertEquals("SendTargets=Reject\0", sendTargets(c, "All"));
             testUnitReady(c);
         }
@@ -185,7 +200,8 @@ class SessionTest {
             c.send(n);
             TestPdu a = c.expect(ANSWER, "the first response");
             TestPdu b = c.expect(ANSWER, "the second response");
-            assertEquals(List.of(first, second), List.of(a.itt(), b.itt()), "responses in CmdSN order\ntrace: " + c.trace());
+            assertEquals(
+                    List.of(first, second), List.of(a.itt(), b.itt()), "responses in CmdSN order\ntrace: " + c.trace());
             for (TestPdu p : List.of(a, b)) {
                 assertEquals(TestPdu.SCSI_RESPONSE, p.opcode(), p.toString());
                 assertEquals(ScsiResult.GOOD, p.byteAt(3));
@@ -217,8 +233,9 @@ class SessionTest {
                     assertNotNull(p, "closed\ntrace: " + c.trace());
                     assertEquals(TestPdu.SCSI_RESPONSE, p.opcode(), p + "\ntrace: " + c.trace());
                     assertEquals(ScsiResult.GOOD, p.byteAt(3), p.toString());
-                    assertTrue(p.int32(32) - maxCmdSn >= 0, "MaxCmdSN went from " + maxCmdSn + " to " + p.int32(32)
-                            + "\ntrace: " + c.trace());
+                    assertTrue(
+                            p.int32(32) - maxCmdSn >= 0,
+                            "MaxCmdSN went from " + maxCmdSn + " to " + p.int32(32) + "\ntrace: " + c.trace());
                     assertTrue(p.int32(28) - expCmdSn >= 0, "ExpCmdSN went back\ntrace: " + c.trace());
                     assertTrue(p.int32(32) - p.int32(28) + 1 <= QUEUE_DEPTH, "window beyond queue depth: " + p);
                     maxCmdSn = p.int32(32);
@@ -231,7 +248,8 @@ class SessionTest {
             TestPdu idle = c.lastReceived();
             assertEquals(TestPdu.NOP_IN, idle.opcode());
             assertEquals(expCmdSn, idle.int32(28), "ExpCmdSN of the NOP-In");
-            assertEquals(expCmdSn + QUEUE_DEPTH - 1, idle.int32(32), "an idle session's window is the queue depth again");
+            assertEquals(
+                    expCmdSn + QUEUE_DEPTH - 1, idle.int32(32), "an idle session's window is the queue depth again");
         }
     }
 
@@ -247,8 +265,14 @@ class SessionTest {
         try (TestConnection c = TestConnection.loggedIn(daemon.target(), keys, TestConnection.newIsidQualifier())) {
             int advertised = c.loginResponse().int32(32);
             int write = c.newItt();
-            TestPdu cmd = TestPdu.of(TestPdu.SCSI_COMMAND).immediate().flags(TestPdu.FINAL | TestConnection.WRITE_BIT | 1)
-                    .lun(0).itt(write).int32(20, 512).int32(24, c.cmdSn()).int32(28, c.expStatSn());
+            TestPdu cmd = TestPdu.of(TestPdu.SCSI_COMMAND)
+                    .immediate()
+                    .flags(TestPdu.FINAL | TestConnection.WRITE_BIT | 1)
+                    .lun(0)
+                    .itt(write)
+                    .int32(20, 512)
+                    .int32(24, c.cmdSn())
+                    .int32(28, c.expStatSn());
             byte[] cdb = ScsiCdb.write10(8, 1);
             for (int i = 0; i < cdb.length; i++) {
                 cmd.byteAt(32 + i, cdb[i]);
@@ -270,8 +294,10 @@ class SessionTest {
                 assertEquals(ScsiResult.GOOD, r.status(), r.toString());
                 lowest = r.statusPdu().int32(32) - lowest < 0 ? r.statusPdu().int32(32) : lowest;
             }
-            assertTrue(lowest - advertised >= 0, "MaxCmdSN went down to " + lowest + " after " + advertised
-                    + " was advertised\ntrace: " + c.trace());
+            assertTrue(
+                    lowest - advertised >= 0,
+                    "MaxCmdSN went down to " + lowest + " after " + advertised + " was advertised\ntrace: "
+                            + c.trace());
             c.send(c.dataOut(0, write, r2t.int32(20), 0, 0, new byte[512], true));
             assertEquals(ScsiResult.GOOD, c.awaitStatus(write, ANSWER).status());
         }
@@ -293,7 +319,8 @@ class SessionTest {
                 assertEquals(TestPdu.REJECT, p.opcode(), p + "\ntrace: " + c.trace());
                 assertEquals(0x04, p.byteAt(2), "Reject reason: protocol error");
                 assertArrayEquals(login.bhs, p.data(), "the Reject carries the rejected BHS");
-                assertTrue(EnumSet.of(Outcome.CLOSED, Outcome.ANSWERED).contains(c.pingOrClosed()),
+                assertTrue(
+                        EnumSet.of(Outcome.CLOSED, Outcome.ANSWERED).contains(c.pingOrClosed()),
                         "after the Reject: " + c.trace());
             }
         }
@@ -305,7 +332,9 @@ class SessionTest {
             TestPdu p = c.attemptLogin(keys, TestConnection.newIsidQualifier());
             assertNotNull(p, "no Login Response\ntrace: " + c.trace());
             assertEquals(TestPdu.LOGIN_RESPONSE, p.opcode(), p.toString());
-            assertEquals(List.of(statusClass, statusDetail), List.of(p.byteAt(36), p.byteAt(37)),
+            assertEquals(
+                    List.of(statusClass, statusDetail),
+                    List.of(p.byteAt(36), p.byteAt(37)),
                     "Status-Class, Status-Detail for " + keys + "\ntrace: " + c.trace());
             assertEquals(0, p.flags() & TestPdu.TRANSIT, "T=0 on a failed login");
             assertEquals(0, tsih(p), "no TSIH for a failed login");
@@ -319,7 +348,8 @@ class SessionTest {
         keys.put("InitiatorName", INTRUDER);
         assertLoginRefused(keys, 2, 2);
         keys.put("InitiatorName", SECOND_INITIATOR);
-        try (TestConnection allowed = TestConnection.loggedIn(daemon.target(), keys, TestConnection.newIsidQualifier())) {
+        try (TestConnection allowed =
+                TestConnection.loggedIn(daemon.target(), keys, TestConnection.newIsidQualifier())) {
             allowed.ping();
         }
     }
@@ -350,19 +380,26 @@ class SessionTest {
             TestPdu p = c.read(ANSWER);
             assertNotNull(p, "closed instead of a Reject\ntrace: " + c.trace());
             assertEquals(TestPdu.REJECT, p.opcode(), p + "\ntrace: " + c.trace());
-            assertTrue(p.byteAt(2) == 0x04 || p.byteAt(2) == 0x05, "Reject reason protocol error or command not supported: "
-                    + p);
+            assertTrue(
+                    p.byteAt(2) == 0x04 || p.byteAt(2) == 0x05,
+                    "Reject reason protocol error or command not supported: " + p);
             assertArrayEquals(tur.bhs, p.data(), "the Reject carries the rejected BHS");
             // the discovery session itself still works
             int itt = c.newItt();
-            c.send(TestPdu.of(TestPdu.TEXT_REQUEST).immediate().flags(TestPdu.FINAL).itt(itt)
-                    .int32(20, TestPdu.RESERVED_TAG).int32(24, c.cmdSn()).int32(28, c.expStatSn())
+            c.send(TestPdu.of(TestPdu.TEXT_REQUEST)
+                    .immediate()
+                    .flags(TestPdu.FINAL)
+                    .itt(itt)
+                    .int32(20, TestPdu.RESERVED_TAG)
+                    .int32(24, c.cmdSn())
+                    .int32(28, c.expStatSn())
                     .text(Map.of("SendTargets", "All")));
             TestPdu text = c.read(ANSWER);
             assertNotNull(text);
             assertEquals(TestPdu.TEXT_RESPONSE, text.opcode(), text + "\ntrace: " + c.trace());
             assertEquals(itt, text.itt());
-            assertTrue(text.textKeys().containsKey("TargetName"), text.textKeys().toString());
+            assertTrue(
+                    text.textKeys().containsKey("TargetName"), text.textKeys().toString());
         }
     }
 }

@@ -65,8 +65,8 @@ class SlowLunStormTest {
                 work.add(pool.submit(() -> probeOtherLun(daemon, stop, probes, worstProbeNanos)));
                 for (int s = 0; s < STORM_SESSIONS; s++) {
                     int seed = s;
-                    work.add(pool.submit(() -> stormRounds(daemon, seed, stop, tmfs, queued, worstTmfNanos,
-                            Integer.MAX_VALUE, resets)));
+                    work.add(pool.submit(() ->
+                            stormRounds(daemon, seed, stop, tmfs, queued, worstTmfNanos, Integer.MAX_VALUE, resets)));
                 }
                 Thread.sleep(STORM.toMillis());
                 stop.set(true);
@@ -86,9 +86,13 @@ class SlowLunStormTest {
 
             // recovery: the slow LUN completes I/O again (after its unit attention), with data intact
             try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
-                assertEquals(ScsiResult.GOOD, RawIo.testUnitReady(c, SLOW_LUN, TMF_BOUND).status());
+                assertEquals(
+                        ScsiResult.GOOD,
+                        RawIo.testUnitReady(c, SLOW_LUN, TMF_BOUND).status());
                 byte[] data = ScsiCdb.pattern(4096, 99);
-                assertEquals(ScsiResult.GOOD, RawIo.write(c, SLOW_LUN, 100, data, true, TMF_BOUND).status());
+                assertEquals(
+                        ScsiResult.GOOD,
+                        RawIo.write(c, SLOW_LUN, 100, data, true, TMF_BOUND).status());
                 ScsiResult r = RawIo.read(c, SLOW_LUN, 100, 8, TMF_BOUND);
                 assertEquals(ScsiResult.GOOD, r.status(), r.toString());
                 assertArrayEquals(data, r.data());
@@ -104,8 +108,9 @@ class SlowLunStormTest {
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20)
                 .lun("{id: 1, backing: ram, size: 16M, block-size: 512, inject-latency: " + LATENCY.toMillis() + "ms}");
         try (DaemonProcess daemon = DaemonProcess.start("SlowLunStormTest-abort", setup);
-             TestConnection c = TestConnection.loggedIn(daemon.target())) {
-            assertEquals(ScsiResult.GOOD, RawIo.testUnitReady(c, SLOW_LUN, TMF_BOUND).status());
+                TestConnection c = TestConnection.loggedIn(daemon.target())) {
+            assertEquals(
+                    ScsiResult.GOOD, RawIo.testUnitReady(c, SLOW_LUN, TMF_BOUND).status());
             int read = c.newItt();
             int readCmdSn = c.cmdSn();
             c.send(c.scsiCommand(SLOW_LUN, read, ScsiCdb.read10(0, 8), 4096, TestConnection.READ_BIT, true));
@@ -122,16 +127,19 @@ class SlowLunStormTest {
         DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(16L << 20)
                 .lun("{id: 1, backing: ram, size: 16M, block-size: 512, inject-latency: " + LATENCY.toMillis() + "ms}");
         try (DaemonProcess daemon = DaemonProcess.start("SlowLunStormTest-reset", setup);
-             TestConnection a = TestConnection.loggedIn(daemon.target());
-             TestConnection b = TestConnection.loggedIn(daemon.target())) {
-            assertEquals(ScsiResult.GOOD, RawIo.testUnitReady(a, SLOW_LUN, TMF_BOUND).status());
-            assertEquals(ScsiResult.GOOD, RawIo.testUnitReady(b, SLOW_LUN, TMF_BOUND).status());
+                TestConnection a = TestConnection.loggedIn(daemon.target());
+                TestConnection b = TestConnection.loggedIn(daemon.target())) {
+            assertEquals(
+                    ScsiResult.GOOD, RawIo.testUnitReady(a, SLOW_LUN, TMF_BOUND).status());
+            assertEquals(
+                    ScsiResult.GOOD, RawIo.testUnitReady(b, SLOW_LUN, TMF_BOUND).status());
             int read = b.newItt();
             b.send(b.scsiCommand(SLOW_LUN, read, ScsiCdb.read10(0, 8), 4096, TestConnection.READ_BIT, true));
             tmf(a, daemon, LOGICAL_UNIT_RESET, TestPdu.RESERVED_TAG, a.cmdSn(), new AtomicInteger(), new AtomicLong());
             ScsiResult r = RawIo.testUnitReady(b, SLOW_LUN, TMF_BOUND);
             assertEquals(ScsiResult.GOOD, r.status(), "B's TEST UNIT READY after A's reset: " + r);
-            assertEquals(ScsiResult.GOOD, RawIo.read(b, SLOW_LUN, 8, 8, TMF_BOUND).status());
+            assertEquals(
+                    ScsiResult.GOOD, RawIo.read(b, SLOW_LUN, 8, 8, TMF_BOUND).status());
         }
     }
 
@@ -145,7 +153,9 @@ class SlowLunStormTest {
             AtomicBoolean stop = new AtomicBoolean();
             stormRounds(daemon, 1, stop, new AtomicInteger(), new AtomicInteger(), new AtomicLong(), 2, false);
             try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
-                assertEquals(ScsiResult.GOOD, RawIo.testUnitReady(c, SLOW_LUN, TMF_BOUND).status());
+                assertEquals(
+                        ScsiResult.GOOD,
+                        RawIo.testUnitReady(c, SLOW_LUN, TMF_BOUND).status());
             }
         }
     }
@@ -161,8 +171,9 @@ class SlowLunStormTest {
                 long took = System.nanoTime() - t0;
                 worst.accumulateAndGet(took, Math::max);
                 assertTrue(r.status() == ScsiResult.GOOD || r.senseKey() == ScsiResult.UNIT_ATTENTION, r.toString());
-                assertTrue(took <= OTHER_LUN_BOUND.toNanos(), "LUN 0 READ took " + took / 1_000_000
-                        + " ms while LUN 1 was slow\n" + daemon.logTail());
+                assertTrue(
+                        took <= OTHER_LUN_BOUND.toNanos(),
+                        "LUN 0 READ took " + took / 1_000_000 + " ms while LUN 1 was slow\n" + daemon.logTail());
                 probes.incrementAndGet();
                 Thread.sleep(50);
             }
@@ -174,8 +185,16 @@ class SlowLunStormTest {
      * Rounds of: queue reads and writes on the slow LUN, ABORT TASK half of them, sometimes LOGICAL UNIT RESET; every TMF
      * answer within the bound. Statuses of the queued commands are drained but not judged (aborted ones get none).
      */
-    private static Void stormRounds(DaemonProcess daemon, int seed, AtomicBoolean stop, AtomicInteger tmfs,
-            AtomicInteger queued, AtomicLong worst, int maxRounds, boolean resets) throws IOException {
+    private static Void stormRounds(
+            DaemonProcess daemon,
+            int seed,
+            AtomicBoolean stop,
+            AtomicInteger tmfs,
+            AtomicInteger queued,
+            AtomicLong worst,
+            int maxRounds,
+            boolean resets)
+            throws IOException {
         byte[] block = ScsiCdb.pattern(4096, seed);
         try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
             int round = 0;
@@ -187,9 +206,16 @@ class SlowLunStormTest {
                     cmdSns[i] = c.cmdSn();
                     long lba = (seed * 4096L + round * 64L + i * 8L) % (16L * 2048 - 8);
                     if (i % 2 == 0) {
-                        c.send(c.scsiCommand(SLOW_LUN, itts[i], ScsiCdb.read10(lba, 8), 4096, TestConnection.READ_BIT, true));
+                        c.send(c.scsiCommand(
+                                SLOW_LUN, itts[i], ScsiCdb.read10(lba, 8), 4096, TestConnection.READ_BIT, true));
                     } else {
-                        c.send(c.scsiCommand(SLOW_LUN, itts[i], ScsiCdb.write10(lba, 8), 4096, TestConnection.WRITE_BIT, true)
+                        c.send(c.scsiCommand(
+                                        SLOW_LUN,
+                                        itts[i],
+                                        ScsiCdb.write10(lba, 8),
+                                        4096,
+                                        TestConnection.WRITE_BIT,
+                                        true)
                                 .data(block));
                     }
                     queued.incrementAndGet();
@@ -207,8 +233,15 @@ class SlowLunStormTest {
         return null;
     }
 
-    private static void tmf(TestConnection c, DaemonProcess daemon, int function, int referencedItt, int refCmdSn,
-            AtomicInteger tmfs, AtomicLong worst) throws IOException {
+    private static void tmf(
+            TestConnection c,
+            DaemonProcess daemon,
+            int function,
+            int referencedItt,
+            int refCmdSn,
+            AtomicInteger tmfs,
+            AtomicLong worst)
+            throws IOException {
         int itt = c.newItt();
         long t0 = System.nanoTime();
         c.send(c.taskManagement(function, SLOW_LUN, itt, referencedItt, refCmdSn));
@@ -217,7 +250,8 @@ class SlowLunStormTest {
         worst.accumulateAndGet(took, Math::max);
         assertEquals(TestPdu.TASK_MGMT_RESPONSE, p.opcode(), "answer to TMF " + function + ": " + p);
         int response = p.byteAt(2);
-        assertTrue(response == 0 || (function == ABORT_TASK && response == 1),
+        assertTrue(
+                response == 0 || (function == ABORT_TASK && response == 1),
                 "TMF " + function + " response " + response + "\n" + daemon.logTail());
         tmfs.incrementAndGet();
     }

@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,7 @@ public final class SoakRawChaos {
      */
     static final String HOSTILE_INITIATOR = "iqn.2026-11.io.numaiscsi:soak-hostile";
 
-    private SoakRawChaos() {
-    }
+    private SoakRawChaos() {}
 
     private static Map<String, String> keys(IscsiTarget target, boolean solicitedWrites) {
         Map<String, String> keys = new LinkedHashMap<>(TestConnection.loginKeys(target));
@@ -73,7 +73,8 @@ public final class SoakRawChaos {
     public static String taskManagement(String host, int port, String iqn, int lun) throws IOException {
         IscsiTarget target = new IscsiTarget(host, port, iqn, lun);
         try (TestConnection a = TestConnection.loggedIn(target, keys(target, true), TestConnection.newIsidQualifier());
-             TestConnection b = TestConnection.loggedIn(target, keys(target, false), TestConnection.newIsidQualifier())) {
+                TestConnection b =
+                        TestConnection.loggedIn(target, keys(target, false), TestConnection.newIsidQualifier())) {
             expectGood(RawIo.testUnitReady(a, lun, ANSWER), "A: TEST UNIT READY");
             expectGood(RawIo.testUnitReady(b, lun, ANSWER), "B: TEST UNIT READY");
             int write = a.newItt();
@@ -83,11 +84,20 @@ public final class SoakRawChaos {
             if (r2t.opcode() != TestPdu.R2T) {
                 throw new AssertionError("A: expected an R2T for the WRITE, got " + r2t + "\n" + RawIo.tail(a.trace()));
             }
-            expectTmf(a, ABORT_TASK, lun, write, writeCmdSn, FUNCTION_COMPLETE, "ABORT TASK of a WRITE waiting for data");
+            expectTmf(
+                    a, ABORT_TASK, lun, write, writeCmdSn, FUNCTION_COMPLETE, "ABORT TASK of a WRITE waiting for data");
             expectTmf(a, ABORT_TASK, lun, 0x7fff0000, a.cmdSn() - 1, TASK_DOES_NOT_EXIST, "ABORT TASK of no task");
             int read = b.newItt();
-            b.send(b.scsiCommand(lun, read, ScsiCdb.read10(0, 2048), 2048 * RawIo.BLOCK, TestConnection.READ_BIT, true));
-            expectTmf(a, LOGICAL_UNIT_RESET, lun, TestPdu.RESERVED_TAG, a.cmdSn(), FUNCTION_COMPLETE, "LOGICAL UNIT RESET");
+            b.send(b.scsiCommand(
+                    lun, read, ScsiCdb.read10(0, 2048), 2048 * RawIo.BLOCK, TestConnection.READ_BIT, true));
+            expectTmf(
+                    a,
+                    LOGICAL_UNIT_RESET,
+                    lun,
+                    TestPdu.RESERVED_TAG,
+                    a.cmdSn(),
+                    FUNCTION_COMPLETE,
+                    "LOGICAL UNIT RESET");
             expectResetSeen(a, lun, "A");
             expectResetSeen(b, lun, "B");
             return "ABORT TASK of a pending WRITE and of no task, LUN RESET with another session's READ queued; both "
@@ -95,13 +105,15 @@ public final class SoakRawChaos {
         }
     }
 
-    private static void expectTmf(TestConnection c, int function, int lun, int referencedItt, int refCmdSn, int expected,
-                                  String what) throws IOException {
+    private static void expectTmf(
+            TestConnection c, int function, int lun, int referencedItt, int refCmdSn, int expected, String what)
+            throws IOException {
         int itt = c.newItt();
         c.send(c.taskManagement(function, lun, itt, referencedItt, refCmdSn));
         TestPdu p = RawIo.readFor(c, itt, System.nanoTime() + ANSWER.toNanos());
         if (p.opcode() != TestPdu.TASK_MGMT_RESPONSE || p.byteAt(2) != expected) {
-            throw new AssertionError(what + ": expected response " + expected + ", got " + p + "\n" + RawIo.tail(c.trace()));
+            throw new AssertionError(
+                    what + ": expected response " + expected + ", got " + p + "\n" + RawIo.tail(c.trace()));
         }
     }
 
@@ -134,7 +146,7 @@ public final class SoakRawChaos {
         long t0 = System.nanoTime();
         try {
             byte[] garbage = new byte[64];
-            java.util.Arrays.fill(garbage, (byte) 0xa5);
+            Arrays.fill(garbage, (byte) 0xa5);
             byte[] badLogin;
             try (TestConnection proto = TestConnection.open(target)) {
                 Map<String, String> keys = keys(nowhere, false);
@@ -186,7 +198,8 @@ public final class SoakRawChaos {
 
     private static long honestLogin(IscsiTarget target) throws IOException {
         long t0 = System.nanoTime();
-        try (TestConnection c = TestConnection.loggedIn(target, keys(target, false), TestConnection.newIsidQualifier())) {
+        try (TestConnection c =
+                TestConnection.loggedIn(target, keys(target, false), TestConnection.newIsidQualifier())) {
             c.ping();
         }
         return (System.nanoTime() - t0) / 1_000_000;
@@ -223,8 +236,9 @@ public final class SoakRawChaos {
      * reads nothing for {@code hold}; then it drains the socket, which must end (the daemon dropped the connection)
      * within {@code dropLimit} of the start.
      */
-    public static String slowReader(String host, int port, String iqn, int lun, String from, int reads, Duration hold,
-                                    Duration dropLimit) throws IOException, InterruptedException {
+    public static String slowReader(
+            String host, int port, String iqn, int lun, String from, int reads, Duration hold, Duration dropLimit)
+            throws IOException, InterruptedException {
         IscsiTarget target = new IscsiTarget(host, port, iqn, lun);
         long t0 = System.nanoTime();
         int blocks = (8 << 20) / RawIo.BLOCK;
@@ -234,8 +248,13 @@ public final class SoakRawChaos {
                 throw new AssertionError("slow reader's login refused: " + rsp);
             }
             for (int i = 0; i < reads; i++) {
-                c.send(c.scsiCommand(lun, c.newItt(), ScsiCdb.read10((long) i * blocks, blocks), blocks * RawIo.BLOCK,
-                        TestConnection.READ_BIT, true));
+                c.send(c.scsiCommand(
+                        lun,
+                        c.newItt(),
+                        ScsiCdb.read10((long) i * blocks, blocks),
+                        blocks * RawIo.BLOCK,
+                        TestConnection.READ_BIT,
+                        true));
             }
             Thread.sleep(hold.toMillis());
             long drained = drainUntilClosed(c, t0 + dropLimit.toNanos());
@@ -273,7 +292,8 @@ public final class SoakRawChaos {
     /** READ CAPACITY (16) of {@code lun} through a fresh session: the LUN's size in bytes. */
     public static long capacityBytes(String host, int port, String iqn, int lun) throws IOException {
         IscsiTarget target = new IscsiTarget(host, port, iqn, lun);
-        try (TestConnection c = TestConnection.loggedIn(target, keys(target, false), TestConnection.newIsidQualifier())) {
+        try (TestConnection c =
+                TestConnection.loggedIn(target, keys(target, false), TestConnection.newIsidQualifier())) {
             ScsiResult r = RawIo.pastUnitAttention(() -> {
                 int itt = c.newItt();
                 c.send(c.scsiCommand(lun, itt, ScsiCdb.readCapacity16(), 32, TestConnection.READ_BIT, true));

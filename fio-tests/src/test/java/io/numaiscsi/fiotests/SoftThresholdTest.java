@@ -43,9 +43,11 @@ class SoftThresholdTest {
                     TestConnection a = TestConnection.loggedIn(daemon.target());
                     TestConnection b = TestConnection.loggedIn(daemon.target())) { // another ISID: another I_T nexus
                 for (TestConnection c : List.of(a, b)) {
-                    assertEquals(ScsiResult.GOOD, RawIo.testUnitReady(c, 1, BOUND).status(), daemon.logTail());
+                    assertEquals(
+                            ScsiResult.GOOD, RawIo.testUnitReady(c, 1, BOUND).status(), daemon.logTail());
                 }
-                byte[] vpd = command(a, 1, new byte[] {0x12, 1, (byte) 0xB2, 0, 64, 0}, 64).data();
+                byte[] vpd = command(a, 1, new byte[] {0x12, 1, (byte) 0xB2, 0, 64, 0}, 64)
+                        .data();
                 assertEquals(11, vpd[4], "THRESHOLD EXPONENT: 1 MiB sets");
                 byte[] before = logSense(a, daemon);
                 assertEquals(0, u32(before, 20), "used sets before any write");
@@ -53,9 +55,10 @@ class SoftThresholdTest {
                 assertTrue(availableBefore > 32 && availableBefore <= 64, "available before: " + availableBefore);
 
                 for (long offset = 0; offset < WRITTEN; offset += CHUNK) {
-                    ScsiResult w = RawIo.write(a, 1, offset / RawIo.BLOCK, ScsiCdb.pattern(CHUNK, (int) offset), false,
-                            BOUND);
-                    assertEquals(ScsiResult.GOOD, w.status(), "WRITE at " + offset + ": " + w + "\n" + daemon.logTail());
+                    ScsiResult w =
+                            RawIo.write(a, 1, offset / RawIo.BLOCK, ScsiCdb.pattern(CHUNK, (int) offset), false, BOUND);
+                    assertEquals(
+                            ScsiResult.GOOD, w.status(), "WRITE at " + offset + ": " + w + "\n" + daemon.logTail());
                 }
                 ScsiResult ua = awaitUnitAttention(a, daemon);
                 assertEquals(0x38, ua.asc(), "THIN PROVISIONING SOFT THRESHOLD REACHED: " + ua);

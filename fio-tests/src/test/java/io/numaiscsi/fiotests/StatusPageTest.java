@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
+import java.io.File;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -37,9 +38,11 @@ class StatusPageTest {
     private static final int FIO_SECONDS = 30;
     /** Seconds of reads in the LUN's history before the page is rendered. */
     private static final int BUSY_SECONDS = 8;
+
     private static final Duration LIMIT = Duration.ofMinutes(3);
     /** The read line of the IOPS chart (status.html). */
     private static final int READ_COLOUR = 0x1f77b4;
+
     private static final Pattern IOPS_CANVAS = Pattern.compile("<canvas[^>]*\\bclass=\"iops\"[^>]*>");
     private static final Pattern POINTS = Pattern.compile("\\bdata-points=\"(\\d+)\"");
 
@@ -49,19 +52,24 @@ class StatusPageTest {
             return; // needs its own daemon with metrics
         }
         String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-        assertTrue(Files.isExecutable(Path.of(fio)), fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh");
+        assertTrue(
+                Files.isExecutable(Path.of(fio)),
+                fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh");
         String chromium = HeadlessChromium.find();
-        assertNotNull(chromium, "no chromium on the PATH (-Dit.chromium=PATH): bin/run-tests installs the Debian package");
+        assertNotNull(
+                chromium, "no chromium on the PATH (-Dit.chromium=PATH): bin/run-tests installs the Debian package");
         int metricsPort = DaemonProcess.freeLoopbackPort();
-        DaemonProcess.Setup setup = DaemonProcess.Setup.fileLun(LUN_BYTES)
-                .daemonArgs("--metrics", "127.0.0.1:" + metricsPort);
+        DaemonProcess.Setup setup =
+                DaemonProcess.Setup.fileLun(LUN_BYTES).daemonArgs("--metrics", "127.0.0.1:" + metricsPort);
         Path dir = DaemonProcess.logDir();
         try (DaemonProcess daemon = DaemonProcess.start("StatusPageTest", setup)) {
             Path job = dir.resolve("StatusPageTest.fio");
             Files.writeString(job, jobFile(daemon.target()));
             Path fioLog = dir.resolve("StatusPageTest-fio.log");
-            Process fioRun = new ProcessBuilder(fio, "--eta=never", job.toString()).redirectErrorStream(true)
-                    .redirectOutput(fioLog.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            Process fioRun = new ProcessBuilder(fio, "--eta=never", job.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(fioLog.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .start();
             try {
                 renderWhileFioRuns(daemon, fioRun, fioLog, metricsPort, chromium);
@@ -74,8 +82,8 @@ class StatusPageTest {
         }
     }
 
-    private static void renderWhileFioRuns(DaemonProcess daemon, Process fioRun, Path fioLog, int metricsPort,
-                                           String chromium) throws Exception {
+    private static void renderWhileFioRuns(
+            DaemonProcess daemon, Process fioRun, Path fioLog, int metricsPort, String chromium) throws Exception {
         Path dir = DaemonProcess.logDir();
         String page = "http://127.0.0.1:" + metricsPort + "/";
         JsonNode status = awaitHistory(metricsPort, daemon.target().iqn(), fioRun, fioLog);
@@ -94,7 +102,8 @@ class StatusPageTest {
         int drawn = Integer.parseInt(points.group(1));
         assertTrue(drawn > 0, "the IOPS chart drew no point: " + canvas.group());
         assertTrue(dom.contains(daemon.target().iqn()), "the target's name on the page");
-        assertTrue(dom.contains("<td>" + initiator + "</td>"), "fio's session (" + initiator + ") on the page:\n" + dom);
+        assertTrue(
+                dom.contains("<td>" + initiator + "</td>"), "fio's session (" + initiator + ") on the page:\n" + dom);
 
         Path png = dir.resolve("StatusPageTest.png");
         browser.screenshot(page, png, 1200, 900, 4000);
@@ -119,7 +128,8 @@ class StatusPageTest {
     private static JsonNode awaitHistory(int port, String iqn, Process fio, Path fioLog) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status.json"))
-                .timeout(Duration.ofSeconds(5)).build();
+                .timeout(Duration.ofSeconds(5))
+                .build();
         long deadline = System.nanoTime() + Duration.ofSeconds(FIO_SECONDS - 5).toNanos();
         String last = "(no answer)";
         while (System.nanoTime() < deadline && fio.isAlive()) {
@@ -138,13 +148,14 @@ class StatusPageTest {
                         }
                     }
                 }
-            } catch (java.net.ConnectException e) {
+            } catch (ConnectException e) {
                 last = e.toString(); // the endpoint opens after the portal
             }
             Thread.sleep(500);
         }
-        throw new AssertionError("no " + BUSY_SECONDS + " seconds of reads in /status.json while fio ran; last answer:\n" + last
-                + (fio.isAlive() ? "" : "\nfio ended:\n" + ToolRun.tail(fioLog, 30)));
+        throw new AssertionError(
+                "no " + BUSY_SECONDS + " seconds of reads in /status.json while fio ran; last answer:\n" + last
+                        + (fio.isAlive() ? "" : "\nfio ended:\n" + ToolRun.tail(fioLog, 30)));
     }
 
     /** Distinct colours in the image, counted up to a few hundred. */
@@ -164,8 +175,9 @@ class StatusPageTest {
         for (int y = 0; y < image.getHeight(); y++) {
             for (int x = 0; x < image.getWidth(); x++) {
                 int p = image.getRGB(x, y);
-                int d = Math.abs(((p >> 16) & 0xff) - ((rgb >> 16) & 0xff)) + Math.abs(((p >> 8) & 0xff)
-                        - ((rgb >> 8) & 0xff)) + Math.abs((p & 0xff) - (rgb & 0xff));
+                int d = Math.abs(((p >> 16) & 0xff) - ((rgb >> 16) & 0xff))
+                        + Math.abs(((p >> 8) & 0xff) - ((rgb >> 8) & 0xff))
+                        + Math.abs((p & 0xff) - (rgb & 0xff));
                 n += d < 40 ? 1 : 0;
             }
         }
@@ -177,7 +189,8 @@ class StatusPageTest {
      * writes a second (apart, so the write line does not cover the read line).
      */
     private static String jobFile(IscsiTarget target) {
-        return "[global]\nioengine=libiscsi\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=4\nrate_iops=400,150\nsize=" + LUN_BYTES
-                + "\ntime_based=1\nruntime=" + FIO_SECONDS + "\n\n[lun0]\nfilename=" + target.fioFilename() + "\n";
+        return "[global]\nioengine=libiscsi\nrw=randrw\nrwmixread=70\nbs=4k\niodepth=4\nrate_iops=400,150\nsize="
+                + LUN_BYTES + "\ntime_based=1\nruntime=" + FIO_SECONDS + "\n\n[lun0]\nfilename=" + target.fioFilename()
+                + "\n";
     }
 }

@@ -12,8 +12,7 @@ final class TargetPortGroupsReport {
     static final int ACTIVE_OPTIMIZED = 0;
     static final int STANDBY = 2;
 
-    private TargetPortGroupsReport() {
-    }
+    private TargetPortGroupsReport() {}
 
     /** The groups {@code lun} reports through {@code c} (length-only format), past unit attentions. */
     static List<String> read(TestConnection c, int lun, Duration limit) throws IOException {

@@ -42,7 +42,8 @@ class TaskManagementTest {
     @BeforeAll
     void start() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "needs its own daemon config");
-        daemon = DaemonProcess.start("TaskManagementTest", DaemonProcess.Setup.fileLun(16L << 20).ramLun(1, 8L << 20));
+        daemon = DaemonProcess.start(
+                "TaskManagementTest", DaemonProcess.Setup.fileLun(16L << 20).ramLun(1, 8L << 20));
     }
 
     @AfterEach
@@ -64,7 +65,10 @@ class TaskManagementTest {
         c.send(c.taskManagement(function, lun, itt, referencedItt, refCmdSn));
         TestPdu p = c.read(ANSWER);
         assertNotNull(p, "closed after TMF " + function + "\ntrace: " + c.trace() + "\n" + daemon.logTail());
-        assertEquals(TestPdu.TASK_MGMT_RESPONSE, p.opcode(), "answer to TMF " + function + ": " + p + "\ntrace: " + c.trace());
+        assertEquals(
+                TestPdu.TASK_MGMT_RESPONSE,
+                p.opcode(),
+                "answer to TMF " + function + ": " + p + "\ntrace: " + c.trace());
         assertEquals(TestPdu.FINAL, p.flags(), "TMF response flags");
         assertEquals(itt, p.itt(), "TMF response ITT");
         assertEquals(statSn, p.int32(24), "TMF response StatSN");
@@ -103,12 +107,15 @@ class TaskManagementTest {
     @Test
     void lunResetLeavesOneUnitAttentionForEachSession() throws Exception {
         try (TestConnection a = TestConnection.loggedIn(daemon.target());
-             TestConnection b = TestConnection.loggedIn(daemon.target())) {
+                TestConnection b = TestConnection.loggedIn(daemon.target())) {
             // a nexus learns of a reset only once it has used the LU
             assertGood(testUnitReady(a, 0), "session A, LUN 0");
             assertGood(testUnitReady(a, 1), "session A, LUN 1");
             assertGood(testUnitReady(b, 0), "session B, LUN 0");
-            assertEquals(FUNCTION_COMPLETE, tmf(a, LOGICAL_UNIT_RESET, 0, TestPdu.RESERVED_TAG, a.cmdSn()).byteAt(2),
+            assertEquals(
+                    FUNCTION_COMPLETE,
+                    tmf(a, LOGICAL_UNIT_RESET, 0, TestPdu.RESERVED_TAG, a.cmdSn())
+                            .byteAt(2),
                     "LOGICAL UNIT RESET response");
             assertResetUnitAttention(testUnitReady(a, 0), "session A after its reset");
             assertGood(testUnitReady(a, 0), "session A, second command");
@@ -122,7 +129,10 @@ class TaskManagementTest {
     void taskManagementForAMissingLunIsLunDoesNotExist() throws Exception {
         try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
             for (int function : new int[] {LOGICAL_UNIT_RESET, ABORT_TASK_SET, CLEAR_TASK_SET}) {
-                assertEquals(LUN_DOES_NOT_EXIST, tmf(c, function, MISSING_LUN, TestPdu.RESERVED_TAG, c.cmdSn()).byteAt(2),
+                assertEquals(
+                        LUN_DOES_NOT_EXIST,
+                        tmf(c, function, MISSING_LUN, TestPdu.RESERVED_TAG, c.cmdSn())
+                                .byteAt(2),
                         "TMF " + function + " to LUN " + MISSING_LUN);
             }
             c.ping();
@@ -134,7 +144,10 @@ class TaskManagementTest {
         try (TestConnection c = TestConnection.loggedIn(daemon.target())) {
             int cmdSn = c.cmdSn();
             assertGood(testUnitReady(c, 0), "TEST UNIT READY");
-            assertEquals(REASSIGN_NOT_SUPPORTED, tmf(c, TASK_REASSIGN, 0, 0x1234, cmdSn).byteAt(2), "TASK REASSIGN");
+            assertEquals(
+                    REASSIGN_NOT_SUPPORTED,
+                    tmf(c, TASK_REASSIGN, 0, 0x1234, cmdSn).byteAt(2),
+                    "TASK REASSIGN");
         }
     }
 
@@ -153,7 +166,9 @@ class TaskManagementTest {
                 assertNotNull(r2t);
                 assertEquals(TestPdu.R2T, r2t.opcode(), r2t + "\ntrace: " + c.trace());
                 assertEquals(write, r2t.itt());
-                assertEquals(FUNCTION_COMPLETE, tmf(c, function, 0, TestPdu.RESERVED_TAG, c.cmdSn()).byteAt(2),
+                assertEquals(
+                        FUNCTION_COMPLETE,
+                        tmf(c, function, 0, TestPdu.RESERVED_TAG, c.cmdSn()).byteAt(2),
                         "TMF " + function);
                 ScsiResult after = testUnitReady(c, 0);
                 assertGood(after, "TEST UNIT READY after TMF " + function);

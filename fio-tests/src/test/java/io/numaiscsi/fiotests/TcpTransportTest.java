@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -36,9 +37,10 @@ class TcpTransportTest {
     @Test
     void ioUringWithThePerLunModelIsRefused() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
-        ToolRun r = ConfiguredDaemon.refusedStart("TcpTransportTest-refused", config("io_uring", "per-lun"),
-                Duration.ofSeconds(90));
-        assertTrue(r.output().contains("daemon.tcp-transport io_uring needs daemon.event-model: centralized"),
+        ToolRun r = ConfiguredDaemon.refusedStart(
+                "TcpTransportTest-refused", config("io_uring", "per-lun"), Duration.ofSeconds(90));
+        assertTrue(
+                r.output().contains("daemon.tcp-transport io_uring needs daemon.event-model: centralized"),
                 r.describe(20));
     }
 
@@ -54,12 +56,18 @@ class TcpTransportTest {
         String test = "TcpTransportTest-event-spin";
         String yaml = config("epoll", "per-lun"); // no event-spin key: the default (50 us) is what is tested
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml)) {
-            assertEquals(1, daemon.awaitLogLines("event threads poll 50 us before they block while their waits are that short", 1).size(),
+            assertEquals(
+                    1,
+                    daemon.awaitLogLines(
+                                    "event threads poll 50 us before they block while their waits are that short", 1)
+                            .size(),
                     "the log says the event threads poll\n" + daemon.logTail());
             IscsiTarget target = daemon.target(IQN);
             FioVerifyTest.assertVerifies(test, target, LUN_BYTES / 2, Duration.ofMinutes(5), daemon::logTail);
-            ToolRun perf = ToolRun.run(DaemonProcess.logDir().resolve(test + "-iscsi-perf.log"), Duration.ofSeconds(60),
-                    java.util.List.of("iscsi-perf", "-m", "1", "-b", "8", "-r", "-t", "3", target.lunUrl()));
+            ToolRun perf = ToolRun.run(
+                    DaemonProcess.logDir().resolve(test + "-iscsi-perf.log"),
+                    Duration.ofSeconds(60),
+                    List.of("iscsi-perf", "-m", "1", "-b", "8", "-r", "-t", "3", target.lunUrl()));
             assertEquals(0, perf.exitCode(), perf.describe(20));
             assertTrue(perf.output().contains("iops average"), perf.describe(20));
             daemon.assertAlive();
@@ -69,11 +77,13 @@ class TcpTransportTest {
     private static void exercise(String transport, String model) throws Exception {
         String test = "TcpTransportTest-" + transport;
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, config(transport, model))) {
-            assertEquals(1, daemon.awaitLogLines("network I/O: " + transport, 1).size(),
+            assertEquals(
+                    1,
+                    daemon.awaitLogLines("network I/O: " + transport, 1).size(),
                     "the log names the transport\n" + daemon.logTail());
             IscsiTarget target = daemon.target(IQN);
-            ConformanceRun.runAndAssert(target, "ALL", daemon::logTail, test + "-iscsi-test-cu.log",
-                    test + "-conformance-summary.txt");
+            ConformanceRun.runAndAssert(
+                    target, "ALL", daemon::logTail, test + "-iscsi-test-cu.log", test + "-conformance-summary.txt");
             daemon.assertAlive();
             FioVerifyTest.assertVerifies(test, target, LUN_BYTES, Duration.ofMinutes(5), daemon::logTail);
             daemon.assertAlive();

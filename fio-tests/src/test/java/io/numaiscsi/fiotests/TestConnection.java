@@ -12,10 +12,14 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * One raw TCP connection to the target, speaking just enough iSCSI for the malformed-PDU tests:
@@ -26,16 +30,25 @@ final class TestConnection implements AutoCloseable {
 
     /** SCSI Command flags R and W. */
     static final int READ_BIT = 0x40;
+
     static final int WRITE_BIT = 0x20;
     static final String INITIATOR_NAME = "iqn.2026-11.io.numaiscsi:raw-pdu-test";
     static final Duration REPLY_TIMEOUT = Duration.ofSeconds(5);
     /** Keys a target declares about itself: never answered. */
-    private static final java.util.Set<String> TARGET_DECLARATIONS = java.util.Set.of("MaxRecvDataSegmentLength",
-            "TargetAlias", "TargetAddress", "TargetPortalGroupTag");
+    private static final Set<String> TARGET_DECLARATIONS =
+            Set.of("MaxRecvDataSegmentLength", "TargetAlias", "TargetAddress", "TargetPortalGroupTag");
+
     private static final AtomicInteger ISID_QUALIFIER = new AtomicInteger((int) (System.nanoTime() & 0xffff));
 
     /** What the target did with something it should not accept. */
-    enum Outcome { REJECT, LOGIN_REJECT, CLOSED, SILENT, OTHER_PDU, ANSWERED }
+    enum Outcome {
+        REJECT,
+        LOGIN_REJECT,
+        CLOSED,
+        SILENT,
+        OTHER_PDU,
+        ANSWERED
+    }
 
     private final IscsiTarget target;
     private final Socket socket;
@@ -149,10 +162,13 @@ final class TestConnection implements AutoCloseable {
     /** A Login Request whose ISID carries {@code q}: the same qualifier twice means the same session. */
     TestPdu loginRequest(boolean transit, Map<String, String> keys, int q) {
         // CSG=1 (operational negotiation, no authentication), NSG=3 (full feature)
-        return TestPdu.of(TestPdu.LOGIN_REQUEST).immediate()
+        return TestPdu.of(TestPdu.LOGIN_REQUEST)
+                .immediate()
                 .flags(transit ? TestPdu.TRANSIT | 1 << 2 | 3 : 1 << 2)
                 .byteAt(8, 0x80) // ISID type "random"
-                .byteAt(11, q >>> 16).byteAt(12, q >>> 8).byteAt(13, q)
+                .byteAt(11, q >>> 16)
+                .byteAt(12, q >>> 8)
+                .byteAt(13, q)
                 .itt(newItt())
                 .int32(24, cmdSn)
                 .int32(28, expStatSn)
@@ -195,7 +211,7 @@ final class TestConnection implements AutoCloseable {
      */
     TestPdu attemptLogin(Map<String, String> keys, int isidQualifier) throws IOException {
         send(loginRequest(true, keys, isidQualifier));
-        java.util.Set<String> offered = new java.util.HashSet<>(keys.keySet());
+        Set<String> offered = new HashSet<>(keys.keySet());
         byte[] isid = null;
         for (int round = 0; round < 8; round++) {
             TestPdu rsp;
@@ -220,7 +236,7 @@ final class TestConnection implements AutoCloseable {
                 return rsp;
             }
             if (isid == null) {
-                isid = java.util.Arrays.copyOfRange(rsp.bhs, 8, 14);
+                isid = Arrays.copyOfRange(rsp.bhs, 8, 14);
             }
             // the target wants another round: same ISID and ITT; keys it offered on its own are accepted as offered
             Map<String, String> answers = new LinkedHashMap<>();
@@ -230,8 +246,12 @@ final class TestConnection implements AutoCloseable {
                     offered.add(k);
                 }
             });
-            TestPdu next = TestPdu.of(TestPdu.LOGIN_REQUEST).immediate().flags(TestPdu.TRANSIT | 1 << 2 | 3)
-                    .itt(rsp.itt()).int32(24, cmdSn).int32(28, expStatSn);
+            TestPdu next = TestPdu.of(TestPdu.LOGIN_REQUEST)
+                    .immediate()
+                    .flags(TestPdu.TRANSIT | 1 << 2 | 3)
+                    .itt(rsp.itt())
+                    .int32(24, cmdSn)
+                    .int32(28, expStatSn);
             if (!answers.isEmpty()) {
                 next.text(answers);
             }
@@ -298,8 +318,13 @@ final class TestConnection implements AutoCloseable {
 
     private int sendPing() throws IOException {
         int itt = newItt();
-        send(TestPdu.of(TestPdu.NOP_OUT).immediate().flags(TestPdu.FINAL)
-                .itt(itt).int32(20, TestPdu.RESERVED_TAG).int32(24, cmdSn).int32(28, expStatSn));
+        send(TestPdu.of(TestPdu.NOP_OUT)
+                .immediate()
+                .flags(TestPdu.FINAL)
+                .itt(itt)
+                .int32(20, TestPdu.RESERVED_TAG)
+                .int32(24, cmdSn)
+                .int32(28, expStatSn));
         return itt;
     }
 
@@ -340,8 +365,13 @@ final class TestConnection implements AutoCloseable {
 
     /** A SCSI Command (simple task attribute) on {@code lun} taking the next CmdSN; add immediate data with {@code data()}. */
     TestPdu scsiCommand(int lun, int itt, byte[] cdb, int expectedDataTransferLength, int readWrite, boolean finalBit) {
-        TestPdu p = TestPdu.of(TestPdu.SCSI_COMMAND).flags((finalBit ? TestPdu.FINAL : 0) | readWrite | 1)
-                .lun(lun).itt(itt).int32(20, expectedDataTransferLength).int32(24, nextCmdSn()).int32(28, expStatSn);
+        TestPdu p = TestPdu.of(TestPdu.SCSI_COMMAND)
+                .flags((finalBit ? TestPdu.FINAL : 0) | readWrite | 1)
+                .lun(lun)
+                .itt(itt)
+                .int32(20, expectedDataTransferLength)
+                .int32(24, nextCmdSn())
+                .int32(28, expStatSn);
         for (int i = 0; i < cdb.length; i++) {
             p.byteAt(32 + i, cdb[i]);
         }
@@ -350,14 +380,28 @@ final class TestConnection implements AutoCloseable {
 
     /** A Data-Out PDU; {@code ttt} is 0xffffffff for unsolicited data. */
     TestPdu dataOut(int lun, int itt, int ttt, int dataSn, int bufferOffset, byte[] data, boolean finalBit) {
-        return TestPdu.of(TestPdu.DATA_OUT).flags(finalBit ? TestPdu.FINAL : 0).lun(lun).itt(itt).int32(20, ttt)
-                .int32(28, expStatSn).int32(36, dataSn).int32(40, bufferOffset).data(data);
+        return TestPdu.of(TestPdu.DATA_OUT)
+                .flags(finalBit ? TestPdu.FINAL : 0)
+                .lun(lun)
+                .itt(itt)
+                .int32(20, ttt)
+                .int32(28, expStatSn)
+                .int32(36, dataSn)
+                .int32(40, bufferOffset)
+                .data(data);
     }
 
     /** An immediate Task Management Function Request (RFC 7143 11.5). */
     TestPdu taskManagement(int function, int lun, int itt, int referencedItt, int refCmdSn) {
-        return TestPdu.of(TestPdu.TASK_MGMT_REQUEST).immediate().flags(TestPdu.FINAL | function).lun(lun).itt(itt)
-                .int32(20, referencedItt).int32(24, cmdSn).int32(28, expStatSn).int32(32, refCmdSn);
+        return TestPdu.of(TestPdu.TASK_MGMT_REQUEST)
+                .immediate()
+                .flags(TestPdu.FINAL | function)
+                .lun(lun)
+                .itt(itt)
+                .int32(20, referencedItt)
+                .int32(24, cmdSn)
+                .int32(28, expStatSn)
+                .int32(32, refCmdSn);
     }
 
     /**
@@ -375,12 +419,13 @@ final class TestConnection implements AutoCloseable {
             try {
                 p = read(Duration.ofMillis(left));
             } catch (SocketTimeoutException e) {
-                fail("no status for itt=0x" + Integer.toHexString(itt) + " in " + limit.toMillis() + " ms\ntrace: " + trace);
+                fail("no status for itt=0x" + Integer.toHexString(itt) + " in " + limit.toMillis() + " ms\ntrace: "
+                        + trace);
                 return null;
             }
             if (p == null) {
-                fail("connection closed while waiting for the status of itt=0x" + Integer.toHexString(itt)
-                        + "\ntrace: " + trace);
+                fail("connection closed while waiting for the status of itt=0x" + Integer.toHexString(itt) + "\ntrace: "
+                        + trace);
             }
             if (p.itt() != itt) {
                 others.add(p);
@@ -391,7 +436,7 @@ final class TestConnection implements AutoCloseable {
                 int offset = p.int32(40);
                 byte[] segment = p.data();
                 if (offset + segment.length > data.length) {
-                    data = java.util.Arrays.copyOf(data, offset + segment.length);
+                    data = Arrays.copyOf(data, offset + segment.length);
                 }
                 System.arraycopy(segment, 0, data, offset, segment.length);
                 if ((p.flags() & 0x01) != 0) {
@@ -402,7 +447,7 @@ final class TestConnection implements AutoCloseable {
                 byte[] sense = new byte[0];
                 if (seg.length >= 2) {
                     int senseLength = (seg[0] & 0xff) << 8 | (seg[1] & 0xff);
-                    sense = java.util.Arrays.copyOfRange(seg, 2, 2 + Math.min(senseLength, seg.length - 2));
+                    sense = Arrays.copyOfRange(seg, 2, 2 + Math.min(senseLength, seg.length - 2));
                 }
                 return new ScsiResult(p.byteAt(3), p.byteAt(2), data, sense, p, mine, others);
             } else if (p.opcode() != TestPdu.R2T) {
@@ -418,9 +463,9 @@ final class TestConnection implements AutoCloseable {
     ScsiResult awaitStatusOrNull(int itt, Duration limit) throws IOException {
         try {
             return awaitStatus(itt, limit);
-        } catch (org.opentest4j.AssertionFailedError e) {
+        } catch (AssertionFailedError e) {
             return null;
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             return null;
         }
     }
@@ -456,12 +501,19 @@ final class TestConnection implements AutoCloseable {
                 throw new SocketTimeoutException("nothing but keepalive pings within " + limit.toMillis() + " ms");
             }
             TestPdu p = readRaw(Duration.ofMillis(left));
-            if (p == null || p.opcode() != TestPdu.NOP_IN || p.itt() != TestPdu.RESERVED_TAG
+            if (p == null
+                    || p.opcode() != TestPdu.NOP_IN
+                    || p.itt() != TestPdu.RESERVED_TAG
                     || p.int32(20) == TestPdu.RESERVED_TAG) {
                 return p;
             }
-            TestPdu pong = TestPdu.of(TestPdu.NOP_OUT).immediate().flags(TestPdu.FINAL)
-                    .itt(TestPdu.RESERVED_TAG).int32(20, p.int32(20)).int32(24, cmdSn).int32(28, expStatSn);
+            TestPdu pong = TestPdu.of(TestPdu.NOP_OUT)
+                    .immediate()
+                    .flags(TestPdu.FINAL)
+                    .itt(TestPdu.RESERVED_TAG)
+                    .int32(20, p.int32(20))
+                    .int32(24, cmdSn)
+                    .int32(28, expStatSn);
             System.arraycopy(p.bhs, 8, pong.bhs, 8, 8); // LUN echoed
             send(pong);
         }
@@ -495,11 +547,12 @@ final class TestConnection implements AutoCloseable {
             if (dataDigest && dsl > 0) {
                 dataOk = TestPdu.digestAt(readFully(TestPdu.DIGEST_LENGTH), 0) == TestPdu.crc32c(segment, 0, padded);
             }
-            TestPdu p = TestPdu.received(bhs, java.util.Arrays.copyOf(segment, dsl));
+            TestPdu p = TestPdu.received(bhs, Arrays.copyOf(segment, dsl));
             p.headerDigestOk = headerOk;
             p.dataDigestOk = dataOk;
             lastReceived = p;
-            trace.add("<- " + p + (headerOk && dataOk ? "" : " DIGEST MISMATCH header=" + headerOk + " data=" + dataOk));
+            trace.add(
+                    "<- " + p + (headerOk && dataOk ? "" : " DIGEST MISMATCH header=" + headerOk + " data=" + dataOk));
             if (advancesStatSn(p)) {
                 expStatSn = p.int32(24) + 1;
             }
@@ -518,8 +571,13 @@ final class TestConnection implements AutoCloseable {
 
     private static boolean advancesStatSn(TestPdu p) {
         return switch (p.opcode()) {
-            case TestPdu.LOGIN_RESPONSE, TestPdu.SCSI_RESPONSE, TestPdu.REJECT, TestPdu.TASK_MGMT_RESPONSE,
-                    TestPdu.TEXT_RESPONSE, TestPdu.LOGOUT_RESPONSE, TestPdu.ASYNC_MESSAGE -> true;
+            case TestPdu.LOGIN_RESPONSE,
+                    TestPdu.SCSI_RESPONSE,
+                    TestPdu.REJECT,
+                    TestPdu.TASK_MGMT_RESPONSE,
+                    TestPdu.TEXT_RESPONSE,
+                    TestPdu.LOGOUT_RESPONSE,
+                    TestPdu.ASYNC_MESSAGE -> true;
             case TestPdu.NOP_IN -> p.itt() != TestPdu.RESERVED_TAG;
             case TestPdu.DATA_IN -> (p.flags() & 0x01) != 0;
             default -> false;

@@ -43,6 +43,7 @@ final class TestPdu {
     private byte[] data = new byte[0];
     /** Received PDUs on a connection with digests: whether the digests on the wire were right. */
     boolean headerDigestOk = true;
+
     boolean dataDigestOk = true;
 
     private TestPdu(byte[] bhs) {
@@ -155,7 +156,9 @@ final class TestPdu {
     }
 
     static int digestAt(byte[] b, int offset) {
-        return (b[offset] & 0xff) | (b[offset + 1] & 0xff) << 8 | (b[offset + 2] & 0xff) << 16
+        return (b[offset] & 0xff)
+                | (b[offset + 1] & 0xff) << 8
+                | (b[offset + 2] & 0xff) << 16
                 | (b[offset + 3] & 0xff) << 24;
     }
 
@@ -172,8 +175,10 @@ final class TestPdu {
     }
 
     int int32(int offset) {
-        return (bhs[offset] & 0xff) << 24 | (bhs[offset + 1] & 0xff) << 16
-                | (bhs[offset + 2] & 0xff) << 8 | (bhs[offset + 3] & 0xff);
+        return (bhs[offset] & 0xff) << 24
+                | (bhs[offset + 1] & 0xff) << 16
+                | (bhs[offset + 2] & 0xff) << 8
+                | (bhs[offset + 3] & 0xff);
     }
 
     int dataSegmentLength() {
@@ -206,7 +211,8 @@ final class TestPdu {
 
     @Override
     public String toString() {
-        return String.format("PDU opcode=0x%02x flags=0x%02x itt=0x%08x dsl=%d byte2=0x%02x byte36=0x%02x byte37=0x%02x",
+        return String.format(
+                "PDU opcode=0x%02x flags=0x%02x itt=0x%08x dsl=%d byte2=0x%02x byte36=0x%02x byte37=0x%02x",
                 opcode(), flags(), itt(), dataSegmentLength(), byteAt(2), byteAt(36), byteAt(37));
     }
 }

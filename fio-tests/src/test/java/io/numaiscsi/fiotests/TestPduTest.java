@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -12,8 +13,13 @@ class TestPduTest {
     void loginRequestLayout() {
         Map<String, String> keys = new LinkedHashMap<>();
         keys.put("SessionType", "Normal"); // 19 bytes with the NUL
-        byte[] b = TestPdu.of(TestPdu.LOGIN_REQUEST).immediate().flags(TestPdu.TRANSIT | 1 << 2 | 3)
-                .itt(0x01020304).int32(24, 7).text(keys).toBytes();
+        byte[] b = TestPdu.of(TestPdu.LOGIN_REQUEST)
+                .immediate()
+                .flags(TestPdu.TRANSIT | 1 << 2 | 3)
+                .itt(0x01020304)
+                .int32(24, 7)
+                .text(keys)
+                .toBytes();
         assertEquals(48 + 20, b.length, "data padded to 4 bytes");
         assertEquals(0x43, b[0] & 0xff, "I bit + opcode 0x03");
         assertEquals(0x87, b[1] & 0xff, "T, CSG=1, NSG=3");
@@ -35,7 +41,11 @@ class TestPduTest {
 
     @Test
     void readsReceivedFieldsAndTextKeys() {
-        byte[] bhs = TestPdu.of(TestPdu.LOGIN_RESPONSE).flags(0x87).int32(24, 0xfffffffe).byteAt(36, 2).bhs;
+        byte[] bhs = TestPdu.of(TestPdu.LOGIN_RESPONSE)
+                .flags(0x87)
+                .int32(24, 0xfffffffe)
+                .byteAt(36, 2)
+                .bhs;
         TestPdu p = TestPdu.received(bhs, "MaxRecvDataSegmentLength=65536\0HeaderDigest=None\0".getBytes());
         assertEquals(TestPdu.LOGIN_RESPONSE, p.opcode());
         assertEquals(0x87, p.flags());
@@ -56,8 +66,9 @@ class TestPduTest {
         // RFC 7143 Appendix A.4: 32 bytes of zeroes give aa 36 91 8a on the wire
         byte[] wire = new byte[4];
         TestPdu.putDigest(wire, 0, TestPdu.crc32c(new byte[32], 0, 32));
-        assertEquals(java.util.List.of(0xaa, 0x36, 0x91, 0x8a),
-                java.util.List.of(wire[0] & 0xff, wire[1] & 0xff, wire[2] & 0xff, wire[3] & 0xff));
+        assertEquals(
+                List.of(0xaa, 0x36, 0x91, 0x8a),
+                List.of(wire[0] & 0xff, wire[1] & 0xff, wire[2] & 0xff, wire[3] & 0xff));
         assertEquals(TestPdu.crc32c(new byte[32], 0, 32), TestPdu.digestAt(wire, 0));
     }
 
@@ -67,7 +78,8 @@ class TestPduTest {
             0x01, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
             0x00, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00,
             0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x18, 0x28, 0x00, 0x00, 0x00,
-            0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+            0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+        };
         TestPdu p = TestPdu.of(0);
         for (int i = 0; i < read10.length; i++) {
             p.byteAt(i, read10[i]);

@@ -1,8 +1,10 @@
 package io.numaiscsi.fiotests;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -13,8 +15,7 @@ import java.util.TreeSet;
  */
 record ThreadPlacement(List<Thread> threads, Map<Integer, TreeSet<Integer>> nodeCpus) {
 
-    record Thread(int tid, String comm, TreeSet<Integer> cpus) {
-    }
+    record Thread(int tid, String comm, TreeSet<Integer> cpus) {}
 
     static ThreadPlacement parse(List<String> threadLines, List<String> nodeLines) {
         List<Thread> threads = new ArrayList<>();
@@ -31,7 +32,7 @@ record ThreadPlacement(List<Thread> threads, Map<Integer, TreeSet<Integer>> node
                 nodes.put(Integer.parseInt(f[0].substring(4)), cpuList(f[1]));
             }
         }
-        return new ThreadPlacement(List.copyOf(threads), java.util.Collections.unmodifiableMap(nodes));
+        return new ThreadPlacement(List.copyOf(threads), Collections.unmodifiableMap(nodes));
     }
 
     /** A kernel CPU list such as {@code 0-3,8,10-11}. */
@@ -62,7 +63,7 @@ record ThreadPlacement(List<Thread> threads, Map<Integer, TreeSet<Integer>> node
      * (those that were sent requests) has at least one. Worker pools start their threads on first use,
      * so a node nothing was forwarded to may have none.
      */
-    List<String> workerProblems(java.util.Set<Integer> mustHaveWorkers) {
+    List<String> workerProblems(Set<Integer> mustHaveWorkers) {
         List<String> problems = new ArrayList<>();
         if (nodeCpus.isEmpty()) {
             problems.add("no node CPU lists recorded");
@@ -75,8 +76,8 @@ record ThreadPlacement(List<Thread> threads, Map<Integer, TreeSet<Integer>> node
         nodeCpus.forEach((node, cpus) -> {
             for (Thread t : named("node" + node + "-worker")) {
                 if (!t.cpus().equals(cpus)) {
-                    problems.add(t.comm() + " (tid " + t.tid() + ") may run on " + t.cpus() + ", node " + node
-                            + " has " + cpus);
+                    problems.add(t.comm() + " (tid " + t.tid() + ") may run on " + t.cpus() + ", node " + node + " has "
+                            + cpus);
                 }
             }
         });

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
@@ -19,17 +20,20 @@ class ThreadPlacementTest {
 
     @Test
     void workersOnTheirNodesCpusPass() {
-        ThreadPlacement p = ThreadPlacement.parse(List.of(
-                "101\tjava\t0-1", "140\tnode0-worker-1\t0", "141\tnode1-worker-1\t1", "150\tlun-0-events\t0"), NODES);
+        ThreadPlacement p = ThreadPlacement.parse(
+                List.of("101\tjava\t0-1", "140\tnode0-worker-1\t0", "141\tnode1-worker-1\t1", "150\tlun-0-events\t0"),
+                NODES);
         assertEquals(4, p.threads().size());
         assertEquals(1, p.named("node1-worker").size());
-        assertTrue(p.workerProblems(java.util.Set.of(0, 1)).isEmpty(), p.workerProblems(java.util.Set.of(0, 1)).toString());
+        assertTrue(
+                p.workerProblems(Set.of(0, 1)).isEmpty(),
+                p.workerProblems(Set.of(0, 1)).toString());
     }
 
     @Test
     void aWorkerOnTheWrongCpusOrAMissingNodeIsReported() {
         ThreadPlacement p = ThreadPlacement.parse(List.of("140\tnode0-worker-1\t0-1"), NODES);
-        List<String> problems = p.workerProblems(java.util.Set.of(0, 1));
+        List<String> problems = p.workerProblems(Set.of(0, 1));
         assertEquals(2, problems.size(), problems.toString());
         assertEquals("no node1-worker thread", problems.get(0));
         assertTrue(problems.get(1).startsWith("node0-worker-1 (tid 140) may run on [0, 1]"), problems.get(1));
@@ -38,7 +42,9 @@ class ThreadPlacementTest {
     @Test
     void aNodeNothingWasForwardedToNeedsNoWorkers() {
         ThreadPlacement p = ThreadPlacement.parse(List.of("141\tnode1-worker-1\t1"), NODES);
-        assertTrue(p.workerProblems(java.util.Set.of(1)).isEmpty(), p.workerProblems(java.util.Set.of(1)).toString());
-        assertEquals(List.of("no node0-worker thread"), p.workerProblems(java.util.Set.of(0, 1)));
+        assertTrue(
+                p.workerProblems(Set.of(1)).isEmpty(),
+                p.workerProblems(Set.of(1)).toString());
+        assertEquals(List.of("no node0-worker thread"), p.workerProblems(Set.of(0, 1)));
     }
 }

@@ -7,6 +7,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
@@ -29,8 +30,10 @@ class TmpfsLunTest {
     void theSuiteFioVerifyAndKillNineOnATmpfsFileServedInPlace() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
         Path shm = Path.of("/dev/shm");
-        Assumptions.assumeTrue(Files.isDirectory(shm) && "tmpfs".equals(Files.getFileStore(shm).type()), "no tmpfs");
-        Assumptions.assumeTrue(Files.readAllLines(Path.of("/proc/swaps")).size() <= 1,
+        Assumptions.assumeTrue(
+                Files.isDirectory(shm) && "tmpfs".equals(Files.getFileStore(shm).type()), "no tmpfs");
+        Assumptions.assumeTrue(
+                Files.readAllLines(Path.of("/proc/swaps")).size() <= 1,
                 "this machine has swap: the daemon keeps tmpfs LUNs on its threads");
         Path file = shm.resolve("numa-iscsi-it-" + ProcessHandle.current().pid() + "-tmpfs-lun.img");
         String test = "TmpfsLunTest";
@@ -41,16 +44,27 @@ class TmpfsLunTest {
         long patternLba = (448L << 20) / 512;
         try {
             try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml)) {
-                assertEquals(1, daemon.awaitLogLines("LUN 0: its file is on tmpfs and this machine has no swap:"
-                        + " requests of up to 64 KiB are copied in place", 1).size(), daemon.logTail());
+                assertEquals(
+                        1,
+                        daemon.awaitLogLines(
+                                        "LUN 0: its file is on tmpfs and this machine has no swap:"
+                                                + " requests of up to 64 KiB are copied in place",
+                                        1)
+                                .size(),
+                        daemon.logTail());
                 IscsiTarget target = daemon.target(IQN);
-                ConformanceRun.runAndAssert(target, "ALL", daemon::logTail, test + "-iscsi-test-cu.log",
-                        test + "-conformance-summary.txt", List.of());
+                ConformanceRun.runAndAssert(
+                        target,
+                        "ALL",
+                        daemon::logTail,
+                        test + "-iscsi-test-cu.log",
+                        test + "-conformance-summary.txt",
+                        List.of());
                 daemon.assertAlive();
                 FioVerifyTest.assertVerifies(test, target, 256L << 20, Duration.ofMinutes(5), daemon::logTail);
                 try (TestConnection c = TestConnection.loggedIn(target)) {
                     for (int part = 0; part < 4; part++) { // 64 KiB writes with FUA: in place
-                        byte[] piece = java.util.Arrays.copyOfRange(pattern, part * 65536, (part + 1) * 65536);
+                        byte[] piece = Arrays.copyOfRange(pattern, part * 65536, (part + 1) * 65536);
                         byte[] cdb = ScsiCdb.write10(patternLba + part * 128L, 128);
                         cdb[1] |= 0x08; // FUA
                         ScsiResult r = RawIo.write(c, 0, cdb, piece, Duration.ofSeconds(30));

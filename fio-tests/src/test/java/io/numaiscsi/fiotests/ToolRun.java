@@ -1,5 +1,6 @@
 package io.numaiscsi.fiotests;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +18,7 @@ record ToolRun(List<String> command, int exitCode, boolean timedOut, Duration el
         Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
         boolean done = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
         if (!done) {
@@ -38,8 +39,10 @@ record ToolRun(List<String> command, int exitCode, boolean timedOut, Duration el
     /** The command, how it ended, and the last lines of its output: for assertion messages. */
     String describe(int tailLines) {
         return "$ " + String.join(" ", command) + "\n"
-                + (timedOut ? "TIMED OUT after " + elapsed.toSeconds() + " s" : "exit " + exitCode
-                + " after " + elapsed.toMillis() + " ms") + "; output " + log + ", last lines:\n"
+                + (timedOut
+                        ? "TIMED OUT after " + elapsed.toSeconds() + " s"
+                        : "exit " + exitCode + " after " + elapsed.toMillis() + " ms")
+                + "; output " + log + ", last lines:\n"
                 + tail(log, tailLines);
     }
 

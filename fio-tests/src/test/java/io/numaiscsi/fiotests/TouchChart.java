@@ -23,8 +23,13 @@ final class TouchChart {
     }
 
     void writePng(Path file, String title) throws IOException {
-        CategoryChart chart = new CategoryChartBuilder().width(1400).height(700).title(title)
-                .xAxisTitle("phase, load, LUN").yAxisTitle("MiB touched").build();
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(1400)
+                .height(700)
+                .title(title)
+                .xAxisTitle("phase, load, LUN")
+                .yAxisTitle("MiB touched")
+                .build();
         chart.getStyler().setStacked(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         chart.getStyler().setXAxisLabelRotation(30);
@@ -46,7 +51,9 @@ final class TouchChart {
         }
         chart.addSeries("not node-local (any kind)", labels, crossing);
         String name = file.toString();
-        BitmapEncoder.saveBitmap(chart, name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
+        BitmapEncoder.saveBitmap(
+                chart,
+                name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
                 BitmapEncoder.BitmapFormat.PNG);
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +54,10 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
             return image;
         }
         Path log = DaemonProcess.logDir().resolve("vm-build-image.log");
-        ToolRun build = ToolRun.run(log, Duration.ofMinutes(20), List.of("bash", vmDir().resolve("build-image.sh").toString()));
+        ToolRun build = ToolRun.run(
+                log,
+                Duration.ofMinutes(20),
+                List.of("bash", vmDir().resolve("build-image.sh").toString()));
         imageBuildTime = build.elapsed();
         List<String> lines = build.output().lines().toList();
         String last = lines.isEmpty() ? "" : lines.get(lines.size() - 1).strip();
@@ -73,9 +77,10 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
      * Boots the guest with {@code guestScript} (a file under {@code vm/guest/}) against the target
      * on 127.0.0.1:{@code port}; {@code guestEnv} keys become {@code VM_KEY} in the guest.
      */
-    static VmRun run(String name, int port, String guestScript, Map<String, String> guestEnv, Duration limit,
-            HostRequests host) throws IOException, InterruptedException {
-        return run(name, port, guestScript, guestEnv, limit, host, runDir -> { });
+    static VmRun run(
+            String name, int port, String guestScript, Map<String, String> guestEnv, Duration limit, HostRequests host)
+            throws IOException, InterruptedException {
+        return run(name, port, guestScript, guestEnv, limit, host, runDir -> {});
     }
 
     /** What the host puts into the run dir (the guest's {@code /vmrun}) before the guest boots. */
@@ -84,8 +89,15 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
     }
 
     /** As above; {@code setup} fills the fresh run dir first (e.g. jars and a config for a process in the guest). */
-    static VmRun run(String name, int port, String guestScript, Map<String, String> guestEnv, Duration limit,
-            HostRequests host, RunDirSetup setup) throws IOException, InterruptedException {
+    static VmRun run(
+            String name,
+            int port,
+            String guestScript,
+            Map<String, String> guestEnv,
+            Duration limit,
+            HostRequests host,
+            RunDirSetup setup)
+            throws IOException, InterruptedException {
         return run(name, port, guestScript, guestEnv, limit, host, setup, null);
     }
 
@@ -93,24 +105,44 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
      * The guest booted with systemd as PID 1 ({@code VM_INIT=systemd}: {@code guest-systemd-run.sh} runs the script
      * once the boot is done), for tests of what runs as a systemd service; nothing listens for it on the host.
      */
-    static VmRun runUnderSystemd(String name, String guestScript, Map<String, String> guestEnv, Duration limit,
-            RunDirSetup setup) throws IOException, InterruptedException {
-        return run(name, NO_HOST_PORT, guestScript, guestEnv, limit, request -> "error: no host requests", setup,
+    static VmRun runUnderSystemd(
+            String name, String guestScript, Map<String, String> guestEnv, Duration limit, RunDirSetup setup)
+            throws IOException, InterruptedException {
+        return run(
+                name,
+                NO_HOST_PORT,
+                guestScript,
+                guestEnv,
+                limit,
+                request -> "error: no host requests",
+                setup,
                 "systemd");
     }
 
     /** A port nothing listens on: the guest's 10.0.2.100:3260 forward then leads nowhere. */
     private static final int NO_HOST_PORT = 1;
 
-    private static VmRun run(String name, int port, String guestScript, Map<String, String> guestEnv, Duration limit,
-            HostRequests host, RunDirSetup setup, String init) throws IOException, InterruptedException {
+    private static VmRun run(
+            String name,
+            int port,
+            String guestScript,
+            Map<String, String> guestEnv,
+            Duration limit,
+            HostRequests host,
+            RunDirSetup setup,
+            String init)
+            throws IOException, InterruptedException {
         Path img = image();
         Path runDir = DaemonProcess.logDir().resolve("vm-" + name);
         deleteTree(runDir);
         Files.createDirectories(runDir.resolve("out"));
         setup.prepare(runDir);
-        List<String> cmd = List.of("bash", vmDir().resolve("run-vm.sh").toString(), Integer.toString(port),
-                runDir.toString(), vmDir().resolve("guest").resolve(guestScript).toString());
+        List<String> cmd = List.of(
+                "bash",
+                vmDir().resolve("run-vm.sh").toString(),
+                Integer.toString(port),
+                runDir.toString(),
+                vmDir().resolve("guest").resolve(guestScript).toString());
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(runDir.resolve("run-vm.log").toFile())
@@ -197,7 +229,10 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
     String describe() throws IOException {
         String serial = serialLog(runDir);
         return "guest exit " + exitCode + " after " + elapsed.toSeconds() + " s, " + passed + " passed, " + failed
-                + " failed" + (exitCode == 124 ? " (TIMED OUT)" : exitCode == 125 ? " (no status from the guest: boot or harness failure)" : "")
+                + " failed"
+                + (exitCode == 124
+                        ? " (TIMED OUT)"
+                        : exitCode == 125 ? " (no status from the guest: boot or harness failure)" : "")
                 + "\nfailed guest checks: " + failedChecks(serial)
                 + "\n--- run-vm: " + ToolRun.tail(runDir.resolve("run-vm.log"), 5)
                 + "\n--- guest serial log " + serialLog() + " (last " + SERIAL_TAIL_LINES + " lines):\n"
@@ -209,7 +244,7 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
             return;
         }
         try (var files = Files.walk(dir)) {
-            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(f);
             }
         }

@@ -24,7 +24,8 @@ class VmRunTest {
 
     @Test
     void failedChecksAreTheGuestsFailAndAbortLinesInOrder() {
-        assertEquals(List.of("FAIL vpd83-naa (status 1)", "ABORT: login after the restart failed"),
+        assertEquals(
+                List.of("FAIL vpd83-naa (status 1)", "ABORT: login after the restart failed"),
                 VmRun.failedChecks(SERIAL));
         assertEquals(List.of(), VmRun.failedChecks("[ 1.0] [guest 0.5] PASS x\n"));
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +44,7 @@ class WiredTigerGuestTest {
     static final String FS = System.getProperty("it.wt.fs", "xfs");
     /** The workload runs this long, plus up to as much again at random, before the kill. */
     static final int SECONDS = Integer.getInteger("it.wt.seconds", 10);
+
     static final Pattern CHECK = Pattern.compile(
             "wtload-check: (\\d+) records, (\\d+) committed, (\\d+) lost, (\\d+) wrong, (\\d+) bad, verify (\\w+)");
 
@@ -52,12 +52,15 @@ class WiredTigerGuestTest {
 
     @BeforeAll
     static void buildDriver() throws Exception {
-        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "kills and restarts its own daemon");
+        Assumptions.assumeTrue(
+                System.getProperty("it.external.url", "").isBlank(), "kills and restarts its own daemon");
         VmRun.image();
         Path src = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().resolve("src/test/c/wtload.c");
         wtload = DaemonProcess.logDir().resolve("wtload");
         Files.createDirectories(wtload.getParent());
-        ToolRun cc = ToolRun.run(DaemonProcess.logDir().resolve("wtload-gcc.log"), Duration.ofMinutes(2),
+        ToolRun cc = ToolRun.run(
+                DaemonProcess.logDir().resolve("wtload-gcc.log"),
+                Duration.ofMinutes(2),
                 List.of("gcc", "-O2", "-Wall", "-o", wtload.toString(), src.toString(), "-lwiredtiger", "-lm"));
         if (cc.exitCode() != 0 || !Files.isExecutable(wtload)) {
             fail("cannot build the WiredTiger driver (needs gcc and libwiredtiger-dev, bin/run-tests installs them):\n"
@@ -66,8 +69,14 @@ class WiredTigerGuestTest {
     }
 
     /** What one policy's series found, summed over its checks. */
-    record Totals(int kills, long updatesCommitted, long checkedCommitted, long lost, long wrong, long bad, int verifyFailed) {
-    }
+    record Totals(
+            int kills,
+            long updatesCommitted,
+            long checkedCommitted,
+            long lost,
+            long wrong,
+            long bad,
+            int verifyFailed) {}
 
     /** The updates whose commit returned: "C key version" lines right after their "W key version". */
     static long updatesCommitted(List<String> commitLog) {
@@ -111,11 +120,28 @@ class WiredTigerGuestTest {
             for (int boot = 0; boot <= KILLS; boot++) {
                 String phase = boot == 0 ? "first" : boot == KILLS ? "last" : "next";
                 int seconds = SECONDS + random.nextInt(SECONDS + 1);
-                Map<String, String> env = Map.of("IQN", daemon.target().iqn(), "PHASE", phase, "FS", FS,
-                        "RECORDS", Integer.toString(RECORDS), "MIX", MIX, "SECONDS", Integer.toString(seconds),
-                        "SEED", Integer.toString(boot + 1));
+                Map<String, String> env = Map.of(
+                        "IQN",
+                        daemon.target().iqn(),
+                        "PHASE",
+                        phase,
+                        "FS",
+                        FS,
+                        "RECORDS",
+                        Integer.toString(RECORDS),
+                        "MIX",
+                        MIX,
+                        "SECONDS",
+                        Integer.toString(seconds),
+                        "SEED",
+                        Integer.toString(boot + 1));
                 boolean[] killed = {false};
-                VmRun run = VmRun.run(name + "-" + boot, daemon.target().port(), "wiredtiger.sh", env, BOOT_LIMIT,
+                VmRun run = VmRun.run(
+                        name + "-" + boot,
+                        daemon.target().port(),
+                        "wiredtiger.sh",
+                        env,
+                        BOOT_LIMIT,
                         request -> {
                             if (!request.equals("kill-daemon")) {
                                 return "error: unknown request " + request;
@@ -134,7 +160,8 @@ class WiredTigerGuestTest {
                 Files.write(history, lines, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
                 commits += updatesCommitted(lines);
                 if (boot > 0) {
-                    Matcher m = CHECK.matcher(Files.exists(run.out("check.txt")) ? Files.readString(run.out("check.txt")) : "");
+                    Matcher m = CHECK.matcher(
+                            Files.exists(run.out("check.txt")) ? Files.readString(run.out("check.txt")) : "");
                     assertTrue(m.find(), "no wtload-check line" + context);
                     committed += Long.parseLong(m.group(2));
                     lost += Long.parseLong(m.group(3));
@@ -152,13 +179,28 @@ class WiredTigerGuestTest {
             daemon.assertAlive();
         }
         Totals t = new Totals(kills, commits, committed, lost, wrong, bad, verifyFailed);
-        String line = String.format("%s: %s on %s, %d records, mix %s: %d power cuts, %d updates committed, "
+        String line = String.format(
+                "%s: %s on %s, %d records, mix %s: %d power cuts, %d updates committed, "
                         + "%d committed records checked after the cuts, %d lost, %d wrong, %d bad, %d verify failures%n",
-                name, FS, writePolicy, RECORDS, MIX, t.kills(), t.updatesCommitted(), t.checkedCommitted(), t.lost(),
-                t.wrong(), t.bad(), t.verifyFailed());
+                name,
+                FS,
+                writePolicy,
+                RECORDS,
+                MIX,
+                t.kills(),
+                t.updatesCommitted(),
+                t.checkedCommitted(),
+                t.lost(),
+                t.wrong(),
+                t.bad(),
+                t.verifyFailed());
         System.out.print(line);
-        Files.writeString(DaemonProcess.logDir().resolve("wiredtiger-crash.txt"), line, StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                DaemonProcess.logDir().resolve("wiredtiger-crash.txt"),
+                line,
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
         assertEquals(KILLS, t.kills(), line);
         assertEquals(0, t.lost() + t.wrong() + t.bad() + t.verifyFailed(), line);
     }

@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
@@ -34,6 +35,7 @@ class WriteBackDurabilityTest {
     static final long LUN_BYTES = 256L << 20;
     /** One extent per slot of 256 sectors: it starts in the slot's first half, so extents never overlap. */
     static final int SLOT_SECTORS = 256;
+
     static final Duration FLUSH_AFTER_LOGOUT = Duration.ofSeconds(30);
     static final long SEED = 7143;
 
@@ -54,12 +56,13 @@ class WriteBackDurabilityTest {
 
     @BeforeEach
     void shuffleSlots() {
-        Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "kills and restarts its own daemon");
+        Assumptions.assumeTrue(
+                System.getProperty("it.external.url", "").isBlank(), "kills and restarts its own daemon");
         freeSlots.clear();
         for (int s = 0; s < LUN_BYTES / RawBlockIo.BLOCK / SLOT_SECTORS; s++) {
             freeSlots.add(s);
         }
-        java.util.Collections.shuffle(freeSlots, random);
+        Collections.shuffle(freeSlots, random);
     }
 
     static DaemonProcess.Setup setup() {
@@ -73,16 +76,19 @@ class WriteBackDurabilityTest {
         String name = "WriteBackDurabilityTest-sync";
         try (RestartableDaemon daemon = RestartableDaemon.start(name, setup())) {
             Path lunFile = daemon.dataDir().resolve("lun0.img");
-            List<Extent> synced = extents(200, 4);       // every 4th with FUA
-            List<Extent> fuaAfterSync = extents(12, 1);  // all FUA
-            List<Extent> unsynced = extents(100, 0);     // plain, after the last FUA: may be lost
+            List<Extent> synced = extents(200, 4); // every 4th with FUA
+            List<Extent> fuaAfterSync = extents(12, 1); // all FUA
+            List<Extent> unsynced = extents(100, 0); // plain, after the last FUA: may be lost
             RawBlockIo io = RawBlockIo.login(daemon.target());
             write(io, synced);
             io.synchronizeCache();
             List<Extent> notInFile = differing(lunFile, synced);
-            assertTrue(notInFile.isEmpty(), notInFile.size() + " extents acknowledged before the SYNCHRONIZE CACHE "
-                    + "response are not in the backing file after it, first " + (notInFile.isEmpty() ? "" : notInFile.get(0))
-                    + "\n" + daemon.logTail());
+            assertTrue(
+                    notInFile.isEmpty(),
+                    notInFile.size() + " extents acknowledged before the SYNCHRONIZE CACHE "
+                            + "response are not in the backing file after it, first "
+                            + (notInFile.isEmpty() ? "" : notInFile.get(0))
+                            + "\n" + daemon.logTail());
             write(io, fuaAfterSync);
             write(io, unsynced);
             // the session stays open: closing it would make the daemon flush (last session gone)
@@ -94,10 +100,12 @@ class WriteBackDurabilityTest {
                 assertReadBack(again, synced, "acknowledged before SYNCHRONIZE CACHE", daemon);
                 assertReadBack(again, fuaAfterSync, "FUA", daemon);
                 int lost = oldOrNew(again, unsynced, daemon);
-                report(name, "SIGKILL after SYNCHRONIZE CACHE: " + synced.size() + " synced extents ("
-                        + synced.stream().filter(Extent::fua).count() + " FUA) and " + fuaAfterSync.size()
-                        + " later FUA extents read back exactly; of " + unsynced.size()
-                        + " unsynced extents written after the last FUA, " + lost + " were lost (allowed)");
+                report(
+                        name,
+                        "SIGKILL after SYNCHRONIZE CACHE: " + synced.size() + " synced extents ("
+                                + synced.stream().filter(Extent::fua).count() + " FUA) and " + fuaAfterSync.size()
+                                + " later FUA extents read back exactly; of " + unsynced.size()
+                                + " unsynced extents written after the last FUA, " + lost + " were lost (allowed)");
             }
             daemon.assertAlive();
         }
@@ -120,15 +128,20 @@ class WriteBackDurabilityTest {
                 missing = differing(lunFile, written);
             }
             long flushMillis = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(missing.isEmpty(), missing.size() + " of " + written.size() + " extents still not in the "
-                    + "backing file " + FLUSH_AFTER_LOGOUT.toSeconds() + " s after the last session's logout, first "
-                    + (missing.isEmpty() ? "" : missing.get(0)) + "\n" + daemon.logTail());
+            assertTrue(
+                    missing.isEmpty(),
+                    missing.size() + " of " + written.size() + " extents still not in the "
+                            + "backing file " + FLUSH_AFTER_LOGOUT.toSeconds()
+                            + " s after the last session's logout, first "
+                            + (missing.isEmpty() ? "" : missing.get(0)) + "\n" + daemon.logTail());
             assertEquals(137, daemon.killAndRestart(), "exit code of the SIGKILLed daemon");
             try (RawBlockIo again = RawBlockIo.login(daemon.target())) {
                 assertReadBack(again, written, "written before the last logout", daemon);
             }
-            report(name, "SIGKILL after the last logout: all " + written.size() + " extents were in the backing file "
-                    + flushMillis + " ms after the Logout Response and read back exactly after the restart");
+            report(
+                    name,
+                    "SIGKILL after the last logout: all " + written.size() + " extents were in the backing file "
+                            + flushMillis + " ms after the Logout Response and read back exactly after the restart");
             daemon.assertAlive();
         }
     }
@@ -151,23 +164,26 @@ class WriteBackDurabilityTest {
             List<Thread> writers = new ArrayList<>();
             for (int w = 0; w < 4; w++) {
                 List<Integer> mine = loadSlots.subList(w * 256, (w + 1) * 256);
-                Thread t = new Thread(() -> {
-                    byte[] data = new byte[(SLOT_SECTORS - 56) * RawBlockIo.BLOCK]; // parts of two cache blocks
-                    new Random(mine.get(0)).nextBytes(data);
-                    try (RawBlockIo load = RawBlockIo.login(daemon.target())) {
-                        for (int i = 0; !stop.get(); i++) {
-                            load.write((long) mine.get(i % mine.size()) * SLOT_SECTORS + 3, data, false);
-                            loadWrites.incrementAndGet();
-                        }
-                    } catch (IOException | RuntimeException | AssertionError e) {
-                        // the stop closes the session: the writer ends there
-                    }
-                }, "load-" + w);
+                Thread t = new Thread(
+                        () -> {
+                            byte[] data = new byte[(SLOT_SECTORS - 56) * RawBlockIo.BLOCK]; // parts of two cache blocks
+                            new Random(mine.get(0)).nextBytes(data);
+                            try (RawBlockIo load = RawBlockIo.login(daemon.target())) {
+                                for (int i = 0; !stop.get(); i++) {
+                                    load.write((long) mine.get(i % mine.size()) * SLOT_SECTORS + 3, data, false);
+                                    loadWrites.incrementAndGet();
+                                }
+                            } catch (IOException | RuntimeException | AssertionError e) {
+                                // the stop closes the session: the writer ends there
+                            }
+                        },
+                        "load-" + w);
                 t.start();
                 writers.add(t);
             }
             long t0 = System.nanoTime();
-            while (loadWrites.get() < 2000 && System.nanoTime() - t0 < Duration.ofSeconds(60).toNanos()) {
+            while (loadWrites.get() < 2000
+                    && System.nanoTime() - t0 < Duration.ofSeconds(60).toNanos()) {
                 Thread.sleep(50);
             }
             long logBefore = Files.size(daemon.log());
@@ -180,13 +196,17 @@ class WriteBackDurabilityTest {
             String stopLog = Files.readString(daemon.log()).substring((int) logBefore);
             assertEquals(0, exit, "exit code of the SIGTERMed daemon\n" + stopLog);
             List<String> errors = stopLog.lines()
-                    .filter(l -> l.matches("^\\S+ ERROR .*") || l.startsWith("Exception in thread")).toList();
+                    .filter(l -> l.matches("^\\S+ ERROR .*") || l.startsWith("Exception in thread"))
+                    .toList();
             assertTrue(errors.isEmpty(), "errors logged while stopping: " + errors + "\n" + stopLog);
             try (RawBlockIo again = RawBlockIo.login(daemon.target())) {
                 assertReadBack(again, written, "acknowledged before the SIGTERM", daemon);
             }
-            report(name, "SIGTERM with " + loadWrites.get() + " 100 KiB load writes done by four sessions and more in "
-                    + "flight: exit 0, no error logged, all " + written.size() + " acknowledged extents read back");
+            report(
+                    name,
+                    "SIGTERM with " + loadWrites.get() + " 100 KiB load writes done by four sessions and more in "
+                            + "flight: exit 0, no error logged, all " + written.size()
+                            + " acknowledged extents read back");
             daemon.assertAlive();
         }
     }
@@ -280,7 +300,11 @@ class WriteBackDurabilityTest {
 
     private static void report(String name, String line) throws IOException {
         System.out.println("[" + name + "] " + line);
-        Files.writeString(DaemonProcess.logDir().resolve("write-back-durability.txt"), name + ": " + line + "\n",
-                StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(
+                DaemonProcess.logDir().resolve("write-back-durability.txt"),
+                name + ": " + line + "\n",
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
     }
 }

@@ -12,10 +12,10 @@ public final class Ahs {
     public static final int TYPE_BIDI_READ_EXPECTED_DATA_LENGTH = 2;
     /** Offset of the extra CDB bytes (CDB byte 16 onwards) within an Extended CDB AHS. */
     public static final int EXTENDED_CDB_OFFSET = 4;
+
     private static final int HEADER = 3;
 
-    private Ahs() {
-    }
+    private Ahs() {}
 
     public static int ahsLength(ByteBuf ahs, int index) {
         return ahs.getUnsignedShort(index);

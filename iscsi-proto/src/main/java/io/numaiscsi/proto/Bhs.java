@@ -19,9 +19,11 @@ public final class Bhs {
     public static final int TARGET_TRANSFER_TAG_OFFSET = 20;
     /** CmdSN in initiator PDUs, StatSN in target PDUs. */
     public static final int CMD_SN_OFFSET = 24;
+
     public static final int STAT_SN_OFFSET = 24;
     /** ExpStatSN in initiator PDUs, ExpCmdSN in target PDUs. */
     public static final int EXP_STAT_SN_OFFSET = 28;
+
     public static final int EXP_CMD_SN_OFFSET = 28;
     /** MaxCmdSN in target PDUs. */
     public static final int MAX_CMD_SN_OFFSET = 32;
@@ -38,8 +40,7 @@ public final class Bhs {
     /** ITT / TTT value meaning "none" (RFC 7143 11.2.1.8). */
     public static final int RESERVED_TAG = 0xffffffff;
 
-    private Bhs() {
-    }
+    private Bhs() {}
 
     public static int opcode(ByteBuf bhs) {
         return bhs.getByte(OPCODE_OFFSET) & OPCODE_MASK;
@@ -77,7 +78,7 @@ public final class Bhs {
         bhs.setMedium(DATA_SEGMENT_LENGTH_OFFSET, length);
     }
 
-    /** @param bytes AHS length in bytes, a multiple of 4 up to 1020 */
+    /** Sets TotalAHSLength from {@code bytes}, the AHS length in bytes: a multiple of 4 up to 1020. */
     public static void setTotalAhsLength(ByteBuf bhs, int bytes) {
         if (bytes < 0 || bytes > MAX_AHS_LENGTH || (bytes & 3) != 0) {
             throw new IllegalArgumentException("TotalAHSLength must be a multiple of 4 up to 1020: " + bytes);

@@ -12,8 +12,7 @@ import io.netty.buffer.ByteBuf;
 public abstract class BhsFlyweight<T extends BhsFlyweight<T>> {
     ByteBuf buf;
 
-    BhsFlyweight() {
-    }
+    BhsFlyweight() {}
 
     public final T wrap(ByteBuf bhs) {
         buf = bhs;

@@ -1,15 +1,15 @@
 package io.numaiscsi.proto;
 
+import java.util.Arrays;
 import java.util.function.ToIntFunction;
 
 /** Lookup arrays for wire enums; duplicate codes are a bug caught at class initialization. */
 final class Codes {
-    private Codes() {
-    }
+    private Codes() {}
 
     static <E extends Enum<E>> E[] index(E[] values, int size, ToIntFunction<E> code) {
-        E[] table = java.util.Arrays.copyOf(values, size);
-        java.util.Arrays.fill(table, null);
+        E[] table = Arrays.copyOf(values, size);
+        Arrays.fill(table, null);
         for (E e : values) {
             int c = code.applyAsInt(e);
             if (table[c] != null) {

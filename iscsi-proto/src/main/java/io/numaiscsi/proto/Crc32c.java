@@ -31,8 +31,7 @@ public final class Crc32c {
         }
     }
 
-    private Crc32c() {
-    }
+    private Crc32c() {}
 
     /** CRC32C of {@code length} bytes of {@code buf} from absolute {@code index}. */
     public static int compute(ByteBuf buf, int index, int length) {
@@ -49,8 +48,14 @@ public final class Crc32c {
             long v = buf.getLongLE(i);
             int lo = (int) v ^ c;
             int hi = (int) (v >>> 32);
-            c = t7[lo & 0xff] ^ t6[(lo >>> 8) & 0xff] ^ t5[(lo >>> 16) & 0xff] ^ t4[lo >>> 24]
-                    ^ t3[hi & 0xff] ^ t2[(hi >>> 8) & 0xff] ^ t1[(hi >>> 16) & 0xff] ^ t0[hi >>> 24];
+            c = t7[lo & 0xff]
+                    ^ t6[(lo >>> 8) & 0xff]
+                    ^ t5[(lo >>> 16) & 0xff]
+                    ^ t4[lo >>> 24]
+                    ^ t3[hi & 0xff]
+                    ^ t2[(hi >>> 8) & 0xff]
+                    ^ t1[(hi >>> 16) & 0xff]
+                    ^ t0[hi >>> 24];
             i += 8;
         }
         while (i < end) {

@@ -7,8 +7,7 @@ package io.numaiscsi.proto;
  * @param <T> the concrete header
  */
 public abstract class InitiatorBhsFlyweight<T extends InitiatorBhsFlyweight<T>> extends BhsFlyweight<T> {
-    InitiatorBhsFlyweight() {
-    }
+    InitiatorBhsFlyweight() {}
 
     public final int cmdSN() {
         return buf.getInt(Bhs.CMD_SN_OFFSET);

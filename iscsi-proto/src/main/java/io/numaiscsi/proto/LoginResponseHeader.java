@@ -74,7 +74,7 @@ public final class LoginResponseHeader extends TargetBhsFlyweight<LoginResponseH
         return Bhs.getIsid(buf, ISID_OFFSET);
     }
 
-    /** @param isid the 6-byte ISID in the low 48 bits */
+    /** Sets the ISID, the 6-byte value in the low 48 bits of {@code isid}. */
     public LoginResponseHeader isid(long isid) {
         Bhs.setIsid(buf, ISID_OFFSET, isid);
         return this;

@@ -12,8 +12,7 @@ public final class Lun {
     private static final int METHOD_FLAT = 1;
     private static final long SECOND_LEVEL_MASK = 0x0000_ffff_ffff_ffffL;
 
-    private Lun() {
-    }
+    private Lun() {}
 
     /** The LUN number, or -1 for an addressing method or level this target does not support. */
     public static int decode(long raw) {

@@ -5,5 +5,4 @@ package io.numaiscsi.proto;
  * when the NOP-Out answers a target NOP-In (no response wanted).
  */
 public final class NopOutHeader extends InitiatorBhsFlyweight<NopOutHeader>
-        implements LunField<NopOutHeader>, TransferTagField<NopOutHeader> {
-}
+        implements LunField<NopOutHeader>, TransferTagField<NopOutHeader> {}

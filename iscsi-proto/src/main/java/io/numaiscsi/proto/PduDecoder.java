@@ -15,9 +15,18 @@ import io.netty.buffer.ByteBufAllocator;
 public final class PduDecoder {
     /** MaxRecvDataSegmentLength before negotiation (RFC 7143 13.12 default, used in the login phase). */
     public static final int DEFAULT_MAX_RECV_DATA_SEGMENT_LENGTH = 8192;
+
     private static final int DIGEST_LENGTH = 4;
 
-    enum State { BHS, AHS, HEADER_DIGEST, DATA, PADDING, DATA_DIGEST, FAILED }
+    enum State {
+        BHS,
+        AHS,
+        HEADER_DIGEST,
+        DATA,
+        PADDING,
+        DATA_DIGEST,
+        FAILED
+    }
 
     private final Crc32cDigest crc = new Crc32cDigest();
     private int maxRecvDataSegmentLength = DEFAULT_MAX_RECV_DATA_SEGMENT_LENGTH;
@@ -38,8 +47,7 @@ public final class PduDecoder {
     private PduFailure failure;
     private ByteBuf failedBhs;
 
-    public PduDecoder() {
-    }
+    public PduDecoder() {}
 
     /** Larger incoming data segments fail the decoder; default 8192 (login phase). */
     public void maxRecvDataSegmentLength(int bytes) {
@@ -83,23 +91,23 @@ public final class PduDecoder {
 
     /** The next complete PDU, or null when more bytes are needed or the decoder has failed. */
     public Pdu decode(ByteBuf in, ByteBufAllocator alloc) {
-        for (;;) {
+        for (; ; ) {
             switch (state) {
-                case BHS:
+                case BHS -> {
                     if (!readBhs(in, alloc)) {
                         return null;
                     }
                     if (!startPdu(alloc)) {
                         return null;
                     }
-                    break;
-                case AHS:
+                }
+                case AHS -> {
                     if (!fill(ahs, in)) {
                         return null;
                     }
                     state = headerDigest ? State.HEADER_DIGEST : afterHeader();
-                    break;
-                case HEADER_DIGEST:
+                }
+                case HEADER_DIGEST -> {
                     if (!readDigest(in)) {
                         return null;
                     }
@@ -107,8 +115,8 @@ public final class PduDecoder {
                         return null;
                     }
                     state = afterHeader();
-                    break;
-                case DATA:
+                }
+                case DATA -> {
                     if (!readData(in, alloc)) {
                         return null;
                     }
@@ -118,25 +126,25 @@ public final class PduDecoder {
                     }
                     paddingLeft = -dataLength & 3;
                     state = State.PADDING;
-                    break;
-                case PADDING:
+                }
+                case PADDING -> {
                     if (!skipPadding(in)) {
                         return null;
                     }
                     state = dataDigest ? State.DATA_DIGEST : State.BHS;
-                    break;
-                case DATA_DIGEST:
+                }
+                case DATA_DIGEST -> {
                     if (!readDigest(in)) {
                         return null;
                     }
                     dataDigestError = digestValue != crc.value();
                     state = State.BHS;
-                    break;
-                case FAILED:
+                }
+                case FAILED -> {
                     in.skipBytes(in.readableBytes());
                     return null;
-                default:
-                    throw new IllegalStateException(state.name());
+                }
+                default -> throw new IllegalStateException(state.name());
             }
             if (state == State.BHS) {
                 return complete();

@@ -12,8 +12,7 @@ public abstract class ScsiStatusBhsFlyweight<T extends ScsiStatusBhsFlyweight<T>
     public static final int OVERFLOW_BIT = 0x04;
     public static final int UNDERFLOW_BIT = 0x02;
 
-    ScsiStatusBhsFlyweight() {
-    }
+    ScsiStatusBhsFlyweight() {}
 
     public final boolean overflow() {
         return flag(OVERFLOW_BIT);

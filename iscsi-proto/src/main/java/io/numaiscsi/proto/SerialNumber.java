@@ -6,8 +6,7 @@ package io.numaiscsi.proto;
  * (undefined in RFC 1982).
  */
 public final class SerialNumber {
-    private SerialNumber() {
-    }
+    private SerialNumber() {}
 
     public static boolean lessThan(int a, int b) {
         return b - a > 0;

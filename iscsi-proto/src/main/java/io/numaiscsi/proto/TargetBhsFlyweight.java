@@ -7,8 +7,7 @@ package io.numaiscsi.proto;
  * @param <T> the concrete header
  */
 public abstract class TargetBhsFlyweight<T extends TargetBhsFlyweight<T>> extends BhsFlyweight<T> {
-    TargetBhsFlyweight() {
-    }
+    TargetBhsFlyweight() {}
 
     public final T finalBit(boolean on) {
         return flag(Bhs.FINAL_BIT, on);

@@ -21,7 +21,10 @@ class AhsTest {
         }
         ahs.writeZero(total - ahs.writerIndex());
         // followed by a Bidirectional Read Expected Data Length AHS
-        ahs.writeShort(5).writeByte(Ahs.TYPE_BIDI_READ_EXPECTED_DATA_LENGTH).writeByte(0).writeInt(65536);
+        ahs.writeShort(5)
+                .writeByte(Ahs.TYPE_BIDI_READ_EXPECTED_DATA_LENGTH)
+                .writeByte(0)
+                .writeInt(65536);
         return ahs;
     }
 
@@ -46,7 +49,7 @@ class AhsTest {
 
     @Test
     void oddCdbLengthIsPadded() {
-        ByteBuf ahs = extendedCdbAhs(5);               // 21-byte CDB: AHSLength 6, 12 bytes on the wire
+        ByteBuf ahs = extendedCdbAhs(5); // 21-byte CDB: AHSLength 6, 12 bytes on the wire
         assertEquals(12, Ahs.totalLength(ahs, 0));
         assertEquals(5, Ahs.extendedCdbLength(ahs, 0));
         assertTrue(Ahs.valid(ahs));
@@ -55,7 +58,8 @@ class AhsTest {
 
     @Test
     void malformed() {
-        ByteBuf ahs = Unpooled.buffer(8).writeShort(40).writeByte(1).writeByte(0).writeInt(0);
+        ByteBuf ahs =
+                Unpooled.buffer(8).writeShort(40).writeByte(1).writeByte(0).writeInt(0);
         assertFalse(Ahs.valid(ahs));
         assertEquals(-1, Ahs.find(ahs, 1));
         ahs.release();

@@ -40,8 +40,12 @@ class BhsFlyweightTest {
         b.setInt(Bhs.INITIATOR_TASK_TAG_OFFSET, 0x11223344);
         b.setInt(Bhs.CMD_SN_OFFSET, 7);
         b.setInt(Bhs.EXP_STAT_SN_OFFSET, 9);
-        for (BhsFlyweight<?> h : new BhsFlyweight<?>[] {new TextRequestHeader().wrap(b), new DataOutHeader().wrap(b),
-                new ScsiResponseHeader().wrap(b), new LoginRequestHeader().wrap(b)}) {
+        for (BhsFlyweight<?> h : new BhsFlyweight<?>[] {
+            new TextRequestHeader().wrap(b),
+            new DataOutHeader().wrap(b),
+            new ScsiResponseHeader().wrap(b),
+            new LoginRequestHeader().wrap(b)
+        }) {
             assertSame(b, h.buffer());
             assertEquals(Opcode.TEXT_REQUEST.code(), h.opcode());
             assertTrue(h.immediate());
@@ -59,7 +63,12 @@ class BhsFlyweightTest {
     void targetSettersWriteTheSharedOffsetsAndReturnTheConcreteHeader() {
         ByteBuf b = bhs();
         R2tHeader r2t = new R2tHeader().wrap(b).init();
-        R2tHeader same = r2t.initiatorTaskTag(1).statSN(2).expCmdSN(3).maxCmdSN(4).lun(5L).targetTransferTag(6)
+        R2tHeader same = r2t.initiatorTaskTag(1)
+                .statSN(2)
+                .expCmdSN(3)
+                .maxCmdSN(4)
+                .lun(5L)
+                .targetTransferTag(6)
                 .r2tSN(7);
         assertSame(r2t, same);
         assertEquals(1, b.getInt(Bhs.INITIATOR_TASK_TAG_OFFSET));
@@ -74,7 +83,8 @@ class BhsFlyweightTest {
 
     @Test
     void finalBitSetterLeavesTheOtherFlags() {
-        DataInHeader h = new DataInHeader().wrap(bhs()).init().statusPresent(true).underflow(true);
+        DataInHeader h =
+                new DataInHeader().wrap(bhs()).init().statusPresent(true).underflow(true);
         h.finalBit(true);
         assertTrue(h.finalBit() && h.statusPresent() && h.underflow());
         h.finalBit(false);
@@ -85,12 +95,24 @@ class BhsFlyweightTest {
 
     @Test
     void statusHeadersShareStatusResidualAndTheOuBits() {
-        ScsiResponseHeader response = new ScsiResponseHeader().wrap(bhs()).init().status(0x02).overflow(true)
+        ScsiResponseHeader response = new ScsiResponseHeader()
+                .wrap(bhs())
+                .init()
+                .status(0x02)
+                .overflow(true)
                 .residualCount(512);
-        DataInHeader dataIn = new DataInHeader().wrap(bhs()).init().status(0x02).overflow(true).residualCount(512);
-        assertEquals(response.buffer().getByte(ScsiStatusBhsFlyweight.STATUS_OFFSET),
+        DataInHeader dataIn = new DataInHeader()
+                .wrap(bhs())
+                .init()
+                .status(0x02)
+                .overflow(true)
+                .residualCount(512);
+        assertEquals(
+                response.buffer().getByte(ScsiStatusBhsFlyweight.STATUS_OFFSET),
                 dataIn.buffer().getByte(ScsiStatusBhsFlyweight.STATUS_OFFSET));
-        assertEquals(response.buffer().getByte(Bhs.FLAGS_OFFSET) & 0x7f, dataIn.buffer().getByte(Bhs.FLAGS_OFFSET));
+        assertEquals(
+                response.buffer().getByte(Bhs.FLAGS_OFFSET) & 0x7f,
+                dataIn.buffer().getByte(Bhs.FLAGS_OFFSET));
         assertEquals(512, response.buffer().getInt(ScsiStatusBhsFlyweight.RESIDUAL_COUNT_OFFSET));
         assertEquals(512, dataIn.residualCount());
     }
@@ -98,7 +120,8 @@ class BhsFlyweightTest {
     @Test
     void rejectAndAsyncInitSetTheReservedItt() {
         assertEquals(Bhs.RESERVED_TAG, new RejectHeader().wrap(bhs()).init().initiatorTaskTag());
-        assertEquals(Bhs.RESERVED_TAG, new AsyncMessageHeader().wrap(bhs()).init().initiatorTaskTag());
+        assertEquals(
+                Bhs.RESERVED_TAG, new AsyncMessageHeader().wrap(bhs()).init().initiatorTaskTag());
         assertEquals(Bhs.RESERVED_TAG, new DataInHeader().wrap(bhs()).init().targetTransferTag());
     }
 }

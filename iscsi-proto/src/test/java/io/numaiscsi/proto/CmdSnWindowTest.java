@@ -3,6 +3,7 @@ package io.numaiscsi.proto;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class CmdSnWindowTest {
@@ -23,7 +24,7 @@ class CmdSnWindowTest {
             {5000, true, CmdSnVerdict.IMMEDIATE},
         };
         for (Object[] c : cases) {
-            assertEquals(c[2], w.check((Integer) c[0], (Boolean) c[1]), java.util.Arrays.toString(c));
+            assertEquals(c[2], w.check((Integer) c[0], (Boolean) c[1]), Arrays.toString(c));
         }
     }
 
@@ -35,12 +36,12 @@ class CmdSnWindowTest {
         w.accepted();
         w.taskStarted();
         assertEquals(2, w.expCmdSN());
-        assertEquals(2, w.maxCmdSN());           // 2 + 2 - 1 - 1
+        assertEquals(2, w.maxCmdSN()); // 2 + 2 - 1 - 1
         assertEquals(CmdSnVerdict.ACCEPT, w.check(2, false));
         w.accepted();
         w.taskStarted();
         assertEquals(3, w.expCmdSN());
-        assertEquals(2, w.maxCmdSN());           // closed: MaxCmdSN = ExpCmdSN - 1
+        assertEquals(2, w.maxCmdSN()); // closed: MaxCmdSN = ExpCmdSN - 1
         assertEquals(CmdSnVerdict.DISCARD, w.check(3, false));
         assertEquals(CmdSnVerdict.IMMEDIATE, w.check(3, true));
         w.taskFinished();
@@ -56,7 +57,7 @@ class CmdSnWindowTest {
         CmdSnWindow w = new CmdSnWindow(1);
         w.start(7);
         w.taskStarted();
-        w.taskStarted();                          // e.g. immediate commands beyond the depth
+        w.taskStarted(); // e.g. immediate commands beyond the depth
         assertEquals(6, w.maxCmdSN());
     }
 

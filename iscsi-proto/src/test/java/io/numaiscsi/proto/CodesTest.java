@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 
 /** The wire enums: lookup tables agree with their codes, unknown codes map to null. */
 class CodesTest {
-    private enum Dup { A, B }
+    private enum Dup {
+        A,
+        B
+    }
 
     @Test
     void rejectReasons() {

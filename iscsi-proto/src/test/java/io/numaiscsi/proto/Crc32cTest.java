@@ -5,16 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 class Crc32cTest {
     /** RFC 7143 Appendix A.4 (RFC 3720 B.4): the digest bytes as they appear on the wire. */
     private static final int[][] VECTORS_WIRE = {
-        {0xaa, 0x36, 0x91, 0x8a},   // 32 bytes of zeroes
-        {0x43, 0xab, 0xa8, 0x62},   // 32 bytes of 0xff
-        {0x4e, 0x79, 0xdd, 0x46},   // 32 bytes ascending 0x00..0x1f
-        {0x5c, 0xdb, 0x3f, 0x11},   // 32 bytes descending 0x1f..0x00
-        {0x56, 0x3a, 0x96, 0xd9},   // SCSI Read(10) command BHS
+        {0xaa, 0x36, 0x91, 0x8a}, // 32 bytes of zeroes
+        {0x43, 0xab, 0xa8, 0x62}, // 32 bytes of 0xff
+        {0x4e, 0x79, 0xdd, 0x46}, // 32 bytes ascending 0x00..0x1f
+        {0x5c, 0xdb, 0x3f, 0x11}, // 32 bytes descending 0x1f..0x00
+        {0x56, 0x3a, 0x96, 0xd9}, // SCSI Read(10) command BHS
     };
 
     private static byte[] input(int which) {
@@ -24,7 +27,7 @@ class Crc32cTest {
                 return new byte[32];
             case 1:
                 b = new byte[32];
-                java.util.Arrays.fill(b, (byte) 0xff);
+                Arrays.fill(b, (byte) 0xff);
                 return b;
             case 2:
                 b = new byte[32];
@@ -43,7 +46,8 @@ class Crc32cTest {
                     0x01, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
                     0x00, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00,
                     0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x18, 0x28, 0x00, 0x00, 0x00,
-                    0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+                    0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+                };
                 b = new byte[48];
                 for (int i = 0; i < 48; i++) {
                     b[i] = (byte) read10[i];
@@ -72,8 +76,10 @@ class Crc32cTest {
     void rfcVectorsStatic() {
         for (int v = 0; v < VECTORS_WIRE.length; v++) {
             ByteBuf buf = Unpooled.wrappedBuffer(input(v));
-            assertEquals(java.util.Arrays.toString(expected(v)),
-                    java.util.Arrays.toString(wireBytes(Crc32c.compute(buf, 0, buf.readableBytes()))), "vector " + v);
+            assertEquals(
+                    Arrays.toString(expected(v)),
+                    Arrays.toString(wireBytes(Crc32c.compute(buf, 0, buf.readableBytes()))),
+                    "vector " + v);
             buf.release();
         }
     }
@@ -88,7 +94,7 @@ class Crc32cTest {
             for (ByteBuf buf : new ByteBuf[] {heap, direct}) {
                 digest.reset();
                 digest.update(buf, 0, in.length);
-                assertEquals(java.util.Arrays.toString(expected(v)), java.util.Arrays.toString(wireBytes(digest.value())));
+                assertEquals(Arrays.toString(expected(v)), Arrays.toString(wireBytes(digest.value())));
                 buf.release();
             }
         }
@@ -96,7 +102,7 @@ class Crc32cTest {
 
     @Test
     void knownCheckValue() {
-        ByteBuf buf = Unpooled.copiedBuffer("123456789", java.nio.charset.StandardCharsets.US_ASCII);
+        ByteBuf buf = Unpooled.copiedBuffer("123456789", StandardCharsets.US_ASCII);
         assertEquals(0xe3069283, Crc32c.compute(buf, 0, 9));
         buf.release();
     }
@@ -109,7 +115,7 @@ class Crc32cTest {
         }
         ByteBuf whole = Unpooled.wrappedBuffer(data);
         int expected = Crc32c.compute(whole, 0, data.length);
-        java.util.zip.CRC32C jdk = new java.util.zip.CRC32C();
+        CRC32C jdk = new CRC32C();
         jdk.update(data);
         assertEquals((int) jdk.getValue(), expected);
         for (int split : new int[] {0, 1, 7, 8, 9, 500, 999, 1000}) {

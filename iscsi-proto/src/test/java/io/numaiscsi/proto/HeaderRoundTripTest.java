@@ -61,8 +61,15 @@ class HeaderRoundTripTest {
     @Test
     void nopIn() {
         ByteBuf bhs = fresh();
-        new NopInHeader().wrap(bhs).init().lun(LUN).initiatorTaskTag(0x11).targetTransferTag(-1)
-                .statSN(1).expCmdSN(2).maxCmdSN(3);
+        new NopInHeader()
+                .wrap(bhs)
+                .init()
+                .lun(LUN)
+                .initiatorTaskTag(0x11)
+                .targetTransferTag(-1)
+                .statSN(1)
+                .expCmdSN(2)
+                .maxCmdSN(3);
         assertEquals(0, bhs.readerIndex());
         assertEquals(48, bhs.writerIndex());
         Pdu pdu = roundTrip(bhs, 3, Opcode.NOP_IN);
@@ -82,10 +89,23 @@ class HeaderRoundTripTest {
     @Test
     void scsiResponse() {
         ByteBuf bhs = fresh();
-        new ScsiResponseHeader().wrap(bhs).init().bidiOverflow(true).bidiUnderflow(false).overflow(false)
-                .underflow(true).response(ScsiResponseHeader.RESPONSE_COMPLETED_AT_TARGET).status(0x02)
-                .initiatorTaskTag(0x22).snackTag(5).statSN(10).expCmdSN(11).maxCmdSN(12).expDataSN(13)
-                .bidiResidualCount(14).residualCount(15);
+        new ScsiResponseHeader()
+                .wrap(bhs)
+                .init()
+                .bidiOverflow(true)
+                .bidiUnderflow(false)
+                .overflow(false)
+                .underflow(true)
+                .response(ScsiResponseHeader.RESPONSE_COMPLETED_AT_TARGET)
+                .status(0x02)
+                .initiatorTaskTag(0x22)
+                .snackTag(5)
+                .statSN(10)
+                .expCmdSN(11)
+                .maxCmdSN(12)
+                .expDataSN(13)
+                .bidiResidualCount(14)
+                .residualCount(15);
         Pdu pdu = roundTrip(bhs, 18, Opcode.SCSI_RESPONSE);
         ScsiResponseHeader h = new ScsiResponseHeader().wrap(pdu.bhs());
         assertEquals(0x80 | 0x10 | 0x02, pdu.bhs().getUnsignedByte(1));
@@ -110,8 +130,14 @@ class HeaderRoundTripTest {
     @Test
     void taskMgmtResponse() {
         ByteBuf bhs = fresh();
-        new TaskMgmtResponseHeader().wrap(bhs).init().response(TmfResponse.TASK_DOES_NOT_EXIST)
-                .initiatorTaskTag(0x33).statSN(20).expCmdSN(21).maxCmdSN(22);
+        new TaskMgmtResponseHeader()
+                .wrap(bhs)
+                .init()
+                .response(TmfResponse.TASK_DOES_NOT_EXIST)
+                .initiatorTaskTag(0x33)
+                .statSN(20)
+                .expCmdSN(21)
+                .maxCmdSN(22);
         Pdu pdu = roundTrip(bhs, 0, Opcode.TASK_MGMT_RESPONSE);
         TaskMgmtResponseHeader h = new TaskMgmtResponseHeader().wrap(pdu.bhs());
         assertTrue(h.finalBit());
@@ -126,9 +152,22 @@ class HeaderRoundTripTest {
     @Test
     void loginResponse() {
         ByteBuf bhs = fresh();
-        new LoginResponseHeader().wrap(bhs).init().transit(true).continueBit(false).csg(1).nsg(3)
-                .versionMax(0).versionActive(0).isid(0x0002_3d00_0001L).tsih(0x1234).initiatorTaskTag(0x44)
-                .statSN(30).expCmdSN(31).maxCmdSN(32).status(LoginStatus.AUTHORIZATION_FAILURE);
+        new LoginResponseHeader()
+                .wrap(bhs)
+                .init()
+                .transit(true)
+                .continueBit(false)
+                .csg(1)
+                .nsg(3)
+                .versionMax(0)
+                .versionActive(0)
+                .isid(0x0002_3d00_0001L)
+                .tsih(0x1234)
+                .initiatorTaskTag(0x44)
+                .statSN(30)
+                .expCmdSN(31)
+                .maxCmdSN(32)
+                .status(LoginStatus.AUTHORIZATION_FAILURE);
         Pdu pdu = roundTrip(bhs, 21, Opcode.LOGIN_RESPONSE);
         LoginResponseHeader h = new LoginResponseHeader().wrap(pdu.bhs());
         assertEquals(0x87, pdu.bhs().getUnsignedByte(1), "T=1, CSG=1, NSG=3");
@@ -153,8 +192,17 @@ class HeaderRoundTripTest {
     @Test
     void textResponse() {
         ByteBuf bhs = fresh();
-        new TextResponseHeader().wrap(bhs).init().finalBit(false).continueBit(true).lun(LUN)
-                .initiatorTaskTag(0x55).targetTransferTag(0x66).statSN(40).expCmdSN(41).maxCmdSN(42);
+        new TextResponseHeader()
+                .wrap(bhs)
+                .init()
+                .finalBit(false)
+                .continueBit(true)
+                .lun(LUN)
+                .initiatorTaskTag(0x55)
+                .targetTransferTag(0x66)
+                .statSN(40)
+                .expCmdSN(41)
+                .maxCmdSN(42);
         Pdu pdu = roundTrip(bhs, 100, Opcode.TEXT_RESPONSE);
         TextResponseHeader h = new TextResponseHeader().wrap(pdu.bhs());
         assertFalse(h.finalBit());
@@ -173,9 +221,20 @@ class HeaderRoundTripTest {
         ByteBuf bhs = fresh();
         DataInHeader init = new DataInHeader().wrap(bhs).init();
         assertEquals(-1, init.targetTransferTag(), "TTT reserved by default");
-        init.finalBit(true).acknowledge(false).overflow(false).underflow(true).statusPresent(true).status(0)
-                .lun(LUN).initiatorTaskTag(0x77).statSN(50).expCmdSN(51).maxCmdSN(52).dataSN(53)
-                .bufferOffset(8192).residualCount(512);
+        init.finalBit(true)
+                .acknowledge(false)
+                .overflow(false)
+                .underflow(true)
+                .statusPresent(true)
+                .status(0)
+                .lun(LUN)
+                .initiatorTaskTag(0x77)
+                .statSN(50)
+                .expCmdSN(51)
+                .maxCmdSN(52)
+                .dataSN(53)
+                .bufferOffset(8192)
+                .residualCount(512);
         Pdu pdu = roundTrip(bhs, 4096, Opcode.SCSI_DATA_IN);
         DataInHeader h = new DataInHeader().wrap(pdu.bhs());
         assertEquals(0x83, pdu.bhs().getUnsignedByte(1), "F, U, S");
@@ -203,8 +262,16 @@ class HeaderRoundTripTest {
     @Test
     void logoutResponse() {
         ByteBuf bhs = fresh();
-        new LogoutResponseHeader().wrap(bhs).init().response(LogoutResponseHeader.RESPONSE_CID_NOT_FOUND)
-                .initiatorTaskTag(0x88).statSN(60).expCmdSN(61).maxCmdSN(62).time2Wait(2).time2Retain(20);
+        new LogoutResponseHeader()
+                .wrap(bhs)
+                .init()
+                .response(LogoutResponseHeader.RESPONSE_CID_NOT_FOUND)
+                .initiatorTaskTag(0x88)
+                .statSN(60)
+                .expCmdSN(61)
+                .maxCmdSN(62)
+                .time2Wait(2)
+                .time2Retain(20);
         Pdu pdu = roundTrip(bhs, 0, Opcode.LOGOUT_RESPONSE);
         LogoutResponseHeader h = new LogoutResponseHeader().wrap(pdu.bhs());
         assertTrue(h.finalBit());
@@ -222,8 +289,18 @@ class HeaderRoundTripTest {
     @Test
     void r2t() {
         ByteBuf bhs = fresh();
-        new R2tHeader().wrap(bhs).init().lun(LUN).initiatorTaskTag(0x99).targetTransferTag(0xaa)
-                .statSN(70).expCmdSN(71).maxCmdSN(72).r2tSN(73).bufferOffset(65536).desiredDataTransferLength(262144);
+        new R2tHeader()
+                .wrap(bhs)
+                .init()
+                .lun(LUN)
+                .initiatorTaskTag(0x99)
+                .targetTransferTag(0xaa)
+                .statSN(70)
+                .expCmdSN(71)
+                .maxCmdSN(72)
+                .r2tSN(73)
+                .bufferOffset(65536)
+                .desiredDataTransferLength(262144);
         Pdu pdu = roundTrip(bhs, 0, Opcode.R2T);
         R2tHeader h = new R2tHeader().wrap(pdu.bhs());
         assertTrue(h.finalBit());
@@ -243,9 +320,18 @@ class HeaderRoundTripTest {
     @Test
     void asyncMessage() {
         ByteBuf bhs = fresh();
-        new AsyncMessageHeader().wrap(bhs).init().lun(LUN).statSN(80).expCmdSN(81).maxCmdSN(82)
-                .asyncEvent(AsyncMessageHeader.EVENT_LOGOUT_REQUEST).asyncVCode(0).parameter1(0)
-                .parameter2(0).parameter3(10);
+        new AsyncMessageHeader()
+                .wrap(bhs)
+                .init()
+                .lun(LUN)
+                .statSN(80)
+                .expCmdSN(81)
+                .maxCmdSN(82)
+                .asyncEvent(AsyncMessageHeader.EVENT_LOGOUT_REQUEST)
+                .asyncVCode(0)
+                .parameter1(0)
+                .parameter2(0)
+                .parameter3(10);
         Pdu pdu = roundTrip(bhs, 0, Opcode.ASYNC_MESSAGE);
         AsyncMessageHeader h = new AsyncMessageHeader().wrap(pdu.bhs());
         assertTrue(h.finalBit());
@@ -267,8 +353,14 @@ class HeaderRoundTripTest {
     @Test
     void reject() {
         ByteBuf bhs = fresh();
-        new RejectHeader().wrap(bhs).init().rejectReason(RejectReason.PROTOCOL_ERROR).statSN(90).expCmdSN(91)
-                .maxCmdSN(92).dataSN(93);
+        new RejectHeader()
+                .wrap(bhs)
+                .init()
+                .rejectReason(RejectReason.PROTOCOL_ERROR)
+                .statSN(90)
+                .expCmdSN(91)
+                .maxCmdSN(92)
+                .dataSN(93);
         Pdu pdu = roundTrip(bhs, 48, Opcode.REJECT);
         RejectHeader h = new RejectHeader().wrap(pdu.bhs());
         assertTrue(h.finalBit());
@@ -334,7 +426,11 @@ class HeaderRoundTripTest {
     @Test
     void scsiCommand() {
         ByteBuf bhs = raw(0x01, 0x80 | 0x40 | ScsiCommandHeader.ATTR_ORDERED);
-        bhs.setLong(8, LUN).setInt(16, 0x202).setInt(20, 0x80000000).setInt(24, 9).setInt(28, 10);
+        bhs.setLong(8, LUN)
+                .setInt(16, 0x202)
+                .setInt(20, 0x80000000)
+                .setInt(24, 9)
+                .setInt(28, 10);
         for (int i = 0; i < 16; i++) {
             bhs.setByte(32 + i, 0x88 + i);
         }
@@ -361,8 +457,13 @@ class HeaderRoundTripTest {
     @Test
     void taskMgmtRequest() {
         ByteBuf bhs = raw(0x40 | 0x02, 0x80 | TaskManagementFunction.ABORT_TASK.code());
-        bhs.setLong(8, LUN).setInt(16, 0x303).setInt(20, 0x202).setInt(24, 11).setInt(28, 12)
-                .setInt(32, 9).setInt(36, 4);
+        bhs.setLong(8, LUN)
+                .setInt(16, 0x303)
+                .setInt(20, 0x202)
+                .setInt(24, 11)
+                .setInt(28, 12)
+                .setInt(32, 9)
+                .setInt(36, 4);
         Pdu pdu = roundTrip(bhs, 0, Opcode.TASK_MGMT_REQUEST);
         TaskMgmtRequestHeader h = new TaskMgmtRequestHeader().wrap(pdu.bhs());
         assertTrue(h.immediate());
@@ -381,8 +482,13 @@ class HeaderRoundTripTest {
     void loginRequest() {
         ByteBuf bhs = raw(0x43, 0x80 | (1 << 2) | 3);
         bhs.setByte(2, 0).setByte(3, 0);
-        bhs.setInt(8, 0x00023d00).setShort(12, 0x0001).setShort(14, 0).setInt(16, 0x404)
-                .setShort(20, 0x0102).setInt(24, 0x12345678).setInt(28, 0x9abcdef0);
+        bhs.setInt(8, 0x00023d00)
+                .setShort(12, 0x0001)
+                .setShort(14, 0)
+                .setInt(16, 0x404)
+                .setShort(20, 0x0102)
+                .setInt(24, 0x12345678)
+                .setInt(28, 0x9abcdef0);
         Pdu pdu = roundTrip(bhs, 256, Opcode.LOGIN_REQUEST);
         LoginRequestHeader h = new LoginRequestHeader().wrap(pdu.bhs());
         assertTrue(h.immediate());
@@ -423,7 +529,12 @@ class HeaderRoundTripTest {
     @Test
     void dataOut() {
         ByteBuf bhs = raw(0x05, 0x80);
-        bhs.setLong(8, LUN).setInt(16, 0x606).setInt(20, 0x707).setInt(28, 15).setInt(36, 2).setInt(40, 16384);
+        bhs.setLong(8, LUN)
+                .setInt(16, 0x606)
+                .setInt(20, 0x707)
+                .setInt(28, 15)
+                .setInt(36, 2)
+                .setInt(40, 16384);
         Pdu pdu = roundTrip(bhs, 8192, Opcode.SCSI_DATA_OUT);
         DataOutHeader h = new DataOutHeader().wrap(pdu.bhs());
         assertTrue(h.finalBit());
@@ -455,7 +566,12 @@ class HeaderRoundTripTest {
     @Test
     void snack() {
         ByteBuf bhs = raw(0x10, 0x80 | SnackHeader.TYPE_STATUS);
-        bhs.setLong(8, LUN).setInt(16, 0x909).setInt(20, 0xa0a).setInt(28, 19).setInt(40, 3).setInt(44, 2);
+        bhs.setLong(8, LUN)
+                .setInt(16, 0x909)
+                .setInt(20, 0xa0a)
+                .setInt(28, 19)
+                .setInt(40, 3)
+                .setInt(44, 2);
         Pdu pdu = roundTrip(bhs, 0, Opcode.SNACK_REQUEST);
         SnackHeader h = new SnackHeader().wrap(pdu.bhs());
         assertEquals(SnackHeader.TYPE_STATUS, h.snackType());

@@ -12,8 +12,8 @@ class LunTest {
         long[][] cases = {
             {0, 0x0000_0000_0000_0000L},
             {1, 0x0001_0000_0000_0000L},
-            {255, 0x00ff_0000_0000_0000L},           // last peripheral-method LUN
-            {256, 0x4100_0000_0000_0000L},           // first flat-space LUN
+            {255, 0x00ff_0000_0000_0000L}, // last peripheral-method LUN
+            {256, 0x4100_0000_0000_0000L}, // first flat-space LUN
             {0x1234, 0x5234_0000_0000_0000L},
             {16383, 0x7fff_0000_0000_0000L},
         };
@@ -31,10 +31,10 @@ class LunTest {
     @Test
     void unsupportedFormats() {
         long[] raws = {
-            0x0105_0000_0000_0000L,                  // peripheral method, bus 1
-            0x8001_0000_0000_0000L,                  // logical unit addressing method
-            0xc000_0000_0000_0000L,                  // extended addressing
-            0x0001_0001_0000_0000L,                  // second level present
+            0x0105_0000_0000_0000L, // peripheral method, bus 1
+            0x8001_0000_0000_0000L, // logical unit addressing method
+            0xc000_0000_0000_0000L, // extended addressing
+            0x0001_0001_0000_0000L, // second level present
             0x0000_0000_0000_0001L,
         };
         for (long raw : raws) {

@@ -130,8 +130,8 @@ class PduDecoderFuzzTest {
         assertArrayEquals(whole.failedBhs(), pieces.failedBhs());
     }
 
-    private static Outcome feed(byte[] input, int piece, boolean headerDigest, boolean dataDigest, int mrdsl,
-            int maxAhs) {
+    private static Outcome feed(
+            byte[] input, int piece, boolean headerDigest, boolean dataDigest, int mrdsl, int maxAhs) {
         TrackingAllocator alloc = new TrackingAllocator();
         PduDecoder decoder = new PduDecoder();
         decoder.maxRecvDataSegmentLength(mrdsl);
@@ -174,8 +174,9 @@ class PduDecoderFuzzTest {
             assertEquals(0, in.refCnt(), "a slice of the input outlived its PDU");
         }
         int bound = Math.max(Bhs.LENGTH, Math.max(mrdsl, maxAhs));
-        assertTrue(alloc.largestRequest() <= bound, "allocated " + alloc.largestRequest() + " bytes, limits allow "
-                + bound);
+        assertTrue(
+                alloc.largestRequest() <= bound,
+                "allocated " + alloc.largestRequest() + " bytes, limits allow " + bound);
         return new Outcome(pdus, digestErrors, failure, failedBhs);
     }
 
@@ -205,8 +206,11 @@ class PduDecoderFuzzTest {
             Ahs.valid(pdu.ahs());
             Ahs.find(pdu.ahs(), Ahs.TYPE_EXTENDED_CDB);
         }
-        return new byte[][] {ByteBufUtil.getBytes(bhs), pdu.ahs() == null ? new byte[0] : ByteBufUtil.getBytes(pdu.ahs()),
-                pdu.data() == null ? new byte[0] : ByteBufUtil.getBytes(pdu.data())};
+        return new byte[][] {
+            ByteBufUtil.getBytes(bhs),
+            pdu.ahs() == null ? new byte[0] : ByteBufUtil.getBytes(pdu.ahs()),
+            pdu.data() == null ? new byte[0] : ByteBufUtil.getBytes(pdu.data())
+        };
     }
 
     private static void checkFailure(PduFailure failure, ByteBuf bhs, boolean headerDigest, int mrdsl, int maxAhs) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.util.List;
@@ -31,7 +32,7 @@ class PduDecoderTest {
         ByteBuf bhs = alloc.buffer(48);
         bhs.writeZero(48);
         bhs.setByte(0, 0x01);
-        bhs.setByte(1, 0xa1);                          // F, W, SIMPLE
+        bhs.setByte(1, 0xa1); // F, W, SIMPLE
         bhs.setLong(8, Lun.encode(3));
         bhs.setInt(16, itt);
         bhs.setInt(20, 65536);
@@ -83,9 +84,10 @@ class PduDecoderTest {
         for (boolean withAhs : new boolean[] {false, true}) {
             ByteBuf wire = Unpooled.compositeBuffer();
             for (int i = 0; i < lengths.length; i++) {
-                ((io.netty.buffer.CompositeByteBuf) wire).addComponent(true, scsiCommand(i, lengths[i], withAhs));
+                ((CompositeByteBuf) wire).addComponent(true, scsiCommand(i, lengths[i], withAhs));
             }
-            List<Pdu> pdus = byteAtATime ? Wire.feedByteAtATime(decoder, wire, alloc) : Wire.feedAll(decoder, wire, alloc);
+            List<Pdu> pdus =
+                    byteAtATime ? Wire.feedByteAtATime(decoder, wire, alloc) : Wire.feedAll(decoder, wire, alloc);
             assertEquals(lengths.length, pdus.size());
             for (int i = 0; i < lengths.length; i++) {
                 assertCommand(pdus.get(i), i, lengths[i], withAhs);
@@ -130,7 +132,7 @@ class PduDecoderTest {
         assertNotNull(pdu);
         assertEquals(1, alloc.allocations() - before, "only the BHS is allocated");
         assertEquals(48, alloc.largestRequest());
-        in.setByte(48, 0x5a);                          // the input buffer and the data share memory
+        in.setByte(48, 0x5a); // the input buffer and the data share memory
         assertEquals(0x5a, pdu.data().getUnsignedByte(0));
         in.release();
         assertEquals(4096, pdu.data().readableBytes());
@@ -162,7 +164,7 @@ class PduDecoderTest {
         int dataStart = 48 + 4;
         bad.setByte(dataStart + 3, bad.getByte(dataStart + 3) ^ 0x01);
         ByteBuf badPadding = scsiCommand(2, 10, false);
-        badPadding.setByte(dataStart + 11, 0x01);     // padding byte 2 of 2: covered by the data digest
+        badPadding.setByte(dataStart + 11, 0x01); // padding byte 2 of 2: covered by the data digest
         ByteBuf good = scsiCommand(3, 10, false);
         ByteBuf wire = Unpooled.wrappedBuffer(bad, badPadding, good);
         List<Pdu> pdus = Wire.feedByteAtATime(decoder, wire, alloc);
@@ -180,7 +182,7 @@ class PduDecoderTest {
         encoder.digests(true, false);
         decoder.digests(true, false);
         ByteBuf bad = scsiCommand(1, 10, true);
-        bad.setByte(17, 0x44);                         // ITT byte: header digest no longer matches
+        bad.setByte(17, 0x44); // ITT byte: header digest no longer matches
         ByteBuf next = scsiCommand(2, 0, false);
         ByteBuf wire = Unpooled.wrappedBuffer(bad, next);
         List<Pdu> pdus = Wire.feedByteAtATime(decoder, wire, alloc);
@@ -239,7 +241,7 @@ class PduDecoderTest {
         ByteBuf in = Unpooled.wrappedBuffer(plain, digested);
         Pdu first = decoder.decode(in, alloc);
         assertCommand(first, 1, 5, false);
-        decoder.digests(true, true);                   // what the session does after login
+        decoder.digests(true, true); // what the session does after login
         Pdu second = decoder.decode(in, alloc);
         assertCommand(second, 2, 5, false);
         assertFalse(in.isReadable());

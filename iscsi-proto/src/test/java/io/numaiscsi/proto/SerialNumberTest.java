@@ -2,6 +2,7 @@ package io.numaiscsi.proto;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class SerialNumberTest {
@@ -10,15 +11,15 @@ class SerialNumberTest {
         {0, 0, false, false},
         {0, 1, true, false},
         {1, 0, false, true},
-        {0xffffffff, 0, true, false},            // wrap: 2^32-1 precedes 0
+        {0xffffffff, 0, true, false}, // wrap: 2^32-1 precedes 0
         {0, 0xffffffff, false, true},
         {0xfffffff0, 0x10, true, false},
         {0x7fffffff, 0x80000000, true, false},
         {0x80000000, 0x7fffffff, false, true},
-        {0, 0x7fffffff, true, false},            // 2^31 - 1 apart: still ordered
-        {0, 0x80000000, false, false},           // exactly 2^31 apart: undefined, neither
+        {0, 0x7fffffff, true, false}, // 2^31 - 1 apart: still ordered
+        {0, 0x80000000, false, false}, // exactly 2^31 apart: undefined, neither
         {0x80000000, 0, false, false},
-        {5, 0x80000006, false, true},            // more than 2^31 ahead wraps around
+        {5, 0x80000006, false, true}, // more than 2^31 ahead wraps around
     };
 
     @Test
@@ -41,14 +42,14 @@ class SerialNumberTest {
             {10, 10, 10, 1},
             {9, 10, 10, 0},
             {11, 10, 10, 0},
-            {10, 10, 9, 0},                       // closed window (max = exp - 1)
-            {0, 0xfffffffe, 2, 1},                 // window spanning the wrap
+            {10, 10, 9, 0}, // closed window (max = exp - 1)
+            {0, 0xfffffffe, 2, 1}, // window spanning the wrap
             {0xffffffff, 0xfffffffe, 2, 1},
             {3, 0xfffffffe, 2, 0},
             {0xfffffffd, 0xfffffffe, 2, 0},
         };
         for (int[] c : cases) {
-            assertEquals(c[3] == 1, SerialNumber.inWindow(c[0], c[1], c[2]), java.util.Arrays.toString(c));
+            assertEquals(c[3] == 1, SerialNumber.inWindow(c[0], c[1], c[2]), Arrays.toString(c));
         }
     }
 }

@@ -10,8 +10,7 @@ import java.util.List;
 
 /** Test helpers that feed encoded bytes to a decoder. */
 final class Wire {
-    private Wire() {
-    }
+    private Wire() {}
 
     /** Feeds {@code wire} one single-byte buffer at a time (each released after the call); releases wire. */
     static List<Pdu> feedByteAtATime(PduDecoder decoder, ByteBuf wire, ByteBufAllocator alloc) {

@@ -33,8 +33,7 @@ public final class AuthThrottle {
         long last;
     }
 
-    private record NameKey(String normalizedName) {
-    }
+    private record NameKey(String normalizedName) {}
 
     public AuthThrottle(long maxDelayNanos, LongSupplier nanoClock) {
         this.maxDelayNanos = maxDelayNanos;

@@ -1,9 +1,9 @@
 package io.numaiscsi.session;
 
-import io.numaiscsi.proto.login.SessionType;
 import io.numaiscsi.config.AccessList;
-import java.util.Map;
+import io.numaiscsi.proto.login.SessionType;
 import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Which CHAP credentials a login needs: a normal session uses the initiator's own account if it has one, else its

@@ -48,12 +48,19 @@ final class CmdSnOrdering {
             }
             case QUEUE -> {
                 // The decoded Pdu is pooled and recycled when onPdu returns: hold a new one over the same parts.
-                held.add(Pdu.newInstance(pdu.bhs().retain(), pdu.ahs() == null ? null : pdu.ahs().retain(),
+                held.add(Pdu.newInstance(
+                        pdu.bhs().retain(),
+                        pdu.ahs() == null ? null : pdu.ahs().retain(),
                         pdu.data() == null ? null : pdu.data().retain()));
             }
-            case DISCARD -> LOG.debug("discarding {} from {}: CmdSN {} outside window [{}, {}]", pdu.opcode(),
-                    transport.remoteAddress(), Integer.toUnsignedString(cmdSN), Integer.toUnsignedString(window.expCmdSN()),
-                    Integer.toUnsignedString(window.maxCmdSN()));
+            case DISCARD ->
+                LOG.debug(
+                        "discarding {} from {}: CmdSN {} outside window [{}, {}]",
+                        pdu.opcode(),
+                        transport.remoteAddress(),
+                        Integer.toUnsignedString(cmdSN),
+                        Integer.toUnsignedString(window.expCmdSN()),
+                        Integer.toUnsignedString(window.maxCmdSN()));
         }
     }
 

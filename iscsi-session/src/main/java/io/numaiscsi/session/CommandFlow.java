@@ -9,7 +9,6 @@ import io.numaiscsi.proto.ScsiCommandHeader;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.transport.IscsiTransport;
 import io.numaiscsi.scsi.ItNexus;
-import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiStatus;
 import io.numaiscsi.scsi.ScsiTarget;
@@ -37,36 +36,41 @@ final class CommandFlow implements IscsiCommand.Owner {
     private final IscsiConnection connection;
     private final IscsiTransport transport;
     private final ScsiTarget scsi;
-    private final EventThreadRegistry threadStats;
     private final LongSupplier nanoClock;
-    private EventThreadStats stats;
+    private final CommandStages stages;
     private final ItNexus nexus;
-    private final SessionParameters params;
     private final ResponseWriter out;
     private final IntObjectHashMap<IscsiCommand> byItt = new IntObjectHashMap<>();
     private final ArrayDeque<IscsiCommand> free = new ArrayDeque<>();
     private final ScsiCommandHeader commandHeader = new ScsiCommandHeader();
-    private final ByteBuf cdbScratch;
+    private final CommandCdb cdb = new CommandCdb();
     /**
      * Buffers held against the budgets. A write whose buffer does not fit is parked (its R2Ts wait), a READ that does
      * not fit, or finds the transport not taking output (a peer that does not read its socket), is parked too; both
      * run when buffers come back. A READ's bytes count while it executes: handed to the transport, they no longer do.
      */
     private final BufferCharges charges;
+
     private final DataOutFlow dataOut;
+    private final DataInFlow dataIn;
     private final ArrayDeque<IscsiCommand> parkedReads = new ArrayDeque<>();
     private boolean holdParked;
 
-    CommandFlow(IscsiConnection connection, ExportedTarget target,
-                EventThreadRegistry threadStats, LongSupplier nanoClock, ItNexus nexus, SessionParameters params,
-                int queueDepth, ResourceLimits limits, BufferBudget buffers) {
-        this.threadStats = threadStats;
+    CommandFlow(
+            IscsiConnection connection,
+            ExportedTarget target,
+            EventThreadRegistry threadStats,
+            LongSupplier nanoClock,
+            ItNexus nexus,
+            SessionParameters params,
+            int queueDepth,
+            ResourceLimits limits,
+            BufferBudget buffers) {
         this.nanoClock = nanoClock;
         this.connection = connection;
         this.transport = connection.transport();
         this.scsi = target.scsi();
         this.nexus = nexus;
-        this.params = params;
         this.out = connection.out();
         Runnable retry = this::retryParked;
         this.charges = new BufferCharges(limits.writeBufferPerSession(), limits.dataInPerConnection(), buffers, () -> {
@@ -89,8 +93,9 @@ final class CommandFlow implements IscsiCommand.Owner {
             };
             free.add(cmd);
         }
-        this.cdbScratch = io.netty.buffer.Unpooled.buffer(Pdu.BHS_LENGTH + 1024);
         this.dataOut = new DataOutFlow(this, connection, params, charges, nanoClock);
+        this.dataIn = new DataInFlow(transport, out, params);
+        this.stages = new CommandStages(threadStats, nanoClock);
     }
 
     /** Data-Out for one of this connection's writes. */
@@ -123,8 +128,11 @@ final class CommandFlow implements IscsiCommand.Owner {
         int itt = h.initiatorTaskTag();
         if (byItt.containsKey(itt)) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("rejecting SCSI command from {}: ITT 0x{} already in use (CmdSN {})",
-                        transport.remoteAddress(), Integer.toHexString(itt), Integer.toUnsignedString(cmdSN));
+                LOG.warn(
+                        "rejecting SCSI command from {}: ITT 0x{} already in use (CmdSN {})",
+                        transport.remoteAddress(),
+                        Integer.toHexString(itt),
+                        Integer.toUnsignedString(cmdSN));
             }
             out.reject(RejectReason.TASK_IN_PROGRESS.code(), pdu.bhs());
             return;
@@ -145,15 +153,22 @@ final class CommandFlow implements IscsiCommand.Owner {
             connection.window().taskStarted();
         }
 
-        int cdbLength = buildCdb(pdu);
+        int cdbLength = cdb.assemble(pdu);
         if (cdbLength < 0) {
-            cmd.task.init(nexus, lun, pdu.bhs(), ScsiCommandHeader.CDB_OFFSET, ScsiCommandHeader.CDB_LENGTH, edtl,
-                    h.readBit(), h.writeBit());
+            cmd.task.init(
+                    nexus,
+                    lun,
+                    pdu.bhs(),
+                    ScsiCommandHeader.CDB_OFFSET,
+                    ScsiCommandHeader.CDB_LENGTH,
+                    edtl,
+                    h.readBit(),
+                    h.writeBit());
             cmd.task.fail(SenseReason.INVALID_FIELD_IN_CDB);
             respondWithoutData(cmd);
             return;
         }
-        cmd.task.init(nexus, lun, cdbScratch, 0, cdbLength, edtl, h.readBit(), h.writeBit());
+        cmd.task.init(nexus, lun, cdb.bytes(), 0, cdbLength, edtl, h.readBit(), h.writeBit());
         // A transport that sends data-in from where it lies (RDMA Write) gains from reads that do not copy it out.
         cmd.task.sharedDataIn(transport.sendsDataInInPlace());
         if (!scsi.prepare(cmd.task)) {
@@ -170,8 +185,7 @@ final class CommandFlow implements IscsiCommand.Owner {
         }
         byItt.put(itt, cmd);
         long readLength = cmd.task.readDataLength();
-        if (readLength > 0 && (!parkedReads.isEmpty() || !transport.writable()
-                || !charges.charge(readLength, false))) {
+        if (readLength > 0 && (!parkedReads.isEmpty() || !transport.writable() || !charges.charge(readLength, false))) {
             cmd.readParked = true;
             parkedReads.add(cmd);
             return;
@@ -194,40 +208,12 @@ final class CommandFlow implements IscsiCommand.Owner {
         }
     }
 
-    /** CDB = the 16 bytes of the BHS plus an Extended CDB AHS if present; -1 for a malformed AHS. */
-    private int buildCdb(Pdu pdu) {
-        cdbScratch.clear();
-        cdbScratch.writeBytes(pdu.bhs(), ScsiCommandHeader.CDB_OFFSET, ScsiCommandHeader.CDB_LENGTH);
-        ByteBuf ahs = pdu.ahs();
-        if (ahs == null) {
-            return ScsiCommandHeader.CDB_LENGTH;
-        }
-        int i = ahs.readerIndex();
-        int end = ahs.writerIndex();
-        while (i + 3 <= end) {
-            int length = ahs.getUnsignedShort(i);
-            int type = ahs.getUnsignedByte(i + 2);
-            int padded = (3 + length + 3) & ~3;
-            if (i + 3 + length > end || length < 1) {
-                return -1;
-            }
-            if (type == 1) { // Extended CDB: one reserved byte, then the CDB bytes beyond the first 16
-                int extra = length - 1;
-                if (extra > cdbScratch.writableBytes()) {
-                    return -1;
-                }
-                cdbScratch.writeBytes(ahs, i + 4, extra);
-            }
-            i += padded;
-        }
-        return cdbScratch.readableBytes();
-    }
-
-
     /** Runs parked writes (full buffer, R2Ts) and parked READs, oldest first, while the budgets allow. */
     void retryParked() {
         boolean any = dataOut.retryParked();
-        while (!holdParked && !parkedReads.isEmpty() && transport.writable()
+        while (!holdParked
+                && !parkedReads.isEmpty()
+                && transport.writable()
                 && charges.charge(parkedReads.peek().task.readDataLength(), false)) {
             IscsiCommand cmd = parkedReads.poll();
             cmd.readParked = false;
@@ -275,13 +261,7 @@ final class CommandFlow implements IscsiCommand.Owner {
         return dataOut.parkedWrites();
     }
 
-
-
-
-
-
     // ---- Data-Out ----------------------------------------------------------------------------
-
 
     /** Ends a command still collecting data with CHECK CONDITION; its later Data-Out PDUs are dropped. */
     void failCollecting(IscsiCommand cmd, SenseReason reason) {
@@ -313,82 +293,38 @@ final class CommandFlow implements IscsiCommand.Owner {
             retire(cmd);
             return;
         }
-        recordStages(cmd);
+        stages.record(cmd);
         int status = cmd.task.status();
-        ByteBuf dataIn = cmd.task.dataIn();
-        if (status == ScsiStatus.GOOD && dataIn != null && dataIn.isReadable()) {
-            sendDataIn(cmd, dataIn);
+        ByteBuf data = cmd.task.dataIn();
+        if (status == ScsiStatus.GOOD && data != null && data.isReadable()) {
+            dataIn.send(cmd, data);
         } else {
             int moved = cmd.scsiDataLength; // data-out the CDB described for writes; no data for everything else
             int kind = status == ScsiStatus.GOOD ? Residual.kind(moved, cmd.expectedLength) : Residual.NONE;
             int residual = kind == Residual.NONE ? 0 : Residual.amount(moved, cmd.expectedLength);
-            out.scsiResponse(cmd.itt, status, cmd.task.senseBuffer(),
-                    status == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0, kind, residual, cmd.r2tSN);
+            out.scsiResponse(
+                    cmd.itt,
+                    status,
+                    cmd.task.senseBuffer(),
+                    status == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0,
+                    kind,
+                    residual,
+                    cmd.r2tSN);
         }
         out.flush();
         retire(cmd);
     }
 
-    private void recordStages(IscsiCommand cmd) {
-        EventThreadStats s = stats;
-        if (s == null || s.thread() != Thread.currentThread()) {
-            s = stats = threadStats.current(); // first command on this thread, or the connection moved
-        }
-        long sentAt = nanoClock.getAsLong();
-        s.stage(EventThreadStats.Stage.LUN_QUEUE, cmd.startedAt - cmd.readyAt);
-        s.stage(EventThreadStats.Stage.EXECUTE, cmd.completedAt - cmd.startedAt);
-        s.stage(EventThreadStats.Stage.COMPLETION_QUEUE, sentAt - cmd.completedAt);
-        ByteBuf dataIn = cmd.task.dataIn();
-        s.completed(cmd.scsiDataLength + (dataIn == null ? 0 : Math.min(dataIn.readableBytes(), cmd.expectedLength)));
-    }
-
-    private void sendDataIn(IscsiCommand cmd, ByteBuf dataIn) {
-        int produced = dataIn.readableBytes();
-        int total = Math.min(produced, cmd.expectedLength);
-        int kind = Residual.kind(produced, cmd.expectedLength);
-        int residual = Residual.amount(produced, cmd.expectedLength);
-        if (total == 0) {
-            out.scsiResponse(cmd.itt, ScsiStatus.GOOD, null, 0, kind, residual, 0);
-            return;
-        }
-        cmd.dataIn(total, kind, residual);
-        transport.queueDataIn(cmd);
-    }
-
     /** A READ's data in Data-In PDUs, split by MaxRecvDataSegmentLength and MaxBurstLength, the status in the last. */
     @Override
     public void sendDataInPdus(IscsiCommand cmd) {
-        ByteBuf dataIn = cmd.task.dataIn();
-        int total = cmd.dataInLength;
-        int maxSegment = params.initiatorMaxRecvDataSegmentLength();
-        int maxBurst = params.maxBurstLength();
-        int base = dataIn.readerIndex();
-        // the kernel copies it into the socket on this thread, when the writes below are flushed
-        LogicalUnit unit = cmd.task.unit();
-        if (unit != null && transport.kernelCopiesData()) {
-            unit.touches().touched(DataTouches.Kind.SOCKET_SEND, dataIn, base, total);
-        }
-        int offset = 0;
-        int dataSN = 0;
-        int burstLeft = maxBurst;
-        while (offset < total) {
-            int length = Math.min(Math.min(maxSegment, total - offset), burstLeft);
-            boolean last = offset + length == total;
-            burstLeft -= length;
-            boolean endOfSequence = last || burstLeft == 0;
-            out.dataIn(cmd.lunRaw, cmd.itt, dataSN++, offset, dataIn.retainedSlice(base + offset, length), endOfSequence,
-                    last, ScsiStatus.GOOD, cmd.dataInResidualKind, cmd.dataInResidual);
-            if (burstLeft == 0) {
-                burstLeft = maxBurst;
-            }
-            offset += length;
-        }
+        dataIn.sendPdus(cmd);
     }
 
     /** A READ's status after data the transport placed itself. */
     @Override
     public void sendReadStatus(IscsiCommand cmd) {
-        out.scsiResponse(cmd.itt, ScsiStatus.GOOD, null, 0, cmd.dataInResidualKind, cmd.dataInResidual, 0);
+        dataIn.sendStatus(cmd);
     }
 
     @Override
@@ -407,24 +343,24 @@ final class CommandFlow implements IscsiCommand.Owner {
         if (unit != null && cmd.task.status() == ScsiStatus.CHECK_CONDITION) {
             unit.counters().checkCondition(cmd.task);
         }
-        out.scsiResponse(cmd.itt, cmd.task.status(), cmd.task.senseBuffer(),
-                cmd.task.status() == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0, residualKind, residual, expDataSN);
+        out.scsiResponse(
+                cmd.itt,
+                cmd.task.status(),
+                cmd.task.senseBuffer(),
+                cmd.task.status() == ScsiStatus.CHECK_CONDITION ? cmd.task.senseLength() : 0,
+                residualKind,
+                residual,
+                expDataSN);
         cmd.state = IscsiCommand.State.DONE;
         recycle(cmd);
     }
 
     private void retire(IscsiCommand cmd) {
         byItt.remove(cmd.itt);
-        PendingTaskManagement waiter = cmd.abortWaiter;
-        List<PendingTaskManagement> more = cmd.moreAbortWaiters;
+        List<PendingTaskManagement> waiters = cmd.abortWaiters();
         recycle(cmd);
-        if (waiter != null) {
-            waiter.done();
-        }
-        if (more != null) {
-            for (PendingTaskManagement w : more) {
-                w.done();
-            }
+        for (PendingTaskManagement w : waiters) {
+            w.done();
         }
     }
 
@@ -471,20 +407,7 @@ final class CommandFlow implements IscsiCommand.Owner {
             return 0;
         }
         cmd.task.abort();
-        if (waiter == null || waiter == cmd.abortWaiter
-                || (cmd.moreAbortWaiters != null && cmd.moreAbortWaiters.contains(waiter))) {
-            return 0;
-        }
-        if (cmd.abortWaiter == null) {
-            cmd.abortWaiter = waiter;
-        } else {
-            // Aborted again while still executing: every TMF that aborted it waits for it (none is forgotten).
-            if (cmd.moreAbortWaiters == null) {
-                cmd.moreAbortWaiters = new ArrayList<>(2);
-            }
-            cmd.moreAbortWaiters.add(waiter);
-        }
-        return 1;
+        return cmd.awaitedBy(waiter) ? 1 : 0;
     }
 
     /** Aborts every command on {@code lun} (or all when lun < 0); returns completions to wait for. */

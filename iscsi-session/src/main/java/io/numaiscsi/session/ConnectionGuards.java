@@ -9,7 +9,9 @@ public record ConnectionGuards(LoginAdmission logins, AuthThrottle authThrottle,
     static final long MAX_AUTH_DELAY_NANOS = 5_000_000_000L;
 
     public static ConnectionGuards of(ResourceLimits limits) {
-        return new ConnectionGuards(new LoginAdmission(limits.maxLogins(), limits.loginsPerAddress()),
-                new AuthThrottle(MAX_AUTH_DELAY_NANOS, System::nanoTime), new BufferBudget(limits.bufferMemory()));
+        return new ConnectionGuards(
+                new LoginAdmission(limits.maxLogins(), limits.loginsPerAddress()),
+                new AuthThrottle(MAX_AUTH_DELAY_NANOS, System::nanoTime),
+                new BufferBudget(limits.bufferMemory()));
     }
 }

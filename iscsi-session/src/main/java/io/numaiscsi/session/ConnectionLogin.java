@@ -55,8 +55,8 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
     /** The TPGT of the target the login names (its ALUA port), the daemon's until a target is found. */
     private int portalGroupTag;
 
-    ConnectionLogin(IscsiTransport transport, SessionSettings settings, TargetDirectory targets,
-                    SessionTable sessions) {
+    ConnectionLogin(
+            IscsiTransport transport, SessionSettings settings, TargetDirectory targets, SessionTable sessions) {
         this.transport = transport;
         this.settings = settings;
         this.targets = targets;
@@ -73,9 +73,20 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
             loginCmdSN = request.cmdSN();
             first = false;
         }
-        LoginRequest req = new LoginRequest(request.transit(), request.continueBit(), request.csg(), request.nsg(),
-                request.versionMax(), request.versionMin(), request.isid(), request.tsih(), request.cid(),
-                request.cmdSN(), request.expStatSN(), request.initiatorTaskTag(), text);
+        LoginRequest req = new LoginRequest(
+                request.transit(),
+                request.continueBit(),
+                request.csg(),
+                request.nsg(),
+                request.versionMax(),
+                request.versionMin(),
+                request.isid(),
+                request.tsih(),
+                request.cid(),
+                request.cmdSN(),
+                request.expStatSN(),
+                request.initiatorTaskTag(),
+                text);
         LoginStep step = machine.onRequest(req);
         if (step.verdict() == LoginVerdict.FAIL) {
             failureReason = denial != null ? denial : step.reason();
@@ -108,7 +119,8 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
 
     private void sendResponse(LoginRequest req, LoginStep step) {
         ByteBuf bhs = transport.alloc().buffer(Pdu.BHS_LENGTH, Pdu.BHS_LENGTH).writeZero(Pdu.BHS_LENGTH);
-        response.wrap(bhs).init()
+        response.wrap(bhs)
+                .init()
                 .transit(step.transit())
                 .continueBit(step.continueBit())
                 .csg(step.csg())
@@ -193,9 +205,14 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
             return 0;
         }
         ExportedTarget target = type == SessionType.NORMAL ? targets.find(targetName) : null;
-        boundSession = sessions.create(type, initiatorName, isid, target,
-                target == null ? settings.targetPortalGroupTag() : target.targetPortalGroupTag(
-                        settings.targetPortalGroupTag()));
+        boundSession = sessions.create(
+                type,
+                initiatorName,
+                isid,
+                target,
+                target == null
+                        ? settings.targetPortalGroupTag()
+                        : target.targetPortalGroupTag(settings.targetPortalGroupTag()));
         if (boundSession == null) {
             denial = "out of resources (03/02): " + sessions.limitReport(initiatorName);
             return 0;
@@ -210,17 +227,21 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
 
     @Override
     public List<KeyValue> sendTargets(String initiatorName, String scope) {
-        return SendTargets.answer(targets, settings, transport.localAddress(), transport.remoteInetAddress(), initiatorName,
-                scope);
+        return SendTargets.answer(
+                targets, settings, transport.localAddress(), transport.remoteInetAddress(), initiatorName, scope);
     }
 
     static final class SendTargets {
-        private SendTargets() {
-        }
+        private SendTargets() {}
 
         /** The targets this initiator, at {@code from}, may log in to: both access lists admit it. */
-        static List<KeyValue> answer(TargetDirectory targets, SessionSettings settings, String localAddress,
-                                     InetAddress from, String initiatorName, String scope) {
+        static List<KeyValue> answer(
+                TargetDirectory targets,
+                SessionSettings settings,
+                String localAddress,
+                InetAddress from,
+                String initiatorName,
+                String scope) {
             List<KeyValue> out = new ArrayList<>();
             for (ExportedTarget t : targets.all()) {
                 boolean inScope = scope.equals("All") || scope.equals(t.name()) || scope.isEmpty();
@@ -230,8 +251,8 @@ final class ConnectionLogin implements LoginContext, AuthPolicy {
                 out.add(new KeyValue("TargetName", t.name()));
                 for (String portal : settings.portalAddresses()) {
                     String address = isWildcard(portal) ? localAddress : portal;
-                    out.add(new KeyValue("TargetAddress", address + ","
-                            + t.targetPortalGroupTag(settings.targetPortalGroupTag())));
+                    out.add(new KeyValue(
+                            "TargetAddress", address + "," + t.targetPortalGroupTag(settings.targetPortalGroupTag())));
                 }
             }
             return out;

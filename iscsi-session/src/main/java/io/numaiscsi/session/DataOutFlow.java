@@ -1,14 +1,13 @@
 package io.numaiscsi.session;
 
-import io.numaiscsi.numa.DataTouches;
-import io.numaiscsi.scsi.LogicalUnit;
-
 import io.netty.buffer.ByteBuf;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.proto.DataOutHeader;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.RejectReason;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.transport.IscsiTransport;
+import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.SenseReason;
 import java.util.ArrayDeque;
 import java.util.function.LongSupplier;
@@ -35,10 +34,15 @@ final class DataOutFlow {
     private final DataOutHeader dataOutHeader = new DataOutHeader();
     /** Writes waiting for buffer budget, oldest first; their R2Ts wait with them. */
     private final ArrayDeque<IscsiCommand> parked = new ArrayDeque<>();
+
     private int nextTtt = 1;
 
-    DataOutFlow(CommandFlow flow, IscsiConnection connection, SessionParameters params, BufferCharges charges,
-                LongSupplier nanoClock) {
+    DataOutFlow(
+            CommandFlow flow,
+            IscsiConnection connection,
+            SessionParameters params,
+            BufferCharges charges,
+            LongSupplier nanoClock) {
         this.flow = flow;
         this.transport = connection.transport();
         this.params = params;
@@ -174,8 +178,11 @@ final class DataOutFlow {
             boolean issuedByUs = ttt != RESERVED && ttt > 0 && ttt < nextTtt;
             if (ttt != RESERVED && cmd == null && !issuedByUs) {
                 if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                    LOG.warn("rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}", transport.remoteAddress(),
-                            Integer.toHexString(itt), Integer.toHexString(ttt));
+                    LOG.warn(
+                            "rejecting Data-Out from {}: no task for ITT 0x{} TTT 0x{}",
+                            transport.remoteAddress(),
+                            Integer.toHexString(itt),
+                            Integer.toHexString(ttt));
                 }
                 out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
             }
@@ -184,12 +191,21 @@ final class DataOutFlow {
         ByteBuf data = pdu.data();
         int length = data == null ? 0 : data.readableBytes();
         int offset = h.bufferOffset();
-        if ((ttt != RESERVED && ttt != cmd.ttt) || offset < 0 || (long) offset + length > cmd.expectedLength
+        if ((ttt != RESERVED && ttt != cmd.ttt)
+                || offset < 0
+                || (long) offset + length > cmd.expectedLength
                 || (ttt == RESERVED && offset + length > Math.max(cmd.unsolicitedEnd, params.firstBurstLength()))) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("rejecting Data-Out from {}: ITT 0x{} TTT 0x{} offset {} length {} outside the transfer "
-                                + "(EDTL {}, FirstBurstLength {})", transport.remoteAddress(), Integer.toHexString(itt),
-                        Integer.toHexString(ttt), offset, length, cmd.expectedLength, params.firstBurstLength());
+                LOG.warn(
+                        "rejecting Data-Out from {}: ITT 0x{} TTT 0x{} offset {} length {} outside the transfer "
+                                + "(EDTL {}, FirstBurstLength {})",
+                        transport.remoteAddress(),
+                        Integer.toHexString(itt),
+                        Integer.toHexString(ttt),
+                        offset,
+                        length,
+                        cmd.expectedLength,
+                        params.firstBurstLength());
             }
             out.reject(RejectReason.INVALID_PDU_FIELD.code(), pdu.bhs());
             return;
@@ -198,17 +214,26 @@ final class DataOutFlow {
         if (h.dataSN() != expectedDataSN) {
             // ERL 0 cannot recover a lost or reordered Data-Out: fail the command, keep the connection.
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("aborting command ITT 0x{} from {}: Data-Out DataSN {} where {} was expected (offset {}, length {})",
-                        Integer.toHexString(itt), transport.remoteAddress(), Integer.toUnsignedString(h.dataSN()),
-                        expectedDataSN, offset, length);
+                LOG.warn(
+                        "aborting command ITT 0x{} from {}: Data-Out DataSN {} where {} was expected (offset {}, length {})",
+                        Integer.toHexString(itt),
+                        transport.remoteAddress(),
+                        Integer.toUnsignedString(h.dataSN()),
+                        expectedDataSN,
+                        offset,
+                        length);
             }
             flow.failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
             return;
         }
         if (offset > cmd.received) {
             if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("aborting command ITT 0x{} from {}: Data-Out offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
-                        Integer.toHexString(itt), transport.remoteAddress(), offset, cmd.received);
+                LOG.warn(
+                        "aborting command ITT 0x{} from {}: Data-Out offset {} leaves a gap after {} (DataPDUInOrder=Yes)",
+                        Integer.toHexString(itt),
+                        transport.remoteAddress(),
+                        offset,
+                        cmd.received);
             }
             flow.failCollecting(cmd, SenseReason.DATA_PHASE_ERROR);
             return;

@@ -12,8 +12,13 @@ import java.util.List;
  */
 public record ExportedTarget(String name, String alias, AccessList access, ScsiTarget scsi, ChapAccount chap) {
 
-    public ExportedTarget(String name, String alias, List<String> allowedInitiators, ScsiTarget scsi,
-                          ChapAccount chap, List<NetworkRange> allowNetworks) {
+    public ExportedTarget(
+            String name,
+            String alias,
+            List<String> allowedInitiators,
+            ScsiTarget scsi,
+            ChapAccount chap,
+            List<NetworkRange> allowNetworks) {
         this(name, alias, new AccessList(allowedInitiators, allowNetworks), scsi, chap);
     }
 

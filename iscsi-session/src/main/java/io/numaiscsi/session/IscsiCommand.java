@@ -6,6 +6,8 @@ import io.numaiscsi.proto.transport.DataOutTask;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.ScsiTask;
 import io.numaiscsi.scsi.ScsiTaskListener;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One SCSI command of a session (SPDK's iscsi task embedding the scsi task). Pooled per connection and
@@ -14,7 +16,12 @@ import io.numaiscsi.scsi.ScsiTaskListener;
  * allocating.
  */
 final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, DataOutTask {
-    enum State { FREE, COLLECTING_DATA, EXECUTING, DONE }
+    enum State {
+        FREE,
+        COLLECTING_DATA,
+        EXECUTING,
+        DONE
+    }
 
     final ScsiTask task = new ScsiTask(this);
     private final Owner owner;
@@ -31,15 +38,15 @@ final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, Data
 
     // Write (Data-Out) bookkeeping, in bytes of the data-out buffer.
     ByteBuf writeBuffer;
-    int scsiDataLength;     // data-out length the CDB asks for (SPDTL)
-    int toCollect;          // what the initiator will send: SPDTL clipped to EDTL
-    int received;           // contiguous bytes received from offset 0
-    int unsolicitedEnd;     // first offset that needs an R2T
-    int requestedEnd;       // first offset not yet asked for (by R2T or by the transport)
+    int scsiDataLength; // data-out length the CDB asks for (SPDTL)
+    int toCollect; // what the initiator will send: SPDTL clipped to EDTL
+    int received; // contiguous bytes received from offset 0
+    int unsolicitedEnd; // first offset that needs an R2T
+    int requestedEnd; // first offset not yet asked for (by R2T or by the transport)
     int outstandingR2t;
     int r2tSN;
-    int unsolicitedDataSN;  // DataSN expected next in the unsolicited sequence
-    int solicitedDataSN;    // DataSN expected next in the oldest outstanding R2T's sequence
+    int unsolicitedDataSN; // DataSN expected next in the unsolicited sequence
+    int solicitedDataSN; // DataSN expected next in the oldest outstanding R2T's sequence
     int ttt;
     /** Waiting for write-buffer budget: holds only its unsolicited part, no R2T issued yet. */
     boolean parked;
@@ -51,7 +58,8 @@ final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, Data
     boolean readParked;
     /** When this command last got Data-Out or an R2T (connection clock): for limits.data-out-timeout. */
     long lastDataAt;
-    final int[] r2tEnds;    // end offsets of outstanding R2Ts, oldest first
+
+    final int[] r2tEnds; // end offsets of outstanding R2Ts, oldest first
     int r2tHead;
 
     // Read (Data-In) to send: bytes of the task's data-in, and the residual its status reports.
@@ -72,7 +80,7 @@ final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, Data
     // Task management: the TMF that waits for this command to finish, if any.
     PendingTaskManagement abortWaiter;
     /** Further TMFs aborting the same command (an ABORT TASK, then a LUN RESET); null until needed. */
-    java.util.List<PendingTaskManagement> moreAbortWaiters;
+    List<PendingTaskManagement> moreAbortWaiters;
 
     IscsiCommand(Owner owner, int maxOutstandingR2t) {
         this.owner = owner;
@@ -107,6 +115,41 @@ final class IscsiCommand implements ScsiTaskListener, Runnable, DataInTask, Data
         this.dataInLength = 0;
         this.abortWaiter = null;
         this.moreAbortWaiters = null;
+    }
+
+    /**
+     * {@code waiter} (may be null) waits for this aborted command to complete; true when it was added, false when it
+     * is null or waits already. Every TMF that aborts a command still executing waits for it (none is forgotten).
+     */
+    boolean awaitedBy(PendingTaskManagement waiter) {
+        if (waiter == null
+                || waiter == abortWaiter
+                || (moreAbortWaiters != null && moreAbortWaiters.contains(waiter))) {
+            return false;
+        }
+        if (abortWaiter == null) {
+            abortWaiter = waiter;
+        } else {
+            if (moreAbortWaiters == null) {
+                moreAbortWaiters = new ArrayList<>(2);
+            }
+            moreAbortWaiters.add(waiter);
+        }
+        return true;
+    }
+
+    /** The TMFs waiting for this command, to tell once it is retired. */
+    List<PendingTaskManagement> abortWaiters() {
+        if (abortWaiter == null) {
+            return List.of();
+        }
+        if (moreAbortWaiters == null) {
+            return List.of(abortWaiter);
+        }
+        List<PendingTaskManagement> all = new ArrayList<>(moreAbortWaiters.size() + 1);
+        all.add(abortWaiter);
+        all.addAll(moreAbortWaiters);
+        return all;
     }
 
     void pushR2t(int end) {

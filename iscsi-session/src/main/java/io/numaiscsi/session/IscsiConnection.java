@@ -1,24 +1,17 @@
 package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
+import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.proto.Bhs;
 import io.numaiscsi.proto.CmdSnWindow;
-import io.numaiscsi.proto.Opcode;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.PduFailure;
 import io.numaiscsi.proto.RejectReason;
-import io.numaiscsi.proto.TextRequestHeader;
-import io.numaiscsi.proto.LogoutRequestHeader;
-import io.numaiscsi.proto.NopOutHeader;
-import io.numaiscsi.proto.Bhs;
-import io.numaiscsi.proto.login.LoginVerdict;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.login.SessionType;
 import io.numaiscsi.proto.login.TextExchange;
-import io.numaiscsi.proto.login.TextStep;
 import io.numaiscsi.proto.transport.IscsiTransport;
 import io.numaiscsi.proto.transport.TransportEvents;
-import io.netty.buffer.ByteBufUtil;
-import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.scsi.LogicalUnit;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One iSCSI connection, transport-agnostic: the login phase, then full feature phase dispatch per
- * opcode. Its transport drives it through {@link TransportEvents} and it answers through {@link IscsiTransport},
+ * One iSCSI connection, transport-agnostic: the login phase ({@link LoginPhase}), then the full feature phase
+ * ({@link FullFeatureRequests}). Its transport drives it through {@link TransportEvents} and it answers through {@link IscsiTransport},
  * never asking which transport that is. Everything here runs on the connection's own thread
  * ({@link IscsiTransport#executor()}); other threads reach it only through that executor.
  */
@@ -36,7 +29,13 @@ public final class IscsiConnection implements TransportEvents {
     private static final Logger LOG = LoggerFactory.getLogger(IscsiConnection.class);
     private static final int RESERVED = ResponseWriter.RESERVED_TAG;
 
-    enum Phase { LOGIN, FULL_FEATURE, LOGGED_OUT, CLOSING, CLOSED }
+    enum Phase {
+        LOGIN,
+        FULL_FEATURE,
+        LOGGED_OUT,
+        CLOSING,
+        CLOSED
+    }
 
     private final IscsiTransport transport;
     private final SessionSettings settings;
@@ -48,18 +47,15 @@ public final class IscsiConnection implements TransportEvents {
     private final EventThreadRegistry threadStats;
     private final ConnectionGuards guards;
     private final LoginGuard loginGuard;
+    private final LoginPhase loginPhase;
     private Phase phase = Phase.LOGIN;
     private IscsiSession session;
     private SessionParameters params;
     private CmdSnWindow window;
-    private CmdSnOrdering ordering;
+    private FullFeatureRequests requests;
     private CommandFlow commands;
     private TaskManagement taskManagement;
-    private TextExchange textExchange;
     private Keepalive keepalive;
-    private final NopOutHeader nopOut = new NopOutHeader();
-    private final TextRequestHeader textRequest = new TextRequestHeader();
-    private final LogoutRequestHeader logoutRequest = new LogoutRequestHeader();
 
     public IscsiConnection(IscsiTransport transport, SessionServices services, LongSupplier nanoClock) {
         this.transport = transport;
@@ -72,6 +68,7 @@ public final class IscsiConnection implements TransportEvents {
         this.nanoClock = nanoClock;
         this.guards = services.guards();
         this.loginGuard = new LoginGuard(guards, settings.resources(), nanoClock, transport.remoteInetAddress());
+        this.loginPhase = new LoginPhase(this, login, loginGuard);
     }
 
     /**
@@ -128,9 +125,9 @@ public final class IscsiConnection implements TransportEvents {
                 keepalive.received();
             }
             switch (phase) {
-                case LOGIN -> onLoginPhasePdu(pdu);
-                case FULL_FEATURE -> onFullFeaturePdu(pdu);
-                default -> { }
+                case LOGIN -> loginPhase.onPdu(pdu);
+                case FULL_FEATURE -> requests.onPdu(pdu);
+                default -> {}
             }
         } finally {
             pdu.release();
@@ -153,8 +150,8 @@ public final class IscsiConnection implements TransportEvents {
         if (bhs == null) {
             return "no header";
         }
-        return "opcode=0x" + Integer.toHexString(Bhs.opcode(bhs)) + " itt=0x" + Integer.toHexString(Bhs.initiatorTaskTag(bhs))
-                + " dataSegmentLength=" + Bhs.dataSegmentLength(bhs);
+        return "opcode=0x" + Integer.toHexString(Bhs.opcode(bhs)) + " itt=0x"
+                + Integer.toHexString(Bhs.initiatorTaskTag(bhs)) + " dataSegmentLength=" + Bhs.dataSegmentLength(bhs);
     }
 
     /** The transport's own transfer brought task {@code itt}'s data-out up to {@code end}. */
@@ -182,8 +179,8 @@ public final class IscsiConnection implements TransportEvents {
         Phase was = phase;
         phase = Phase.CLOSED;
         loginGuard.release();
-        if (ordering != null) {
-            ordering.releaseHeld();
+        if (requests != null) {
+            requests.releaseHeld();
         }
         if (commands != null) {
             commands.abortAllOnClose();
@@ -212,7 +209,8 @@ public final class IscsiConnection implements TransportEvents {
         for (LogicalUnit unit : target.scsi().units()) {
             unit.device().flush(status -> {
                 if (status != IoStatus.OK) {
-                    LOG.error("flush of {} LUN {} after its last session failed: {}", target.name(), unit.lun(), status);
+                    LOG.error(
+                            "flush of {} LUN {} after its last session failed: {}", target.name(), unit.lun(), status);
                 }
             });
         }
@@ -222,19 +220,24 @@ public final class IscsiConnection implements TransportEvents {
     @Override
     public void onTick() {
         if (phase == Phase.LOGIN) {
-            checkLoginTimeouts();
+            loginPhase.checkTimeouts();
             return;
         }
         if (phase != Phase.FULL_FEATURE || keepalive == null) {
             return;
         }
         if (commands != null) {
-            IscsiCommand overdue = commands.overdueDataOut(nanoClock.getAsLong(),
-                    settings.resources().dataOutTimeout().toNanos());
+            IscsiCommand overdue = commands.overdueDataOut(
+                    nanoClock.getAsLong(), settings.resources().dataOutTimeout().toNanos());
             if (overdue != null) {
-                LOG.warn("dropping connection from {}: no Data-Out for ITT 0x{} in {} ms ({} of {} bytes received; "
-                                + "limits.data-out-timeout)", transport.remoteAddress(), Integer.toHexString(overdue.itt),
-                        settings.resources().dataOutTimeout().toMillis(), overdue.received, overdue.toCollect);
+                LOG.warn(
+                        "dropping connection from {}: no Data-Out for ITT 0x{} in {} ms ({} of {} bytes received; "
+                                + "limits.data-out-timeout)",
+                        transport.remoteAddress(),
+                        Integer.toHexString(overdue.itt),
+                        settings.resources().dataOutTimeout().toMillis(),
+                        overdue.received,
+                        overdue.toCollect);
                 close();
                 return;
             }
@@ -245,11 +248,14 @@ public final class IscsiConnection implements TransportEvents {
                 out.flush();
             }
             case DROP -> {
-                LOG.warn("dropping connection from {}: no PDU for {} ms (NOP-In timeout {})", transport.remoteAddress(),
-                        keepalive.silentMillis(), settings.nopInTimeout());
+                LOG.warn(
+                        "dropping connection from {}: no PDU for {} ms (NOP-In timeout {})",
+                        transport.remoteAddress(),
+                        keepalive.silentMillis(),
+                        settings.nopInTimeout());
                 close();
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -257,19 +263,8 @@ public final class IscsiConnection implements TransportEvents {
         transport.close();
     }
 
-    /** A login that takes too long in all, or between two PDUs, holds a slot others need: it is dropped. */
-    private void checkLoginTimeouts() {
-        String broken = loginGuard.brokenTimeout();
-        if (broken != null) {
-            if (PeerEventLogs.LOGIN_FAILURES.permit()) {
-                LOG.warn("dropping connection from {}: {}", transport.remoteAddress(), broken);
-            }
-            abandonLogin();
-        }
-    }
-
     /** The login ends unfinished: nothing more is processed, the slot goes back now, the connection closes. */
-    private void abandonLogin() {
+    void abandonLogin() {
         phase = Phase.CLOSING;
         loginGuard.release();
         close();
@@ -331,224 +326,100 @@ public final class IscsiConnection implements TransportEvents {
             }
             return;
         }
-        LOG.info("asking {} (session tsih={}) at {} to log out within {} s: {}", params.initiatorName(), session.tsih(),
-                transport.remoteAddress(), seconds, reason);
+        LOG.info(
+                "asking {} (session tsih={}) at {} to log out within {} s: {}",
+                params.initiatorName(),
+                session.tsih(),
+                transport.remoteAddress(),
+                seconds,
+                reason);
         out.logoutRequest(seconds);
         out.flush();
-        transport.executor().schedule(() -> {
-            if (phase == Phase.FULL_FEATURE) {
-                LOG.warn("closing connection from {}: {} did not log out within {} s of the request", transport.remoteAddress(),
-                        params.initiatorName(), seconds);
-                close();
-            }
-        }, seconds, TimeUnit.SECONDS);
+        transport
+                .executor()
+                .schedule(
+                        () -> {
+                            if (phase == Phase.FULL_FEATURE) {
+                                LOG.warn(
+                                        "closing connection from {}: {} did not log out within {} s of the request",
+                                        transport.remoteAddress(),
+                                        params.initiatorName(),
+                                        seconds);
+                                close();
+                            }
+                        },
+                        seconds,
+                        TimeUnit.SECONDS);
     }
 
-    // ---- login phase -------------------------------------------------------------------------
-
-    private void onLoginPhasePdu(Pdu pdu) {
-        loginGuard.pduArrived();
-        boolean answerHeld = loginGuard.answerHeld();
-        if (pdu.opcode() != Opcode.LOGIN_REQUEST || answerHeld) {
-            if (PeerEventLogs.LOGIN_FAILURES.permit()) {
-                LOG.warn("rejecting connection from {}: {}", transport.remoteAddress(),
-                        answerHeld ? "a PDU before the answer to its last login request"
-                                : (pdu.opcode() == null ? "reserved opcode 0x" + Integer.toHexString(pdu.opcodeCode())
-                                : pdu.opcode()) + " before login completed");
-            }
-            abandonLogin();
-            return;
-        }
-        LoginVerdict verdict = login.onLoginRequest(pdu);
-        boolean failed = verdict == LoginVerdict.FAIL;
-        if (failed && PeerEventLogs.LOGIN_FAILURES.permit()) {
-            LOG.warn("login from {} rejected: {}", transport.remoteAddress(), login.failureReason());
-        }
-        long delay = loginGuard.holdAnswer(login.initiatorName(), failed && login.failureCountsAsGuess());
-        if (delay > 0) {
-            // Held back whatever the verdict, so the delay does not tell a guesser whether it guessed right.
-            transport.executor().schedule(() -> answerLogin(verdict), delay, TimeUnit.NANOSECONDS);
-            return;
-        }
-        answerLogin(verdict);
-    }
-
-    private void answerLogin(LoginVerdict verdict) {
-        loginGuard.answered();
-        if (phase != Phase.LOGIN) {
-            return; // closed meanwhile
-        }
-        login.respond();
-        switch (verdict) {
-            case MORE -> transport.flush();
-            case FAIL -> {
-                abandonLogin();
-            }
-            case DONE -> {
-                transport.flush();
-                enterFullFeature();
-            }
-        }
-    }
-
-    private void enterFullFeature() {
+    /** The login is done: the full feature phase starts. */
+    void enterFullFeature() {
         loginGuard.release();
         params = login.parameters();
         session = login.session();
         session.attach(this);
         window = new CmdSnWindow(settings.queueDepth());
-        ordering = new CmdSnOrdering(window, transport, this::dispatch);
         window.start(login.loginCmdSN());
         out.startFullFeature(window, login.nextStatSN());
         transport.negotiated(params.targetMaxRecvDataSegmentLength(), params.headerDigest(), params.dataDigest());
-        textExchange = new TextExchange(params, login, transport.maxSendDataSegmentLength());
+        TextExchange textExchange = new TextExchange(params, login, transport.maxSendDataSegmentLength());
         if (session.type() == SessionType.NORMAL) {
-            commands = new CommandFlow(this, session.target(), threadStats, nanoClock, session.nexus(), params,
-                    settings.queueDepth(), settings.resources(), guards.buffers());
+            commands = new CommandFlow(
+                    this,
+                    session.target(),
+                    threadStats,
+                    nanoClock,
+                    session.nexus(),
+                    params,
+                    settings.queueDepth(),
+                    settings.resources(),
+                    guards.buffers());
             taskManagement = new TaskManagement(this, sessions);
         }
         long interval = settings.nopInInterval().toNanos();
         long timeout = settings.nopInTimeout().toNanos();
         keepalive = new Keepalive(nanoClock, interval, timeout);
+        requests = new FullFeatureRequests(this, window, commands, taskManagement, textExchange, keepalive);
         phase = Phase.FULL_FEATURE;
-        LOG.info("{} session tsih={} from {} ({}) to {}: MaxRecvDataSegmentLength out/in={}/{} MaxBurstLength={} "
+        LOG.info(
+                "{} session tsih={} from {} ({}) to {}: MaxRecvDataSegmentLength out/in={}/{} MaxBurstLength={} "
                         + "FirstBurstLength={} ImmediateData={} InitialR2T={} digests={}/{}",
-                params.sessionType(), session.tsih(), params.initiatorName(), transport.remoteAddress(),
+                params.sessionType(),
+                session.tsih(),
+                params.initiatorName(),
+                transport.remoteAddress(),
                 params.targetName() == null ? "discovery" : params.targetName(),
-                params.initiatorMaxRecvDataSegmentLength(), params.targetMaxRecvDataSegmentLength(),
-                params.maxBurstLength(), params.firstBurstLength(), params.immediateData(), params.initialR2T(),
-                params.headerDigest() ? "CRC32C" : "None", params.dataDigest() ? "CRC32C" : "None");
+                params.initiatorMaxRecvDataSegmentLength(),
+                params.targetMaxRecvDataSegmentLength(),
+                params.maxBurstLength(),
+                params.firstBurstLength(),
+                params.immediateData(),
+                params.initialR2T(),
+                params.headerDigest() ? "CRC32C" : "None",
+                params.dataDigest() ? "CRC32C" : "None");
         if (session.type() == SessionType.NORMAL) {
             transport.handOff(eventThreads.homeOf(session.target()));
         }
     }
 
-    // ---- full feature phase ------------------------------------------------------------------
-
-    private void onFullFeaturePdu(Pdu pdu) {
-        if (pdu.dataDigestError()) {
-            if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("data digest error from {} on {} itt=0x{}: rejected", transport.remoteAddress(), pdu.opcode(),
-                        Integer.toHexString(Bhs.initiatorTaskTag(pdu.bhs())));
-            }
-            out.reject(RejectReason.DATA_DIGEST_ERROR.code(), pdu.bhs());
-            return;
-        }
-        Opcode op = pdu.opcode();
-        if (op == null || !op.fromInitiator()) {
-            if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                LOG.warn("rejecting PDU from {}: opcode 0x{} is not an initiator opcode", transport.remoteAddress(),
-                        Integer.toHexString(pdu.opcodeCode()));
-            }
-            out.reject(op == null ? RejectReason.COMMAND_NOT_SUPPORTED.code() : RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
-            return;
-        }
-        switch (op) {
-            case SCSI_DATA_OUT -> {
-                if (commands == null) {
-                    out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
-                } else {
-                    commands.onDataOut(pdu);
-                }
-            }
-            case SNACK_REQUEST -> out.reject(RejectReason.SNACK_REJECT.code(), pdu.bhs());
-            case LOGIN_REQUEST -> {
-                LOG.warn("dropping connection from {}: Login Request in full feature phase", transport.remoteAddress());
-                out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
-                close();
-            }
-            default -> orderedByCmdSN(pdu);
-        }
+    /** Whether the connection is still in its login phase (not closed meanwhile). */
+    boolean inLogin() {
+        return phase == Phase.LOGIN;
     }
 
-    /** Commands carrying a CmdSN run in CmdSN order (RFC 7143 4.2.2.1). */
-    private void orderedByCmdSN(Pdu pdu) {
-        ordering.offer(pdu);
+    /** Whether the connection is in full feature phase (not logged out or closing). */
+    boolean inFullFeature() {
+        return phase == Phase.FULL_FEATURE;
     }
 
-    private void dispatch(Pdu pdu, int cmdSN) {
-        if (phase != Phase.FULL_FEATURE) {
-            return;
-        }
-        switch (pdu.opcode()) {
-            case NOP_OUT -> onNopOut(pdu);
-            case SCSI_COMMAND -> {
-                if (commands == null) {
-                    if (PeerEventLogs.REJECTED_PDUS.permit()) {
-                        LOG.warn("rejecting SCSI command from {} in a discovery session", transport.remoteAddress());
-                    }
-                    out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
-                } else {
-                    commands.onScsiCommand(pdu, cmdSN);
-                }
-            }
-            case TASK_MGMT_REQUEST -> {
-                if (taskManagement == null) {
-                    out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
-                } else {
-                    taskManagement.onRequest(pdu);
-                }
-            }
-            case TEXT_REQUEST -> onText(pdu);
-            case LOGOUT_REQUEST -> onLogout(pdu);
-            default -> out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
-        }
-    }
-
-    private void onNopOut(Pdu pdu) {
-        nopOut.wrap(pdu.bhs());
-        int itt = nopOut.initiatorTaskTag();
-        int ttt = nopOut.targetTransferTag();
-        if (itt == RESERVED) {
-            if (ttt != RESERVED) {
-                keepalive.pong(ttt);
-            }
-            return;
-        }
-        ByteBuf ping = pdu.data();
-        ByteBuf echo = null;
-        if (ping != null) {
-            int len = Math.min(ping.readableBytes(), textExchange.initiatorMaxRecvDataSegmentLength());
-            echo = ping.retainedSlice(ping.readerIndex(), len);
-        }
-        out.nopIn(nopOut.lun(), itt, RESERVED, echo);
-    }
-
-    private void onText(Pdu pdu) {
-        textRequest.wrap(pdu.bhs());
-        byte[] data = pdu.data() == null ? new byte[0] : ByteBufUtil.getBytes(pdu.data());
-        TextStep step = textExchange.onRequest(textRequest.finalBit(), textRequest.continueBit(),
-                textRequest.initiatorTaskTag(), textRequest.targetTransferTag(), data);
-        if (step.reject()) {
-            out.reject(RejectReason.PROTOCOL_ERROR.code(), pdu.bhs());
-            return;
-        }
-        out.textResponse(textRequest.initiatorTaskTag(), step.targetTransferTag(), step.finalBit(), step.continueBit(),
-                step.data());
-    }
-
-    private void onLogout(Pdu pdu) {
-        logoutRequest.wrap(pdu.bhs());
-        int reason = logoutRequest.reasonCode();
-        int response;
-        if (reason == 2) {
-            response = 2; // connection recovery is not supported at ErrorRecoveryLevel 0
-        } else if (reason == 1 && logoutRequest.cid() != params.cid()) {
-            response = 1; // CID not found
-        } else {
-            response = 0;
-        }
-        out.logoutResponse(logoutRequest.initiatorTaskTag(), response, params.defaultTime2Wait(),
-                params.defaultTime2Retain());
-        if (response == 0) {
-            LOG.info("logout of session tsih={} ({}) from {}", session.tsih(), params.initiatorName(),
-                    transport.remoteAddress());
-            phase = Phase.LOGGED_OUT;
-            // The nexus ends with the logout, not when the transport reports the close: the initiator may log in
-            // again, or another session send a command, before a ring-based transport delivers that close.
-            endSession(session);
-            transport.close();
-        }
+    /**
+     * The initiator logged out: the nexus ends with the logout, not when the transport reports the close, since the
+     * initiator may log in again, or another session send a command, before a ring-based transport delivers that close.
+     */
+    void loggedOut() {
+        phase = Phase.LOGGED_OUT;
+        endSession(session);
+        transport.close();
     }
 
     /** The transport can take more output again: reads waiting for it may run. */

@@ -53,6 +53,5 @@ public final class IscsiSession {
     }
 
     /** Identity for reinstatement: same initiator, ISID and target means the same session (RFC 7143 6.3.5). */
-    record SessionKey(String initiatorName, long isid, String targetName) {
-    }
+    record SessionKey(String initiatorName, long isid, String targetName) {}
 }

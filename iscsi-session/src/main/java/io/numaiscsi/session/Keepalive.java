@@ -8,7 +8,11 @@ import java.util.function.LongSupplier;
  * {@link #tick()} on the connection's thread; time comes from an injected clock.
  */
 final class Keepalive {
-    enum Action { NONE, PING, DROP }
+    enum Action {
+        NONE,
+        PING,
+        DROP
+    }
 
     private final LongSupplier nanoClock;
     private final long intervalNanos;

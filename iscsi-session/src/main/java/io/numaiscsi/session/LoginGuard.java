@@ -53,7 +53,8 @@ final class LoginGuard {
             return "login not complete after " + limits.loginTimeout().toMillis() + " ms (limits.login-timeout)";
         }
         if (!answerHeld && now - lastPduAt > limits.loginPduTimeout().toNanos()) {
-            return "no complete login PDU for " + limits.loginPduTimeout().toMillis() + " ms (limits.login-pdu-timeout)";
+            return "no complete login PDU for " + limits.loginPduTimeout().toMillis()
+                    + " ms (limits.login-pdu-timeout)";
         }
         return null;
     }

@@ -18,8 +18,7 @@ public final class PeerEventLogs {
     public static final RateLimitedLog TASK_MANAGEMENT = of("task management functions");
     public static final RateLimitedLog CONNECTION_ENDS = of("connection ends");
 
-    private PeerEventLogs() {
-    }
+    private PeerEventLogs() {}
 
     private static RateLimitedLog of(String what) {
         return new RateLimitedLog(LOG, what, INTERVAL_NANOS, BURST, System::nanoTime);

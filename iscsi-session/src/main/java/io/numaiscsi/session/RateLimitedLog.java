@@ -50,7 +50,10 @@ public final class RateLimitedLog {
             }
         }
         if (summary > 0) {
-            log.warn("{} more {} in the last {} s were not logged one by one", summary, what,
+            log.warn(
+                    "{} more {} in the last {} s were not logged one by one",
+                    summary,
+                    what,
                     Math.max(1, intervalNanos / 1_000_000_000L));
         }
         return permitted;

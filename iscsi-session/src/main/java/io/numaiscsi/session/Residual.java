@@ -6,8 +6,7 @@ final class Residual {
     static final int OVERFLOW = 1;
     static final int UNDERFLOW = 2;
 
-    private Residual() {
-    }
+    private Residual() {}
 
     /** Residual of a transfer: what the command wanted to move vs. what the initiator expected. */
     static int kind(int commandBytes, int expectedBytes) {

@@ -16,25 +16,47 @@ import java.time.Duration;
  * @param dataInPerConnection     bytes of reads one connection may have executing (and unsent beyond that)
  * @param bufferMemory            bytes of read and write buffers of all connections together
  */
-public record ResourceLimits(int maxSessions, int maxSessionsPerInitiator, long writeBufferPerSession, int maxLogins,
-                             int loginsPerAddress, Duration loginTimeout, Duration loginPduTimeout,
-                             Duration dataOutTimeout, long dataInPerConnection, long bufferMemory) {
+public record ResourceLimits(
+        int maxSessions,
+        int maxSessionsPerInitiator,
+        long writeBufferPerSession,
+        int maxLogins,
+        int loginsPerAddress,
+        Duration loginTimeout,
+        Duration loginPduTimeout,
+        Duration dataOutTimeout,
+        long dataInPerConnection,
+        long bufferMemory) {
     public static final ResourceLimits DEFAULT = new ResourceLimits(1024, 256, 64L << 20);
 
     /** What a connection holding no buffer may always take for one command, whatever the daemon-wide budget says. */
     public static final int GUARANTEED_BUFFER = 1 << 20;
 
     public ResourceLimits {
-        if (maxSessions < 1 || maxSessionsPerInitiator < 1 || writeBufferPerSession < 1 || maxLogins < 1
-                || loginsPerAddress < 1 || dataInPerConnection < 1 || bufferMemory < 1) {
+        if (maxSessions < 1
+                || maxSessionsPerInitiator < 1
+                || writeBufferPerSession < 1
+                || maxLogins < 1
+                || loginsPerAddress < 1
+                || dataInPerConnection < 1
+                || bufferMemory < 1) {
             throw new IllegalArgumentException("resource limits must be positive");
         }
     }
 
     /** The session limits and write budget given, every other limit at its default. */
     public ResourceLimits(int maxSessions, int maxSessionsPerInitiator, long writeBufferPerSession) {
-        this(maxSessions, maxSessionsPerInitiator, writeBufferPerSession, 512, 128, Duration.ofSeconds(15),
-                Duration.ofSeconds(5), Duration.ofSeconds(20), 16L << 20, 1L << 30);
+        this(
+                maxSessions,
+                maxSessionsPerInitiator,
+                writeBufferPerSession,
+                512,
+                128,
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(20),
+                16L << 20,
+                1L << 30);
     }
 
     /** Open connections of the daemon, those in login included: one per session (MaxConnections=1) plus logins. */

@@ -63,9 +63,12 @@ final class ResponseWriter {
     }
 
     /** SCSI Response; sense (may be null) is sent with its 2-byte SenseLength prefix. */
-    void scsiResponse(int itt, int status, byte[] sense, int senseLength, int residualFlag, int residual, int expDataSN) {
+    void scsiResponse(
+            int itt, int status, byte[] sense, int senseLength, int residualFlag, int residual, int expDataSN) {
         ByteBuf bhs = newHeader();
-        scsiResponse.wrap(bhs).init()
+        scsiResponse
+                .wrap(bhs)
+                .init()
                 .initiatorTaskTag(itt)
                 .response(0)
                 .status(status)
@@ -91,10 +94,20 @@ final class ResponseWriter {
     }
 
     /** One Data-In PDU; {@code data} is a retained slice of the task's buffer (no copy). */
-    void dataIn(long lunRaw, int itt, int dataSN, int bufferOffset, ByteBuf data, boolean finalBit,
-                boolean withStatus, int status, int residualFlag, int residual) {
+    void dataIn(
+            long lunRaw,
+            int itt,
+            int dataSN,
+            int bufferOffset,
+            ByteBuf data,
+            boolean finalBit,
+            boolean withStatus,
+            int status,
+            int residualFlag,
+            int residual) {
         ByteBuf bhs = newHeader();
-        dataIn.wrap(bhs).init()
+        dataIn.wrap(bhs)
+                .init()
                 .finalBit(finalBit)
                 .lun(lunRaw)
                 .initiatorTaskTag(itt)
@@ -116,7 +129,8 @@ final class ResponseWriter {
 
     void r2t(long lunRaw, int itt, int ttt, int r2tSN, int bufferOffset, int length) {
         ByteBuf bhs = newHeader();
-        r2t.wrap(bhs).init()
+        r2t.wrap(bhs)
+                .init()
                 .lun(lunRaw)
                 .initiatorTaskTag(itt)
                 .targetTransferTag(ttt)
@@ -133,7 +147,8 @@ final class ResponseWriter {
     void nopIn(long lunRaw, int itt, int ttt, ByteBuf pingData) {
         ByteBuf bhs = newHeader();
         boolean reply = itt != RESERVED_TAG;
-        nopIn.wrap(bhs).init()
+        nopIn.wrap(bhs)
+                .init()
                 .lun(lunRaw)
                 .initiatorTaskTag(itt)
                 .targetTransferTag(ttt)
@@ -145,7 +160,9 @@ final class ResponseWriter {
 
     void taskManagementResponse(int itt, int response) {
         ByteBuf bhs = newHeader();
-        tmfResponse.wrap(bhs).init()
+        tmfResponse
+                .wrap(bhs)
+                .init()
                 .initiatorTaskTag(itt)
                 .response(response)
                 .statSN(statSN++)
@@ -156,7 +173,9 @@ final class ResponseWriter {
 
     void textResponse(int itt, int ttt, boolean finalBit, boolean continueBit, byte[] text) {
         ByteBuf bhs = newHeader();
-        textResponse.wrap(bhs).init()
+        textResponse
+                .wrap(bhs)
+                .init()
                 .finalBit(finalBit)
                 .continueBit(continueBit)
                 .initiatorTaskTag(itt)
@@ -169,7 +188,9 @@ final class ResponseWriter {
 
     void logoutResponse(int itt, int response, int time2Wait, int time2Retain) {
         ByteBuf bhs = newHeader();
-        logoutResponse.wrap(bhs).init()
+        logoutResponse
+                .wrap(bhs)
+                .init()
                 .initiatorTaskTag(itt)
                 .response(response)
                 .statSN(statSN++)
@@ -183,7 +204,9 @@ final class ResponseWriter {
     /** Asynchronous Message "target requests logout" (RFC 7143 11.9.1, AsyncEvent 1) within {@code seconds}. */
     void logoutRequest(int seconds) {
         ByteBuf bhs = newHeader();
-        asyncMessage.wrap(bhs).init()
+        asyncMessage
+                .wrap(bhs)
+                .init()
                 .statSN(statSN++)
                 .expCmdSN(window.expCmdSN())
                 .maxCmdSN(window.maxCmdSN())
@@ -195,7 +218,8 @@ final class ResponseWriter {
     /** Reject carrying the offending BHS as its data segment (RFC 7143 11.17). Does not advance StatSN. */
     void reject(int reason, ByteBuf offendingBhs) {
         ByteBuf bhs = newHeader();
-        reject.wrap(bhs).init()
+        reject.wrap(bhs)
+                .init()
                 .rejectReason(reason)
                 .statSN(statSN)
                 .expCmdSN(window == null ? 0 : window.expCmdSN())

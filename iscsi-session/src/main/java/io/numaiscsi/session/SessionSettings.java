@@ -10,9 +10,15 @@ import java.util.Objects;
  * portal addresses SendTargets reports, resource limits and the CHAP accounts of discovery and initiators. The portals
  * and the CHAP accounts are live: the admin API replaces them while the daemon runs.
  */
-public record SessionSettings(TargetLimits limits, int queueDepth, Duration nopInInterval, Duration nopInTimeout,
-                              ServedPortals portals, int targetPortalGroupTag, ResourceLimits resources,
-                              CurrentChapAccounts chap) {
+public record SessionSettings(
+        TargetLimits limits,
+        int queueDepth,
+        Duration nopInInterval,
+        Duration nopInTimeout,
+        ServedPortals portals,
+        int targetPortalGroupTag,
+        ResourceLimits resources,
+        CurrentChapAccounts chap) {
 
     public SessionSettings {
         Objects.requireNonNull(portals, "portals");
@@ -21,18 +27,43 @@ public record SessionSettings(TargetLimits limits, int queueDepth, Duration nopI
     }
 
     /** Fixed portals and CHAP accounts. */
-    public SessionSettings(TargetLimits limits, int queueDepth, Duration nopInInterval, Duration nopInTimeout,
-                           List<String> portalAddresses, int targetPortalGroupTag, ResourceLimits resources,
-                           ChapAccounts chapAccounts) {
-        this(limits, queueDepth, nopInInterval, nopInTimeout, new ServedPortals(portalAddresses), targetPortalGroupTag,
-                resources, new CurrentChapAccounts(chapAccounts));
+    public SessionSettings(
+            TargetLimits limits,
+            int queueDepth,
+            Duration nopInInterval,
+            Duration nopInTimeout,
+            List<String> portalAddresses,
+            int targetPortalGroupTag,
+            ResourceLimits resources,
+            ChapAccounts chapAccounts) {
+        this(
+                limits,
+                queueDepth,
+                nopInInterval,
+                nopInTimeout,
+                new ServedPortals(portalAddresses),
+                targetPortalGroupTag,
+                resources,
+                new CurrentChapAccounts(chapAccounts));
     }
 
     /** Default resource limits, no discovery or per-initiator CHAP. */
-    public SessionSettings(TargetLimits limits, int queueDepth, Duration nopInInterval, Duration nopInTimeout,
-                           List<String> portalAddresses, int targetPortalGroupTag) {
-        this(limits, queueDepth, nopInInterval, nopInTimeout, portalAddresses, targetPortalGroupTag,
-                ResourceLimits.DEFAULT, ChapAccounts.NONE);
+    public SessionSettings(
+            TargetLimits limits,
+            int queueDepth,
+            Duration nopInInterval,
+            Duration nopInTimeout,
+            List<String> portalAddresses,
+            int targetPortalGroupTag) {
+        this(
+                limits,
+                queueDepth,
+                nopInInterval,
+                nopInTimeout,
+                portalAddresses,
+                targetPortalGroupTag,
+                ResourceLimits.DEFAULT,
+                ChapAccounts.NONE);
     }
 
     /** The portals SendTargets reports now. */

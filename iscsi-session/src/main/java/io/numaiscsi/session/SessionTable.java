@@ -1,11 +1,16 @@
 package io.numaiscsi.session;
 
 import io.numaiscsi.config.AccessList;
+import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.proto.login.SessionType;
+import io.numaiscsi.scsi.ItNexus;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,10 +46,11 @@ public final class SessionTable {
      * Creates a session, reinstating (closing) an existing one with the same key. Returns null, changing nothing,
      * when a new session would exceed the daemon's or the initiator's session limit (a reinstatement never does).
      */
-    synchronized IscsiSession create(SessionType type, String initiatorName, long isid, ExportedTarget target, int tpgt) {
+    synchronized IscsiSession create(
+            SessionType type, String initiatorName, long isid, ExportedTarget target, int tpgt) {
         // RFC 3722: iSCSI names are case-insensitive; an upper-case variant of a name is the same initiator.
-        IscsiSession.SessionKey key = new IscsiSession.SessionKey(AccessList.normalizedName(initiatorName), isid,
-                target == null ? "" : target.name());
+        IscsiSession.SessionKey key = new IscsiSession.SessionKey(
+                AccessList.normalizedName(initiatorName), isid, target == null ? "" : target.name());
         boolean full = byKey.size() >= maxSessions || sessionsOfInitiator(initiatorName) >= maxSessionsPerInitiator;
         if (full && !byKey.containsKey(key)) {
             return null;
@@ -52,7 +58,10 @@ public final class SessionTable {
         IscsiSession old = byKey.remove(key);
         if (old != null) {
             byTsih.remove(old.tsih());
-            LOG.info("reinstating session tsih={} of {} isid={}: closing the old connection", old.tsih(), initiatorName,
+            LOG.info(
+                    "reinstating session tsih={} of {} isid={}: closing the old connection",
+                    old.tsih(),
+                    initiatorName,
                     Long.toHexString(isid));
             // The reinstated session's I_T nexus is lost now, before the new session can run a command
             // (its SPC-2 reservation must not survive into, or be released out from under, the new one).
@@ -84,7 +93,8 @@ public final class SessionTable {
 
     /** Why {@link #create} refused this initiator, for the log. */
     synchronized String limitReport(String initiatorName) {
-        return "session limit reached: " + initiatorName + " holds " + sessionsOfInitiator(initiatorName) + " of at most "
+        return "session limit reached: " + initiatorName + " holds " + sessionsOfInitiator(initiatorName)
+                + " of at most "
                 + maxSessionsPerInitiator + " sessions per initiator, the daemon " + byKey.size() + " of at most "
                 + maxSessions;
     }
@@ -130,7 +140,7 @@ public final class SessionTable {
     }
 
     /** The session of an I_T nexus, or null when it has gone. */
-    synchronized IscsiSession byNexus(io.numaiscsi.scsi.ItNexus nexus) {
+    synchronized IscsiSession byNexus(ItNexus nexus) {
         for (IscsiSession s : byKey.values()) {
             if (nexus.equals(s.nexus())) {
                 return s;
@@ -145,7 +155,7 @@ public final class SessionTable {
         for (IscsiSession s : byKey.values()) {
             out.add(info(s));
         }
-        out.sort(java.util.Comparator.comparingInt(SessionInfo::tsih));
+        out.sort(Comparator.comparingInt(SessionInfo::tsih));
         return out;
     }
 
@@ -154,7 +164,7 @@ public final class SessionTable {
      * connections of those that do not (see {@link IscsiConnection#requestLogoutFromOtherThread}). Returns how many
      * were asked.
      */
-    public int requestLogout(java.util.function.Predicate<SessionInfo> which, int seconds, String reason) {
+    public int requestLogout(Predicate<SessionInfo> which, int seconds, String reason) {
         int asked = 0;
         for (IscsiConnection c : connectionsOf(which)) {
             c.requestLogoutFromOtherThread(seconds, reason);
@@ -164,7 +174,7 @@ public final class SessionTable {
     }
 
     /** Closes the connections of the sessions {@code which} selects now. Returns how many. */
-    public int drop(java.util.function.Predicate<SessionInfo> which, String reason) {
+    public int drop(Predicate<SessionInfo> which, String reason) {
         int dropped = 0;
         for (IscsiConnection c : connectionsOf(which)) {
             c.closeFromOtherThread(reason);
@@ -173,7 +183,7 @@ public final class SessionTable {
         return dropped;
     }
 
-    private synchronized List<IscsiConnection> connectionsOf(java.util.function.Predicate<SessionInfo> which) {
+    private synchronized List<IscsiConnection> connectionsOf(Predicate<SessionInfo> which) {
         List<IscsiConnection> out = new ArrayList<>();
         for (IscsiSession s : byKey.values()) {
             IscsiConnection c = s.connection();
@@ -185,7 +195,7 @@ public final class SessionTable {
     }
 
     /** Waits until no session is left or {@code timeout} has passed; true when none is left. */
-    public boolean awaitNoSessions(java.time.Duration timeout) throws InterruptedException {
+    public boolean awaitNoSessions(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (size() > 0) {
             if (System.nanoTime() - deadline >= 0) {
@@ -198,10 +208,16 @@ public final class SessionTable {
 
     private static SessionInfo info(IscsiSession s) {
         IscsiConnection c = s.connection();
-        io.numaiscsi.proto.login.SessionParameters p = c == null ? null : c.parameters();
-        return new SessionInfo(s.tsih(), s.type() == SessionType.DISCOVERY ? "Discovery" : "Normal",
-                p == null ? s.key().initiatorName() : p.initiatorName(), s.key().isid(), s.key().targetName(),
-                c == null ? "" : c.transport().remoteAddress(), p, c == null ? 0 : c.commandsInFlight());
+        SessionParameters p = c == null ? null : c.parameters();
+        return new SessionInfo(
+                s.tsih(),
+                s.type() == SessionType.DISCOVERY ? "Discovery" : "Normal",
+                p == null ? s.key().initiatorName() : p.initiatorName(),
+                s.key().isid(),
+                s.key().targetName(),
+                c == null ? "" : c.transport().remoteAddress(),
+                p,
+                c == null ? 0 : c.commandsInFlight());
     }
 
     public synchronized List<IscsiSession> all() {

@@ -1,6 +1,7 @@
 package io.numaiscsi.session;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ public final class TargetDirectory {
         }
         Map<String, ExportedTarget> next = new LinkedHashMap<>(byName);
         next.put(t.name(), t);
-        byName = java.util.Collections.unmodifiableMap(next);
+        byName = Collections.unmodifiableMap(next);
     }
 
     /** Puts {@code t} in place of the target of the same name, keeping its place in the order. */
@@ -42,14 +43,14 @@ public final class TargetDirectory {
         }
         Map<String, ExportedTarget> next = new LinkedHashMap<>(byName);
         next.put(t.name(), t);
-        byName = java.util.Collections.unmodifiableMap(next);
+        byName = Collections.unmodifiableMap(next);
     }
 
     /** Takes a target away; logins from now on do not find it. */
     public synchronized void remove(String name) {
         Map<String, ExportedTarget> next = new LinkedHashMap<>(byName);
         next.remove(name);
-        byName = java.util.Collections.unmodifiableMap(next);
+        byName = Collections.unmodifiableMap(next);
     }
 
     /** The names, for logs and tests. */

@@ -55,8 +55,12 @@ final class TaskManagement {
             return;
         }
         if (PeerEventLogs.TASK_MANAGEMENT.permit()) {
-            LOG.info("task management function {} for LUN {} from {} (itt=0x{})", function, lun,
-                    connection.parameters().initiatorName(), Integer.toHexString(itt));
+            LOG.info(
+                    "task management function {} for LUN {} from {} (itt=0x{})",
+                    function,
+                    lun,
+                    connection.parameters().initiatorName(),
+                    Integer.toHexString(itt));
         }
         switch (function) {
             case ABORT_TASK -> abortTask(itt, h.referencedTaskTag(), h.refCmdSN());
@@ -67,13 +71,19 @@ final class TaskManagement {
             }
             case CLEAR_ACA -> respond(itt, FUNCTION_COMPLETE);
             case CLEAR_TASK_SET -> acrossSessions(itt, lun, null);
-            case LOGICAL_UNIT_RESET -> acrossSessions(itt, lun,
-                    () -> scsi.logicalUnitReset(lun, connection.session().nexus()));
-            case TARGET_WARM_RESET -> acrossSessions(itt, -1, () -> scsi.targetReset(connection.session().nexus()));
-            case TARGET_COLD_RESET -> acrossSessions(itt, -1, () -> {
-                scsi.targetReset(connection.session().nexus());
-                closeAllSessionsAfterResponse();
-            });
+            case LOGICAL_UNIT_RESET ->
+                acrossSessions(
+                        itt,
+                        lun,
+                        () -> scsi.logicalUnitReset(lun, connection.session().nexus()));
+            case TARGET_WARM_RESET ->
+                acrossSessions(
+                        itt, -1, () -> scsi.targetReset(connection.session().nexus()));
+            case TARGET_COLD_RESET ->
+                acrossSessions(itt, -1, () -> {
+                    scsi.targetReset(connection.session().nexus());
+                    closeAllSessionsAfterResponse();
+                });
             case TASK_REASSIGN -> respond(itt, REASSIGN_NOT_SUPPORTED);
             default -> respond(itt, FUNCTION_REJECTED);
         }
@@ -83,7 +93,8 @@ final class TaskManagement {
         IscsiCommand victim = connection.commands().find(referencedTag);
         if (victim == null) {
             // Not here: if its CmdSN has not arrived yet it never will run (RFC 7143 11.5.1); else it is done.
-            boolean notYetReceived = !SerialNumber.lessThan(refCmdSN, connection.window().expCmdSN());
+            boolean notYetReceived =
+                    !SerialNumber.lessThan(refCmdSN, connection.window().expCmdSN());
             respond(itt, notYetReceived ? FUNCTION_COMPLETE : TASK_DOES_NOT_EXIST);
             return;
         }
@@ -97,7 +108,8 @@ final class TaskManagement {
         PendingTaskManagement p = new PendingTaskManagement(connection, itt, FUNCTION_COMPLETE, resetEffect);
         ScsiTarget scsi = connection.session().target().scsi();
         LogicalUnit unit = lun < 0 ? null : scsi.unit(connection.session().nexus(), lun);
-        List<IscsiSession> all = sessions.sessionsOf(connection.session().target().name());
+        List<IscsiSession> all =
+                sessions.sessionsOf(connection.session().target().name());
         for (IscsiSession s : all) {
             IscsiConnection c = s.connection();
             if (c == null || c == connection) {

@@ -34,7 +34,9 @@ class AuthThrottleTest {
             throttle.failed(address("127.0.0.2"), "iqn.2026-11.test:victim");
         }
         assertEquals(400 * MS, throttle.delayNanos(address("127.0.0.3"), "IQN.2026-11.TEST:VICTIM"));
-        assertEquals(0, throttle.delayNanos(address("127.0.0.1"), "iqn.2026-11.test:honest"),
+        assertEquals(
+                0,
+                throttle.delayNanos(address("127.0.0.1"), "iqn.2026-11.test:honest"),
                 "another name from another address is not slowed");
     }
 

@@ -13,7 +13,7 @@ class BufferChargesTest {
     @Test
     void ownBudgetsPerKindWithOneCommandAloneAllowedPast() {
         BufferBudget shared = new BufferBudget(1024 * MIB);
-        BufferCharges c = new BufferCharges(4 * MIB, 2 * MIB, shared, () -> { });
+        BufferCharges c = new BufferCharges(4 * MIB, 2 * MIB, shared, () -> {});
         assertTrue(c.charge(8 * MIB, true), "the only write may exceed the write budget");
         assertFalse(c.charge(MIB, true), "a second does not fit");
         assertTrue(c.charge(2 * MIB, false), "reads have their own budget");
@@ -43,7 +43,7 @@ class BufferChargesTest {
     @Test
     void forcedChargesCountAsWrites() {
         BufferBudget shared = new BufferBudget(MIB);
-        BufferCharges c = new BufferCharges(MIB, MIB, shared, () -> { });
+        BufferCharges c = new BufferCharges(MIB, MIB, shared, () -> {});
         c.force(3 * MIB);
         assertEquals(3 * MIB, c.writeHeld());
         assertEquals(3 * MIB, shared.used());

@@ -2,21 +2,22 @@ package io.numaiscsi.session;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,22 +48,41 @@ class CommandFlowBudgetTest {
 
     /** Logs in with these limits; {@code shared} guards (null: the connection's own) play the rest of the daemon. */
     private void logIn(boolean initialR2T, ResourceLimits resources, ConnectionGuards shared) {
-        TargetLimits limits = new TargetLimits(262144, 262144, 65536, 1, true, initialR2T, List.of("None"),
-                List.of("None"), 2, 0, false);
-        SessionSettings settings = new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO,
-                List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
+        TargetLimits limits = new TargetLimits(
+                262144, 262144, 65536, 1, true, initialR2T, List.of("None"), List.of("None"), 2, 0, false);
+        SessionSettings settings = new SessionSettings(
+                limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
         guards = shared != null ? shared : ConnectionGuards.of(resources);
-        ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
-                new RamBlockDevice(4 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
+        ScsiTarget scsi = new ScsiTarget(
+                TARGET,
+                List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null), new RamBlockDevice(4 << 20, 512))),
+                UnpooledByteBufAllocator.DEFAULT);
         TargetDirectory directory = new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi)));
         EventThreads inline = InlineEventThreads.INSTANCE;
         transport = new FakeTransport("127.0.0.1:40000");
-        connection = new IscsiConnection(transport, new SessionServices(settings, directory, new SessionTable(), inline,
-                new EventThreadRegistry(), guards), clock::get);
-        connection.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370000L, ConnectionLoginTest.keys(
-                "InitiatorName", "iqn.2026-11.test:host", "TargetName", TARGET, "SessionType", "Normal",
-                "ImmediateData", "Yes", "InitialR2T", initialR2T ? "Yes" : "No", "FirstBurstLength", "16384",
-                "MaxRecvDataSegmentLength", "262144")));
+        connection = new IscsiConnection(
+                transport,
+                new SessionServices(settings, directory, new SessionTable(), inline, new EventThreadRegistry(), guards),
+                clock::get);
+        connection.onPdu(ConnectionLoginTest.request(
+                1,
+                3,
+                0x400001370000L,
+                ConnectionLoginTest.keys(
+                        "InitiatorName",
+                        "iqn.2026-11.test:host",
+                        "TargetName",
+                        TARGET,
+                        "SessionType",
+                        "Normal",
+                        "ImmediateData",
+                        "Yes",
+                        "InitialR2T",
+                        initialR2T ? "Yes" : "No",
+                        "FirstBurstLength",
+                        "16384",
+                        "MaxRecvDataSegmentLength",
+                        "262144")));
         assertNotNull(connection.parameters(), "login did not complete");
         transport.release();
     }
@@ -167,7 +187,7 @@ class CommandFlowBudgetTest {
         byte[] b = pattern(4);
         connection.onPdu(command(1, false, 0, WRITE, true, null));
         // B: 4K immediate, then unsolicited Data-Out up to FirstBurstLength (16K), while parked
-        connection.onPdu(command(2, false, 2048, WRITE, false, java.util.Arrays.copyOf(b, 4096)));
+        connection.onPdu(command(2, false, 2048, WRITE, false, Arrays.copyOf(b, 4096)));
         connection.onPdu(dataOut(2, 0xffffffff, 0, 4096, b, 16384 - 4096, true));
         assertEquals(1, connection.commands().parkedWrites());
         assertNull(last(OPCODE_R2T, 2));
@@ -229,8 +249,8 @@ class CommandFlowBudgetTest {
     void daemonWideBudgetFilledByOthersParksThenWakes() {
         // The rest of the daemon holds the whole buffer budget; this connection has a large budget of its own.
         ResourceLimits resources = new ResourceLimits(16, 16, 16L << 20);
-        ConnectionGuards shared = new ConnectionGuards(new LoginAdmission(8, 8),
-                new AuthThrottle(0, clock::get), new BufferBudget(2 * WRITE));
+        ConnectionGuards shared = new ConnectionGuards(
+                new LoginAdmission(8, 8), new AuthThrottle(0, clock::get), new BufferBudget(2 * WRITE));
         assertTrue(shared.buffers().tryCharge(2 * WRITE));
         logIn(true, resources, shared);
         connection.onPdu(command(1, false, 0, WRITE, true, null));

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.CommandCounters;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,27 +30,49 @@ class CommandFlowCountersTest {
     private static final long BLOCKS = (4 << 20) / 512;
 
     private final AtomicLong clock = new AtomicLong();
-    private final LogicalUnit unit = new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
-            new RamBlockDevice(4 << 20, 512));
+    private final LogicalUnit unit =
+            new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null), new RamBlockDevice(4 << 20, 512));
     private FakeTransport transport;
     private IscsiConnection connection;
     private int cmdSN = 1;
 
     @BeforeEach
     void logIn() {
-        TargetLimits limits = new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"),
-                List.of("None"), 2, 0, false);
+        TargetLimits limits =
+                new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 0, false);
         ResourceLimits resources = new ResourceLimits(16, 16, 1 << 20);
-        SessionSettings settings = new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO,
-                List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
+        SessionSettings settings = new SessionSettings(
+                limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(unit), UnpooledByteBufAllocator.DEFAULT);
         TargetDirectory directory = new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi)));
         transport = new FakeTransport("127.0.0.1:40000");
-        connection = new IscsiConnection(transport, new SessionServices(settings, directory, new SessionTable(),
-                InlineEventThreads.INSTANCE, new EventThreadRegistry(), ConnectionGuards.of(resources)), clock::get);
-        connection.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370000L, ConnectionLoginTest.keys(
-                "InitiatorName", "iqn.2026-11.test:host", "TargetName", TARGET, "SessionType", "Normal",
-                "ImmediateData", "No", "InitialR2T", "Yes", "MaxRecvDataSegmentLength", "262144")));
+        connection = new IscsiConnection(
+                transport,
+                new SessionServices(
+                        settings,
+                        directory,
+                        new SessionTable(),
+                        InlineEventThreads.INSTANCE,
+                        new EventThreadRegistry(),
+                        ConnectionGuards.of(resources)),
+                clock::get);
+        connection.onPdu(ConnectionLoginTest.request(
+                1,
+                3,
+                0x400001370000L,
+                ConnectionLoginTest.keys(
+                        "InitiatorName",
+                        "iqn.2026-11.test:host",
+                        "TargetName",
+                        TARGET,
+                        "SessionType",
+                        "Normal",
+                        "ImmediateData",
+                        "No",
+                        "InitialR2T",
+                        "Yes",
+                        "MaxRecvDataSegmentLength",
+                        "262144")));
         assertNotNull(connection.parameters(), "login did not complete");
         transport.release();
     }

@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.numaiscsi.proto.transport.RemoteAddresses;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.config.NetworkRange;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.ChapSecret;
@@ -16,11 +17,11 @@ import io.numaiscsi.proto.login.KeyValue;
 import io.numaiscsi.proto.login.LoginVerdict;
 import io.numaiscsi.proto.login.SessionType;
 import io.numaiscsi.proto.login.TargetLimits;
-import io.netty.buffer.UnpooledByteBufAllocator;
+import io.numaiscsi.proto.transport.RemoteAddresses;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -41,21 +42,34 @@ class ConnectionLoginTest {
     private FakeTransport transport;
 
     private static ScsiTarget scsi(String name) {
-        return new ScsiTarget(name, List.of(new LogicalUnit(0, LunIdentity.derive(name, 0, null),
-                new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
+        return new ScsiTarget(
+                name,
+                List.of(new LogicalUnit(0, LunIdentity.derive(name, 0, null), new RamBlockDevice(1 << 20, 512))),
+                UnpooledByteBufAllocator.DEFAULT);
     }
 
     private static TargetDirectory directory() {
         ExportedTarget open = new ExportedTarget(OPEN, null, List.of(), scsi(OPEN));
-        ExportedTarget locked = new ExportedTarget(LOCKED, null, List.of(INITIATOR), scsi(LOCKED),
+        ExportedTarget locked = new ExportedTarget(
+                LOCKED,
+                null,
+                List.of(INITIATOR),
+                scsi(LOCKED),
                 new ChapAccount(new ChapSecret("user", SECRET.getBytes(StandardCharsets.UTF_8)), null),
                 List.of(NetworkRange.parse("10.0.0.0/8")));
         return new TargetDirectory(List.of(open, locked));
     }
 
     private static SessionSettings settings(ChapAccounts accounts) {
-        return new SessionSettings(TargetLimits.defaults(), 16, Duration.ZERO, Duration.ZERO, List.of("0.0.0.0:3260"), 1,
-                ResourceLimits.DEFAULT, accounts);
+        return new SessionSettings(
+                TargetLimits.defaults(),
+                16,
+                Duration.ZERO,
+                Duration.ZERO,
+                List.of("0.0.0.0:3260"),
+                1,
+                ResourceLimits.DEFAULT,
+                accounts);
     }
 
     private ConnectionLogin login(String remote, SessionTable sessions, ChapAccounts accounts) {
@@ -125,8 +139,8 @@ class ConnectionLoginTest {
     @Test
     void initiatorOutsideTheAllowedNetworksGetsAuthorizationFailure() {
         ConnectionLogin login = login("192.168.1.5:40000", new SessionTable(), ChapAccounts.NONE);
-        LoginVerdict v = send(login, request(0, 1, 1, keys("InitiatorName", INITIATOR, "TargetName", LOCKED,
-                "AuthMethod", "CHAP")));
+        LoginVerdict v = send(
+                login, request(0, 1, 1, keys("InitiatorName", INITIATOR, "TargetName", LOCKED, "AuthMethod", "CHAP")));
         assertEquals(LoginVerdict.FAIL, v);
         assertEquals(0x0202, status());
         assertTrue(login.failureReason().contains("192.168.1.5:40000"), login.failureReason());
@@ -136,8 +150,13 @@ class ConnectionLoginTest {
     @Test
     void initiatorNotInTheAllowListGetsAuthorizationFailure() {
         ConnectionLogin login = login("10.1.2.3:40000", new SessionTable(), ChapAccounts.NONE);
-        LoginVerdict v = send(login, request(0, 1, 1, keys("InitiatorName", "iqn.2026-11.test:other",
-                "TargetName", LOCKED, "AuthMethod", "CHAP")));
+        LoginVerdict v = send(
+                login,
+                request(
+                        0,
+                        1,
+                        1,
+                        keys("InitiatorName", "iqn.2026-11.test:other", "TargetName", LOCKED, "AuthMethod", "CHAP")));
         assertEquals(LoginVerdict.FAIL, v);
         assertEquals(0x0202, status());
         assertTrue(login.failureReason().contains("allow list"), login.failureReason());
@@ -146,8 +165,15 @@ class ConnectionLoginTest {
     @Test
     void allowedInitiatorMustAuthenticateWithChap() throws Exception {
         ConnectionLogin login = login("10.1.2.3:40000", new SessionTable(), ChapAccounts.NONE);
-        assertEquals(LoginVerdict.MORE, send(login, request(0, 1, 1, keys("InitiatorName", INITIATOR,
-                "TargetName", LOCKED, "AuthMethod", "CHAP,None"))));
+        assertEquals(
+                LoginVerdict.MORE,
+                send(
+                        login,
+                        request(
+                                0,
+                                1,
+                                1,
+                                keys("InitiatorName", INITIATOR, "TargetName", LOCKED, "AuthMethod", "CHAP,None"))));
         assertEquals("CHAP", responseValue("AuthMethod"));
         assertEquals(LoginVerdict.MORE, send(login, request(0, 1, 1, keys("CHAP_A", "5"))));
         int id = Integer.parseInt(responseValue("CHAP_I"));
@@ -166,33 +192,66 @@ class ConnectionLoginTest {
     @Test
     void authMethodNoneIsRefusedWhereChapIsConfigured() {
         ConnectionLogin login = login("10.1.2.3:40000", new SessionTable(), ChapAccounts.NONE);
-        assertEquals(LoginVerdict.FAIL, send(login, request(1, 3, 1, keys("InitiatorName", INITIATOR,
-                "TargetName", LOCKED))));
+        assertEquals(
+                LoginVerdict.FAIL,
+                send(login, request(1, 3, 1, keys("InitiatorName", INITIATOR, "TargetName", LOCKED))));
         assertEquals(0x0201, status());
     }
 
     @Test
     void perInitiatorAccountTakesPrecedenceOverAnOpenTarget() {
-        ChapAccounts accounts = new ChapAccounts(null, Map.of(INITIATOR.toUpperCase(),
-                new ChapAccount(new ChapSecret("own", "initiator-own-secret".getBytes(StandardCharsets.UTF_8)), null)));
+        ChapAccounts accounts = new ChapAccounts(
+                null,
+                Map.of(
+                        INITIATOR.toUpperCase(),
+                        new ChapAccount(
+                                new ChapSecret("own", "initiator-own-secret".getBytes(StandardCharsets.UTF_8)), null)));
         ConnectionLogin login = login("127.0.0.1:40000", new SessionTable(), accounts);
-        assertEquals(LoginVerdict.MORE, send(login, request(0, 1, 1, keys("InitiatorName", INITIATOR,
-                "TargetName", OPEN, "AuthMethod", "None,CHAP"))));
+        assertEquals(
+                LoginVerdict.MORE,
+                send(
+                        login,
+                        request(
+                                0,
+                                1,
+                                1,
+                                keys("InitiatorName", INITIATOR, "TargetName", OPEN, "AuthMethod", "None,CHAP"))));
         assertEquals("CHAP", responseValue("AuthMethod"));
     }
 
     @Test
     void discoveryChapAppliesToDiscoverySessionsOnly() {
         ChapAccounts accounts = new ChapAccounts(
-                new ChapAccount(new ChapSecret("disc", "discovery-secret".getBytes(StandardCharsets.UTF_8)), null), Map.of());
+                new ChapAccount(new ChapSecret("disc", "discovery-secret".getBytes(StandardCharsets.UTF_8)), null),
+                Map.of());
         ConnectionLogin discovery = login("127.0.0.1:40000", new SessionTable(), accounts);
-        assertEquals(LoginVerdict.MORE, send(discovery, request(0, 1, 1, keys("InitiatorName", INITIATOR,
-                "SessionType", "Discovery", "AuthMethod", "None,CHAP"))));
+        assertEquals(
+                LoginVerdict.MORE,
+                send(
+                        discovery,
+                        request(
+                                0,
+                                1,
+                                1,
+                                keys(
+                                        "InitiatorName",
+                                        INITIATOR,
+                                        "SessionType",
+                                        "Discovery",
+                                        "AuthMethod",
+                                        "None,CHAP"))));
         assertEquals("CHAP", responseValue("AuthMethod"));
         transport.release();
         ConnectionLogin normal = login("127.0.0.1:40000", new SessionTable(), accounts);
-        assertEquals(LoginVerdict.MORE, send(normal, request(0, 1, 1, keys("InitiatorName", INITIATOR,
-                "TargetName", OPEN, "AuthMethod", "None,CHAP"))));
+        assertEquals(
+                LoginVerdict.MORE,
+                send(
+                        normal,
+                        request(
+                                0,
+                                1,
+                                1,
+                                keys("InitiatorName", INITIATOR, "TargetName", OPEN, "AuthMethod", "None,CHAP"))));
         assertEquals("None", responseValue("AuthMethod"));
     }
 
@@ -212,11 +271,21 @@ class ConnectionLoginTest {
     @Test
     void sendTargetsHidesTargetsTheInitiatorMayNotReach() throws Exception {
         TargetDirectory targets = directory();
-        List<KeyValue> inside = ConnectionLogin.SendTargets.answer(targets, settings(ChapAccounts.NONE), "10.0.0.1:3260",
-                java.net.InetAddress.getByName("10.9.9.9"), INITIATOR, "All");
+        List<KeyValue> inside = ConnectionLogin.SendTargets.answer(
+                targets,
+                settings(ChapAccounts.NONE),
+                "10.0.0.1:3260",
+                InetAddress.getByName("10.9.9.9"),
+                INITIATOR,
+                "All");
         assertTrue(inside.contains(new KeyValue("TargetName", LOCKED)));
-        List<KeyValue> outside = ConnectionLogin.SendTargets.answer(targets, settings(ChapAccounts.NONE), "10.0.0.1:3260",
-                java.net.InetAddress.getByName("192.168.0.1"), INITIATOR, "All");
+        List<KeyValue> outside = ConnectionLogin.SendTargets.answer(
+                targets,
+                settings(ChapAccounts.NONE),
+                "10.0.0.1:3260",
+                InetAddress.getByName("192.168.0.1"),
+                INITIATOR,
+                "All");
         assertFalse(outside.contains(new KeyValue("TargetName", LOCKED)));
         assertTrue(outside.contains(new KeyValue("TargetName", OPEN)));
     }

@@ -10,25 +10,26 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.util.internal.PlatformDependent;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.WritePolicy;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.cache.CacheParameters;
 import io.numaiscsi.cache.CachedBlockDevice;
-import io.numaiscsi.blockdev.WritePolicy;
 import io.numaiscsi.iser.IserLimits;
 import io.numaiscsi.iser.IserSettings;
+import io.numaiscsi.numa.NodeMemory;
+import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.proto.transport.DataInTask;
 import io.numaiscsi.proto.transport.DataOutTask;
-import io.numaiscsi.numa.NodeMemory;
-import io.numaiscsi.numa.NumaTopology;
-import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
@@ -138,20 +139,41 @@ class DataPlacingTransportTest {
 
     private void logIn(BlockDevice device) {
         TargetLimits limits = IserLimits.of(TargetLimits.defaults(), IserSettings.defaults(16));
-        SessionSettings settings = new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO,
-                List.of("10.0.2.15:3260"), 1);
-        ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
-                device)), UnpooledByteBufAllocator.DEFAULT);
+        SessionSettings settings =
+                new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO, List.of("10.0.2.15:3260"), 1);
+        ScsiTarget scsi = new ScsiTarget(
+                TARGET,
+                List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null), device)),
+                UnpooledByteBufAllocator.DEFAULT);
         TargetDirectory directory = new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi)));
         EventThreads inline = InlineEventThreads.INSTANCE;
-        SessionServices services = new SessionServices(settings, directory, new SessionTable(), inline,
-                new EventThreadRegistry());
+        SessionServices services =
+                new SessionServices(settings, directory, new SessionTable(), inline, new EventThreadRegistry());
         transport = new PlacingTransport();
         connection = new IscsiConnection(transport, services, System::nanoTime);
-        connection.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370000L, ConnectionLoginTest.keys(
-                "InitiatorName", "iqn.2026-11.test:host", "TargetName", TARGET, "SessionType", "Normal",
-                "RDMAExtensions", "Yes", "HeaderDigest", "None", "DataDigest", "None", "ImmediateData", "Yes",
-                "InitialR2T", "No", "MaxRecvDataSegmentLength", "8192")));
+        connection.onPdu(ConnectionLoginTest.request(
+                1,
+                3,
+                0x400001370000L,
+                ConnectionLoginTest.keys(
+                        "InitiatorName",
+                        "iqn.2026-11.test:host",
+                        "TargetName",
+                        TARGET,
+                        "SessionType",
+                        "Normal",
+                        "RDMAExtensions",
+                        "Yes",
+                        "HeaderDigest",
+                        "None",
+                        "DataDigest",
+                        "None",
+                        "ImmediateData",
+                        "Yes",
+                        "InitialR2T",
+                        "No",
+                        "MaxRecvDataSegmentLength",
+                        "8192")));
         for (int i = 0; i < 3 && connection.parameters() == null; i++) {
             connection.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370000L, ConnectionLoginTest.keys()));
         }
@@ -184,7 +206,7 @@ class DataPlacingTransportTest {
     void writeTakesImmediateDataThenAsksTheTransportForTheRestAndReadHandsItsDataToTheTransport() {
         byte[] payload = new byte[4096];
         new Random(7).nextBytes(payload);
-        byte[] immediate = java.util.Arrays.copyOf(payload, 1024);
+        byte[] immediate = Arrays.copyOf(payload, 1024);
 
         connection.onPdu(command(0x10, false, 8, immediate));
         assertEquals(0x10, transport.getItt, "the rest of the data-out is the transport's job");
@@ -214,14 +236,17 @@ class DataPlacingTransportTest {
     void aReadFromTheCacheReachesTheTransportAsTheCacheBlocksThemselves() {
         release();
         NumaTopology topology = NumaTopology.detect().pretend(2);
-        CachedBlockDevice cached = CachedBlockDevice.create(new RamBlockDevice(1 << 20, 512),
-                new CacheParameters(256 * 1024, 64 * 1024, 2, 1, 64 * 1024, WritePolicy.WRITE_THROUGH), topology,
-                NodeMemory.open(topology), null);
+        CachedBlockDevice cached = CachedBlockDevice.create(
+                new RamBlockDevice(1 << 20, 512),
+                new CacheParameters(256 * 1024, 64 * 1024, 2, 1, 64 * 1024, WritePolicy.WRITE_THROUGH),
+                topology,
+                NodeMemory.open(topology),
+                null);
         try {
             logIn(cached);
             byte[] payload = new byte[4096];
             new Random(8).nextBytes(payload);
-            connection.onPdu(command(0x30, false, 8, java.util.Arrays.copyOf(payload, 1024)));
+            connection.onPdu(command(0x30, false, 8, Arrays.copyOf(payload, 1024)));
             transport.getInto.setBytes(1024, payload, 1024, 3072);
             connection.dataOutArrived(0x30, 4096);
 
@@ -234,7 +259,11 @@ class DataPlacingTransportTest {
             for (ByteBuffer piece : transport.putPieces) {
                 assertTrue(inside(piece, cached.memory()), "data-in lies in the cache's own memory (no copy)");
             }
-            assertEquals(4096, cached.counters().snapshot().total(cached.counters().snapshot().inPlaceBytes()));
+            assertEquals(
+                    4096,
+                    cached.counters()
+                            .snapshot()
+                            .total(cached.counters().snapshot().inPlaceBytes()));
         } finally {
             transport.release();
             connection.onClosed();

@@ -27,6 +27,7 @@ class FakeTransport implements IscsiTransport {
     boolean writable = true;
     /** The connection's thread; tests that need scheduling use an EmbeddedChannel's event loop. */
     EventExecutor executor = ImmediateEventExecutor.INSTANCE;
+
     int flushes;
     private final PduEncoder encoder = new PduEncoder();
 
@@ -86,12 +87,10 @@ class FakeTransport implements IscsiTransport {
     }
 
     @Override
-    public void negotiated(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {
-    }
+    public void negotiated(int maxRecvDataSegmentLength, boolean headerDigest, boolean dataDigest) {}
 
     @Override
-    public void handOff(Executor destination) {
-    }
+    public void handOff(Executor destination) {}
 
     @Override
     public String remoteAddress() {

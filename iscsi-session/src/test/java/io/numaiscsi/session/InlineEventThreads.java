@@ -6,8 +6,7 @@ import java.util.concurrent.Executor;
 public final class InlineEventThreads implements EventThreads {
     public static final InlineEventThreads INSTANCE = new InlineEventThreads();
 
-    private InlineEventThreads() {
-    }
+    private InlineEventThreads() {}
 
     @Override
     public Executor homeOf(ExportedTarget target) {

@@ -5,14 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.numaiscsi.proto.transport.RemoteAddresses;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.proto.AsyncMessageHeader;
+import io.numaiscsi.proto.Bhs;
+import io.numaiscsi.proto.Opcode;
 import io.numaiscsi.proto.login.TargetLimits;
+import io.numaiscsi.proto.transport.RemoteAddresses;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,15 +34,22 @@ class IscsiConnectionTest {
     private SessionServices services;
 
     private void services(ResourceLimits resources, ConnectionGuards guards) {
-        TargetLimits limits = new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"),
-                2, 0, false);
-        SessionSettings settings = new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO,
-                List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
-        ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
-                new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
+        TargetLimits limits =
+                new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 0, false);
+        SessionSettings settings = new SessionSettings(
+                limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
+        ScsiTarget scsi = new ScsiTarget(
+                TARGET,
+                List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null), new RamBlockDevice(1 << 20, 512))),
+                UnpooledByteBufAllocator.DEFAULT);
         EventThreads inline = InlineEventThreads.INSTANCE;
-        services = new SessionServices(settings, new TargetDirectory(List.of(new ExportedTarget(TARGET, null,
-                List.of(), scsi))), new SessionTable(), inline, new EventThreadRegistry(), guards);
+        services = new SessionServices(
+                settings,
+                new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi))),
+                new SessionTable(),
+                inline,
+                new EventThreadRegistry(),
+                guards);
     }
 
     private IscsiConnection open(FakeTransport transport) {
@@ -50,8 +61,8 @@ class IscsiConnectionTest {
 
     /** A login request from the security (csg 0, offering AuthMethod=None) or the operational stage (csg 1). */
     private static void send(IscsiConnection c, int csg, int nsg, String targetName) {
-        var keys = ConnectionLoginTest.keys("InitiatorName", "iqn.2026-11.test:host", "TargetName", targetName,
-                "SessionType", "Normal");
+        var keys = ConnectionLoginTest.keys(
+                "InitiatorName", "iqn.2026-11.test:host", "TargetName", targetName, "SessionType", "Normal");
         if (csg == 0) {
             keys.put("AuthMethod", "None");
         }
@@ -84,8 +95,17 @@ class IscsiConnectionTest {
 
     @Test
     void aLoginThatTricklesIsDroppedAtTheWholeLoginTimeout() {
-        ResourceLimits limits = new ResourceLimits(16, 16, 1 << 20, 8, 8, Duration.ofSeconds(6), Duration.ofSeconds(5),
-                Duration.ofSeconds(20), 1 << 20, 64L << 20);
+        ResourceLimits limits = new ResourceLimits(
+                16,
+                16,
+                1 << 20,
+                8,
+                8,
+                Duration.ofSeconds(6),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(20),
+                1 << 20,
+                64L << 20);
         ConnectionGuards guards = ConnectionGuards.of(limits);
         services(limits, guards);
         FakeTransport transport = new FakeTransport("127.0.0.2:40000");
@@ -117,8 +137,17 @@ class IscsiConnectionTest {
 
     @Test
     void connectionsBeyondTheSourceCapAreClosedAtOnce() {
-        ResourceLimits limits = new ResourceLimits(16, 16, 1 << 20, 8, 2, Duration.ofSeconds(15), Duration.ofSeconds(5),
-                Duration.ofSeconds(20), 1 << 20, 64L << 20);
+        ResourceLimits limits = new ResourceLimits(
+                16,
+                16,
+                1 << 20,
+                8,
+                2,
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(20),
+                1 << 20,
+                64L << 20);
         services(limits, ConnectionGuards.of(limits));
         FakeTransport a = new FakeTransport("127.0.0.2:40000");
         FakeTransport b = new FakeTransport("127.0.0.2:40001");
@@ -165,8 +194,12 @@ class IscsiConnectionTest {
 
         FakeTransport honest = new FakeTransport("127.0.0.1:40003");
         IscsiConnection c4 = open(honest);
-        c4.onPdu(ConnectionLoginTest.request(1, 3, 0x400001370001L, ConnectionLoginTest.keys(
-                "InitiatorName", "iqn.2026-11.test:honest", "TargetName", TARGET, "SessionType", "Normal")));
+        c4.onPdu(ConnectionLoginTest.request(
+                1,
+                3,
+                0x400001370001L,
+                ConnectionLoginTest.keys(
+                        "InitiatorName", "iqn.2026-11.test:honest", "TargetName", TARGET, "SessionType", "Normal")));
         assertEquals(1, honest.flushes, "another source and name are answered at once");
         assertNotNull(c4.parameters());
     }
@@ -191,13 +224,13 @@ class IscsiConnectionTest {
         FakeTransport transport = new FakeTransport("127.0.0.2:40000");
         IscsiConnection c = open(transport);
         send(c, 1, 3, TARGET);
-        int loginStatSN = transport.last().getInt(io.numaiscsi.proto.Bhs.STAT_SN_OFFSET);
+        int loginStatSN = transport.last().getInt(Bhs.STAT_SN_OFFSET);
         assertEquals(1, services.sessions().requestLogout(s -> s.target().equals(TARGET), 5, "test"));
         loop.runPendingTasks();
-        io.netty.buffer.ByteBuf pdu = transport.last();
-        assertEquals(io.numaiscsi.proto.Opcode.ASYNC_MESSAGE.code(), io.numaiscsi.proto.Bhs.opcode(pdu));
-        io.numaiscsi.proto.AsyncMessageHeader h = new io.numaiscsi.proto.AsyncMessageHeader().wrap(pdu.slice(0, 48));
-        assertEquals(io.numaiscsi.proto.AsyncMessageHeader.EVENT_LOGOUT_REQUEST, h.asyncEvent());
+        ByteBuf pdu = transport.last();
+        assertEquals(Opcode.ASYNC_MESSAGE.code(), Bhs.opcode(pdu));
+        AsyncMessageHeader h = new AsyncMessageHeader().wrap(pdu.slice(0, 48));
+        assertEquals(AsyncMessageHeader.EVENT_LOGOUT_REQUEST, h.asyncEvent());
         assertEquals(5, h.parameter3(), "seconds the initiator has to log out");
         assertEquals(0xffffffff, h.initiatorTaskTag());
         assertEquals(loginStatSN + 1, h.statSN(), "the message takes the next StatSN");

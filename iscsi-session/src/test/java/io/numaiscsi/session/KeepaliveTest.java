@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class KeepaliveTest {
     private long now;
-    private final Keepalive keepalive = new Keepalive(() -> now, TimeUnit.SECONDS.toNanos(5), TimeUnit.SECONDS.toNanos(30));
+    private final Keepalive keepalive =
+            new Keepalive(() -> now, TimeUnit.SECONDS.toNanos(5), TimeUnit.SECONDS.toNanos(30));
 
     @Test
     void quietConnectionIsPingedOncePerInterval() {

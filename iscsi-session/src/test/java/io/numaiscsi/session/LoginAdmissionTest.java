@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import org.junit.jupiter.api.Test;
 
 class LoginAdmissionTest {
@@ -16,7 +17,7 @@ class LoginAdmissionTest {
     private static InetAddress address(String literal) {
         try {
             return InetAddress.getByName(literal);
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             throw new AssertionError(e);
         }
     }

@@ -14,10 +14,19 @@ import org.junit.jupiter.api.Test;
 class LoginGuardTest {
     private static final long SECOND = 1_000_000_000L;
     private final AtomicLong clock = new AtomicLong();
-    private final ResourceLimits limits = new ResourceLimits(16, 16, 1 << 20, 4, 1, Duration.ofSeconds(10),
-            Duration.ofSeconds(3), Duration.ofSeconds(20), 1 << 20, 64L << 20);
-    private final ConnectionGuards guards = new ConnectionGuards(new LoginAdmission(4, 1),
-            new AuthThrottle(5 * SECOND, clock::get), new BufferBudget(64L << 20));
+    private final ResourceLimits limits = new ResourceLimits(
+            16,
+            16,
+            1 << 20,
+            4,
+            1,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(3),
+            Duration.ofSeconds(20),
+            1 << 20,
+            64L << 20);
+    private final ConnectionGuards guards = new ConnectionGuards(
+            new LoginAdmission(4, 1), new AuthThrottle(5 * SECOND, clock::get), new BufferBudget(64L << 20));
 
     private LoginGuard guard(String address) throws Exception {
         return new LoginGuard(guards, limits, clock::get, InetAddress.getByName(address));

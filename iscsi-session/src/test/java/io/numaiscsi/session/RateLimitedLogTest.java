@@ -36,7 +36,8 @@ class RateLimitedLogTest {
         clock.addAndGet(10 * SECOND);
         assertTrue(limited.permit(), "a new interval permits again");
         assertEquals(1, lines.list.size());
-        assertEquals("997 more failed logins in the last 10 s were not logged one by one",
+        assertEquals(
+                "997 more failed logins in the last 10 s were not logged one by one",
                 lines.list.get(0).getFormattedMessage());
         assertEquals(0, limited.pending());
     }

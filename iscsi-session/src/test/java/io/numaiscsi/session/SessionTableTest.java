@@ -9,19 +9,25 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.proto.login.SessionType;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SessionTableTest {
     private static final String INITIATOR = "iqn.2026-11.test:host";
-    private final ExportedTarget target = new ExportedTarget("iqn.2026-11.test:t", null, List.of(),
-            new ScsiTarget("iqn.2026-11.test:t", List.of(new LogicalUnit(0, LunIdentity.derive("iqn.2026-11.test:t", 0, null),
-                    new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT));
+    private final ExportedTarget target = new ExportedTarget(
+            "iqn.2026-11.test:t",
+            null,
+            List.of(),
+            new ScsiTarget(
+                    "iqn.2026-11.test:t",
+                    List.of(new LogicalUnit(
+                            0, LunIdentity.derive("iqn.2026-11.test:t", 0, null), new RamBlockDevice(1 << 20, 512))),
+                    UnpooledByteBufAllocator.DEFAULT));
     private final SessionTable table = new SessionTable();
 
     @Test
@@ -58,7 +64,8 @@ class SessionTableTest {
         IscsiSession a = limited.create(SessionType.NORMAL, INITIATOR, 1, target, 1);
         assertNotNull(limited.create(SessionType.NORMAL, INITIATOR, 2, target, 1));
         assertNull(limited.create(SessionType.NORMAL, INITIATOR.toUpperCase(), 3, target, 1), "per-initiator limit");
-        assertNotNull(limited.create(SessionType.NORMAL, INITIATOR, 1, target, 1), "reinstating ISID 1 is no new session");
+        assertNotNull(
+                limited.create(SessionType.NORMAL, INITIATOR, 1, target, 1), "reinstating ISID 1 is no new session");
         assertNull(limited.byTsih(a.tsih()), "the reinstated session is gone");
         assertNotNull(limited.create(SessionType.DISCOVERY, "iqn.2026-11.test:other", 1, null, 1));
         assertNull(limited.create(SessionType.DISCOVERY, "iqn.2026-11.test:third", 1, null, 1), "daemon limit");

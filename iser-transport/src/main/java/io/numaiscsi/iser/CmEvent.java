@@ -15,8 +15,7 @@ public final class CmEvent {
     public static final int ADDR_CHANGE = 14;
     public static final int TIMEWAIT_EXIT = 15;
 
-    private CmEvent() {
-    }
+    private CmEvent() {}
 
     /** Whether an event of {@code type} is for the connection of its id ({@link #deliver}). */
     public static boolean concernsConnection(int type) {
@@ -34,7 +33,7 @@ public final class CmEvent {
             case TIMEWAIT_EXIT -> connection.quiesced();
             // the device is going away and its queue pairs must go first
             case DEVICE_REMOVAL -> connection.forceDestroy();
-            default -> { }
+            default -> {}
         }
     }
 

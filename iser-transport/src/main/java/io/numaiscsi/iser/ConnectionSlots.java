@@ -21,8 +21,8 @@ public final class ConnectionSlots {
     }
 
     /** As above, the connections recording where their data path touches memory in {@code touches}. */
-    public ConnectionSlots(RegisteredSlabs slabs, RegisteredMemory shared, ByteBufAllocator alloc,
-                           IserTouches touches) {
+    public ConnectionSlots(
+            RegisteredSlabs slabs, RegisteredMemory shared, ByteBufAllocator alloc, IserTouches touches) {
         this.slabs = slabs;
         this.shared = shared;
         this.alloc = alloc;
@@ -43,15 +43,23 @@ public final class ConnectionSlots {
      * The connection on reserved {@code slot}, reporting to {@code events}. When its queue pair is destroyed,
      * {@code onDestroyed} runs and then the slot is free again.
      */
-    public IserConnection open(int slot, RdmaEndpoint endpoint, IserSettings settings, TransportEvents events,
-                               Runnable onDestroyed) {
+    public IserConnection open(
+            int slot, RdmaEndpoint endpoint, IserSettings settings, TransportEvents events, Runnable onDestroyed) {
         IserConnection[] self = new IserConnection[1];
-        IserConnection connection = new IserConnection(endpoint, slabs.region(), slot, settings, shared, alloc, events,
+        IserConnection connection = new IserConnection(
+                endpoint,
+                slabs.region(),
+                slot,
+                settings,
+                shared,
+                alloc,
+                events,
                 () -> {
                     totals.destroyed(self[0]);
                     onDestroyed.run();
                     slabs.give(slot);
-                }, touches);
+                },
+                touches);
         self[0] = connection;
         totals.opened(connection);
         return connection;

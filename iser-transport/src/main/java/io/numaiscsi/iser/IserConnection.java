@@ -23,7 +23,12 @@ import io.numaiscsi.proto.transport.TransportEvents;
  * session layer sees of it.
  */
 public final class IserConnection {
-    public enum State { LOGIN, FULL_FEATURE, CLOSING, CLOSED }
+    public enum State {
+        LOGIN,
+        FULL_FEATURE,
+        CLOSING,
+        CLOSED
+    }
 
     private final RdmaEndpoint endpoint;
     private final IserSettings settings;
@@ -47,16 +52,29 @@ public final class IserConnection {
      * @param events what it reports: received PDUs, data-out arrived or failed, the close
      * @param onDestroyed runs once when the queue pair is destroyed and the slab may be reused
      */
-    public IserConnection(RdmaEndpoint endpoint, MemoryRegion region, int slabOffset, IserSettings settings,
-                          RegisteredMemory shared, ByteBufAllocator alloc, TransportEvents events,
-                          Runnable onDestroyed) {
+    public IserConnection(
+            RdmaEndpoint endpoint,
+            MemoryRegion region,
+            int slabOffset,
+            IserSettings settings,
+            RegisteredMemory shared,
+            ByteBufAllocator alloc,
+            TransportEvents events,
+            Runnable onDestroyed) {
         this(endpoint, region, slabOffset, settings, shared, alloc, events, onDestroyed, IserTouches.unmeasured());
     }
 
     /** As above, recording where its data path touches memory in {@code touches}. */
-    public IserConnection(RdmaEndpoint endpoint, MemoryRegion region, int slabOffset, IserSettings settings,
-                          RegisteredMemory shared, ByteBufAllocator alloc, TransportEvents events,
-                          Runnable onDestroyed, IserTouches touches) {
+    public IserConnection(
+            RdmaEndpoint endpoint,
+            MemoryRegion region,
+            int slabOffset,
+            IserSettings settings,
+            RegisteredMemory shared,
+            ByteBufAllocator alloc,
+            TransportEvents events,
+            Runnable onDestroyed,
+            IserTouches touches) {
         this.endpoint = endpoint;
         this.settings = settings;
         int at = slabOffset;
@@ -70,10 +88,11 @@ public final class IserConnection {
         this.tasks = new TaskTable(settings.queueDepth());
         this.lifecycle = new IserLifecycle(endpoint, region, sq, retirer, events, counters, onDestroyed);
         this.receiver = new IserReceiver(endpoint, region, rx, alloc, events, lifecycle, tasks, counters, touches);
-        this.sender = new IserSender(endpoint, region, tx, data, sq, settings, lifecycle, tasks, holds, counters,
+        this.sender =
+                new IserSender(endpoint, region, tx, data, sq, settings, lifecycle, tasks, holds, counters, touches);
+        this.mover = new RdmaDataMover(
+                endpoint, region, data, sq, settings, shared, lifecycle, tasks, holds, sender, events, counters,
                 touches);
-        this.mover = new RdmaDataMover(endpoint, region, data, sq, settings, shared, lifecycle, tasks, holds, sender,
-                events, counters, touches);
         lifecycle.bind(receiver, sender, mover, tasks);
     }
 
@@ -133,7 +152,7 @@ public final class IserConnection {
                 }
             }
             case SendQueue.READ -> mover.onReadRetired(resource, status);
-            case SendQueue.DRAIN -> { }
+            case SendQueue.DRAIN -> {}
             default -> throw new IllegalStateException("unknown send queue kind " + kind);
         }
     }

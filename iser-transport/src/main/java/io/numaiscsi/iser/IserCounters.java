@@ -82,7 +82,7 @@ final class IserCounters {
 
     /** The counters now; each field is current, the set is not one atomic cut. */
     IserStats snapshot() {
-        return new IserStats(receives(), sends(), rdmaWrites(), rdmaReads(), bytesWritten(), bytesRead(),
-                bytesWrittenInPlace());
+        return new IserStats(
+                receives(), sends(), rdmaWrites(), rdmaReads(), bytesWritten(), bytesRead(), bytesWrittenInPlace());
     }
 }

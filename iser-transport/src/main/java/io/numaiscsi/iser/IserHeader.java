@@ -13,6 +13,7 @@ public final class IserHeader {
 
     /** Opcode nibble values (RFC 7145 9.1). */
     public static final int OPCODE_CONTROL = 0x1;
+
     public static final int OPCODE_HELLO = 0x2;
     public static final int OPCODE_HELLO_REPLY = 0x3;
 
@@ -27,10 +28,14 @@ public final class IserHeader {
     static final int READ_BASE_OFFSET = 20;
 
     /** What the first byte announces. */
-    public enum Kind { CONTROL, HELLO, HELLO_REPLY, INVALID }
-
-    private IserHeader() {
+    public enum Kind {
+        CONTROL,
+        HELLO,
+        HELLO_REPLY,
+        INVALID
     }
+
+    private IserHeader() {}
 
     public static Kind kind(ByteBuffer b, int at) {
         int opcode = (b.get(at) >> 4) & 0xf;
@@ -76,8 +81,16 @@ public final class IserHeader {
     }
 
     /** Any header (initiator side in tests): flags from WSV/RSV, the STags and base offsets. */
-    public static void put(ByteBuffer b, int at, int opcode, boolean wsv, int writeStag, long writeBase, boolean rsv,
-                           int readStag, long readBase) {
+    public static void put(
+            ByteBuffer b,
+            int at,
+            int opcode,
+            boolean wsv,
+            int writeStag,
+            long writeBase,
+            boolean rsv,
+            int readStag,
+            long readBase) {
         b.put(at, (byte) ((opcode << 4) | (wsv ? WSV : 0) | (rsv ? RSV : 0)));
         b.put(at + 1, (byte) 0);
         b.put(at + 2, (byte) 0);

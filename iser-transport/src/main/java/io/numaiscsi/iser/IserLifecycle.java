@@ -31,13 +31,21 @@ final class IserLifecycle {
     private boolean doorbell;
     /** close() asked for: what was queued goes out (its last request signaled), then the teardown. */
     private boolean closeRequested;
+
     private String failure;
     /** How it ended, for the one line logged when the queue pair is gone: "by the initiator", "by the target"... */
     private String closedBy;
+
     private long teardownNanos;
 
-    IserLifecycle(RdmaEndpoint endpoint, MemoryRegion region, SendQueue sq, SendQueue.Retirer retirer,
-                  TransportEvents events, IserCounters counters, Runnable onDestroyed) {
+    IserLifecycle(
+            RdmaEndpoint endpoint,
+            MemoryRegion region,
+            SendQueue sq,
+            SendQueue.Retirer retirer,
+            TransportEvents events,
+            IserCounters counters,
+            Runnable onDestroyed) {
         this.endpoint = endpoint;
         this.region = region;
         this.sq = sq;
@@ -169,8 +177,10 @@ final class IserLifecycle {
         }
         if (rc != 0) {
             // then the CM's TIMEWAIT_EXIT (quiesced) destroys the queue pair
-            LOG.debug("iSER connection from {}: posting to the disconnected queue pair failed ({})",
-                    endpoint.remoteAddress(), rc);
+            LOG.debug(
+                    "iSER connection from {}: posting to the disconnected queue pair failed ({})",
+                    endpoint.remoteAddress(),
+                    rc);
         }
         sender.dropBacklog();
         mover.dropWaitingReads();
@@ -207,10 +217,21 @@ final class IserLifecycle {
         String line = "iSER connection from {} closed {} (queue pair destroyed {} ms after the disconnect{}): {} "
                 + "receives, {} sends, {} RDMA Writes ({} bytes, {} of them in place from registered cache memory), {} "
                 + "RDMA Reads ({} bytes), {} of {} send queue requests signaled";
-        Object[] args = {endpoint.remoteAddress(), closedBy, millis,
-                lost == 0 ? "" : "; " + lost + " work requests never came back", counters.receives(), counters.sends(),
-                counters.rdmaWrites(), counters.bytesWritten(), counters.bytesWrittenInPlace(), counters.rdmaReads(),
-                counters.bytesRead(), sq.signaledCount(), sq.postedCount()};
+        Object[] args = {
+            endpoint.remoteAddress(),
+            closedBy,
+            millis,
+            lost == 0 ? "" : "; " + lost + " work requests never came back",
+            counters.receives(),
+            counters.sends(),
+            counters.rdmaWrites(),
+            counters.bytesWritten(),
+            counters.bytesWrittenInPlace(),
+            counters.rdmaReads(),
+            counters.bytesRead(),
+            sq.signaledCount(),
+            sq.postedCount()
+        };
         if (failure != null) {
             LOG.warn(line, args);
         } else {

@@ -13,14 +13,23 @@ import java.util.List;
 public final class IserLimits {
     private static final List<String> NONE = List.of("None");
 
-    private IserLimits() {
-    }
+    private IserLimits() {}
 
     public static TargetLimits of(TargetLimits base, IserSettings settings) {
         int segment = Math.min(base.maxRecvDataSegmentLength(), settings.recvDataSegmentLength());
         int firstBurst = Math.min(base.firstBurstLength(), base.maxBurstLength());
-        return new TargetLimits(segment, base.maxBurstLength(), firstBurst, base.maxOutstandingR2T(),
-                base.immediateData(), true, NONE, NONE, base.defaultTime2Wait(), base.defaultTime2Retain(), true,
+        return new TargetLimits(
+                segment,
+                base.maxBurstLength(),
+                firstBurst,
+                base.maxOutstandingR2T(),
+                base.immediateData(),
+                true,
+                NONE,
+                NONE,
+                base.defaultTime2Wait(),
+                base.defaultTime2Retain(),
+                true,
                 settings.maxOutstandingUnexpectedPdus());
     }
 }

@@ -27,12 +27,20 @@ final class IserReceiver {
     private final IserTouches touches;
     /** Per receive chunk, the registered memory from its BHS on: what the iscsi-proto flyweights read. */
     private final ByteBuf[] pduOf;
+
     private final ScsiCommandHeader command = new ScsiCommandHeader();
     private int posted;
 
-    IserReceiver(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool rx, ByteBufAllocator alloc,
-                 TransportEvents events, IserLifecycle lifecycle, TaskTable tasks, IserCounters counters,
-                 IserTouches touches) {
+    IserReceiver(
+            RdmaEndpoint endpoint,
+            MemoryRegion region,
+            ChunkPool rx,
+            ByteBufAllocator alloc,
+            TransportEvents events,
+            IserLifecycle lifecycle,
+            TaskTable tasks,
+            IserCounters counters,
+            IserTouches touches) {
         this.touches = touches;
         this.endpoint = endpoint;
         this.region = region;
@@ -78,9 +86,10 @@ final class IserReceiver {
         ByteBuffer b = region.buffer();
         if (byteLength < IserSettings.HEADERS || IserHeader.kind(b, at) != IserHeader.Kind.CONTROL) {
             rx.give(chunk);
-            lifecycle.fail(byteLength < IserSettings.HEADERS ? "Send of " + byteLength
-                    + " bytes, shorter than the headers" : "iSER opcode " + IserHeader.kind(b, at)
-                    + " (Hello is for iWARP only)");
+            lifecycle.fail(
+                    byteLength < IserSettings.HEADERS
+                            ? "Send of " + byteLength + " bytes, shorter than the headers"
+                            : "iSER opcode " + IserHeader.kind(b, at) + " (Hello is for iWARP only)");
             return;
         }
         ByteBuf pdu = pduOf[chunk];
@@ -88,8 +97,8 @@ final class IserReceiver {
         int dataLength = Bhs.dataSegmentLength(pdu);
         if (IserSettings.HEADERS + ahsLength + dataLength > byteLength) {
             rx.give(chunk);
-            lifecycle.fail("PDU of " + (IserSettings.HEADERS + ahsLength + dataLength) + " bytes in a Send of "
-                    + byteLength);
+            lifecycle.fail(
+                    "PDU of " + (IserSettings.HEADERS + ahsLength + dataLength) + " bytes in a Send of " + byteLength);
             return;
         }
         if (Bhs.opcode(pdu) == Opcode.SCSI_COMMAND.code()) {
@@ -122,8 +131,16 @@ final class IserReceiver {
         int itt = cmd.initiatorTaskTag();
         boolean wsv = cmd.writeBit() && IserHeader.writeStagValid(b, at);
         boolean rsv = cmd.readBit() && IserHeader.readStagValid(b, at);
-        tasks.entry(itt).set(itt, wsv, IserHeader.writeStag(b, at), IserHeader.writeBaseOffset(b, at), rsv,
-                IserHeader.readStag(b, at), IserHeader.readBaseOffset(b, at), (int) cmd.expectedDataTransferLength());
+        tasks.entry(itt)
+                .set(
+                        itt,
+                        wsv,
+                        IserHeader.writeStag(b, at),
+                        IserHeader.writeBaseOffset(b, at),
+                        rsv,
+                        IserHeader.readStag(b, at),
+                        IserHeader.readBaseOffset(b, at),
+                        (int) cmd.expectedDataTransferLength());
     }
 
     private boolean post(int chunk) {

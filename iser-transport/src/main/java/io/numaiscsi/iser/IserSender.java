@@ -29,9 +29,18 @@ final class IserSender {
     private final ArrayDeque<Outgoing> backlog = new ArrayDeque<>();
     private final ArrayDeque<Outgoing> freeOutgoing = new ArrayDeque<>();
 
-    IserSender(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool tx, ChunkPool data, SendQueue sq,
-               IserSettings settings, IserLifecycle lifecycle, TaskTable tasks, HeldBuffers holds,
-               IserCounters counters, IserTouches touches) {
+    IserSender(
+            RdmaEndpoint endpoint,
+            MemoryRegion region,
+            ChunkPool tx,
+            ChunkPool data,
+            SendQueue sq,
+            IserSettings settings,
+            IserLifecycle lifecycle,
+            TaskTable tasks,
+            HeldBuffers holds,
+            IserCounters counters,
+            IserTouches touches) {
         this.touches = touches;
         this.endpoint = endpoint;
         this.region = region;
@@ -60,9 +69,11 @@ final class IserSender {
         boolean movedByRdma = opcode == Opcode.SCSI_DATA_IN.code() || opcode == Opcode.R2T.code();
         if (length + IserHeader.LENGTH > tx.chunkSize() || movedByRdma) {
             framedPdu.release();
-            lifecycle.fail(length + IserHeader.LENGTH > tx.chunkSize()
-                    ? "a " + length + "-byte PDU exceeds the " + tx.chunkSize() + "-byte send buffers"
-                    : "the session sent opcode 0x" + Integer.toHexString(opcode) + ", which iSER moves by RDMA");
+            lifecycle.fail(
+                    length + IserHeader.LENGTH > tx.chunkSize()
+                            ? "a " + length + "-byte PDU exceeds the " + tx.chunkSize() + "-byte send buffers"
+                            : "the session sent opcode 0x" + Integer.toHexString(opcode)
+                                    + ", which iSER moves by RDMA");
             return;
         }
         if (opcode == Opcode.SCSI_RESPONSE.code()) {
@@ -119,8 +130,11 @@ final class IserSender {
                 o.buffer.getBytes(o.index, slice(at + IserHeader.LENGTH, o.remaining));
                 o.buffer.release();
                 // login PDUs are signaled: a login reject flushed just before close() must be seen to leave
-                boolean signal = sq.mustSignal(SendQueue.SEND, lifecycle.closeRequested()
-                        || lifecycle.state() == State.LOGIN || tx.available() < signalInterval);
+                boolean signal = sq.mustSignal(
+                        SendQueue.SEND,
+                        lifecycle.closeRequested()
+                                || lifecycle.state() == State.LOGIN
+                                || tx.available() < signalInterval);
                 long wrId = sq.push(SendQueue.SEND, chunk, signal);
                 int rc = endpoint.postSend(wrId, region, at, IserHeader.LENGTH + o.remaining, signal);
                 backlog.poll();

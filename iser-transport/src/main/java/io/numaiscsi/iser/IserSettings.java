@@ -16,9 +16,16 @@ import io.numaiscsi.proto.Bhs;
  * @param sendQueueDepth send queue work requests (power of two)
  * @param signalInterval at most this many unsignaled send queue requests in a row
  */
-public record IserSettings(int queueDepth, int maxOutstandingUnexpectedPdus, int recvDataSegmentLength,
-                           int sendDataSegmentLength, int dataChunkSize, int dataChunks, int maxOutstandingReads,
-                           int sendQueueDepth, int signalInterval) {
+public record IserSettings(
+        int queueDepth,
+        int maxOutstandingUnexpectedPdus,
+        int recvDataSegmentLength,
+        int sendDataSegmentLength,
+        int dataChunkSize,
+        int dataChunks,
+        int maxOutstandingReads,
+        int sendQueueDepth,
+        int signalInterval) {
     /** iSER header + BHS: what precedes the data segment in every Send. */
     public static final int HEADERS = IserHeader.LENGTH + Bhs.LENGTH;
     /** AHS we accept in a received PDU (an Extended CDB). */
@@ -66,7 +73,8 @@ public record IserSettings(int queueDepth, int maxOutstandingUnexpectedPdus, int
 
     /** Registered bytes one connection needs: receive, send and data chunks, in that order. */
     public long connectionBytes() {
-        return (long) receiveBuffers() * receiveBufferSize() + (long) sendBuffers() * sendBufferSize()
+        return (long) receiveBuffers() * receiveBufferSize()
+                + (long) sendBuffers() * sendBufferSize()
                 + (long) dataChunks * dataChunkSize;
     }
 

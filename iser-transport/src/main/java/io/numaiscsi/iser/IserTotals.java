@@ -12,7 +12,7 @@ import java.util.Set;
  */
 public final class IserTotals {
     private final Set<IserConnection> live = new LinkedHashSet<>(); // guarded by this
-    private IserStats closed = IserStats.ZERO;                     // guarded by this
+    private IserStats closed = IserStats.ZERO; // guarded by this
 
     synchronized void opened(IserConnection connection) {
         live.add(connection);

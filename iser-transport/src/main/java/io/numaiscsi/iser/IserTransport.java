@@ -32,6 +32,7 @@ public final class IserTransport implements IscsiTransport {
     private final PduEncoder encoder = new PduEncoder();
     /** Read by other threads (completions, aborts) to reach the connection's thread. */
     private volatile NettyConnectionExecutor executor;
+
     private final TransportEvents relay = new Relay();
     private IserConnection iser;
     private TransportEvents session;
@@ -126,7 +127,8 @@ public final class IserTransport implements IscsiTransport {
 
     @Override
     public void handOff(Executor destination) {
-        if (!(destination instanceof EventExecutor home) || home == executor.loop()
+        if (!(destination instanceof EventExecutor home)
+                || home == executor.loop()
                 || iser.state() != IserConnection.State.FULL_FEATURE) {
             return;
         }

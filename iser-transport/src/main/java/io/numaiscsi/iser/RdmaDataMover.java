@@ -40,9 +40,20 @@ final class RdmaDataMover {
     private final int[] readLengthOfChunk;
     private int outstandingReads;
 
-    RdmaDataMover(RdmaEndpoint endpoint, MemoryRegion region, ChunkPool data, SendQueue sq, IserSettings settings,
-                  RegisteredMemory shared, IserLifecycle lifecycle, TaskTable tasks, HeldBuffers holds,
-                  IserSender sender, TransportEvents events, IserCounters counters, IserTouches touches) {
+    RdmaDataMover(
+            RdmaEndpoint endpoint,
+            MemoryRegion region,
+            ChunkPool data,
+            SendQueue sq,
+            IserSettings settings,
+            RegisteredMemory shared,
+            IserLifecycle lifecycle,
+            TaskTable tasks,
+            HeldBuffers holds,
+            IserSender sender,
+            TransportEvents events,
+            IserCounters counters,
+            IserTouches touches) {
         this.touches = touches;
         this.endpoint = endpoint;
         this.region = region;
@@ -73,8 +84,8 @@ final class RdmaDataMover {
         long remote = t == null ? -1 : t.dataInAddress(length);
         if (remote == -1) {
             lifecycle.fail("data-in without a read buffer: ITT 0x" + Integer.toHexString(itt) + " has " + length
-                    + " bytes of data-in, Read STag " + (t == null ? "never seen" : t.readValid
-                    ? "too short, EDTL " + t.expectedLength : "not valid"));
+                    + " bytes of data-in, Read STag "
+                    + (t == null ? "never seen" : t.readValid ? "too short, EDTL " + t.expectedLength : "not valid"));
             return;
         }
         if (length == 0 || writeInPlace(source, length, remote, t.readStag)) {
@@ -111,8 +122,13 @@ final class RdmaDataMover {
         }
         int hold = holds.hold(source);
         for (int i = 0; i < count; i++) {
-            sender.queueWriteInPlace(pieceRegion[i], shared.offsetIn(pieceRegion[i], pieceAddress[i]), pieceLength[i],
-                    remote, rkey, i == count - 1 ? hold : -1);
+            sender.queueWriteInPlace(
+                    pieceRegion[i],
+                    shared.offsetIn(pieceRegion[i], pieceAddress[i]),
+                    pieceLength[i],
+                    remote,
+                    rkey,
+                    i == count - 1 ? hold : -1);
             remote += pieceLength[i];
         }
         return true;
@@ -139,8 +155,12 @@ final class RdmaDataMover {
         long remote = t == null ? -1 : t.dataOutAddress(offset, length, solicitedStart);
         if (remote == -1 || length <= 0) {
             lifecycle.fail("data-out without a write buffer: ITT 0x" + Integer.toHexString(itt) + " needs [" + offset
-                    + ", " + (offset + length) + ") but advertised " + (t == null ? "nothing" : t.writeValid
-                    ? "EDTL " + t.expectedLength + " from offset " + solicitedStart : "no Write STag"));
+                    + ", " + (offset + length) + ") but advertised "
+                    + (t == null
+                            ? "nothing"
+                            : t.writeValid
+                                    ? "EDTL " + t.expectedLength + " from offset " + solicitedStart
+                                    : "no Write STag"));
             events.dataOutFailed(itt);
             return;
         }
@@ -177,8 +197,8 @@ final class RdmaDataMover {
                 readOffsetOfChunk[chunk] = op.next;
                 readLengthOfChunk[chunk] = n;
                 long wrId = sq.push(SendQueue.READ, chunk, true);
-                int rc = endpoint.postRdmaRead(wrId, region, data.offset(chunk), n, op.remote + (op.next - op.start),
-                        op.rkey);
+                int rc = endpoint.postRdmaRead(
+                        wrId, region, data.offset(chunk), n, op.remote + (op.next - op.start), op.rkey);
                 op.next += n;
                 op.pending++;
                 outstandingReads++;
@@ -208,7 +228,7 @@ final class RdmaDataMover {
             touches.copiedOut(landed, n, op.into, readOffsetOfChunk[chunk]);
         }
         data.give(chunk);
-        if (op.pending > 0 || op.next < op.end && op.into != null) {
+        if (op.pending > 0 || (op.next < op.end && op.into != null)) {
             return;
         }
         if (op.into != null) {

@@ -11,8 +11,8 @@ public interface RdmaEndpoint {
 
     int postSend(long wrId, MemoryRegion region, int offset, int length, boolean signaled);
 
-    int postRdmaWrite(long wrId, MemoryRegion region, int offset, int length, long remoteAddress, int rkey,
-                      boolean signaled);
+    int postRdmaWrite(
+            long wrId, MemoryRegion region, int offset, int length, long remoteAddress, int rkey, boolean signaled);
 
     /** RDMA Reads are always signaled: their completion says the data is here. */
     int postRdmaRead(long wrId, MemoryRegion region, int offset, int length, long remoteAddress, int rkey);

@@ -29,8 +29,8 @@ final class SendQueue {
     private final int signalInterval;
     private final byte[] kinds;
     private final int[] resources;
-    private long head;  // sequence number of the next request
-    private long tail;  // oldest request not retired
+    private long head; // sequence number of the next request
+    private long tail; // oldest request not retired
     private long newestSignaled = -1;
     private int unsignaledRun;
     private long signaled;

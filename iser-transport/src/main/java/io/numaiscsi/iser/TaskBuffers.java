@@ -17,8 +17,15 @@ final class TaskBuffers {
     long readBase;
     int expectedLength;
 
-    void set(int itt, boolean writeValid, int writeStag, long writeBase, boolean readValid, int readStag, long readBase,
-             int expectedLength) {
+    void set(
+            int itt,
+            boolean writeValid,
+            int writeStag,
+            long writeBase,
+            boolean readValid,
+            int readStag,
+            long readBase,
+            int expectedLength) {
         this.itt = itt;
         this.writeValid = writeValid;
         this.writeStag = writeStag;
@@ -34,7 +41,9 @@ final class TaskBuffers {
      * -1 when {@code [offset, offset + length)} is not inside the advertised write buffer.
      */
     long dataOutAddress(int offset, int length, int solicitedStart) {
-        if (!writeValid || offset < solicitedStart || length < 0
+        if (!writeValid
+                || offset < solicitedStart
+                || length < 0
                 || (long) offset + length > Integer.toUnsignedLong(expectedLength)) {
             return -1;
         }

@@ -11,8 +11,7 @@ public final class WorkCompletion {
     public static final int RETRY_EXC_ERR = 12;
     public static final int RNR_RETRY_EXC_ERR = 13;
 
-    private WorkCompletion() {
-    }
+    private WorkCompletion() {}
 
     /** A short name for logs (called on the error path only). */
     public static String statusName(int status) {

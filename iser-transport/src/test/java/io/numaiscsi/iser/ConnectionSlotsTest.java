@@ -70,7 +70,7 @@ class ConnectionSlotsTest {
                     conn.write(response(0x26, itt));
                     conn.close();
                 }
-                default -> { }
+                default -> {}
             }
         }
 
@@ -126,8 +126,8 @@ class ConnectionSlotsTest {
         fabric = new FakeFabric();
         memory = NodeMemory.open(NumaTopology.detect().pretend(2));
         slabs = RegisteredSlabs.allocate(fabric, memory, 0, SETTINGS, SLOTS);
-        slots = new ConnectionSlots(slabs, RegisteredMemory.register(fabric, List.of()),
-                UnpooledByteBufAllocator.DEFAULT);
+        slots = new ConnectionSlots(
+                slabs, RegisteredMemory.register(fabric, List.of()), UnpooledByteBufAllocator.DEFAULT);
     }
 
     @AfterEach

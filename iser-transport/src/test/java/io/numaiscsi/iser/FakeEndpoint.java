@@ -32,6 +32,7 @@ public final class FakeEndpoint implements RdmaEndpoint {
     int sqPosted;
     /** Fail the n-th (1-based) RDMA Read / Write / Send from now with this status; 0: never. */
     int failReadAt;
+
     int failWriteAt;
     int failStatus = WorkCompletion.REM_ACCESS_ERR;
     int readsSeen;
@@ -40,6 +41,7 @@ public final class FakeEndpoint implements RdmaEndpoint {
     boolean loseFlushes;
     /** Hold RDMA Reads instead of executing them (a transfer caught mid-flight). */
     boolean holdReads;
+
     final List<Wr> heldReads = new ArrayList<>();
 
     FakeEndpoint(FakeFabric fabric, String address) {
@@ -58,8 +60,8 @@ public final class FakeEndpoint implements RdmaEndpoint {
         boolean signaled;
     }
 
-    private int post(int op, long wrId, MemoryRegion region, int offset, int length, long remote, int rkey,
-                     boolean signaled) {
+    private int post(
+            int op, long wrId, MemoryRegion region, int offset, int length, long remote, int rkey, boolean signaled) {
         if (destroyed) {
             return 22;
         }
@@ -93,8 +95,8 @@ public final class FakeEndpoint implements RdmaEndpoint {
     }
 
     @Override
-    public int postRdmaWrite(long wrId, MemoryRegion region, int offset, int length, long remoteAddress, int rkey,
-                             boolean signaled) {
+    public int postRdmaWrite(
+            long wrId, MemoryRegion region, int offset, int length, long remoteAddress, int rkey, boolean signaled) {
         return post(WRITE, wrId, region, offset, length, remoteAddress, rkey, signaled);
     }
 

@@ -39,8 +39,15 @@ public final class FakeInitiator {
     }
 
     /** Sends one control PDU: iSER header with the given advertisement, then bhs and data. */
-    public void send(byte[] bhs, byte[] data, boolean wsv, int writeStag, long writeBase, boolean rsv, int readStag,
-                     long readBase) {
+    public void send(
+            byte[] bhs,
+            byte[] data,
+            boolean wsv,
+            int writeStag,
+            long writeBase,
+            boolean rsv,
+            int readStag,
+            long readBase) {
         int slot = txSlot++ % 16;
         int at = slot * 64 * 1024;
         ByteBuffer b = tx.buffer();
@@ -72,21 +79,23 @@ public final class FakeInitiator {
     /** Everything received so far (receive buffers reposted); send completions are dropped. */
     public List<Received> receive() {
         List<Received> out = new ArrayList<>();
-        endpoint.poll((wrId, status, bytes) -> {
-            if (SendQueue.kindOf(wrId) != SendQueue.RECV || status != WorkCompletion.SUCCESS) {
-                return;
-            }
-            int slot = SendQueue.lowBits(wrId);
-            ByteBuffer b = rx.buffer();
-            int at = slot * RX_SIZE;
-            byte[] bhs = new byte[48];
-            b.get(at + 28, bhs);
-            int dataLength = ((bhs[5] & 0xff) << 16) | ((bhs[6] & 0xff) << 8) | (bhs[7] & 0xff);
-            byte[] data = new byte[dataLength];
-            b.get(at + 76, data);
-            out.add(new Received(b.get(at) & 0xff, bhs, data));
-            endpoint.postRecv(wrId, rx, at, RX_SIZE);
-        }, 1 << 20);
+        endpoint.poll(
+                (wrId, status, bytes) -> {
+                    if (SendQueue.kindOf(wrId) != SendQueue.RECV || status != WorkCompletion.SUCCESS) {
+                        return;
+                    }
+                    int slot = SendQueue.lowBits(wrId);
+                    ByteBuffer b = rx.buffer();
+                    int at = slot * RX_SIZE;
+                    byte[] bhs = new byte[48];
+                    b.get(at + 28, bhs);
+                    int dataLength = ((bhs[5] & 0xff) << 16) | ((bhs[6] & 0xff) << 8) | (bhs[7] & 0xff);
+                    byte[] data = new byte[dataLength];
+                    b.get(at + 76, data);
+                    out.add(new Received(b.get(at) & 0xff, bhs, data));
+                    endpoint.postRecv(wrId, rx, at, RX_SIZE);
+                },
+                1 << 20);
         endpoint.ring();
         return out;
     }

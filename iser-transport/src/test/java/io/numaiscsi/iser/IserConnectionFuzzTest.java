@@ -49,8 +49,9 @@ class IserConnectionFuzzTest {
         System.out.println("IserConnectionFuzzTest: " + SEEDED_INPUTS + " seeded inputs: " + dataIns + " data-ins, "
                 + dataOuts + " data-outs, " + failed + " connections dropped on bad input");
         // the seeds reach the data paths and the teardown on bad input, not only the header checks
-        assertTrue(dataIns > 100 && dataOuts > 100 && failed > 100, "data-ins " + dataIns + ", data-outs " + dataOuts
-                + ", connections dropped " + failed);
+        assertTrue(
+                dataIns > 100 && dataOuts > 100 && failed > 100,
+                "data-ins " + dataIns + ", data-outs " + dataOuts + ", connections dropped " + failed);
     }
 
     /** 1-5 plausible Sends (control header, SCSI or NOP-Out BHS, advertised STags), then {@code flips} random bytes. */
@@ -64,8 +65,16 @@ class IserConnectionFuzzTest {
             b.putShort((short) length);
             int start = b.position();
             boolean read = random.nextBoolean();
-            IserHeader.put(b, start, IserHeader.OPCODE_CONTROL, !read, 0x1000 + random.nextInt(8),
-                    random.nextInt(1 << 20), read, 0x1000 + random.nextInt(8), random.nextInt(1 << 20));
+            IserHeader.put(
+                    b,
+                    start,
+                    IserHeader.OPCODE_CONTROL,
+                    !read,
+                    0x1000 + random.nextInt(8),
+                    random.nextInt(1 << 20),
+                    read,
+                    0x1000 + random.nextInt(8),
+                    random.nextInt(1 << 20));
             int bhs = start + IserHeader.LENGTH;
             b.put(bhs, (byte) (random.nextInt(5) == 0 ? 0x00 : 0x01)); // NOP-Out or SCSI Command
             b.put(bhs + 1, (byte) (0x80 | (read ? 0x40 : 0x20)));
@@ -111,7 +120,11 @@ class IserConnectionFuzzTest {
             } else {
                 dataOuts++;
                 int offset = Math.floorMod(steer >> 8, 4096);
-                conn.getDataOut(itt, buf, Math.min(offset, length), length - Math.min(offset, length),
+                conn.getDataOut(
+                        itt,
+                        buf,
+                        Math.min(offset, length),
+                        length - Math.min(offset, length),
                         Math.min(offset, length));
             }
             ByteBuf response = Unpooled.buffer(48).writeZero(48);
@@ -139,8 +152,8 @@ class IserConnectionFuzzTest {
         ByteBuffer cacheMemory = ByteBuffer.allocateDirect(64 * 1024);
         RegisteredMemory shared = RegisteredMemory.register(fabric, List.of(cacheMemory));
         int[] destroyed = new int[1];
-        IserConnection conn = new IserConnection(pair[0], slab, 0, settings, shared, UnpooledByteBufAllocator.DEFAULT,
-                session, () -> destroyed[0]++);
+        IserConnection conn = new IserConnection(
+                pair[0], slab, 0, settings, shared, UnpooledByteBufAllocator.DEFAULT, session, () -> destroyed[0]++);
         session.conn = conn;
         assertTrue(conn.start());
         // the initiator's own buffers, so some advertised STags (0x1000..) resolve

@@ -11,14 +11,15 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.numa.NodeLocator;
 import io.numaiscsi.proto.Pdu;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
-import io.numaiscsi.numa.DataTouches;
-import io.numaiscsi.numa.NodeLocator;
 import org.junit.jupiter.api.Test;
 
 class IserConnectionTest {
@@ -34,6 +35,7 @@ class IserConnectionTest {
     private int destroyed;
     /** Stands in for the cache regions the portal registers at start. */
     private ByteBuffer cacheMemory;
+
     private RegisteredMemory shared;
 
     /** Plays the session layer: keeps copies of the PDUs, records what getDataOut reports, counts closes. */
@@ -92,8 +94,8 @@ class IserConnectionTest {
         destroyed = 0;
         cacheMemory = ByteBuffer.allocateDirect(256 * 1024);
         shared = RegisteredMemory.register(fabric, List.of(cacheMemory));
-        conn = new IserConnection(target, region, 4096, s, shared, UnpooledByteBufAllocator.DEFAULT, sink,
-                () -> destroyed++, touches);
+        conn = new IserConnection(
+                target, region, 4096, s, shared, UnpooledByteBufAllocator.DEFAULT, sink, () -> destroyed++, touches);
         assertTrue(conn.start());
         initiator = new FakeInitiator(fabric, initiatorSide, 16);
     }
@@ -159,8 +161,15 @@ class IserConnectionTest {
         fullFeature();
         int length = 50_000; // four chunks of 16 KiB
         MemoryRegion readBuffer = fabric.register(ByteBuffer.allocateDirect(length));
-        initiator.send(FakeInitiator.scsiCommand(0x21, true, false, length, 1), null, false, 0, 0, true,
-                readBuffer.rkey(), readBuffer.address());
+        initiator.send(
+                FakeInitiator.scsiCommand(0x21, true, false, length, 1),
+                null,
+                false,
+                0,
+                0,
+                true,
+                readBuffer.rkey(),
+                readBuffer.address());
         pollAll();
         assertEquals(1, conn.tasksTracked());
 
@@ -184,8 +193,9 @@ class IserConnectionTest {
         assertEquals(length, conn.bytesWritten());
         assertEquals(0, conn.bytesWrittenInPlace(), "unregistered memory goes through the staging chunks");
         assertEquals(0, conn.tasksTracked(), "the response retires the task's STags");
-        assertTrue(target.signaledPosted < target.sqPosted, "not every work request is signaled: "
-                + target.signaledPosted + " of " + target.sqPosted);
+        assertTrue(
+                target.signaledPosted < target.sqPosted,
+                "not every work request is signaled: " + target.signaledPosted + " of " + target.sqPosted);
     }
 
     /** Data-in over two separate pieces of registered "cache" memory, as a read served from two cache blocks. */
@@ -193,7 +203,8 @@ class IserConnectionTest {
         ByteBuf cache = Unpooled.wrappedBuffer(cacheMemory);
         cache.setBytes(firstAt, payload, 0, split);
         cache.setBytes(secondAt, payload, split, payload.length - split);
-        return Unpooled.compositeBuffer().addComponent(true, cache.retainedSlice(firstAt, split))
+        return Unpooled.compositeBuffer()
+                .addComponent(true, cache.retainedSlice(firstAt, split))
                 .addComponent(true, cache.retainedSlice(secondAt, payload.length - split));
     }
 
@@ -202,8 +213,15 @@ class IserConnectionTest {
         fullFeature();
         int length = 48 * 1024;
         MemoryRegion readBuffer = fabric.register(ByteBuffer.allocateDirect(length));
-        initiator.send(FakeInitiator.scsiCommand(0x23, true, false, length, 1), null, false, 0, 0, true,
-                readBuffer.rkey(), readBuffer.address());
+        initiator.send(
+                FakeInitiator.scsiCommand(0x23, true, false, length, 1),
+                null,
+                false,
+                0,
+                0,
+                true,
+                readBuffer.rkey(),
+                readBuffer.address());
         pollAll();
         byte[] payload = pattern(length, 23);
         ByteBuf dataIn = cacheBlocks(payload, 128 * 1024, 4096, 20 * 1024);
@@ -251,8 +269,15 @@ class IserConnectionTest {
         // a read through the staging chunks: the thread copies it in, the device reads it
         int staged = 20_000;
         MemoryRegion readBuffer = fabric.register(ByteBuffer.allocateDirect(64 * 1024));
-        initiator.send(FakeInitiator.scsiCommand(0x41, true, false, staged, 1), null, false, 0, 0, true,
-                readBuffer.rkey(), readBuffer.address());
+        initiator.send(
+                FakeInitiator.scsiCommand(0x41, true, false, staged, 1),
+                null,
+                false,
+                0,
+                0,
+                true,
+                readBuffer.rkey(),
+                readBuffer.address());
         pollAll();
         ByteBuf dataIn = Unpooled.directBuffer(staged).writeBytes(pattern(staged, 41));
         conn.putDataIn(0x41, dataIn, staged);
@@ -264,8 +289,15 @@ class IserConnectionTest {
         assertEquals(2L * staged, t.bytes(DataTouches.Kind.COPY, 0, 1), "source and destination of the copy");
         // a read from registered cache memory: the device reads it in place, no copy
         int inPlace = 24 * 1024;
-        initiator.send(FakeInitiator.scsiCommand(0x42, true, false, inPlace, 1), null, false, 0, 0, true,
-                readBuffer.rkey(), readBuffer.address());
+        initiator.send(
+                FakeInitiator.scsiCommand(0x42, true, false, inPlace, 1),
+                null,
+                false,
+                0,
+                0,
+                true,
+                readBuffer.rkey(),
+                readBuffer.address());
         pollAll();
         ByteBuf blocks = cacheBlocks(pattern(inPlace, 42), 0, 64 * 1024, 8 * 1024);
         conn.putDataIn(0x42, blocks, inPlace);
@@ -282,9 +314,16 @@ class IserConnectionTest {
         byte[] payload = pattern(length, 43);
         MemoryRegion writeBuffer = fabric.register(ByteBuffer.allocateDirect(length));
         writeBuffer.buffer().put(0, payload);
-        byte[] first = java.util.Arrays.copyOf(payload, immediate);
-        initiator.send(FakeInitiator.scsiCommand(0x43, false, true, length, 1), first, true, writeBuffer.rkey(),
-                writeBuffer.address() + immediate, false, 0, 0);
+        byte[] first = Arrays.copyOf(payload, immediate);
+        initiator.send(
+                FakeInitiator.scsiCommand(0x43, false, true, length, 1),
+                first,
+                true,
+                writeBuffer.rkey(),
+                writeBuffer.address() + immediate,
+                false,
+                0,
+                0);
         pollAll();
         ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
         conn.getDataOut(0x43, into, immediate, length - immediate, immediate);
@@ -301,8 +340,15 @@ class IserConnectionTest {
         fullFeature();
         int length = 32 * 1024;
         MemoryRegion readBuffer = fabric.register(ByteBuffer.allocateDirect(length));
-        initiator.send(FakeInitiator.scsiCommand(0x24, true, false, length, 1), null, false, 0, 0, true,
-                readBuffer.rkey(), readBuffer.address());
+        initiator.send(
+                FakeInitiator.scsiCommand(0x24, true, false, length, 1),
+                null,
+                false,
+                0,
+                0,
+                true,
+                readBuffer.rkey(),
+                readBuffer.address());
         pollAll();
         target.failWriteAt = 1;
         ByteBuf dataIn = cacheBlocks(pattern(length, 24), 0, 64 * 1024, 8 * 1024);
@@ -321,8 +367,8 @@ class IserConnectionTest {
         fullFeature();
         int length = 20_000;
         MemoryRegion zbva = fabric.registerZeroBased(ByteBuffer.allocateDirect(length + 100));
-        initiator.send(FakeInitiator.scsiCommand(0x22, true, false, length, 1), null, false, 0, 0, true,
-                zbva.rkey(), 100);
+        initiator.send(
+                FakeInitiator.scsiCommand(0x22, true, false, length, 1), null, false, 0, 0, true, zbva.rkey(), 100);
         pollAll();
         byte[] payload = pattern(length, 2);
         ByteBuf dataIn = Unpooled.wrappedBuffer(payload);
@@ -347,8 +393,15 @@ class IserConnectionTest {
         byte[] first = new byte[immediate];
         System.arraycopy(payload, 0, first, 0, immediate);
         // Linux iser: the Write Base Offset points at the first byte not sent as immediate data.
-        initiator.send(FakeInitiator.scsiCommand(0x31, false, true, length, 1), first, true, writeBuffer.rkey(),
-                writeBuffer.address() + immediate, false, 0, 0);
+        initiator.send(
+                FakeInitiator.scsiCommand(0x31, false, true, length, 1),
+                first,
+                true,
+                writeBuffer.rkey(),
+                writeBuffer.address() + immediate,
+                false,
+                0,
+                0);
         pollAll();
         assertArrayEquals(first, sink.data.get(0), "immediate data arrives with the command");
 
@@ -375,8 +428,15 @@ class IserConnectionTest {
         fullFeature();
         int length = 64 * 1024; // sixteen chunk loads through two chunks
         MemoryRegion readBuffer = fabric.register(ByteBuffer.allocateDirect(length));
-        initiator.send(FakeInitiator.scsiCommand(0x41, true, false, length, 1), null, false, 0, 0, true,
-                readBuffer.rkey(), readBuffer.address());
+        initiator.send(
+                FakeInitiator.scsiCommand(0x41, true, false, length, 1),
+                null,
+                false,
+                0,
+                0,
+                true,
+                readBuffer.rkey(),
+                readBuffer.address());
         pollAll();
         byte[] payload = pattern(length, 4);
         ByteBuf dataIn = Unpooled.wrappedBuffer(payload);
@@ -403,8 +463,15 @@ class IserConnectionTest {
         fullFeature();
         int length = 64 * 1024;
         MemoryRegion writeBuffer = fabric.register(ByteBuffer.allocateDirect(length));
-        initiator.send(FakeInitiator.scsiCommand(0x51, false, true, length, 1), null, true, writeBuffer.rkey(),
-                writeBuffer.address(), false, 0, 0);
+        initiator.send(
+                FakeInitiator.scsiCommand(0x51, false, true, length, 1),
+                null,
+                true,
+                writeBuffer.rkey(),
+                writeBuffer.address(),
+                false,
+                0,
+                0);
         pollAll();
         target.failReadAt = 2; // the second of four RDMA Reads fails at the initiator's side
         ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
@@ -438,8 +505,15 @@ class IserConnectionTest {
         fullFeature();
         int length = 32 * 1024;
         MemoryRegion writeBuffer = fabric.register(ByteBuffer.allocateDirect(length));
-        initiator.send(FakeInitiator.scsiCommand(0x61, false, true, length, 1), null, true, writeBuffer.rkey(),
-                writeBuffer.address(), false, 0, 0);
+        initiator.send(
+                FakeInitiator.scsiCommand(0x61, false, true, length, 1),
+                null,
+                true,
+                writeBuffer.rkey(),
+                writeBuffer.address(),
+                false,
+                0,
+                0);
         pollAll();
         target.holdReads = true;
         ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
@@ -556,8 +630,15 @@ class IserConnectionTest {
         answerSilently(2);
         int length = 32 * 1024;
         MemoryRegion writeBuffer = fabric.register(ByteBuffer.allocateDirect(length));
-        initiator.send(FakeInitiator.scsiCommand(0x61, false, true, length, 1), null, true, writeBuffer.rkey(),
-                writeBuffer.address(), false, 0, 0);
+        initiator.send(
+                FakeInitiator.scsiCommand(0x61, false, true, length, 1),
+                null,
+                true,
+                writeBuffer.rkey(),
+                writeBuffer.address(),
+                false,
+                0,
+                0);
         pollAll();
         target.holdReads = true;
         ByteBuf into = Unpooled.directBuffer(length, length).writerIndex(length);
@@ -599,8 +680,15 @@ class IserConnectionTest {
     void dataOutBeyondTheAdvertisedBufferDropsTheConnection() {
         fullFeature();
         MemoryRegion writeBuffer = fabric.register(ByteBuffer.allocateDirect(8192));
-        initiator.send(FakeInitiator.scsiCommand(0x72, false, true, 8192, 1), null, true, writeBuffer.rkey(),
-                writeBuffer.address(), false, 0, 0);
+        initiator.send(
+                FakeInitiator.scsiCommand(0x72, false, true, 8192, 1),
+                null,
+                true,
+                writeBuffer.rkey(),
+                writeBuffer.address(),
+                false,
+                0,
+                0);
         pollAll();
         ByteBuf into = Unpooled.directBuffer(16384).writerIndex(16384);
         conn.getDataOut(0x72, into, 0, 16384, 0);
@@ -644,8 +732,7 @@ class IserConnectionTest {
         }
         assertEquals(40, conn.sends());
         long signaled = conn.signaledRequests();
-        assertTrue(signaled >= 40 / settings.signalInterval() && signaled <= 40 / 2,
-                "signaled " + signaled + " of 40");
+        assertTrue(signaled >= 40 / settings.signalInterval() && signaled <= 40 / 2, "signaled " + signaled + " of 40");
         assertTrue(conn.sendBuffersInUse() < settings.signalInterval() + 1, "in use " + conn.sendBuffersInUse());
         assertNull(conn.failure());
         assertFalse(conn.state() == IserConnection.State.CLOSING);

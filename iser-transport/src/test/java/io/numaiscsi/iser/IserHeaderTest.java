@@ -5,23 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class IserHeaderTest {
 
     @ParameterizedTest(name = "byte 0 = 0x{0} -> {1}, WSV {2}, RSV {3}")
     @CsvSource({
-            "10, CONTROL, false, false",
-            "18, CONTROL, true, false",
-            "14, CONTROL, false, true",
-            "1c, CONTROL, true, true",
-            "20, HELLO, false, false",
-            "30, HELLO_REPLY, false, false",
-            "31, HELLO_REPLY, false, false",
-            "00, INVALID, false, false",
-            "f0, INVALID, false, false",
+        "10, CONTROL, false, false",
+        "18, CONTROL, true, false",
+        "14, CONTROL, false, true",
+        "1c, CONTROL, true, true",
+        "20, HELLO, false, false",
+        "30, HELLO_REPLY, false, false",
+        "31, HELLO_REPLY, false, false",
+        "00, INVALID, false, false",
+        "f0, INVALID, false, false",
     })
     void firstByteTable(String hex, IserHeader.Kind kind, boolean wsv, boolean rsv) {
         ByteBuffer b = ByteBuffer.allocate(IserHeader.LENGTH + 4);
@@ -34,7 +34,15 @@ class IserHeaderTest {
     @Test
     void fieldsAreBigEndianAtRfcOffsets() {
         ByteBuffer b = ByteBuffer.allocate(IserHeader.LENGTH);
-        IserHeader.put(b, 0, IserHeader.OPCODE_CONTROL, true, 0x11223344, 0x0102030405060708L, true, 0x55667788,
+        IserHeader.put(
+                b,
+                0,
+                IserHeader.OPCODE_CONTROL,
+                true,
+                0x11223344,
+                0x0102030405060708L,
+                true,
+                0x55667788,
                 0x1112131415161718L);
         byte[] a = b.array();
         assertEquals(0x1c, a[0] & 0xff);
@@ -71,10 +79,10 @@ class IserHeaderTest {
 
     @ParameterizedTest(name = "flags 0x{0}: zero-based {1}, send with invalidate {2}")
     @CsvSource({
-            "00, true, true",
-            "80, false, true",
-            "40, true, false",
-            "c0, false, false",
+        "00, true, true",
+        "80, false, true",
+        "40, true, false",
+        "c0, false, false",
     })
     void cmPrivateDataFlags(String hex, boolean zeroBased, boolean sendWithInvalidate) {
         ByteBuffer b = ByteBuffer.allocate(IserCmHeader.LENGTH);

@@ -17,7 +17,8 @@ class IserSettingsTest {
         assertTrue(s.receiveBufferSize() >= IserHeader.LENGTH + 48 + 8192);
         assertEquals(0, s.receiveBufferSize() % 64);
         assertTrue(s.sendBuffers() > s.receiveBuffers());
-        long expected = (long) s.receiveBuffers() * s.receiveBufferSize() + (long) s.sendBuffers() * s.sendBufferSize()
+        long expected = (long) s.receiveBuffers() * s.receiveBufferSize()
+                + (long) s.sendBuffers() * s.sendBufferSize()
                 + (long) s.dataChunks() * s.dataChunkSize();
         assertEquals(expected, s.connectionBytes());
     }
@@ -32,8 +33,8 @@ class IserSettingsTest {
 
     @Test
     void iserLimitsOfferRdmaExtensionsWithoutDigestsAndInitialR2T() {
-        TargetLimits base = new TargetLimits(262144, 262144, 65536, 4, true, false, List.of("CRC32C", "None"),
-                List.of("CRC32C"), 2, 20, false);
+        TargetLimits base = new TargetLimits(
+                262144, 262144, 65536, 4, true, false, List.of("CRC32C", "None"), List.of("CRC32C"), 2, 20, false);
         TargetLimits iser = IserLimits.of(base, IserSettings.defaults(64));
         assertTrue(iser.iser());
         assertEquals(List.of("None"), iser.headerDigests());

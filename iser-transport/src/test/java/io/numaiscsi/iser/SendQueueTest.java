@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +23,7 @@ class SendQueueTest {
             got[i] = q.mustSignal(SendQueue.SEND, false);
             q.push(SendQueue.SEND, i, got[i]);
         }
-        assertEquals("[false, false, false, true, false, false, false, true]", java.util.Arrays.toString(got));
+        assertEquals("[false, false, false, true, false, false, false, true]", Arrays.toString(got));
         assertTrue(q.mustSignal(SendQueue.READ, false));
         assertTrue(q.mustSignal(SendQueue.WRITE, true));
         assertFalse(q.mustSignal(SendQueue.WRITE, false));

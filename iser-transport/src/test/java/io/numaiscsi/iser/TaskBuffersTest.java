@@ -10,14 +10,14 @@ class TaskBuffersTest {
     /** Write buffer advertised after 8 KiB of immediate data of a 64 KiB write. */
     @ParameterizedTest(name = "base {0}: offset {1} length {2} -> {3}")
     @CsvSource({
-            // absolute virtual address (Linux iser: ZBVA not supported)
-            "140737488355328, 8192, 57344, 140737488355328",
-            "140737488355328, 40960, 4096, 140737488388096",
-            "140737488355328, 4096, 4096, -1",      // inside the immediate part: not in the advertised buffer
-            "140737488355328, 61440, 8192, -1",     // beyond EDTL
-            // zero-based tagged offsets
-            "0, 8192, 57344, 0",
-            "0, 16384, 1024, 8192",
+        // absolute virtual address (Linux iser: ZBVA not supported)
+        "140737488355328, 8192, 57344, 140737488355328",
+        "140737488355328, 40960, 4096, 140737488388096",
+        "140737488355328, 4096, 4096, -1", // inside the immediate part: not in the advertised buffer
+        "140737488355328, 61440, 8192, -1", // beyond EDTL
+        // zero-based tagged offsets
+        "0, 8192, 57344, 0",
+        "0, 16384, 1024, 8192",
     })
     void dataOutAddresses(long base, int offset, int length, long expected) {
         TaskBuffers t = new TaskBuffers();
@@ -27,10 +27,10 @@ class TaskBuffersTest {
 
     @ParameterizedTest(name = "read valid {0}, length {1} -> {2}")
     @CsvSource({
-            "true, 65536, 4096",
-            "true, 100, 4096",
-            "true, 65537, -1",
-            "false, 100, -1",
+        "true, 65536, 4096",
+        "true, 100, 4096",
+        "true, 65537, -1",
+        "false, 100, -1",
     })
     void dataInAddresses(boolean readValid, int length, long expected) {
         TaskBuffers t = new TaskBuffers();

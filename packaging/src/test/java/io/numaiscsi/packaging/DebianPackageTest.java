@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -72,8 +73,17 @@ class DebianPackageTest {
                 jars.add(path.substring(path.lastIndexOf('/') + 1));
             }
         });
-        for (String prefix : List.of("target-daemon-", "admin-cli-", "scsi-", "iser-transport-", "config-", "picocli-",
-                "netty-transport-native-epoll-", "jnr-ffi-", "logback-classic-", "micrometer-registry-prometheus-")) {
+        for (String prefix : List.of(
+                "target-daemon-",
+                "admin-cli-",
+                "scsi-",
+                "iser-transport-",
+                "config-",
+                "picocli-",
+                "netty-transport-native-epoll-",
+                "jnr-ffi-",
+                "logback-classic-",
+                "micrometer-registry-prometheus-")) {
             assertTrue(jars.stream().anyMatch(j -> j.startsWith(prefix)), prefix + "* missing from " + jars);
         }
         assertFalse(jars.stream().anyMatch(j -> j.contains("junit") || j.contains("-tests")), jars.toString());
@@ -84,20 +94,25 @@ class DebianPackageTest {
         assertEquals("-rw------- root/root", ENTRIES.get("etc/numa-iscsi-target/target.yaml"));
         assertEquals("-rw-r--r-- root/root", ENTRIES.get("etc/default/numa-iscsi-target"));
         assertEquals("drwx------ root/root", ENTRIES.get("var/lib/numa-iscsi-target/"));
-        assertEquals(List.of("/etc/numa-iscsi-target/target.yaml", "/etc/default/numa-iscsi-target"),
-                List.of(run("dpkg-deb", "-I", DEB.toString(), "conffiles").strip().split("\n")));
+        assertEquals(
+                List.of("/etc/numa-iscsi-target/target.yaml", "/etc/default/numa-iscsi-target"),
+                List.of(run("dpkg-deb", "-I", DEB.toString(), "conffiles")
+                        .strip()
+                        .split("\n")));
     }
 
     @Test
     void nothingLandsOutsideThePackagesOwnPlaces() {
         for (String path : ENTRIES.keySet()) {
-            assertTrue(path.matches("(usr/|usr/share/|usr/lib/|usr/sbin/|lib/|lib/systemd/|lib/systemd/system/|etc/"
-                    + "|etc/default/|var/|var/lib/)"
-                    + "|usr/share/numa-iscsi-target/.*|usr/lib/numa-iscsi-target/.*|usr/sbin/numa-iscsi-.*"
-                    + "|lib/systemd/system/numa-iscsi-target\\.service|etc/numa-iscsi-target/.*"
-                    + "|etc/default/numa-iscsi-target|var/lib/numa-iscsi-target/"
-                    + "|usr/share/man/(man8/)?(numa-iscsi-(target|admin)\\.8\\.gz)?"
-                    + "|usr/share/doc/(numa-iscsi-target/.*)?"), path);
+            assertTrue(
+                    path.matches("(usr/|usr/share/|usr/lib/|usr/sbin/|lib/|lib/systemd/|lib/systemd/system/|etc/"
+                            + "|etc/default/|var/|var/lib/)"
+                            + "|usr/share/numa-iscsi-target/.*|usr/lib/numa-iscsi-target/.*|usr/sbin/numa-iscsi-.*"
+                            + "|lib/systemd/system/numa-iscsi-target\\.service|etc/numa-iscsi-target/.*"
+                            + "|etc/default/numa-iscsi-target|var/lib/numa-iscsi-target/"
+                            + "|usr/share/man/(man8/)?(numa-iscsi-(target|admin)\\.8\\.gz)?"
+                            + "|usr/share/doc/(numa-iscsi-target/.*)?"),
+                    path);
         }
     }
 
@@ -105,8 +120,12 @@ class DebianPackageTest {
     void controlDependsOnJava17AndTheShimsLibraries() throws IOException, InterruptedException {
         String control = run("dpkg-deb", "-I", DEB.toString(), "control");
         assertTrue(control.contains("\nArchitecture: amd64\n"), control);
-        String depends = control.lines().filter(l -> l.startsWith("Depends: ")).findFirst().orElse("");
-        List<String> alternatives = List.of(depends.substring("Depends: ".length()).split(",\\s*"));
+        String depends = control.lines()
+                .filter(l -> l.startsWith("Depends: "))
+                .findFirst()
+                .orElse("");
+        List<String> alternatives =
+                List.of(depends.substring("Depends: ".length()).split(",\\s*"));
         assertTrue(alternatives.contains("openjdk-17-jre-headless | java17-runtime-headless"), depends);
         for (String lib : List.of("liburing2", "libibverbs1", "librdmacm1", "libnuma1")) {
             assertTrue(alternatives.contains(lib), lib + " missing from " + depends);
@@ -124,10 +143,10 @@ class DebianPackageTest {
             assertFalse(text.matches("(?s).*\\b(apt|apt-get|mvn|sudo)\\b.*"), launcher + " runs more than Java");
         }
         String daemon = Files.readString(root.resolve("usr/sbin/numa-iscsi-target"));
-        assertTrue(daemon.contains("io.numaiscsi.daemon.Main") && daemon.contains("-Dnumaiscsi.uring.shim=$NATIVE/"
-                + "libnumaiscsi-uring.so") && daemon.contains("-Dnumaiscsi.iser.shim=$NATIVE/libnumaiscsi-iser.so"));
-        assertTrue(Files.readString(root.resolve("usr/sbin/numa-iscsi-admin"))
-                .contains("io.numaiscsi.admin.AdminCli"));
+        assertTrue(daemon.contains("io.numaiscsi.daemon.Main")
+                && daemon.contains("-Dnumaiscsi.uring.shim=$NATIVE/" + "libnumaiscsi-uring.so")
+                && daemon.contains("-Dnumaiscsi.iser.shim=$NATIVE/libnumaiscsi-iser.so"));
+        assertTrue(Files.readString(root.resolve("usr/sbin/numa-iscsi-admin")).contains("io.numaiscsi.admin.AdminCli"));
     }
 
     /** The packaged numa-iscsi-admin, its jar directory moved into the unpacked tree, answers a subcommand's --help. */
@@ -135,8 +154,11 @@ class DebianPackageTest {
     void theAdminLauncherRunsTheCliFromThePackagesJars() throws IOException, InterruptedException {
         String launcher = Files.readString(root.resolve("usr/sbin/numa-iscsi-admin"));
         Path moved = Files.createDirectories(root.resolve("launch")).resolve("numa-iscsi-admin");
-        Files.writeString(moved, launcher.replace("'/usr/share/numa-iscsi-target/lib/*'",
-                "'" + root.resolve("usr/share/numa-iscsi-target/lib") + "/*'"));
+        Files.writeString(
+                moved,
+                launcher.replace(
+                        "'/usr/share/numa-iscsi-target/lib/*'",
+                        "'" + root.resolve("usr/share/numa-iscsi-target/lib") + "/*'"));
         ProcessBuilder admin = new ProcessBuilder("sh", moved.toString(), "lun-add", "--help");
         admin.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process p = admin.redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -162,7 +184,7 @@ class DebianPackageTest {
             Path gz = root.resolve("usr/share/man/man8/" + page + ".8.gz");
             try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
                 String troff = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-                assertTrue(troff.startsWith(".TH " + page.toUpperCase(java.util.Locale.ROOT) + " 8 "), troff);
+                assertTrue(troff.startsWith(".TH " + page.toUpperCase(Locale.ROOT) + " 8 "), troff);
                 assertTrue(troff.contains(".SH SYNOPSIS") && troff.contains(".SH EXIT STATUS"), page);
             }
         }
@@ -176,12 +198,15 @@ class DebianPackageTest {
     void systemdAnalyzeVerifyPassesOnTheUnit() throws IOException, InterruptedException {
         String unit = Files.readString(root.resolve(UNIT));
         assertTrue(unit.contains("\nExecStart=/usr/sbin/numa-iscsi-target "), unit);
-        assertTrue(unit.contains("\nType=notify\n") && unit.contains("\nLimitMEMLOCK=infinity\n")
-                && unit.contains("\nExecReload=/bin/kill -HUP $MAINPID\n"), unit);
+        assertTrue(
+                unit.contains("\nType=notify\n")
+                        && unit.contains("\nLimitMEMLOCK=infinity\n")
+                        && unit.contains("\nExecReload=/bin/kill -HUP $MAINPID\n"),
+                unit);
         Path checked = Files.createDirectories(root.resolve("verify")).resolve("numa-iscsi-target.service");
         Files.writeString(checked, unit.replace("ExecStart=/usr/sbin/", "ExecStart=" + root + "/usr/sbin/"));
-        ProcessBuilder verify = new ProcessBuilder("systemd-analyze", "verify", checked.toString())
-                .redirectErrorStream(true);
+        ProcessBuilder verify =
+                new ProcessBuilder("systemd-analyze", "verify", checked.toString()).redirectErrorStream(true);
         verify.environment().put("MANPATH", root.resolve("usr/share/man").toString());
         Process p = verify.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -191,7 +216,9 @@ class DebianPackageTest {
     }
 
     private static String run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), String.join(" ", command));
         assertEquals(0, p.exitValue(), String.join(" ", command) + " failed");

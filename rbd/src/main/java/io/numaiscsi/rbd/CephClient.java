@@ -12,19 +12,20 @@ import java.util.Objects;
  *                cluster does not answer within it fails (the LUN answers NOT READY, which initiators retry)
  */
 public record CephClient(Path cephConf, String user, Path keyring, Duration timeout) {
-  /** Below the 30 s SCSI command timeout of Linux and libiscsi, so an initiator sees a retryable error, not an abort. */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(20);
-  public static final Path DEFAULT_CONF = Path.of("/etc/ceph/ceph.conf");
-  public static final String DEFAULT_USER = "admin";
+    /** Below the 30 s SCSI command timeout of Linux and libiscsi, so an initiator sees a retryable error, not an abort. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(20);
 
-  public CephClient {
-    Objects.requireNonNull(cephConf, "cephConf");
-    Objects.requireNonNull(user, "user");
-    Objects.requireNonNull(timeout, "timeout");
-  }
+    public static final Path DEFAULT_CONF = Path.of("/etc/ceph/ceph.conf");
+    public static final String DEFAULT_USER = "admin";
 
-  /** "client.ID" as Ceph names the entity. */
-  public String entity() {
-    return user.startsWith("client.") ? user : "client." + user;
-  }
+    public CephClient {
+        Objects.requireNonNull(cephConf, "cephConf");
+        Objects.requireNonNull(user, "user");
+        Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /** "client.ID" as Ceph names the entity. */
+    public String entity() {
+        return user.startsWith("client.") ? user : "client." + user;
+    }
 }

@@ -9,40 +9,40 @@ import java.util.concurrent.Executor;
  */
 public interface LunThread extends Executor {
 
-  /** Whether the calling thread is this one. */
-  boolean isCurrent();
+    /** Whether the calling thread is this one. */
+    boolean isCurrent();
 
-  /**
-   * Runs {@code step} now when called on this thread, else queues it here. What this thread decodes runs inline, so a
-   * step queued from this thread could be overtaken by the next command it decodes (under Netty's io_uring loop a
-   * queued nexus loss ran after another initiator's RESERVE(6)).
-   */
-  default void runHereOrQueue(Runnable step) {
-    if (isCurrent()) {
-      step.run();
-    } else {
-      execute(step);
+    /**
+     * Runs {@code step} now when called on this thread, else queues it here. What this thread decodes runs inline, so a
+     * step queued from this thread could be overtaken by the next command it decodes (under Netty's io_uring loop a
+     * queued nexus loss ran after another initiator's RESERVE(6)).
+     */
+    default void runHereOrQueue(Runnable step) {
+        if (isCurrent()) {
+            step.run();
+        } else {
+            execute(step);
+        }
     }
-  }
 
-  /**
-   * Runs everything on the calling thread. For tools and tests that drive a unit from one thread; a unit served by
-   * several threads needs a real one.
-   */
-  LunThread CALLER = new LunThread() {
-      @Override
-      public boolean isCurrent() {
-      return true;
-      }
+    /**
+     * Runs everything on the calling thread. For tools and tests that drive a unit from one thread; a unit served by
+     * several threads needs a real one.
+     */
+    LunThread CALLER = new LunThread() {
+        @Override
+        public boolean isCurrent() {
+            return true;
+        }
 
-      @Override
-      public void execute(Runnable r) {
-      r.run();
-      }
+        @Override
+        public void execute(Runnable r) {
+            r.run();
+        }
 
-      @Override
-      public String toString() {
-      return "caller's thread";
-      }
-  };
+        @Override
+        public String toString() {
+            return "caller's thread";
+        }
+    };
 }

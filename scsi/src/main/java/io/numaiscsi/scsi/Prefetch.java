@@ -10,39 +10,39 @@ import io.numaiscsi.blockdev.IoCompletion;
  * IMMED the status (CONDITION MET if the range fits) is returned at once and the blocks are read behind it.
  */
 final class Prefetch {
-  private static final int IMMED = 0x02;
-  private static final IoCompletion UNWATCHED = status -> { };
+    private static final int IMMED = 0x02;
+    private static final IoCompletion UNWATCHED = status -> {};
 
-  private Prefetch() {}
+    private Prefetch() {}
 
-  static void start(ScsiTask t) {
-    LogicalUnit lu = t.unit;
-    BlockDevice device = lu.device;
-    long blocks = t.blocks == 0 ? device.blockCount() - t.lba : t.blocks; // 0: to the end of the medium
-    long bytes = blocks * lu.blockSize;
-    long limit = device.prefetchLimit();
-    long length = Math.min(bytes, limit - limit % lu.blockSize);
-    boolean fits = limit > 0 && bytes <= limit;
-    if (length <= 0) {
-      t.completeGood();
-      return;
+    static void start(ScsiTask t) {
+        LogicalUnit lu = t.unit;
+        BlockDevice device = lu.device;
+        long blocks = t.blocks == 0 ? device.blockCount() - t.lba : t.blocks; // 0: to the end of the medium
+        long bytes = blocks * lu.blockSize;
+        long limit = device.prefetchLimit();
+        long length = Math.min(bytes, limit - limit % lu.blockSize);
+        boolean fits = limit > 0 && bytes <= limit;
+        if (length <= 0) {
+            t.completeGood();
+            return;
+        }
+        long offset = t.lba * lu.blockSize;
+        if ((t.cdb[1] & IMMED) != 0) {
+            device.prefetch(offset, length, UNWATCHED);
+            finish(t, fits);
+            return;
+        }
+        t.continuation = fits ? SbcContinuation.PREFETCH_WHOLE_RANGE : SbcContinuation.PREFETCH_PART_OF_RANGE;
+        device.prefetch(offset, length, t.io);
     }
-    long offset = t.lba * lu.blockSize;
-    if ((t.cdb[1] & IMMED) != 0) {
-      device.prefetch(offset, length, UNWATCHED);
-      finish(t, fits);
-      return;
-    }
-    t.continuation = fits ? SbcContinuation.PREFETCH_WHOLE_RANGE : SbcContinuation.PREFETCH_PART_OF_RANGE;
-    device.prefetch(offset, length, t.io);
-  }
 
-  /** The blocks are in the cache: CONDITION MET if they are the whole range. */
-  static void finish(ScsiTask t, boolean wholeRange) {
-    if (wholeRange) {
-      t.completeConditionMet();
-    } else {
-      t.completeGood();
+    /** The blocks are in the cache: CONDITION MET if they are the whole range. */
+    static void finish(ScsiTask t, boolean wholeRange) {
+        if (wholeRange) {
+            t.completeConditionMet();
+        } else {
+            t.completeGood();
+        }
     }
-  }
 }

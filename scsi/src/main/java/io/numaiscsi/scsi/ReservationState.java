@@ -16,45 +16,46 @@ import java.util.Set;
  * @param type       the reservation's type, 0 for none
  * @param holder     the nexus holding it (null without one; for an all-registrants type, the one that reserved)
  */
-public record ReservationState(boolean aptpl, int generation, List<Registration> registrations, int type,
-                               ItNexus holder) {
+public record ReservationState(
+        boolean aptpl, int generation, List<Registration> registrations, int type, ItNexus holder) {
 
-  /** One registered I_T nexus and its reservation key (never 0). */
-  public record Registration(ItNexus nexus, long key) {
-    public Registration {
-      Objects.requireNonNull(nexus, "nexus");
-      if (key == 0) {
-        throw new IllegalArgumentException("registration of " + nexus + " with key 0");
-      }
+    /** One registered I_T nexus and its reservation key (never 0). */
+    public record Registration(ItNexus nexus, long key) {
+        public Registration {
+            Objects.requireNonNull(nexus, "nexus");
+            if (key == 0) {
+                throw new IllegalArgumentException("registration of " + nexus + " with key 0");
+            }
+        }
     }
-  }
 
-  /** No registrations, no reservation, APTPL off. */
-  public static final ReservationState EMPTY = new ReservationState(false, 0, List.of(), 0, null);
+    /** No registrations, no reservation, APTPL off. */
+    public static final ReservationState EMPTY = new ReservationState(false, 0, List.of(), 0, null);
 
-  /**
-   * @throws IllegalArgumentException the parts do not make one state: a nexus registered twice, an unknown type, a
-   *     reservation nobody holds, or a holder that is not registered (except for the all-registrants types)
-   */
-  public ReservationState {
-    registrations = List.copyOf(registrations);
-    Set<ItNexus> seen = new HashSet<>();
-    for (Registration r : registrations) {
-      if (!seen.add(r.nexus())) {
-        throw new IllegalArgumentException(r.nexus() + " is registered twice");
-      }
+    /**
+     * @throws IllegalArgumentException the parts do not make one state: a nexus registered twice, an unknown type, a
+     *     reservation nobody holds, or a holder that is not registered (except for the all-registrants types)
+     */
+    public ReservationState {
+        registrations = List.copyOf(registrations);
+        Set<ItNexus> seen = new HashSet<>();
+        for (Registration r : registrations) {
+            if (!seen.add(r.nexus())) {
+                throw new IllegalArgumentException(r.nexus() + " is registered twice");
+            }
+        }
+        if (type == 0) {
+            holder = null;
+        } else if (ReservationType.of(type) == null) {
+            throw new IllegalArgumentException("reservation type " + type + " is not an SPC-4 type");
+        } else if (ReservationType.of(type).allRegistrants()) {
+            if (registrations.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "an all-registrants reservation (type " + type + ") without registrations");
+            }
+        } else if (holder == null || !seen.contains(holder)) {
+            throw new IllegalArgumentException(
+                    "reservation type " + type + " held by " + holder + ", which is not registered");
+        }
     }
-    if (type == 0) {
-      holder = null;
-    } else if (ReservationType.of(type) == null) {
-      throw new IllegalArgumentException("reservation type " + type + " is not an SPC-4 type");
-    } else if (ReservationType.of(type).allRegistrants()) {
-      if (registrations.isEmpty()) {
-        throw new IllegalArgumentException("an all-registrants reservation (type " + type + ") without registrations");
-      }
-    } else if (holder == null || !seen.contains(holder)) {
-      throw new IllegalArgumentException("reservation type " + type + " held by " + holder
-          + ", which is not registered");
-    }
-  }
 }

@@ -14,43 +14,43 @@ import java.util.function.Consumer;
  */
 public interface ReservationStore {
 
-  /** Whether this store survives a restart: REPORT CAPABILITIES' PTPL_C, and whether APTPL=1 is accepted. */
-  boolean persists();
+    /** Whether this store survives a restart: REPORT CAPABILITIES' PTPL_C, and whether APTPL=1 is accepted. */
+    boolean persists();
 
-  /**
-   * The state saved for this unit, or null when there is none. Called once, before the unit serves.
-   *
-   * @throws IOException the saved state is there but cannot be read or makes no sense (the message says where)
-   */
-  ReservationState load() throws IOException;
+    /**
+     * The state saved for this unit, or null when there is none. Called once, before the unit serves.
+     *
+     * @throws IOException the saved state is there but cannot be read or makes no sense (the message says where)
+     */
+    ReservationState load() throws IOException;
 
-  /**
-   * Replaces the saved state with {@code state}, or removes it when {@code state.aptpl()} is false. Returns at once;
-   * {@code done} runs (on any thread) with null once the change is durable, or with the error. Changes handed over
-   * one after another become durable in that order.
-   */
-  void save(ReservationState state, Consumer<IOException> done);
+    /**
+     * Replaces the saved state with {@code state}, or removes it when {@code state.aptpl()} is false. Returns at once;
+     * {@code done} runs (on any thread) with null once the change is durable, or with the error. Changes handed over
+     * one after another become durable in that order.
+     */
+    void save(ReservationState state, Consumer<IOException> done);
 
-  /** Keeps nothing: APTPL=1 is refused (PTPL_C=0) and nothing survives a restart. */
-  ReservationStore NONE = new ReservationStore() {
-    @Override
-    public boolean persists() {
-      return false;
-    }
+    /** Keeps nothing: APTPL=1 is refused (PTPL_C=0) and nothing survives a restart. */
+    ReservationStore NONE = new ReservationStore() {
+        @Override
+        public boolean persists() {
+            return false;
+        }
 
-    @Override
-    public ReservationState load() {
-      return null;
-    }
+        @Override
+        public ReservationState load() {
+            return null;
+        }
 
-    @Override
-    public void save(ReservationState state, Consumer<IOException> done) {
-      done.accept(null);
-    }
+        @Override
+        public void save(ReservationState state, Consumer<IOException> done) {
+            done.accept(null);
+        }
 
-    @Override
-    public String toString() {
-      return "no reservation store";
-    }
-  };
+        @Override
+        public String toString() {
+            return "no reservation store";
+        }
+    };
 }

@@ -9,6 +9,6 @@ package io.numaiscsi.scsi;
  * @param softwareWriteProtect SWP: the medium is write-protected for every I_T nexus
  */
 public record SavedModePages(boolean writeCache, boolean descriptorSense, boolean softwareWriteProtect) {
-  /** What a unit has when nothing was saved. */
-  public static final SavedModePages DEFAULTS = new SavedModePages(true, false, false);
+    /** What a unit has when nothing was saved. */
+    public static final SavedModePages DEFAULTS = new SavedModePages(true, false, false);
 }

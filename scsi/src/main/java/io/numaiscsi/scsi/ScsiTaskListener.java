@@ -2,5 +2,5 @@ package io.numaiscsi.scsi;
 
 /** Told once per {@link ScsiTarget#execute(ScsiTask)}, on any thread. */
 public interface ScsiTaskListener {
-  void taskComplete(ScsiTask task);
+    void taskComplete(ScsiTask task);
 }

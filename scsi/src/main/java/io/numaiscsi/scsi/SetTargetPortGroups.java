@@ -11,73 +11,76 @@ import io.netty.buffer.ByteBuf;
  * HARDWARE ERROR, SET TARGET PORT GROUPS COMMAND FAILED when the store refused).
  */
 final class SetTargetPortGroups {
-  /** 4-byte header and 4-byte descriptors: room for far more groups than a target has. */
-  static final int MAX_PARAMETER_LIST_LENGTH = 4 + 4 * 1024;
-  private static final int HEADER = 4;
-  private static final int DESCRIPTOR = 4;
+    /** 4-byte header and 4-byte descriptors: room for far more groups than a target has. */
+    static final int MAX_PARAMETER_LIST_LENGTH = 4 + 4 * 1024;
 
-  private SetTargetPortGroups() {}
+    private static final int HEADER = 4;
+    private static final int DESCRIPTOR = 4;
 
-  static void execute(ScsiTask t, LogicalUnit lu) {
-    int length = t.dataOutLength;
-    if (length == 0) {
-      t.completeGood(); // no descriptor, nothing to change
-      return;
+    private SetTargetPortGroups() {}
+
+    static void execute(ScsiTask t, LogicalUnit lu) {
+        int length = t.dataOutLength;
+        if (length == 0) {
+            t.completeGood(); // no descriptor, nothing to change
+            return;
+        }
+        ByteBuf p = t.dataOut;
+        if (length < HEADER || (length - HEADER) % DESCRIPTOR != 0 || p == null || p.readableBytes() < length) {
+            t.completeFailed(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
+            return;
+        }
+        TargetPortGroups groups = lu.portGroups();
+        int local = groups.local().id();
+        Boolean activeHere = null;
+        boolean activeElsewhere = false;
+        int activeCount = 0;
+        int base = p.readerIndex();
+        for (int at = HEADER; at < length; at += DESCRIPTOR) {
+            int state = p.getByte(base + at) & 0x0F;
+            int group = p.getUnsignedShort(base + at + 2);
+            if (!groups.hasGroup(group)) {
+                t.completeFailedWithKeySpecific(
+                        SenseReason.INVALID_FIELD_IN_PARAMETER_LIST, SenseData.parameterFieldPointer(at + 2, -1));
+                return;
+            }
+            if (state > TargetPortGroups.AccessState.UNAVAILABLE.code) {
+                t.completeFailedWithKeySpecific(
+                        SenseReason.INVALID_FIELD_IN_PARAMETER_LIST, SenseData.parameterFieldPointer(at, 3));
+                return;
+            }
+            boolean active = state == TargetPortGroups.AccessState.ACTIVE_OPTIMIZED.code
+                    || state == TargetPortGroups.AccessState.ACTIVE_NON_OPTIMIZED.code;
+            if (active && ++activeCount > 1) {
+                // one gateway writes the unit at a time
+                t.completeFailedWithKeySpecific(
+                        SenseReason.INVALID_FIELD_IN_PARAMETER_LIST, SenseData.parameterFieldPointer(at, 3));
+                return;
+            }
+            if (group == local) {
+                activeHere = active;
+            } else if (active) {
+                activeElsewhere = true;
+            }
+        }
+        UnitOwnership owner = lu.ownership();
+        if (activeHere == null) {
+            if (!activeElsewhere || owner.state() != TargetPortGroups.AccessState.ACTIVE_OPTIMIZED) {
+                t.completeGood();
+                return;
+            }
+            activeHere = false;
+        }
+        lu.movedBy(t.nexus);
+        owner.request(
+                activeHere,
+                failure -> lu.thread().runHereOrQueue(() -> {
+                    lu.movedBy(null);
+                    if (failure == null) {
+                        t.completeGood();
+                    } else {
+                        t.completeFailed(failure);
+                    }
+                }));
     }
-    ByteBuf p = t.dataOut;
-    if (length < HEADER || (length - HEADER) % DESCRIPTOR != 0 || p == null || p.readableBytes() < length) {
-      t.completeFailed(SenseReason.PARAMETER_LIST_LENGTH_ERROR);
-      return;
-    }
-    TargetPortGroups groups = lu.portGroups();
-    int local = groups.local().id();
-    Boolean activeHere = null;
-    boolean activeElsewhere = false;
-    int activeCount = 0;
-    int base = p.readerIndex();
-    for (int at = HEADER; at < length; at += DESCRIPTOR) {
-      int state = p.getByte(base + at) & 0x0F;
-      int group = p.getUnsignedShort(base + at + 2);
-      if (!groups.hasGroup(group)) {
-        t.completeFailedWithKeySpecific(SenseReason.INVALID_FIELD_IN_PARAMETER_LIST,
-            SenseData.parameterFieldPointer(at + 2, -1));
-        return;
-      }
-      if (state > TargetPortGroups.AccessState.UNAVAILABLE.code) {
-        t.completeFailedWithKeySpecific(SenseReason.INVALID_FIELD_IN_PARAMETER_LIST,
-            SenseData.parameterFieldPointer(at, 3));
-        return;
-      }
-      boolean active = state == TargetPortGroups.AccessState.ACTIVE_OPTIMIZED.code
-          || state == TargetPortGroups.AccessState.ACTIVE_NON_OPTIMIZED.code;
-      if (active && ++activeCount > 1) {
-        // one gateway writes the unit at a time
-        t.completeFailedWithKeySpecific(SenseReason.INVALID_FIELD_IN_PARAMETER_LIST,
-            SenseData.parameterFieldPointer(at, 3));
-        return;
-      }
-      if (group == local) {
-        activeHere = active;
-      } else if (active) {
-        activeElsewhere = true;
-      }
-    }
-    UnitOwnership owner = lu.ownership();
-    if (activeHere == null) {
-      if (!activeElsewhere || owner.state() != TargetPortGroups.AccessState.ACTIVE_OPTIMIZED) {
-        t.completeGood();
-        return;
-      }
-      activeHere = false;
-    }
-    lu.movedBy(t.nexus);
-    owner.request(activeHere, failure -> lu.thread().runHereOrQueue(() -> {
-      lu.movedBy(null);
-      if (failure == null) {
-        t.completeGood();
-      } else {
-        t.completeFailed(failure);
-      }
-    }));
-  }
 }

@@ -1,6 +1,8 @@
 package io.numaiscsi.scsi;
 
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The persistent reservations of a logical unit that several gateways export (ALUA), kept in one object of a cluster
@@ -21,45 +23,44 @@ import java.io.IOException;
  * in time is fenced by the store. Calls are made on the unit's thread and may block on the store.
  */
 public interface SharedReservations {
-  /** The state at one version; version 0 with {@link ReservationState#EMPTY} when the object does not exist yet. */
-  record Versioned(long version, ReservationState state) {}
+    /** The state at one version; version 0 with {@link ReservationState#EMPTY} when the object does not exist yet. */
+    record Versioned(long version, ReservationState state) {}
 
-  /** Reads the object. */
-  Versioned read() throws IOException;
+    /** Reads the object. */
+    Versioned read() throws IOException;
 
-  /**
-   * Replaces the object with {@code next} if its version is still {@code expectedVersion}: the new version, or -1 when
-   * another gateway replaced it first (nothing written). {@code abortsTasks}: the change is a PREEMPT AND ABORT, whose
-   * preempted nexuses' tasks the other gateways abort. The write itself is quick; telling the other gateways is what
-   * {@link Replaced#takenUp} waits for, without holding the caller's thread.
-   *
-   * @throws IOException the store failed
-   */
-  Replaced replace(long expectedVersion, ReservationState next, boolean abortsTasks) throws IOException;
+    /**
+     * Replaces the object with {@code next} if its version is still {@code expectedVersion}: the new version, or -1 when
+     * another gateway replaced it first (nothing written). {@code abortsTasks}: the change is a PREEMPT AND ABORT, whose
+     * preempted nexuses' tasks the other gateways abort. The write itself is quick; telling the other gateways is what
+     * {@link Replaced#takenUp} waits for, without holding the caller's thread.
+     *
+     * @throws IOException the store failed
+     */
+    Replaced replace(long expectedVersion, ReservationState next, boolean abortsTasks) throws IOException;
 
-  /**
-   * A replace's outcome: the new version (-1: lost to another gateway), and a stage that completes once every other
-   * gateway took the change up or was fenced, or exceptionally when one could be neither (the change stands).
-   */
-  record Replaced(long version, java.util.concurrent.CompletionStage<Void> takenUp) {
-    static final java.util.concurrent.CompletionStage<Void> DONE = java.util.concurrent.CompletableFuture.completedStage(null);
+    /**
+     * A replace's outcome: the new version (-1: lost to another gateway), and a stage that completes once every other
+     * gateway took the change up or was fenced, or exceptionally when one could be neither (the change stands).
+     */
+    record Replaced(long version, CompletionStage<Void> takenUp) {
+        static final CompletionStage<Void> DONE = CompletableFuture.completedStage(null);
 
-    /** A replace with nobody else to tell. */
-    public static Replaced at(long version) {
-      return new Replaced(version, DONE);
+        /** A replace with nobody else to tell. */
+        public static Replaced at(long version) {
+            return new Replaced(version, DONE);
+        }
     }
-  }
 
-  /** Where the changes other gateways make are told; set once, before the unit serves. Stores without notices ignore it. */
-  default void peerChanges(PeerChanges listener) {
-  }
+    /** Where the changes other gateways make are told; set once, before the unit serves. Stores without notices ignore it. */
+    default void peerChanges(PeerChanges listener) {}
 
-  /** A change another gateway made; called on any thread. */
-  interface PeerChanges {
-    /** Take the change up; run {@code acknowledge} (any thread) once done. */
-    void changed(boolean abortsTasks, Runnable acknowledge);
-  }
+    /** A change another gateway made; called on any thread. */
+    interface PeerChanges {
+        /** Take the change up; run {@code acknowledge} (any thread) once done. */
+        void changed(boolean abortsTasks, Runnable acknowledge);
+    }
 
-  /** The newest version this gateway knows the object to have; cheap, no I/O. */
-  long knownVersion();
+    /** The newest version this gateway knows the object to have; cheap, no I/O. */
+    long knownVersion();
 }

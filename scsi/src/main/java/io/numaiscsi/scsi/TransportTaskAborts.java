@@ -6,8 +6,8 @@ package io.numaiscsi.scsi;
  */
 public interface TransportTaskAborts {
 
-  /** Ends, without status, the tasks of {@code nexus} for {@code lun} that have not reached the logical unit yet. */
-  void abort(ItNexus nexus, int lun);
+    /** Ends, without status, the tasks of {@code nexus} for {@code lun} that have not reached the logical unit yet. */
+    void abort(ItNexus nexus, int lun);
 
-  TransportTaskAborts NONE = (nexus, lun) -> { };
+    TransportTaskAborts NONE = (nexus, lun) -> {};
 }

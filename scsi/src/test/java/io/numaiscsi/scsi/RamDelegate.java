@@ -7,54 +7,54 @@ import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 
 /** A device that does what a RAM disk does; tests override the calls they watch or change. */
 abstract class RamDelegate implements BlockDevice {
-  final RamBlockDevice ram;
+    final RamBlockDevice ram;
 
-  RamDelegate(RamBlockDevice ram) {
-    this.ram = ram;
-  }
+    RamDelegate(RamBlockDevice ram) {
+        this.ram = ram;
+    }
 
-  @Override
-  public int blockSize() {
-    return ram.blockSize();
-  }
+    @Override
+    public int blockSize() {
+        return ram.blockSize();
+    }
 
-  @Override
-  public long blockCount() {
-    return ram.blockCount();
-  }
+    @Override
+    public long blockCount() {
+        return ram.blockCount();
+    }
 
-  @Override
-  public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
-    ram.read(offset, length, dst, done);
-  }
+    @Override
+    public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
+        ram.read(offset, length, dst, done);
+    }
 
-  @Override
-  public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
-    ram.write(offset, src, fua, done);
-  }
+    @Override
+    public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
+        ram.write(offset, src, fua, done);
+    }
 
-  @Override
-  public void flush(IoCompletion done) {
-    ram.flush(done);
-  }
+    @Override
+    public void flush(IoCompletion done) {
+        ram.flush(done);
+    }
 
-  @Override
-  public void unmap(long offset, long length, IoCompletion done) {
-    ram.unmap(offset, length, done);
-  }
+    @Override
+    public void unmap(long offset, long length, IoCompletion done) {
+        ram.unmap(offset, length, done);
+    }
 
-  @Override
-  public boolean isMapped(long offset) {
-    return ram.isMapped(offset);
-  }
+    @Override
+    public boolean isMapped(long offset) {
+        return ram.isMapped(offset);
+    }
 
-  @Override
-  public long nextMappingChange(long offset) {
-    return ram.nextMappingChange(offset);
-  }
+    @Override
+    public long nextMappingChange(long offset) {
+        return ram.nextMappingChange(offset);
+    }
 
-  @Override
-  public void close() {
-    ram.close();
-  }
+    @Override
+    public void close() {
+        ram.close();
+    }
 }

@@ -32,8 +32,7 @@ public final class AtomicConfigWriter {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> NEW_FILE = PosixFilePermissions.fromString("rw-r--r--");
 
-    private AtomicConfigWriter() {
-    }
+    private AtomicConfigWriter() {}
 
     /**
      * Writes {@code config} to {@code file} (a symbolic link: to the file it points to) and returns the path written.
@@ -48,10 +47,13 @@ public final class AtomicConfigWriter {
         if (replacing && !Files.isRegularFile(target)) {
             throw new IOException(target + " is not a regular file");
         }
-        Set<PosixFilePermission> mode = config.holdsSecrets() ? OWNER_ONLY
-                : replacing ? Files.getPosixFilePermissions(target) : NEW_FILE;
+        Set<PosixFilePermission> mode =
+                config.holdsSecrets() ? OWNER_ONLY : replacing ? Files.getPosixFilePermissions(target) : NEW_FILE;
         byte[] text = ConfigWriter.write(config).getBytes(StandardCharsets.UTF_8);
-        Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp",
+        Path temp = Files.createTempFile(
+                target.getParent(),
+                "." + target.getFileName() + ".",
+                ".tmp",
                 PosixFilePermissions.asFileAttribute(OWNER_ONLY));
         boolean renamed = false;
         try {
@@ -82,8 +84,12 @@ public final class AtomicConfigWriter {
     private static void readBack(Path temp, Path target, TargetConfig config) throws IOException, ConfigException {
         TargetConfig read = ConfigLoader.parse(Files.readString(temp, StandardCharsets.UTF_8), target.toString());
         if (!read.equals(config)) {
-            throw new ConfigException(target.toString(), 0, "", "the text written does not read back as the "
-                    + "configuration it was written from (a ConfigWriter bug)");
+            throw new ConfigException(
+                    target.toString(),
+                    0,
+                    "",
+                    "the text written does not read back as the "
+                            + "configuration it was written from (a ConfigWriter bug)");
         }
     }
 

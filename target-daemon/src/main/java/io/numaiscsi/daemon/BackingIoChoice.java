@@ -1,9 +1,9 @@
 package io.numaiscsi.daemon;
 
-import io.numaiscsi.config.DaemonSettings;
 import io.numaiscsi.blockdev.backstore.FileBlockDevice;
 import io.numaiscsi.blockdev.backstore.IoUring;
 import io.numaiscsi.blockdev.backstore.LibUringShim;
+import io.numaiscsi.config.DaemonSettings;
 import java.io.IOException;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
@@ -38,14 +38,18 @@ final class BackingIoChoice {
         }
         String why = IoUring.unavailableReason();
         if (why == null) {
-            LOG.info("backing I/O: io_uring (daemon.backing-io: {}; the kernel grants rings): a ring per file LUN, "
-                    + "submitted from the caller's thread; unmap on the backing-io threads", configured.configName());
-            return new BackingIoChoice(IoUring.shim(), configured == DaemonSettings.BackingIo.IO_URING,
+            LOG.info(
+                    "backing I/O: io_uring (daemon.backing-io: {}; the kernel grants rings): a ring per file LUN, "
+                            + "submitted from the caller's thread; unmap on the backing-io threads",
+                    configured.configName());
+            return new BackingIoChoice(
+                    IoUring.shim(),
+                    configured == DaemonSettings.BackingIo.IO_URING,
                     configured == DaemonSettings.BackingIo.AUTO);
         }
         if (configured == DaemonSettings.BackingIo.IO_URING) {
-            throw new IOException("daemon.backing-io: io_uring is not available here: " + why
-                    + " (use auto or threads)");
+            throw new IOException(
+                    "daemon.backing-io: io_uring is not available here: " + why + " (use auto or threads)");
         }
         LOG.info("backing I/O: threads (daemon.backing-io: auto; io_uring unavailable: {})", why);
         return new BackingIoChoice(null, false, true);
@@ -67,13 +71,19 @@ final class BackingIoChoice {
             // so each goes through io_uring's kernel workers and a reaper: 1.10-1.40x the threads' CPU per 4K read
             if (tmpfsInline && SwapSpace.none()) {
                 device.useTmpfsInline();
-                LOG.info("{}: its file is on tmpfs and this machine has no swap: requests of up to 64 KiB are copied in"
-                        + " place on the LUN's thread, larger ones and unmaps on the backing-io threads"
-                        + " (daemon.backing-io: threads keeps them all on the threads)", lun);
+                LOG.info(
+                        "{}: its file is on tmpfs and this machine has no swap: requests of up to 64 KiB are copied in"
+                                + " place on the LUN's thread, larger ones and unmaps on the backing-io threads"
+                                + " (daemon.backing-io: threads keeps them all on the threads)",
+                        lun);
             } else if (shim != null || tmpfsInline) {
-                LOG.info("{}: its file is on tmpfs{}; this LUN uses the backing-io threads (io_uring costs more there: no"
-                        + " read completes during submission; daemon.backing-io: io_uring forces a ring)", lun,
-                        tmpfsInline ? " and this machine has swap (a swapped-out page would stall the LUN's thread)" : "");
+                LOG.info(
+                        "{}: its file is on tmpfs{}; this LUN uses the backing-io threads (io_uring costs more there: no"
+                                + " read completes during submission; daemon.backing-io: io_uring forces a ring)",
+                        lun,
+                        tmpfsInline
+                                ? " and this machine has swap (a swapped-out page would stall the LUN's thread)"
+                                : "");
             }
             return;
         }

@@ -2,22 +2,7 @@ package io.numaiscsi.daemon;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.numaiscsi.cache.CacheParameters;
-import io.numaiscsi.cache.CachedBlockDevice;
-import io.numaiscsi.cache.WriteBackFlusher;
-import io.numaiscsi.config.BackingType;
-import io.numaiscsi.config.CacheSettings;
-import io.numaiscsi.config.FaultInjection;
-import io.numaiscsi.config.LunDefinition;
-import io.numaiscsi.config.RbdSource;
-import io.numaiscsi.rbd.CephClient;
-import io.numaiscsi.rbd.RbdBlockDevice;
-import io.numaiscsi.cache.NodeBlockPool;
-import io.numaiscsi.daemon.placement.CachePools;
-import io.numaiscsi.daemon.placement.TargetPlacement;
-import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.blockdev.BlockDevice;
-import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.blockdev.backstore.BackingAccess;
 import io.numaiscsi.blockdev.backstore.ChunkMemory;
 import io.numaiscsi.blockdev.backstore.DeviceBacking;
@@ -26,9 +11,25 @@ import io.numaiscsi.blockdev.backstore.FileBlockDevice;
 import io.numaiscsi.blockdev.backstore.NullBlockDevice;
 import io.numaiscsi.blockdev.backstore.ProcessUser;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.cache.CacheParameters;
+import io.numaiscsi.cache.CachedBlockDevice;
+import io.numaiscsi.cache.NodeBlockPool;
+import io.numaiscsi.cache.WriteBackFlusher;
+import io.numaiscsi.config.BackingType;
+import io.numaiscsi.config.CacheSettings;
+import io.numaiscsi.config.FaultInjection;
+import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.RbdSource;
+import io.numaiscsi.daemon.placement.CachePools;
+import io.numaiscsi.daemon.placement.TargetPlacement;
+import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.numa.NodeMemory;
+import io.numaiscsi.rbd.CephClient;
+import io.numaiscsi.rbd.RbdBlockDevice;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.IdentityHashMap;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +44,12 @@ final class BackingStores {
     private final CachePools pools;
     private final BackingIoChoice backingIo;
 
-    BackingStores(CacheSettings cache, NumaResources numa, TargetPlacement placement, CachePools pools,
-                  BackingIoChoice backingIo) {
+    BackingStores(
+            CacheSettings cache,
+            NumaResources numa,
+            TargetPlacement placement,
+            CachePools pools,
+            BackingIoChoice backingIo) {
         this.cache = cache;
         this.numa = numa;
         this.placement = placement;
@@ -64,12 +69,23 @@ final class BackingStores {
         boolean directIo = cache.mode() != CacheSettings.Mode.PAGE_CACHE;
         BackingAccess access = lun.readOnly() ? BackingAccess.READ_ONLY : BackingAccess.READ_WRITE;
         BlockDevice store = switch (lun.backing()) {
-            case RAM -> new RamBlockDevice(lun.sizeBytes(), lun.blockSize(), new NodeChunks(numa.memory(), home), touches);
+            case RAM ->
+                new RamBlockDevice(lun.sizeBytes(), lun.blockSize(), new NodeChunks(numa.memory(), home), touches);
             case NULL -> new NullBlockDevice(lun.sizeBytes(), lun.blockSize(), touches);
-            case FILE -> withIo(FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo, access),
-                    touches, home, target, lun);
-            case BLOCK -> withIo(DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo, access),
-                    touches, home, target, lun);
+            case FILE ->
+                withIo(
+                        FileBlockDevice.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo, access),
+                        touches,
+                        home,
+                        target,
+                        lun);
+            case BLOCK ->
+                withIo(
+                        DeviceBacking.open(lun.path(), lun.sizeBytes(), lun.blockSize(), io, directIo, access),
+                        touches,
+                        home,
+                        target,
+                        lun);
             case RBD -> rbd(lun, sharedByGateways);
         };
         if (sharedByGateways && lun.backing() == BackingType.RBD) {
@@ -77,22 +93,35 @@ final class BackingStores {
             if (lun.faults().active() || lun.rbd().numaCache()) {
                 store.close();
                 throw new IOException("target " + target + " LUN " + lun.id() + ": an RBD image the target's gateways"
-                        + " share (alua) cannot have " + (lun.rbd().numaCache() ? "numa-cache: true (the cache would"
-                        + " serve blocks another gateway has since written)" : "inject-* fault keys")
+                        + " share (alua) cannot have "
+                        + (lun.rbd().numaCache()
+                                ? "numa-cache: true (the cache would"
+                                        + " serve blocks another gateway has since written)"
+                                : "inject-* fault keys")
                         + "; remove that key");
             }
             return store;
         }
         store = withFaults(store, lun);
         if (lun.backing() == BackingType.NULL) {
-            LOG.warn("target {} LUN {}: backing null: reads return zeroes and writes are DROPPED (for measuring the"
-                    + " protocol path; no cache)", target, lun.id());
+            LOG.warn(
+                    "target {} LUN {}: backing null: reads return zeroes and writes are DROPPED (for measuring the"
+                            + " protocol path; no cache)",
+                    target,
+                    lun.id());
             return store;
         }
-        if (lun.backing() == BackingType.RBD && cache.mode() == CacheSettings.Mode.NUMA && !lun.rbd().numaCache()) {
-            LOG.info("target {} LUN {}: node {}, no NUMA cache on RBD image {}/{} (another gateway may write it; "
-                    + "numa-cache: true turns it on for an image only this daemon writes)", target, lun.id(), home,
-                    lun.rbd().pool(), lun.rbd().image());
+        if (lun.backing() == BackingType.RBD
+                && cache.mode() == CacheSettings.Mode.NUMA
+                && !lun.rbd().numaCache()) {
+            LOG.info(
+                    "target {} LUN {}: node {}, no NUMA cache on RBD image {}/{} (another gateway may write it; "
+                            + "numa-cache: true turns it on for an image only this daemon writes)",
+                    target,
+                    lun.id(),
+                    home,
+                    lun.rbd().pool(),
+                    lun.rbd().image());
             return store;
         }
         if (cache.mode() != CacheSettings.Mode.NUMA) {
@@ -101,17 +130,38 @@ final class BackingStores {
         }
         NodeBlockPool pool = pools.pool(home);
         if (pool == null) {
-            LOG.warn("target {} LUN {}: node {}, served without the cache: the node has no cache memory", target,
-                    lun.id(), home);
+            LOG.warn(
+                    "target {} LUN {}: node {}, served without the cache: the node has no cache memory",
+                    target,
+                    lun.id(),
+                    home);
             return store;
         }
-        CacheParameters params = new CacheParameters(pool.bytes(), cache.blockSize(), cache.partitionsPerNode(),
-                cache.neighbours(), cache.routeThreshold(), cache.writePolicy(), cache.dirtyRatio(), cache.dirtyExpire());
-        java.util.concurrent.Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
-        LOG.info("target {} LUN {}: home node {}, cache from the node's pool of {} bytes", target, lun.id(), home,
+        CacheParameters params = new CacheParameters(
+                pool.bytes(),
+                cache.blockSize(),
+                cache.partitionsPerNode(),
+                cache.neighbours(),
+                cache.routeThreshold(),
+                cache.writePolicy(),
+                cache.dirtyRatio(),
+                cache.dirtyExpire());
+        Executor[] workers = numa.topology().nodeCount() > 1 ? numa.nodeWorkers() : null;
+        LOG.info(
+                "target {} LUN {}: home node {}, cache from the node's pool of {} bytes",
+                target,
+                lun.id(),
+                home,
                 pool.bytes());
-        return CachedBlockDevice.createInPools(store, params, numa.topology(), new NodeBlockPool[] {pool}, workers,
-                new int[] {home}, touches, WriteBackFlusher.shared());
+        return CachedBlockDevice.createInPools(
+                store,
+                params,
+                numa.topology(),
+                new NodeBlockPool[] {pool},
+                workers,
+                new int[] {home},
+                touches,
+                WriteBackFlusher.shared());
     }
 
     /** A file or device store given its byte accounting and, where the daemon uses it, its io_uring ring. */
@@ -126,8 +176,11 @@ final class BackingStores {
     private static BlockDevice rbd(LunDefinition lun, boolean sharedByGateways) throws IOException {
         RbdSource r = lun.rbd();
         if (lun.readOnly()) {
-            LOG.info("LUN {}: RBD image {}/{} is opened read-write; the LUN refuses writes (read-only)", lun.id(),
-                    r.pool(), r.image());
+            LOG.info(
+                    "LUN {}: RBD image {}/{} is opened read-write; the LUN refuses writes (read-only)",
+                    lun.id(),
+                    r.pool(),
+                    r.image());
         }
         CephClient client = new CephClient(r.cephConf(), r.user(), r.keyring(), r.timeout());
         return RbdBlockDevice.open(client, r.pool(), r.image(), lun.blockSize(), sharedByGateways);
@@ -139,8 +192,12 @@ final class BackingStores {
         if (!f.active()) {
             return store;
         }
-        LOG.warn("LUN {}: TEST/DEBUG fault injection on (latency {}, medium error every {}, no space after {} bytes)",
-                lun.id(), f.latency(), f.mediumErrorEvery(), f.noSpaceAfterBytes());
+        LOG.warn(
+                "LUN {}: TEST/DEBUG fault injection on (latency {}, medium error every {}, no space after {} bytes)",
+                lun.id(),
+                f.latency(),
+                f.mediumErrorEvery(),
+                f.noSpaceAfterBytes());
         return new FaultInjectingBlockDevice(store, f.latency(), f.mediumErrorEvery(), f.noSpaceAfterBytes());
     }
 
@@ -148,7 +205,7 @@ final class BackingStores {
     private static final class NodeChunks implements ChunkMemory {
         private final NodeMemory memory;
         private final int node;
-        private final java.util.Map<ByteBuf, ByteBuffer> allocated = new java.util.IdentityHashMap<>();
+        private final IdentityHashMap<ByteBuf, ByteBuffer> allocated = new IdentityHashMap<>();
 
         NodeChunks(NodeMemory memory, int node) {
             this.memory = memory;

@@ -13,8 +13,7 @@ import java.nio.file.Path;
  */
 final class ConfigCheck {
 
-    private ConfigCheck() {
-    }
+    private ConfigCheck() {}
 
     static int run(Path file, PrintWriter out, PrintWriter err) {
         TargetConfig config;

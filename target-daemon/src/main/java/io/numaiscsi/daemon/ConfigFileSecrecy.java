@@ -1,9 +1,9 @@
 package io.numaiscsi.daemon;
 
+import io.numaiscsi.blockdev.backstore.FileStatus;
 import io.numaiscsi.config.ConfigException;
 import io.numaiscsi.config.DaemonSettings;
 import io.numaiscsi.config.TargetConfig;
-import io.numaiscsi.blockdev.backstore.FileStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.slf4j.Logger;
@@ -16,8 +16,7 @@ import org.slf4j.LoggerFactory;
 final class ConfigFileSecrecy {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigFileSecrecy.class);
 
-    private ConfigFileSecrecy() {
-    }
+    private ConfigFileSecrecy() {}
 
     /** Logs the warning, or throws the refusal, {@code file} (which {@code config} was read from) calls for. */
     static void check(Path file, TargetConfig config) throws ConfigException {

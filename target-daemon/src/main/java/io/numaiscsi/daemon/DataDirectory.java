@@ -13,8 +13,7 @@ import java.nio.file.Path;
  */
 final class DataDirectory {
 
-    private DataDirectory() {
-    }
+    private DataDirectory() {}
 
     /** Creates or checks {@code dir} for the user {@code uid} (named {@code user} in the fixes the messages give). */
     static void prepare(Path dir, long uid, String user) throws IOException {

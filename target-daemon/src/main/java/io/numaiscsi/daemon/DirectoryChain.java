@@ -16,8 +16,7 @@ import java.util.List;
  */
 final class DirectoryChain {
 
-    private DirectoryChain() {
-    }
+    private DirectoryChain() {}
 
     static void check(Path dir, long uid) throws IOException {
         Path written = dir.toAbsolutePath().normalize();

@@ -21,10 +21,12 @@ final class ListenPreflight {
             s.setReuseAddress(true); // as the real listeners do: a port in TIME_WAIT is not busy
             s.bind(new InetSocketAddress(host, port));
         } catch (IOException e) {
-            throw new IOException(what + " " + host + ":" + port + " cannot be listened on: " + e.getMessage()
-                    + (String.valueOf(e.getMessage()).contains("in use")
-                            ? " (another process listens there: another target, tgtd, LIO, or this daemon already running)"
-                            : ""), e);
+            throw new IOException(
+                    what + " " + host + ":" + port + " cannot be listened on: " + e.getMessage()
+                            + (String.valueOf(e.getMessage()).contains("in use")
+                                    ? " (another process listens there: another target, tgtd, LIO, or this daemon already running)"
+                                    : ""),
+                    e);
         }
     }
 }

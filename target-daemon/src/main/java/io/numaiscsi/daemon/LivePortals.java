@@ -2,9 +2,9 @@ package io.numaiscsi.daemon;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.numaiscsi.config.Portal;
-import io.numaiscsi.tcp.TcpPortal;
 import io.numaiscsi.session.ServedPortals;
 import io.numaiscsi.session.SessionServices;
+import io.numaiscsi.tcp.TcpPortal;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -16,8 +16,7 @@ import java.util.List;
  */
 public final class LivePortals {
     /** A portal listening now; {@code bound} is null for an iSER portal (RDMA CM, not a socket). */
-    public record Listening(Portal portal, InetSocketAddress bound) {
-    }
+    public record Listening(Portal portal, InetSocketAddress bound) {}
 
     private final TcpPortal tcp;
     private final ServedPortals served;

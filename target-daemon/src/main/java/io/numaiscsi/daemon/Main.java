@@ -1,69 +1,103 @@
 package io.numaiscsi.daemon;
 
+import ch.qos.logback.classic.Level;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.numaiscsi.blockdev.backstore.BackingInUseException;
+import io.numaiscsi.blockdev.backstore.UnsafeFileException;
 import io.numaiscsi.config.ConfigException;
 import io.numaiscsi.config.ConfigLoader;
+import io.numaiscsi.config.DaemonSettings.EventModel;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
-import io.numaiscsi.config.DaemonSettings.EventModel;
-import io.numaiscsi.daemon.group.GroupAdmin;
-import io.numaiscsi.daemon.group.GroupMember;
 import io.numaiscsi.daemon.admin.AdminMethods;
 import io.numaiscsi.daemon.admin.AdminSocket;
+import io.numaiscsi.daemon.group.GroupAdmin;
+import io.numaiscsi.daemon.group.GroupMember;
 import io.numaiscsi.daemon.metrics.DaemonMetrics;
 import io.numaiscsi.daemon.metrics.MetricsEndpoint;
 import io.numaiscsi.daemon.metrics.StatusPage;
 import io.numaiscsi.daemon.placement.NodeLocalAllocator;
-import io.numaiscsi.blockdev.backstore.BackingInUseException;
-import io.numaiscsi.blockdev.backstore.UnsafeFileException;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code numa-iscsi-target}: serves the configured targets until SIGTERM. */
-@Command(name = "numa-iscsi-target", mixinStandardHelpOptions = true, version = "numa-iscsi-target 0.1.0",
-        description = "NUMA-aware iSCSI block storage target. Without --config it serves one 1 GiB LUN on 127.0.0.1:3260. "
-                + "SIGHUP rereads the config file and adds or removes LUNs without disturbing sessions (LUNs added "
-                + "through the admin API too, unless saved with numa-iscsi-admin save).")
+@Command(
+        name = "numa-iscsi-target",
+        mixinStandardHelpOptions = true,
+        version = "numa-iscsi-target 0.1.0",
+        description =
+                "NUMA-aware iSCSI block storage target. Without --config it serves one 1 GiB LUN on 127.0.0.1:3260. "
+                        + "SIGHUP rereads the config file and adds or removes LUNs without disturbing sessions (LUNs added "
+                        + "through the admin API too, unless saved with numa-iscsi-admin save).")
 public final class Main implements Callable<Integer> {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Main.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
     static final int EXIT_CONFIG = 2;
     static final int EXIT_STARTUP = 1;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "configuration file (YAML); default: the embedded default")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "configuration file (YAML); default: the embedded default")
     Path configFile;
 
-    @Option(names = "--portal", paramLabel = "HOST:PORT", description = "listen address; repeatable; overrides the config's portals")
+    @Option(
+            names = "--portal",
+            paramLabel = "HOST:PORT",
+            description = "listen address; repeatable; overrides the config's portals")
     List<String> portals = new ArrayList<>();
+
     private final List<Portal> parsedPortals = new ArrayList<>();
 
-    @Option(names = "--event-model", paramLabel = "MODEL",
+    @Option(
+            names = "--event-model",
+            paramLabel = "MODEL",
             description = "PER_LUN (an event thread per LUN) or CENTRALIZED (one thread for everything, as tgtd); "
                     + "overrides daemon.event-model")
     EventModel eventModel;
 
-    @Option(names = "--metrics", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--metrics",
+            paramLabel = "HOST:PORT",
             description = "serve Prometheus metrics at http://HOST:PORT/metrics (off by default)")
     String metrics;
 
-    @Option(names = "--admin-socket", paramLabel = "PATH|off",
+    @Option(
+            names = "--admin-socket",
+            paramLabel = "PATH|off",
             description = "Unix socket of the admin API (numa-iscsi-admin); default: admin.sock in the data directory")
     String adminSocket;
 
-    @Option(names = "--log-level", paramLabel = "LEVEL",
+    @Option(
+            names = "--log-level",
+            paramLabel = "LEVEL",
             description = "error, warn, info (default), debug or trace; wins over daemon.log-level in the config, "
                     + "which wins over the NUMA_ISCSI_LOG_LEVEL environment variable; numa-iscsi-admin log-level "
                     + "changes it while running")
     String logLevel;
 
-    @Option(names = "--data-dir", paramLabel = "DIR", description = "directory for relative backing files; overrides the config")
+    @Option(
+            names = "--data-dir",
+            paramLabel = "DIR",
+            description = "directory for relative backing files; overrides the config")
     Path dataDir;
 
-    @Option(names = "--check-config", paramLabel = "FILE",
+    @Option(
+            names = "--check-config",
+            paramLabel = "FILE",
             description = "check FILE as the daemon would at start (no portal, data directory or backing file is "
                     + "touched) and exit: 0 ok, " + EXIT_CONFIG + " with the problem on stderr")
     Path checkConfig;
@@ -100,12 +134,17 @@ public final class Main implements Callable<Integer> {
             if (reread.group() != null) { // the targets are the group's: the file changes only what is local
                 reread = reread.withTargets(daemon.runningConfig().targets());
             }
-            List<String> unsaved = reread.group() != null ? List.of()
+            List<String> unsaved = reread.group() != null
+                    ? List.of()
                     : UnsavedLuns.droppedBy(daemon.runningConfig(), file.contents(), reread);
             if (!unsaved.isEmpty()) {
-                LOG.warn("reload: removing {} LUN(s) added through the admin API that {} does not have: {} (a reload "
-                        + "serves what the file says; numa-iscsi-admin save writes the running LUNs to the file, run "
-                        + "it before a SIGHUP to keep them)", unsaved.size(), file.describe(), String.join(", ", unsaved));
+                LOG.warn(
+                        "reload: removing {} LUN(s) added through the admin API that {} does not have: {} (a reload "
+                                + "serves what the file says; numa-iscsi-admin save writes the running LUNs to the file, run "
+                                + "it before a SIGHUP to keep them)",
+                        unsaved.size(),
+                        file.describe(),
+                        String.join(", ", unsaved));
             }
             daemon.reload(withOverrides(reread));
             file.remember(reread);
@@ -124,13 +163,12 @@ public final class Main implements Callable<Integer> {
     private void applyConfiguredLogLevel(TargetConfig config) {
         String level = config.daemon().logLevel();
         if (logLevel == null && level != null) {
-            setRootLogLevel(ch.qos.logback.classic.Level.toLevel(level));
+            setRootLogLevel(Level.toLevel(level));
         }
     }
 
-    private static void setRootLogLevel(ch.qos.logback.classic.Level level) {
-        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-                .setLevel(level);
+    private static void setRootLogLevel(Level level) {
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(level);
     }
 
     /** The --portal (parsed at start), --data-dir and --event-model overrides. */
@@ -150,7 +188,7 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (logLevel != null) {
-            ch.qos.logback.classic.Level level = ch.qos.logback.classic.Level.toLevel(logLevel, null);
+            Level level = Level.toLevel(logLevel, null);
             if (level == null || !logLevel.matches("(?i)error|warn|info|debug|trace")) {
                 System.err.println("--log-level " + logLevel + ": not a level (use error, warn, info, debug or trace)");
                 return EXIT_CONFIG;
@@ -158,8 +196,10 @@ public final class Main implements Callable<Integer> {
             setRootLogLevel(level);
         }
         if (checkConfig != null) {
-            return ConfigCheck.run(checkConfig, new java.io.PrintWriter(System.out, true),
-                    new java.io.PrintWriter(System.err, true));
+            return ConfigCheck.run(
+                    checkConfig,
+                    new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true),
+                    new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true));
         }
         TargetConfig config;
         try {
@@ -197,7 +237,7 @@ public final class Main implements Callable<Integer> {
             if (metricsAt != null) {
                 ListenPreflight.check("--metrics", metricsAt.host(), metricsAt.port());
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
             return EXIT_STARTUP;
         }
@@ -205,7 +245,7 @@ public final class Main implements Callable<Integer> {
         if (config.group() != null) {
             try {
                 group = GroupMember.join(config);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
                 return EXIT_STARTUP;
             }
@@ -214,16 +254,13 @@ public final class Main implements Callable<Integer> {
         TargetDaemon daemon = new TargetDaemon(config);
         CountDownLatch stopRequested = new CountDownLatch(1);
         // SIGTERM/SIGINT end the daemon normally (exit 0 after flushing); a hook covers every other exit.
-        sun.misc.SignalHandler onSignal = signal -> {
+        ProcessSignals.onStop(() -> {
             systemd.stopping();
             stopRequested.countDown();
-        };
-        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), onSignal);
-        sun.misc.Signal.handle(new sun.misc.Signal("INT"), onSignal);
+        });
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "shutdown"));
-        java.util.concurrent.ExecutorService reloads = java.util.concurrent.Executors.newSingleThreadExecutor(
-                new io.netty.util.concurrent.DefaultThreadFactory("reload", true));
-        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reloads.execute(() -> reload(daemon)));
+        ExecutorService reloads = Executors.newSingleThreadExecutor(new DefaultThreadFactory("reload", true));
+        ProcessSignals.onHangUp(() -> reloads.execute(() -> reload(daemon)));
         try {
             daemon.start();
         } catch (UnsafeFileException | BackingInUseException e) {
@@ -245,13 +282,18 @@ public final class Main implements Callable<Integer> {
         MetricsEndpoint endpoint = null;
         if (metricsAt != null) {
             try {
-                DaemonMetrics metrics = new DaemonMetrics(daemon.threadStats(), daemon.sessions(), daemon::cachedLuns,
-                        daemon.bufferMetric()).guards(daemon.guards()).luns(daemon::measuredLuns)
+                DaemonMetrics metrics = new DaemonMetrics(
+                                daemon.threadStats(), daemon.sessions(), daemon::cachedLuns, daemon.bufferMetric())
+                        .guards(daemon.guards())
+                        .luns(daemon::measuredLuns)
                         .iserPortals(daemon::measuredIserPortals);
                 if (group != null) {
                     metrics.group(group);
                 }
-                endpoint = new MetricsEndpoint(metricsAt.host(), metricsAt.port(), metrics,
+                endpoint = new MetricsEndpoint(
+                        metricsAt.host(),
+                        metricsAt.port(),
+                        metrics,
                         new StatusPage(daemon.registry()::targets, daemon.registry()::luns, daemon.sessions()));
             } catch (Exception e) {
                 System.err.println("numa-iscsi-target: cannot start: --metrics " + metrics + ": " + Reasons.of(e));
@@ -262,9 +304,12 @@ public final class Main implements Callable<Integer> {
         }
         AdminSocket admin = null;
         if (!"off".equals(adminSocket)) {
-            Path at = adminSocket != null ? Path.of(adminSocket) : config.daemon().dataDir().resolve(AdminSocket.FILE_NAME);
+            Path at = adminSocket != null
+                    ? Path.of(adminSocket)
+                    : config.daemon().dataDir().resolve(AdminSocket.FILE_NAME);
             try {
-                admin = AdminSocket.open(at, new AdminMethods(daemon, file, group == null ? null : new GroupAdmin(group)));
+                admin = AdminSocket.open(
+                        at, new AdminMethods(daemon, file, group == null ? null : new GroupAdmin(group)));
             } catch (AdminSocket.PathTooLongException e) {
                 if (adminSocket != null) {
                     System.err.println("--admin-socket: " + e.getMessage());
@@ -275,7 +320,7 @@ public final class Main implements Callable<Integer> {
                     return EXIT_CONFIG;
                 }
                 LOG.warn("no admin API: {}", e.getMessage()); // a deep data directory must not stop the target
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 System.err.println("numa-iscsi-target: cannot start: " + e.getMessage());
                 if (endpoint != null) {
                     endpoint.close();

@@ -13,8 +13,7 @@ final class NettyLeakDetection {
     /** The name older Netty versions read; Netty 4.2 still honours it. */
     static final String LEGACY_LEVEL = "io.netty.leakDetectionLevel";
 
-    private NettyLeakDetection() {
-    }
+    private NettyLeakDetection() {}
 
     /** Must run before any Netty class initializes: Netty reads the level once. */
     static void offUnlessAsked() {

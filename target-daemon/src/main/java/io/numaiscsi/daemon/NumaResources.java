@@ -7,14 +7,16 @@ import io.numaiscsi.daemon.events.ThreadPlacements;
 import io.numaiscsi.daemon.placement.NodeLocalAllocator;
 import io.numaiscsi.daemon.placement.PageNodeLocator;
 import io.numaiscsi.numa.CpuPinning;
+import io.numaiscsi.numa.NodeLocator;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaNode;
 import io.numaiscsi.numa.NumaTopology;
 import io.numaiscsi.numa.PageNodes;
-import io.numaiscsi.numa.NodeLocator;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +34,8 @@ final class NumaResources implements AutoCloseable {
      */
     private static final int TASKS_PER_POOL = 1 << 16;
     /** Pooled direct buffers aligned to 4 KiB so backing-store I/O can use O_DIRECT without a bounce copy. */
-
     private final NumaTopology topology;
+
     private final NumaNode portalNode;
     private final NodeLocalAllocator allocator;
     private final NodeLocator locator;
@@ -51,11 +53,15 @@ final class NumaResources implements AutoCloseable {
         this.io = new BlockingWorkPool[topology.nodeCount()];
         this.ringReapers = new ThreadFactory[topology.nodeCount()];
         this.allocator = NodeLocalAllocator.forNodes(topology);
-        this.locator = topology.nodeCount() == 1 ? NodeLocator.SINGLE_NODE
+        this.locator = topology.nodeCount() == 1
+                ? NodeLocator.SINGLE_NODE
                 : new PageNodeLocator(topology.nodeCount(), PageNodes.open(topology));
-        LOG.info("NUMA: {} node(s){}; portal interface on node {}; placement {}", topology.nodeCount(),
-                topology.isPretend() ? " (pretend: CPUs split, memory not bound)" : "", portalNode.index(),
-                settings.placement().name().toLowerCase().replace('_', '-'));
+        LOG.info(
+                "NUMA: {} node(s){}; portal interface on node {}; placement {}",
+                topology.nodeCount(),
+                topology.isPretend() ? " (pretend: CPUs split, memory not bound)" : "",
+                portalNode.index(),
+                settings.placement().name().toLowerCase(Locale.ROOT).replace('_', '-'));
     }
 
     /**
@@ -81,7 +87,7 @@ final class NumaResources implements AutoCloseable {
         try {
             NetworkInterface nif = NetworkInterface.getByInetAddress(InetAddress.getByName(host));
             return nif == null ? null : nif.getName();
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return null;
         }
     }
@@ -115,7 +121,10 @@ final class NumaResources implements AutoCloseable {
             workers = new BlockingWorkPool[topology.nodeCount()];
             for (int i = 0; i < workers.length; i++) {
                 NumaNode node = topology.node(i);
-                workers[i] = new BlockingWorkPool("node" + i + "-worker", Math.max(1, node.cpuCount()), TASKS_PER_POOL,
+                workers[i] = new BlockingWorkPool(
+                        "node" + i + "-worker",
+                        Math.max(1, node.cpuCount()),
+                        TASKS_PER_POOL,
                         ThreadPlacements.recording(CpuPinning.threadFactory(node, "node" + i + "-worker", true), i));
             }
         }
@@ -125,9 +134,12 @@ final class NumaResources implements AutoCloseable {
     /** The blocking backing-store I/O threads of one node ({@code daemon.io-threads} each), pinned to it. */
     synchronized BlockingWorkPool ioExecutor(int node) {
         if (io[node] == null) {
-            io[node] = new BlockingWorkPool("backing-io-n" + node, ioThreadsPerNode, TASKS_PER_POOL,
-                    ThreadPlacements.recording(CpuPinning.threadFactory(topology.node(node), "backing-io-n" + node, true),
-                            node));
+            io[node] = new BlockingWorkPool(
+                    "backing-io-n" + node,
+                    ioThreadsPerNode,
+                    TASKS_PER_POOL,
+                    ThreadPlacements.recording(
+                            CpuPinning.threadFactory(topology.node(node), "backing-io-n" + node, true), node));
         }
         return io[node];
     }

@@ -17,12 +17,12 @@ public final class PrivateDirectories {
     private static final Logger LOG = LoggerFactory.getLogger(PrivateDirectories.class);
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
-    private PrivateDirectories() {
-    }
+    private PrivateDirectories() {}
 
     public static void createMissing(Path dir) throws IOException {
         Deque<Path> missing = new ArrayDeque<>();
-        for (Path p = dir.toAbsolutePath().normalize(); p != null && FileStatus.ofLinkIfExists(p) == null;
+        for (Path p = dir.toAbsolutePath().normalize();
+                p != null && FileStatus.ofLinkIfExists(p) == null;
                 p = p.getParent()) {
             missing.push(p);
         }

@@ -14,8 +14,7 @@ public final class Reasons {
     /** {@code java.io.IOException: } and the like, which {@code Throwable.toString()} puts in front of a message. */
     private static final Pattern CLASS_NAME = Pattern.compile("^(?:[a-z][\\w$]*\\.)+[A-Z][\\w$]*(?::\\s*|$)");
 
-    private Reasons() {
-    }
+    private Reasons() {}
 
     /** {@code e}'s reason in plain words: the first message in its chain, without class names. */
     public static String of(Throwable e) {
@@ -30,7 +29,8 @@ public final class Reasons {
                 return "permission denied";
             }
             if (t instanceof FileSystemException f && f.getReason() != null) {
-                return f.getReason().substring(0, 1).toLowerCase(java.util.Locale.ROOT) + f.getReason().substring(1);
+                return f.getReason().substring(0, 1).toLowerCase(java.util.Locale.ROOT)
+                        + f.getReason().substring(1);
             }
             if (t instanceof TimeoutException && t.getMessage() == null) {
                 return "no answer in time";

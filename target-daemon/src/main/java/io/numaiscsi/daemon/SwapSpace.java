@@ -9,8 +9,7 @@ import java.util.List;
 final class SwapSpace {
     private static final Path SWAPS = Path.of("/proc/swaps");
 
-    private SwapSpace() {
-    }
+    private SwapSpace() {}
 
     /** True when /proc/swaps lists no swap area (only its header line); false if it cannot be read. */
     static boolean none() {

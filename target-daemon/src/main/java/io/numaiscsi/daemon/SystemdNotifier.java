@@ -55,12 +55,14 @@ public final class SystemdNotifier {
         }
         byte[] address = sockaddr(notifySocket);
         if (address == null) {
-            LOG.warn("NOTIFY_SOCKET {} is not a Unix socket address; systemd is not told the daemon's state",
+            LOG.warn(
+                    "NOTIFY_SOCKET {} is not a Unix socket address; systemd is not told the daemon's state",
                     notifySocket);
             return new SystemdNotifier(null, null, null);
         }
         try {
-            return new SystemdNotifier(notifySocket, address, LibraryLoader.create(Libc.class).load("c"));
+            return new SystemdNotifier(
+                    notifySocket, address, LibraryLoader.create(Libc.class).load("c"));
         } catch (RuntimeException | LinkageError e) {
             LOG.warn("libc not loadable through jnr-ffi ({}); systemd is not told the daemon's state", e.toString());
             return new SystemdNotifier(null, null, null);
@@ -74,7 +76,7 @@ public final class SystemdNotifier {
     static byte[] sockaddr(String notifySocket) {
         boolean abstractName = notifySocket.charAt(0) == '@';
         byte[] name = (abstractName ? notifySocket.substring(1) : notifySocket).getBytes(StandardCharsets.UTF_8);
-        if (!abstractName && notifySocket.charAt(0) != '/' || name.length + 1 > SUN_PATH) {
+        if ((!abstractName && notifySocket.charAt(0) != '/') || name.length + 1 > SUN_PATH) {
             return null;
         }
         ByteBuffer b = ByteBuffer.allocate(2 + 1 + name.length).order(ByteOrder.nativeOrder());

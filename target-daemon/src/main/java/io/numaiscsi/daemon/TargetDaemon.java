@@ -1,25 +1,22 @@
 package io.numaiscsi.daemon;
 
 import io.netty.buffer.ByteBufAllocator;
-import io.numaiscsi.config.CacheSettings;
-import io.numaiscsi.config.ChapCredentials;
-import io.numaiscsi.daemon.placement.CachePools;
-import io.numaiscsi.daemon.placement.CacheSizing;
-import io.numaiscsi.daemon.placement.TargetPlacement;
-import io.netty.util.internal.PlatformDependent;
+import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.util.concurrent.EventExecutor;
+import io.numaiscsi.blockdev.backstore.ProcessUser;
 import io.numaiscsi.cache.CachedBlockDevice;
+import io.numaiscsi.cache.NodeBlockPool;
+import io.numaiscsi.config.ChapCredentials;
 import io.numaiscsi.config.InitiatorDefinition;
 import io.numaiscsi.config.IscsiSettings;
-import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.daemon.events.EventLoops;
-import io.numaiscsi.daemon.events.NettyTransport;
 import io.numaiscsi.daemon.events.LunEventLoops;
+import io.numaiscsi.daemon.events.NettyTransport;
 import io.numaiscsi.daemon.iser.IserPortals;
-import io.numaiscsi.iser.IserTouches;
-import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.daemon.placement.CachePools;
+import io.numaiscsi.daemon.placement.TargetPlacement;
 import io.numaiscsi.daemon.registry.ConfigOperations;
 import io.numaiscsi.daemon.registry.Credentials;
 import io.numaiscsi.daemon.registry.RegisteredLun;
@@ -27,27 +24,35 @@ import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.daemon.registry.TargetRegistry;
 import io.numaiscsi.daemon.reservations.ReservationFiles;
 import io.numaiscsi.daemon.state.ModePageFiles;
-import io.numaiscsi.session.SessionAborts;
+import io.numaiscsi.iser.IserTouches;
+import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.proto.login.TargetLimits;
+import io.numaiscsi.scsi.CommandCounters;
 import io.numaiscsi.session.ChapAccount;
 import io.numaiscsi.session.ChapAccounts;
 import io.numaiscsi.session.ConnectionGuards;
 import io.numaiscsi.session.CurrentChapAccounts;
-import io.numaiscsi.session.ServedPortals;
 import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.ResourceLimits;
+import io.numaiscsi.session.ServedPortals;
+import io.numaiscsi.session.SessionAborts;
+import io.numaiscsi.session.SessionInfo;
 import io.numaiscsi.session.SessionServices;
 import io.numaiscsi.session.SessionSettings;
 import io.numaiscsi.session.SessionTable;
 import io.numaiscsi.session.TargetDirectory;
 import io.numaiscsi.tcp.TcpPortal;
-import io.numaiscsi.proto.login.TargetLimits;
-import io.numaiscsi.blockdev.backstore.ProcessUser;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +76,7 @@ public final class TargetDaemon implements AutoCloseable {
     private CurrentChapAccounts chap;
     /** The discovery and per-initiator CHAP in force (the config's until the admin API changes them). */
     private ChapCredentials discoveryChap;
+
     private List<InitiatorDefinition> initiators;
     private volatile IserPortals iserPortals;
     private ConnectionGuards guards;
@@ -80,13 +86,14 @@ public final class TargetDaemon implements AutoCloseable {
     private ModePageFiles modePageFiles;
 
     /** A LUN behind the NUMA cache, for the metrics. */
-    public record CachedLun(String target, int lun, CachedBlockDevice device) {
-    }
+    public record CachedLun(String target, int lun, CachedBlockDevice device) {}
 
     public TargetDaemon(TargetConfig config) {
         this.config = config;
-        this.sessions = new SessionTable(config.limits().maxSessions(), config.limits().maxSessionsPerInitiator());
-        this.numa = new NumaResources(config.numa(), config.portals(), config.daemon().ioThreads());
+        this.sessions =
+                new SessionTable(config.limits().maxSessions(), config.limits().maxSessionsPerInitiator());
+        this.numa = new NumaResources(
+                config.numa(), config.portals(), config.daemon().ioThreads());
         this.alloc = numa.allocator();
         this.discoveryChap = config.discoveryChap();
         this.initiators = config.initiators();
@@ -94,51 +101,71 @@ public final class TargetDaemon implements AutoCloseable {
 
     public void start() throws IOException, InterruptedException {
         DataDirectory.prepare(config.daemon().dataDir(), ProcessUser.uid(), ProcessUser.name());
-        TargetPlacement placement = new TargetPlacement(numa.topology().nodeCount(), config.numa().placement(),
-                numa.portalNode().index(), config.targets());
+        TargetPlacement placement = new TargetPlacement(
+                numa.topology().nodeCount(),
+                config.numa().placement(),
+                numa.portalNode().index(),
+                config.targets());
         int[] lunsPerNode = placement.lunsPerNode();
-        eventLoops = new EventLoops(config.daemon().eventModel(), NettyTransport.of(config.daemon().tcpTransport()),
-                config.daemon().eventSpin(), numa.topology(), numa.portalNode(), lunsPerNode);
+        eventLoops = new EventLoops(
+                config.daemon().eventModel(),
+                NettyTransport.of(config.daemon().tcpTransport()),
+                config.daemon().eventSpin(),
+                numa.topology(),
+                numa.portalNode(),
+                lunsPerNode);
         LunEventLoops eventThreads = new LunEventLoops(eventLoops, placement);
-        cachePools = cachePools();
-        BackingStores stores = new BackingStores(config.cache(), numa, placement, cachePools,
+        cachePools = CachePools.of(config.cache(), numa.topology(), numa.memory());
+        BackingStores stores = new BackingStores(
+                config.cache(),
+                numa,
+                placement,
+                cachePools,
                 BackingIoChoice.resolve(config.daemon().backingIo()));
         reservationFiles = new ReservationFiles(config.daemon().dataDir());
         modePageFiles = new ModePageFiles(config.daemon().dataDir());
-        registry = new TargetRegistry(stores::open, eventThreads, alloc, new SessionAborts(sessions),
-                config.cache().zeroCopyMin(), numa.locator(), reservationFiles, modePageFiles,
+        registry = new TargetRegistry(
+                stores::open,
+                eventThreads,
+                alloc,
+                new SessionAborts(sessions),
+                config.cache().zeroCopyMin(),
+                numa.locator(),
+                reservationFiles,
+                modePageFiles,
                 config.group() == null ? null : config.group().member());
         registry.applyAll(ConfigOperations.of(config));
         reservationFiles.warnAboutUnclaimed();
         TargetDirectory directory = registry.directory();
         IscsiSettings iscsi = config.iscsi();
-        TargetLimits limits = new TargetLimits(iscsi.maxRecvDataSegmentLength(), iscsi.maxBurstLength(),
-                iscsi.firstBurstLength(), iscsi.maxOutstandingR2T(), iscsi.immediateData(), iscsi.initialR2T(),
-                iscsi.headerDigests(), iscsi.dataDigests(), iscsi.defaultTime2Wait(), iscsi.defaultTime2Retain(), false);
+        TargetLimits limits = SessionLimits.targetLimits(iscsi);
         List<String> portalNames = new ArrayList<>();
         for (Portal p : config.portals()) {
             portalNames.add(p.toString());
         }
-        ResourceLimits resources = resourceLimits(config.limits());
-        LOG.info("limits: {} sessions, {} per initiator; {} connections in login, {} per source address, login "
-                        + "timeout {} ms ({} ms per PDU); buffers: {} bytes daemon-wide (direct memory ceiling {} bytes), "
-                        + "{} of writes and {} of reads per connection, Data-Out timeout {} ms; discovery {}; {} "
-                        + "initiators with their own CHAP", resources.maxSessions(), resources.maxSessionsPerInitiator(),
-                resources.maxLogins(), resources.loginsPerAddress(), resources.loginTimeout().toMillis(),
-                resources.loginPduTimeout().toMillis(), resources.bufferMemory(), PlatformDependent.maxDirectMemory(),
-                resources.writeBufferPerSession(), resources.dataInPerConnection(), resources.dataOutTimeout().toMillis(),
-                config.discoveryChap() == null ? "open" : "needs CHAP", config.initiators().size());
+        ResourceLimits resources = SessionLimits.resources(config.limits());
+        SessionLimits.log(resources, config);
         ServedPortals served = new ServedPortals(portalNames);
         chap = new CurrentChapAccounts(chapAccounts(discoveryChap, initiators));
-        SessionSettings settings = new SessionSettings(limits, iscsi.queueDepth(), iscsi.nopInInterval(),
-                iscsi.nopInTimeout(), served, TARGET_PORTAL_GROUP_TAG, resources, chap);
+        SessionSettings settings = new SessionSettings(
+                limits,
+                iscsi.queueDepth(),
+                iscsi.nopInInterval(),
+                iscsi.nopInTimeout(),
+                served,
+                TARGET_PORTAL_GROUP_TAG,
+                resources,
+                chap);
         guards = ConnectionGuards.of(resources);
         for (int node = 0; node < eventLoops.nodes(); node++) {
             for (EventExecutor lunThread : eventLoops.luns(node)) {
                 lunThread.execute(threadStats::current); // every event thread shows in the metrics from the start
             }
         }
-        portal = new TcpPortal(eventLoops.acceptor(), eventLoops.login(), eventLoops.transport().serverChannelClass());
+        portal = new TcpPortal(
+                eventLoops.acceptor(),
+                eventLoops.login(),
+                eventLoops.transport().serverChannelClass());
         portals = new LivePortals(portal, served);
         services = new SessionServices(settings, directory, sessions, eventThreads, threadStats, guards);
         for (Portal p : config.portals()) {
@@ -184,46 +211,22 @@ public final class TargetDaemon implements AutoCloseable {
                 throw new IllegalStateException("portal " + p + " is iSER but this host cannot do RDMA (see the log)");
             }
         }
-        List<java.nio.ByteBuffer> cacheMemory = cachePools.memory();
+        List<ByteBuffer> cacheMemory = cachePools.memory();
         int hcaNode = numa.reportedNodeOfAddress(p.host());
-        iserPortals.listen(p.host(), p.port(), p.connections(), services, eventLoops.login(), alloc, numa.memory(),
-                numa.portalNode().index(), cacheMemory,
+        iserPortals.listen(
+                p.host(),
+                p.port(),
+                p.connections(),
+                services,
+                eventLoops.login(),
+                alloc,
+                numa.memory(),
+                numa.portalNode().index(),
+                cacheMemory,
                 new IserTouches(new DataTouches(numa.locator()), hcaNode));
     }
 
     /** {@code cache.size-per-node} on every node (auto: from each node's free memory), shared by its LUNs. */
-    private CachePools cachePools() {
-        CacheSettings c = config.cache();
-        long[] sizes = new long[numa.topology().nodeCount()];
-        if (c.mode() == CacheSettings.Mode.NUMA) {
-            for (int n = 0; n < sizes.length; n++) {
-                sizes[n] = c.autoSize() ? CacheSizing.auto(CacheSizing.freeBytes(numa.topology().node(n).osNode()),
-                        c.partitionsPerNode(), c.blockSize()) : c.sizePerNode();
-                LOG.info("cache on node {}: a pool of {} bytes{} shared by the node's LUNs, {} memory", n, sizes[n],
-                        c.autoSize() ? " (auto: " + CacheSizing.rule() + ")" : "",
-                        numa.memory().bindsMemory() ? "node-bound" : "not node-bound");
-            }
-        }
-        return new CachePools(sizes, c.blockSize(), c.partitionsPerNode(), numa.memory());
-    }
-
-    private static ResourceLimits resourceLimits(LimitsSettings l) {
-        return new ResourceLimits(l.maxSessions(), l.maxSessionsPerInitiator(), l.writeBufferPerSession(), l.maxLogins(),
-                l.loginsPerAddress(), l.loginTimeout(), l.loginPduTimeout(), l.dataOutTimeout(), l.dataInPerConnection(),
-                bufferMemory(l.bufferMemory()));
-    }
-
-    /** The configured buffer budget, at most half of the JVM's direct memory (the rest: Netty's pools, PDUs). */
-    private static long bufferMemory(long configured) {
-        long ceiling = PlatformDependent.maxDirectMemory();
-        long budget = Math.min(configured, Math.max(16L << 20, ceiling / 2));
-        if (budget < configured) {
-            LOG.warn("limits.buffer-memory {} bytes is more than half of the JVM's direct memory ceiling {} bytes: "
-                    + "using {} (raise -XX:MaxDirectMemorySize to allow more)", configured, ceiling, budget);
-        }
-        return budget;
-    }
-
     private static ChapAccounts chapAccounts(ChapCredentials discovery, List<InitiatorDefinition> initiators) {
         Map<String, ChapAccount> byInitiator = new HashMap<>();
         for (InitiatorDefinition i : initiators) {
@@ -234,19 +237,22 @@ public final class TargetDaemon implements AutoCloseable {
 
     /** The TCP portals' bound addresses. */
     public List<InetSocketAddress> boundAddresses() {
-        return portals.list().stream().map(LivePortals.Listening::bound).filter(java.util.Objects::nonNull).toList();
+        return portals.list().stream()
+                .map(LivePortals.Listening::bound)
+                .filter(Objects::nonNull)
+                .toList();
     }
 
     public EventThreadRegistry threadStats() {
         return threadStats;
     }
 
-    public io.netty.buffer.ByteBufAllocatorMetric bufferMetric() {
+    public ByteBufAllocatorMetric bufferMetric() {
         return numa.allocator().metric();
     }
 
     /** Node {@code node}'s cache pool, or null (no cache there, or the cache is off). */
-    public io.numaiscsi.cache.NodeBlockPool cachePool(int node) {
+    public NodeBlockPool cachePool(int node) {
         return cachePools == null || node >= numa.topology().nodeCount() ? null : cachePools.pool(node);
     }
 
@@ -268,15 +274,18 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     /** A LUN's data-path touches and what its commands did, for the metrics. */
-    public record MeasuredLun(String target, int lun, DataTouches touches, io.numaiscsi.scsi.CommandCounters counters) {
-    }
+    public record MeasuredLun(String target, int lun, DataTouches touches, CommandCounters counters) {}
 
     /** Every LUN with a device open now (also ones added live); any thread. */
     public List<MeasuredLun> measuredLuns() {
         List<MeasuredLun> out = new ArrayList<>();
         if (registry != null) {
             for (RegisteredLun l : registry.luns()) {
-                out.add(new MeasuredLun(l.target(), l.definition().id(), l.unit().touches(), l.unit().counters()));
+                out.add(new MeasuredLun(
+                        l.target(),
+                        l.definition().id(),
+                        l.unit().touches(),
+                        l.unit().counters()));
             }
         }
         return out;
@@ -294,8 +303,7 @@ public final class TargetDaemon implements AutoCloseable {
     }
 
     /** What a reload did: the changes applied, those that failed (with why) and those left for a restart. */
-    public record ReloadReport(int applied, List<String> failures, List<String> needRestart) {
-    }
+    public record ReloadReport(int applied, List<String> failures, List<String> needRestart) {}
 
     /**
      * Applies what changed between the running targets and {@code wanted} (SIGHUP, a gateway group's change): LUNs
@@ -316,21 +324,24 @@ public final class TargetDaemon implements AutoCloseable {
                 LOG.info("reload: {}", op);
                 if (op instanceof RegistryOperation.RemoveTarget removed) {
                     askToLogOut(s -> s.target().equals(removed.target()), "target " + removed.target() + " removed");
-                } else if (op instanceof RegistryOperation.UpdateTarget) {
-                    LOG.info("reload: sessions already logged in to {} go on; `numa-iscsi-admin target-set --force` "
-                            + "ends those the new rules refuse", ((RegistryOperation.UpdateTarget) op).target().name());
+                } else if (op instanceof RegistryOperation.UpdateTarget updateTarget) {
+                    LOG.info(
+                            "reload: sessions already logged in to {} go on; `numa-iscsi-admin target-set --force` "
+                                    + "ends those the new rules refuse",
+                            updateTarget.target().name());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 // the registry's exception repeats the operation in its message: the store's own says why
-                Throwable why = e.getCause().getCause() instanceof java.io.IOException io ? io : e.getCause();
+                Throwable why = e.getCause().getCause() instanceof IOException io ? io : e.getCause();
                 LOG.error("reload: {} failed: {}", op, Reasons.of(why));
                 failures.add(op + ": " + Reasons.of(why));
             }
         }
-        LOG.info("reload: {} of {} change(s) applied", applied, plan.operations().size());
+        LOG.info(
+                "reload: {} of {} change(s) applied", applied, plan.operations().size());
         return new ReloadReport(applied, failures, plan.needRestart());
     }
 
@@ -339,7 +350,9 @@ public final class TargetDaemon implements AutoCloseable {
      * that every change since start has left.
      */
     public synchronized TargetConfig runningConfig() {
-        return config.withPortals(portals.portals()).withChap(discoveryChap, initiators).withTargets(registry.targets());
+        return config.withPortals(portals.portals())
+                .withChap(discoveryChap, initiators)
+                .withTargets(registry.targets());
     }
 
     /** The config the daemon started with (its command-line overrides applied). */
@@ -351,7 +364,7 @@ public final class TargetDaemon implements AutoCloseable {
      * Applies one change (the admin API), serialized with reloads; throws with the reason when it cannot be applied,
      * nothing having changed then.
      */
-    public synchronized void apply(RegistryOperation op) throws java.io.IOException, InterruptedException {
+    public synchronized void apply(RegistryOperation op) throws IOException, InterruptedException {
         registry.applyAll(List.of(op));
     }
 
@@ -359,7 +372,7 @@ public final class TargetDaemon implements AutoCloseable {
      * Asks the initiators of the sessions {@code which} selects to log out within {@link #LOGOUT_REQUEST_SECONDS}
      * (an Asynchronous Message); those that do not are disconnected then. Returns how many were asked.
      */
-    public int askToLogOut(java.util.function.Predicate<io.numaiscsi.session.SessionInfo> which, String reason) {
+    public int askToLogOut(Predicate<SessionInfo> which, String reason) {
         return sessions.requestLogout(which, LOGOUT_REQUEST_SECONDS, reason);
     }
 
@@ -377,7 +390,7 @@ public final class TargetDaemon implements AutoCloseable {
             return;
         }
         LOG.info("stopping: asked {} session(s) to log out", asked);
-        if (sessions.awaitNoSessions(java.time.Duration.ofSeconds(LOGOUT_REQUEST_SECONDS + 1))) {
+        if (sessions.awaitNoSessions(Duration.ofSeconds(LOGOUT_REQUEST_SECONDS + 1))) {
             LOG.info("stopping: every session has logged out");
         } else {
             LOG.warn("stopping: {} session(s) still open; closing them", sessions.size());
@@ -407,8 +420,8 @@ public final class TargetDaemon implements AutoCloseable {
             iserPortals.close();
         }
         if (registry != null) {
-            registry.releaseSharedImages(java.time.Duration.ofSeconds(30));
-            registry.flushAll(java.time.Duration.ofSeconds(60));
+            registry.releaseSharedImages(Duration.ofSeconds(30));
+            registry.flushAll(Duration.ofSeconds(60));
         }
         if (eventLoops != null) {
             eventLoops.close();

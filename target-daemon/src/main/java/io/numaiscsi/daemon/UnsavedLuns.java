@@ -12,8 +12,7 @@ import java.util.List;
  */
 final class UnsavedLuns {
 
-    private UnsavedLuns() {
-    }
+    private UnsavedLuns() {}
 
     /**
      * Running LUNs absent from {@code reread} (the file as read now) and from {@code lastKnown} (the file as read or

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.numaiscsi.config.DaemonSettings.BackingIo;
 import io.numaiscsi.blockdev.backstore.FileBlockDevice;
 import io.numaiscsi.blockdev.backstore.IoUring;
+import io.numaiscsi.config.DaemonSettings.BackingIo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
@@ -43,11 +43,14 @@ class BackingIoChoiceTest {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         FileBlockDevice d = FileBlockDevice.open(dir.resolve("a.img"), 1 << 20, 512, pool);
         try {
-            choice.apply(d, r -> {
-                Thread t = new Thread(r, "test-reaper");
-                t.setDaemon(true);
-                return t;
-            }, "LUN 0");
+            choice.apply(
+                    d,
+                    r -> {
+                        Thread t = new Thread(r, "test-reaper");
+                        t.setDaemon(true);
+                        return t;
+                    },
+                    "LUN 0");
             assertEquals(why == null ? "io_uring" : "threads", d.backingIo());
         } finally {
             d.close();

@@ -43,8 +43,10 @@ class ConfigCheckTest {
 
     @Test
     void aBadFileExitsTwoNamingLineAndKey() throws Exception {
-        assertEquals(Main.EXIT_CONFIG, check(config("").replace("size: 1M}, {id: 1", "size: 1X}, {id: 1"), "rw-------"));
-        assertTrue(err.toString().startsWith(dir.resolve("target.yaml") + ":4: targets[0].luns[0].size: \"1X\""),
+        assertEquals(
+                Main.EXIT_CONFIG, check(config("").replace("size: 1M}, {id: 1", "size: 1X}, {id: 1"), "rw-------"));
+        assertTrue(
+                err.toString().startsWith(dir.resolve("target.yaml") + ":4: targets[0].luns[0].size: \"1X\""),
                 err.toString());
         assertEquals("", out.toString());
     }
@@ -53,7 +55,8 @@ class ConfigCheckTest {
     void secretsReadableByOthersAreAWarningOrARefusalAsConfigured() throws Exception {
         String chap = "discovery-chap: {username: d, secret: discovery-secret-16}\n";
         assertEquals(0, check(config(chap), "rw-r--r--"));
-        assertTrue(err.toString().startsWith("warning: " + dir.resolve("target.yaml") + ": holds CHAP secrets"),
+        assertTrue(
+                err.toString().startsWith("warning: " + dir.resolve("target.yaml") + ": holds CHAP secrets"),
                 err.toString());
         assertTrue(out.toString().endsWith(": ok (1 targets, 2 LUNs)\n"), out.toString());
 

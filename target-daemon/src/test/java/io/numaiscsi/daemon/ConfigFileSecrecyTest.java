@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A configuration file with CHAP secrets that group or others may read: warned about, or refused. */
 class ConfigFileSecrecyTest {
-    private static final String TARGET = "targets: [{name: iqn.2026-11.io.numaiscsi:d, luns: [{id: 0, backing: ram, size: 1M}]}]\n";
+    private static final String TARGET =
+            "targets: [{name: iqn.2026-11.io.numaiscsi:d, luns: [{id: 0, backing: ram, size: 1M}]}]\n";
     private static final String CHAP = "discovery-chap: {username: d, secret: discovery-secret-16}\n";
 
     @TempDir
@@ -48,10 +49,12 @@ class ConfigFileSecrecyTest {
     @Test
     void secretsReadableByGroupOrOthersAreAProblem() throws Exception {
         Path f = file(CHAP + TARGET, "rw-r-----");
-        assertEquals("holds CHAP secrets but is readable by group or others (mode 0640): chmod 600 " + f,
+        assertEquals(
+                "holds CHAP secrets but is readable by group or others (mode 0640): chmod 600 " + f,
                 ConfigFileSecrecy.problem(f, load(f)));
         f = file(CHAP + TARGET, "rw----r--");
-        assertEquals("holds CHAP secrets but is readable by group or others (mode 0604): chmod 600 " + f,
+        assertEquals(
+                "holds CHAP secrets but is readable by group or others (mode 0604): chmod 600 " + f,
                 ConfigFileSecrecy.problem(f, load(f)));
     }
 
@@ -61,8 +64,11 @@ class ConfigFileSecrecyTest {
         ConfigFileSecrecy.check(f, load(f));
 
         Path refusing = file("daemon:\n  secret-file-check: refuse\n" + CHAP + TARGET, "rw-r--r--");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFileSecrecy.check(refusing, load(refusing)));
-        assertEquals(refusing + ": holds CHAP secrets but is readable by group or others (mode 0644): chmod 600 "
-                + refusing + " (daemon.secret-file-check: refuse)", e.getMessage());
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> ConfigFileSecrecy.check(refusing, load(refusing)));
+        assertEquals(
+                refusing + ": holds CHAP secrets but is readable by group or others (mode 0644): chmod 600 " + refusing
+                        + " (daemon.secret-file-check: refuse)",
+                e.getMessage());
     }
 }

@@ -28,7 +28,8 @@ class DataDirectoryTest {
     }
 
     private static String refusal(Path dir) {
-        return assertThrows(UnsafeFileException.class, () -> DataDirectory.prepare(dir, ME, NAME)).getMessage();
+        return assertThrows(UnsafeFileException.class, () -> DataDirectory.prepare(dir, ME, NAME))
+                .getMessage();
     }
 
     @Test
@@ -52,8 +53,11 @@ class DataDirectoryTest {
     void aSymbolicLinkIsRefused() throws IOException {
         Path real = Files.createDirectory(tmp.resolve("real"));
         Path dir = Files.createSymbolicLink(tmp.resolve("data"), real);
-        assertTrue(refusal(dir).startsWith("data directory " + dir + " is a symbolic link (to " + real + "); it must be"
-                + " a real directory"), refusal(dir));
+        assertTrue(
+                refusal(dir)
+                        .startsWith("data directory " + dir + " is a symbolic link (to " + real + "); it must be"
+                                + " a real directory"),
+                refusal(dir));
     }
 
     @Test
@@ -67,8 +71,10 @@ class DataDirectoryTest {
         Path dir = Files.createDirectory(tmp.resolve("data"));
         Files.setAttribute(dir, "unix:uid", OTHER);
         String m = refusal(dir);
-        assertTrue(m.startsWith("data directory " + dir + " is owned by uid " + OTHER + ", not by the daemon's user "
-                + NAME + " (uid " + ME + ")"), m);
+        assertTrue(
+                m.startsWith("data directory " + dir + " is owned by uid " + OTHER + ", not by the daemon's user "
+                        + NAME + " (uid " + ME + ")"),
+                m);
         assertTrue(m.contains("chown " + NAME + " " + dir + " && chmod 700 " + dir), m);
     }
 
@@ -76,8 +82,10 @@ class DataDirectoryTest {
     void aDirectoryOthersMayWriteIsRefusedWithTheFix() throws IOException {
         Path dir = Files.createDirectory(tmp.resolve("data"));
         Files.setAttribute(dir, "unix:mode", 0777);
-        assertEquals("data directory " + dir + " is writable by group or others (mode 0777), so another user could"
-                + " plant or replace LUN files in it: chmod 700 " + dir, refusal(dir));
+        assertEquals(
+                "data directory " + dir + " is writable by group or others (mode 0777), so another user could"
+                        + " plant or replace LUN files in it: chmod 700 " + dir,
+                refusal(dir));
         Files.setAttribute(dir, "unix:mode", 01770);
         assertTrue(refusal(dir).contains("(mode 1770)"), "the sticky bit does not make a data directory private");
     }

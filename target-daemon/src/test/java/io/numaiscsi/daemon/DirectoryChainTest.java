@@ -22,7 +22,8 @@ class DirectoryChainTest {
     Path tmp;
 
     private static String refusal(Path dir) {
-        return assertThrows(UnsafeFileException.class, () -> DirectoryChain.check(dir, ME)).getMessage();
+        return assertThrows(UnsafeFileException.class, () -> DirectoryChain.check(dir, ME))
+                .getMessage();
     }
 
     @Test
@@ -45,9 +46,11 @@ class DirectoryChainTest {
         Path open = Files.createDirectory(tmp.resolve("open"));
         Files.setAttribute(open, "unix:mode", 0777);
         Path d = Files.createDirectory(open.resolve("d"));
-        assertEquals(open + " (on the way to " + d + ") is writable by group or others (mode 0777) without the sticky"
-                + " bit, so another user could replace what is inside: chmod go-w " + open
-                + " (or chmod +t if it must stay shared, as /tmp)", refusal(d));
+        assertEquals(
+                open + " (on the way to " + d + ") is writable by group or others (mode 0777) without the sticky"
+                        + " bit, so another user could replace what is inside: chmod go-w " + open
+                        + " (or chmod +t if it must stay shared, as /tmp)",
+                refusal(d));
         Files.setAttribute(open, "unix:mode", 0775);
         assertTrue(refusal(d).contains("(mode 0775)"), "group-writable counts too");
     }
@@ -65,8 +68,10 @@ class DirectoryChainTest {
         Path good = Files.createDirectory(tmp.resolve("good"));
         Path link = Files.createSymbolicLink(tmp.resolve("link"), good);
         Files.setAttribute(link, "unix:uid", OTHER, LinkOption.NOFOLLOW_LINKS);
-        assertTrue(refusal(link.resolve("d")).startsWith(link + " (on the way to " + link.resolve("d") + ") belongs to uid "
-                + OTHER), refusal(link.resolve("d")));
+        assertTrue(
+                refusal(link.resolve("d"))
+                        .startsWith(link + " (on the way to " + link.resolve("d") + ") belongs to uid " + OTHER),
+                refusal(link.resolve("d")));
     }
 
     @Test
@@ -75,7 +80,8 @@ class DirectoryChainTest {
         Files.setAttribute(open, "unix:mode", 0777);
         Path inside = Files.createDirectory(open.resolve("inside"));
         Path link = Files.createSymbolicLink(tmp.resolve("link"), inside);
-        assertTrue(refusal(link).startsWith(open + " (on the way to " + link + ") is writable by group or others"),
+        assertTrue(
+                refusal(link).startsWith(open + " (on the way to " + link + ") is writable by group or others"),
                 refusal(link));
     }
 

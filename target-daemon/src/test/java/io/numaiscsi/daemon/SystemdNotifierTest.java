@@ -40,7 +40,9 @@ class SystemdNotifierTest {
     void aPathAddressEndsWithNulAndAnAbstractOneStartsWithIt() {
         byte[] path = SystemdNotifier.sockaddr("/run/systemd/notify");
         assertEquals(2 + "/run/systemd/notify".length() + 1, path.length);
-        assertEquals(SystemdNotifier.AF_UNIX, ByteBuffer.wrap(path).order(ByteOrder.nativeOrder()).getShort());
+        assertEquals(
+                SystemdNotifier.AF_UNIX,
+                ByteBuffer.wrap(path).order(ByteOrder.nativeOrder()).getShort());
         assertEquals('/', path[2]);
         assertEquals(0, path[path.length - 1]);
 
@@ -88,7 +90,8 @@ class SystemdNotifierTest {
             byte[] address = SystemdNotifier.sockaddr(name);
             assertEquals(0, libc.bind(fd, address, address.length), "bind " + name);
             assertTrue(SystemdNotifier.forSocket(name).send("READY=1"));
-            assertArrayEquals("READY=1".getBytes(StandardCharsets.UTF_8),
+            assertArrayEquals(
+                    "READY=1".getBytes(StandardCharsets.UTF_8),
                     receive(libc, fd).getBytes(StandardCharsets.UTF_8));
         } finally {
             libc.close(fd);

@@ -11,9 +11,11 @@ import org.junit.jupiter.api.Test;
 class UnsavedLunsTest {
 
     private static TargetConfig config(String luns) throws Exception {
-        return ConfigLoader.parse("targets:\n"
-                + "  - {name: iqn.2026-11.io.numaiscsi:a, luns: [" + luns + "]}\n"
-                + "  - {name: iqn.2026-11.io.numaiscsi:b, luns: [{id: 0, backing: ram, size: 1M}]}\n", "t.yaml");
+        return ConfigLoader.parse(
+                "targets:\n"
+                        + "  - {name: iqn.2026-11.io.numaiscsi:a, luns: [" + luns + "]}\n"
+                        + "  - {name: iqn.2026-11.io.numaiscsi:b, luns: [{id: 0, backing: ram, size: 1M}]}\n",
+                "t.yaml");
     }
 
     private static String lun(int id) {
@@ -24,10 +26,13 @@ class UnsavedLunsTest {
     void lunsNeitherInTheFileBeforeNorNowAreNamed() throws Exception {
         TargetConfig file = config(lun(0));
         TargetConfig running = config(lun(0) + ", " + lun(1) + ", " + lun(2));
-        assertEquals(List.of("iqn.2026-11.io.numaiscsi:a LUN 1", "iqn.2026-11.io.numaiscsi:a LUN 2"),
+        assertEquals(
+                List.of("iqn.2026-11.io.numaiscsi:a LUN 1", "iqn.2026-11.io.numaiscsi:a LUN 2"),
                 UnsavedLuns.droppedBy(running, file, file));
-        assertEquals(List.of("iqn.2026-11.io.numaiscsi:a LUN 2"),
-                UnsavedLuns.droppedBy(running, file, config(lun(0) + ", " + lun(1))), "LUN 1 is in the file now");
+        assertEquals(
+                List.of("iqn.2026-11.io.numaiscsi:a LUN 2"),
+                UnsavedLuns.droppedBy(running, file, config(lun(0) + ", " + lun(1))),
+                "LUN 1 is in the file now");
     }
 
     @Test
@@ -39,8 +44,9 @@ class UnsavedLunsTest {
     @Test
     void aTargetGoneFromTheFileKeepsItsLunsUntilARestart() throws Exception {
         TargetConfig running = config(lun(0) + ", " + lun(1));
-        TargetConfig onlyB = ConfigLoader.parse("targets:\n"
-                + "  - {name: iqn.2026-11.io.numaiscsi:b, luns: [{id: 0, backing: ram, size: 1M}]}\n", "t.yaml");
+        TargetConfig onlyB = ConfigLoader.parse(
+                "targets:\n" + "  - {name: iqn.2026-11.io.numaiscsi:b, luns: [{id: 0, backing: ram, size: 1M}]}\n",
+                "t.yaml");
         assertEquals(List.of(), UnsavedLuns.droppedBy(running, config(lun(0)), onlyB));
     }
 }

@@ -5,13 +5,10 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.EventLoop;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.numaiscsi.session.IscsiConnection;
-import io.numaiscsi.session.PeerEventLogs;
-import io.numaiscsi.session.SessionServices;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.PduDecoder;
 import io.numaiscsi.proto.PduEncoder;
@@ -21,9 +18,13 @@ import io.numaiscsi.proto.transport.DataOutTask;
 import io.numaiscsi.proto.transport.IscsiTransport;
 import io.numaiscsi.proto.transport.NettyConnectionExecutor;
 import io.numaiscsi.proto.transport.TransportEvents;
+import io.numaiscsi.session.IscsiConnection;
+import io.numaiscsi.session.PeerEventLogs;
+import io.numaiscsi.session.SessionServices;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,13 +56,14 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
      * is a writev syscall and half of a LUN thread's time under a queue of small reads was the kernel's send path.
      */
     private boolean reading;
+
     private boolean flushQueued;
     /** The framed parts of a PDU go out as separate buffers (no composite per PDU; see PduEncoder.encodeTo). */
     private final PduEncoder.Parts toChannel = part -> ctx.write(part, ctx.voidPromise());
-    private final Runnable queuedFlush = () -> {
-        flushQueued = false;
-        flushNow();
-    };
+
+    /** One Runnable for every queued flush: nothing is allocated per write. */
+    private final Runnable queuedFlush = this::runQueuedFlush;
+
     private boolean closing;
     /** Between deregistration from the login thread and registration on the home thread: decode nothing. */
     private boolean moving;
@@ -92,7 +94,8 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
     }
 
     private void startTicker() {
-        ticker = ctx.executor().scheduleAtFixedRate(connection::onTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        ticker =
+                ctx.executor().scheduleAtFixedRate(connection::onTick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -159,7 +162,8 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         String reason = cause.getMessage() == null || cause.getMessage().isBlank()
-                ? "an unexpected error (with --log-level debug the log says where)" : cause.getMessage();
+                ? "an unexpected error (with --log-level debug the log says where)"
+                : cause.getMessage();
         LOG.warn("dropping connection from {}: {}", remoteAddress(), reason);
         LOG.debug("dropping connection from {}", remoteAddress(), cause);
         ctx.close();
@@ -216,6 +220,11 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
         ctx.executor().execute(queuedFlush);
     }
 
+    private void runQueuedFlush() {
+        flushQueued = false;
+        flushNow();
+    }
+
     private void flushNow() {
         if (pendingFlush) {
             pendingFlush = false;
@@ -231,9 +240,13 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
         closing = true;
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         // A peer that does not read would keep the flush, and so the close, pending forever.
-        ctx.executor().schedule(() -> {
-            ctx.channel().close();
-        }, CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        ctx.executor()
+                .schedule(
+                        () -> {
+                            ctx.channel().close();
+                        },
+                        CLOSE_GRACE_MILLIS,
+                        TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -253,7 +266,7 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
     }
 
     @Override
-    public void handOff(java.util.concurrent.Executor destination) {
+    public void handOff(Executor destination) {
         if (!(destination instanceof EventLoop home) || home == ctx.channel().eventLoop() || closing) {
             return;
         }
@@ -266,14 +279,18 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
         Channel ch = ctx.channel();
         ch.deregister().addListener(deregistered -> {
             if (!deregistered.isSuccess()) {
-                LOG.warn("dropping connection from {}: cannot leave the login thread: {}", remoteAddress(),
+                LOG.warn(
+                        "dropping connection from {}: cannot leave the login thread: {}",
+                        remoteAddress(),
                         deregistered.cause().toString());
                 ch.close();
                 return;
             }
             home.register(ch).addListener(registered -> {
                 if (!registered.isSuccess()) {
-                    LOG.warn("dropping connection from {}: cannot move to its target's thread: {}", remoteAddress(),
+                    LOG.warn(
+                            "dropping connection from {}: cannot move to its target's thread: {}",
+                            remoteAddress(),
                             registered.cause().toString());
                     ch.close();
                     return;
@@ -306,7 +323,9 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
 
     private static String format(SocketAddress a) {
         if (a instanceof InetSocketAddress inet) {
-            String host = inet.getAddress() == null ? inet.getHostString() : inet.getAddress().getHostAddress();
+            String host = inet.getAddress() == null
+                    ? inet.getHostString()
+                    : inet.getAddress().getHostAddress();
             return (host.contains(":") ? "[" + host + "]" : host) + ":" + inet.getPort();
         }
         return String.valueOf(a);

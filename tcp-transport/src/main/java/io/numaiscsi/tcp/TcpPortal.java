@@ -8,8 +8,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.SocketChannel;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.session.PeerEventLogs;
 import io.numaiscsi.session.ResourceLimits;
@@ -44,8 +44,7 @@ public final class TcpPortal implements AutoCloseable {
     }
 
     /** One listening socket and the connections open through it now. */
-    private record Listener(Channel channel, AtomicInteger connections) {
-    }
+    private record Listener(Channel channel, AtomicInteger connections) {}
 
     /** Binds one portal; throws with the OS's reason if the address cannot be bound, nothing listening then. */
     public InetSocketAddress listen(String host, int port, SessionServices services, ByteBufAllocator alloc)
@@ -59,7 +58,9 @@ public final class TcpPortal implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 .childOption(ChannelOption.ALLOCATOR, alloc)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark(services.settings().resources()))
+                .childOption(
+                        ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        waterMark(services.settings().resources()))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -67,8 +68,11 @@ public final class TcpPortal implements AutoCloseable {
                         if (open.incrementAndGet() > max) {
                             open.decrementAndGet();
                             if (PeerEventLogs.CONNECTION_REFUSALS.permit()) {
-                                LOG.warn("refusing connection from {}: {} connections open (limits.max-sessions + "
-                                        + "limits.max-logins)", ch.remoteAddress(), max);
+                                LOG.warn(
+                                        "refusing connection from {}: {} connections open (limits.max-sessions + "
+                                                + "limits.max-logins)",
+                                        ch.remoteAddress(),
+                                        max);
                             }
                             ch.close();
                             return;
@@ -84,17 +88,17 @@ public final class TcpPortal implements AutoCloseable {
         ChannelFuture bind = b.bind(host, port).await();
         if (!bind.isSuccess()) {
             Throwable cause = bind.cause();
-            throw new IOException("cannot listen on " + new Portal(host, port) + ": "
-                    + (cause.getMessage() == null ? "the system refused it" : cause.getMessage()), cause);
+            throw new IOException(
+                    "cannot listen on " + new Portal(host, port) + ": "
+                            + (cause.getMessage() == null ? "the system refused it" : cause.getMessage()),
+                    cause);
         }
         Channel ch = bind.channel();
         synchronized (listeners) {
             listeners.add(new Listener(ch, through));
         }
         InetSocketAddress bound = (InetSocketAddress) ch.localAddress();
-        String io = channelClass.getSimpleName().startsWith("Epoll") ? "epoll"
-                : channelClass.getSimpleName().startsWith("IoUring") ? "io_uring" : "NIO";
-        LOG.info("listening on {}:{} (iSCSI/TCP, {})", host, bound.getPort(), io);
+        LOG.info("listening on {}:{} (iSCSI/TCP, {})", host, bound.getPort(), channelClass.getSimpleName());
         return bound;
     }
 
@@ -122,7 +126,10 @@ public final class TcpPortal implements AutoCloseable {
             return -1;
         }
         found.channel().close().syncUninterruptibly();
-        LOG.info("stopped listening on {} ({} connection(s) through it go on)", bound, found.connections().get());
+        LOG.info(
+                "stopped listening on {} ({} connection(s) through it go on)",
+                bound,
+                found.connections().get());
         return found.connections().get();
     }
 

@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.numaiscsi.session.EventThreadRegistry;
-import io.numaiscsi.session.EventThreads;
-import io.numaiscsi.session.ExportedTarget;
-import io.numaiscsi.session.SessionServices;
-import io.numaiscsi.session.SessionSettings;
-import io.numaiscsi.session.SessionTable;
-import io.numaiscsi.session.TargetDirectory;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.proto.DataInHeader;
 import io.numaiscsi.proto.LoginResponseHeader;
 import io.numaiscsi.proto.Opcode;
@@ -27,11 +24,19 @@ import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.session.EventThreadRegistry;
+import io.numaiscsi.session.EventThreads;
+import io.numaiscsi.session.ExportedTarget;
+import io.numaiscsi.session.SessionServices;
+import io.numaiscsi.session.SessionSettings;
+import io.numaiscsi.session.SessionTable;
+import io.numaiscsi.session.TargetDirectory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,30 +51,59 @@ class TcpConnectionHandlerTest {
     private static final int BLOCK = 512;
 
     /** RAM store whose reads wait until {@link #release()}: an I/O still in flight when TMFs arrive. */
-    static final class GatedDevice implements io.numaiscsi.blockdev.BlockDevice {
+    static final class GatedDevice implements BlockDevice {
         private final RamBlockDevice ram = new RamBlockDevice(4 << 20, BLOCK);
         private final List<Runnable> held = new ArrayList<>();
         boolean gate;
 
-        @Override public int blockSize() { return ram.blockSize(); }
-        @Override public long blockCount() { return ram.blockCount(); }
-        @Override public void read(long offset, int length, ByteBuf dst, io.numaiscsi.blockdev.IoCompletion done) {
+        @Override
+        public int blockSize() {
+            return ram.blockSize();
+        }
+
+        @Override
+        public long blockCount() {
+            return ram.blockCount();
+        }
+
+        @Override
+        public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
             if (gate) {
                 held.add(() -> ram.read(offset, length, dst, done));
             } else {
                 ram.read(offset, length, dst, done);
             }
         }
-        @Override public void write(long offset, ByteBuf src, boolean fua, io.numaiscsi.blockdev.IoCompletion done) {
+
+        @Override
+        public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
             ram.write(offset, src, fua, done);
         }
-        @Override public void flush(io.numaiscsi.blockdev.IoCompletion done) { ram.flush(done); }
-        @Override public void unmap(long offset, long length, io.numaiscsi.blockdev.IoCompletion done) {
+
+        @Override
+        public void flush(IoCompletion done) {
+            ram.flush(done);
+        }
+
+        @Override
+        public void unmap(long offset, long length, IoCompletion done) {
             ram.unmap(offset, length, done);
         }
-        @Override public boolean isMapped(long offset) { return ram.isMapped(offset); }
-        @Override public long nextMappingChange(long offset) { return ram.nextMappingChange(offset); }
-        @Override public void close() { ram.close(); }
+
+        @Override
+        public boolean isMapped(long offset) {
+            return ram.isMapped(offset);
+        }
+
+        @Override
+        public long nextMappingChange(long offset) {
+            return ram.nextMappingChange(offset);
+        }
+
+        @Override
+        public void close() {
+            ram.close();
+        }
 
         void release() {
             gate = false;
@@ -87,12 +121,16 @@ class TcpConnectionHandlerTest {
 
     @BeforeEach
     void connect() {
-        ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
-                device)), UnpooledByteBufAllocator.DEFAULT);
+        ScsiTarget scsi = new ScsiTarget(
+                TARGET,
+                List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null), device)),
+                UnpooledByteBufAllocator.DEFAULT);
         ExportedTarget target = new ExportedTarget(TARGET, null, List.of(), scsi);
         // Limits chosen so data movement is visible: bursts of 2 KiB, one R2T at a time, no unsolicited data.
-        TargetLimits limits = new TargetLimits(8192, 2048, 2048, 1, false, true, List.of("None"), List.of("None"), 2, 0, false);
-        SessionSettings settings = new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1);
+        TargetLimits limits =
+                new TargetLimits(8192, 2048, 2048, 1, false, true, List.of("None"), List.of("None"), 2, 0, false);
+        SessionSettings settings =
+                new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1);
         ch = new EmbeddedChannel();
         EventThreads sameThread = new EventThreads() {
             @Override
@@ -100,8 +138,8 @@ class TcpConnectionHandlerTest {
                 return ch.eventLoop();
             }
         };
-        SessionServices services = new SessionServices(settings, new TargetDirectory(List.of(target)), sessions, sameThread,
-                new EventThreadRegistry());
+        SessionServices services = new SessionServices(
+                settings, new TargetDirectory(List.of(target)), sessions, sameThread, new EventThreadRegistry());
         ch.pipeline().addLast(new TcpConnectionHandler(services, UnpooledByteBufAllocator.DEFAULT));
     }
 
@@ -150,9 +188,20 @@ class TcpConnectionHandlerTest {
     }
 
     private void login(int initiatorMrdsl) {
-        sendByteByByte(Wire.login(0x10, cmdSN, Wire.text("InitiatorName=iqn.2026-11.test:host", "TargetName=" + TARGET,
-                "SessionType=Normal", "HeaderDigest=None", "DataDigest=None", "InitialR2T=Yes", "ImmediateData=No",
-                "MaxRecvDataSegmentLength=" + initiatorMrdsl, "MaxBurstLength=2048", "FirstBurstLength=2048")));
+        sendByteByByte(Wire.login(
+                0x10,
+                cmdSN,
+                Wire.text(
+                        "InitiatorName=iqn.2026-11.test:host",
+                        "TargetName=" + TARGET,
+                        "SessionType=Normal",
+                        "HeaderDigest=None",
+                        "DataDigest=None",
+                        "InitialR2T=Yes",
+                        "ImmediateData=No",
+                        "MaxRecvDataSegmentLength=" + initiatorMrdsl,
+                        "MaxBurstLength=2048",
+                        "FirstBurstLength=2048")));
         List<ByteBuf[]> r = received();
         assertEquals(1, r.size());
         LoginResponseHeader h = new LoginResponseHeader().wrap(r.get(0)[0]);
@@ -192,7 +241,7 @@ class TcpConnectionHandlerTest {
             release(r);
             for (int pduInBurst = 0; pduInBurst < 2; pduInBurst++) {
                 int offset = burst * 2048 + pduInBurst * 1024;
-                byte[] chunk = java.util.Arrays.copyOfRange(data, offset, offset + 1024);
+                byte[] chunk = Arrays.copyOfRange(data, offset, offset + 1024);
                 sendByteByByte(Wire.dataOut(writeItt, ttt, pduInBurst, offset, pduInBurst == 1, chunk));
             }
         }
@@ -219,7 +268,7 @@ class TcpConnectionHandlerTest {
             assertEquals(i % 2 == 1, d.finalBit(), "F ends each MaxBurstLength (2 KiB) sequence");
             read.writeBytes(r.get(i)[1]);
         }
-        assertArrayEquals(data, io.netty.buffer.ByteBufUtil.getBytes(read));
+        assertArrayEquals(data, ByteBufUtil.getBytes(read));
         read.release();
         release(r);
     }
@@ -263,7 +312,7 @@ class TcpConnectionHandlerTest {
 
         sendByteByByte(Wire.scsiCommand(0x302, cmdSN++, 1024, true, false, true, Wire.read10(0, 2), null));
         r = received();
-        assertArrayEquals(new byte[1024], io.netty.buffer.ByteBufUtil.getBytes(r.get(0)[1]), "the aborted write never landed");
+        assertArrayEquals(new byte[1024], ByteBufUtil.getBytes(r.get(0)[1]), "the aborted write never landed");
         release(r);
     }
 
@@ -286,9 +335,11 @@ class TcpConnectionHandlerTest {
             assertEquals(Opcode.TASK_MGMT_RESPONSE.code(), opcode(pdu));
             assertEquals(0, new TaskMgmtResponseHeader().wrap(pdu[0]).response());
         }
-        assertEquals(java.util.Set.of(0x501, 0x502), java.util.Set.of(
-                new TaskMgmtResponseHeader().wrap(r.get(0)[0]).initiatorTaskTag(),
-                new TaskMgmtResponseHeader().wrap(r.get(1)[0]).initiatorTaskTag()));
+        assertEquals(
+                Set.of(0x501, 0x502),
+                Set.of(
+                        new TaskMgmtResponseHeader().wrap(r.get(0)[0]).initiatorTaskTag(),
+                        new TaskMgmtResponseHeader().wrap(r.get(1)[0]).initiatorTaskTag()));
         release(r);
     }
 

@@ -6,8 +6,7 @@ import java.nio.charset.StandardCharsets;
 
 /** Initiator-side PDU bytes for tests, laid out per RFC 7143 section 11 (no digests). */
 final class Wire {
-    private Wire() {
-    }
+    private Wire() {}
 
     static ByteBuf pdu(byte[] bhs, byte[] data) {
         int len = data == null ? 0 : data.length;
@@ -50,8 +49,15 @@ final class Wire {
         return pdu(h, text);
     }
 
-    static ByteBuf scsiCommand(int itt, int cmdSN, int edtl, boolean read, boolean write, boolean finalBit, byte[] cdb,
-                               byte[] immediateData) {
+    static ByteBuf scsiCommand(
+            int itt,
+            int cmdSN,
+            int edtl,
+            boolean read,
+            boolean write,
+            boolean finalBit,
+            byte[] cdb,
+            byte[] immediateData) {
         byte[] h = new byte[48];
         h[0] = 0x01;
         h[1] = (byte) ((finalBit ? 0x80 : 0) | (read ? 0x40 : 0) | (write ? 0x20 : 0) | 0x01);
@@ -95,8 +101,18 @@ final class Wire {
     }
 
     static byte[] read10(int lba, int blocks) {
-        return new byte[] {0x28, 0, (byte) (lba >>> 24), (byte) (lba >>> 16), (byte) (lba >>> 8), (byte) lba, 0,
-                (byte) (blocks >>> 8), (byte) blocks, 0};
+        return new byte[] {
+            0x28,
+            0,
+            (byte) (lba >>> 24),
+            (byte) (lba >>> 16),
+            (byte) (lba >>> 8),
+            (byte) lba,
+            0,
+            (byte) (blocks >>> 8),
+            (byte) blocks,
+            0
+        };
     }
 
     static byte[] write10(int lba, int blocks) {

@@ -6,21 +6,21 @@ package io.numaiscsi.blockdev.backstore;
  * ({@code blockdev --setro}, {@code losetup -r}) can be served.
  */
 public enum BackingAccess {
-  READ_WRITE(LibC.O_RDWR),
-  READ_ONLY(LibC.O_RDONLY);
+    READ_WRITE(LibC.O_RDWR),
+    READ_ONLY(LibC.O_RDONLY);
 
-  private final int openFlag;
+    private final int openFlag;
 
-  BackingAccess(int openFlag) {
-    this.openFlag = openFlag;
-  }
+    BackingAccess(int openFlag) {
+        this.openFlag = openFlag;
+    }
 
-  /** O_RDWR or O_RDONLY. */
-  int openFlag() {
-    return openFlag;
-  }
+    /** O_RDWR or O_RDONLY. */
+    int openFlag() {
+        return openFlag;
+    }
 
-  boolean writable() {
-    return this == READ_WRITE;
-  }
+    boolean writable() {
+        return this == READ_WRITE;
+    }
 }

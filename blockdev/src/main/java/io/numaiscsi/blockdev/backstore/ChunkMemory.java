@@ -8,28 +8,27 @@ import io.netty.buffer.Unpooled;
  * node-bound memory keeps each chunk until the disk closes, because a reader may still be copying from it.
  */
 public interface ChunkMemory {
-  ChunkMemory HEAP = new ChunkMemory() {
-    @Override
-    public ByteBuf allocate(int bytes) {
-      return Unpooled.wrappedBuffer(new byte[bytes]);
-    }
+    ChunkMemory HEAP = new ChunkMemory() {
+        @Override
+        public ByteBuf allocate(int bytes) {
+            return Unpooled.wrappedBuffer(new byte[bytes]);
+        }
 
-    @Override
-    public boolean reclaimable() {
-      return true;
-    }
+        @Override
+        public boolean reclaimable() {
+            return true;
+        }
 
-    @Override
-    public void free(ByteBuf chunk) {
-    }
-  };
+        @Override
+        public void free(ByteBuf chunk) {}
+    };
 
-  /** {@code bytes} of zeroed memory. */
-  ByteBuf allocate(int bytes);
+    /** {@code bytes} of zeroed memory. */
+    ByteBuf allocate(int bytes);
 
-  /** Whether a chunk no block maps is dropped (and its memory given back) rather than kept zeroed. */
-  boolean reclaimable();
+    /** Whether a chunk no block maps is dropped (and its memory given back) rather than kept zeroed. */
+    boolean reclaimable();
 
-  /** Called once per chunk when the disk closes (and for dropped chunks when reclaimable). */
-  void free(ByteBuf chunk);
+    /** Called once per chunk when the disk closes (and for dropped chunks when reclaimable). */
+    void free(ByteBuf chunk);
 }

@@ -16,57 +16,60 @@ import jnr.ffi.annotations.Out;
  * loader.
  */
 public interface LibUringShim {
-  String RESOURCE = "/native/linux-x86_64/libnumaiscsi-uring.so";
-  String PATH_PROPERTY = "numaiscsi.uring.shim";
-  int READ = 1;
-  int WRITE = 2;
-  int FDATASYNC = 3;
+    String RESOURCE = "/native/linux-x86_64/libnumaiscsi-uring.so";
+    String PATH_PROPERTY = "numaiscsi.uring.shim";
+    int READ = 1;
+    int WRITE = 2;
+    int FDATASYNC = 3;
 
-  /** A ring of {@code entries} submission slots, or null with {@code err[0]} = -errno. */
-  Pointer ushim_ring_new(int entries, @Out int[] err);
+    /** A ring of {@code entries} submission slots, or null with {@code err[0]} = -errno. */
+    Pointer ushim_ring_new(int entries, @Out int[] err);
 
-  void ushim_ring_free(Pointer ring);
+    void ushim_ring_free(Pointer ring);
 
-  /** {@code path} opened again with O_DIRECT, read-write or ({@code writable} 0) read-only: an fd or -errno. */
-  int ushim_open_direct(String path, int writable);
+    /** {@code path} opened again with O_DIRECT, read-write or ({@code writable} 0) read-only: an fd or -errno. */
+    int ushim_open_direct(String path, int writable);
 
-  int ushim_close(int fd);
+    int ushim_close(int fd);
 
-  /** Queues one request for the next submit: 0, -EBUSY (submission queue full) or -EINVAL. */
-  int ushim_queue(Pointer ring, int op, int fd, long address, int length, long offset, long userData);
+    /** Queues one request for the next submit: 0, -EBUSY (submission queue full) or -EINVAL. */
+    int ushim_queue(Pointer ring, int op, int fd, long address, int length, long offset, long userData);
 
-  /** Submitted count or -errno. */
-  int ushim_submit(Pointer ring);
+    /** Submitted count or -errno. */
+    int ushim_submit(Pointer ring);
 
-  /** Up to {@code timeoutMillis} until a completion is ready (not consumed): 0, -ETIME or -EINTR. */
-  int ushim_wait(Pointer ring, int timeoutMillis);
+    /** Up to {@code timeoutMillis} until a completion is ready (not consumed): 0, -ETIME or -EINTR. */
+    int ushim_wait(Pointer ring, int timeoutMillis);
 
-  /** Consumes up to {@code max} ready completions into {@code out} as (user_data, res) pairs of longs. */
-  int ushim_reap(Pointer ring, Pointer out, int max);
+    /** Consumes up to {@code max} ready completions into {@code out} as (user_data, res) pairs of longs. */
+    int ushim_reap(Pointer ring, Pointer out, int max);
 
-  /**
-   * The shim from {@code -Dnumaiscsi.uring.shim=/path}, else the copy built into this jar.
-   *
-   * @throws IOException naming why it cannot be had: the build had no liburing-dev, or the library does not load
-   */
-  static LibUringShim load() throws IOException {
-    String path = System.getProperty(PATH_PROPERTY);
-    if (path == null) {
-      try (InputStream in = LibUringShim.class.getResourceAsStream(RESOURCE)) {
-        if (in == null) {
-          throw new IOException("this build has no " + RESOURCE + " (liburing-dev was missing when it was built)");
+    /**
+     * The shim from {@code -Dnumaiscsi.uring.shim=/path}, else the copy built into this jar.
+     *
+     * @throws IOException naming why it cannot be had: the build had no liburing-dev, or the library does not load
+     */
+    static LibUringShim load() throws IOException {
+        String path = System.getProperty(PATH_PROPERTY);
+        if (path == null) {
+            try (InputStream in = LibUringShim.class.getResourceAsStream(RESOURCE)) {
+                if (in == null) {
+                    throw new IOException(
+                            "this build has no " + RESOURCE + " (liburing-dev was missing when it was built)");
+                }
+                Path tmp = Files.createTempFile("numaiscsi-uring", ".so");
+                tmp.toFile().deleteOnExit();
+                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                path = tmp.toString();
+            }
         }
-        Path tmp = Files.createTempFile("numaiscsi-uring", ".so");
-        tmp.toFile().deleteOnExit();
-        Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-        path = tmp.toString();
-      }
+        try {
+            return LibraryLoader.create(LibUringShim.class)
+                    .option(LibraryOption.IgnoreError, true)
+                    .failImmediately()
+                    .load(path);
+        } catch (RuntimeException | LinkageError e) {
+            throw new IOException("cannot load the io_uring shim " + path + " (" + e + "); install liburing2", e);
+        }
     }
-    try {
-      return LibraryLoader.create(LibUringShim.class).option(LibraryOption.IgnoreError, true).failImmediately()
-          .load(path);
-    } catch (RuntimeException | LinkageError e) {
-      throw new IOException("cannot load the io_uring shim " + path + " (" + e + "); install liburing2", e);
-    }
-  }
 }

@@ -1,10 +1,10 @@
 package io.numaiscsi.blockdev.backstore;
 
 import io.netty.buffer.ByteBuf;
-import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.numa.DataTouches;
 import java.util.Objects;
 
 /**
@@ -13,83 +13,83 @@ import java.util.Objects;
  * zeroes are written into the caller's buffer, which comes from a pool and must not show another command's bytes.
  */
 public final class NullBlockDevice implements BlockDevice {
-  private final long size;
-  private final int blockSize;
-  private final DataTouches touches;
-  private volatile boolean closed;
+    private final long size;
+    private final int blockSize;
+    private final DataTouches touches;
+    private volatile boolean closed;
 
-  public NullBlockDevice(long sizeBytes, int blockSize, DataTouches touches) {
-    if (blockSize != 512 && blockSize != 4096) {
-      throw new IllegalArgumentException("block size must be 512 or 4096: " + blockSize);
+    public NullBlockDevice(long sizeBytes, int blockSize, DataTouches touches) {
+        if (blockSize != 512 && blockSize != 4096) {
+            throw new IllegalArgumentException("block size must be 512 or 4096: " + blockSize);
+        }
+        if (sizeBytes <= 0 || sizeBytes % blockSize != 0) {
+            throw new IllegalArgumentException("size must be a positive multiple of " + blockSize + ": " + sizeBytes);
+        }
+        this.size = sizeBytes;
+        this.blockSize = blockSize;
+        this.touches = Objects.requireNonNull(touches, "touches");
     }
-    if (sizeBytes <= 0 || sizeBytes % blockSize != 0) {
-      throw new IllegalArgumentException("size must be a positive multiple of " + blockSize + ": " + sizeBytes);
+
+    @Override
+    public int blockSize() {
+        return blockSize;
     }
-    this.size = sizeBytes;
-    this.blockSize = blockSize;
-    this.touches = Objects.requireNonNull(touches, "touches");
-  }
 
-  @Override
-  public int blockSize() {
-    return blockSize;
-  }
-
-  @Override
-  public long blockCount() {
-    return size / blockSize;
-  }
-
-  @Override
-  public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
-    IoStatus refused = refusal(offset, length);
-    if (refused != null) {
-      done.ioComplete(refused);
-      return;
+    @Override
+    public long blockCount() {
+        return size / blockSize;
     }
-    int at = dst.writerIndex();
-    dst.writeZero(length);
-    touches.touched(DataTouches.Kind.BACKING, dst, at, length);
-    done.ioComplete(IoStatus.OK);
-  }
 
-  @Override
-  public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
-    IoStatus refused = refusal(offset, src.readableBytes());
-    done.ioComplete(refused != null ? refused : IoStatus.OK);
-  }
-
-  @Override
-  public void flush(IoCompletion done) {
-    done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OK);
-  }
-
-  @Override
-  public void unmap(long offset, long length, IoCompletion done) {
-    IoStatus refused = refusal(offset, length);
-    done.ioComplete(refused != null ? refused : IoStatus.OK);
-  }
-
-  /** Every block reads as zeroes, so every block is reported unmapped. */
-  @Override
-  public boolean isMapped(long offset) {
-    return false;
-  }
-
-  @Override
-  public long nextMappingChange(long offset) {
-    return size;
-  }
-
-  @Override
-  public void close() {
-    closed = true;
-  }
-
-  private IoStatus refusal(long offset, long length) {
-    if (closed) {
-      return IoStatus.UNAVAILABLE;
+    @Override
+    public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
+        IoStatus refused = refusal(offset, length);
+        if (refused != null) {
+            done.ioComplete(refused);
+            return;
+        }
+        int at = dst.writerIndex();
+        dst.writeZero(length);
+        touches.touched(DataTouches.Kind.BACKING, dst, at, length);
+        done.ioComplete(IoStatus.OK);
     }
-    return BlockDevice.inRange(offset, length, size) ? null : IoStatus.OUT_OF_RANGE;
-  }
+
+    @Override
+    public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
+        IoStatus refused = refusal(offset, src.readableBytes());
+        done.ioComplete(refused != null ? refused : IoStatus.OK);
+    }
+
+    @Override
+    public void flush(IoCompletion done) {
+        done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OK);
+    }
+
+    @Override
+    public void unmap(long offset, long length, IoCompletion done) {
+        IoStatus refused = refusal(offset, length);
+        done.ioComplete(refused != null ? refused : IoStatus.OK);
+    }
+
+    /** Every block reads as zeroes, so every block is reported unmapped. */
+    @Override
+    public boolean isMapped(long offset) {
+        return false;
+    }
+
+    @Override
+    public long nextMappingChange(long offset) {
+        return size;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    private IoStatus refusal(long offset, long length) {
+        if (closed) {
+            return IoStatus.UNAVAILABLE;
+        }
+        return BlockDevice.inRange(offset, length, size) ? null : IoStatus.OUT_OF_RANGE;
+    }
 }

@@ -6,28 +6,28 @@ import java.util.concurrent.RejectedExecutionException;
 
 /** Today's engine: each request runs as blocking FileChannel calls on a thread of the injected pool. */
 final class ThreadPoolBackingIo implements BackingIo {
-  private final Executor executor;
+    private final Executor executor;
 
-  ThreadPoolBackingIo(Executor executor) {
-    this.executor = executor;
-  }
-
-  @Override
-  public void execute(IoRequest r) {
-    try {
-      executor.execute(r);
-    } catch (RejectedExecutionException e) {
-      r.device.finish(r, IoStatus.UNAVAILABLE);
+    ThreadPoolBackingIo(Executor executor) {
+        this.executor = executor;
     }
-  }
 
-  @Override
-  public void close() {
-    // the pool is the daemon's, shared by the node's devices
-  }
+    @Override
+    public void execute(IoRequest r) {
+        try {
+            executor.execute(r);
+        } catch (RejectedExecutionException e) {
+            r.device.finish(r, IoStatus.UNAVAILABLE);
+        }
+    }
 
-  @Override
-  public String name() {
-    return "threads";
-  }
+    @Override
+    public void close() {
+        // the pool is the daemon's, shared by the node's devices
+    }
+
+    @Override
+    public String name() {
+        return "threads";
+    }
 }

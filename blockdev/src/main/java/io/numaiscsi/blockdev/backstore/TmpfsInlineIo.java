@@ -12,32 +12,33 @@ import java.util.concurrent.Executor;
  * the event thread's network work.
  */
 final class TmpfsInlineIo implements BackingIo {
-  /** The largest request copied in place: at most 64 KiB, as the small-I/O paths elsewhere. */
-  static final int INLINE_MAX = 64 * 1024;
+    /** The largest request copied in place: at most 64 KiB, as the small-I/O paths elsewhere. */
+    static final int INLINE_MAX = 64 * 1024;
 
-  private final ThreadPoolBackingIo pool;
+    private final ThreadPoolBackingIo pool;
 
-  TmpfsInlineIo(Executor executor) {
-    this.pool = new ThreadPoolBackingIo(executor);
-  }
-
-  @Override
-  public void execute(IoRequest r) {
-    boolean small = r.op == IoRequest.FLUSH || (r.op == IoRequest.READ || r.op == IoRequest.WRITE) && r.length <= INLINE_MAX;
-    if (small) {
-      r.run();
-    } else {
-      pool.execute(r);
+    TmpfsInlineIo(Executor executor) {
+        this.pool = new ThreadPoolBackingIo(executor);
     }
-  }
 
-  @Override
-  public void close() {
-    pool.close();
-  }
+    @Override
+    public void execute(IoRequest r) {
+        boolean small = r.op == IoRequest.FLUSH
+                || ((r.op == IoRequest.READ || r.op == IoRequest.WRITE) && r.length <= INLINE_MAX);
+        if (small) {
+            r.run();
+        } else {
+            pool.execute(r);
+        }
+    }
 
-  @Override
-  public String name() {
-    return "inline (tmpfs)";
-  }
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    @Override
+    public String name() {
+        return "inline (tmpfs)";
+    }
 }

@@ -8,9 +8,9 @@ import java.io.IOException;
  * how to fix it; the daemon prints it alone and does not start.
  */
 public final class UnsafeFileException extends IOException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  public UnsafeFileException(String message) {
-    super(message);
-  }
+    public UnsafeFileException(String message) {
+        super(message);
+    }
 }

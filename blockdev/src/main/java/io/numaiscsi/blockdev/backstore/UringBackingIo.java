@@ -37,321 +37,349 @@ import org.slf4j.LoggerFactory;
  * the only thread that frees the ring, does so once none is left.
  */
 final class UringBackingIo implements BackingIo {
-  private static final Logger LOG = LoggerFactory.getLogger(UringBackingIo.class);
-  static final int ENTRIES = 128;
-  private static final int WAIT_MILLIS = 200;
-  private static final long CLOSE_WAIT_MILLIS = 10_000;
-  private static final int EINTR = 4;
-  private static final int EAGAIN = 11;
-  private static final int EBUSY = 16;
+    private static final Logger LOG = LoggerFactory.getLogger(UringBackingIo.class);
+    static final int ENTRIES = 128;
+    private static final int WAIT_MILLIS = 200;
+    private static final long CLOSE_WAIT_MILLIS = 10_000;
+    private static final int EINTR = 4;
+    private static final int EAGAIN = 11;
+    private static final int EBUSY = 16;
 
-  private final LibUringShim shim;
-  private final Pointer ring;
-  /** Native (user_data, res) pairs of one reap; used under {@link #lock} only. */
-  private final Pointer reaped;
-  private final Path file;
-  private final Executor fallback;
-  private final int bufferedFd;
-  private final int directFd;
-  private final int alignment;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition work = lock.newCondition();
-  private final IoRequest[] slots = new IoRequest[ENTRIES];
-  private final int[] freeSlots = new int[ENTRIES];
-  private int freeCount;
-  /** Queued to the ring and not yet reaped. */
-  private int inKernel;
-  /** A submit the kernel refused for now (-EBUSY, -EAGAIN): the reaper tries again. */
-  private boolean unsubmitted;
-  private IoRequest waitingHead;
-  private IoRequest waitingTail;
-  private boolean closing;
-  private boolean freed;
-  private final Thread reaper;
+    private final LibUringShim shim;
+    private final Pointer ring;
+    /** Native (user_data, res) pairs of one reap; used under {@link #lock} only. */
+    private final Pointer reaped;
 
-  private UringBackingIo(LibUringShim shim, Pointer ring, Path file, Executor fallback, int bufferedFd, int directFd,
-                         int alignment, ThreadFactory reaperThreads) {
-    this.shim = shim;
-    this.ring = ring;
-    this.reaped = Memory.allocateDirect(jnr.ffi.Runtime.getSystemRuntime(), ENTRIES * 16);
-    this.file = file;
-    this.fallback = fallback;
-    this.bufferedFd = bufferedFd;
-    this.directFd = directFd;
-    this.alignment = alignment;
-    for (int i = 0; i < ENTRIES; i++) {
-      freeSlots[i] = ENTRIES - 1 - i;
-    }
-    freeCount = ENTRIES;
-    this.reaper = reaperThreads.newThread(this::reap);
-  }
+    private final Path file;
+    private final Executor fallback;
+    private final int bufferedFd;
+    private final int directFd;
+    private final int alignment;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition work = lock.newCondition();
+    private final IoRequest[] slots = new IoRequest[ENTRIES];
+    private final int[] freeSlots = new int[ENTRIES];
+    private int freeCount;
+    /** Queued to the ring and not yet reaped. */
+    private int inKernel;
+    /** A submit the kernel refused for now (-EBUSY, -EAGAIN): the reaper tries again. */
+    private boolean unsubmitted;
 
-  /**
-   * A ring for one device's fds: {@code bufferedFd}, and when {@code directPath} is not null an O_DIRECT fd opened on
-   * it (the device's /proc/self/fd path) with {@code access} for aligned transfers.
-   *
-   * @throws IOException the kernel refused the ring (the caller keeps the thread pool)
-   */
-  static UringBackingIo open(LibUringShim shim, Path file, Executor fallback, int bufferedFd, String directPath,
-                             BackingAccess access, int alignment, ThreadFactory reaperThreads) throws IOException {
-    int[] err = new int[1];
-    Pointer ring = shim.ushim_ring_new(ENTRIES, err);
-    if (ring == null) {
-      throw new IOException("the kernel refuses io_uring (errno " + -err[0] + ")");
-    }
-    int directFd = -1;
-    if (directPath != null) {
-      directFd = shim.ushim_open_direct(directPath, access.writable() ? 1 : 0);
-      if (directFd < 0) {
-        LOG.info("{}: no O_DIRECT fd for io_uring (errno {}); its I/O goes through the page cache", file, -directFd);
-      }
-    }
-    UringBackingIo io = new UringBackingIo(shim, ring, file, fallback, bufferedFd, directFd, alignment, reaperThreads);
-    io.reaper.start();
-    return io;
-  }
+    private IoRequest waitingHead;
+    private IoRequest waitingTail;
+    private boolean closing;
+    private boolean freed;
+    private final Thread reaper;
 
-  @Override
-  public String name() {
-    return "io_uring";
-  }
-
-  /** true when aligned transfers use an O_DIRECT fd (tests). */
-  boolean directFd() {
-    return directFd >= 0;
-  }
-
-  @Override
-  public void execute(IoRequest r) {
-    if (r.op == IoRequest.UNMAP || r.op == IoRequest.WRITE_ZEROES || (r.op != IoRequest.FLUSH && !r.buf.hasMemoryAddress())) {
-      try {
-        fallback.execute(r);
-      } catch (RejectedExecutionException e) {
-        r.device.finish(r, IoStatus.UNAVAILABLE);
-      }
-      return;
-    }
-    r.syncing = r.op == IoRequest.FLUSH;
-    r.fd = bufferedFd;
-    r.direct = false;
-    if (!r.syncing) {
-      r.index = r.op == IoRequest.READ ? r.buf.writerIndex() : r.buf.readerIndex();
-      r.address = r.buf.memoryAddress() + r.index;
-      r.position = r.offset;
-      r.left = (int) r.length;
-      if (directFd >= 0 && r.address % alignment == 0 && r.offset % alignment == 0 && r.length % alignment == 0) {
-        r.fd = directFd;
-        r.direct = true;
-      }
-    }
-    start(r);
-  }
-
-  /** Queues and submits {@code r} (or parks it while the ring is full), then delivers whatever is ready. */
-  private void start(IoRequest r) {
-    IoRequest ready;
-    lock.lock();
-    try {
-      if (closing) {
-        ready = null;
-      } else if (freeCount == 0 || waitingHead != null) {
-        r.next = null;
-        if (waitingTail == null) {
-          waitingHead = r;
-        } else {
-          waitingTail.next = r;
+    private UringBackingIo(
+            LibUringShim shim,
+            Pointer ring,
+            Path file,
+            Executor fallback,
+            int bufferedFd,
+            int directFd,
+            int alignment,
+            ThreadFactory reaperThreads) {
+        this.shim = shim;
+        this.ring = ring;
+        this.reaped = Memory.allocateDirect(jnr.ffi.Runtime.getSystemRuntime(), ENTRIES * 16);
+        this.file = file;
+        this.fallback = fallback;
+        this.bufferedFd = bufferedFd;
+        this.directFd = directFd;
+        this.alignment = alignment;
+        for (int i = 0; i < ENTRIES; i++) {
+            freeSlots[i] = ENTRIES - 1 - i;
         }
-        waitingTail = r;
-        return;
-      } else {
-        queue(r);
-        submit();
-        ready = reapReady();
-        if (inKernel > 0) {
-          work.signal();
+        freeCount = ENTRIES;
+        this.reaper = reaperThreads.newThread(this::reap);
+    }
+
+    /**
+     * A ring for one device's fds: {@code bufferedFd}, and when {@code directPath} is not null an O_DIRECT fd opened on
+     * it (the device's /proc/self/fd path) with {@code access} for aligned transfers.
+     *
+     * @throws IOException the kernel refused the ring (the caller keeps the thread pool)
+     */
+    static UringBackingIo open(
+            LibUringShim shim,
+            Path file,
+            Executor fallback,
+            int bufferedFd,
+            String directPath,
+            BackingAccess access,
+            int alignment,
+            ThreadFactory reaperThreads)
+            throws IOException {
+        int[] err = new int[1];
+        Pointer ring = shim.ushim_ring_new(ENTRIES, err);
+        if (ring == null) {
+            throw new IOException("the kernel refuses io_uring (errno " + -err[0] + ")");
         }
-        r = null;
-      }
-    } finally {
-      lock.unlock();
-    }
-    if (r != null) {
-      finish(r, IoStatus.UNAVAILABLE);
-    }
-    deliver(ready);
-  }
-
-  /** Under the lock: r into a free slot and the submission queue (not yet submitted). */
-  private void queue(IoRequest r) {
-    int slot = freeSlots[--freeCount];
-    slots[slot] = r;
-    inKernel++;
-    int op = r.syncing ? LibUringShim.FDATASYNC : r.op == IoRequest.READ ? LibUringShim.READ : LibUringShim.WRITE;
-    int rc = shim.ushim_queue(ring, op, r.fd, r.address, r.left, r.position, slot);
-    if (rc != 0) {
-      throw new IllegalStateException("io_uring submission queue refused a request with a free slot: " + rc);
-    }
-  }
-
-  /** Under the lock. */
-  private void submit() {
-    int rc = shim.ushim_submit(ring);
-    unsubmitted = rc < 0;
-    if (rc < 0 && rc != -EBUSY && rc != -EAGAIN && rc != -EINTR) {
-      LOG.warn("{}: io_uring submit failed (errno {}); retrying", file, -rc);
-    }
-  }
-
-  /**
-   * Under the lock: takes every ready completion off the ring, frees their slots, moves waiting requests into them
-   * (one submit for all), and returns the completed requests as a list to deliver once the lock is released.
-   */
-  private IoRequest reapReady() {
-    int n = shim.ushim_reap(ring, reaped, ENTRIES);
-    IoRequest head = null;
-    IoRequest tail = null;
-    for (int i = 0; i < n; i++) {
-      int slot = (int) reaped.getLong(16L * i);
-      IoRequest r = slots[slot];
-      slots[slot] = null;
-      freeSlots[freeCount++] = slot;
-      inKernel--;
-      r.result = reaped.getLong(16L * i + 8);
-      r.next = null;
-      if (tail == null) {
-        head = r;
-      } else {
-        tail.next = r;
-      }
-      tail = r;
-    }
-    if (waitingHead != null && freeCount > 0) {
-      while (waitingHead != null && freeCount > 0) {
-        IoRequest w = waitingHead;
-        waitingHead = w.next;
-        w.next = null;
-        queue(w);
-      }
-      if (waitingHead == null) {
-        waitingTail = null;
-      }
-      submit();
-    }
-    return head;
-  }
-
-  private void deliver(IoRequest head) {
-    while (head != null) {
-      IoRequest r = head;
-      head = r.next;
-      r.next = null;
-      try {
-        IoStatus status = RingTransfer.apply(r, r.result, bufferedFd, alignment);
-        if (status == null) {
-          start(r);
-        } else {
-          finish(r, status);
+        int directFd = -1;
+        if (directPath != null) {
+            directFd = shim.ushim_open_direct(directPath, access.writable() ? 1 : 0);
+            if (directFd < 0) {
+                LOG.info(
+                        "{}: no O_DIRECT fd for io_uring (errno {}); its I/O goes through the page cache",
+                        file,
+                        -directFd);
+            }
         }
-      } catch (RuntimeException e) {
-        // a completion's callback failed: the reaper must go on, or every request after it waits for ever
-        LOG.error("{}: an I/O completion failed ({}); the reaper goes on (stack trace at DEBUG)", file, e.getMessage());
-        LOG.debug("the failed completion", e);
-      }
+        UringBackingIo io =
+                new UringBackingIo(shim, ring, file, fallback, bufferedFd, directFd, alignment, reaperThreads);
+        io.reaper.start();
+        return io;
     }
-  }
 
-  private void finish(IoRequest r, IoStatus status) {
-    if (status == IoStatus.OK && r.op == IoRequest.READ) {
-      r.buf.writerIndex(r.index + (int) r.length);
+    @Override
+    public String name() {
+        return "io_uring";
     }
-    if (status == IoStatus.MEDIUM_ERROR) {
-      LOG.warn("{}: I/O error at offset {} length {} (io_uring result {})", file, r.offset, r.length, r.result);
-    }
-    if (!r.direct && (r.op == IoRequest.READ || r.op == IoRequest.WRITE) && status == IoStatus.OK) {
-      r.device.touchedBuffered(r.buf, r.index, (int) r.length);
-    }
-    r.device.finish(r, status);
-  }
 
-  /** The reaper thread: sleeps in the kernel only while something is there, delivers, frees the ring at the end. */
-  private void reap() {
-    while (true) {
-      lock.lock();
-      try {
-        while (inKernel == 0 && !closing) {
-          work.awaitUninterruptibly();
+    /** true when aligned transfers use an O_DIRECT fd (tests). */
+    boolean directFd() {
+        return directFd >= 0;
+    }
+
+    @Override
+    public void execute(IoRequest r) {
+        if (r.op == IoRequest.UNMAP
+                || r.op == IoRequest.WRITE_ZEROES
+                || (r.op != IoRequest.FLUSH && !r.buf.hasMemoryAddress())) {
+            try {
+                fallback.execute(r);
+            } catch (RejectedExecutionException e) {
+                r.device.finish(r, IoStatus.UNAVAILABLE);
+            }
+            return;
         }
-        if (inKernel == 0) {
-          release();
-          return;
+        r.syncing = r.op == IoRequest.FLUSH;
+        r.fd = bufferedFd;
+        r.direct = false;
+        if (!r.syncing) {
+            r.index = r.op == IoRequest.READ ? r.buf.writerIndex() : r.buf.readerIndex();
+            r.address = r.buf.memoryAddress() + r.index;
+            r.position = r.offset;
+            r.left = (int) r.length;
+            if (directFd >= 0 && r.address % alignment == 0 && r.offset % alignment == 0 && r.length % alignment == 0) {
+                r.fd = directFd;
+                r.direct = true;
+            }
         }
-        if (unsubmitted) {
-          submit();
+        start(r);
+    }
+
+    /** Queues and submits {@code r} (or parks it while the ring is full), then delivers whatever is ready. */
+    private void start(IoRequest r) {
+        IoRequest ready;
+        lock.lock();
+        try {
+            if (closing) {
+                ready = null;
+            } else if (freeCount == 0 || waitingHead != null) {
+                r.next = null;
+                if (waitingTail == null) {
+                    waitingHead = r;
+                } else {
+                    waitingTail.next = r;
+                }
+                waitingTail = r;
+                return;
+            } else {
+                queue(r);
+                submit();
+                ready = reapReady();
+                if (inKernel > 0) {
+                    work.signal();
+                }
+                r = null;
+            }
+        } finally {
+            lock.unlock();
         }
-      } finally {
-        lock.unlock();
-      }
-      shim.ushim_wait(ring, WAIT_MILLIS);
-      IoRequest ready;
-      lock.lock();
-      try {
-        ready = reapReady();
-      } finally {
-        lock.unlock();
-      }
-      deliver(ready);
+        if (r != null) {
+            finish(r, IoStatus.UNAVAILABLE);
+        }
+        deliver(ready);
     }
-  }
 
-  /** Under the lock, on the reaper, once closing and nothing is in the kernel. */
-  private void release() {
-    freed = true;
-    shim.ushim_ring_free(ring);
-    if (directFd >= 0) {
-      shim.ushim_close(directFd);
+    /** Under the lock: r into a free slot and the submission queue (not yet submitted). */
+    private void queue(IoRequest r) {
+        int slot = freeSlots[--freeCount];
+        slots[slot] = r;
+        inKernel++;
+        int op = r.syncing ? LibUringShim.FDATASYNC : r.op == IoRequest.READ ? LibUringShim.READ : LibUringShim.WRITE;
+        int rc = shim.ushim_queue(ring, op, r.fd, r.address, r.left, r.position, slot);
+        if (rc != 0) {
+            throw new IllegalStateException("io_uring submission queue refused a request with a free slot: " + rc);
+        }
     }
-  }
 
-  @Override
-  public void close() {
-    IoRequest orphans;
-    lock.lock();
-    try {
-      closing = true;
-      orphans = waitingHead;
-      waitingHead = null;
-      waitingTail = null;
-      work.signalAll();
-    } finally {
-      lock.unlock();
+    /** Under the lock. */
+    private void submit() {
+        int rc = shim.ushim_submit(ring);
+        unsubmitted = rc < 0;
+        if (rc < 0 && rc != -EBUSY && rc != -EAGAIN && rc != -EINTR) {
+            LOG.warn("{}: io_uring submit failed (errno {}); retrying", file, -rc);
+        }
     }
-    while (orphans != null) {
-      IoRequest r = orphans;
-      orphans = r.next;
-      r.next = null;
-      finish(r, IoStatus.UNAVAILABLE);
-    }
-    if (Thread.currentThread() == reaper) {
-      return; // closed from a completion: the reaper frees the ring when it gets back to its loop
-    }
-    try {
-      reaper.join(CLOSE_WAIT_MILLIS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    if (reaper.isAlive()) {
-      LOG.warn("{}: io_uring requests still in flight {} ms after close; the ring is freed when they end", file,
-          CLOSE_WAIT_MILLIS);
-    }
-  }
 
-  /** true once the reaper freed the ring (tests). */
-  boolean freed() {
-    lock.lock();
-    try {
-      return freed;
-    } finally {
-      lock.unlock();
+    /**
+     * Under the lock: takes every ready completion off the ring, frees their slots, moves waiting requests into them
+     * (one submit for all), and returns the completed requests as a list to deliver once the lock is released.
+     */
+    private IoRequest reapReady() {
+        int n = shim.ushim_reap(ring, reaped, ENTRIES);
+        IoRequest head = null;
+        IoRequest tail = null;
+        for (int i = 0; i < n; i++) {
+            int slot = (int) reaped.getLong(16L * i);
+            IoRequest r = slots[slot];
+            slots[slot] = null;
+            freeSlots[freeCount++] = slot;
+            inKernel--;
+            r.result = reaped.getLong(16L * i + 8);
+            r.next = null;
+            if (tail == null) {
+                head = r;
+            } else {
+                tail.next = r;
+            }
+            tail = r;
+        }
+        if (waitingHead != null && freeCount > 0) {
+            while (waitingHead != null && freeCount > 0) {
+                IoRequest w = waitingHead;
+                waitingHead = w.next;
+                w.next = null;
+                queue(w);
+            }
+            if (waitingHead == null) {
+                waitingTail = null;
+            }
+            submit();
+        }
+        return head;
     }
-  }
+
+    private void deliver(IoRequest head) {
+        while (head != null) {
+            IoRequest r = head;
+            head = r.next;
+            r.next = null;
+            try {
+                IoStatus status = RingTransfer.apply(r, r.result, bufferedFd, alignment);
+                if (status == null) {
+                    start(r);
+                } else {
+                    finish(r, status);
+                }
+            } catch (RuntimeException e) {
+                // a completion's callback failed: the reaper must go on, or every request after it waits for ever
+                LOG.error(
+                        "{}: an I/O completion failed ({}); the reaper goes on (stack trace at DEBUG)",
+                        file,
+                        e.getMessage());
+                LOG.debug("the failed completion", e);
+            }
+        }
+    }
+
+    private void finish(IoRequest r, IoStatus status) {
+        if (status == IoStatus.OK && r.op == IoRequest.READ) {
+            r.buf.writerIndex(r.index + (int) r.length);
+        }
+        if (status == IoStatus.MEDIUM_ERROR) {
+            LOG.warn("{}: I/O error at offset {} length {} (io_uring result {})", file, r.offset, r.length, r.result);
+        }
+        if (!r.direct && (r.op == IoRequest.READ || r.op == IoRequest.WRITE) && status == IoStatus.OK) {
+            r.device.touchedBuffered(r.buf, r.index, (int) r.length);
+        }
+        r.device.finish(r, status);
+    }
+
+    /** The reaper thread: sleeps in the kernel only while something is there, delivers, frees the ring at the end. */
+    private void reap() {
+        while (true) {
+            lock.lock();
+            try {
+                while (inKernel == 0 && !closing) {
+                    work.awaitUninterruptibly();
+                }
+                if (inKernel == 0) {
+                    release();
+                    return;
+                }
+                if (unsubmitted) {
+                    submit();
+                }
+            } finally {
+                lock.unlock();
+            }
+            shim.ushim_wait(ring, WAIT_MILLIS);
+            IoRequest ready;
+            lock.lock();
+            try {
+                ready = reapReady();
+            } finally {
+                lock.unlock();
+            }
+            deliver(ready);
+        }
+    }
+
+    /** Under the lock, on the reaper, once closing and nothing is in the kernel. */
+    private void release() {
+        freed = true;
+        shim.ushim_ring_free(ring);
+        if (directFd >= 0) {
+            shim.ushim_close(directFd);
+        }
+    }
+
+    @Override
+    public void close() {
+        IoRequest orphans;
+        lock.lock();
+        try {
+            closing = true;
+            orphans = waitingHead;
+            waitingHead = null;
+            waitingTail = null;
+            work.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        while (orphans != null) {
+            IoRequest r = orphans;
+            orphans = r.next;
+            r.next = null;
+            finish(r, IoStatus.UNAVAILABLE);
+        }
+        if (Thread.currentThread() == reaper) {
+            return; // closed from a completion: the reaper frees the ring when it gets back to its loop
+        }
+        try {
+            reaper.join(CLOSE_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (reaper.isAlive()) {
+            LOG.warn(
+                    "{}: io_uring requests still in flight {} ms after close; the ring is freed when they end",
+                    file,
+                    CLOSE_WAIT_MILLIS);
+        }
+    }
+
+    /** true once the reaper freed the ring (tests). */
+    boolean freed() {
+        lock.lock();
+        try {
+            return freed;
+        } finally {
+            lock.unlock();
+        }
+    }
 }

@@ -10,13 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ProcessUserTest {
-  @TempDir
-  Path dir;
+    @TempDir
+    Path dir;
 
-  @Test
-  void ownsTheFilesThisProcessCreates() throws IOException {
-    Path f = Files.createFile(dir.resolve("mine"));
-    assertEquals(((Integer) Files.getAttribute(f, "unix:uid")).longValue(), ProcessUser.uid());
-    assertFalse(ProcessUser.name().isEmpty());
-  }
+    @Test
+    void ownsTheFilesThisProcessCreates() throws IOException {
+        Path f = Files.createFile(dir.resolve("mine"));
+        assertEquals(((Integer) Files.getAttribute(f, "unix:uid")).longValue(), ProcessUser.uid());
+        assertFalse(ProcessUser.name().isEmpty());
+    }
 }

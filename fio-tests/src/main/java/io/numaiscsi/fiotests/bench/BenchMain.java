@@ -31,8 +31,7 @@ public final class BenchMain {
               --lun-size S, --java-version S, --fio-version S, --tgtd-version S   recorded as given
             """;
 
-    private BenchMain() {
-    }
+    private BenchMain() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, List<String>> opts;
@@ -65,14 +64,25 @@ public final class BenchMain {
         Map<Integer, Double> ceiling = new LinkedHashMap<>();
         for (String c : opts.getOrDefault("ceiling", List.of())) {
             int eq = c.indexOf('=');
-            ceiling.put(Integer.parseInt(c.substring(0, eq)),
-                    Ceiling.parseIperf3(BenchReport.mapper().readTree(Path.of(c.substring(eq + 1)).toFile())));
+            ceiling.put(
+                    Integer.parseInt(c.substring(0, eq)),
+                    Ceiling.parseIperf3(BenchReport.mapper()
+                            .readTree(Path.of(c.substring(eq + 1)).toFile())));
         }
-        MachineInfo machine = MachineInfo.probe(one(opts, "java-version", System.getProperty("java.vm.name") + " "
-                + System.getProperty("java.runtime.version")), one(opts, "fio-version", "fio"), one(opts, "tgtd-version", "?"));
+        MachineInfo machine = MachineInfo.probe(
+                one(
+                        opts,
+                        "java-version",
+                        System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")),
+                one(opts, "fio-version", "fio"),
+                one(opts, "tgtd-version", "?"));
 
-        BenchRun run = new BenchRun(Path.of(one(opts, "fio", "/opt/fio-libiscsi/bin/fio")), out, runtime,
-                Integer.parseInt(one(opts, "clk-tck", "100")), System.out);
+        BenchRun run = new BenchRun(
+                Path.of(one(opts, "fio", "/opt/fio-libiscsi/bin/fio")),
+                out,
+                runtime,
+                Integer.parseInt(one(opts, "clk-tck", "100")),
+                System.out);
         Runtime.getRuntime().addShutdownHook(new Thread(run::abort, "stop-fio"));
         if (warmup > 0) {
             run.warmUp(targets, Workload.parseLine("warmup read 512k 8 1 2"), warmup);
@@ -82,8 +92,19 @@ public final class BenchMain {
         }
         List<Sample> samples = run.run(BenchRun.schedule(workloads, targets, repeats));
         List<String> names = targets.stream().map(Target::name).toList();
-        BenchReport report = BenchReport.of(new BenchReport.Settings(repeats, runtime, warmup, one(opts, "lun-size", "?"),
-                "per cell: " + String.join(" ", names) + " x" + repeats + ", each repeat starting with the next target"), machine, new Ceiling(ceiling), names, workloads, samples);
+        BenchReport report = BenchReport.of(
+                new BenchReport.Settings(
+                        repeats,
+                        runtime,
+                        warmup,
+                        one(opts, "lun-size", "?"),
+                        "per cell: " + String.join(" ", names) + " x" + repeats
+                                + ", each repeat starting with the next target"),
+                machine,
+                new Ceiling(ceiling),
+                names,
+                workloads,
+                samples);
         writeOutputs(report, out);
     }
 

@@ -11,21 +11,42 @@ import java.util.List;
  * Everything one benchmark run produced, as written to {@code results.json}: settings, machine,
  * loopback ceiling, every raw sample, the medians per cell and target, and the ratios to the baseline.
  */
-record BenchReport(Settings settings, MachineInfo machine, Ceiling ceiling, List<String> targets, String baseline,
-        String subject, List<Workload> workloads, List<Sample> samples, List<CellSummary> medians,
+record BenchReport(
+        Settings settings,
+        MachineInfo machine,
+        Ceiling ceiling,
+        List<String> targets,
+        String baseline,
+        String subject,
+        List<Workload> workloads,
+        List<Sample> samples,
+        List<CellSummary> medians,
         List<Comparison> ratios) {
 
     /** How the run was made; {@code lunSize} as given to run-bench.sh. */
-    record Settings(int repeats, int runtimeSeconds, int warmupSeconds, String lunSize, String order) {
-    }
+    record Settings(int repeats, int runtimeSeconds, int warmupSeconds, String lunSize, String order) {}
 
-    static BenchReport of(Settings settings, MachineInfo machine, Ceiling ceiling, List<String> targets,
-            List<Workload> workloads, List<Sample> samples) {
+    static BenchReport of(
+            Settings settings,
+            MachineInfo machine,
+            Ceiling ceiling,
+            List<String> targets,
+            List<Workload> workloads,
+            List<Sample> samples) {
         String baseline = targets.get(0);
         String subject = targets.size() > 1 ? targets.get(1) : baseline;
         List<CellSummary> medians = CellSummary.summarize(samples);
-        return new BenchReport(settings, machine, ceiling, List.copyOf(targets), baseline, subject, workloads, samples,
-                medians, Comparison.compare(workloads, medians, baseline, subject, ceiling));
+        return new BenchReport(
+                settings,
+                machine,
+                ceiling,
+                List.copyOf(targets),
+                baseline,
+                subject,
+                workloads,
+                samples,
+                medians,
+                Comparison.compare(workloads, medians, baseline, subject, ceiling));
     }
 
     /** Recomputes medians and ratios from the raw samples (after a change to the statistics). */
@@ -34,7 +55,8 @@ record BenchReport(Settings settings, MachineInfo machine, Ceiling ceiling, List
     }
 
     static ObjectMapper mapper() {
-        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+        return new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 

@@ -16,8 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class BenchRun {
     /** One fio run of the schedule. */
-    record Step(Workload workload, Target target, int repeat) {
-    }
+    record Step(Workload workload, Target target, int repeat) {}
 
     private final Path fio;
     private final Path outDir;
@@ -65,9 +64,20 @@ final class BenchRun {
             Sample sample = runOne(s.workload(), s.target(), s.repeat(), runtimeSeconds, "r" + s.repeat());
             samples.add(sample);
             FioResult f = sample.fio();
-            log.printf(Locale.ROOT, "[%d/%d] %-18s %-12s r%d  %9.0f IOPS %8.1f MB/s  p99 %7.0f us  %7.2f us CPU/IO  %.2f cores  host %.0f%%%s%n",
-                    i, steps.size(), s.workload().id(), s.target().name(), s.repeat(), f.iops(), f.bandwidthBytes() / 1e6,
-                    f.p99Micros(), sample.cpuMicrosPerIo(), sample.targetCores(), sample.hostBusy() * 100,
+            log.printf(
+                    Locale.ROOT,
+                    "[%d/%d] %-18s %-12s r%d  %9.0f IOPS %8.1f MB/s  p99 %7.0f us  %7.2f us CPU/IO  %.2f cores  host %.0f%%%s%n",
+                    i,
+                    steps.size(),
+                    s.workload().id(),
+                    s.target().name(),
+                    s.repeat(),
+                    f.iops(),
+                    f.bandwidthBytes() / 1e6,
+                    f.p99Micros(),
+                    sample.cpuMicrosPerIo(),
+                    sample.targetCores(),
+                    sample.hostBusy() * 100,
                     f.ok() ? "" : "  FAILED (see " + sample.fioJson().replace(".json", ".log") + ")");
         }
         return samples;
@@ -77,7 +87,13 @@ final class BenchRun {
     void warmUp(List<Target> targets, Workload w, int seconds) throws IOException, InterruptedException {
         for (Target t : targets) {
             Sample s = runOne(w, t, 0, seconds, "warmup");
-            log.printf(Locale.ROOT, "warm-up %-12s %s: %.0f IOPS%s%n", t.name(), w.id(), s.fio().iops(), s.fio().ok() ? "" : " FAILED");
+            log.printf(
+                    Locale.ROOT,
+                    "warm-up %-12s %s: %.0f IOPS%s%n",
+                    t.name(),
+                    w.id(),
+                    s.fio().iops(),
+                    s.fio().ok() ? "" : " FAILED");
         }
     }
 
@@ -91,8 +107,10 @@ final class BenchRun {
         Path json = jobs.resolve(base + ".json");
         Path fioLog = jobs.resolve(base + ".log");
         Files.writeString(jobFile, FioJobFile.render(w, t, seconds));
-        ProcessBuilder pb = new ProcessBuilder(fio.toString(), "--output-format=json", "--output=" + json, jobFile.toString())
-                .redirectErrorStream(true).redirectOutput(fioLog.toFile());
+        ProcessBuilder pb = new ProcessBuilder(
+                        fio.toString(), "--output-format=json", "--output=" + json, jobFile.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(fioLog.toFile());
 
         long[] h0 = ProcStat.hostTicks();
         long c0 = ProcStat.processTicks(t.pid());
@@ -116,11 +134,19 @@ final class BenchRun {
                 log.println("cannot read " + json + ": " + e.getMessage());
             }
         } else {
-            log.println("fio " + (done ? "exit " + p.exitValue() : "timed out") + " for " + base + "; log tail:\n" + tail(fioLog));
+            log.println("fio " + (done ? "exit " + p.exitValue() : "timed out") + " for " + base + "; log tail:\n"
+                    + tail(fioLog));
         }
         double hostBusy = h1[1] > h0[1] ? (double) (h1[0] - h0[0]) / (h1[1] - h0[1]) : Double.NaN;
-        return new Sample(w.id(), t.name(), repeat, result, (double) (c1 - c0) / clockTicksPerSecond, (t1 - t0) / 1e9,
-                hostBusy, outDir.relativize(json).toString());
+        return new Sample(
+                w.id(),
+                t.name(),
+                repeat,
+                result,
+                (double) (c1 - c0) / clockTicksPerSecond,
+                (t1 - t0) / 1e9,
+                hostBusy,
+                outDir.relativize(json).toString());
     }
 
     /** fio may print warnings before the JSON object even with --output. */

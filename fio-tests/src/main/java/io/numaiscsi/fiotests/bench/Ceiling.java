@@ -18,7 +18,8 @@ record Ceiling(Map<Integer, Double> bytesPerSecondByStreams) {
         JsonNode bps = root.path("end").path("sum_received").path("bits_per_second");
         if (!bps.isNumber()) {
             String err = root.path("error").asText("");
-            throw new IllegalArgumentException("iperf3 JSON has no end.sum_received.bits_per_second" + (err.isEmpty() ? "" : ": " + err));
+            throw new IllegalArgumentException(
+                    "iperf3 JSON has no end.sum_received.bits_per_second" + (err.isEmpty() ? "" : ": " + err));
         }
         return bps.asDouble() / 8.0;
     }
@@ -33,6 +34,8 @@ record Ceiling(Map<Integer, Double> bytesPerSecondByStreams) {
             return Double.NaN;
         }
         Map<Integer, Double> upTo = m.headMap(sessions, true);
-        return upTo.isEmpty() ? m.firstEntry().getValue() : upTo.values().stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+        return upTo.isEmpty()
+                ? m.firstEntry().getValue()
+                : upTo.values().stream().mapToDouble(Double::doubleValue).max().getAsDouble();
     }
 }

@@ -10,15 +10,21 @@ import java.util.Map;
  * CPU-per-I/O ratio (lower is better), p99 ratio, the target's bandwidth as a fraction of the loopback
  * ceiling, and the verdict on the project's goals (for the subject target only, else empty).
  */
-record Comparison(String cell, String target, double iopsRatio, double cpuPerIoRatio, double p99Ratio,
-        double ofCeiling, String goals) {
+record Comparison(
+        String cell,
+        String target,
+        double iopsRatio,
+        double cpuPerIoRatio,
+        double p99Ratio,
+        double ofCeiling,
+        String goals) {
 
     static final double GOAL_RANDOM_READ_4K_IOPS = 3.0;
     static final double GOAL_SEQ_READ_OF_CEILING = 0.9;
     static final double GOAL_CPU_PER_IO = 0.5;
 
-    static List<Comparison> compare(List<Workload> workloads, List<CellSummary> medians, String baseline, String subject,
-            Ceiling ceiling) {
+    static List<Comparison> compare(
+            List<Workload> workloads, List<CellSummary> medians, String baseline, String subject, Ceiling ceiling) {
         Map<String, CellSummary> byKey = new HashMap<>();
         for (CellSummary m : medians) {
             byKey.put(m.cell() + '\u0000' + m.target(), m);
@@ -52,7 +58,8 @@ record Comparison(String cell, String target, double iopsRatio, double cpuPerIoR
         }
         if (w.sequentialRead512k()) {
             if (!(ofCeiling >= GOAL_SEQ_READ_OF_CEILING)) {
-                missed.add(String.format("BW %.0f%%<%.0f%% of loopback", ofCeiling * 100, GOAL_SEQ_READ_OF_CEILING * 100));
+                missed.add(
+                        String.format("BW %.0f%%<%.0f%% of loopback", ofCeiling * 100, GOAL_SEQ_READ_OF_CEILING * 100));
             }
             if (!(iopsRatio >= 1.0)) {
                 missed.add(String.format("BW %.2fx<tgtd", iopsRatio));

@@ -20,8 +20,7 @@ import org.knowm.xchart.style.Styler;
  * </pre>
  */
 public final class DbRatioChart {
-    private DbRatioChart() {
-    }
+    private DbRatioChart() {}
 
     public static void main(String[] args) throws IOException {
         Path results = null;
@@ -55,20 +54,30 @@ public final class DbRatioChart {
     }
 
     static CategoryChart build(DbRatios ratios, String title, String baseline) {
-        CategoryChart chart = new CategoryChartBuilder().width(1200).height(600).title(title)
-                .xAxisTitle("metric").yAxisTitle("ratio to " + baseline + " (above 1: better than " + baseline + ")").build();
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(1200)
+                .height(600)
+                .title(title)
+                .xAxisTitle("metric")
+                .yAxisTitle("ratio to " + baseline + " (above 1: better than " + baseline + ")")
+                .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setXAxisLabelRotation(30);
         chart.getStyler().setAvailableSpaceFill(0.8);
         chart.getStyler().setYAxisMin(0.0);
-        ratios.ratiosByVariant().forEach((variant, values) -> chart.addSeries(variant,
-                ratios.categories(), values.stream().map(DbRatioChart::zeroIfMissing).toList()));
+        ratios.ratiosByVariant()
+                .forEach((variant, values) -> chart.addSeries(
+                        variant,
+                        ratios.categories(),
+                        values.stream().map(DbRatioChart::zeroIfMissing).toList()));
         return chart;
     }
 
     static void writePng(CategoryChart chart, Path file) throws IOException {
         String name = file.toString();
-        BitmapEncoder.saveBitmap(chart, name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
+        BitmapEncoder.saveBitmap(
+                chart,
+                name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
                 BitmapEncoder.BitmapFormat.PNG);
     }
 

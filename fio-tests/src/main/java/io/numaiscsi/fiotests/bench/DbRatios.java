@@ -47,8 +47,8 @@ record DbRatios(List<String> categories, Map<String, List<Double>> ratiosByVaria
             }
             String[] cells = lines.get(i).split("\t", -1);
             if (cells.length != header.length) {
-                throw new IllegalArgumentException(file + ": line " + (i + 1) + " has " + cells.length + " fields, the header "
-                        + header.length);
+                throw new IllegalArgumentException(
+                        file + ": line " + (i + 1) + " has " + cells.length + " fields, the header " + header.length);
             }
             Map<String, String> row = new LinkedHashMap<>();
             for (int c = 0; c < header.length; c++) {
@@ -60,6 +60,8 @@ record DbRatios(List<String> categories, Map<String, List<Double>> ratiosByVaria
     }
 
     /**
+     * Each variant's ratios to the baseline, per metric and category.
+     *
      * @param group the column whose values split each metric into categories ("mix"), or null for one per metric
      * @return categories "GROUP LABEL" (or "LABEL") in the rows' order, and per variant but the baseline, in the rows'
      *         order, one ratio per category
@@ -75,7 +77,8 @@ record DbRatios(List<String> categories, Map<String, List<Double>> ratiosByVaria
         metrics.forEach(m -> needed.add(m.column()));
         for (String column : needed) {
             if (!rows.get(0).containsKey(column)) {
-                throw new IllegalArgumentException("results have no column '" + column + "' (columns: " + rows.get(0).keySet() + ")");
+                throw new IllegalArgumentException("results have no column '" + column + "' (columns: "
+                        + rows.get(0).keySet() + ")");
             }
         }
         Set<String> variants = new LinkedHashSet<>();
@@ -107,10 +110,13 @@ record DbRatios(List<String> categories, Map<String, List<Double>> ratiosByVaria
         return new DbRatios(categories, ratios);
     }
 
-    private static double median(List<Map<String, String>> rows, String variant, String group, String g, String column) {
+    private static double median(
+            List<Map<String, String>> rows, String variant, String group, String g, String column) {
         double[] values = rows.stream()
-                .filter(r -> r.get("variant").equals(variant) && (group == null || r.get(group).equals(g)))
-                .mapToDouble(r -> parse(r.get(column))).toArray();
+                .filter(r -> r.get("variant").equals(variant)
+                        && (group == null || r.get(group).equals(g)))
+                .mapToDouble(r -> parse(r.get(column)))
+                .toArray();
         double m = Stats.median(values);
         return m == 0 ? Double.NaN : m;
     }

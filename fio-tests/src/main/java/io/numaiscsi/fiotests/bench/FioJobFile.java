@@ -8,12 +8,12 @@ package io.numaiscsi.fiotests.bench;
 final class FioJobFile {
     static final String INITIATOR_PREFIX = "iqn.2026-11.io.numaiscsi:bench-ini";
 
-    private FioJobFile() {
-    }
+    private FioJobFile() {}
 
     static String render(Workload w, Target t, int runtimeSeconds) {
         if (w.luns() > t.luns().size()) {
-            throw new IllegalArgumentException(w.id() + " needs " + w.luns() + " LUNs, target " + t.name() + " has " + t.luns().size());
+            throw new IllegalArgumentException(w.id() + " needs " + w.luns() + " LUNs, target " + t.name() + " has "
+                    + t.luns().size());
         }
         StringBuilder sb = new StringBuilder(512);
         sb.append("; ").append(w.id()).append(" against ").append(t.name()).append('\n');

@@ -8,7 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  * worst over job entries (there is one entry with {@code group_reporting}); {@code cores}: fio's own CPU
  * (user + system, summed over the jobs, in cores), so a run can show when the load generator is the limit.
  */
-record FioResult(double iops, double bandwidthBytes, long totalIos, double p50Micros, double p99Micros, int error,
+record FioResult(
+        double iops,
+        double bandwidthBytes,
+        long totalIos,
+        double p50Micros,
+        double p99Micros,
+        int error,
         double cores) {
 
     static final FioResult FAILED = new FioResult(Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, -1, Double.NaN);
@@ -38,7 +44,8 @@ record FioResult(double iops, double bandwidthBytes, long totalIos, double p50Mi
                 bw += dir.path("bw_bytes").asDouble(0);
                 ios += dir.path("total_ios").asLong(0);
             }
-            JsonNode busier = write.path("io_bytes").asLong(0) > read.path("io_bytes").asLong(0) ? write : read;
+            JsonNode busier =
+                    write.path("io_bytes").asLong(0) > read.path("io_bytes").asLong(0) ? write : read;
             JsonNode pct = busier.path("clat_ns").path("percentile");
             p50 = worse(p50, micros(pct, "50.000000"));
             p99 = worse(p99, micros(pct, "99.000000"));

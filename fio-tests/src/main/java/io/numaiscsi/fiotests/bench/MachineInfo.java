@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -24,11 +25,14 @@ record MachineInfo(String date, int nproc, String cpuModel, String kernel, Strin
     }
 
     static MachineInfo probe(String javaVersion, String fioVersion, String tgtdVersion) throws IOException {
-        return new MachineInfo(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
+        return new MachineInfo(
+                ZonedDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
                 Runtime.getRuntime().availableProcessors(),
                 cpuModel(Files.readAllLines(Path.of("/proc/cpuinfo"))),
                 Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim(),
-                javaVersion, fioVersion, tgtdVersion);
+                javaVersion,
+                fioVersion,
+                tgtdVersion);
     }
 
     String oneLine() {

@@ -6,8 +6,7 @@ import java.nio.file.Path;
 
 /** CPU time from procfs: a whole process ({@code /proc/PID/stat}, all threads) and the host ({@code /proc/stat}). */
 final class ProcStat {
-    private ProcStat() {
-    }
+    private ProcStat() {}
 
     /**
      * utime + stime in clock ticks from a {@code /proc/PID/stat} line. The comm field (2) may hold
@@ -18,7 +17,7 @@ final class ProcStat {
         if (close < 0) {
             throw new IllegalArgumentException("not a /proc/PID/stat line: " + statLine);
         }
-        String[] f = statLine.substring(close + 1).trim().split("\\s+");
+        String[] f = statLine.substring(close + 1).trim().split("\\s+", -1);
         // f[0] is field 3 (state), so field n is f[n - 3]
         if (f.length < 13) {
             throw new IllegalArgumentException("short /proc/PID/stat line: " + statLine);
@@ -36,9 +35,9 @@ final class ProcStat {
 
     /** {busy, total} jiffies from the aggregate {@code cpu} line of /proc/stat. */
     static long[] hostTicks(String procStat) {
-        for (String line : procStat.split("\n")) {
+        for (String line : procStat.split("\n", -1)) {
             if (line.startsWith("cpu ")) {
-                String[] f = line.trim().split("\\s+");
+                String[] f = line.trim().split("\\s+", -1);
                 long busy = 0;
                 long total = 0;
                 // user nice system idle iowait irq softirq steal; guest time is already in user

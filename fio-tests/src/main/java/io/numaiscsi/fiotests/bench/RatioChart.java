@@ -11,13 +11,17 @@ import org.knowm.xchart.style.Styler;
 
 /** PNG bar chart of the ratios to the baseline per cell: IOPS ratio and CPU-per-I/O ratio of every other target. */
 final class RatioChart {
-    private RatioChart() {
-    }
+    private RatioChart() {}
 
     static CategoryChart build(BenchReport r) {
-        CategoryChart chart = new CategoryChartBuilder().width(1400).height(700)
-                .title("numa-iscsi-target vs " + r.baseline() + " (medians; IOPS: higher is better, CPU per I/O: lower is better)")
-                .xAxisTitle("cell").yAxisTitle("ratio to " + r.baseline()).build();
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(1400)
+                .height(700)
+                .title("numa-iscsi-target vs " + r.baseline()
+                        + " (medians; IOPS: higher is better, CPU per I/O: lower is better)")
+                .xAxisTitle("cell")
+                .yAxisTitle("ratio to " + r.baseline())
+                .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setXAxisLabelRotation(30);
         chart.getStyler().setAvailableSpaceFill(0.8);
@@ -44,7 +48,9 @@ final class RatioChart {
 
     static void writePng(BenchReport r, Path file) throws IOException {
         String name = file.toString();
-        BitmapEncoder.saveBitmap(build(r), name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
+        BitmapEncoder.saveBitmap(
+                build(r),
+                name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
                 BitmapEncoder.BitmapFormat.PNG);
     }
 

@@ -5,8 +5,15 @@ package io.numaiscsi.fiotests.bench;
  * over the whole fio run (login to logout), the wall time, and the host's busy fraction meanwhile
  * (all cores; shows how much else was running).
  */
-record Sample(String cell, String target, int repeat, FioResult fio, double targetCpuSeconds, double wallSeconds,
-        double hostBusy, String fioJson) {
+record Sample(
+        String cell,
+        String target,
+        int repeat,
+        FioResult fio,
+        double targetCpuSeconds,
+        double wallSeconds,
+        double hostBusy,
+        String fioJson) {
 
     /** Target CPU microseconds per I/O; NaN for a failed run. */
     double cpuMicrosPerIo() {

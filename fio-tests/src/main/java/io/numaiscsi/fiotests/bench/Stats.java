@@ -4,11 +4,11 @@ import java.util.Arrays;
 
 /** Order statistics over repeats; NaN (a failed run) is left out. */
 final class Stats {
-    private Stats() {
-    }
+    private Stats() {}
 
     static double median(double[] values) {
-        double[] v = Arrays.stream(values).filter(d -> !Double.isNaN(d)).sorted().toArray();
+        double[] v =
+                Arrays.stream(values).filter(d -> !Double.isNaN(d)).sorted().toArray();
         if (v.length == 0) {
             return Double.NaN;
         }

@@ -31,7 +31,7 @@ record Target(String name, String host, int port, String iqn, List<Integer> luns
      */
     static Target parse(String spec) {
         Map<String, String> kv = new LinkedHashMap<>();
-        for (String part : spec.split(",")) {
+        for (String part : spec.split(",", -1)) {
             int eq = part.indexOf('=');
             if (eq <= 0) {
                 throw new IllegalArgumentException("target \"" + spec + "\": \"" + part + "\" is not key=value");
@@ -49,10 +49,15 @@ record Target(String name, String host, int port, String iqn, List<Integer> luns
             throw new IllegalArgumentException("target \"" + spec + "\": portal must be HOST:PORT");
         }
         List<Integer> luns = new ArrayList<>();
-        for (String l : kv.get("luns").split("\\+")) {
+        for (String l : kv.get("luns").split("\\+", -1)) {
             luns.add(Integer.parseInt(l));
         }
-        return new Target(kv.get("name"), portal.substring(0, colon), Integer.parseInt(portal.substring(colon + 1)),
-                kv.get("iqn"), luns, Long.parseLong(kv.get("pid")));
+        return new Target(
+                kv.get("name"),
+                portal.substring(0, colon),
+                Integer.parseInt(portal.substring(colon + 1)),
+                kv.get("iqn"),
+                luns,
+                Long.parseLong(kv.get("pid")));
     }
 }

@@ -19,13 +19,15 @@ record Workload(String name, String rw, int blockSize, int iodepth, int numjobs,
             throw new IllegalArgumentException("rw " + rw + ": not one of randread randwrite read write randrw");
         }
         if (blockSize < 512 || iodepth < 1 || numjobs < 1 || luns < 1 || luns > 2) {
-            throw new IllegalArgumentException("workload " + name + ": bs >= 512, iodepth >= 1, numjobs >= 1, luns 1..2");
+            throw new IllegalArgumentException(
+                    "workload " + name + ": bs >= 512, iodepth >= 1, numjobs >= 1, luns 1..2");
         }
     }
 
     /** Stable identifier used in file names and tables, e.g. {@code rr4k-qd32-nj1} or {@code rr4k-qd32-2lun}. */
     String id() {
-        return name + "-qd" + iodepth + (luns > 1 ? "-" + luns + "lun" + (numjobs > 1 ? "-nj" + numjobs : "") : "-nj" + numjobs);
+        return name + "-qd" + iodepth
+                + (luns > 1 ? "-" + luns + "lun" + (numjobs > 1 ? "-nj" + numjobs : "") : "-nj" + numjobs);
     }
 
     /** libiscsi sessions this cell opens at once. */
@@ -43,12 +45,19 @@ record Workload(String name, String rw, int blockSize, int iodepth, int numjobs,
 
     /** Parses {@code name rw bs iodepth numjobs luns}; bs takes a k/m suffix (binary). */
     static Workload parseLine(String line) {
-        String[] f = line.trim().split("\\s+");
+        String[] f = line.trim().split("\\s+", -1);
         if (f.length != 6) {
-            throw new IllegalArgumentException("matrix line \"" + line + "\": want 6 fields: name rw bs iodepth numjobs luns");
+            throw new IllegalArgumentException(
+                    "matrix line \"" + line + "\": want 6 fields: name rw bs iodepth numjobs luns");
         }
         try {
-            return new Workload(f[0], f[1], parseSize(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]), Integer.parseInt(f[5]));
+            return new Workload(
+                    f[0],
+                    f[1],
+                    parseSize(f[2]),
+                    Integer.parseInt(f[3]),
+                    Integer.parseInt(f[4]),
+                    Integer.parseInt(f[5]));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("matrix line \"" + line + "\": " + e.getMessage(), e);
         }

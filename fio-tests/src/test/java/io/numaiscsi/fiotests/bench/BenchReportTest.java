@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchReportTest {
 
     static BenchReport report() {
-        List<Workload> ws = List.of(Workload.parseLine("rr4k randread 4k 32 1 1"), Workload.parseLine("sr512k read 512k 8 1 1"));
+        List<Workload> ws =
+                List.of(Workload.parseLine("rr4k randread 4k 32 1 1"), Workload.parseLine("sr512k read 512k 8 1 1"));
         List<Sample> s = new ArrayList<>();
         for (int rep = 1; rep <= 3; rep++) {
             s.add(CellSummaryTest.sample("rr4k-qd32-nj1", "tgtd", rep, 20000, 200000, 2.0));
@@ -27,9 +28,13 @@ class BenchReportTest {
             s.add(CellSummaryTest.sample("sr512k-qd8-nj1", "per-lun", rep, 3500, 35000, 1.0));
         }
         s.add(new Sample("sr512k-qd8-nj1", "centralized", 1, FioResult.FAILED, 0.1, 1.0, 0.5, "fio/f.json"));
-        return BenchReport.of(new BenchReport.Settings(3, 10, 5, "1G", "per cell: tgtd per-lun centralized x3"),
+        return BenchReport.of(
+                new BenchReport.Settings(3, 10, 5, "1G", "per cell: tgtd per-lun centralized x3"),
                 new MachineInfo("2026-11-01T10:00:00Z", 2, "AMD EPYC", "6.1.0", "openjdk 17", "fio-3.33", "1.0.85"),
-                new Ceiling(Map.of(1, 1.95e9)), List.of("tgtd", "per-lun", "centralized"), ws, s);
+                new Ceiling(Map.of(1, 1.95e9)),
+                List.of("tgtd", "per-lun", "centralized"),
+                ws,
+                s);
     }
 
     @Test
@@ -43,7 +48,8 @@ class BenchReportTest {
         assertEquals(r.medians().get(1).iops(), back.medians().get(1).iops());
         assertEquals(3.3, back.ratios().get(0).iopsRatio(), 1e-9);
         assertEquals(1.95e9, back.ceiling().forSessions(1));
-        assertTrue(Double.isNaN(back.samples().get(back.samples().size() - 1).fio().iops()), "a failed run stays NaN");
+        assertTrue(
+                Double.isNaN(back.samples().get(back.samples().size() - 1).fio().iops()), "a failed run stays NaN");
         assertEquals(r.ratios(), back.recomputed().ratios());
     }
 
@@ -67,7 +73,9 @@ class BenchReportTest {
         String md = ReportTables.markdown(report());
         assertTrue(md.contains("- machine: nproc 2, AMD EPYC, kernel 6.1.0, openjdk 17"), md);
         assertTrue(md.contains("- date: 2026-11-01T10:00:00Z"), md);
-        long rows = md.lines().filter(l -> l.startsWith("| rr4k") || l.startsWith("| sr512k")).count();
+        long rows = md.lines()
+                .filter(l -> l.startsWith("| rr4k") || l.startsWith("| sr512k"))
+                .count();
         assertEquals(6, rows);
         assertTrue(md.contains("| rr4k-qd32-nj1 | per-lun | 66000 |"), md);
     }
@@ -79,10 +87,16 @@ class BenchReportTest {
         RatioChart.writePng(report(), png);
         byte[] head = Arrays.copyOf(Files.readAllBytes(png), 8);
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, head);
-        assertEquals(4, RatioChart.build(report()).getSeriesMap().size(), "IOPS and CPU/IO for each non-baseline target");
+        assertEquals(
+                4, RatioChart.build(report()).getSeriesMap().size(), "IOPS and CPU/IO for each non-baseline target");
     }
 
     private static String line(String table, String target, int occurrence) {
-        return table.lines().filter(l -> l.matches("^\\S*\\s+" + target + "\\b.*")).skip(occurrence).findFirst().orElse("").strip();
+        return table.lines()
+                .filter(l -> l.matches("^\\S*\\s+" + target + "\\b.*"))
+                .skip(occurrence)
+                .findFirst()
+                .orElse("")
+                .strip();
     }
 }

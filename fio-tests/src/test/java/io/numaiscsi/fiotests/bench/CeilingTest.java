@@ -20,8 +20,10 @@ class CeilingTest {
 
     @Test
     void iperf3ErrorIsReported() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Ceiling.parseIperf3(new ObjectMapper().readTree("{\"start\":{},\"error\":\"unable to connect\"}")));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> Ceiling.parseIperf3(
+                        new ObjectMapper().readTree("{\"start\":{},\"error\":\"unable to connect\"}")));
         assertTrue(e.getMessage().contains("unable to connect"));
     }
 
@@ -32,7 +34,10 @@ class CeilingTest {
         assertEquals(2.5e9, c.forSessions(2));
         assertEquals(2.5e9, c.forSessions(4), "more sessions than measured: the most streams measured");
         assertEquals(2.0e9, new Ceiling(Map.of(2, 2.0e9)).forSessions(1), "fewer: the smallest measured");
-        assertEquals(2.4e9, new Ceiling(Map.of(1, 2.4e9, 2, 2.0e9)).forSessions(2), "a noisier 2-stream run does not lower it");
+        assertEquals(
+                2.4e9,
+                new Ceiling(Map.of(1, 2.4e9, 2, 2.0e9)).forSessions(2),
+                "a noisier 2-stream run does not lower it");
         assertTrue(Double.isNaN(Ceiling.NONE.forSessions(1)));
     }
 }

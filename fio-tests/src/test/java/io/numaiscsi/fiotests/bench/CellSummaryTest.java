@@ -8,8 +8,15 @@ import org.junit.jupiter.api.Test;
 class CellSummaryTest {
 
     static Sample sample(String cell, String target, int rep, double iops, long ios, double cpuSeconds) {
-        return new Sample(cell, target, rep, new FioResult(iops, iops * 4096, ios, 100 * rep, 1000 * rep, 0, 0.5), cpuSeconds, 10.0,
-                0.5, "fio/x.json");
+        return new Sample(
+                cell,
+                target,
+                rep,
+                new FioResult(iops, iops * 4096, ios, 100 * rep, 1000 * rep, 0, 0.5),
+                cpuSeconds,
+                10.0,
+                0.5,
+                "fio/x.json");
     }
 
     @Test
@@ -19,7 +26,8 @@ class CellSummaryTest {
                 sample("c1", "tgtd", 2, 120, 1200, 1.2), sample("c1", "this", 2, 330, 3300, 0.33),
                 sample("c1", "tgtd", 3, 90, 900, 0.9), sample("c1", "this", 3, 310, 3100, 0.31));
         List<CellSummary> m = CellSummary.summarize(s);
-        assertEquals(List.of("tgtd", "this"), m.stream().map(CellSummary::target).toList());
+        assertEquals(
+                List.of("tgtd", "this"), m.stream().map(CellSummary::target).toList());
         CellSummary tgtd = m.get(0);
         assertEquals(3, tgtd.runs());
         assertEquals(0, tgtd.failed());
@@ -34,7 +42,9 @@ class CellSummaryTest {
 
     @Test
     void failedRunsAreCountedAndLeftOutOfMedians() {
-        List<Sample> s = List.of(sample("c", "t", 1, 100, 1000, 1.0), sample("c", "t", 2, 200, 2000, 1.0),
+        List<Sample> s = List.of(
+                sample("c", "t", 1, 100, 1000, 1.0),
+                sample("c", "t", 2, 200, 2000, 1.0),
                 new Sample("c", "t", 3, FioResult.FAILED, 0.5, 3.0, 0.5, "fio/y.json"));
         CellSummary m = CellSummary.summarize(s).get(0);
         assertEquals(3, m.runs());

@@ -19,10 +19,15 @@ class ComparisonTest {
     @Test
     void ratiosAgainstTheBaselineForEveryOtherTarget() {
         Workload w = Workload.parseLine("rr4k randread 4k 32 1 1");
-        List<Comparison> c = Comparison.compare(List.of(w), List.of(
-                median(w.id(), "tgtd", 20000, 20000 * 4096.0, 50, 2000),
-                median(w.id(), "per-lun", 70000, 70000 * 4096.0, 20, 1000),
-                median(w.id(), "centralized", 30000, 30000 * 4096.0, 40, 1500)), "tgtd", "per-lun", CEILING);
+        List<Comparison> c = Comparison.compare(
+                List.of(w),
+                List.of(
+                        median(w.id(), "tgtd", 20000, 20000 * 4096.0, 50, 2000),
+                        median(w.id(), "per-lun", 70000, 70000 * 4096.0, 20, 1000),
+                        median(w.id(), "centralized", 30000, 30000 * 4096.0, 40, 1500)),
+                "tgtd",
+                "per-lun",
+                CEILING);
         assertEquals(2, c.size());
         Comparison perLun = c.get(0);
         assertEquals("per-lun", perLun.target());
@@ -38,24 +43,28 @@ class ComparisonTest {
     @Test
     void missingBaselineGivesNaNRatios() {
         Workload w = Workload.parseLine("rr4k randread 4k 32 1 1");
-        Comparison c = Comparison.compare(List.of(w), List.of(median(w.id(), "per-lun", 1, 1, 1, 1)), "tgtd", "per-lun",
-                Ceiling.NONE).get(0);
+        Comparison c = Comparison.compare(
+                        List.of(w), List.of(median(w.id(), "per-lun", 1, 1, 1, 1)), "tgtd", "per-lun", Ceiling.NONE)
+                .get(0);
         assertTrue(Double.isNaN(c.iopsRatio()));
         assertTrue(c.goals().startsWith("MISSED"));
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        // workload line             | IOPS x | CPU/IO x | of ceiling | verdict
-        "a randread 4k 32 1 1        | 3.0    | 0.5      | 0.1        | met",
-        "a randread 4k 32 1 1        | 2.9    | 0.5      | 0.1        | MISSED IOPS 2.90x<3x",
-        "a randread 4k 32 1 1        | 3.2    | 0.51     | 0.1        | MISSED CPU/IO 0.51x>0.5x",
-        "a randwrite 4k 32 1 1       | 1.0    | 0.4      | 0.1        | met",
-        "a randread 512 32 1 1       | 0.5    | 0.4      | 0.1        | met",
-        "a read 512k 8 1 1           | 1.0    | 0.4      | 0.9        | met",
-        "a read 512k 8 1 1           | 1.1    | 0.4      | 0.85       | MISSED BW 85%<90% of loopback",
-        "a read 512k 8 1 1           | 0.95   | 0.4      | 0.95       | MISSED BW 0.95x<tgtd",
-        "a read 512k 8 1 1           | NaN    | NaN      | NaN        | MISSED CPU/IO NaNx>0.5x; BW NaN%<90% of loopback; BW NaNx<tgtd"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // workload line             | IOPS x | CPU/IO x | of ceiling | verdict
+                "a randread 4k 32 1 1        | 3.0    | 0.5      | 0.1        | met",
+                "a randread 4k 32 1 1        | 2.9    | 0.5      | 0.1        | MISSED IOPS 2.90x<3x",
+                "a randread 4k 32 1 1        | 3.2    | 0.51     | 0.1        | MISSED CPU/IO 0.51x>0.5x",
+                "a randwrite 4k 32 1 1       | 1.0    | 0.4      | 0.1        | met",
+                "a randread 512 32 1 1       | 0.5    | 0.4      | 0.1        | met",
+                "a read 512k 8 1 1           | 1.0    | 0.4      | 0.9        | met",
+                "a read 512k 8 1 1           | 1.1    | 0.4      | 0.85       | MISSED BW 85%<90% of loopback",
+                "a read 512k 8 1 1           | 0.95   | 0.4      | 0.95       | MISSED BW 0.95x<tgtd",
+                "a read 512k 8 1 1           | NaN    | NaN      | NaN        | MISSED CPU/IO NaNx>0.5x; BW NaN%<90% of loopback; BW NaNx<tgtd"
+            })
     void goals(String line, double iops, double cpu, double ofCeiling, String verdict) {
         assertEquals(verdict, Comparison.goals(Workload.parseLine(line), iops, cpu, ofCeiling));
     }

@@ -15,8 +15,17 @@ class FioJobFileTest {
     void singleLunCell() {
         String job = FioJobFile.render(Workload.parseLine("rr4k randread 4k 32 2 1"), TGT, 20);
         List<String> lines = job.lines().toList();
-        for (String want : List.of("ioengine=libiscsi", "rw=randread", "bs=4096", "iodepth=32", "numjobs=2", "time_based=1",
-                "runtime=20", "group_reporting=1", "[lun0]", "filename=iscsi\\://127.0.0.1\\:13261/iqn.2026-11.test\\:tgt/1",
+        for (String want : List.of(
+                "ioengine=libiscsi",
+                "rw=randread",
+                "bs=4096",
+                "iodepth=32",
+                "numjobs=2",
+                "time_based=1",
+                "runtime=20",
+                "group_reporting=1",
+                "[lun0]",
+                "filename=iscsi\\://127.0.0.1\\:13261/iqn.2026-11.test\\:tgt/1",
                 "initiator=iqn.2026-11.io.numaiscsi:bench-ini0")) {
             assertTrue(lines.contains(want), want + " missing in\n" + job);
         }
@@ -38,6 +47,8 @@ class FioJobFileTest {
     @Test
     void tooFewLunsIsAnError() {
         Target one = new Target("x", "127.0.0.1", 1, "iqn.2026-11.a:b", List.of(0), 1);
-        assertThrows(IllegalArgumentException.class, () -> FioJobFile.render(Workload.parseLine("a randread 4k 1 1 2"), one, 5));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> FioJobFile.render(Workload.parseLine("a randread 4k 1 1 2"), one, 5));
     }
 }

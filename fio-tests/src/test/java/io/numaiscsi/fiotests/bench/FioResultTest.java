@@ -59,7 +59,8 @@ class FioResultTest {
         String job = """
                 {"error":%d,"read":{"io_bytes":100,"bw_bytes":%d,"iops":%d,"total_ios":%d,
                  "clat_ns":{"percentile":{"50.000000":%d,"99.000000":%d}}},"write":{"io_bytes":0}}""";
-        String json = "{\"jobs\":[" + job.formatted(0, 1000, 10, 100, 2000, 8000) + "," + job.formatted(0, 3000, 30, 300, 1000, 9000) + "]}";
+        String json = "{\"jobs\":[" + job.formatted(0, 1000, 10, 100, 2000, 8000) + ","
+                + job.formatted(0, 3000, 30, 300, 1000, 9000) + "]}";
         FioResult r = parse(json);
         assertEquals(40.0, r.iops());
         assertEquals(4000.0, r.bandwidthBytes());
@@ -71,7 +72,8 @@ class FioResultTest {
     @Test
     void jobErrorOrNoIosIsNotOk() throws Exception {
         assertFalse(parse(RANDREAD.replace("\"error\" : 0", "\"error\" : 5")).ok());
-        assertFalse(parse(RANDREAD.replace("\"total_ios\" : 400000", "\"total_ios\" : 0")).ok());
+        assertFalse(parse(RANDREAD.replace("\"total_ios\" : 400000", "\"total_ios\" : 0"))
+                .ok());
         assertFalse(FioResult.FAILED.ok());
         assertThrows(IllegalArgumentException.class, () -> parse("{\"jobs\":[]}"));
     }

@@ -10,9 +10,17 @@ class MachineInfoTest {
 
     @Test
     void cpuModelFromCpuinfo() {
-        assertEquals("AMD EPYC 7763 64-Core Processor", MachineInfo.cpuModel(List.of("processor\t: 0", "vendor_id\t: AuthenticAMD",
-                "model\t\t: 1", "model name\t: AMD EPYC 7763 64-Core Processor", "model name\t: other")));
-        assertEquals("Raspberry Pi 4 Model B Rev 1.4", MachineInfo.cpuModel(List.of("CPU part\t: 0xd08", "Model\t\t: Raspberry Pi 4 Model B Rev 1.4")));
+        assertEquals(
+                "AMD EPYC 7763 64-Core Processor",
+                MachineInfo.cpuModel(List.of(
+                        "processor\t: 0",
+                        "vendor_id\t: AuthenticAMD",
+                        "model\t\t: 1",
+                        "model name\t: AMD EPYC 7763 64-Core Processor",
+                        "model name\t: other")));
+        assertEquals(
+                "Raspberry Pi 4 Model B Rev 1.4",
+                MachineInfo.cpuModel(List.of("CPU part\t: 0xd08", "Model\t\t: Raspberry Pi 4 Model B Rev 1.4")));
         assertEquals("unknown", MachineInfo.cpuModel(List.of("processor : 0")));
     }
 

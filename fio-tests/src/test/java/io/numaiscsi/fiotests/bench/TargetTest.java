@@ -24,8 +24,14 @@ class TargetTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"name=a,portal=127.0.0.1:1,iqn=x,luns=0", "name=a,portal=127.0.0.1,iqn=x,luns=0,pid=1",
-        "name=a,portal=h:1,iqn=x,luns=,pid=1", "name=a;portal=h:1", "name=a,portal=h:1,iqn=x,luns=0,pid=z"})
+    @ValueSource(
+            strings = {
+                "name=a,portal=127.0.0.1:1,iqn=x,luns=0",
+                "name=a,portal=127.0.0.1,iqn=x,luns=0,pid=1",
+                "name=a,portal=h:1,iqn=x,luns=,pid=1",
+                "name=a;portal=h:1",
+                "name=a,portal=h:1,iqn=x,luns=0,pid=z"
+            })
     void badSpecsAreRejected(String spec) {
         assertThrows(IllegalArgumentException.class, () -> Target.parse(spec));
     }

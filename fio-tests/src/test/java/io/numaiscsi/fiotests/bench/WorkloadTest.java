@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class WorkloadTest {
 
@@ -20,12 +20,15 @@ class WorkloadTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "rr4k randread 4k 32 1 1   | rr4k-qd32-nj1   | 1",
-        "rr4k randread 4k 32 2 1   | rr4k-qd32-nj2   | 2",
-        "rr4k randread 4k 32 1 2   | rr4k-qd32-2lun  | 2",
-        "rr4k randread 4k 32 2 2   | rr4k-qd32-2lun-nj2 | 4",
-        "sr512k  read  512k  8 1 1 | sr512k-qd8-nj1  | 1"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "rr4k randread 4k 32 1 1   | rr4k-qd32-nj1   | 1",
+                "rr4k randread 4k 32 2 1   | rr4k-qd32-nj2   | 2",
+                "rr4k randread 4k 32 1 2   | rr4k-qd32-2lun  | 2",
+                "rr4k randread 4k 32 2 2   | rr4k-qd32-2lun-nj2 | 4",
+                "sr512k  read  512k  8 1 1 | sr512k-qd8-nj1  | 1"
+            })
     void idsAndSessions(String line, String id, int sessions) {
         Workload w = Workload.parseLine(line);
         assertEquals(id, w.id());
@@ -41,8 +44,15 @@ class WorkloadTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"rr4k randread 4k 32 1", "rr4k randreed 4k 32 1 1", "rr4k randread 4k 0 1 1",
-        "rr4k randread 4k 32 1 3", "rr4k randread 4x 32 1 1"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "rr4k randread 4k 32 1",
+                "rr4k randreed 4k 32 1 1",
+                "rr4k randread 4k 0 1 1",
+                "rr4k randread 4k 32 1 3",
+                "rr4k randread 4x 32 1 1"
+            })
     void badLinesAreRejected(String line) {
         assertThrows(IllegalArgumentException.class, () -> Workload.parseLine(line));
     }
@@ -59,7 +69,19 @@ class WorkloadTest {
         // the module's directory is the working directory of surefire
         List<Workload> m = Workload.readMatrix(Path.of("bench/matrix.txt"));
         List<String> ids = m.stream().map(Workload::id).toList();
-        assertEquals(List.of("rr512-qd32-nj1", "rr512-qd32-nj2", "rr4k-qd32-nj1", "rr4k-qd32-nj2", "rw4k-qd32-nj1",
-                "rw4k-qd32-nj2", "rr128k-qd16-nj1", "rr128k-qd16-nj2", "sr512k-qd8-nj1", "sr512k-qd8-nj2", "rr4k-qd32-2lun"), ids);
+        assertEquals(
+                List.of(
+                        "rr512-qd32-nj1",
+                        "rr512-qd32-nj2",
+                        "rr4k-qd32-nj1",
+                        "rr4k-qd32-nj2",
+                        "rw4k-qd32-nj1",
+                        "rw4k-qd32-nj2",
+                        "rr128k-qd16-nj1",
+                        "rr128k-qd16-nj2",
+                        "sr512k-qd8-nj1",
+                        "sr512k-qd8-nj2",
+                        "rr4k-qd32-2lun"),
+                ids);
     }
 }

@@ -19,8 +19,8 @@ final class AdminCli {
     record Run(List<String> args, int exitCode, String output) {
         Run ok() {
             if (exitCode != 0) {
-                throw new AssertionError("numa-iscsi-admin " + String.join(" ", args) + " exited " + exitCode + ": "
-                        + output.strip());
+                throw new AssertionError(
+                        "numa-iscsi-admin " + String.join(" ", args) + " exited " + exitCode + ": " + output.strip());
             }
             return this;
         }
@@ -36,24 +36,36 @@ final class AdminCli {
         this.dir = out.resolve("admin");
         Files.createDirectories(dir);
         this.argFile = dir.resolve("admin.java-args");
-        Files.write(argFile, List.of("-XX:TieredStopAtLevel=1", "-cp",
-                "\"" + SoakDaemon.daemonClasspath().replace("\\", "\\\\") + "\""));
+        Files.write(
+                argFile,
+                List.of(
+                        "-XX:TieredStopAtLevel=1",
+                        "-cp",
+                        "\"" + SoakDaemon.daemonClasspath().replace("\\", "\\\\") + "\""));
     }
 
     Run run(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "@" + argFile, MAIN_CLASS, "--socket", daemon.adminSocket().toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@" + argFile,
+                MAIN_CLASS,
+                "--socket",
+                daemon.adminSocket().toString()));
         cmd.addAll(List.of(args));
         Path log = dir.resolve(daemon.name() + "-" + runs.incrementAndGet() + ".log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .start();
         if (!p.waitFor(LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
-            throw new IOException("numa-iscsi-admin " + String.join(" ", args) + " did not end within "
-                    + LIMIT.toSeconds() + " s");
+            throw new IOException(
+                    "numa-iscsi-admin " + String.join(" ", args) + " did not end within " + LIMIT.toSeconds() + " s");
         }
         String output = Files.readString(log, StandardCharsets.UTF_8);
-        Files.writeString(log, "$ numa-iscsi-admin " + String.join(" ", args) + "\nexit " + p.exitValue() + "\n" + output);
+        Files.writeString(
+                log, "$ numa-iscsi-admin " + String.join(" ", args) + "\nexit " + p.exitValue() + "\n" + output);
         return new Run(List.of(args), p.exitValue(), output);
     }
 }

@@ -28,8 +28,14 @@ import java.util.regex.Pattern;
 final class Chaos {
     /** The kinds of event. */
     enum Kind {
-        SESSION_LOGOUT_LOGIN, KILL_INITIATOR, TASK_MANAGEMENT, LUN_ADD_RESIZE_REMOVE, SIGHUP_RELOAD, CHAP_CHANGE,
-        HOSTILE_LOGINS, SLOW_READER
+        SESSION_LOGOUT_LOGIN,
+        KILL_INITIATOR,
+        TASK_MANAGEMENT,
+        LUN_ADD_RESIZE_REMOVE,
+        SIGHUP_RELOAD,
+        CHAP_CHANGE,
+        HOSTILE_LOGINS,
+        SLOW_READER
     }
 
     static final String OTHER_ADDRESS = "127.0.0.2";
@@ -38,6 +44,7 @@ final class Chaos {
      * hostile burst's), and the slow reader must log in.
      */
     static final String SLOW_READER_ADDRESS = "127.0.0.3";
+
     static final Duration SLOW_READER_HOLD = Duration.ofSeconds(35);
     static final Duration SLOW_READER_DROP = Duration.ofSeconds(80);
     private static final Pattern RELOAD_DONE = Pattern.compile("reload: (\\d+) of (\\d+) change\\(s\\) applied");
@@ -52,11 +59,18 @@ final class Chaos {
     private final List<Kind> deck = new ArrayList<>();
     /** The CHAP secret soak-chap takes now: the file's after a start or reload, else the last one set. */
     private String chapSecret = SoakConfig.CHAP_SECRET_FILE;
+
     private int chapChanges;
     private int lunsAdded;
 
-    Chaos(SoakDaemon wt, AdminCli admin, SoakConfig config, List<LunWorker> workers, SoakRecorder recorder, Random random,
-          Path out) {
+    Chaos(
+            SoakDaemon wt,
+            AdminCli admin,
+            SoakConfig config,
+            List<LunWorker> workers,
+            SoakRecorder recorder,
+            Random random,
+            Path out) {
         this.wt = wt;
         this.admin = admin;
         this.config = config;
@@ -87,11 +101,24 @@ final class Chaos {
                 case LUN_ADD_RESIZE_REMOVE -> lunAddResizeRemove();
                 case SIGHUP_RELOAD -> sighupReload();
                 case CHAP_CHANGE -> chapChange();
-                case HOSTILE_LOGINS -> SoakRawChaos.hostileBurst("127.0.0.1", wt.port(), SoakConfig.CHAOS_TARGET,
-                        OTHER_ADDRESS, 150, Duration.ofSeconds(20));
-                case SLOW_READER -> SoakRawChaos.slowReader("127.0.0.1", wt.port(),
-                        SoakConfig.targetOf("wt", SoakLun.Kind.NULL), 0, SLOW_READER_ADDRESS, 8, SLOW_READER_HOLD,
-                        SLOW_READER_DROP);
+                case HOSTILE_LOGINS ->
+                    SoakRawChaos.hostileBurst(
+                            "127.0.0.1",
+                            wt.port(),
+                            SoakConfig.CHAOS_TARGET,
+                            OTHER_ADDRESS,
+                            150,
+                            Duration.ofSeconds(20));
+                case SLOW_READER ->
+                    SoakRawChaos.slowReader(
+                            "127.0.0.1",
+                            wt.port(),
+                            SoakConfig.targetOf("wt", SoakLun.Kind.NULL),
+                            0,
+                            SLOW_READER_ADDRESS,
+                            8,
+                            SLOW_READER_HOLD,
+                            SLOW_READER_DROP);
             };
             ok = true;
         } catch (Exception | AssertionError e) {
@@ -112,7 +139,8 @@ final class Chaos {
      * same initiator appears. Then a raw session logs in, reads, logs out, and again with the same ISID.
      */
     private String sessionLogoutLogin() throws Exception {
-        JsonNode sessions = new ObjectMapper().readTree(admin.run("--json", "sessions").ok().output());
+        JsonNode sessions =
+                new ObjectMapper().readTree(admin.run("--json", "sessions").ok().output());
         List<JsonNode> fio = new ArrayList<>();
         for (JsonNode s : sessions) {
             if (s.path("initiator").asText().contains("soak-fio-")) {
@@ -129,16 +157,20 @@ final class Chaos {
             boolean back = false;
             while (!back && System.nanoTime() < deadline) {
                 Thread.sleep(500);
-                for (JsonNode n : new ObjectMapper().readTree(admin.run("--json", "sessions").ok().output())) {
-                    back |= n.path("initiator").asText().equals(initiator) && n.path("tsih").asInt() != tsih;
+                for (JsonNode n : new ObjectMapper()
+                        .readTree(admin.run("--json", "sessions").ok().output())) {
+                    back |= n.path("initiator").asText().equals(initiator)
+                            && n.path("tsih").asInt() != tsih;
                 }
             }
             // a round may have ended meanwhile, in which case the next round's session is as good
-            asked = "session tsih " + tsih + " of " + initiator + " asked to log out; " + (back
-                    ? "the initiator logged in again" : "no new session of it within 20 s (its round may have ended)");
+            asked = "session tsih " + tsih + " of " + initiator + " asked to log out; "
+                    + (back
+                            ? "the initiator logged in again"
+                            : "no new session of it within 20 s (its round may have ended)");
         }
-        String raw = SoakRawChaos.logoutAndLogin("127.0.0.1", wt.port(), SoakConfig.targetOf("wt", SoakLun.Kind.DISK_FILE),
-                0);
+        String raw = SoakRawChaos.logoutAndLogin(
+                "127.0.0.1", wt.port(), SoakConfig.targetOf("wt", SoakLun.Kind.DISK_FILE), 0);
         return asked + "; raw session: " + raw;
     }
 
@@ -158,7 +190,8 @@ final class Chaos {
         String t = SoakConfig.CHAOS_TARGET;
         String id = Integer.toString(SoakConfig.ADDED_LUN);
         Path file = wt.dataDir().resolve("added-" + (++lunsAdded) + ".img");
-        admin.run("lun-add", t, "--id", id, "--backing", "file", "--path", file.toString(), "--size", "32M").ok();
+        admin.run("lun-add", t, "--id", id, "--backing", "file", "--path", file.toString(), "--size", "32M")
+                .ok();
         try {
             long added = SoakRawChaos.capacityBytes("127.0.0.1", wt.port(), t, SoakConfig.ADDED_LUN);
             admin.run("lun-resize", t, "--id", id, "--size", "64M").ok();
@@ -192,12 +225,15 @@ final class Chaos {
         }
         Matcher m = RELOAD_DONE.matcher(done);
         if (!m.find() || !m.group(1).equals(m.group(2)) || m.group(1).equals("0")) {
-            throw new AssertionError("the reload of a file that " + (present ? "adds" : "removes") + " a LUN logged: " + done);
+            throw new AssertionError(
+                    "the reload of a file that " + (present ? "adds" : "removes") + " a LUN logged: " + done);
         }
         if (present) {
-            long bytes = SoakRawChaos.capacityBytes("127.0.0.1", wt.port(), SoakConfig.CHAOS_TARGET, SoakConfig.SIGHUP_LUN);
+            long bytes =
+                    SoakRawChaos.capacityBytes("127.0.0.1", wt.port(), SoakConfig.CHAOS_TARGET, SoakConfig.SIGHUP_LUN);
             if (bytes != 8L << 20) {
-                throw new AssertionError("LUN " + SoakConfig.SIGHUP_LUN + " reads " + bytes + " bytes after the reload");
+                throw new AssertionError(
+                        "LUN " + SoakConfig.SIGHUP_LUN + " reads " + bytes + " bytes after the reload");
             }
         }
         return "SIGHUP with LUN " + SoakConfig.SIGHUP_LUN + (present ? " added to" : " removed from") + " the file: "
@@ -206,12 +242,14 @@ final class Chaos {
 
     private long reloadsLogged() throws IOException {
         return Files.readAllLines(wt.log(), StandardCharsets.ISO_8859_1).stream()
-                .filter(l -> RELOAD_DONE.matcher(l).find()).count();
+                .filter(l -> RELOAD_DONE.matcher(l).find())
+                .count();
     }
 
     private String lastReloadIfNew(long before) throws IOException {
         List<String> lines = Files.readAllLines(wt.log(), StandardCharsets.ISO_8859_1).stream()
-                .filter(l -> RELOAD_DONE.matcher(l).find()).toList();
+                .filter(l -> RELOAD_DONE.matcher(l).find())
+                .toList();
         return lines.size() > before ? lines.get(lines.size() - 1) : null;
     }
 
@@ -228,8 +266,14 @@ final class Chaos {
         Path secretFile = out.resolve("admin").resolve("chap.secret");
         Files.writeString(secretFile, fresh + "\n", StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
-        admin.run("target-set", SoakConfig.CHAP_TARGET, "--chap-user", SoakConfig.CHAP_USER, "--chap-secret-file",
-                secretFile.toString()).ok();
+        admin.run(
+                        "target-set",
+                        SoakConfig.CHAP_TARGET,
+                        "--chap-user",
+                        SoakConfig.CHAP_USER,
+                        "--chap-secret-file",
+                        secretFile.toString())
+                .ok();
         synchronized (this) {
             chapSecret = fresh;
         }
@@ -239,17 +283,21 @@ final class Chaos {
             throw new AssertionError("after the CHAP change a login with the new secret exited " + withNew
                     + " (0 expected) and one with the old secret " + withOld + " (refused expected)");
         }
-        return "CHAP secret of " + SoakConfig.CHAP_TARGET + " changed live: the new one logs in, the old one is refused";
+        return "CHAP secret of " + SoakConfig.CHAP_TARGET
+                + " changed live: the new one logs in, the old one is refused";
     }
 
     /** iscsi-inq with CHAP user and {@code secret} on soak-chap's LUN 0; its exit code. */
     private int iscsiInq(String secret) throws IOException, InterruptedException {
         String url = "iscsi://" + SoakConfig.CHAP_USER + "%" + secret + "@127.0.0.1:" + wt.port() + "/"
                 + SoakConfig.CHAP_TARGET + "/0";
-        Path log = out.resolve("admin").resolve("iscsi-inq-" + chapChanges + "-" + (secret.equals(chapSecret) ? "new" : "old")
-                + ".log");
-        Process p = new ProcessBuilder("iscsi-inq", url).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        Path log = out.resolve("admin")
+                .resolve("iscsi-inq-" + chapChanges + "-" + (secret.equals(chapSecret) ? "new" : "old") + ".log");
+        Process p = new ProcessBuilder("iscsi-inq", url)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             return -1;

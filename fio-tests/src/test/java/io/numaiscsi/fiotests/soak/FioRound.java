@@ -23,6 +23,7 @@ public final class FioRound {
     static final long SLOT_BYTES = 128L << 20;
     /** About this many writes per round, so a round takes seconds to tens of seconds whatever its block size. */
     static final long WRITES_PER_ROUND = 3072;
+
     static final int SMALL_BLOCK_IOPS = 300;
     static final String LARGE_BLOCK_RATE = "8m";
     static final Duration READ_ROUND = Duration.ofSeconds(10);
@@ -30,11 +31,19 @@ public final class FioRound {
     static final List<Integer> DEPTHS = List.of(1, 4, 8, 16, 32);
 
     /** What a round does. */
-    public enum Type { WRITE_VERIFY, VERIFY_ONLY, READ }
+    public enum Type {
+        WRITE_VERIFY,
+        VERIFY_ONLY,
+        READ
+    }
 
     /** How a round ended. */
     public enum Outcome {
-        OK, VERIFY_ERROR, IO_ERROR, KILLED, TIMEOUT;
+        OK,
+        VERIFY_ERROR,
+        IO_ERROR,
+        KILLED,
+        TIMEOUT;
 
         boolean failed() {
             return this != OK;
@@ -42,8 +51,8 @@ public final class FioRound {
     }
 
     /** A round's job: what it does where, with which load. */
-    public record Job(Type type, int slot, long offset, long bytes, boolean sequential, String blockSize, int depth,
-                      long seed) {
+    public record Job(
+            Type type, int slot, long offset, long bytes, boolean sequential, String blockSize, int depth, long seed) {
 
         String rw() {
             return switch (type) {
@@ -60,16 +69,22 @@ public final class FioRound {
         String describe() {
             return type == Type.READ
                     ? String.format("%s bs=%s iodepth=%d for %d s", rw(), blockSize, depth, READ_ROUND.toSeconds())
-                    : String.format("%s%s bs=%s iodepth=%d %d MiB at %d MiB (slot %d) seed %d",
-                    type == Type.VERIFY_ONLY ? "verify_only of " : "", rw(), blockSize, depth, bytes >> 20, offset >> 20,
-                    slot, seed);
+                    : String.format(
+                            "%s%s bs=%s iodepth=%d %d MiB at %d MiB (slot %d) seed %d",
+                            type == Type.VERIFY_ONLY ? "verify_only of " : "",
+                            rw(),
+                            blockSize,
+                            depth,
+                            bytes >> 20,
+                            offset >> 20,
+                            slot,
+                            seed);
         }
     }
 
     /** A round as it ended. */
-    public record Result(Job job, Instant start, Instant end, Outcome outcome, long bytesWritten, long bytesRead,
-                         String detail) {
-    }
+    public record Result(
+            Job job, Instant start, Instant end, Outcome outcome, long bytesWritten, long bytesRead, String detail) {}
 
     /** A write-and-verify job on {@code slot}, drawn from {@code random}. */
     static Job writeJob(Random random, int slot) {
@@ -79,13 +94,21 @@ public final class FioRound {
         long typical = bs.contains("-") ? 256L << 10 : parseSize(bs);
         long bytes = Math.min(SLOT_BYTES, Math.max(4L << 20, typical * WRITES_PER_ROUND));
         bytes -= bytes % (1L << 20);
-        return new Job(Type.WRITE_VERIFY, slot, slot * SLOT_BYTES, bytes, sequential, bs, depth, random.nextLong() >>> 1);
+        return new Job(
+                Type.WRITE_VERIFY, slot, slot * SLOT_BYTES, bytes, sequential, bs, depth, random.nextLong() >>> 1);
     }
 
     /** A read-only job (the null LUN). */
     static Job readJob(Random random) {
         String bs = BLOCK_SIZES.get(random.nextInt(BLOCK_SIZES.size()));
-        return new Job(Type.READ, -1, 0, 0, random.nextBoolean(), bs, DEPTHS.get(random.nextInt(DEPTHS.size())),
+        return new Job(
+                Type.READ,
+                -1,
+                0,
+                0,
+                random.nextBoolean(),
+                bs,
+                DEPTHS.get(random.nextInt(DEPTHS.size())),
                 random.nextLong() >>> 1);
     }
 
@@ -104,19 +127,38 @@ public final class FioRound {
         // thread: the job runs in fio's own process, so a SIGKILL to it ends the I/O (a forked job would go on,
         // reconnecting to the target, as an orphan)
         StringBuilder j = new StringBuilder("[global]\nioengine=libiscsi\nthread=1\n")
-                .append("filename=").append(url.replace(":", "\\:")).append('\n')
-                .append("initiator=").append(initiator).append('\n')
-                .append("randrepeat=1\nrandseed=").append(job.seed()).append('\n');
+                .append("filename=")
+                .append(url.replace(":", "\\:"))
+                .append('\n')
+                .append("initiator=")
+                .append(initiator)
+                .append('\n')
+                .append("randrepeat=1\nrandseed=")
+                .append(job.seed())
+                .append('\n');
         boolean small = !job.blockSize().contains("-") && parseSize(job.blockSize()) <= 16 << 10;
-        j.append(small ? "rate_iops=" + SMALL_BLOCK_IOPS : "rate=" + LARGE_BLOCK_RATE).append('\n');
-        j.append("\n[").append(job.type().name().toLowerCase()).append("]\n")
-                .append("rw=").append(job.rw()).append('\n')
-                .append(job.blockSize().contains("-") ? "bsrange=" : "bs=").append(job.blockSize()).append('\n')
-                .append("iodepth=").append(job.depth()).append('\n');
+        j.append(small ? "rate_iops=" + SMALL_BLOCK_IOPS : "rate=" + LARGE_BLOCK_RATE)
+                .append('\n');
+        j.append("\n[")
+                .append(job.type().name().toLowerCase())
+                .append("]\n")
+                .append("rw=")
+                .append(job.rw())
+                .append('\n')
+                .append(job.blockSize().contains("-") ? "bsrange=" : "bs=")
+                .append(job.blockSize())
+                .append('\n')
+                .append("iodepth=")
+                .append(job.depth())
+                .append('\n');
         if (job.type() == Type.READ) {
             j.append("time_based=1\nruntime=").append(READ_ROUND.toSeconds()).append('\n');
         } else {
-            j.append("offset=").append(job.offset()).append("\nsize=").append(job.bytes()).append('\n')
+            j.append("offset=")
+                    .append(job.offset())
+                    .append("\nsize=")
+                    .append(job.bytes())
+                    .append('\n')
                     .append("verify=crc32c\ndo_verify=1\nverify_dump=0\nverify_state_save=0\n")
                     .append("continue_on_error=verify\n"); // every bad block is reported, not just the first
             if (job.type() == Type.VERIFY_ONLY) {
@@ -150,8 +192,10 @@ public final class FioRound {
         Files.writeString(jobFile, jobFile(job, url, initiator), StandardCharsets.UTF_8);
         Instant start = Instant.now();
         Process p = new ProcessBuilder(fio, "--output-format=json", "--output=" + json, jobFile.toString())
-                .redirectErrorStream(true).redirectOutput(output.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .start();
         process = p;
         if (killed) {
             destroyTree(p);
@@ -164,14 +208,17 @@ public final class FioRound {
         Instant end = Instant.now();
         String text = Files.readString(output, StandardCharsets.ISO_8859_1);
         long verifyFailures = text.lines().filter(FioRound::verifyFailure).count();
-        List<String> verifyLines = text.lines().filter(FioRound::verifyFailure).limit(3).toList();
+        List<String> verifyLines =
+                text.lines().filter(FioRound::verifyFailure).limit(3).toList();
         long written = 0;
         long read = 0;
         int error = -1;
         if (Files.size(json) > 0) {
             try {
-                JsonNode j = new ObjectMapper().readTree(jsonPart(Files.readString(json, StandardCharsets.UTF_8)))
-                        .path("jobs").path(0);
+                JsonNode j = new ObjectMapper()
+                        .readTree(jsonPart(Files.readString(json, StandardCharsets.UTF_8)))
+                        .path("jobs")
+                        .path(0);
                 written = j.path("write").path("io_bytes").asLong();
                 read = j.path("read").path("io_bytes").asLong();
                 error = j.path("error").asInt(-1);
@@ -218,8 +265,11 @@ public final class FioRound {
     /** A line fio prints for data that does not match what was written. */
     static boolean verifyFailure(String line) {
         String l = line.toLowerCase();
-        return l.startsWith("verify:") || l.contains("verify failed") || l.contains("bad magic header")
-                || l.contains("bad header") || l.contains("verify type mismatch");
+        return l.startsWith("verify:")
+                || l.contains("verify failed")
+                || l.contains("bad magic header")
+                || l.contains("bad header")
+                || l.contains("verify type mismatch");
     }
 
     private static String lastLines(String text, int n) {

@@ -20,10 +20,14 @@ import java.util.regex.Pattern;
  */
 final class GcLog {
     /** What the log says happened. */
-    enum Kind { GC_PAUSE, ALLOCATION_STALL, OTHER_SAFEPOINT, HEAP_AFTER_GC }
-
-    record Event(Instant at, Kind kind, double value, String what) {
+    enum Kind {
+        GC_PAUSE,
+        ALLOCATION_STALL,
+        OTHER_SAFEPOINT,
+        HEAP_AFTER_GC
     }
+
+    record Event(Instant at, Kind kind, double value, String what) {}
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
     private static final Pattern LINE = Pattern.compile("^\\[([^]]+)]\\[\\w+\\s*]\\[([\\w,+ ]+)]\\s?(.*)$");
@@ -85,8 +89,11 @@ final class GcLog {
             Matcher s = SAFEPOINT.matcher(msg);
             if (s.find()) {
                 String op = s.group(1);
-                return new Event(at, collectorOperation(op) ? Kind.GC_PAUSE : Kind.OTHER_SAFEPOINT,
-                        Long.parseLong(s.group(2)) / 1e6, op);
+                return new Event(
+                        at,
+                        collectorOperation(op) ? Kind.GC_PAUSE : Kind.OTHER_SAFEPOINT,
+                        Long.parseLong(s.group(2)) / 1e6,
+                        op);
             }
             return null;
         }
@@ -105,7 +112,10 @@ final class GcLog {
 
     /** A VM operation of a collector (G1..., Z..., ParallelGC..., CollectForMetadataAllocation...), not a handshake. */
     static boolean collectorOperation(String op) {
-        return op.startsWith("G1") || op.startsWith("Z") || op.startsWith("Shenandoah") || op.contains("GC")
+        return op.startsWith("G1")
+                || op.startsWith("Z")
+                || op.startsWith("Shenandoah")
+                || op.contains("GC")
                 || op.contains("Collect");
     }
 }

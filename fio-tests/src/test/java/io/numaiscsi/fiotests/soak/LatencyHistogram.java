@@ -21,7 +21,8 @@ record LatencyHistogram(double[] bounds, double[] cumulative) {
      * since the counters started again from zero.
      */
     LatencyHistogram minus(LatencyHistogram earlier) {
-        if (earlier == null || earlier.cumulative.length != cumulative.length
+        if (earlier == null
+                || earlier.cumulative.length != cumulative.length
                 || !Arrays.equals(earlier.bounds, bounds)) {
             return this;
         }

@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests.soak;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Random;
 
 /**
@@ -67,8 +68,14 @@ final class LunWorker implements Runnable {
             try {
                 result = round.run(fio, url, initiator, ROUND_LIMIT);
             } catch (IOException e) {
-                result = new FioRound.Result(round.job(), java.time.Instant.now(), java.time.Instant.now(),
-                        FioRound.Outcome.IO_ERROR, 0, 0, "fio did not run: " + e.getMessage());
+                result = new FioRound.Result(
+                        round.job(),
+                        Instant.now(),
+                        Instant.now(),
+                        FioRound.Outcome.IO_ERROR,
+                        0,
+                        0,
+                        "fio did not run: " + e.getMessage());
             } catch (InterruptedException e) {
                 return;
             }
@@ -117,8 +124,7 @@ final class LunWorker implements Runnable {
                     }
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -25,18 +26,38 @@ final class Sampler {
     /** Every this many samples a daemon's whole scrape is kept in {@code metrics/}. */
     static final int SCRAPES_KEPT_EVERY = 6;
 
-    record Resources(Instant at, String daemon, int incarnation, long pid, double rssMiB, long fds, long threads,
-                     double heapUsedMiB, double heapAfterGcMiB, double directMiB, double nettyDirectMiB,
-                     double budgetMiB, int gcPauses, double gcPauseMaxMs, double gcPauseTotalMs, double safepointMaxMs,
-                     double stallMaxMs, double machineLoad) {
-    }
+    record Resources(
+            Instant at,
+            String daemon,
+            int incarnation,
+            long pid,
+            double rssMiB,
+            long fds,
+            long threads,
+            double heapUsedMiB,
+            double heapAfterGcMiB,
+            double directMiB,
+            double nettyDirectMiB,
+            double budgetMiB,
+            int gcPauses,
+            double gcPauseMaxMs,
+            double gcPauseTotalMs,
+            double safepointMaxMs,
+            double stallMaxMs,
+            double machineLoad) {}
 
-    record Gc(String daemon, GcLog.Event event) {
-    }
+    record Gc(String daemon, GcLog.Event event) {}
 
-    record Lun(Instant at, String daemon, String lun, double iops, double readIops, double writeIops, double p99Ms,
-               double p999Ms, LatencyHistogram interval) {
-    }
+    record Lun(
+            Instant at,
+            String daemon,
+            String lun,
+            double iops,
+            double readIops,
+            double writeIops,
+            double p99Ms,
+            double p999Ms,
+            LatencyHistogram interval) {}
 
     /** What the sampler remembers of a daemon between samples. */
     private static final class State {
@@ -68,9 +89,11 @@ final class Sampler {
         this.resourcesCsv = out.resolve("resources.csv");
         this.lunsCsv = out.resolve("luns.csv");
         this.scrapes = Files.createDirectories(out.resolve("metrics"));
-        Files.writeString(resourcesCsv, "t_s,daemon,start,pid,rss_mib,fds,threads,heap_used_mib,heap_after_gc_mib,"
-                + "direct_mib,netty_direct_mib,buffer_budget_mib,gc_pauses,gc_pause_max_ms,gc_pause_total_ms,"
-                + "safepoint_max_ms,allocation_stall_max_ms,load_1m\n");
+        Files.writeString(
+                resourcesCsv,
+                "t_s,daemon,start,pid,rss_mib,fds,threads,heap_used_mib,heap_after_gc_mib,"
+                        + "direct_mib,netty_direct_mib,buffer_budget_mib,gc_pauses,gc_pause_max_ms,gc_pause_total_ms,"
+                        + "safepoint_max_ms,allocation_stall_max_ms,load_1m\n");
         Files.writeString(lunsCsv, "t_s,daemon,lun,iops,read_iops,write_iops,p99_ms,p999_ms\n");
     }
 
@@ -108,8 +131,10 @@ final class Sampler {
         }
         PromScrape m = PromScrape.fetch(d.metricsPort());
         if (resources.stream().filter(r -> r.daemon().equals(d.name())).count() % SCRAPES_KEPT_EVERY == 0) {
-            Files.writeString(scrapes.resolve(d.name() + "-" + recorder.seconds(Instant.now()).replace(".", "_")
-                    + ".prom"), m.text()); // what the daemon said now and then, for a stall found later
+            Files.writeString(
+                    scrapes.resolve(
+                            d.name() + "-" + recorder.seconds(Instant.now()).replace(".", "_") + ".prom"),
+                    m.text()); // what the daemon said now and then, for a stall found later
         }
         Path proc = Path.of("/proc", Long.toString(pid));
         String status = Files.readString(proc.resolve("status"));
@@ -139,17 +164,48 @@ final class Sampler {
             }
         }
         double mib = 1 << 20;
-        Resources r = new Resources(at, d.name(), incarnation, pid, field(status, "VmRSS") / 1024.0, fds,
-                field(status, "Threads"), m.sum("jvm_memory_used_bytes", x -> x.label("area").equals("heap")) / mib,
-                s.heapAfterGcMiB, m.sum("jvm_buffer_memory_used_bytes", x -> x.label("id").equals("direct")) / mib,
-                m.sum("netty_direct_memory_used_bytes") / mib, m.sum("iscsi_buffer_budget_used_bytes") / mib, pauses,
-                pauseMax, pauseTotal, safepointMax, stallMax, loadAverage());
+        Resources r = new Resources(
+                at,
+                d.name(),
+                incarnation,
+                pid,
+                field(status, "VmRSS") / 1024.0,
+                fds,
+                field(status, "Threads"),
+                m.sum("jvm_memory_used_bytes", x -> x.label("area").equals("heap")) / mib,
+                s.heapAfterGcMiB,
+                m.sum("jvm_buffer_memory_used_bytes", x -> x.label("id").equals("direct")) / mib,
+                m.sum("netty_direct_memory_used_bytes") / mib,
+                m.sum("iscsi_buffer_budget_used_bytes") / mib,
+                pauses,
+                pauseMax,
+                pauseTotal,
+                safepointMax,
+                stallMax,
+                loadAverage());
         resources.add(r);
-        append(resourcesCsv, String.format("%s,%s,%d,%d,%.1f,%d,%d,%.1f,%s,%.1f,%.1f,%.1f,%d,%.3f,%.3f,%.3f,%.3f,%.2f",
-                recorder.seconds(at), d.name(), incarnation, pid, r.rssMiB(), fds, r.threads(), r.heapUsedMiB(),
-                Double.isNaN(r.heapAfterGcMiB()) ? "" : String.format("%.1f", r.heapAfterGcMiB()), r.directMiB(),
-                r.nettyDirectMiB(), r.budgetMiB(), pauses, pauseMax, pauseTotal, safepointMax, stallMax,
-                r.machineLoad()));
+        append(
+                resourcesCsv,
+                String.format(
+                        "%s,%s,%d,%d,%.1f,%d,%d,%.1f,%s,%.1f,%.1f,%.1f,%d,%.3f,%.3f,%.3f,%.3f,%.2f",
+                        recorder.seconds(at),
+                        d.name(),
+                        incarnation,
+                        pid,
+                        r.rssMiB(),
+                        fds,
+                        r.threads(),
+                        r.heapUsedMiB(),
+                        Double.isNaN(r.heapAfterGcMiB()) ? "" : String.format("%.1f", r.heapAfterGcMiB()),
+                        r.directMiB(),
+                        r.nettyDirectMiB(),
+                        r.budgetMiB(),
+                        pauses,
+                        pauseMax,
+                        pauseTotal,
+                        safepointMax,
+                        stallMax,
+                        r.machineLoad()));
         sampleLuns(d, s, m, at);
         s.lastAt = at;
     }
@@ -169,12 +225,16 @@ final class Sampler {
         for (PromScrape.Sample x : m.named("iscsi_lun_command_latency_seconds_bucket")) {
             String label = lunLabel.apply(x.label("target")) + (x.label("lun").equals("0") ? "" : "/" + x.label("lun"));
             double le = Double.parseDouble(x.label("le").replace("+Inf", "Infinity"));
-            buckets.computeIfAbsent(label, k -> new java.util.TreeMap<>()).merge(le, x.value(), Double::sum);
+            buckets.computeIfAbsent(label, k -> new TreeMap<>()).merge(le, x.value(), Double::sum);
         }
         double seconds = s.lastAt == null ? 0 : Duration.between(s.lastAt, at).toMillis() / 1000.0;
         for (Map.Entry<String, Map<Double, Double>> e : buckets.entrySet()) {
-            double[] bounds = e.getValue().keySet().stream().mapToDouble(Double::doubleValue).toArray();
-            double[] counts = e.getValue().values().stream().mapToDouble(Double::doubleValue).toArray();
+            double[] bounds = e.getValue().keySet().stream()
+                    .mapToDouble(Double::doubleValue)
+                    .toArray();
+            double[] counts = e.getValue().values().stream()
+                    .mapToDouble(Double::doubleValue)
+                    .toArray();
             LatencyHistogram now = new LatencyHistogram(bounds, counts);
             LatencyHistogram before = s.histograms.put(e.getKey(), now);
             double[] c = commands.getOrDefault(e.getKey(), new double[3]);
@@ -187,11 +247,29 @@ final class Sampler {
             for (int i = 0; i < 3; i++) {
                 dc[i] = cBefore == null || c[i] < cBefore[i] ? c[i] : c[i] - cBefore[i];
             }
-            Lun l = new Lun(at, d.name(), e.getKey(), (dc[0] + dc[1] + dc[2]) / seconds, dc[0] / seconds,
-                    dc[1] / seconds, interval.quantile(0.99) * 1000, interval.quantile(0.999) * 1000, interval);
+            Lun l = new Lun(
+                    at,
+                    d.name(),
+                    e.getKey(),
+                    (dc[0] + dc[1] + dc[2]) / seconds,
+                    dc[0] / seconds,
+                    dc[1] / seconds,
+                    interval.quantile(0.99) * 1000,
+                    interval.quantile(0.999) * 1000,
+                    interval);
             luns.add(l);
-            append(lunsCsv, String.format("%s,%s,%s,%.1f,%.1f,%.1f,%s,%s", recorder.seconds(at), d.name(), e.getKey(),
-                    l.iops(), l.readIops(), l.writeIops(), ms(l.p99Ms()), ms(l.p999Ms())));
+            append(
+                    lunsCsv,
+                    String.format(
+                            "%s,%s,%s,%.1f,%.1f,%.1f,%s,%s",
+                            recorder.seconds(at),
+                            d.name(),
+                            e.getKey(),
+                            l.iops(),
+                            l.readIops(),
+                            l.writeIops(),
+                            ms(l.p99Ms()),
+                            ms(l.p999Ms())));
         }
     }
 

@@ -26,7 +26,11 @@ final class SoakChart {
     private final List<Sampler.Lun> luns;
     private final List<SoakRecorder.Restart> restarts;
 
-    SoakChart(Instant t0, List<Sampler.Resources> resources, List<Sampler.Lun> luns, List<SoakRecorder.Restart> restarts) {
+    SoakChart(
+            Instant t0,
+            List<Sampler.Resources> resources,
+            List<Sampler.Lun> luns,
+            List<SoakRecorder.Restart> restarts) {
         this.t0 = t0;
         this.resources = resources;
         this.luns = luns;
@@ -78,7 +82,11 @@ final class SoakChart {
         charts.add(p99);
         charts.add(p999);
         String name = png.toString();
-        BitmapEncoder.saveBitmap(charts, 3, 2, name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
+        BitmapEncoder.saveBitmap(
+                charts,
+                3,
+                2,
+                name.endsWith(".png") ? name.substring(0, name.length() - 4) : name,
                 BitmapEncoder.BitmapFormat.PNG);
     }
 
@@ -91,7 +99,12 @@ final class SoakChart {
     }
 
     private static XYChart chart(String title, String yTitle) {
-        XYChart c = new XYChartBuilder().width(900).height(420).title(title).xAxisTitle("minutes").yAxisTitle(yTitle)
+        XYChart c = new XYChartBuilder()
+                .width(900)
+                .height(420)
+                .title(title)
+                .xAxisTitle("minutes")
+                .yAxisTitle(yTitle)
                 .build();
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         c.getStyler().setMarkerSize(3);
@@ -126,7 +139,8 @@ final class SoakChart {
             y.add(0.0);
         }
         if (!x.isEmpty()) {
-            chart.addSeries("restarts", x, y).setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter)
+            chart.addSeries("restarts", x, y)
+                    .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter)
                     .setMarker(SeriesMarkers.DIAMOND);
         }
     }

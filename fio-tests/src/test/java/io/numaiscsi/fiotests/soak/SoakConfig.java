@@ -17,6 +17,7 @@ final class SoakConfig {
     static final String CHAP_USER = "soak";
     /** The secret the config file gives; the chaos event changes it through the admin API. */
     static final String CHAP_SECRET_FILE = "soakSecretFromFile1";
+
     static final int SIGHUP_LUN = 9;
     static final int ADDED_LUN = 7;
 
@@ -52,18 +53,29 @@ final class SoakConfig {
         y.append("targets:\n");
         for (SoakLun l : luns) {
             if (l.daemon().equals(daemon)) {
-                y.append("  - name: ").append(l.target()).append('\n')
-                        .append("    luns:\n      - ").append(l.yaml()).append('\n');
+                y.append("  - name: ")
+                        .append(l.target())
+                        .append('\n')
+                        .append("    luns:\n      - ")
+                        .append(l.yaml())
+                        .append('\n');
             }
         }
         if (daemon.equals("wt")) {
-            y.append("  - name: ").append(CHAOS_TARGET).append('\n')
+            y.append("  - name: ")
+                    .append(CHAOS_TARGET)
+                    .append('\n')
                     .append("    luns:\n      - {id: 0, backing: ram, size: 64M}\n");
             if (sighupLun) {
                 y.append("      - {id: ").append(SIGHUP_LUN).append(", backing: ram, size: 8M}\n");
             }
-            y.append("  - name: ").append(CHAP_TARGET).append('\n')
-                    .append("    chap: {username: ").append(CHAP_USER).append(", secret: ").append(CHAP_SECRET_FILE)
+            y.append("  - name: ")
+                    .append(CHAP_TARGET)
+                    .append('\n')
+                    .append("    chap: {username: ")
+                    .append(CHAP_USER)
+                    .append(", secret: ")
+                    .append(CHAP_SECRET_FILE)
                     .append("}\n")
                     .append("    luns:\n      - {id: 0, backing: ram, size: 16M}\n");
         }

@@ -2,12 +2,14 @@ package io.numaiscsi.fiotests.soak;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -58,14 +60,15 @@ public final class SoakDaemon implements AutoCloseable {
     static String daemonClasspath() {
         String cp = System.getProperty("it.daemon.classpath", "");
         if (cp.isBlank() || cp.startsWith("${") || !cp.contains("target-daemon")) {
-            throw new IllegalStateException("no daemon classpath: run the soak through Maven (bin/soak, or the fio-tests "
-                    + "pom's -Dit.daemon.classpath)");
+            throw new IllegalStateException(
+                    "no daemon classpath: run the soak through Maven (bin/soak, or the fio-tests "
+                            + "pom's -Dit.daemon.classpath)");
         }
         return cp;
     }
 
     static int freeLoopbackPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
@@ -128,8 +131,7 @@ public final class SoakDaemon implements AutoCloseable {
         Path tmp = config.resolveSibling("target.yaml.tmp");
         Files.writeString(tmp, yaml, StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-        Files.move(tmp, config, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, config, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     synchronized void start() throws IOException, InterruptedException {
@@ -203,7 +205,9 @@ public final class SoakDaemon implements AutoCloseable {
     /** SIGHUP: the daemon rereads its config file. */
     synchronized void sighup() throws IOException, InterruptedException {
         note("SIGHUP pid " + process.pid());
-        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-HUP", Long.toString(process.pid()))
+                .inheritIO()
+                .start();
         if (kill.waitFor() != 0) {
             throw new IOException("kill -HUP " + process.pid() + " failed");
         }
@@ -212,8 +216,12 @@ public final class SoakDaemon implements AutoCloseable {
     /** Appends a harness line to the daemon's log. */
     void note(String what) {
         try {
-            Files.writeString(log, "--- soak: " + Instant.now() + " " + what + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    log,
+                    "--- soak: " + Instant.now() + " " + what + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException ignored) {
             // diagnostics only
         }

@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The soak's parsing and arithmetic, without a daemon (the {@code test} phase). */
 class SoakPartsTest {
@@ -56,13 +58,15 @@ class SoakPartsTest {
         assertEquals(GcLog.Kind.GC_PAUSE, safepoint.kind());
         assertEquals(4.374078, safepoint.value(), 1e-9);
         assertEquals(1795832789858L, safepoint.at().toEpochMilli());
-        GcLog.Event handshake = GcLog.parse("[2026-11-28T02:26:30.200+0000][info][safepoint] Safepoint \"Cleanup\", "
-                + "Time since last: 1 ns, Reaching safepoint: 310871 ns, Cleanup: 1 ns, At safepoint: 15735 ns, Total: 359238 ns");
+        GcLog.Event handshake = GcLog.parse(
+                "[2026-11-28T02:26:30.200+0000][info][safepoint] Safepoint \"Cleanup\", "
+                        + "Time since last: 1 ns, Reaching safepoint: 310871 ns, Cleanup: 1 ns, At safepoint: 15735 ns, Total: 359238 ns");
         assertEquals(GcLog.Kind.OTHER_SAFEPOINT, handshake.kind());
         GcLog.Event zgc = GcLog.parse("[2026-11-28T02:26:30.218+0000][info][gc       ] GC(0) Garbage Collection "
                 + "(Allocation Stall) 64M(100%)->20M(31%)");
         assertEquals(20, zgc.value());
-        GcLog.Event stall = GcLog.parse("[2026-11-28T02:26:30.210+0000][info][gc       ] Allocation Stall (main) 12.891ms");
+        GcLog.Event stall =
+                GcLog.parse("[2026-11-28T02:26:30.210+0000][info][gc       ] Allocation Stall (main) 12.891ms");
         assertEquals(GcLog.Kind.ALLOCATION_STALL, stall.kind());
         assertEquals(12.891, stall.value(), 1e-9);
         assertTrue(GcLog.collectorOperation("ZMarkStart"));
@@ -71,7 +75,7 @@ class SoakPartsTest {
     }
 
     @Test
-    void gcLogIsReadAsItGrowsLineByLine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void gcLogIsReadAsItGrowsLineByLine(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("gc.log");
         GcLog log = new GcLog(f);
         assertTrue(log.poll().isEmpty(), "no file yet");
@@ -79,7 +83,7 @@ class SoakPartsTest {
                 + "24M->6M(64M) 4.302ms\n";
         Files.writeString(f, line + line.substring(0, 30));
         assertEquals(1, log.poll().size(), "the unfinished line waits");
-        Files.writeString(f, line.substring(30), java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(f, line.substring(30), StandardOpenOption.APPEND);
         assertEquals(1, log.poll().size());
         assertTrue(log.poll().isEmpty());
     }
@@ -93,7 +97,9 @@ class SoakPartsTest {
                 + "jvm_memory_used_bytes{area=\"heap\",id=\"G1 Eden Space\"} 1.6777216E7\n");
         assertEquals(12410, s.sum("iscsi_lun_commands_total"));
         assertEquals(8, s.sum("iscsi_lun_commands_total", x -> x.label("op").equals("write")));
-        assertEquals("+Inf", s.named("iscsi_lun_command_latency_seconds_bucket").get(0).label("le"));
+        assertEquals(
+                "+Inf",
+                s.named("iscsi_lun_command_latency_seconds_bucket").get(0).label("le"));
         assertEquals(16, s.sum("jvm_memory_used_bytes", x -> x.label("area").equals("heap")) / (1 << 20));
         assertTrue(Double.isNaN(s.sum("no_such_metric")));
     }
@@ -104,17 +110,30 @@ class SoakPartsTest {
         for (int i = 0; i < 200; i++) {
             FioRound.Job j = FioRound.writeJob(r, 3);
             assertEquals(3 * FioRound.SLOT_BYTES, j.offset());
-            assertTrue(j.bytes() >= 4L << 20 && j.bytes() <= FioRound.SLOT_BYTES && j.bytes() % (1 << 20) == 0, j.describe());
+            assertTrue(
+                    j.bytes() >= 4L << 20 && j.bytes() <= FioRound.SLOT_BYTES && j.bytes() % (1 << 20) == 0,
+                    j.describe());
         }
-        FioRound.Job j = new FioRound.Job(FioRound.Type.WRITE_VERIFY, 1, FioRound.SLOT_BYTES, 12L << 20, false, "4k", 8, 42);
+        FioRound.Job j =
+                new FioRound.Job(FioRound.Type.WRITE_VERIFY, 1, FioRound.SLOT_BYTES, 12L << 20, false, "4k", 8, 42);
         String file = FioRound.jobFile(j, "iscsi://127.0.0.1:3260/iqn.2026-11.x:y/0", "iqn.2026-11.x:ini");
         assertTrue(file.contains("filename=iscsi\\://127.0.0.1\\:3260/iqn.2026-11.x\\:y/0\n"), file);
-        assertTrue(file.contains("thread=1\n") && file.contains("rw=randwrite\n") && file.contains("verify=crc32c\n")
-                && file.contains("randseed=42\n") && file.contains("rate_iops=") && !file.contains("verify_only"), file);
+        assertTrue(
+                file.contains("thread=1\n")
+                        && file.contains("rw=randwrite\n")
+                        && file.contains("verify=crc32c\n")
+                        && file.contains("randseed=42\n")
+                        && file.contains("rate_iops=")
+                        && !file.contains("verify_only"),
+                file);
         String again = FioRound.jobFile(j.verifyOnly(), "iscsi://h:1/t/0", "i");
-        assertTrue(again.contains("verify_only=1\n") && again.contains("randseed=42\n") && again.contains("size=12582912\n"));
-        String large = FioRound.jobFile(new FioRound.Job(FioRound.Type.WRITE_VERIFY, 0, 0, 128L << 20, true, "4k-1m",
-                32, 1), "iscsi://h:1/t/0", "i");
+        assertTrue(again.contains("verify_only=1\n")
+                && again.contains("randseed=42\n")
+                && again.contains("size=12582912\n"));
+        String large = FioRound.jobFile(
+                new FioRound.Job(FioRound.Type.WRITE_VERIFY, 0, 0, 128L << 20, true, "4k-1m", 32, 1),
+                "iscsi://h:1/t/0",
+                "i");
         assertTrue(large.contains("bsrange=4k-1m\n") && large.contains("rate=" + FioRound.LARGE_BLOCK_RATE), large);
     }
 
@@ -138,8 +157,10 @@ class SoakPartsTest {
         assertEquals(Duration.ofMinutes(10), release.warmup());
         assertEquals(Duration.ofHours(1), release.latencyWindow());
         assertSame(SoakSettings.Bounds.RELEASE, release.bounds());
-        assertEquals(Duration.ofMinutes(5), SoakSettings.forDuration(Duration.ofMinutes(15), Path.of("x"), "fio")
-                .latencyWindow());
+        assertEquals(
+                Duration.ofMinutes(5),
+                SoakSettings.forDuration(Duration.ofMinutes(15), Path.of("x"), "fio")
+                        .latencyWindow());
     }
 
     @Test

@@ -20,14 +20,11 @@ final class SoakRecorder {
     /** A failed round that ends this close to a restart of its daemon, or overlaps one, is explained by it. */
     static final Duration RESTART_MARGIN = Duration.ofSeconds(30);
 
-    record Round(SoakLun lun, FioRound.Result result) {
-    }
+    record Round(SoakLun lun, FioRound.Result result) {}
 
-    record Chaos(String kind, String daemon, Instant start, Instant end, boolean ok, String detail) {
-    }
+    record Chaos(String kind, String daemon, Instant start, Instant end, boolean ok, String detail) {}
 
-    record Restart(String daemon, boolean kill9, Instant start, Instant end, int exitCode) {
-    }
+    record Restart(String daemon, boolean kill9, Instant start, Instant end, int exitCode) {}
 
     private final Instant t0;
     private final Path rounds;
@@ -49,21 +46,46 @@ final class SoakRecorder {
 
     synchronized void round(SoakLun lun, FioRound.Result r) {
         roundList.add(new Round(lun, r));
-        append(rounds, String.join(",", seconds(r.start()), seconds(r.end()), lun.label(),
-                r.job().type().name().toLowerCase(), csv(r.job().describe()), r.outcome().name().toLowerCase(),
-                Long.toString(r.bytesWritten()), Long.toString(r.bytesRead()), csv(r.detail())));
+        append(
+                rounds,
+                String.join(
+                        ",",
+                        seconds(r.start()),
+                        seconds(r.end()),
+                        lun.label(),
+                        r.job().type().name().toLowerCase(),
+                        csv(r.job().describe()),
+                        r.outcome().name().toLowerCase(),
+                        Long.toString(r.bytesWritten()),
+                        Long.toString(r.bytesRead()),
+                        csv(r.detail())));
     }
 
     synchronized void chaos(Chaos c) {
         chaosList.add(c);
-        append(chaos, String.join(",", seconds(c.start()), seconds(c.end()), c.kind(), c.daemon(),
-                Boolean.toString(c.ok()), csv(c.detail())));
+        append(
+                chaos,
+                String.join(
+                        ",",
+                        seconds(c.start()),
+                        seconds(c.end()),
+                        c.kind(),
+                        c.daemon(),
+                        Boolean.toString(c.ok()),
+                        csv(c.detail())));
     }
 
     synchronized void restart(Restart r) {
         restartList.add(r);
-        append(restarts, String.join(",", seconds(r.start()), seconds(r.end()), r.daemon(),
-                r.kill9() ? "SIGKILL" : "SIGTERM", Integer.toString(r.exitCode())));
+        append(
+                restarts,
+                String.join(
+                        ",",
+                        seconds(r.start()),
+                        seconds(r.end()),
+                        r.daemon(),
+                        r.kill9() ? "SIGKILL" : "SIGTERM",
+                        Integer.toString(r.exitCode())));
     }
 
     synchronized List<Round> rounds() {
@@ -91,8 +113,11 @@ final class SoakRecorder {
         return switch (r.outcome()) {
             case OK, KILLED -> true;
             case VERIFY_ERROR -> false;
-            case IO_ERROR, TIMEOUT -> restartList.stream().anyMatch(s -> s.daemon().equals(round.lun().daemon())
-                    && !r.end().isBefore(s.start()) && !r.start().isAfter(s.end().plus(RESTART_MARGIN)));
+            case IO_ERROR, TIMEOUT ->
+                restartList.stream()
+                        .anyMatch(s -> s.daemon().equals(round.lun().daemon())
+                                && !r.end().isBefore(s.start())
+                                && !r.start().isAfter(s.end().plus(RESTART_MARGIN)));
         };
     }
 

@@ -3,6 +3,7 @@ package io.numaiscsi.fiotests.soak;
 import io.numaiscsi.rbd.CephTestCluster;
 import java.io.File;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -17,11 +18,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -41,8 +44,7 @@ public final class SoakRun {
     static final Duration QUIET_END = Duration.ofSeconds(45);
 
     /** How the run ended: the verdict's text and whether it passed. */
-    public record Result(boolean pass, String verdict, Path out) {
-    }
+    public record Result(boolean pass, String verdict, Path out) {}
 
     private final SoakSettings settings;
     private final Random random;
@@ -71,8 +73,9 @@ public final class SoakRun {
             List<SoakLun> luns = prepareLuns();
             SoakConfig config = new SoakConfig(luns);
             for (String name : config.daemons()) {
-                Path data = Files.createDirectory(base.resolve(name), PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rwx------")));
+                Path data = Files.createDirectory(
+                        base.resolve(name),
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
                 SoakDaemon d = new SoakDaemon(name, out, data, settings.daemonJvmOptions());
                 d.writeConfig(config.yaml(name));
                 daemons.put(name, d);
@@ -86,19 +89,30 @@ public final class SoakRun {
             SoakRecorder recorder = new SoakRecorder(out, t0);
             Map<String, String> labels = new LinkedHashMap<>();
             luns.forEach(l -> labels.put(l.target(), l.label()));
-            Sampler sampler = new Sampler(List.copyOf(daemons.values()),
-                    iqn -> labels.getOrDefault(iqn, iqn.replace(SoakConfig.IQN_PREFIX, "")), out, recorder);
+            Sampler sampler = new Sampler(
+                    List.copyOf(daemons.values()),
+                    iqn -> labels.getOrDefault(iqn, iqn.replace(SoakConfig.IQN_PREFIX, "")),
+                    out,
+                    recorder);
             ExecutorService load = Executors.newCachedThreadPool();
             for (SoakLun l : luns) {
                 SoakDaemon d = daemons.get(l.daemon());
-                LunWorker w = new LunWorker(l, "iscsi://127.0.0.1:" + d.port() + "/" + l.target() + "/0",
-                        out.resolve("rounds"), settings.fio(), recorder, random.nextLong());
+                LunWorker w = new LunWorker(
+                        l,
+                        "iscsi://127.0.0.1:" + d.port() + "/" + l.target() + "/0",
+                        out.resolve("rounds"),
+                        settings.fio(),
+                        recorder,
+                        random.nextLong());
                 workers.add(w);
                 load.execute(w);
             }
             ScheduledExecutorService sampling = Executors.newSingleThreadScheduledExecutor();
-            sampling.scheduleAtFixedRate(sampler::sample, settings.sampleEvery().toMillis(),
-                    settings.sampleEvery().toMillis(), TimeUnit.MILLISECONDS);
+            sampling.scheduleAtFixedRate(
+                    sampler::sample,
+                    settings.sampleEvery().toMillis(),
+                    settings.sampleEvery().toMillis(),
+                    TimeUnit.MILLISECONDS);
             SoakDaemon wt = daemons.get("wt");
             Chaos chaos = new Chaos(wt, new AdminCli(wt, out), config, workers, recorder, random, out);
             Instant end = t0.plus(settings.duration());
@@ -116,12 +130,12 @@ public final class SoakRun {
                 d.stop();
             }
             sampler.drainGcLogs();
-            SoakVerdict verdict = new SoakVerdict(settings, recorder, sampler, List.copyOf(daemons.values()), luns,
-                    stopped);
+            SoakVerdict verdict =
+                    new SoakVerdict(settings, recorder, sampler, List.copyOf(daemons.values()), luns, stopped);
             String text = verdict.text();
             Files.writeString(out.resolve("verdict.txt"), text);
-            new SoakChart(t0, sampler.resources(), sampler.luns(), recorder.restarts()).write(out.resolve("soak.png"),
-                    "soak " + SoakSettings.human(settings.duration()));
+            new SoakChart(t0, sampler.resources(), sampler.luns(), recorder.restarts())
+                    .write(out.resolve("soak.png"), "soak " + SoakSettings.human(settings.duration()));
             Files.writeString(out.resolve("report.md"), report(luns, recorder, text), StandardCharsets.UTF_8);
             log(text);
             return new Result(verdict.pass(), text, out);
@@ -169,8 +183,11 @@ public final class SoakRun {
                 continue;
             }
             boolean kill9 = !writeBack && k % 2 == 1;
-            List<LunWorker> mine = workers.stream().filter(w -> w.lun().daemon().equals(d.name())).toList();
-            List<LunWorker> losing = mine.stream().filter(w -> !w.lun().survives(kill9)).toList();
+            List<LunWorker> mine = workers.stream()
+                    .filter(w -> w.lun().daemon().equals(d.name()))
+                    .toList();
+            List<LunWorker> losing =
+                    mine.stream().filter(w -> !w.lun().survives(kill9)).toList();
             for (LunWorker w : losing) {
                 w.pause();
             }
@@ -207,7 +224,7 @@ public final class SoakRun {
         for (Future<FioRound.Result> f : results) {
             try {
                 f.get(15, TimeUnit.MINUTES);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 log("soak: a final verify did not run: " + e);
             }
         }
@@ -221,24 +238,41 @@ public final class SoakRun {
         List<SoakLun> luns = new ArrayList<>();
         for (String d : List.of("wt", "wb")) {
             boolean wb = d.equals("wb");
-            luns.add(lun(d, SoakLun.Kind.DISK_FILE, FILE_LUN_BYTES, "{id: 0, backing: file, path: disk.img, size: 512M}", wb));
-            luns.add(lun(d, SoakLun.Kind.TMPFS_FILE, FILE_LUN_BYTES, "{id: 0, backing: file, path: " + shm.resolve(d
-                    + "-tmpfs.img") + ", size: 512M}", wb));
+            luns.add(lun(
+                    d,
+                    SoakLun.Kind.DISK_FILE,
+                    FILE_LUN_BYTES,
+                    "{id: 0, backing: file, path: disk.img, size: 512M}",
+                    wb));
+            luns.add(lun(
+                    d,
+                    SoakLun.Kind.TMPFS_FILE,
+                    FILE_LUN_BYTES,
+                    "{id: 0, backing: file, path: " + shm.resolve(d + "-tmpfs.img") + ", size: 512M}",
+                    wb));
         }
         Path loop = attachLoop();
         if (loop != null) {
-            luns.add(lun("wt", SoakLun.Kind.BLOCK, FILE_LUN_BYTES, "{id: 0, backing: block, path: " + loop + "}", false));
+            luns.add(lun(
+                    "wt", SoakLun.Kind.BLOCK, FILE_LUN_BYTES, "{id: 0, backing: block, path: " + loop + "}", false));
         }
         luns.add(lun("wt", SoakLun.Kind.RAM, RAM_LUN_BYTES, "{id: 0, backing: ram, size: 256M}", false));
         luns.add(lun("wt", SoakLun.Kind.NULL, NULL_LUN_BYTES, "{id: 0, backing: null, size: 1G}", false));
         CephTestCluster ceph = startCeph();
         if (ceph != null) {
             ceph.createImage("soak", FILE_LUN_BYTES);
-            luns.add(lun("wt", SoakLun.Kind.RBD, FILE_LUN_BYTES, "{id: 0, backing: rbd, pool: " + CephTestCluster.POOL
-                    + ", image: soak, ceph-conf: " + ceph.conf() + ", rbd-user: admin, keyring: "
-                    + ceph.adminKeyring() + "}", false));
+            luns.add(lun(
+                    "wt",
+                    SoakLun.Kind.RBD,
+                    FILE_LUN_BYTES,
+                    "{id: 0, backing: rbd, pool: " + CephTestCluster.POOL
+                            + ", image: soak, ceph-conf: " + ceph.conf() + ", rbd-user: admin, keyring: "
+                            + ceph.adminKeyring() + "}",
+                    false));
         }
-        luns.sort(Comparator.comparing(SoakLun::daemon).reversed().thenComparing(l -> l.kind().ordinal()));
+        luns.sort(Comparator.comparing(SoakLun::daemon)
+                .reversed()
+                .thenComparing(l -> l.kind().ordinal()));
         return luns;
     }
 
@@ -247,17 +281,21 @@ public final class SoakRun {
     }
 
     private Path attachLoop() throws Exception {
-        Path losetup = Stream.of("/usr/sbin/losetup", "/sbin/losetup").map(Path::of).filter(Files::isExecutable)
-                .findFirst().orElse(null);
+        Path losetup = Stream.of("/usr/sbin/losetup", "/sbin/losetup")
+                .map(Path::of)
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElse(null);
         if (losetup == null || !"root".equals(System.getProperty("user.name"))) {
             note("no block-device LUN: attaching a loop device needs root and losetup");
             return null;
         }
         Path file = base.resolve("loop.img");
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
             f.setLength(FILE_LUN_BYTES);
         }
-        String dev = exec(List.of(losetup.toString(), "--find", "--show", "--direct-io=on", file.toString())).strip();
+        String dev = exec(List.of(losetup.toString(), "--find", "--show", "--direct-io=on", file.toString()))
+                .strip();
         Path device = Path.of(dev.lines().reduce((a, b) -> b).orElseThrow());
         cleanups.add(() -> exec(List.of(losetup.toString(), "-d", device.toString())));
         note("block-device LUN on " + device + " (losetup --direct-io=on over " + file + ")");
@@ -265,8 +303,9 @@ public final class SoakRun {
     }
 
     private CephTestCluster startCeph() throws IOException {
-        if (!settings.rbd() || Stream.of("/usr/bin/ceph-mon", "/usr/bin/ceph-osd", "/usr/bin/rbd")
-                .anyMatch(p -> !Files.isExecutable(Path.of(p)))) {
+        if (!settings.rbd()
+                || Stream.of("/usr/bin/ceph-mon", "/usr/bin/ceph-osd", "/usr/bin/rbd")
+                        .anyMatch(p -> !Files.isExecutable(Path.of(p)))) {
             note("no RBD LUN: " + (settings.rbd() ? "ceph-mon, ceph-osd or rbd is not installed" : "turned off"));
             return null;
         }
@@ -296,36 +335,64 @@ public final class SoakRun {
     }
 
     private String report(List<SoakLun> luns, SoakRecorder recorder, String verdict) {
-        StringBuilder r = new StringBuilder("# Soak run\n\n")
-                .append(settings.describe()).append(".\n\n");
+        StringBuilder r =
+                new StringBuilder("# Soak run\n\n").append(settings.describe()).append(".\n\n");
         for (String n : notes) {
             r.append("- ").append(n).append('\n');
         }
-        r.append("\n## LUNs\n| LUN | daemon | backing | size | rounds ok / failed (by outcome) |\n|---|---|---|--:|---|\n");
+        r.append(
+                "\n## LUNs\n| LUN | daemon | backing | size | rounds ok / failed (by outcome) |\n|---|---|---|--:|---|\n");
         for (SoakLun l : luns) {
             Map<String, Integer> outcomes = new LinkedHashMap<>();
-            recorder.rounds().stream().filter(x -> x.lun().equals(l))
+            recorder.rounds().stream()
+                    .filter(x -> x.lun().equals(l))
                     .forEach(x -> outcomes.merge(x.result().outcome().name().toLowerCase(), 1, Integer::sum));
-            r.append("| ").append(l.label()).append(" | ").append(l.daemon().equals("wt") ? "defaults (write-through)"
-                            : "write-back").append(" | ").append(l.kind().description()).append(" | ")
-                    .append(l.bytes() >> 20).append(" MiB | ").append(outcomes).append(" |\n");
+            r.append("| ")
+                    .append(l.label())
+                    .append(" | ")
+                    .append(l.daemon().equals("wt") ? "defaults (write-through)" : "write-back")
+                    .append(" | ")
+                    .append(l.kind().description())
+                    .append(" | ")
+                    .append(l.bytes() >> 20)
+                    .append(" MiB | ")
+                    .append(outcomes)
+                    .append(" |\n");
         }
         r.append("\n## Chaos events\n| at (s) | kind | ok | what happened |\n|--:|---|---|---|\n");
         for (SoakRecorder.Chaos c : recorder.chaosEvents()) {
-            r.append("| ").append(recorder.seconds(c.start())).append(" | ").append(c.kind()).append(" | ")
-                    .append(c.ok() ? "yes" : "**no**").append(" | ").append(c.detail().replace("|", "/")).append(" |\n");
+            r.append("| ")
+                    .append(recorder.seconds(c.start()))
+                    .append(" | ")
+                    .append(c.kind())
+                    .append(" | ")
+                    .append(c.ok() ? "yes" : "**no**")
+                    .append(" | ")
+                    .append(c.detail().replace("|", "/"))
+                    .append(" |\n");
         }
         r.append("\n## Restarts\n| at (s) | daemon | how | down for (s) | exit code |\n|--:|---|---|--:|--:|\n");
         for (SoakRecorder.Restart s : recorder.restarts()) {
-            r.append("| ").append(recorder.seconds(s.start())).append(" | ").append(s.daemon()).append(" | ")
-                    .append(s.kill9() ? "SIGKILL" : "SIGTERM").append(" | ")
-                    .append(String.format("%.1f", Duration.between(s.start(), s.end()).toMillis() / 1000.0))
-                    .append(" | ").append(s.exitCode()).append(" |\n");
+            r.append("| ")
+                    .append(recorder.seconds(s.start()))
+                    .append(" | ")
+                    .append(s.daemon())
+                    .append(" | ")
+                    .append(s.kill9() ? "SIGKILL" : "SIGTERM")
+                    .append(" | ")
+                    .append(String.format(
+                            "%.1f", Duration.between(s.start(), s.end()).toMillis() / 1000.0))
+                    .append(" | ")
+                    .append(s.exitCode())
+                    .append(" |\n");
         }
-        r.append("\n## Verdict\n```\n").append(verdict).append("```\n\n")
-                .append("Files: `resources.csv`, `luns.csv` (samples), `rounds.csv`, `chaos.csv`, `restarts.csv`, "
-                        + "`soak.png`, `verdict.txt`, `<daemon>-daemon.log`, `<daemon>-gc-<start>.log`, `rounds/` (the "
-                        + "job file, output and JSON of every round that did not pass), `admin/` (every admin CLI run).\n");
+        r.append("\n## Verdict\n```\n")
+                .append(verdict)
+                .append("```\n\n")
+                .append(
+                        "Files: `resources.csv`, `luns.csv` (samples), `rounds.csv`, `chaos.csv`, `restarts.csv`, "
+                                + "`soak.png`, `verdict.txt`, `<daemon>-daemon.log`, `<daemon>-gc-<start>.log`, `rounds/` (the "
+                                + "job file, output and JSON of every round that did not pass), `admin/` (every admin CLI run).\n");
         return r.toString();
     }
 
@@ -347,8 +414,10 @@ public final class SoakRun {
     }
 
     private static String exec(List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException(String.join(" ", cmd) + " failed: " + output);

@@ -55,38 +55,122 @@ public record SoakSettings(
         Duration settle = min(Duration.ofMinutes(2), restart.dividedBy(4));
         Duration window = duration.compareTo(Duration.ofHours(2)) >= 0 ? Duration.ofHours(1) : duration.dividedBy(3);
         Bounds bounds = duration.compareTo(Duration.ofMinutes(30)) < 0 ? Bounds.SHORT : Bounds.RELEASE;
-        return new SoakSettings(duration, chaos, restart, Duration.ofSeconds(10), warmup, settle, window,
-                System.nanoTime(), out, fio, LAUNCHER_JVM_OPTIONS, true, bounds);
+        return new SoakSettings(
+                duration,
+                chaos,
+                restart,
+                Duration.ofSeconds(10),
+                warmup,
+                settle,
+                window,
+                System.nanoTime(),
+                out,
+                fio,
+                LAUNCHER_JVM_OPTIONS,
+                true,
+                bounds);
     }
 
     public SoakSettings withChaosEvery(Duration d) {
-        return new SoakSettings(duration, d, restartEvery, sampleEvery, warmup, settleAfterRestart, latencyWindow, seed,
-                out, fio, daemonJvmOptions, rbd, bounds);
+        return new SoakSettings(
+                duration,
+                d,
+                restartEvery,
+                sampleEvery,
+                warmup,
+                settleAfterRestart,
+                latencyWindow,
+                seed,
+                out,
+                fio,
+                daemonJvmOptions,
+                rbd,
+                bounds);
     }
 
     public SoakSettings withRestartEvery(Duration d) {
-        return new SoakSettings(duration, chaosEvery, d, sampleEvery, warmup, min(Duration.ofMinutes(2), d.dividedBy(4)),
-                latencyWindow, seed, out, fio, daemonJvmOptions, rbd, bounds);
+        return new SoakSettings(
+                duration,
+                chaosEvery,
+                d,
+                sampleEvery,
+                warmup,
+                min(Duration.ofMinutes(2), d.dividedBy(4)),
+                latencyWindow,
+                seed,
+                out,
+                fio,
+                daemonJvmOptions,
+                rbd,
+                bounds);
     }
 
     public SoakSettings withSeed(long s) {
-        return new SoakSettings(duration, chaosEvery, restartEvery, sampleEvery, warmup, settleAfterRestart,
-                latencyWindow, s, out, fio, daemonJvmOptions, rbd, bounds);
+        return new SoakSettings(
+                duration,
+                chaosEvery,
+                restartEvery,
+                sampleEvery,
+                warmup,
+                settleAfterRestart,
+                latencyWindow,
+                s,
+                out,
+                fio,
+                daemonJvmOptions,
+                rbd,
+                bounds);
     }
 
     public SoakSettings withDaemonJvmOptions(List<String> options) {
-        return new SoakSettings(duration, chaosEvery, restartEvery, sampleEvery, warmup, settleAfterRestart,
-                latencyWindow, seed, out, fio, List.copyOf(options), rbd, bounds);
+        return new SoakSettings(
+                duration,
+                chaosEvery,
+                restartEvery,
+                sampleEvery,
+                warmup,
+                settleAfterRestart,
+                latencyWindow,
+                seed,
+                out,
+                fio,
+                List.copyOf(options),
+                rbd,
+                bounds);
     }
 
     public SoakSettings withRbd(boolean on) {
-        return new SoakSettings(duration, chaosEvery, restartEvery, sampleEvery, warmup, settleAfterRestart,
-                latencyWindow, seed, out, fio, daemonJvmOptions, on, bounds);
+        return new SoakSettings(
+                duration,
+                chaosEvery,
+                restartEvery,
+                sampleEvery,
+                warmup,
+                settleAfterRestart,
+                latencyWindow,
+                seed,
+                out,
+                fio,
+                daemonJvmOptions,
+                on,
+                bounds);
     }
 
     public SoakSettings withBounds(Bounds b) {
-        return new SoakSettings(duration, chaosEvery, restartEvery, sampleEvery, warmup, settleAfterRestart,
-                latencyWindow, seed, out, fio, daemonJvmOptions, rbd, b);
+        return new SoakSettings(
+                duration,
+                chaosEvery,
+                restartEvery,
+                sampleEvery,
+                warmup,
+                settleAfterRestart,
+                latencyWindow,
+                seed,
+                out,
+                fio,
+                daemonJvmOptions,
+                rbd,
+                b);
     }
 
     private static Duration min(Duration a, Duration b) {
@@ -99,15 +183,27 @@ public record SoakSettings(
 
     /** One line for the report. */
     public String describe() {
-        return String.format("duration %s, a chaos event every %s, a daemon restart every %s, samples every %s, "
+        return String.format(
+                "duration %s, a chaos event every %s, a daemon restart every %s, samples every %s, "
                         + "warm-up %s, %s excluded after each restart, latency windows of %s, seed %d, daemon JVM options %s; "
                         + "bounds: collector pauses <= %.0f ms, p99.9 of the last window <= %.1f x max(first, %.1f ms), "
                         + "RSS <= first x %.2f + %.0f MiB, fds <= first + %d, threads <= first + %d",
-                human(duration), human(chaosEvery), human(restartEvery), human(sampleEvery), human(warmup),
-                human(settleAfterRestart), human(latencyWindow), seed,
+                human(duration),
+                human(chaosEvery),
+                human(restartEvery),
+                human(sampleEvery),
+                human(warmup),
+                human(settleAfterRestart),
+                human(latencyWindow),
+                seed,
                 daemonJvmOptions.isEmpty() ? "(none: the JVM's defaults)" : String.join(" ", daemonJvmOptions),
-                bounds.maxGcPauseMs(), bounds.latencyFactor(), bounds.latencyFloorMs(), bounds.rssGrowthFactor(),
-                bounds.rssGrowthSlackMiB(), bounds.fdGrowth(), bounds.threadGrowth());
+                bounds.maxGcPauseMs(),
+                bounds.latencyFactor(),
+                bounds.latencyFloorMs(),
+                bounds.rssGrowthFactor(),
+                bounds.rssGrowthSlackMiB(),
+                bounds.fdGrowth(),
+                bounds.threadGrowth());
     }
 
     static String human(Duration d) {

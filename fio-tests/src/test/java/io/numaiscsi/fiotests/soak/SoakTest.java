@@ -24,11 +24,15 @@ class SoakTest {
     void soakPassesItsVerdict() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs its own daemons");
         String fio = System.getProperty("it.fio", "/opt/fio-libiscsi/bin/fio");
-        assertTrue(Files.isExecutable(Path.of(fio)),
+        assertTrue(
+                Files.isExecutable(Path.of(fio)),
                 fio + " missing: build it with fio-tests/tools/build-fio-libiscsi.sh (bin/run-tests does)");
         double minutes = Double.parseDouble(System.getProperty("it.soak.minutes", "5"));
-        Path out = Path.of(System.getProperty("it.soak.out",
-                Path.of(System.getProperty("it.logDir", "target/it-logs"), "soak").toString())).toAbsolutePath();
+        Path out = Path.of(System.getProperty(
+                        "it.soak.out",
+                        Path.of(System.getProperty("it.logDir", "target/it-logs"), "soak")
+                                .toString()))
+                .toAbsolutePath();
         SoakSettings s = SoakSettings.forDuration(Duration.ofSeconds(Math.round(minutes * 60)), out, fio);
         String seed = System.getProperty("it.soak.seed", "");
         if (!seed.isBlank()) {
@@ -36,7 +40,8 @@ class SoakTest {
         }
         String javaOpts = System.getProperty("it.soak.javaOpts", "");
         if (!javaOpts.isBlank()) {
-            s = s.withDaemonJvmOptions(Arrays.stream(javaOpts.trim().split("\\s+")).toList());
+            s = s.withDaemonJvmOptions(
+                    Arrays.stream(javaOpts.trim().split("\\s+")).toList());
         }
         String chaos = System.getProperty("it.soak.chaosSeconds", "");
         if (!chaos.isBlank()) {

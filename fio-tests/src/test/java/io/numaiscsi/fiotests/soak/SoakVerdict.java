@@ -6,10 +6,12 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 
@@ -34,12 +36,12 @@ import java.util.regex.Pattern;
 final class SoakVerdict {
     /** ERROR lines the chaos is expected to cause: none so far. A line here must name the event that explains it. */
     static final List<Pattern> EXPECTED_ERRORS = List.of();
+
     static final Duration STALL = Duration.ofSeconds(60);
     /** A log line at level ERROR, or an exception no thread caught (the JVM prints those without a level). */
     private static final Pattern ERROR_LINE = Pattern.compile("^(\\S+ ERROR |Exception in thread )");
 
-    record Check(String name, boolean pass, String measured, String bound) {
-    }
+    record Check(String name, boolean pass, String measured, String bound) {}
 
     private final SoakSettings settings;
     private final SoakRecorder recorder;
@@ -50,8 +52,13 @@ final class SoakVerdict {
     private final Instant end;
     private final List<Check> checks = new ArrayList<>();
 
-    SoakVerdict(SoakSettings settings, SoakRecorder recorder, Sampler sampler, List<SoakDaemon> daemons,
-                List<SoakLun> luns, Instant end) {
+    SoakVerdict(
+            SoakSettings settings,
+            SoakRecorder recorder,
+            Sampler sampler,
+            List<SoakDaemon> daemons,
+            List<SoakLun> luns,
+            Instant end) {
         this.settings = settings;
         this.recorder = recorder;
         this.sampler = sampler;
@@ -72,13 +79,27 @@ final class SoakVerdict {
             cleanStops();
             daemonErrors();
             for (SoakDaemon d : daemons) {
-                trend(d.name(), "resident memory (MiB)", Sampler.Resources::rssMiB,
-                        first -> first * settings.bounds().rssGrowthFactor() + settings.bounds().rssGrowthSlackMiB(),
-                        String.format("x %.2f + %.0f MiB", settings.bounds().rssGrowthFactor(),
+                trend(
+                        d.name(),
+                        "resident memory (MiB)",
+                        Sampler.Resources::rssMiB,
+                        first -> first * settings.bounds().rssGrowthFactor()
+                                + settings.bounds().rssGrowthSlackMiB(),
+                        String.format(
+                                "x %.2f + %.0f MiB",
+                                settings.bounds().rssGrowthFactor(),
                                 settings.bounds().rssGrowthSlackMiB()));
-                trend(d.name(), "file descriptors", r -> r.fds(), first -> first + settings.bounds().fdGrowth(),
+                trend(
+                        d.name(),
+                        "file descriptors",
+                        r -> r.fds(),
+                        first -> first + settings.bounds().fdGrowth(),
                         "+ " + settings.bounds().fdGrowth());
-                trend(d.name(), "threads", r -> r.threads(), first -> first + settings.bounds().threadGrowth(),
+                trend(
+                        d.name(),
+                        "threads",
+                        r -> r.threads(),
+                        first -> first + settings.bounds().threadGrowth(),
                         "+ " + settings.bounds().threadGrowth());
             }
             gcPauses();
@@ -93,16 +114,30 @@ final class SoakVerdict {
 
     private void verifyErrors() {
         List<SoakRecorder.Round> rounds = recorder.rounds();
-        long bad = rounds.stream().filter(r -> r.result().outcome() == FioRound.Outcome.VERIFY_ERROR).count();
-        long verified = rounds.stream().filter(r -> r.result().outcome() == FioRound.Outcome.OK
-                && r.result().job().type() != FioRound.Type.READ).count();
-        long bytes = rounds.stream().filter(r -> r.result().job().type() != FioRound.Type.READ
-                && r.result().outcome() == FioRound.Outcome.OK).mapToLong(r -> r.result().bytesRead()).sum();
-        String first = rounds.stream().filter(r -> r.result().outcome() == FioRound.Outcome.VERIFY_ERROR).findFirst()
-                .map(r -> "; first: " + r.lun().label() + " " + r.result().job().describe() + ": " + r.result().detail())
+        long bad = rounds.stream()
+                .filter(r -> r.result().outcome() == FioRound.Outcome.VERIFY_ERROR)
+                .count();
+        long verified = rounds.stream()
+                .filter(r -> r.result().outcome() == FioRound.Outcome.OK
+                        && r.result().job().type() != FioRound.Type.READ)
+                .count();
+        long bytes = rounds.stream()
+                .filter(r -> r.result().job().type() != FioRound.Type.READ
+                        && r.result().outcome() == FioRound.Outcome.OK)
+                .mapToLong(r -> r.result().bytesRead())
+                .sum();
+        String first = rounds.stream()
+                .filter(r -> r.result().outcome() == FioRound.Outcome.VERIFY_ERROR)
+                .findFirst()
+                .map(r -> "; first: " + r.lun().label() + " " + r.result().job().describe() + ": "
+                        + r.result().detail())
                 .orElse("");
-        checks.add(new Check("verify errors", bad == 0, bad + " rounds with a verify error, " + verified
-                + " rounds verified (" + (bytes >> 20) + " MiB read back and checked)" + first, "0"));
+        checks.add(new Check(
+                "verify errors",
+                bad == 0,
+                bad + " rounds with a verify error, " + verified + " rounds verified (" + (bytes >> 20)
+                        + " MiB read back and checked)" + first,
+                "0"));
     }
 
     private void unexplainedFailures() {
@@ -113,15 +148,19 @@ final class SoakVerdict {
             if (o.failed()) {
                 byOutcome.merge(o.name().toLowerCase(), 1, Integer::sum);
                 if (o != FioRound.Outcome.VERIFY_ERROR && !recorder.explained(r)) {
-                    unexplained.add(r.lun().label() + " at " + recorder.seconds(r.result().start()) + " s: "
+                    unexplained.add(r.lun().label() + " at "
+                            + recorder.seconds(r.result().start()) + " s: "
                             + r.result().outcome() + " " + r.result().detail());
                 }
             }
         }
-        checks.add(new Check("fio rounds failed without a cause", unexplained.isEmpty(), unexplained.size()
-                + " (failed rounds by outcome: " + byOutcome + ")" + (unexplained.isEmpty() ? ""
-                : "; first: " + unexplained.get(0)), "0 (a round killed by the harness or cut by a restart of its "
-                + "daemon is explained)"));
+        checks.add(new Check(
+                "fio rounds failed without a cause",
+                unexplained.isEmpty(),
+                unexplained.size()
+                        + " (failed rounds by outcome: " + byOutcome + ")"
+                        + (unexplained.isEmpty() ? "" : "; first: " + unexplained.get(0)),
+                "0 (a round killed by the harness or cut by a restart of its " + "daemon is explained)"));
     }
 
     private void progress() {
@@ -131,16 +170,21 @@ final class SoakVerdict {
             for (int k = 0; k < 3; k++) {
                 Instant from = t0.plus(third.multipliedBy(k));
                 Instant to = from.plus(third);
-                boolean any = recorder.rounds().stream().anyMatch(r -> r.lun().equals(lun)
-                        && r.result().outcome() == FioRound.Outcome.OK && !r.result().end().isBefore(from)
-                        && r.result().end().isBefore(to.plusSeconds(1)));
+                boolean any = recorder.rounds().stream()
+                        .anyMatch(r -> r.lun().equals(lun)
+                                && r.result().outcome() == FioRound.Outcome.OK
+                                && !r.result().end().isBefore(from)
+                                && r.result().end().isBefore(to.plusSeconds(1)));
                 if (!any) {
                     idle.add(lun.label() + " (third " + (k + 1) + ")");
                 }
             }
         }
-        checks.add(new Check("every LUN verified (null: read) data in every third of the run", idle.isEmpty(),
-                idle.isEmpty() ? "yes" : "none in " + idle, "every LUN, every third"));
+        checks.add(new Check(
+                "every LUN verified (null: read) data in every third of the run",
+                idle.isEmpty(),
+                idle.isEmpty() ? "yes" : "none in " + idle,
+                "every LUN, every third"));
     }
 
     /**
@@ -151,7 +195,8 @@ final class SoakVerdict {
         List<String> stalls = new ArrayList<>();
         for (SoakLun lun : luns) {
             List<SoakRecorder.Restart> restarts = recorder.restarts().stream()
-                    .filter(r -> r.daemon().equals(lun.daemon())).toList();
+                    .filter(r -> r.daemon().equals(lun.daemon()))
+                    .toList();
             Instant lastServed = t0;
             Instant worstFrom = null;
             Duration worst = Duration.ZERO;
@@ -159,8 +204,9 @@ final class SoakVerdict {
                 if (!l.lun().equals(lun.label())) {
                     continue;
                 }
-                boolean restarting = restarts.stream().anyMatch(r -> !l.at().isBefore(r.start())
-                        && l.at().isBefore(r.end().plus(settings.settleAfterRestart())));
+                boolean restarting = restarts.stream()
+                        .anyMatch(r -> !l.at().isBefore(r.start())
+                                && l.at().isBefore(r.end().plus(settings.settleAfterRestart())));
                 if (l.iops() >= 0.1 || restarting) {
                     lastServed = l.at();
                     continue;
@@ -176,8 +222,11 @@ final class SoakVerdict {
                         + recorder.seconds(worstFrom) + " s");
             }
         }
-        checks.add(new Check("LUNs that stopped serving under load", stalls.isEmpty(), stalls.isEmpty() ? "none"
-                : String.join("; ", stalls), "no LUN without a completed command for " + STALL.toSeconds() + " s"));
+        checks.add(new Check(
+                "LUNs that stopped serving under load",
+                stalls.isEmpty(),
+                stalls.isEmpty() ? "none" : String.join("; ", stalls),
+                "no LUN without a completed command for " + STALL.toSeconds() + " s"));
     }
 
     private void verifiedAfterRestarts() {
@@ -185,18 +234,25 @@ final class SoakVerdict {
         int restarts = 0;
         for (SoakRecorder.Restart s : recorder.restarts()) {
             restarts++;
-            boolean verified = recorder.rounds().stream().anyMatch(r -> r.lun().daemon().equals(s.daemon())
-                    && r.result().job().type() == FioRound.Type.VERIFY_ONLY
-                    && r.result().outcome() == FioRound.Outcome.OK && r.result().start().isAfter(s.end()));
+            boolean verified = recorder.rounds().stream()
+                    .anyMatch(r -> r.lun().daemon().equals(s.daemon())
+                            && r.result().job().type() == FioRound.Type.VERIFY_ONLY
+                            && r.result().outcome() == FioRound.Outcome.OK
+                            && r.result().start().isAfter(s.end()));
             if (!verified) {
                 missing.add(s.daemon() + " at " + recorder.seconds(s.start()) + " s");
             }
         }
-        long verifyOnly = recorder.rounds().stream().filter(r -> r.result().job().type() == FioRound.Type.VERIFY_ONLY
-                && r.result().outcome() == FioRound.Outcome.OK).count();
-        checks.add(new Check("data written before each restart verified after it", missing.isEmpty(),
+        long verifyOnly = recorder.rounds().stream()
+                .filter(r -> r.result().job().type() == FioRound.Type.VERIFY_ONLY
+                        && r.result().outcome() == FioRound.Outcome.OK)
+                .count();
+        checks.add(new Check(
+                "data written before each restart verified after it",
+                missing.isEmpty(),
                 restarts + " restarts, " + verifyOnly + " verify_only rounds passed"
-                        + (missing.isEmpty() ? "" : "; none after " + missing), "every restart"));
+                        + (missing.isEmpty() ? "" : "; none after " + missing),
+                "every restart"));
     }
 
     private void chaosChecks() {
@@ -204,9 +260,16 @@ final class SoakVerdict {
         List<SoakRecorder.Chaos> failed = events.stream().filter(c -> !c.ok()).toList();
         Map<String, Integer> kinds = new LinkedHashMap<>();
         events.forEach(c -> kinds.merge(c.kind(), 1, Integer::sum));
-        checks.add(new Check("chaos events that did not behave", failed.isEmpty(), failed.size() + " of "
-                + events.size() + " " + kinds + (failed.isEmpty() ? "" : "; first: " + failed.get(0).kind() + ": "
-                + failed.get(0).detail()), "0"));
+        checks.add(new Check(
+                "chaos events that did not behave",
+                failed.isEmpty(),
+                failed.size() + " of "
+                        + events.size() + " " + kinds
+                        + (failed.isEmpty()
+                                ? ""
+                                : "; first: " + failed.get(0).kind() + ": "
+                                        + failed.get(0).detail()),
+                "0"));
     }
 
     private void cleanStops() {
@@ -220,8 +283,11 @@ final class SoakVerdict {
                 }
             }
         }
-        checks.add(new Check("SIGTERM exit codes", bad.isEmpty(), stops + " stops" + (bad.isEmpty() ? ", all 0"
-                : ", not 0: " + bad), "0"));
+        checks.add(new Check(
+                "SIGTERM exit codes",
+                bad.isEmpty(),
+                stops + " stops" + (bad.isEmpty() ? ", all 0" : ", not 0: " + bad),
+                "0"));
     }
 
     private void daemonErrors() throws IOException {
@@ -239,23 +305,35 @@ final class SoakVerdict {
                 }
             }
         }
-        checks.add(new Check("daemon ERROR lines not caused by the chaos", unexpected.isEmpty(), unexpected.size()
-                + (expected > 0 ? " (and " + expected + " expected)" : "")
-                + (unexpected.isEmpty() ? "" : "; first: " + unexpected.get(0)), "0"));
+        checks.add(new Check(
+                "daemon ERROR lines not caused by the chaos",
+                unexpected.isEmpty(),
+                unexpected.size()
+                        + (expected > 0 ? " (and " + expected + " expected)" : "")
+                        + (unexpected.isEmpty() ? "" : "; first: " + unexpected.get(0)),
+                "0"));
     }
 
     /** The samples of {@code daemon} after the warm-up and outside the minutes after each of its restarts. */
     List<Sampler.Resources> steady(String daemon) {
         Instant from = t0.plus(settings.warmup());
-        List<SoakRecorder.Restart> restarts = recorder.restarts().stream().filter(r -> r.daemon().equals(daemon)).toList();
-        return sampler.resources().stream().filter(r -> r.daemon().equals(daemon) && !r.at().isBefore(from))
-                .filter(r -> restarts.stream().noneMatch(s -> !r.at().isBefore(s.start())
-                        && r.at().isBefore(s.end().plus(settings.settleAfterRestart()))))
+        List<SoakRecorder.Restart> restarts = recorder.restarts().stream()
+                .filter(r -> r.daemon().equals(daemon))
+                .toList();
+        return sampler.resources().stream()
+                .filter(r -> r.daemon().equals(daemon) && !r.at().isBefore(from))
+                .filter(r -> restarts.stream()
+                        .noneMatch(s -> !r.at().isBefore(s.start())
+                                && r.at().isBefore(s.end().plus(settings.settleAfterRestart()))))
                 .toList();
     }
 
-    private void trend(String daemon, String what, ToDoubleFunction<Sampler.Resources> value,
-                       java.util.function.DoubleUnaryOperator bound, String boundText) {
+    private void trend(
+            String daemon,
+            String what,
+            ToDoubleFunction<Sampler.Resources> value,
+            DoubleUnaryOperator bound,
+            String boundText) {
         List<Sampler.Resources> steady = steady(daemon);
         String name = daemon + " " + what + ": last third of the steady samples against the first";
         if (steady.size() < 6) {
@@ -263,36 +341,65 @@ final class SoakVerdict {
             return;
         }
         Instant from = steady.get(0).at();
-        Duration third = Duration.between(from, steady.get(steady.size() - 1).at()).dividedBy(3);
-        double first = median(steady.stream().filter(r -> r.at().isBefore(from.plus(third))).mapToDouble(value).toArray());
-        double last = median(steady.stream().filter(r -> !r.at().isBefore(from.plus(third.multipliedBy(2))))
-                .mapToDouble(value).toArray());
+        Duration third =
+                Duration.between(from, steady.get(steady.size() - 1).at()).dividedBy(3);
+        double first = median(steady.stream()
+                .filter(r -> r.at().isBefore(from.plus(third)))
+                .mapToDouble(value)
+                .toArray());
+        double last = median(steady.stream()
+                .filter(r -> !r.at().isBefore(from.plus(third.multipliedBy(2))))
+                .mapToDouble(value)
+                .toArray());
         double max = steady.stream().mapToDouble(value).max().orElse(Double.NaN);
         double limit = bound.applyAsDouble(first);
-        checks.add(new Check(name, last <= limit, String.format("median %.1f -> %.1f (max %.1f, %d samples)", first,
-                last, max, steady.size()), String.format("<= first %s = %.1f", boundText, limit)));
+        checks.add(new Check(
+                name,
+                last <= limit,
+                String.format("median %.1f -> %.1f (max %.1f, %d samples)", first, last, max, steady.size()),
+                String.format("<= first %s = %.1f", boundText, limit)));
     }
 
     private void gcPauses() {
         for (SoakDaemon d : daemons) {
-            List<Sampler.Gc> events = sampler.gcEvents().stream().filter(g -> g.daemon().equals(d.name())).toList();
-            GcLog.Event worst = events.stream().map(Sampler.Gc::event)
+            List<Sampler.Gc> events = sampler.gcEvents().stream()
+                    .filter(g -> g.daemon().equals(d.name()))
+                    .toList();
+            GcLog.Event worst = events.stream()
+                    .map(Sampler.Gc::event)
                     .filter(e -> e.kind() == GcLog.Kind.GC_PAUSE || e.kind() == GcLog.Kind.ALLOCATION_STALL)
-                    .max(Comparator.comparingDouble(GcLog.Event::value)).orElse(null);
-            long pauses = events.stream().filter(g -> g.event().kind() == GcLog.Kind.GC_PAUSE).count();
-            double total = events.stream().filter(g -> g.event().kind() == GcLog.Kind.GC_PAUSE)
-                    .mapToDouble(g -> g.event().value()).sum();
-            double[] all = events.stream().filter(g -> g.event().kind() == GcLog.Kind.GC_PAUSE)
-                    .mapToDouble(g -> g.event().value()).sorted().toArray();
-            double maxSafepoint = events.stream().filter(g -> g.event().kind() == GcLog.Kind.OTHER_SAFEPOINT)
-                    .mapToDouble(g -> g.event().value()).max().orElse(0);
+                    .max(Comparator.comparingDouble(GcLog.Event::value))
+                    .orElse(null);
+            long pauses = events.stream()
+                    .filter(g -> g.event().kind() == GcLog.Kind.GC_PAUSE)
+                    .count();
+            double total = events.stream()
+                    .filter(g -> g.event().kind() == GcLog.Kind.GC_PAUSE)
+                    .mapToDouble(g -> g.event().value())
+                    .sum();
+            double[] all = events.stream()
+                    .filter(g -> g.event().kind() == GcLog.Kind.GC_PAUSE)
+                    .mapToDouble(g -> g.event().value())
+                    .sorted()
+                    .toArray();
+            double maxSafepoint = events.stream()
+                    .filter(g -> g.event().kind() == GcLog.Kind.OTHER_SAFEPOINT)
+                    .mapToDouble(g -> g.event().value())
+                    .max()
+                    .orElse(0);
             double worstMs = worst == null ? 0 : worst.value();
-            checks.add(new Check(d.name() + " longest collector pause or allocation stall",
+            checks.add(new Check(
+                    d.name() + " longest collector pause or allocation stall",
                     worstMs <= settings.bounds().maxGcPauseMs(),
-                    String.format("%.2f ms%s; %d collector pauses, %.0f ms in all, median %.2f ms; longest other "
-                                    + "safepoint %.2f ms", worstMs, worst == null ? "" : " (" + worst.what() + " at "
-                                    + recorder.seconds(worst.at()) + " s)", pauses, total,
-                            all.length == 0 ? 0 : all[all.length / 2], maxSafepoint),
+                    String.format(
+                            "%.2f ms%s; %d collector pauses, %.0f ms in all, median %.2f ms; longest other "
+                                    + "safepoint %.2f ms",
+                            worstMs,
+                            worst == null ? "" : " (" + worst.what() + " at " + recorder.seconds(worst.at()) + " s)",
+                            pauses,
+                            total,
+                            all.length == 0 ? 0 : all[all.length / 2],
+                            maxSafepoint),
                     String.format("<= %.0f ms", settings.bounds().maxGcPauseMs())));
         }
     }
@@ -302,8 +409,8 @@ final class SoakVerdict {
         Instant lastStart = end.minus(settings.latencyWindow());
         Map<String, LatencyHistogram[]> byLun = new LinkedHashMap<>();
         for (Sampler.Lun l : sampler.luns()) {
-            LatencyHistogram[] w = byLun.computeIfAbsent(l.lun(), k -> new LatencyHistogram[] {
-                    LatencyHistogram.EMPTY, LatencyHistogram.EMPTY});
+            LatencyHistogram[] w = byLun.computeIfAbsent(
+                    l.lun(), k -> new LatencyHistogram[] {LatencyHistogram.EMPTY, LatencyHistogram.EMPTY});
             if (l.at().isBefore(firstEnd)) {
                 w[0] = w[0].plus(l.interval());
             }
@@ -318,24 +425,43 @@ final class SoakVerdict {
             String name = lun.label() + " p99.9 latency, last " + SoakSettings.human(settings.latencyWindow())
                     + " against the first";
             if (w == null || w[0].count() < 1000 || w[1].count() < 1000) {
-                checks.add(new Check(name, false, "too few commands: " + (w == null ? 0 : (long) w[0].count()) + " / "
-                        + (w == null ? 0 : (long) w[1].count()), "1000 in each window"));
+                checks.add(new Check(
+                        name,
+                        false,
+                        "too few commands: " + (w == null ? 0 : (long) w[0].count()) + " / "
+                                + (w == null ? 0 : (long) w[1].count()),
+                        "1000 in each window"));
                 continue;
             }
             double first = w[0].quantile(0.999) * 1000;
             double last = w[1].quantile(0.999) * 1000;
             double limit = factor * Math.max(first, floor);
-            checks.add(new Check(name, last <= limit, String.format("%.2f ms -> %.2f ms (p99 %.2f -> %.2f ms; %d / %d "
-                            + "commands; machine load average %.1f -> %.1f)", first, last, w[0].quantile(0.99) * 1000,
-                    w[1].quantile(0.99) * 1000, (long) w[0].count(), (long) w[1].count(), load(t0, firstEnd),
-                    load(lastStart, end)), String.format("<= %.1f x max(first, %.1f ms) = %.2f ms", factor, floor, limit)));
+            checks.add(new Check(
+                    name,
+                    last <= limit,
+                    String.format(
+                            "%.2f ms -> %.2f ms (p99 %.2f -> %.2f ms; %d / %d "
+                                    + "commands; machine load average %.1f -> %.1f)",
+                            first,
+                            last,
+                            w[0].quantile(0.99) * 1000,
+                            w[1].quantile(0.99) * 1000,
+                            (long) w[0].count(),
+                            (long) w[1].count(),
+                            load(t0, firstEnd),
+                            load(lastStart, end)),
+                    String.format("<= %.1f x max(first, %.1f ms) = %.2f ms", factor, floor, limit)));
         }
     }
 
     /** The machine's mean 1-minute load average over the samples in [from, to). */
     private double load(Instant from, Instant to) {
-        return sampler.resources().stream().filter(r -> !r.at().isBefore(from) && r.at().isBefore(to))
-                .mapToDouble(Sampler.Resources::machineLoad).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
+        return sampler.resources().stream()
+                .filter(r -> !r.at().isBefore(from) && r.at().isBefore(to))
+                .mapToDouble(Sampler.Resources::machineLoad)
+                .filter(v -> !Double.isNaN(v))
+                .average()
+                .orElse(Double.NaN);
     }
 
     static double median(double[] values) {
@@ -343,7 +469,7 @@ final class SoakVerdict {
             return Double.NaN;
         }
         double[] v = values.clone();
-        java.util.Arrays.sort(v);
+        Arrays.sort(v);
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
@@ -351,8 +477,13 @@ final class SoakVerdict {
     String text() throws IOException {
         StringBuilder s = new StringBuilder();
         for (Check c : checks()) {
-            s.append(c.pass() ? "PASS  " : "FAIL  ").append(c.name()).append(": ").append(c.measured())
-                    .append("  [bound: ").append(c.bound()).append("]\n");
+            s.append(c.pass() ? "PASS  " : "FAIL  ")
+                    .append(c.name())
+                    .append(": ")
+                    .append(c.measured())
+                    .append("  [bound: ")
+                    .append(c.bound())
+                    .append("]\n");
         }
         s.append(pass() ? "VERDICT: PASS\n" : "VERDICT: FAIL\n");
         return s.toString();

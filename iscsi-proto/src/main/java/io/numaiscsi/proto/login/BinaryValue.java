@@ -9,8 +9,7 @@ import java.util.Base64;
 final class BinaryValue {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private BinaryValue() {
-    }
+    private BinaryValue() {}
 
     /** The bytes of a binary value, or null when it is not one (or holds no byte). */
     static byte[] decode(String value) {

@@ -16,12 +16,19 @@ import java.util.Random;
 public final class ChapAuthenticator implements Authenticator {
     /** CHAP_A value of MD5 (RFC 1994, IANA PPP authentication algorithms). */
     static final String MD5 = "5";
+
     static final int CHALLENGE_LENGTH = 16;
     /** RFC 7143 12.1.3: challenges longer than 1024 bytes are refused. */
     static final int MAX_CHALLENGE_LENGTH = 1024;
+
     private static final int MD5_LENGTH = 16;
 
-    private enum State { AWAIT_ALGORITHM, AWAIT_RESPONSE, DONE, FAILED }
+    private enum State {
+        AWAIT_ALGORITHM,
+        AWAIT_RESPONSE,
+        DONE,
+        FAILED
+    }
 
     private final ChapSecret initiator;
     private final ChapSecret target;
@@ -150,8 +157,8 @@ public final class ChapAuthenticator implements Authenticator {
             return fail("the initiator's CHAP_C reflects the target's challenge");
         }
         response.add(new KeyValue(TextKey.CHAP_N.wireName(), target.name()));
-        response.add(new KeyValue(TextKey.CHAP_R.wireName(),
-                BinaryValue.encodeHex(response(mutualIdentifier, target.secret(), theirs))));
+        response.add(new KeyValue(
+                TextKey.CHAP_R.wireName(), BinaryValue.encodeHex(response(mutualIdentifier, target.secret(), theirs))));
         state = State.DONE;
         return AuthVerdict.SUCCESS;
     }
@@ -175,7 +182,8 @@ public final class ChapAuthenticator implements Authenticator {
     private static int parseIdentifier(String value) {
         try {
             int v = value.startsWith("0x") || value.startsWith("0X")
-                    ? Integer.parseInt(value.substring(2), 16) : Integer.parseInt(value);
+                    ? Integer.parseInt(value.substring(2), 16)
+                    : Integer.parseInt(value);
             return v >= 0 && v <= 255 ? v : -1;
         } catch (NumberFormatException e) {
             return -1;

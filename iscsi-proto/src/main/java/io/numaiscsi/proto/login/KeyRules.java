@@ -13,8 +13,7 @@ final class KeyRules {
     /** RFC 7144: iSCSIProtocolLevel 1 is RFC 7143. */
     static final int PROTOCOL_LEVEL = 1;
 
-    private KeyRules() {
-    }
+    private KeyRules() {}
 
     /** The target's own value for a negotiated key: from its limits, or fixed by what this target implements. */
     static String targetValue(TextKey key, TargetLimits limits) {
@@ -66,7 +65,8 @@ final class KeyRules {
         if (value < key.min() || value > key.max()) {
             return REJECT;
         }
-        long result = key.rule() == TextKey.Rule.NUMERIC_MIN ? Math.min(value, targetValue) : Math.max(value, targetValue);
+        long result =
+                key.rule() == TextKey.Rule.NUMERIC_MIN ? Math.min(value, targetValue) : Math.max(value, targetValue);
         return Long.toString(result);
     }
 

@@ -17,6 +17,7 @@ public final class LoginStateMachine {
     static final int LOGIN_SEGMENT_LIMIT = 8192;
     /** Cap on one request text reassembled from C-bit PDUs. */
     static final int MAX_REQUEST_TEXT = 65536;
+
     static final int SECURITY = 0;
     static final int OPERATIONAL = 1;
     static final int FULL_FEATURE = 3;
@@ -37,6 +38,7 @@ public final class LoginStateMachine {
     private int cmdSN;
     /** The CSG the next request must carry; -1 before the first (security or operational). */
     private int expectedStage = -1;
+
     private ByteArrayOutputStream requestText;
     private byte[] pendingResponse;
     private int pendingOffset;
@@ -112,8 +114,8 @@ public final class LoginStateMachine {
         }
         if (request.continueBit()) {
             expectedStage = request.csg();
-            return new LoginStep(LoginVerdict.MORE, LoginStatus.SUCCESS, false, false, request.csg(), 0, tsih, EMPTY,
-                    null);
+            return new LoginStep(
+                    LoginVerdict.MORE, LoginStatus.SUCCESS, false, false, request.csg(), 0, tsih, EMPTY, null);
         }
         byte[] text = requestText.toByteArray();
         requestText = null;
@@ -138,7 +140,8 @@ public final class LoginStateMachine {
         if (!started) {
             started = true;
             if (request.versionMin() != 0) {
-                return new LoginFailure(LoginStatus.UNSUPPORTED_VERSION,
+                return new LoginFailure(
+                        LoginStatus.UNSUPPORTED_VERSION,
                         "version-min " + request.versionMin() + ", target supports 0x00 only");
             }
             isid = request.isid();
@@ -159,7 +162,8 @@ public final class LoginStateMachine {
         if (request.transit() && request.continueBit()) {
             return LoginFailure.initiatorError("T and C both set");
         }
-        if (request.transit() && (request.nsg() <= csg || (request.nsg() != OPERATIONAL && request.nsg() != FULL_FEATURE))) {
+        if (request.transit()
+                && (request.nsg() <= csg || (request.nsg() != OPERATIONAL && request.nsg() != FULL_FEATURE))) {
             return LoginFailure.initiatorError("transit from stage " + csg + " to NSG " + request.nsg());
         }
         return null;
@@ -174,40 +178,37 @@ public final class LoginStateMachine {
         } else if ("Discovery".equals(type)) {
             sessionType = SessionType.DISCOVERY;
         } else {
-            return new LoginFailure(LoginStatus.SESSION_TYPE_NOT_SUPPORTED,
-                    "SessionType=" + type);
+            return new LoginFailure(LoginStatus.SESSION_TYPE_NOT_SUPPORTED, "SessionType=" + type);
         }
         negotiation.sessionType(sessionType);
         initiatorName = find(keys, TextKey.INITIATOR_NAME);
         if (initiatorName == null || initiatorName.isEmpty()) {
-            return new LoginFailure(LoginStatus.MISSING_PARAMETER,
-                    "no InitiatorName in the first login request");
+            return new LoginFailure(LoginStatus.MISSING_PARAMETER, "no InitiatorName in the first login request");
         }
         if (sessionType == SessionType.DISCOVERY) {
             return chooseAuthMethods();
         }
         String targetName = find(keys, TextKey.TARGET_NAME);
         if (targetName == null || targetName.isEmpty()) {
-            return new LoginFailure(LoginStatus.MISSING_PARAMETER,
-                    "no TargetName in the first login request of a normal session");
+            return new LoginFailure(
+                    LoginStatus.MISSING_PARAMETER, "no TargetName in the first login request of a normal session");
         }
         target = context.findTarget(targetName);
         if (target == null) {
             // Same status as "not allowed" (02/02), so an unauthenticated peer cannot probe for target names;
             // the real reason goes to the target's log.
-            return new LoginFailure(LoginStatus.AUTHORIZATION_FAILURE,
-                    "no target " + targetName);
+            return new LoginFailure(LoginStatus.AUTHORIZATION_FAILURE, "no target " + targetName);
         }
         if (!context.initiatorAllowed(target, initiatorName)) {
-            return new LoginFailure(LoginStatus.AUTHORIZATION_FAILURE,
-                    initiatorName + " may not log in to " + targetName);
+            return new LoginFailure(
+                    LoginStatus.AUTHORIZATION_FAILURE, initiatorName + " may not log in to " + targetName);
         }
         // RFC 7143 13.9: TargetPortalGroupTag in the first response of a normal session.
         if (target.alias() != null && !target.alias().isEmpty()) {
             response.add(new KeyValue(TextKey.TARGET_ALIAS.wireName(), target.alias()));
         }
-        response.add(new KeyValue(TextKey.TARGET_PORTAL_GROUP_TAG.wireName(),
-                Integer.toString(context.targetPortalGroupTag())));
+        response.add(new KeyValue(
+                TextKey.TARGET_PORTAL_GROUP_TAG.wireName(), Integer.toString(context.targetPortalGroupTag())));
         return chooseAuthMethods();
     }
 
@@ -233,8 +234,7 @@ public final class LoginStateMachine {
         String chosen = negotiation.authMethodAnswer();
         if (chosen != null) {
             if (KeyRules.REJECT.equals(chosen)) {
-                return fail(request, new LoginFailure(LoginStatus.AUTHENTICATION_FAILURE,
-                        "no AuthMethod in common"));
+                return fail(request, new LoginFailure(LoginStatus.AUTHENTICATION_FAILURE, "no AuthMethod in common"));
             }
             authenticator = authenticatorFor(chosen);
             authState = authenticator.start(initiatorName, target != null ? target.name() : null, response);
@@ -242,16 +242,22 @@ public final class LoginStateMachine {
         List<KeyValue> authKeys = negotiation.takeAuthKeys();
         if (!authKeys.isEmpty()) {
             if (authenticator == null || authState != AuthVerdict.CONTINUE) {
-                return fail(request, new LoginFailure(LoginStatus.AUTHENTICATION_FAILURE,
-                        "security key " + authKeys.get(0).key() + " outside an authentication exchange"));
+                return fail(
+                        request,
+                        new LoginFailure(
+                                LoginStatus.AUTHENTICATION_FAILURE,
+                                "security key " + authKeys.get(0).key() + " outside an authentication exchange"));
             }
             authState = authenticator.onKeys(authKeys, response);
         }
         if (authState == AuthVerdict.FAIL) {
             String detail = authenticator.failureDetail();
-            return fail(request, new LoginFailure(LoginStatus.AUTHENTICATION_FAILURE,
-                    "authentication (" + authenticator.method() + ") of " + initiatorName + " failed"
-                            + (detail == null ? "" : ": " + detail)));
+            return fail(
+                    request,
+                    new LoginFailure(
+                            LoginStatus.AUTHENTICATION_FAILURE,
+                            "authentication (" + authenticator.method() + ") of " + initiatorName + " failed"
+                                    + (detail == null ? "" : ": " + detail)));
         }
         if (!request.transit()) {
             return respond(LoginVerdict.MORE, false, SECURITY, 0, tsih, response);
@@ -291,7 +297,7 @@ public final class LoginStateMachine {
 
     private LoginStep finish(LoginRequest request, List<KeyValue> response) {
         declareLimits(response);
-        String outside = outsideTargetLimits();
+        String outside = TargetLimitCheck.outside(limits, negotiation, sessionType);
         if (outside != null) {
             return fail(request, LoginFailure.initiatorError(outside));
         }
@@ -299,65 +305,34 @@ public final class LoginStateMachine {
             long first = KeyRules.parseNumber(negotiation.value(TextKey.FIRST_BURST_LENGTH));
             long max = KeyRules.parseNumber(negotiation.value(TextKey.MAX_BURST_LENGTH));
             if (first > max) {
-                return fail(request, LoginFailure.initiatorError("FirstBurstLength " + first
-                        + " exceeds MaxBurstLength " + max));
+                return fail(
+                        request,
+                        LoginFailure.initiatorError("FirstBurstLength " + first + " exceeds MaxBurstLength " + max));
             }
         }
         String targetName = target != null ? target.name() : null;
         int assigned = context.bindSession(sessionType, initiatorName, isid, tsih, cid, targetName);
         if (assigned == 0) {
-            return fail(request, tsih != 0
-                    ? new LoginFailure(LoginStatus.SESSION_DOES_NOT_EXIST,
-                            "session tsih=" + tsih + " cannot take connection cid=" + cid)
-                    : new LoginFailure(LoginStatus.OUT_OF_RESOURCES,
-                            "no session for " + initiatorName));
+            return fail(
+                    request,
+                    tsih != 0
+                            ? new LoginFailure(
+                                    LoginStatus.SESSION_DOES_NOT_EXIST,
+                                    "session tsih=" + tsih + " cannot take connection cid=" + cid)
+                            : new LoginFailure(LoginStatus.OUT_OF_RESOURCES, "no session for " + initiatorName));
         }
-        parameters = new SessionParameters(sessionType, initiatorName, targetName, isid, assigned, cid,
-                limits.maxRecvDataSegmentLength(), negotiation.values(), cmdSN);
+        parameters = new SessionParameters(
+                sessionType,
+                initiatorName,
+                targetName,
+                isid,
+                assigned,
+                cid,
+                limits.maxRecvDataSegmentLength(),
+                negotiation.values(),
+                cmdSN);
         finished = true;
         return respond(LoginVerdict.DONE, true, request.csg(), FULL_FEATURE, assigned, response);
-    }
-
-    /**
-     * A key the target answered "Reject" keeps its RFC default, which may lie outside what this target
-     * allows (e.g. MaxBurstLength 262144 against a limit of 512, or HeaderDigest None where CRC32C is
-     * required): such a login must fail rather than run with values the target never agreed to.
-     */
-    private String outsideTargetLimits() {
-        if (!limits.headerDigests().contains(negotiation.value(TextKey.HEADER_DIGEST))) {
-            return "HeaderDigest=" + negotiation.value(TextKey.HEADER_DIGEST) + " is not one the target accepts "
-                    + limits.headerDigests();
-        }
-        if (!limits.dataDigests().contains(negotiation.value(TextKey.DATA_DIGEST))) {
-            return "DataDigest=" + negotiation.value(TextKey.DATA_DIGEST) + " is not one the target accepts "
-                    + limits.dataDigests();
-        }
-        if (sessionType != SessionType.NORMAL) {
-            return null;
-        }
-        String burst = aboveLimit(TextKey.MAX_BURST_LENGTH, limits.maxBurstLength());
-        if (burst == null) {
-            burst = aboveLimit(TextKey.FIRST_BURST_LENGTH, limits.firstBurstLength());
-        }
-        if (burst == null) {
-            burst = aboveLimit(TextKey.MAX_OUTSTANDING_R2T, limits.maxOutstandingR2T());
-        }
-        if (burst != null) {
-            return burst;
-        }
-        if (!limits.immediateData() && KeyRules.YES.equals(negotiation.value(TextKey.IMMEDIATE_DATA))) {
-            return "ImmediateData=Yes but the target does not accept immediate data";
-        }
-        if (limits.initialR2T() && KeyRules.NO.equals(negotiation.value(TextKey.INITIAL_R2T))) {
-            return "InitialR2T=No but the target requires InitialR2T=Yes";
-        }
-        return null;
-    }
-
-    private String aboveLimit(TextKey key, long limit) {
-        long value = KeyRules.parseNumber(negotiation.value(key));
-        return value > limit ? key.wireName() + "=" + value + " exceeds the target's " + limit
-                + " (a rejected offer falls back to the RFC default)" : null;
     }
 
     /**
@@ -368,26 +343,27 @@ public final class LoginStateMachine {
     private void declareLimits(List<KeyValue> response) {
         if (!mrdslDeclared) {
             mrdslDeclared = true;
-            response.add(new KeyValue(TextKey.MAX_RECV_DATA_SEGMENT_LENGTH.wireName(),
+            response.add(new KeyValue(
+                    TextKey.MAX_RECV_DATA_SEGMENT_LENGTH.wireName(),
                     Integer.toString(limits.maxRecvDataSegmentLength())));
         }
         negotiation.declareIserKeys(response);
     }
 
     /** Sends the response, split with the C bit (and T=0) when its text exceeds one login PDU. */
-    private LoginStep respond(LoginVerdict verdict, boolean transit, int csg, int nsg, int responseTsih,
-            List<KeyValue> response) {
+    private LoginStep respond(
+            LoginVerdict verdict, boolean transit, int csg, int nsg, int responseTsih, List<KeyValue> response) {
         byte[] data = TextParameters.encode(response);
         if (data.length <= LOGIN_SEGMENT_LIMIT) {
             expectedStage = transit ? nsg : csg;
-            return new LoginStep(verdict, LoginStatus.SUCCESS, transit, false, csg, transit ? nsg : 0, responseTsih,
-                    data, null);
+            return new LoginStep(
+                    verdict, LoginStatus.SUCCESS, transit, false, csg, transit ? nsg : 0, responseTsih, data, null);
         }
         expectedStage = csg; // the continued pieces go out with T=0
         pendingResponse = data;
         pendingOffset = 0;
-        pendingLast = new LoginStep(verdict, LoginStatus.SUCCESS, transit, false, csg, transit ? nsg : 0, responseTsih,
-                null, null);
+        pendingLast = new LoginStep(
+                verdict, LoginStatus.SUCCESS, transit, false, csg, transit ? nsg : 0, responseTsih, null, null);
         return nextChunk();
     }
 
@@ -396,15 +372,23 @@ public final class LoginStateMachine {
         byte[] chunk = Arrays.copyOfRange(pendingResponse, pendingOffset, pendingOffset + length);
         pendingOffset += length;
         if (pendingOffset < pendingResponse.length) {
-            return new LoginStep(LoginVerdict.MORE, LoginStatus.SUCCESS, false, true, pendingLast.csg(), 0, tsih, chunk,
-                    null);
+            return new LoginStep(
+                    LoginVerdict.MORE, LoginStatus.SUCCESS, false, true, pendingLast.csg(), 0, tsih, chunk, null);
         }
         LoginStep last = pendingLast;
         expectedStage = last.transit() ? last.nsg() : last.csg();
         pendingResponse = null;
         pendingLast = null;
-        return new LoginStep(last.verdict(), LoginStatus.SUCCESS, last.transit(), false, last.csg(), last.nsg(),
-                last.tsih(), chunk, null);
+        return new LoginStep(
+                last.verdict(),
+                LoginStatus.SUCCESS,
+                last.transit(),
+                false,
+                last.csg(),
+                last.nsg(),
+                last.tsih(),
+                chunk,
+                null);
     }
 
     private LoginStep fail(LoginRequest request, LoginFailure failure) {
@@ -412,8 +396,8 @@ public final class LoginStateMachine {
         pendingResponse = null;
         parameters = null;
         int csg = request.csg() == SECURITY || request.csg() == OPERATIONAL ? request.csg() : 0;
-        return new LoginStep(LoginVerdict.FAIL, failure.status(), false, false, csg, 0,
-                request.tsih(), EMPTY, failure.reason());
+        return new LoginStep(
+                LoginVerdict.FAIL, failure.status(), false, false, csg, 0, request.tsih(), EMPTY, failure.reason());
     }
 
     private boolean noneAllowed() {
@@ -426,8 +410,8 @@ public final class LoginStateMachine {
     }
 
     private static LoginFailure authenticationRequired() {
-        return new LoginFailure(LoginStatus.AUTHENTICATION_FAILURE,
-                "authentication required, AuthMethod None not allowed");
+        return new LoginFailure(
+                LoginStatus.AUTHENTICATION_FAILURE, "authentication required, AuthMethod None not allowed");
     }
 
     private Authenticator authenticatorFor(String method) {

@@ -22,6 +22,7 @@ final class Negotiation {
     private final Set<String> seen = new HashSet<>();
     /** Keys the target offered, awaiting the initiator's answer. */
     private final Map<TextKey, String> offers = new EnumMap<>(TextKey.class);
+
     private final Set<TextKey> everOffered = new HashSet<>();
     private final List<KeyValue> authKeys = new ArrayList<>();
     private SessionType sessionType = SessionType.NORMAL;
@@ -63,7 +64,8 @@ final class Negotiation {
         authMethodAnswer = null;
         // MaxBurstLength and RDMAExtensions first: FirstBurstLength and the iSER keys depend on their results.
         for (KeyValue kv : keys) {
-            if (kv.key().equals(TextKey.MAX_BURST_LENGTH.wireName()) || kv.key().equals(TextKey.RDMA_EXTENSIONS.wireName())) {
+            if (kv.key().equals(TextKey.MAX_BURST_LENGTH.wireName())
+                    || kv.key().equals(TextKey.RDMA_EXTENSIONS.wireName())) {
                 LoginFailure f = processKey(kv, stage, response);
                 if (f != null) {
                     return f;
@@ -71,7 +73,8 @@ final class Negotiation {
             }
         }
         for (KeyValue kv : keys) {
-            if (!kv.key().equals(TextKey.MAX_BURST_LENGTH.wireName()) && !kv.key().equals(TextKey.RDMA_EXTENSIONS.wireName())) {
+            if (!kv.key().equals(TextKey.MAX_BURST_LENGTH.wireName())
+                    && !kv.key().equals(TextKey.RDMA_EXTENSIONS.wireName())) {
                 LoginFailure f = processKey(kv, stage, response);
                 if (f != null) {
                     return f;
@@ -126,7 +129,7 @@ final class Negotiation {
                 response.add(new KeyValue(name, KeyRules.IRRELEVANT));
                 return null;
             }
-            case ANY -> { }
+            case ANY -> {}
         }
         if ((sessionType == SessionType.DISCOVERY && key.irrelevantInDiscovery())
                 || (key.phase() == TextKey.Phase.LEADING_ONLY && !leading)
@@ -153,12 +156,15 @@ final class Negotiation {
     }
 
     private static boolean isIdentity(TextKey key) {
-        return key == TextKey.INITIATOR_NAME || key == TextKey.TARGET_NAME || key == TextKey.SESSION_TYPE
+        return key == TextKey.INITIATOR_NAME
+                || key == TextKey.TARGET_NAME
+                || key == TextKey.SESSION_TYPE
                 || key == TextKey.INITIATOR_ALIAS;
     }
 
     private static boolean isIserOnly(TextKey key) {
-        return key == TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH || key == TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH
+        return key == TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH
+                || key == TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH
                 || key == TextKey.MAX_OUTSTANDING_UNEXPECTED_PDUS;
     }
 
@@ -174,12 +180,14 @@ final class Negotiation {
 
     private LoginFailure answer(TextKey key, String value) {
         String offer = offers.remove(key);
-        if (KeyRules.REJECT.equals(value) || KeyRules.NOT_UNDERSTOOD.equals(value) || KeyRules.IRRELEVANT.equals(value)) {
+        if (KeyRules.REJECT.equals(value)
+                || KeyRules.NOT_UNDERSTOOD.equals(value)
+                || KeyRules.IRRELEVANT.equals(value)) {
             return null; // the key keeps its default (RFC 7143 6.2.1)
         }
         if (!KeyRules.acceptsAnswer(key, offer, value)) {
-            return LoginFailure.initiatorError("answer " + key.wireName() + "=" + value + " to the offer " + offer
-                    + " breaks its rule");
+            return LoginFailure.initiatorError(
+                    "answer " + key.wireName() + "=" + value + " to the offer " + offer + " breaks its rule");
         }
         values.put(key, value);
         return null;
@@ -206,7 +214,8 @@ final class Negotiation {
             count += offer(TextKey.MAX_BURST_LENGTH, Long.toString(maxBurst), response, dryRun);
         }
         long firstBurst = Math.min(limits.firstBurstLength(), maxBurst);
-        if (!negotiated(TextKey.FIRST_BURST_LENGTH) && firstBurst < KeyRules.parseNumber(value(TextKey.FIRST_BURST_LENGTH))) {
+        if (!negotiated(TextKey.FIRST_BURST_LENGTH)
+                && firstBurst < KeyRules.parseNumber(value(TextKey.FIRST_BURST_LENGTH))) {
             count += offer(TextKey.FIRST_BURST_LENGTH, Long.toString(firstBurst), response, dryRun);
         }
         if (!negotiated(TextKey.IMMEDIATE_DATA) && !limits.immediateData()) {
@@ -249,10 +258,12 @@ final class Negotiation {
             values.put(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH, declared);
             response.add(new KeyValue(TextKey.TARGET_RECV_DATA_SEGMENT_LENGTH.wireName(), declared));
         }
-        if (!unexpectedPdusDeclared && limits.maxOutstandingUnexpectedPdus() > 0
+        if (!unexpectedPdusDeclared
+                && limits.maxOutstandingUnexpectedPdus() > 0
                 && has(TextKey.MAX_OUTSTANDING_UNEXPECTED_PDUS)) {
             unexpectedPdusDeclared = true;
-            response.add(new KeyValue(TextKey.MAX_OUTSTANDING_UNEXPECTED_PDUS.wireName(),
+            response.add(new KeyValue(
+                    TextKey.MAX_OUTSTANDING_UNEXPECTED_PDUS.wireName(),
                     Integer.toString(limits.maxOutstandingUnexpectedPdus())));
         }
     }

@@ -6,8 +6,7 @@ import java.util.List;
 final class NoAuthentication implements Authenticator {
     static final NoAuthentication INSTANCE = new NoAuthentication();
 
-    private NoAuthentication() {
-    }
+    private NoAuthentication() {}
 
     @Override
     public String method() {

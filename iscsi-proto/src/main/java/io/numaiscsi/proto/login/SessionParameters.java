@@ -34,8 +34,16 @@ public final class SessionParameters {
     private final int expCmdSN;
     private final Map<TextKey, String> values;
 
-    SessionParameters(SessionType sessionType, String initiatorName, String targetName, long isid, int tsih, int cid,
-            int targetMaxRecvDataSegmentLength, Map<TextKey, String> negotiated, int expCmdSN) {
+    SessionParameters(
+            SessionType sessionType,
+            String initiatorName,
+            String targetName,
+            long isid,
+            int tsih,
+            int cid,
+            int targetMaxRecvDataSegmentLength,
+            Map<TextKey, String> negotiated,
+            int expCmdSN) {
         EnumMap<TextKey, String> all = new EnumMap<>(TextKey.class);
         for (TextKey key : TextKey.values()) {
             String v = negotiated.get(key);
@@ -51,8 +59,8 @@ public final class SessionParameters {
         this.cid = cid;
         this.rdmaExtensions = yes(TextKey.RDMA_EXTENSIONS);
         // RFC 7145 6: under iSER MaxRecvDataSegmentLength is not used, InitiatorRecvDataSegmentLength bounds our Sends
-        this.initiatorMaxRecvDataSegmentLength = number(rdmaExtensions
-                ? TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH : TextKey.MAX_RECV_DATA_SEGMENT_LENGTH);
+        this.initiatorMaxRecvDataSegmentLength = number(
+                rdmaExtensions ? TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH : TextKey.MAX_RECV_DATA_SEGMENT_LENGTH);
         this.targetMaxRecvDataSegmentLength = targetMaxRecvDataSegmentLength;
         this.maxBurstLength = number(TextKey.MAX_BURST_LENGTH);
         this.firstBurstLength = number(TextKey.FIRST_BURST_LENGTH);
@@ -80,40 +88,110 @@ public final class SessionParameters {
         return KeyRules.YES.equals(values.get(key));
     }
 
-    public SessionType sessionType() { return sessionType; }
-    public String initiatorName() { return initiatorName; }
+    public SessionType sessionType() {
+        return sessionType;
+    }
+
+    public String initiatorName() {
+        return initiatorName;
+    }
     /** The InitiatorAlias, or null if the initiator declared none. */
-    public String initiatorAlias() { return initiatorAlias; }
+    public String initiatorAlias() {
+        return initiatorAlias;
+    }
     /** The TargetName, or null for a discovery session. */
-    public String targetName() { return targetName; }
-    public long isid() { return isid; }
-    public int tsih() { return tsih; }
-    public int cid() { return cid; }
+    public String targetName() {
+        return targetName;
+    }
+
+    public long isid() {
+        return isid;
+    }
+
+    public int tsih() {
+        return tsih;
+    }
+
+    public int cid() {
+        return cid;
+    }
     /** What WE may send in one PDU (Data-In, text responses): the initiator's MaxRecvDataSegmentLength, or with
      *  RDMAExtensions=Yes its InitiatorRecvDataSegmentLength. */
-    public int initiatorMaxRecvDataSegmentLength() { return initiatorMaxRecvDataSegmentLength; }
+    public int initiatorMaxRecvDataSegmentLength() {
+        return initiatorMaxRecvDataSegmentLength;
+    }
     /** What the initiator may send us (immediate data, Data-Out): our declaration. */
-    public int targetMaxRecvDataSegmentLength() { return targetMaxRecvDataSegmentLength; }
-    public int maxBurstLength() { return maxBurstLength; }
-    public int firstBurstLength() { return firstBurstLength; }
-    public int maxOutstandingR2T() { return maxOutstandingR2T; }
-    public boolean immediateData() { return immediateData; }
-    public boolean initialR2T() { return initialR2T; }
-    public boolean headerDigest() { return headerDigest; }
-    public boolean dataDigest() { return dataDigest; }
-    public boolean dataPduInOrder() { return dataPduInOrder; }
-    public boolean dataSequenceInOrder() { return dataSequenceInOrder; }
-    public int errorRecoveryLevel() { return errorRecoveryLevel; }
-    public int defaultTime2Wait() { return defaultTime2Wait; }
-    public int defaultTime2Retain() { return defaultTime2Retain; }
-    public int maxConnections() { return maxConnections; }
-    public boolean rdmaExtensions() { return rdmaExtensions; }
+    public int targetMaxRecvDataSegmentLength() {
+        return targetMaxRecvDataSegmentLength;
+    }
+
+    public int maxBurstLength() {
+        return maxBurstLength;
+    }
+
+    public int firstBurstLength() {
+        return firstBurstLength;
+    }
+
+    public int maxOutstandingR2T() {
+        return maxOutstandingR2T;
+    }
+
+    public boolean immediateData() {
+        return immediateData;
+    }
+
+    public boolean initialR2T() {
+        return initialR2T;
+    }
+
+    public boolean headerDigest() {
+        return headerDigest;
+    }
+
+    public boolean dataDigest() {
+        return dataDigest;
+    }
+
+    public boolean dataPduInOrder() {
+        return dataPduInOrder;
+    }
+
+    public boolean dataSequenceInOrder() {
+        return dataSequenceInOrder;
+    }
+
+    public int errorRecoveryLevel() {
+        return errorRecoveryLevel;
+    }
+
+    public int defaultTime2Wait() {
+        return defaultTime2Wait;
+    }
+
+    public int defaultTime2Retain() {
+        return defaultTime2Retain;
+    }
+
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    public boolean rdmaExtensions() {
+        return rdmaExtensions;
+    }
     /** iSER: the largest data segment the initiator may Send us in a control PDU, as declared (else 8192). */
-    public int targetRecvDataSegmentLength() { return targetRecvDataSegmentLength; }
+    public int targetRecvDataSegmentLength() {
+        return targetRecvDataSegmentLength;
+    }
     /** iSER: the initiator's MaxOutstandingUnexpectedPDUs (unexpected PDUs it takes at once); 0 = none declared. */
-    public long maxOutstandingUnexpectedPdus() { return maxOutstandingUnexpectedPdus; }
+    public long maxOutstandingUnexpectedPdus() {
+        return maxOutstandingUnexpectedPdus;
+    }
     /** The CmdSN of the leading Login Request: the number of the first command. */
-    public int expCmdSN() { return expCmdSN; }
+    public int expCmdSN() {
+        return expCmdSN;
+    }
 
     /** The outcome of any key as its wire string (default when not negotiated), e.g. the iSER segment lengths. */
     public String negotiated(TextKey key) {

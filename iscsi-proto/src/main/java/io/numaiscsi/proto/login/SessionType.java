@@ -1,4 +1,7 @@
 package io.numaiscsi.proto.login;
 
 /** RFC 7143 13.21 SessionType. */
-public enum SessionType { DISCOVERY, NORMAL }
+public enum SessionType {
+    DISCOVERY,
+    NORMAL
+}

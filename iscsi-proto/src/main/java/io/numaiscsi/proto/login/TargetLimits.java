@@ -9,9 +9,19 @@ import java.util.Objects;
  * {@code maxOutstandingUnexpectedPdus} is the iSER MaxOutstandingUnexpectedPDUs the target declares (RFC 7145 6:
  * 2 or more), 0 when it declares none.
  */
-public record TargetLimits(int maxRecvDataSegmentLength, int maxBurstLength, int firstBurstLength, int maxOutstandingR2T,
-        boolean immediateData, boolean initialR2T, List<String> headerDigests, List<String> dataDigests,
-        int defaultTime2Wait, int defaultTime2Retain, boolean iser, int maxOutstandingUnexpectedPdus) {
+public record TargetLimits(
+        int maxRecvDataSegmentLength,
+        int maxBurstLength,
+        int firstBurstLength,
+        int maxOutstandingR2T,
+        boolean immediateData,
+        boolean initialR2T,
+        List<String> headerDigests,
+        List<String> dataDigests,
+        int defaultTime2Wait,
+        int defaultTime2Retain,
+        boolean iser,
+        int maxOutstandingUnexpectedPdus) {
 
     public TargetLimits {
         checkRange("maxRecvDataSegmentLength", maxRecvDataSegmentLength, 512, 16777215);
@@ -32,17 +42,48 @@ public record TargetLimits(int maxRecvDataSegmentLength, int maxBurstLength, int
     }
 
     /** Limits that declare no MaxOutstandingUnexpectedPDUs. */
-    public TargetLimits(int maxRecvDataSegmentLength, int maxBurstLength, int firstBurstLength, int maxOutstandingR2T,
-            boolean immediateData, boolean initialR2T, List<String> headerDigests, List<String> dataDigests,
-            int defaultTime2Wait, int defaultTime2Retain, boolean iser) {
-        this(maxRecvDataSegmentLength, maxBurstLength, firstBurstLength, maxOutstandingR2T, immediateData, initialR2T,
-                headerDigests, dataDigests, defaultTime2Wait, defaultTime2Retain, iser, 0);
+    public TargetLimits(
+            int maxRecvDataSegmentLength,
+            int maxBurstLength,
+            int firstBurstLength,
+            int maxOutstandingR2T,
+            boolean immediateData,
+            boolean initialR2T,
+            List<String> headerDigests,
+            List<String> dataDigests,
+            int defaultTime2Wait,
+            int defaultTime2Retain,
+            boolean iser) {
+        this(
+                maxRecvDataSegmentLength,
+                maxBurstLength,
+                firstBurstLength,
+                maxOutstandingR2T,
+                immediateData,
+                initialR2T,
+                headerDigests,
+                dataDigests,
+                defaultTime2Wait,
+                defaultTime2Retain,
+                iser,
+                0);
     }
 
     /** RFC 7143 defaults for every key, no digests required, 256 KiB data segments, no iSER. */
     public static TargetLimits defaults() {
-        return new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None", "CRC32C"),
-                List.of("None", "CRC32C"), 2, 20, false, 0);
+        return new TargetLimits(
+                262144,
+                262144,
+                65536,
+                1,
+                true,
+                true,
+                List.of("None", "CRC32C"),
+                List.of("None", "CRC32C"),
+                2,
+                20,
+                false,
+                0);
     }
 
     private static void checkRange(String name, int value, int min, int max) {

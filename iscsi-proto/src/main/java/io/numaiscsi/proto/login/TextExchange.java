@@ -46,8 +46,8 @@ public final class TextExchange {
         return initiatorMaxRecvDataSegmentLength;
     }
 
-    public TextStep onRequest(boolean finalBit, boolean continueBit, int initiatorTaskTag, int targetTransferTag,
-            byte[] data) {
+    public TextStep onRequest(
+            boolean finalBit, boolean continueBit, int initiatorTaskTag, int targetTransferTag, byte[] data) {
         byte[] text = data == null ? EMPTY : data;
         if (finalBit && continueBit) {
             return reject();
@@ -104,10 +104,11 @@ public final class TextExchange {
                 if (!KeyRules.inRange(key, kv.value())) {
                     response.add(new KeyValue(kv.key(), KeyRules.REJECT));
                 } else if (!params.rdmaExtensions()) { // iSER: InitiatorRecvDataSegmentLength holds (RFC 7145 6)
-                    initiatorMaxRecvDataSegmentLength = (int) Math.min(KeyRules.parseNumber(kv.value()), transportLimit);
+                    initiatorMaxRecvDataSegmentLength =
+                            (int) Math.min(KeyRules.parseNumber(kv.value()), transportLimit);
                 }
             }
-            case INITIATOR_ALIAS -> { } // declarative, nothing to answer
+            case INITIATOR_ALIAS -> {} // declarative, nothing to answer
             default -> response.add(new KeyValue(kv.key(), KeyRules.REJECT)); // login-only key (RFC 7143 13: IO/LO)
         }
     }

@@ -17,8 +17,7 @@ public final class TextParameters {
     static final int MAX_KEY_LENGTH = 63;
     static final int DEFAULT_MAX_VALUE_LENGTH = 255;
 
-    private TextParameters() {
-    }
+    private TextParameters() {}
 
     /**
      * Parses the pairs in order. Empty strings between NULs (padding) are skipped; a last pair without its NUL is
@@ -103,12 +102,20 @@ public final class TextParameters {
     }
 
     private static boolean isKeyChar(byte b) {
-        return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
-                || b == '.' || b == '-' || b == '+' || b == '@' || b == '_' || b == '#';
+        return (b >= 'a' && b <= 'z')
+                || (b >= 'A' && b <= 'Z')
+                || (b >= '0' && b <= '9')
+                || b == '.'
+                || b == '-'
+                || b == '+'
+                || b == '@'
+                || b == '_'
+                || b == '#';
     }
 
     private static String decodeUtf8(byte[] data, int offset, int length, String key) throws TextFormatException {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         try {

@@ -5,8 +5,7 @@ import java.net.UnknownHostException;
 
 /** Turns a transport's "host:port" text back into an address for access lists. */
 public final class RemoteAddresses {
-    private RemoteAddresses() {
-    }
+    private RemoteAddresses() {}
 
     /** The address of "a.b.c.d:port", "[v6]:port" or a bare literal; null for anything else (never a lookup). */
     public static InetAddress parse(String hostPort) {
@@ -30,7 +29,7 @@ public final class RemoteAddresses {
             return null;
         }
         if (v4) {
-            for (String octet : host.split("\\.")) {
+            for (String octet : host.split("\\.", -1)) {
                 if (Integer.parseInt(octet) > 255) {
                     return null;
                 }

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -97,8 +98,8 @@ class ChapAuthenticatorTest {
         byte[] c = (byte[]) ic[1];
         assertTrue(c.length >= 16, "challenge of at least 16 bytes");
         List<KeyValue> rsp = new ArrayList<>();
-        AuthVerdict v = chap.onKeys(List.of(new KeyValue("CHAP_N", USER),
-                new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, c)))), rsp);
+        AuthVerdict v = chap.onKeys(
+                List.of(new KeyValue("CHAP_N", USER), new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, c)))), rsp);
         assertEquals(AuthVerdict.SUCCESS, v);
         assertTrue(rsp.isEmpty(), "no target keys without mutual CHAP");
         assertNull(chap.failureDetail());
@@ -110,10 +111,14 @@ class ChapAuthenticatorTest {
             ChapAuthenticator chap = oneWay();
             Object[] ic = challenge(chap);
             byte[] r = md5((int) ic[0], SECRET, (byte[]) ic[1]);
-            String encoded = base64 ? "0b" + Base64.getEncoder().encodeToString(r)
+            String encoded = base64
+                    ? "0b" + Base64.getEncoder().encodeToString(r)
                     : "0X" + HexFormat.of().withUpperCase().formatHex(r);
-            assertEquals(AuthVerdict.SUCCESS, chap.onKeys(List.of(new KeyValue("CHAP_N", USER),
-                    new KeyValue("CHAP_R", encoded)), new ArrayList<>()), encoded);
+            assertEquals(
+                    AuthVerdict.SUCCESS,
+                    chap.onKeys(
+                            List.of(new KeyValue("CHAP_N", USER), new KeyValue("CHAP_R", encoded)), new ArrayList<>()),
+                    encoded);
         }
     }
 
@@ -131,9 +136,13 @@ class ChapAuthenticatorTest {
         ChapAuthenticator chap = mutual();
         Object[] ic = challenge(chap);
         List<KeyValue> rsp = new ArrayList<>();
-        AuthVerdict v = chap.onKeys(List.of(new KeyValue("CHAP_N", user),
-                new KeyValue("CHAP_R", hex(md5((int) ic[0], secret, (byte[]) ic[1]))),
-                new KeyValue("CHAP_I", "9"), new KeyValue("CHAP_C", "0x00112233445566778899aabbccddeeff")), rsp);
+        AuthVerdict v = chap.onKeys(
+                List.of(
+                        new KeyValue("CHAP_N", user),
+                        new KeyValue("CHAP_R", hex(md5((int) ic[0], secret, (byte[]) ic[1]))),
+                        new KeyValue("CHAP_I", "9"),
+                        new KeyValue("CHAP_C", "0x00112233445566778899aabbccddeeff")),
+                rsp);
         assertEquals(AuthVerdict.FAIL, v);
         assertTrue(chap.failureDetail().contains(detail), chap.failureDetail());
         assertFalse(chap.failureDetail().contains(SECRET));
@@ -151,13 +160,19 @@ class ChapAuthenticatorTest {
     void malformedChapRFails(String r) {
         ChapAuthenticator chap = oneWay();
         challenge(chap);
-        assertEquals(AuthVerdict.FAIL, chap.onKeys(List.of(new KeyValue("CHAP_N", USER), new KeyValue("CHAP_R", r)),
-                new ArrayList<>()));
+        assertEquals(
+                AuthVerdict.FAIL,
+                chap.onKeys(List.of(new KeyValue("CHAP_N", USER), new KeyValue("CHAP_R", r)), new ArrayList<>()));
     }
 
     static Stream<Arguments> algorithms() {
-        return Stream.of(Arguments.of("5", true), Arguments.of("7,5", true), Arguments.of("6,7", false),
-                Arguments.of("7", false), Arguments.of("", false), Arguments.of("55", false));
+        return Stream.of(
+                Arguments.of("5", true),
+                Arguments.of("7,5", true),
+                Arguments.of("6,7", false),
+                Arguments.of("7", false),
+                Arguments.of("", false),
+                Arguments.of("55", false));
     }
 
     @ParameterizedTest(name = "CHAP_A={0}")
@@ -174,8 +189,9 @@ class ChapAuthenticatorTest {
     @Test
     void responseBeforeTheChallengeFails() {
         ChapAuthenticator chap = oneWay();
-        assertEquals(AuthVerdict.FAIL, chap.onKeys(List.of(new KeyValue("CHAP_N", USER), new KeyValue("CHAP_R", "0x00")),
-                new ArrayList<>()));
+        assertEquals(
+                AuthVerdict.FAIL,
+                chap.onKeys(List.of(new KeyValue("CHAP_N", USER), new KeyValue("CHAP_R", "0x00")), new ArrayList<>()));
         assertTrue(chap.failureDetail().contains("before CHAP_A"));
     }
 
@@ -185,9 +201,13 @@ class ChapAuthenticatorTest {
         Object[] ic = challenge(chap);
         byte[] theirs = HexFormat.of().parseHex("0f1e2d3c4b5a69788796a5b4c3d2e1f00102030405060708090a0b0c0d0e0f10");
         List<KeyValue> rsp = new ArrayList<>();
-        AuthVerdict v = chap.onKeys(List.of(new KeyValue("CHAP_N", USER),
-                new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, (byte[]) ic[1]))),
-                new KeyValue("CHAP_I", "200"), new KeyValue("CHAP_C", hex(theirs))), rsp);
+        AuthVerdict v = chap.onKeys(
+                List.of(
+                        new KeyValue("CHAP_N", USER),
+                        new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, (byte[]) ic[1]))),
+                        new KeyValue("CHAP_I", "200"),
+                        new KeyValue("CHAP_C", hex(theirs))),
+                rsp);
         assertEquals(AuthVerdict.SUCCESS, v, chap.failureDetail());
         assertEquals(TARGET_USER, value(rsp, "CHAP_N"));
         assertEquals(hex(md5(200, TARGET_SECRET, theirs)), value(rsp, "CHAP_R"));
@@ -199,10 +219,13 @@ class ChapAuthenticatorTest {
         Object[] ic = challenge(chap);
         byte[] ours = (byte[]) ic[1];
         List<KeyValue> rsp = new ArrayList<>();
-        AuthVerdict v = chap.onKeys(List.of(new KeyValue("CHAP_N", USER),
-                new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, ours))),
-                new KeyValue("CHAP_I", Integer.toString((int) ic[0])),
-                new KeyValue("CHAP_C", "0b" + Base64.getEncoder().encodeToString(ours))), rsp);
+        AuthVerdict v = chap.onKeys(
+                List.of(
+                        new KeyValue("CHAP_N", USER),
+                        new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, ours))),
+                        new KeyValue("CHAP_I", Integer.toString((int) ic[0])),
+                        new KeyValue("CHAP_C", "0b" + Base64.getEncoder().encodeToString(ours))),
+                rsp);
         assertEquals(AuthVerdict.FAIL, v);
         assertTrue(chap.failureDetail().contains("reflects"), chap.failureDetail());
         assertNull(value(rsp, "CHAP_R"));
@@ -223,8 +246,8 @@ class ChapAuthenticatorTest {
     void malformedMutualRequestsFail(String id, String c, String detail) throws Exception {
         ChapAuthenticator chap = mutual();
         Object[] ic = challenge(chap);
-        List<KeyValue> keys = new ArrayList<>(List.of(new KeyValue("CHAP_N", USER),
-                new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, (byte[]) ic[1])))));
+        List<KeyValue> keys = new ArrayList<>(List.of(
+                new KeyValue("CHAP_N", USER), new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, (byte[]) ic[1])))));
         if (id != null) {
             keys.add(new KeyValue("CHAP_I", id));
         }
@@ -241,9 +264,13 @@ class ChapAuthenticatorTest {
     void mutualRequestWithoutTargetCredentialsFails() throws Exception {
         ChapAuthenticator chap = oneWay();
         Object[] ic = challenge(chap);
-        AuthVerdict v = chap.onKeys(List.of(new KeyValue("CHAP_N", USER),
-                new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, (byte[]) ic[1]))),
-                new KeyValue("CHAP_I", "1"), new KeyValue("CHAP_C", "0x0102030405")), new ArrayList<>());
+        AuthVerdict v = chap.onKeys(
+                List.of(
+                        new KeyValue("CHAP_N", USER),
+                        new KeyValue("CHAP_R", hex(md5((int) ic[0], SECRET, (byte[]) ic[1]))),
+                        new KeyValue("CHAP_I", "1"),
+                        new KeyValue("CHAP_C", "0x0102030405")),
+                new ArrayList<>());
         assertEquals(AuthVerdict.FAIL, v);
         assertTrue(chap.failureDetail().contains("no mutual credentials"));
     }
@@ -255,12 +282,13 @@ class ChapAuthenticatorTest {
         byte[] first = (byte[]) challenge(new ChapAuthenticator(s, null, random))[1];
         byte[] second = (byte[]) challenge(new ChapAuthenticator(s, null, random))[1];
         assertEquals(ChapAuthenticator.CHALLENGE_LENGTH, first.length);
-        assertFalse(java.util.Arrays.equals(first, second));
+        assertFalse(Arrays.equals(first, second));
     }
 
     @Test
     void sameSecretForBothDirectionsIsABug() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> new ChapAuthenticator(secret(USER, SECRET), secret(TARGET_USER, SECRET), new Random()));
     }
 

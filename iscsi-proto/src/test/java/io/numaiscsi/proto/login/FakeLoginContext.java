@@ -16,8 +16,8 @@ final class FakeLoginContext implements LoginContext {
     SessionType boundType;
     String boundTarget;
     int boundTsih;
-    final List<KeyValue> targets = new ArrayList<>(List.of(
-            new KeyValue("TargetName", TARGET), new KeyValue("TargetAddress", "192.0.2.1:3260,1")));
+    final List<KeyValue> targets = new ArrayList<>(
+            List.of(new KeyValue("TargetName", TARGET), new KeyValue("TargetAddress", "192.0.2.1:3260,1")));
     final List<String> scopes = new ArrayList<>();
 
     @Override

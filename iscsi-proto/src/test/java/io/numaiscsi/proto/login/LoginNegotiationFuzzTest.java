@@ -10,8 +10,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.numaiscsi.proto.LoginStatus;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -58,16 +61,29 @@ class LoginNegotiationFuzzTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(random.nextInt(256) | 1);
         boolean discovery = random.nextInt(3) == 0;
-        List<String> first = new ArrayList<>(List.of("InitiatorName=" + INITIATOR,
-                discovery ? "SessionType=Discovery" : "TargetName=" + TARGET));
-        String[] operational = {"HeaderDigest=CRC32C,None", "DataDigest=None,CRC32C", "MaxRecvDataSegmentLength="
-                + (512 + random.nextInt(1 << 18)), "MaxBurstLength=" + (512 + random.nextInt(1 << 20)),
-                "FirstBurstLength=" + (512 + random.nextInt(1 << 18)), "ImmediateData=" + (random.nextBoolean() ? "Yes" : "No"),
-                "InitialR2T=" + (random.nextBoolean() ? "Yes" : "No"), "MaxOutstandingR2T=" + random.nextInt(70000),
-                "ErrorRecoveryLevel=" + random.nextInt(3), "MaxConnections=" + random.nextInt(4),
-                "DefaultTime2Wait=" + random.nextInt(4000), "X-com.example.vendor=1", "IFMarker=No",
-                "OFMarker=Yes", "DataPDUInOrder=No", "iSCSIProtocolLevel=" + random.nextInt(40),
-                "TaskReporting=RFC3720", "RDMAExtensions=Yes", "InitiatorAlias=fuzz"};
+        List<String> first = new ArrayList<>(
+                List.of("InitiatorName=" + INITIATOR, discovery ? "SessionType=Discovery" : "TargetName=" + TARGET));
+        String[] operational = {
+            "HeaderDigest=CRC32C,None",
+            "DataDigest=None,CRC32C",
+            "MaxRecvDataSegmentLength=" + (512 + random.nextInt(1 << 18)),
+            "MaxBurstLength=" + (512 + random.nextInt(1 << 20)),
+            "FirstBurstLength=" + (512 + random.nextInt(1 << 18)),
+            "ImmediateData=" + (random.nextBoolean() ? "Yes" : "No"),
+            "InitialR2T=" + (random.nextBoolean() ? "Yes" : "No"),
+            "MaxOutstandingR2T=" + random.nextInt(70000),
+            "ErrorRecoveryLevel=" + random.nextInt(3),
+            "MaxConnections=" + random.nextInt(4),
+            "DefaultTime2Wait=" + random.nextInt(4000),
+            "X-com.example.vendor=1",
+            "IFMarker=No",
+            "OFMarker=Yes",
+            "DataPDUInOrder=No",
+            "iSCSIProtocolLevel=" + random.nextInt(40),
+            "TaskReporting=RFC3720",
+            "RDMAExtensions=Yes",
+            "InitiatorAlias=fuzz"
+        };
         boolean security = random.nextBoolean();
         if (security) {
             first.add("AuthMethod=" + (random.nextBoolean() ? "None" : "CHAP,None"));
@@ -144,16 +160,46 @@ class LoginNegotiationFuzzTest {
             byte[] text = slice(input, at);
             at += 3 + text.length;
             boolean changed = (flags & 2) != 0;
-            LoginRequest request = new LoginRequest((flags & 0x80) != 0, (flags & 0x40) != 0, (flags >>> 4) & 3,
-                    (flags >>> 2) & 3, 0, changed ? 1 : 0, changed ? ISID + 1 : ISID, changed ? 7 : 0, 1, 100, 0, 9,
+            LoginRequest request = new LoginRequest(
+                    (flags & 0x80) != 0,
+                    (flags & 0x40) != 0,
+                    (flags >>> 4) & 3,
+                    (flags >>> 2) & 3,
+                    0,
+                    changed ? 1 : 0,
+                    changed ? ISID + 1 : ISID,
+                    changed ? 7 : 0,
+                    1,
+                    100,
+                    0,
+                    9,
                     text);
-            transcript.append("-> T=").append(request.transit()).append(" C=").append(request.continueBit())
-                    .append(" CSG=").append(request.csg()).append(" NSG=").append(request.nsg()).append(' ')
-                    .append(printable(text)).append('\n');
+            transcript
+                    .append("-> T=")
+                    .append(request.transit())
+                    .append(" C=")
+                    .append(request.continueBit())
+                    .append(" CSG=")
+                    .append(request.csg())
+                    .append(" NSG=")
+                    .append(request.nsg())
+                    .append(' ')
+                    .append(printable(text))
+                    .append('\n');
             LoginStep step = login.onRequest(request);
-            transcript.append("<- ").append(step.verdict()).append(" T=").append(step.transit()).append(" CSG=")
-                    .append(step.csg()).append(" NSG=").append(step.nsg()).append(' ').append(printable(step.data()))
-                    .append(step.reason() == null ? "" : " (" + step.reason() + ")").append('\n');
+            transcript
+                    .append("<- ")
+                    .append(step.verdict())
+                    .append(" T=")
+                    .append(step.transit())
+                    .append(" CSG=")
+                    .append(step.csg())
+                    .append(" NSG=")
+                    .append(step.nsg())
+                    .append(' ')
+                    .append(printable(step.data()))
+                    .append(step.reason() == null ? "" : " (" + step.reason() + ")")
+                    .append('\n');
             checkLoginStep(step, limits);
             switch (step.verdict()) {
                 case FAIL -> {
@@ -172,9 +218,16 @@ class LoginNegotiationFuzzTest {
             }
         }
         if (session == null) {
-            session = new SessionParameters((ctx & 0x80) != 0 ? SessionType.DISCOVERY : SessionType.NORMAL, INITIATOR,
-                    (ctx & 0x80) != 0 ? null : TARGET, ISID, 1, 1, 262144,
-                    Map.of(TextKey.MAX_RECV_DATA_SEGMENT_LENGTH, Integer.toString(512 + (ctx << 4))), 1);
+            session = new SessionParameters(
+                    (ctx & 0x80) != 0 ? SessionType.DISCOVERY : SessionType.NORMAL,
+                    INITIATOR,
+                    (ctx & 0x80) != 0 ? null : TARGET,
+                    ISID,
+                    1,
+                    1,
+                    262144,
+                    Map.of(TextKey.MAX_RECV_DATA_SEGMENT_LENGTH, Integer.toString(512 + (ctx << 4))),
+                    1);
         }
         textPhase(input, at, session, context);
     }
@@ -196,11 +249,13 @@ class LoginNegotiationFuzzTest {
                 lastTag = TextExchange.RESERVED_TAG;
                 continue;
             }
-            assertTrue(step.data().length <= Math.max(limit, exchange.initiatorMaxRecvDataSegmentLength()),
+            assertTrue(
+                    step.data().length <= Math.max(limit, exchange.initiatorMaxRecvDataSegmentLength()),
                     "text response of " + step.data().length + " bytes over MaxRecvDataSegmentLength " + limit);
             assertTrue(!(step.finalBit() && step.continueBit()), "F and C both set");
             if (step.continueBit() || !step.finalBit()) {
-                assertNotEquals(TextExchange.RESERVED_TAG, step.targetTransferTag(), "a continued exchange needs a tag");
+                assertNotEquals(
+                        TextExchange.RESERVED_TAG, step.targetTransferTag(), "a continued exchange needs a tag");
             }
             int mrdsl = exchange.initiatorMaxRecvDataSegmentLength();
             assertTrue(mrdsl >= 512 && mrdsl <= 16777215, "initiator MaxRecvDataSegmentLength " + mrdsl);
@@ -212,25 +267,38 @@ class LoginNegotiationFuzzTest {
         int length = at + 2 < input.length ? (input[at + 1] & 0xff) << 8 | (input[at + 2] & 0xff) : 0;
         int from = Math.min(input.length, at + 3);
         int to = Math.min(input.length, from + length);
-        return java.util.Arrays.copyOfRange(input, from, to);
+        return Arrays.copyOfRange(input, from, to);
     }
 
     private static TargetLimits limits(int variant) {
         return switch (variant) {
             case 0 -> TargetLimits.defaults();
-            case 1 -> new TargetLimits(8192, 65536, 8192, 4, true, false, List.of("CRC32C"), List.of("CRC32C"), 2, 0,
-                    false);
-            case 2 -> new TargetLimits(512, 512, 512, 1, false, true, List.of("None"), List.of("None", "CRC32C"), 0, 0,
-                    false);
-            default -> new TargetLimits(16777215, 16777215, 16777215, 65535, true, false, List.of("CRC32C", "None"),
-                    List.of("None"), 3600, 3600, true);
+            case 1 ->
+                new TargetLimits(8192, 65536, 8192, 4, true, false, List.of("CRC32C"), List.of("CRC32C"), 2, 0, false);
+            case 2 ->
+                new TargetLimits(
+                        512, 512, 512, 1, false, true, List.of("None"), List.of("None", "CRC32C"), 0, 0, false);
+            default ->
+                new TargetLimits(
+                        16777215,
+                        16777215,
+                        16777215,
+                        65535,
+                        true,
+                        false,
+                        List.of("CRC32C", "None"),
+                        List.of("None"),
+                        3600,
+                        3600,
+                        true);
         };
     }
 
     private static void checkLoginStep(LoginStep step, TargetLimits limits) {
         assertNotNull(step);
         assertNotNull(step.data());
-        assertTrue(step.data().length <= LoginStateMachine.LOGIN_SEGMENT_LIMIT,
+        assertTrue(
+                step.data().length <= LoginStateMachine.LOGIN_SEGMENT_LIMIT,
                 "login response of " + step.data().length + " bytes");
         if (step.verdict() == LoginVerdict.FAIL) {
             assertNotEquals(LoginStatus.SUCCESS, step.status(), "FAIL with status SUCCESS");
@@ -261,16 +329,20 @@ class LoginNegotiationFuzzTest {
     }
 
     private static void checkParameters(SessionParameters p, TargetLimits limits) {
-        assertTrue(p.initiatorMaxRecvDataSegmentLength() >= 512 && p.initiatorMaxRecvDataSegmentLength() <= 16777215,
+        assertTrue(
+                p.initiatorMaxRecvDataSegmentLength() >= 512 && p.initiatorMaxRecvDataSegmentLength() <= 16777215,
                 "initiator MaxRecvDataSegmentLength " + p.initiatorMaxRecvDataSegmentLength());
         assertEquals(limits.maxRecvDataSegmentLength(), p.targetMaxRecvDataSegmentLength());
         if (p.sessionType() == SessionType.NORMAL) {
             assertEquals(TARGET, p.targetName());
-            assertTrue(p.maxBurstLength() >= 512 && p.maxBurstLength() <= limits.maxBurstLength(),
+            assertTrue(
+                    p.maxBurstLength() >= 512 && p.maxBurstLength() <= limits.maxBurstLength(),
                     "MaxBurstLength " + p.maxBurstLength());
-            assertTrue(p.firstBurstLength() >= 512 && p.firstBurstLength() <= p.maxBurstLength(),
+            assertTrue(
+                    p.firstBurstLength() >= 512 && p.firstBurstLength() <= p.maxBurstLength(),
                     "FirstBurstLength " + p.firstBurstLength() + " vs MaxBurstLength " + p.maxBurstLength());
-            assertTrue(p.maxOutstandingR2T() >= 1 && p.maxOutstandingR2T() <= limits.maxOutstandingR2T(),
+            assertTrue(
+                    p.maxOutstandingR2T() >= 1 && p.maxOutstandingR2T() <= limits.maxOutstandingR2T(),
                     "MaxOutstandingR2T " + p.maxOutstandingR2T());
             assertTrue(!p.immediateData() || limits.immediateData(), "ImmediateData=Yes against the target's No");
             assertTrue(p.initialR2T() || !limits.initialR2T(), "InitialR2T=No against the target's Yes");
@@ -287,12 +359,12 @@ class LoginNegotiationFuzzTest {
      * completes the login, and the session runs with the RFC default 262144 (FirstBurstLength likewise).
      */
     @Test
-    void rejectedBurstLengthFallsBackBeyondTheTargetsLimit() throws java.io.IOException {
+    void rejectedBurstLengthFallsBackBeyondTheTargetsLimit() throws IOException {
         // second input: a valid MaxBurstLength=26214 is answered Reject too (and ImmediateData=Yes against the
         // target's No gets Reject instead of No)
         for (String name : List.of("rejected-max-burst-length", "valid-max-burst-length-rejected")) {
-            try (java.io.InputStream in = LoginNegotiationFuzzTest.class.getResourceAsStream(
-                    "LoginNegotiationKnownBugs/" + name)) {
+            try (InputStream in =
+                    LoginNegotiationFuzzTest.class.getResourceAsStream("LoginNegotiationKnownBugs/" + name)) {
                 check(in.readAllBytes());
             }
         }
@@ -304,9 +376,11 @@ class LoginNegotiationFuzzTest {
         TargetLimits crcOnly = limits(1);
         LoginStateMachine login = new LoginStateMachine(crcOnly, new Context(true, false, 0));
         byte[] text = ("InitiatorName=" + INITIATOR + "\0SessionType=Discovery\0HeaderDigest=CRC2C,None\0"
-                + "DataDigest=None,CRC32C\0").getBytes(StandardCharsets.UTF_8);
+                        + "DataDigest=None,CRC32C\0")
+                .getBytes(StandardCharsets.UTF_8);
         LoginStep step = login.onRequest(new LoginRequest(true, false, 1, 3, 0, 0, ISID, 0, 1, 100, 0, 9, text));
-        assertTrue(step.verdict() != LoginVerdict.DONE || login.parameters().headerDigest(),
+        assertTrue(
+                step.verdict() != LoginVerdict.DONE || login.parameters().headerDigest(),
                 "login DONE with HeaderDigest None on a CRC32C-only target: " + printable(step.data()));
         assertEquals(LoginVerdict.FAIL, step.verdict(), "a required digest that cannot be agreed fails the login");
     }
@@ -337,7 +411,8 @@ class LoginNegotiationFuzzTest {
         }
 
         @Override
-        public int bindSession(SessionType type, String initiatorName, long isid, int tsih, int cid, String targetName) {
+        public int bindSession(
+                SessionType type, String initiatorName, long isid, int tsih, int cid, String targetName) {
             return full ? 0 : tsih != 0 ? tsih : 0x21;
         }
 

@@ -16,7 +16,9 @@ import io.numaiscsi.proto.LoginStatus;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,10 +30,23 @@ class LoginStateMachineTest {
     static final String INAME = "InitiatorName=" + INITIATOR;
     static final String TNAME = "TargetName=" + TARGET;
     static final String[] LINUX_OPERATIONAL = {
-            "HeaderDigest=None", "DataDigest=None", "DefaultTime2Wait=2", "DefaultTime2Retain=0", "IFMarker=No",
-            "OFMarker=No", "ErrorRecoveryLevel=0", "InitialR2T=No", "ImmediateData=Yes", "MaxBurstLength=16776192",
-            "FirstBurstLength=262144", "MaxOutstandingR2T=1", "MaxConnections=1", "DataPDUInOrder=Yes",
-            "DataSequenceInOrder=Yes", "MaxRecvDataSegmentLength=262144"};
+        "HeaderDigest=None",
+        "DataDigest=None",
+        "DefaultTime2Wait=2",
+        "DefaultTime2Retain=0",
+        "IFMarker=No",
+        "OFMarker=No",
+        "ErrorRecoveryLevel=0",
+        "InitialR2T=No",
+        "ImmediateData=Yes",
+        "MaxBurstLength=16776192",
+        "FirstBurstLength=262144",
+        "MaxOutstandingR2T=1",
+        "MaxConnections=1",
+        "DataPDUInOrder=Yes",
+        "DataSequenceInOrder=Yes",
+        "MaxRecvDataSegmentLength=262144"
+    };
 
     private final FakeLoginContext context = new FakeLoginContext();
 
@@ -72,9 +87,21 @@ class LoginStateMachineTest {
         assertEquals(0, first.tsih());
         assertNull(m.parameters());
 
-        LoginStep second = m.onRequest(req(true, false, 1, 3, "HeaderDigest=None", "DataDigest=None",
-                "DefaultTime2Wait=2", "DefaultTime2Retain=0", "IFMarker=No", "OFMarker=No", "ErrorRecoveryLevel=0",
-                "MaxRecvDataSegmentLength=32768", "InitialR2T=No", "MaxBurstLength=1024"));
+        LoginStep second = m.onRequest(req(
+                true,
+                false,
+                1,
+                3,
+                "HeaderDigest=None",
+                "DataDigest=None",
+                "DefaultTime2Wait=2",
+                "DefaultTime2Retain=0",
+                "IFMarker=No",
+                "OFMarker=No",
+                "ErrorRecoveryLevel=0",
+                "MaxRecvDataSegmentLength=32768",
+                "InitialR2T=No",
+                "MaxBurstLength=1024"));
         assertStep(second, LoginVerdict.DONE, true, 1, 3);
         assertEquals(0x11, second.tsih());
         assertEquals("None", value(second.data(), "HeaderDigest"));
@@ -100,7 +127,11 @@ class LoginStateMachineTest {
     @Test
     void normalLoginInOneOperationalPdu() {
         LoginStateMachine m = machine();
-        LoginStep step = m.onRequest(req(true, false, 1, 3,
+        LoginStep step = m.onRequest(req(
+                true,
+                false,
+                1,
+                3,
                 concat(LINUX_OPERATIONAL, INAME, TNAME, "InitiatorAlias=client", "SessionType=Normal")));
         assertStep(step, LoginVerdict.DONE, true, 1, 3);
         assertEquals(0x11, step.tsih());
@@ -179,8 +210,11 @@ class LoginStateMachineTest {
     static Stream<Arguments> refusals() {
         String[] op = LINUX_OPERATIONAL;
         return Stream.of(
-                Arguments.of("version-min 1", new LoginRequest(true, false, 1, 3, 1, 1, ISID, 0, 1, 1, 0, 1,
-                        text(INAME, TNAME)), 2, 0x05),
+                Arguments.of(
+                        "version-min 1",
+                        new LoginRequest(true, false, 1, 3, 1, 1, ISID, 0, 1, 1, 0, 1, text(INAME, TNAME)),
+                        2,
+                        0x05),
                 Arguments.of("no InitiatorName", req(true, false, 1, 3, concat(op, TNAME)), 2, 0x07),
                 Arguments.of("no TargetName", req(true, false, 1, 3, concat(op, INAME)), 2, 0x07),
                 Arguments.of("empty InitiatorName", req(true, false, 0, 1, "InitiatorName=", TNAME), 2, 0x07),
@@ -193,15 +227,37 @@ class LoginStateMachineTest {
                 Arguments.of("transit backwards", req(true, false, 1, 0, INAME, TNAME), 2, 0x00),
                 Arguments.of("transit to same stage", req(true, false, 1, 1, INAME, TNAME), 2, 0x00),
                 Arguments.of("T and C", req(true, true, 0, 1, INAME, TNAME), 2, 0x00),
-                Arguments.of("AuthMethod in operational stage", req(true, false, 1, 3, INAME, TNAME, "AuthMethod=None"), 2, 0x00),
-                Arguments.of("CHAP key in operational stage", req(true, false, 1, 3, INAME, TNAME, "CHAP_A=5"), 2, 0x00),
-                Arguments.of("operational key in security stage", req(true, false, 0, 1, INAME, TNAME, "MaxBurstLength=512"), 2, 0x00),
-                Arguments.of("target-only key", req(true, false, 1, 3, INAME, TNAME, "TargetPortalGroupTag=1"), 2, 0x00),
+                Arguments.of(
+                        "AuthMethod in operational stage",
+                        req(true, false, 1, 3, INAME, TNAME, "AuthMethod=None"),
+                        2,
+                        0x00),
+                Arguments.of(
+                        "CHAP key in operational stage", req(true, false, 1, 3, INAME, TNAME, "CHAP_A=5"), 2, 0x00),
+                Arguments.of(
+                        "operational key in security stage",
+                        req(true, false, 0, 1, INAME, TNAME, "MaxBurstLength=512"),
+                        2,
+                        0x00),
+                Arguments.of(
+                        "target-only key", req(true, false, 1, 3, INAME, TNAME, "TargetPortalGroupTag=1"), 2, 0x00),
                 Arguments.of("no common AuthMethod", req(true, false, 0, 1, INAME, TNAME, "AuthMethod=CHAP"), 2, 0x01),
-                Arguments.of("CHAP keys with AuthMethod None", req(false, false, 0, 0, INAME, TNAME, "AuthMethod=None", "CHAP_A=5"), 2, 0x01),
+                Arguments.of(
+                        "CHAP keys with AuthMethod None",
+                        req(false, false, 0, 0, INAME, TNAME, "AuthMethod=None", "CHAP_A=5"),
+                        2,
+                        0x01),
                 Arguments.of("malformed text", req(true, false, 1, 3, 0, "InitiatorName\0".getBytes()), 2, 0x00),
-                Arguments.of("duplicate key in one PDU", req(true, false, 1, 3, INAME, TNAME, "MaxBurstLength=512", "MaxBurstLength=512"), 2, 0x00),
-                Arguments.of("MaxRecvDataSegmentLength too small", req(true, false, 1, 3, INAME, TNAME, "MaxRecvDataSegmentLength=100"), 2, 0x00));
+                Arguments.of(
+                        "duplicate key in one PDU",
+                        req(true, false, 1, 3, INAME, TNAME, "MaxBurstLength=512", "MaxBurstLength=512"),
+                        2,
+                        0x00),
+                Arguments.of(
+                        "MaxRecvDataSegmentLength too small",
+                        req(true, false, 1, 3, INAME, TNAME, "MaxRecvDataSegmentLength=100"),
+                        2,
+                        0x00));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -240,7 +296,12 @@ class LoginStateMachineTest {
     @MethodSource("secondPduChanges")
     void laterPdusMayNotChangeTheLogin(String name, LoginRequest second) {
         LoginStateMachine m = machine();
-        assertStep(m.onRequest(req(false, false, 1, 0, INAME, TNAME, "HeaderDigest=None")), LoginVerdict.MORE, false, 1, 0);
+        assertStep(
+                m.onRequest(req(false, false, 1, 0, INAME, TNAME, "HeaderDigest=None")),
+                LoginVerdict.MORE,
+                false,
+                1,
+                0);
         LoginStep step = m.onRequest(second);
         assertEquals(LoginVerdict.FAIL, step.verdict());
         assertEquals(0x02, step.status().statusClass());
@@ -295,7 +356,9 @@ class LoginStateMachineTest {
     @Test
     void loginPhaseIsCappedInPdus() {
         LoginStateMachine m = machine();
-        assertEquals(LoginVerdict.MORE, m.onRequest(req(false, false, 1, 0, INAME, TNAME)).verdict());
+        assertEquals(
+                LoginVerdict.MORE,
+                m.onRequest(req(false, false, 1, 0, INAME, TNAME)).verdict());
         for (int i = 2; i <= LoginStateMachine.MAX_LOGIN_PDUS; i++) {
             assertEquals(LoginVerdict.MORE, m.onRequest(req(false, false, 1, 0)).verdict());
         }
@@ -306,8 +369,18 @@ class LoginStateMachineTest {
 
     @Test
     void unknownKeysAreNotUnderstoodAndObsoleteOnesRejected() {
-        LoginStep step = machine().onRequest(req(true, false, 1, 3, INAME, TNAME, "X-com.example.feature=1",
-                "FancyKey=Yes", "OFMarkInt=2048~8192", "IFMarker=Yes"));
+        LoginStep step = machine()
+                .onRequest(req(
+                        true,
+                        false,
+                        1,
+                        3,
+                        INAME,
+                        TNAME,
+                        "X-com.example.feature=1",
+                        "FancyKey=Yes",
+                        "OFMarkInt=2048~8192",
+                        "IFMarker=Yes"));
         assertEquals(LoginVerdict.DONE, step.verdict());
         assertEquals("NotUnderstood", value(step.data(), "X-com.example.feature"));
         assertEquals("NotUnderstood", value(step.data(), "FancyKey"));
@@ -317,8 +390,8 @@ class LoginStateMachineTest {
 
     @Test
     void targetOffersKeysAndDeclinesTransitUntilAnswered() {
-        TargetLimits strict = new TargetLimits(8192, 65536, 16384, 4, false, true, List.of("CRC32C"),
-                List.of("CRC32C", "None"), 2, 20, false);
+        TargetLimits strict = new TargetLimits(
+                8192, 65536, 16384, 4, false, true, List.of("CRC32C"), List.of("CRC32C", "None"), 2, 20, false);
         LoginStateMachine m = new LoginStateMachine(strict, context);
         LoginStep s1 = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "DataDigest=None"));
         assertStep(s1, LoginVerdict.MORE, false, 1, 0);
@@ -329,8 +402,15 @@ class LoginStateMachineTest {
         assertEquals("8192", value(s1.data(), "MaxRecvDataSegmentLength"));
         assertEquals(0, context.binds);
 
-        LoginStep s2 = m.onRequest(req(true, false, 1, 3, "HeaderDigest=CRC32C", "MaxBurstLength=32768",
-                "FirstBurstLength=16384", "ImmediateData=No"));
+        LoginStep s2 = m.onRequest(req(
+                true,
+                false,
+                1,
+                3,
+                "HeaderDigest=CRC32C",
+                "MaxBurstLength=32768",
+                "FirstBurstLength=16384",
+                "ImmediateData=No"));
         assertStep(s2, LoginVerdict.DONE, true, 1, 3);
         assertEquals(0, s2.data().length);
         SessionParameters p = m.parameters();
@@ -343,10 +423,12 @@ class LoginStateMachineTest {
 
     @Test
     void answerBreakingTheOfferedRuleFails() {
-        TargetLimits small = new TargetLimits(8192, 65536, 16384, 4, true, true, List.of("None"), List.of("None"),
-                2, 20, false);
+        TargetLimits small =
+                new TargetLimits(8192, 65536, 16384, 4, true, true, List.of("None"), List.of("None"), 2, 20, false);
         LoginStateMachine m = new LoginStateMachine(small, context);
-        assertEquals(LoginVerdict.MORE, m.onRequest(req(true, false, 1, 3, INAME, TNAME)).verdict());
+        assertEquals(
+                LoginVerdict.MORE,
+                m.onRequest(req(true, false, 1, 3, INAME, TNAME)).verdict());
         LoginStep step = m.onRequest(req(true, false, 1, 3, "MaxBurstLength=131072", "FirstBurstLength=16384"));
         assertEquals(LoginVerdict.FAIL, step.verdict());
         assertEquals(0x02, step.status().statusClass());
@@ -354,8 +436,8 @@ class LoginStateMachineTest {
 
     @Test
     void securityToFullFeatureStopsAtOperationalWhenTheTargetMustOffer() {
-        TargetLimits small = new TargetLimits(8192, 65536, 16384, 4, true, true, List.of("None"), List.of("None"),
-                2, 20, false);
+        TargetLimits small =
+                new TargetLimits(8192, 65536, 16384, 4, true, true, List.of("None"), List.of("None"), 2, 20, false);
         LoginStateMachine m = new LoginStateMachine(small, context);
         LoginStep s1 = m.onRequest(req(true, false, 0, 3, INAME, TNAME, "AuthMethod=None"));
         assertStep(s1, LoginVerdict.MORE, true, 0, 1);
@@ -377,8 +459,8 @@ class LoginStateMachineTest {
 
     @Test
     void firstBurstAnswerIsCappedByMaxBurstOfTheSamePdu() {
-        LoginStep step = machine().onRequest(req(true, false, 1, 3, INAME, TNAME, "FirstBurstLength=65536",
-                "MaxBurstLength=16384"));
+        LoginStep step = machine()
+                .onRequest(req(true, false, 1, 3, INAME, TNAME, "FirstBurstLength=65536", "MaxBurstLength=16384"));
         assertEquals(LoginVerdict.DONE, step.verdict(), step.reason());
         assertEquals("16384", value(step.data(), "FirstBurstLength"));
     }
@@ -399,8 +481,8 @@ class LoginStateMachineTest {
     void connectionAddedToASessionKeepsItsTsihAndIgnoresLeadingOnlyKeys() {
         context.tsihToAssign = 0x22;
         LoginStateMachine m = machine();
-        LoginStep step = m.onRequest(req(true, false, 1, 3, 0x22, text(INAME, TNAME, "MaxBurstLength=4096",
-                "HeaderDigest=None")));
+        LoginStep step = m.onRequest(
+                req(true, false, 1, 3, 0x22, text(INAME, TNAME, "MaxBurstLength=4096", "HeaderDigest=None")));
         assertStep(step, LoginVerdict.DONE, true, 1, 3);
         assertEquals(0x22, step.tsih());
         assertEquals(0x22, context.boundTsih);
@@ -411,18 +493,29 @@ class LoginStateMachineTest {
     @Test
     void requestsAfterTheEndFail() {
         LoginStateMachine m = machine();
-        assertEquals(LoginVerdict.DONE, m.onRequest(req(true, false, 1, 3, INAME, TNAME)).verdict());
+        assertEquals(
+                LoginVerdict.DONE,
+                m.onRequest(req(true, false, 1, 3, INAME, TNAME)).verdict());
         assertEquals(LoginVerdict.FAIL, m.onRequest(req(true, false, 1, 3)).verdict());
         assertEquals(1, context.binds);
     }
 
     @Test
     void iserKeysWhenRdmaExtensionsAreAllowed() {
-        TargetLimits iser = new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"),
-                2, 20, true);
+        TargetLimits iser =
+                new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 20, true);
         LoginStateMachine m = new LoginStateMachine(iser, context);
-        LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "InitiatorRecvDataSegmentLength=262144",
-                "TargetRecvDataSegmentLength=131072", "RDMAExtensions=Yes", "MaxOutstandingUnexpectedPDUs=8"));
+        LoginStep step = m.onRequest(req(
+                true,
+                false,
+                1,
+                3,
+                INAME,
+                TNAME,
+                "InitiatorRecvDataSegmentLength=262144",
+                "TargetRecvDataSegmentLength=131072",
+                "RDMAExtensions=Yes",
+                "MaxOutstandingUnexpectedPDUs=8"));
         assertEquals(LoginVerdict.DONE, step.verdict(), step.reason());
         assertEquals("Yes", value(step.data(), "RDMAExtensions"));
         assertEquals("131072", value(step.data(), "TargetRecvDataSegmentLength"), "the initiator's lower value");
@@ -445,18 +538,25 @@ class LoginStateMachineTest {
     @Test
     void iserLoginWithoutIserKeysGetsTheTargetsTargetRecvDataSegmentLength() {
         LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
-        LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "RDMAExtensions=Yes",
-                "MaxRecvDataSegmentLength=262144"));
+        LoginStep step = m.onRequest(
+                req(true, false, 1, 3, INAME, TNAME, "RDMAExtensions=Yes", "MaxRecvDataSegmentLength=262144"));
         assertStep(step, LoginVerdict.DONE, true, 1, 3);
         // No MaxOutstandingUnexpectedPDUs: the initiator did not show it knows the key (open-iscsi fails on it).
-        assertEquals(List.of(new KeyValue("TargetAlias", "disk one"), new KeyValue("TargetPortalGroupTag", "1"),
-                new KeyValue("RDMAExtensions", "Yes"), new KeyValue("MaxRecvDataSegmentLength", "8192"),
-                new KeyValue("TargetRecvDataSegmentLength", "8192")), keys(step.data()));
+        assertEquals(
+                List.of(
+                        new KeyValue("TargetAlias", "disk one"),
+                        new KeyValue("TargetPortalGroupTag", "1"),
+                        new KeyValue("RDMAExtensions", "Yes"),
+                        new KeyValue("MaxRecvDataSegmentLength", "8192"),
+                        new KeyValue("TargetRecvDataSegmentLength", "8192")),
+                keys(step.data()));
         SessionParameters p = m.parameters();
         assertTrue(p.rdmaExtensions());
         assertEquals(8192, p.targetRecvDataSegmentLength());
         assertEquals(8192, p.targetMaxRecvDataSegmentLength());
-        assertEquals(8192, p.initiatorMaxRecvDataSegmentLength(),
+        assertEquals(
+                8192,
+                p.initiatorMaxRecvDataSegmentLength(),
                 "InitiatorRecvDataSegmentLength's default, not the MaxRecvDataSegmentLength of 262144");
         assertEquals(0, p.maxOutstandingUnexpectedPdus());
     }
@@ -464,8 +564,16 @@ class LoginStateMachineTest {
     @Test
     void iserInitiatorDeclarationsReachTheParameters() {
         LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
-        LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "InitiatorRecvDataSegmentLength=4096",
-                "MaxOutstandingUnexpectedPDUs=3", "RDMAExtensions=Yes"));
+        LoginStep step = m.onRequest(req(
+                true,
+                false,
+                1,
+                3,
+                INAME,
+                TNAME,
+                "InitiatorRecvDataSegmentLength=4096",
+                "MaxOutstandingUnexpectedPDUs=3",
+                "RDMAExtensions=Yes"));
         assertStep(step, LoginVerdict.DONE, true, 1, 3);
         assertEquals("Yes", value(step.data(), "RDMAExtensions"));
         assertEquals("8192", value(step.data(), "TargetRecvDataSegmentLength"));
@@ -479,15 +587,49 @@ class LoginStateMachineTest {
 
     /** The operational keys open-iscsi (usr/login.c) sends for a normal iSER session, and the ones it accepts back. */
     static final String[] OPEN_ISCSI_ISER = {
-            "DefaultTime2Wait=2", "DefaultTime2Retain=0", "IFMarker=No", "OFMarker=No", "ErrorRecoveryLevel=0",
-            "InitialR2T=No", "ImmediateData=Yes", "MaxBurstLength=16776192", "FirstBurstLength=262144",
-            "MaxOutstandingR2T=1", "MaxConnections=1", "DataPDUInOrder=Yes", "DataSequenceInOrder=Yes",
-            "InitiatorRecvDataSegmentLength=262144", "TargetRecvDataSegmentLength=262144", "RDMAExtensions=Yes"};
-    static final List<String> OPEN_ISCSI_KNOWS = List.of("TargetAlias", "TargetAddress", "TargetPortalGroupTag",
-            "InitialR2T", "ImmediateData", "MaxRecvDataSegmentLength", "FirstBurstLength", "MaxBurstLength",
-            "HeaderDigest", "DataDigest", "DefaultTime2Wait", "DefaultTime2Retain", "OFMarker", "OFMarkInt", "IFMarker",
-            "IFMarkInt", "DataPDUInOrder", "DataSequenceInOrder", "MaxOutstandingR2T", "MaxConnections",
-            "ErrorRecoveryLevel", "RDMAExtensions", "InitiatorRecvDataSegmentLength", "TargetRecvDataSegmentLength");
+        "DefaultTime2Wait=2",
+        "DefaultTime2Retain=0",
+        "IFMarker=No",
+        "OFMarker=No",
+        "ErrorRecoveryLevel=0",
+        "InitialR2T=No",
+        "ImmediateData=Yes",
+        "MaxBurstLength=16776192",
+        "FirstBurstLength=262144",
+        "MaxOutstandingR2T=1",
+        "MaxConnections=1",
+        "DataPDUInOrder=Yes",
+        "DataSequenceInOrder=Yes",
+        "InitiatorRecvDataSegmentLength=262144",
+        "TargetRecvDataSegmentLength=262144",
+        "RDMAExtensions=Yes"
+    };
+
+    static final List<String> OPEN_ISCSI_KNOWS = List.of(
+            "TargetAlias",
+            "TargetAddress",
+            "TargetPortalGroupTag",
+            "InitialR2T",
+            "ImmediateData",
+            "MaxRecvDataSegmentLength",
+            "FirstBurstLength",
+            "MaxBurstLength",
+            "HeaderDigest",
+            "DataDigest",
+            "DefaultTime2Wait",
+            "DefaultTime2Retain",
+            "OFMarker",
+            "OFMarkInt",
+            "IFMarker",
+            "IFMarkInt",
+            "DataPDUInOrder",
+            "DataSequenceInOrder",
+            "MaxOutstandingR2T",
+            "MaxConnections",
+            "ErrorRecoveryLevel",
+            "RDMAExtensions",
+            "InitiatorRecvDataSegmentLength",
+            "TargetRecvDataSegmentLength");
 
     @Test
     void openIscsiIserLoginGetsOnlyKeysItKnows() {
@@ -513,10 +655,11 @@ class LoginStateMachineTest {
         assertEquals("8192", value(first.data(), "MaxRecvDataSegmentLength"));
         assertNull(value(first.data(), "TargetRecvDataSegmentLength"));
         LoginStep second = m.onRequest(req(false, false, 1, 0, "RDMAExtensions=Yes"));
-        assertEquals(List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "8192")),
+        assertEquals(
+                List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "8192")),
                 keys(second.data()));
-        LoginStep last = m.onRequest(req(true, false, 1, 3, "TargetRecvDataSegmentLength=4096",
-                "MaxOutstandingUnexpectedPDUs=5"));
+        LoginStep last = m.onRequest(
+                req(true, false, 1, 3, "TargetRecvDataSegmentLength=4096", "MaxOutstandingUnexpectedPDUs=5"));
         assertStep(last, LoginVerdict.DONE, true, 1, 3);
         assertEquals(List.of(new KeyValue("MaxOutstandingUnexpectedPDUs", "16")), keys(last.data()));
         SessionParameters p = m.parameters();
@@ -545,8 +688,12 @@ class LoginStateMachineTest {
         LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
         LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "MaxRecvDataSegmentLength=65536"));
         assertStep(step, LoginVerdict.DONE, true, 1, 3);
-        assertEquals(List.of(new KeyValue("TargetAlias", "disk one"), new KeyValue("TargetPortalGroupTag", "1"),
-                new KeyValue("MaxRecvDataSegmentLength", "8192")), keys(step.data()));
+        assertEquals(
+                List.of(
+                        new KeyValue("TargetAlias", "disk one"),
+                        new KeyValue("TargetPortalGroupTag", "1"),
+                        new KeyValue("MaxRecvDataSegmentLength", "8192")),
+                keys(step.data()));
         assertFalse(m.parameters().rdmaExtensions());
         assertEquals(65536, m.parameters().initiatorMaxRecvDataSegmentLength());
     }
@@ -554,14 +701,25 @@ class LoginStateMachineTest {
     @Test
     void discoveryWithRdmaExtensionsDeclaresNoIserKey() {
         LoginStateMachine m = new LoginStateMachine(iserLimits(), context);
-        LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, "SessionType=Discovery", "RDMAExtensions=Yes",
-                "InitiatorRecvDataSegmentLength=4096", "MaxOutstandingUnexpectedPDUs=3",
+        LoginStep step = m.onRequest(req(
+                true,
+                false,
+                1,
+                3,
+                INAME,
+                "SessionType=Discovery",
+                "RDMAExtensions=Yes",
+                "InitiatorRecvDataSegmentLength=4096",
+                "MaxOutstandingUnexpectedPDUs=3",
                 "MaxRecvDataSegmentLength=32768"));
         assertStep(step, LoginVerdict.DONE, true, 1, 3);
-        assertEquals(List.of(new KeyValue("RDMAExtensions", "Irrelevant"),
-                new KeyValue("InitiatorRecvDataSegmentLength", "Irrelevant"),
-                new KeyValue("MaxOutstandingUnexpectedPDUs", "Irrelevant"),
-                new KeyValue("MaxRecvDataSegmentLength", "8192")), keys(step.data()));
+        assertEquals(
+                List.of(
+                        new KeyValue("RDMAExtensions", "Irrelevant"),
+                        new KeyValue("InitiatorRecvDataSegmentLength", "Irrelevant"),
+                        new KeyValue("MaxOutstandingUnexpectedPDUs", "Irrelevant"),
+                        new KeyValue("MaxRecvDataSegmentLength", "8192")),
+                keys(step.data()));
         SessionParameters p = m.parameters();
         assertFalse(p.rdmaExtensions());
         assertEquals(32768, p.initiatorMaxRecvDataSegmentLength());
@@ -571,8 +729,8 @@ class LoginStateMachineTest {
     @Test
     void iserKeysAreIrrelevantWithoutRdmaExtensions() {
         LoginStateMachine m = machine();
-        LoginStep step = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "RDMAExtensions=Yes",
-                "TargetRecvDataSegmentLength=131072"));
+        LoginStep step = m.onRequest(
+                req(true, false, 1, 3, INAME, TNAME, "RDMAExtensions=Yes", "TargetRecvDataSegmentLength=131072"));
         assertEquals("No", value(step.data(), "RDMAExtensions"));
         assertEquals("Irrelevant", value(step.data(), "TargetRecvDataSegmentLength"));
         assertFalse(m.parameters().rdmaExtensions());
@@ -604,7 +762,7 @@ class LoginStateMachineTest {
                     case "CHAP_R" -> {
                         return "0xgood".equals(kv.value()) ? AuthVerdict.SUCCESS : AuthVerdict.FAIL;
                     }
-                    default -> { }
+                    default -> {}
                 }
             }
             return AuthVerdict.CONTINUE;
@@ -662,8 +820,7 @@ class LoginStateMachineTest {
     private LoginStateMachine chapMachine(List<String> seen) {
         AuthPolicy policy = (type, initiator, target) -> {
             seen.add(type + " " + initiator + " " + (target == null ? null : target.name()));
-            return List.of(new ChapAuthenticator(new ChapSecret("user", CHAP_SECRET.getBytes()), null,
-                    new java.util.Random(1)));
+            return List.of(new ChapAuthenticator(new ChapSecret("user", CHAP_SECRET.getBytes()), null, new Random(1)));
         };
         return new LoginStateMachine(TargetLimits.defaults(), context, policy);
     }
@@ -680,12 +837,13 @@ class LoginStateMachineTest {
         LoginStep s2 = m.onRequest(req(false, false, 0, 1, "CHAP_A=5"));
         assertStep(s2, LoginVerdict.MORE, false, 0, 0);
         int id = Integer.parseInt(value(s2.data(), "CHAP_I"));
-        byte[] c = java.util.HexFormat.of().parseHex(value(s2.data(), "CHAP_C").substring(2));
+        byte[] c = HexFormat.of().parseHex(value(s2.data(), "CHAP_C").substring(2));
         String r = ChapAuthenticatorTest.hex(ChapAuthenticatorTest.md5(id, CHAP_SECRET, c));
         LoginStep s3 = m.onRequest(req(true, false, 0, 1, "CHAP_N=user", "CHAP_R=" + r));
         assertStep(s3, LoginVerdict.MORE, true, 0, 1);
         // libiscsi repeats InitiatorName, TargetName and SessionType in its operational-stage request.
-        LoginStep done = m.onRequest(req(true, false, 1, 3, concat(LINUX_OPERATIONAL, INAME, TNAME, "SessionType=Normal")));
+        LoginStep done =
+                m.onRequest(req(true, false, 1, 3, concat(LINUX_OPERATIONAL, INAME, TNAME, "SessionType=Normal")));
         assertEquals(LoginVerdict.DONE, done.verdict(), done.reason());
         assertEquals("CHAP", m.parameters().negotiated(TextKey.AUTH_METHOD));
         assertEquals(1, seen.size(), "the policy is asked once per login");
@@ -694,7 +852,10 @@ class LoginStateMachineTest {
     @Test
     void identityRepeatedWithAnotherValueFails() {
         LoginStateMachine m = machine();
-        assertEquals(LoginVerdict.MORE, m.onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None")).verdict());
+        assertEquals(
+                LoginVerdict.MORE,
+                m.onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None"))
+                        .verdict());
         LoginStep step = m.onRequest(req(true, false, 1, 3, "InitiatorName=iqn.2024-01.io.other:host"));
         assertEquals(LoginVerdict.FAIL, step.verdict());
         assertTrue(step.reason().contains("repeated"), step.reason());
@@ -705,7 +866,8 @@ class LoginStateMachineTest {
         LoginStateMachine m = chapMachine(new ArrayList<>());
         m.onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=CHAP,None"));
         m.onRequest(req(false, false, 0, 1, "CHAP_A=5"));
-        LoginStep step = m.onRequest(req(true, false, 0, 1, "CHAP_N=user", "CHAP_R=0x00112233445566778899aabbccddeeff"));
+        LoginStep step =
+                m.onRequest(req(true, false, 0, 1, "CHAP_N=user", "CHAP_R=0x00112233445566778899aabbccddeeff"));
         assertEquals(LoginVerdict.FAIL, step.verdict());
         assertEquals(0x02, step.status().statusClass());
         assertEquals(0x01, step.status().statusDetail());
@@ -715,7 +877,8 @@ class LoginStateMachineTest {
 
     @Test
     void chapOnlyPolicyRefusesAuthMethodNoneAndSkippedSecurity() {
-        LoginStep none = chapMachine(new ArrayList<>()).onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None"));
+        LoginStep none =
+                chapMachine(new ArrayList<>()).onRequest(req(true, false, 0, 1, INAME, TNAME, "AuthMethod=None"));
         assertEquals(LoginVerdict.FAIL, none.verdict());
         assertEquals(0x01, none.status().statusDetail());
         LoginStep skipped = chapMachine(new ArrayList<>()).onRequest(req(true, false, 1, 3, INAME, TNAME));

@@ -27,20 +27,20 @@ class NegotiationTest {
 
     @ParameterizedTest(name = "{0}={1} in a {2} session -> {3}")
     @CsvSource({
-            "InitialR2T, No, DISCOVERY, Irrelevant",
-            "ImmediateData, Yes, DISCOVERY, Irrelevant",
-            "MaxBurstLength, 4096, DISCOVERY, Irrelevant",
-            "FirstBurstLength, 4096, DISCOVERY, Irrelevant",
-            "MaxOutstandingR2T, 2, DISCOVERY, Irrelevant",
-            "DataPDUInOrder, No, DISCOVERY, Irrelevant",
-            "DataSequenceInOrder, No, DISCOVERY, Irrelevant",
-            "MaxConnections, 2, DISCOVERY, Irrelevant",
-            "RDMAExtensions, Yes, DISCOVERY, Irrelevant",
-            "HeaderDigest, 'CRC32C,None', DISCOVERY, CRC32C",
-            "ErrorRecoveryLevel, 1, DISCOVERY, 0",
-            "DefaultTime2Wait, 1, DISCOVERY, 2",
-            "MaxConnections, 2, NORMAL, 1",
-            "SendTargets, All, NORMAL, Irrelevant",
+        "InitialR2T, No, DISCOVERY, Irrelevant",
+        "ImmediateData, Yes, DISCOVERY, Irrelevant",
+        "MaxBurstLength, 4096, DISCOVERY, Irrelevant",
+        "FirstBurstLength, 4096, DISCOVERY, Irrelevant",
+        "MaxOutstandingR2T, 2, DISCOVERY, Irrelevant",
+        "DataPDUInOrder, No, DISCOVERY, Irrelevant",
+        "DataSequenceInOrder, No, DISCOVERY, Irrelevant",
+        "MaxConnections, 2, DISCOVERY, Irrelevant",
+        "RDMAExtensions, Yes, DISCOVERY, Irrelevant",
+        "HeaderDigest, 'CRC32C,None', DISCOVERY, CRC32C",
+        "ErrorRecoveryLevel, 1, DISCOVERY, 0",
+        "DefaultTime2Wait, 1, DISCOVERY, 2",
+        "MaxConnections, 2, NORMAL, 1",
+        "SendTargets, All, NORMAL, Irrelevant",
     })
     void answersDependOnTheSessionType(String key, String value, SessionType type, String expected) {
         Negotiation n = negotiation();
@@ -50,8 +50,21 @@ class NegotiationTest {
     }
 
     private static Negotiation iser(int unexpectedPdus) {
-        return new Negotiation(new TargetLimits(65536, 262144, 65536, 1, true, true, List.of("None"), List.of("None"),
-                2, 20, true, unexpectedPdus), List.of("None"));
+        return new Negotiation(
+                new TargetLimits(
+                        65536,
+                        262144,
+                        65536,
+                        1,
+                        true,
+                        true,
+                        List.of("None"),
+                        List.of("None"),
+                        2,
+                        20,
+                        true,
+                        unexpectedPdus),
+                List.of("None"));
     }
 
     @Test
@@ -59,11 +72,15 @@ class NegotiationTest {
         Negotiation n = iser(32);
         n.declareIserKeys(response);
         assertTrue(response.isEmpty(), "RDMAExtensions not yet Yes");
-        assertNull(n.process(List.of(new KeyValue("RDMAExtensions", "Yes"),
-                new KeyValue("TargetRecvDataSegmentLength", "16384")), Negotiation.OPERATIONAL_STAGE, response));
+        assertNull(n.process(
+                List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "16384")),
+                Negotiation.OPERATIONAL_STAGE,
+                response));
         n.declareIserKeys(response);
-        assertEquals(List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "16384")),
-                response, "min(ours, the initiator's); no MaxOutstandingUnexpectedPDUs before the initiator's");
+        assertEquals(
+                List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "16384")),
+                response,
+                "min(ours, the initiator's); no MaxOutstandingUnexpectedPDUs before the initiator's");
         response.clear();
         assertNull(n.process(kv("MaxOutstandingUnexpectedPDUs", "0"), Negotiation.OPERATIONAL_STAGE, response));
         n.declareIserKeys(response);
@@ -76,32 +93,42 @@ class NegotiationTest {
     @Test
     void iserLimitsWithoutUnexpectedPdusDeclareOnlyTheSegmentLength() {
         Negotiation n = iser(0);
-        assertNull(n.process(List.of(new KeyValue("RDMAExtensions", "Yes"),
-                new KeyValue("MaxOutstandingUnexpectedPDUs", "8")), Negotiation.OPERATIONAL_STAGE, response));
+        assertNull(n.process(
+                List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("MaxOutstandingUnexpectedPDUs", "8")),
+                Negotiation.OPERATIONAL_STAGE,
+                response));
         n.declareIserKeys(response);
-        assertEquals(List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "65536")),
+        assertEquals(
+                List.of(new KeyValue("RDMAExtensions", "Yes"), new KeyValue("TargetRecvDataSegmentLength", "65536")),
                 response);
     }
 
     @Test
     void targetLimitsKeepTheElevenArgumentConstructorAndCheckUnexpectedPdus() {
-        TargetLimits old = new TargetLimits(8192, 65536, 8192, 1, true, true, List.of("None"), List.of("None"), 2, 20,
-                true);
+        TargetLimits old =
+                new TargetLimits(8192, 65536, 8192, 1, true, true, List.of("None"), List.of("None"), 2, 20, true);
         assertEquals(0, old.maxOutstandingUnexpectedPdus());
         assertEquals(0, TargetLimits.defaults().maxOutstandingUnexpectedPdus());
-        assertEquals(2, new TargetLimits(8192, 65536, 8192, 1, true, true, List.of("None"), List.of("None"), 2, 20,
-                true, 2).maxOutstandingUnexpectedPdus());
+        assertEquals(
+                2,
+                new TargetLimits(8192, 65536, 8192, 1, true, true, List.of("None"), List.of("None"), 2, 20, true, 2)
+                        .maxOutstandingUnexpectedPdus());
         for (int bad : new int[] {1, -1}) {
-            assertThrows(IllegalArgumentException.class, () -> new TargetLimits(8192, 65536, 8192, 1, true, true,
-                    List.of("None"), List.of("None"), 2, 20, true, bad), "RFC 7145: 0 or 2..2^32-1");
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> new TargetLimits(
+                            8192, 65536, 8192, 1, true, true, List.of("None"), List.of("None"), 2, 20, true, bad),
+                    "RFC 7145: 0 or 2..2^32-1");
         }
     }
 
     @Test
     void declarativeKeysAreRecordedWithoutAnswer() {
         Negotiation n = negotiation();
-        assertNull(n.process(List.of(new KeyValue("MaxRecvDataSegmentLength", "0x10000"),
-                new KeyValue("InitiatorAlias", "host")), Negotiation.OPERATIONAL_STAGE, response));
+        assertNull(n.process(
+                List.of(new KeyValue("MaxRecvDataSegmentLength", "0x10000"), new KeyValue("InitiatorAlias", "host")),
+                Negotiation.OPERATIONAL_STAGE,
+                response));
         assertTrue(response.isEmpty());
         assertEquals("0x10000", n.value(TextKey.MAX_RECV_DATA_SEGMENT_LENGTH));
         assertEquals("host", n.value(TextKey.INITIATOR_ALIAS));
@@ -128,8 +155,10 @@ class NegotiationTest {
     @Test
     void securityKeysGoToTheAuthenticator() {
         Negotiation n = negotiation();
-        assertNull(n.process(List.of(new KeyValue("AuthMethod", "SRP,None"), new KeyValue("CHAP_A", "5")),
-                Negotiation.SECURITY_STAGE, response));
+        assertNull(n.process(
+                List.of(new KeyValue("AuthMethod", "SRP,None"), new KeyValue("CHAP_A", "5")),
+                Negotiation.SECURITY_STAGE,
+                response));
         assertEquals("None", n.authMethodAnswer());
         assertEquals(kv("AuthMethod", "None"), response);
         assertEquals(kv("CHAP_A", "5"), n.takeAuthKeys());
@@ -142,20 +171,29 @@ class NegotiationTest {
         assertEquals(0, relaxed.makeOffers(response, false));
         assertFalse(relaxed.hasPendingOffers());
 
-        TargetLimits strict = new TargetLimits(8192, 4096, 4096, 1, false, true, List.of("CRC32C"), List.of("None"),
-                2, 20, false);
+        TargetLimits strict =
+                new TargetLimits(8192, 4096, 4096, 1, false, true, List.of("CRC32C"), List.of("None"), 2, 20, false);
         Negotiation n = new Negotiation(strict, List.of("None"));
         assertNull(n.process(kv("ImmediateData", "No"), Negotiation.OPERATIONAL_STAGE, response));
         response.clear();
         assertEquals(3, n.makeOffers(new ArrayList<>(), true), "dry run");
         assertFalse(n.hasPendingOffers());
         assertEquals(3, n.makeOffers(response, false));
-        assertEquals(List.of(new KeyValue("HeaderDigest", "CRC32C"), new KeyValue("MaxBurstLength", "4096"),
-                new KeyValue("FirstBurstLength", "4096")), response);
+        assertEquals(
+                List.of(
+                        new KeyValue("HeaderDigest", "CRC32C"),
+                        new KeyValue("MaxBurstLength", "4096"),
+                        new KeyValue("FirstBurstLength", "4096")),
+                response);
         assertTrue(n.hasPendingOffers());
         assertEquals(0, n.makeOffers(new ArrayList<>(), false), "never offered twice");
-        assertNull(n.process(List.of(new KeyValue("HeaderDigest", "CRC32C"), new KeyValue("MaxBurstLength", "Reject"),
-                new KeyValue("FirstBurstLength", "2048")), Negotiation.OPERATIONAL_STAGE, new ArrayList<>()));
+        assertNull(n.process(
+                List.of(
+                        new KeyValue("HeaderDigest", "CRC32C"),
+                        new KeyValue("MaxBurstLength", "Reject"),
+                        new KeyValue("FirstBurstLength", "2048")),
+                Negotiation.OPERATIONAL_STAGE,
+                new ArrayList<>()));
         assertFalse(n.hasPendingOffers());
         assertEquals("CRC32C", n.value(TextKey.HEADER_DIGEST));
         assertEquals("262144", n.value(TextKey.MAX_BURST_LENGTH));

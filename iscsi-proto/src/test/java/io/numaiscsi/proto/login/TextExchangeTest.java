@@ -22,8 +22,16 @@ class TextExchangeTest {
     private final FakeLoginContext context = new FakeLoginContext();
 
     private static SessionParameters session(SessionType type, int initiatorMrdsl) {
-        return new SessionParameters(type, INITIATOR, type == SessionType.NORMAL ? TARGET : null, 0x1L, 1, 0,
-                262144, Map.of(TextKey.MAX_RECV_DATA_SEGMENT_LENGTH, Integer.toString(initiatorMrdsl)), 1);
+        return new SessionParameters(
+                type,
+                INITIATOR,
+                type == SessionType.NORMAL ? TARGET : null,
+                0x1L,
+                1,
+                0,
+                262144,
+                Map.of(TextKey.MAX_RECV_DATA_SEGMENT_LENGTH, Integer.toString(initiatorMrdsl)),
+                1);
     }
 
     private TextExchange discovery(int mrdsl) {
@@ -84,10 +92,12 @@ class TextExchangeTest {
         context.targets.add(new KeyValue("TargetAddress", "z".repeat(200)));
         TextStep first = exchange.onRequest(true, false, ITT, NONE, text("SendTargets=All"));
         assertTrue(first.continueBit());
-        assertTrue(exchange.onRequest(true, false, ITT, first.targetTransferTag() + 1, new byte[0]).reject());
+        assertTrue(exchange.onRequest(true, false, ITT, first.targetTransferTag() + 1, new byte[0])
+                .reject());
         TextStep again = exchange.onRequest(true, false, ITT, NONE, text("SendTargets=All"));
         assertTrue(again.continueBit());
-        assertTrue(exchange.onRequest(true, false, ITT, again.targetTransferTag(), text("SendTargets=All")).reject());
+        assertTrue(exchange.onRequest(true, false, ITT, again.targetTransferTag(), text("SendTargets=All"))
+                .reject());
     }
 
     @Test
@@ -101,7 +111,8 @@ class TextExchangeTest {
         TextStep fresh = exchange.onRequest(true, false, ITT + 1, NONE, text("X-unknown=1"));
         assertFinal(fresh);
         assertEquals(List.of(new KeyValue("X-unknown", "NotUnderstood")), keys(fresh.data()));
-        assertTrue(exchange.onRequest(true, false, ITT, first.targetTransferTag(), new byte[0]).reject());
+        assertTrue(exchange.onRequest(true, false, ITT, first.targetTransferTag(), new byte[0])
+                .reject());
     }
 
     @Test
@@ -115,8 +126,8 @@ class TextExchangeTest {
         assertNotEquals(NONE, ack.targetTransferTag());
         assertEquals(0, ack.data().length);
         assertTrue(context.scopes.isEmpty());
-        TextStep step = exchange.onRequest(true, false, ITT, ack.targetTransferTag(),
-                Arrays.copyOfRange(whole, 5, whole.length));
+        TextStep step = exchange.onRequest(
+                true, false, ITT, ack.targetTransferTag(), Arrays.copyOfRange(whole, 5, whole.length));
         assertFinal(step);
         assertEquals(List.of("All"), context.scopes);
     }
@@ -124,21 +135,38 @@ class TextExchangeTest {
     @Test
     void protocolErrorsAreRejected() {
         TextExchange exchange = discovery(8192);
-        assertTrue(exchange.onRequest(true, true, ITT, NONE, text("SendTargets=All")).reject());
+        assertTrue(exchange.onRequest(true, true, ITT, NONE, text("SendTargets=All"))
+                .reject());
         assertTrue(exchange.onRequest(true, false, ITT, 77, new byte[0]).reject());
-        assertTrue(exchange.onRequest(true, false, ITT, NONE, "SendTargets\0".getBytes()).reject());
-        assertTrue(exchange.onRequest(true, false, ITT, NONE, text("SendTargets=All", "SendTargets=All")).reject());
-        assertFalse(exchange.onRequest(true, false, ITT, NONE, text("SendTargets=All")).reject());
+        assertTrue(exchange.onRequest(true, false, ITT, NONE, "SendTargets\0".getBytes())
+                .reject());
+        assertTrue(exchange.onRequest(true, false, ITT, NONE, text("SendTargets=All", "SendTargets=All"))
+                .reject());
+        assertFalse(exchange.onRequest(true, false, ITT, NONE, text("SendTargets=All"))
+                .reject());
     }
 
     @Test
     void keysOtherThanSendTargetsInFullFeaturePhase() {
         TextExchange exchange = new TextExchange(session(SessionType.NORMAL, 8192), context);
-        TextStep step = exchange.onRequest(true, false, ITT, NONE, text("MaxBurstLength=4096", "X-com.example=1",
-                "MaxRecvDataSegmentLength=16384", "InitiatorAlias=renamed", "HeaderDigest=CRC32C"));
+        TextStep step = exchange.onRequest(
+                true,
+                false,
+                ITT,
+                NONE,
+                text(
+                        "MaxBurstLength=4096",
+                        "X-com.example=1",
+                        "MaxRecvDataSegmentLength=16384",
+                        "InitiatorAlias=renamed",
+                        "HeaderDigest=CRC32C"));
         assertFinal(step);
-        assertEquals(List.of(new KeyValue("MaxBurstLength", "Reject"), new KeyValue("X-com.example", "NotUnderstood"),
-                new KeyValue("HeaderDigest", "Reject")), keys(step.data()));
+        assertEquals(
+                List.of(
+                        new KeyValue("MaxBurstLength", "Reject"),
+                        new KeyValue("X-com.example", "NotUnderstood"),
+                        new KeyValue("HeaderDigest", "Reject")),
+                keys(step.data()));
         assertEquals(16384, exchange.initiatorMaxRecvDataSegmentLength());
         TextStep bad = exchange.onRequest(true, false, ITT, NONE, text("MaxRecvDataSegmentLength=10"));
         assertEquals(List.of(new KeyValue("MaxRecvDataSegmentLength", "Reject")), keys(bad.data()));
@@ -147,9 +175,22 @@ class TextExchangeTest {
 
     @Test
     void iserSessionsKeepInitiatorRecvDataSegmentLengthOverAMaxRecvDataSegmentLengthRedeclaration() {
-        SessionParameters iser = new SessionParameters(SessionType.NORMAL, INITIATOR, TARGET, 0x1L, 1, 0, 8192,
-                Map.of(TextKey.RDMA_EXTENSIONS, "Yes", TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH, "4096",
-                        TextKey.MAX_RECV_DATA_SEGMENT_LENGTH, "262144"), 1);
+        SessionParameters iser = new SessionParameters(
+                SessionType.NORMAL,
+                INITIATOR,
+                TARGET,
+                0x1L,
+                1,
+                0,
+                8192,
+                Map.of(
+                        TextKey.RDMA_EXTENSIONS,
+                        "Yes",
+                        TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH,
+                        "4096",
+                        TextKey.MAX_RECV_DATA_SEGMENT_LENGTH,
+                        "262144"),
+                1);
         TextExchange exchange = new TextExchange(iser, context);
         assertEquals(4096, exchange.initiatorMaxRecvDataSegmentLength());
         TextStep step = exchange.onRequest(true, false, ITT, NONE, text("MaxRecvDataSegmentLength=65536"));
@@ -160,8 +201,16 @@ class TextExchangeTest {
 
     @Test
     void theTransportsSendBuffersCapWhatTheInitiatorDeclared() {
-        SessionParameters iser = new SessionParameters(SessionType.NORMAL, INITIATOR, TARGET, 0x1L, 1, 0, 8192,
-                Map.of(TextKey.RDMA_EXTENSIONS, "Yes", TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH, "262144"), 1);
+        SessionParameters iser = new SessionParameters(
+                SessionType.NORMAL,
+                INITIATOR,
+                TARGET,
+                0x1L,
+                1,
+                0,
+                8192,
+                Map.of(TextKey.RDMA_EXTENSIONS, "Yes", TextKey.INITIATOR_RECV_DATA_SEGMENT_LENGTH, "262144"),
+                1);
         assertEquals(262144, iser.initiatorMaxRecvDataSegmentLength());
         assertEquals(8192, new TextExchange(iser, context, 8192).initiatorMaxRecvDataSegmentLength());
         TextExchange tcp = new TextExchange(session(SessionType.NORMAL, 8192), context, 4096);
@@ -172,12 +221,19 @@ class TextExchangeTest {
     @Test
     void sendTargetsInANormalSessionCoversItsOwnTargetOnly() {
         TextExchange exchange = new TextExchange(session(SessionType.NORMAL, 8192), context);
-        assertEquals(context.targets, keys(exchange.onRequest(true, false, ITT, NONE, text("SendTargets=")).data()));
-        assertEquals(context.targets, keys(exchange.onRequest(true, false, ITT, NONE,
-                text("SendTargets=" + TARGET)).data()));
+        assertEquals(
+                context.targets,
+                keys(exchange.onRequest(true, false, ITT, NONE, text("SendTargets="))
+                        .data()));
+        assertEquals(
+                context.targets,
+                keys(exchange.onRequest(true, false, ITT, NONE, text("SendTargets=" + TARGET))
+                        .data()));
         assertEquals(List.of(TARGET, TARGET), context.scopes);
-        assertEquals(List.of(new KeyValue("SendTargets", "Reject")),
-                keys(exchange.onRequest(true, false, ITT, NONE, text("SendTargets=All")).data()));
+        assertEquals(
+                List.of(new KeyValue("SendTargets", "Reject")),
+                keys(exchange.onRequest(true, false, ITT, NONE, text("SendTargets=All"))
+                        .data()));
         assertEquals(2, context.scopes.size());
     }
 

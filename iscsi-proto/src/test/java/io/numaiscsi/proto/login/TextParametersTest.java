@@ -42,13 +42,19 @@ class TextParametersTest {
     static Stream<Arguments> wellFormed() {
         return Stream.of(
                 Arguments.of("one pair", bytes("A=1\0"), List.of(new KeyValue("A", "1"))),
-                Arguments.of("order kept", bytes("B=2\0A=1\0"), List.of(new KeyValue("B", "2"), new KeyValue("A", "1"))),
+                Arguments.of(
+                        "order kept", bytes("B=2\0A=1\0"), List.of(new KeyValue("B", "2"), new KeyValue("A", "1"))),
                 Arguments.of("empty value", bytes("SendTargets=\0"), List.of(new KeyValue("SendTargets", ""))),
                 Arguments.of("'=' inside value", bytes("X-a=b=c\0"), List.of(new KeyValue("X-a", "b=c"))),
                 Arguments.of("padding NULs skipped", bytes("A=1\0\0\0\0"), List.of(new KeyValue("A", "1"))),
-                Arguments.of("last NUL missing", bytes("A=1\0B=2"), List.of(new KeyValue("A", "1"), new KeyValue("B", "2"))),
-                Arguments.of("key of 63 bytes", bytes("K".repeat(63) + "=1\0"), List.of(new KeyValue("K".repeat(63), "1"))),
-                Arguments.of("UTF-8 alias", bytes("InitiatorAlias=h\u00f6st\0"), List.of(new KeyValue("InitiatorAlias", "h\u00f6st"))),
+                Arguments.of(
+                        "last NUL missing", bytes("A=1\0B=2"), List.of(new KeyValue("A", "1"), new KeyValue("B", "2"))),
+                Arguments.of(
+                        "key of 63 bytes", bytes("K".repeat(63) + "=1\0"), List.of(new KeyValue("K".repeat(63), "1"))),
+                Arguments.of(
+                        "UTF-8 alias",
+                        bytes("InitiatorAlias=h\u00f6st\0"),
+                        List.of(new KeyValue("InitiatorAlias", "h\u00f6st"))),
                 Arguments.of("X# key", bytes("X#com.example=1\0"), List.of(new KeyValue("X#com.example", "1"))),
                 Arguments.of("empty", new byte[0], List.of()));
     }
@@ -80,7 +86,9 @@ class TextParametersTest {
 
     @Test
     void encodeRoundTrips() throws TextFormatException {
-        List<KeyValue> pairs = List.of(new KeyValue("HeaderDigest", "None"), new KeyValue("TargetAlias", "d\u00efsk"),
+        List<KeyValue> pairs = List.of(
+                new KeyValue("HeaderDigest", "None"),
+                new KeyValue("TargetAlias", "d\u00efsk"),
                 new KeyValue("SendTargets", ""));
         byte[] data = TextParameters.encode(pairs);
         assertEquals(0, data[data.length - 1]);

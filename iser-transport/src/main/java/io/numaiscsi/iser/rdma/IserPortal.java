@@ -7,12 +7,11 @@ import io.numaiscsi.iser.ConnectionSlots;
 import io.numaiscsi.iser.IserCmHeader;
 import io.numaiscsi.iser.IserConnection;
 import io.numaiscsi.iser.IserSettings;
-import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.iser.IserTotals;
+import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.iser.IserTransport;
 import io.numaiscsi.iser.RegisteredMemory;
 import io.numaiscsi.iser.RegisteredSlabs;
-import io.numaiscsi.iser.Relocation;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.proto.transport.IscsiTransport;
 import io.numaiscsi.proto.transport.TransportEvents;
@@ -21,10 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
+import java.util.concurrent.TimeUnit;
 import jnr.ffi.Pointer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +42,6 @@ import org.slf4j.LoggerFactory;
 public final class IserPortal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IserPortal.class);
     private static final int EVENT_WAIT_MILLIS = 200;
-    private static final int POLL_BUDGET = 64;
 
     /** The daemon side: who owns a new connection, and the session layer over its transport. */
     public interface Acceptor {
@@ -67,17 +63,27 @@ public final class IserPortal implements AutoCloseable {
     private final RegisteredMemory shared;
     private final ConnectionSlots slots;
     private final Pointer compChannel;
-    private final Map<Long, Polled> byCq = new ConcurrentHashMap<>();
-    private final Map<Long, Polled> byId = new ConcurrentHashMap<>();
+    private final Map<Long, PolledConnection> byCq = new ConcurrentHashMap<>();
+    private final Map<Long, PolledConnection> byId = new ConcurrentHashMap<>();
     private final Thread cmThread;
     private final Thread cqThread;
     private final String address;
     private volatile boolean running = true;
 
-    private IserPortal(LibIserShim shim, IserSettings settings, ByteBufAllocator alloc, Acceptor acceptor,
-                       Pointer cmChannel, Pointer listenId, NativeVerbs verbs, RegisteredSlabs slabs,
-                       RegisteredMemory shared, Pointer compChannel, String address, ThreadFactory threads,
-                       IserTouches touches) {
+    private IserPortal(
+            LibIserShim shim,
+            IserSettings settings,
+            ByteBufAllocator alloc,
+            Acceptor acceptor,
+            Pointer cmChannel,
+            Pointer listenId,
+            NativeVerbs verbs,
+            RegisteredSlabs slabs,
+            RegisteredMemory shared,
+            Pointer compChannel,
+            String address,
+            ThreadFactory threads,
+            IserTouches touches) {
         this.shim = shim;
         this.settings = settings;
         this.acceptor = acceptor;
@@ -101,9 +107,19 @@ public final class IserPortal implements AutoCloseable {
      * where their data path touches memory in {@code touches}. Throws
      * IllegalStateException with the reason when the address has no RDMA device or the device refuses resources.
      */
-    public static IserPortal listen(LibIserShim shim, String host, int port, IserSettings settings, NodeMemory memory,
-                                    int node, int maxConnections, List<ByteBuffer> sharedMemory, ByteBufAllocator alloc,
-                                    Acceptor acceptor, ThreadFactory threads, IserTouches touches) {
+    public static IserPortal listen(
+            LibIserShim shim,
+            String host,
+            int port,
+            IserSettings settings,
+            NodeMemory memory,
+            int node,
+            int maxConnections,
+            List<ByteBuffer> sharedMemory,
+            ByteBufAllocator alloc,
+            Acceptor acceptor,
+            ThreadFactory threads,
+            IserTouches touches) {
         Pointer channel = shim.ishim_channel_create();
         if (channel == null) {
             throw new IllegalStateException("rdma_create_event_channel failed (errno " + shim.ishim_errno()
@@ -113,7 +129,8 @@ public final class IserPortal implements AutoCloseable {
         if (listenId == null) {
             int errno = shim.ishim_errno();
             shim.ishim_channel_destroy(channel);
-            throw new IllegalStateException("cannot listen for iSER on " + host + ":" + port + " (errno " + errno + ")");
+            throw new IllegalStateException(
+                    "cannot listen for iSER on " + host + ":" + port + " (errno " + errno + ")");
         }
         Pointer context = shim.ishim_id_context(listenId);
         if (context == null) {
@@ -126,8 +143,8 @@ public final class IserPortal implements AutoCloseable {
         if (verbs == null) {
             shim.ishim_destroy(listenId, null);
             shim.ishim_channel_destroy(channel);
-            throw new IllegalStateException("ibv_alloc_pd failed on the device of " + host + " (errno "
-                    + shim.ishim_errno() + ")");
+            throw new IllegalStateException(
+                    "ibv_alloc_pd failed on the device of " + host + " (errno " + shim.ishim_errno() + ")");
         }
         RegisteredSlabs slabs = null;
         RegisteredMemory shared = null;
@@ -138,13 +155,31 @@ public final class IserPortal implements AutoCloseable {
             if (comp == null) {
                 throw new IllegalStateException("ibv_create_comp_channel failed (errno " + shim.ishim_errno() + ")");
             }
-            IserPortal portal = new IserPortal(shim, settings, alloc, acceptor, channel, listenId, verbs, slabs, shared,
-                    comp, host + ":" + port, threads, touches);
+            IserPortal portal = new IserPortal(
+                    shim,
+                    settings,
+                    alloc,
+                    acceptor,
+                    channel,
+                    listenId,
+                    verbs,
+                    slabs,
+                    shared,
+                    comp,
+                    host + ":" + port,
+                    threads,
+                    touches);
             portal.cmThread.start();
             portal.cqThread.start();
-            LOG.info("listening on {} (iSER, {} connections of {} KiB registered on node {}; {} MiB of cache memory in "
-                    + "{} regions registered for in-place RDMA Writes)", portal.address, maxConnections,
-                    settings.connectionBytes() / 1024, node, shared.bytes() >> 20, shared.regions());
+            LOG.info(
+                    "listening on {} (iSER, {} connections of {} KiB registered on node {}; {} MiB of cache memory in "
+                            + "{} regions registered for in-place RDMA Writes)",
+                    portal.address,
+                    maxConnections,
+                    settings.connectionBytes() / 1024,
+                    node,
+                    shared.bytes() >> 20,
+                    shared.regions());
             return portal;
         } catch (RuntimeException e) {
             if (shared != null) {
@@ -167,7 +202,9 @@ public final class IserPortal implements AutoCloseable {
         while (running) {
             int n = shim.ishim_get_cm_event(cmChannel, EVENT_WAIT_MILLIS, ev);
             if (n < 0) {
-                LOG.error("iSER portal {}: rdma_get_cm_event failed (errno {}); no more connections", address,
+                LOG.error(
+                        "iSER portal {}: rdma_get_cm_event failed (errno {}); no more connections",
+                        address,
                         shim.ishim_errno());
                 return;
             }
@@ -176,21 +213,29 @@ public final class IserPortal implements AutoCloseable {
             }
             int type = (int) ev[0];
             if (type == CmEvent.CONNECT_REQUEST) {
-                onConnectRequest(Pointer.wrap(jnr.ffi.Runtime.getRuntime(shim), ev[1]), (int) ev[3], (int) ev[4],
-                        (int) ev[6], (int) ev[7]);
+                onConnectRequest(
+                        Pointer.wrap(jnr.ffi.Runtime.getRuntime(shim), ev[1]),
+                        (int) ev[3],
+                        (int) ev[4],
+                        (int) ev[6],
+                        (int) ev[7]);
                 continue;
             }
-            Polled p = byId.get(ev[1]);
-            LOG.debug("iSER portal {}: {} for {} (status {})", address, CmEvent.name(type),
-                    p == null ? "no connection" : p.endpoint.remoteAddress(), ev[5]);
+            PolledConnection p = byId.get(ev[1]);
+            LOG.debug(
+                    "iSER portal {}: {} for {} (status {})",
+                    address,
+                    CmEvent.name(type),
+                    p == null ? "no connection" : p.endpoint.remoteAddress(),
+                    ev[5]);
             if (p != null && CmEvent.concernsConnection(type)) {
                 p.onOwner(c -> CmEvent.deliver(type, c));
             }
         }
     }
 
-    private void onConnectRequest(Pointer id, int privateFlags, int privateLength, int peerResponderResources,
-                                  int peerInitiatorDepth) {
+    private void onConnectRequest(
+            Pointer id, int privateFlags, int privateLength, int peerResponderResources, int peerInitiatorDepth) {
         int slot = slots.reserve();
         if (slot < 0) {
             LOG.warn("rejecting iSER connection on {}: all {} connection slots are in use", address, slots.capacity());
@@ -202,33 +247,42 @@ public final class IserPortal implements AutoCloseable {
         int sq = settings.sendQueueDepth();
         Pointer cq = shim.ishim_create_cq(verbs.context(), sq + receives, compChannel);
         if (cq == null || shim.ishim_create_qp(id, verbs.pd(), cq, sq, receives) != 0) {
-            LOG.warn("rejecting iSER connection on {}: cannot create its completion queue / queue pair (errno {})",
-                    address, shim.ishim_errno());
+            LOG.warn(
+                    "rejecting iSER connection on {}: cannot create its completion queue / queue pair (errno {})",
+                    address,
+                    shim.ishim_errno());
             shim.ishim_reject(id);
             shim.ishim_destroy(id, cq);
             slots.cancel(slot);
             return;
         }
         Pointer batch = shim.ishim_batch_new(Math.max(sq, receives));
-        NativeEndpoint endpoint = new NativeEndpoint(shim, id, cq, batch, POLL_BUDGET);
+        NativeEndpoint endpoint = new NativeEndpoint(shim, id, cq, batch, PolledConnection.POLL_BUDGET);
         ByteBuffer flags = ByteBuffer.allocate(1).put(0, (byte) Math.max(privateFlags, 0));
         IserCmHeader cm = IserCmHeader.parse(privateFlags < 0 ? null : flags, 0, privateLength);
         LOG.info("iSER connect request from {} on {} ({})", endpoint.remoteAddress(), address, cm);
         // Our RDMA Reads in flight may not exceed what the initiator's side serves at once.
         int reads = Math.max(1, Math.min(settings.maxOutstandingReads(), peerResponderResources));
         IserSettings s = settings;
-        IserSettings mine = new IserSettings(s.queueDepth(), s.maxOutstandingUnexpectedPdus(), s.recvDataSegmentLength(),
-                s.sendDataSegmentLength(), s.dataChunkSize(), s.dataChunks(), reads, s.sendQueueDepth(),
+        IserSettings mine = new IserSettings(
+                s.queueDepth(),
+                s.maxOutstandingUnexpectedPdus(),
+                s.recvDataSegmentLength(),
+                s.sendDataSegmentLength(),
+                s.dataChunkSize(),
+                s.dataChunks(),
+                reads,
+                s.sendQueueDepth(),
                 s.signalInterval());
         EventExecutor executor = acceptor.executorFor(endpoint.remoteAddress());
-        Polled polled = new Polled(endpoint, executor);
+        PolledConnection polled = new PolledConnection(endpoint, executor);
         byCq.put(cq.address(), polled);
         byId.put(id.address(), polled);
         executor.execute(() -> open(polled, slot, mine, peerInitiatorDepth));
     }
 
     /** On the connection's executor: build it and its session, post its receives, then accept. */
-    private void open(Polled polled, int slot, IserSettings mine, int peerInitiatorDepth) {
+    private void open(PolledConnection polled, int slot, IserSettings mine, int peerInitiatorDepth) {
         NativeEndpoint endpoint = polled.endpoint;
         IserTransport transport = new IserTransport(polled.executor, polled, alloc);
         // removed only if still this connection's: a new id may already reuse the destroyed one's address
@@ -248,7 +302,8 @@ public final class IserPortal implements AutoCloseable {
         IserCmHeader.putAccept(ByteBuffer.wrap(privateData), 0);
         // initiator_depth: the RDMA Reads we issue; responder_resources: what we serve (the initiator reads nothing)
         int responder = Math.min(peerInitiatorDepth, mine.maxOutstandingReads());
-        if (shim.ishim_accept(endpoint.id(), responder, mine.maxOutstandingReads(), privateData, privateData.length) != 0) {
+        if (shim.ishim_accept(endpoint.id(), responder, mine.maxOutstandingReads(), privateData, privateData.length)
+                != 0) {
             LOG.warn("rdma_accept for {} failed (errno {})", endpoint.remoteAddress(), shim.ishim_errno());
             connection.forceDestroy();
         }
@@ -267,105 +322,9 @@ public final class IserPortal implements AutoCloseable {
             if (n == 0) {
                 continue;
             }
-            Polled p = byCq.get(cq.getLong(0));
+            PolledConnection p = byCq.get(cq.getLong(0));
             if (p != null) {
                 p.schedule();
-            }
-        }
-    }
-
-    /**
-     * One connection's poll task: scheduled once per completion event, run on the connection's executor. A
-     * run that lands on a thread the connection has left forwards itself.
-     */
-    private static final class Polled implements Runnable, Relocation {
-        final NativeEndpoint endpoint;
-        volatile EventExecutor executor;
-        final AtomicBoolean scheduled = new AtomicBoolean();
-        volatile IserConnection connection;
-        private EventExecutor moveTo;    // owner thread only
-        private Runnable onArrival;
-
-        Polled(NativeEndpoint endpoint, EventExecutor executor) {
-            this.endpoint = endpoint;
-            this.executor = executor;
-        }
-
-        void schedule() {
-            if (scheduled.compareAndSet(false, true)) {
-                executor.execute(this);
-            }
-        }
-
-        /**
-         * Runs {@code action} on the thread that owns the connection (after its open, which was queued there first),
-         * then polls: a teardown it started has flushes to reap.
-         */
-        void onOwner(Consumer<IserConnection> action) {
-            try {
-                runOnOwner(() -> {
-                    IserConnection c = connection;
-                    if (c != null && c.state() != IserConnection.State.CLOSED) {
-                        action.accept(c);
-                        schedule();
-                    }
-                });
-            } catch (RuntimeException e) {
-                LOG.debug("CM event for {} dropped: its thread is shut down ({})", endpoint.remoteAddress(),
-                        e.toString());
-            }
-        }
-
-        /** Runs {@code task} on the connection's current thread; throws when that executor is shut down. */
-        void runOnOwner(Runnable task) {
-            executor.execute(() -> {
-                if (executor.inEventLoop()) {
-                    task.run();
-                } else {
-                    runOnOwner(task); // the connection moved meanwhile
-                }
-            });
-        }
-
-        @Override
-        public void moveTo(EventExecutor destination, Runnable arrival) {
-            moveTo = destination;
-            onArrival = arrival;
-        }
-
-        @Override
-        public void run() {
-            EventExecutor owner = executor;
-            if (!owner.inEventLoop()) {
-                owner.execute(this);
-                return;
-            }
-            scheduled.set(false);
-            IserConnection c = connection;
-            if (c == null) {
-                return;
-            }
-            int n;
-            do {
-                n = c.poll(POLL_BUDGET);
-            } while (n == POLL_BUDGET);
-            if (moveTo != null && c.state() != IserConnection.State.CLOSED) {
-                EventExecutor destination = moveTo;
-                Runnable arrival = onArrival;
-                moveTo = null;
-                onArrival = null;
-                executor = destination; // from here on, events are dispatched there
-                destination.execute(() -> {
-                    arrival.run();
-                    run(); // arms the notification there and picks up what came meanwhile
-                });
-                return;
-            }
-            if (c.state() != IserConnection.State.CLOSED) {
-                endpoint.armNotify();
-                if (c.poll(POLL_BUDGET) > 0) {
-                    schedule(); // completions raced the re-arm
-                }
             }
         }
     }
@@ -393,9 +352,9 @@ public final class IserPortal implements AutoCloseable {
         }
         // Each connection's queue pair goes on its own thread; memory is deregistered only once all are gone. A
         // snapshot: connections closing meanwhile leave the map, and the latch must count what is waited for.
-        List<Polled> open = List.copyOf(byId.values());
+        List<PolledConnection> open = List.copyOf(byId.values());
         CountDownLatch gone = new CountDownLatch(open.size());
-        for (Polled p : open) {
+        for (PolledConnection p : open) {
             try {
                 p.runOnOwner(() -> {
                     IserConnection c = p.connection; // read there: the connection's open ran before on that thread

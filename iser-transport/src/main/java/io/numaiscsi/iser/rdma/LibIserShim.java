@@ -74,8 +74,16 @@ public interface LibIserShim {
 
     void ishim_batch_free(Pointer batch);
 
-    int ishim_batch_send(Pointer batch, long wrId, int opcode, long address, int length, int lkey, long remoteAddress,
-                         int rkey, int signaled);
+    int ishim_batch_send(
+            Pointer batch,
+            long wrId,
+            int opcode,
+            long address,
+            int length,
+            int lkey,
+            long remoteAddress,
+            int rkey,
+            int signaled);
 
     int ishim_batch_recv(Pointer batch, long wrId, long address, int length, int lkey);
 
@@ -92,8 +100,10 @@ public interface LibIserShim {
             if (path == null) {
                 try (InputStream in = LibIserShim.class.getResourceAsStream(RESOURCE)) {
                     if (in == null) {
-                        log.warn("iSER unavailable: this build has no {} (libibverbs-dev/librdmacm-dev were missing "
-                                + "when it was built)", RESOURCE);
+                        log.warn(
+                                "iSER unavailable: this build has no {} (libibverbs-dev/librdmacm-dev were missing "
+                                        + "when it was built)",
+                                RESOURCE);
                         return null;
                     }
                     Path tmp = Files.createTempFile("numaiscsi-iser", ".so");
@@ -104,8 +114,11 @@ public interface LibIserShim {
             }
             return LibraryLoader.create(LibIserShim.class).failImmediately().load(path);
         } catch (IOException | RuntimeException | LinkageError e) {
-            log.warn("iSER unavailable: cannot load the verbs shim {} ({}); install rdma-core (librdmacm1, "
-                    + "libibverbs1, a provider such as ibverbs-providers)", path, e.toString());
+            log.warn(
+                    "iSER unavailable: cannot load the verbs shim {} ({}); install rdma-core (librdmacm1, "
+                            + "libibverbs1, a provider such as ibverbs-providers)",
+                    path,
+                    e.toString());
             return null;
         }
     }

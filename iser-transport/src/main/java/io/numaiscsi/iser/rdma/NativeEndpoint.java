@@ -22,6 +22,7 @@ final class NativeEndpoint implements RdmaEndpoint {
     private final Pointer batch;
     /** Native memory the shim fills with completions: no Java array is marshalled per poll. */
     private final Pointer completions;
+
     private final int pollBatch;
     private final String remote;
     private final String local;
@@ -70,8 +71,8 @@ final class NativeEndpoint implements RdmaEndpoint {
     }
 
     @Override
-    public int postRdmaWrite(long wrId, MemoryRegion region, int offset, int length, long remoteAddress, int rkey,
-                             boolean signaled) {
+    public int postRdmaWrite(
+            long wrId, MemoryRegion region, int offset, int length, long remoteAddress, int rkey, boolean signaled) {
         return send(wrId, WRITE, region, offset, length, remoteAddress, rkey, signaled);
     }
 
@@ -80,16 +81,23 @@ final class NativeEndpoint implements RdmaEndpoint {
         return send(wrId, READ, region, offset, length, remoteAddress, rkey, true);
     }
 
-    private int send(long wrId, int opcode, MemoryRegion region, int offset, int length, long remoteAddress, int rkey,
-                     boolean signaled) {
+    private int send(
+            long wrId,
+            int opcode,
+            MemoryRegion region,
+            int offset,
+            int length,
+            long remoteAddress,
+            int rkey,
+            boolean signaled) {
         long address = region.address() + offset;
-        int rc = shim.ishim_batch_send(batch, wrId, opcode, address, length, region.lkey(), remoteAddress, rkey,
-                signaled ? 1 : 0);
+        int rc = shim.ishim_batch_send(
+                batch, wrId, opcode, address, length, region.lkey(), remoteAddress, rkey, signaled ? 1 : 0);
         if (rc == ENOSPC) {
             rc = ring();
             if (rc == 0) {
-                rc = shim.ishim_batch_send(batch, wrId, opcode, address, length, region.lkey(), remoteAddress, rkey,
-                        signaled ? 1 : 0);
+                rc = shim.ishim_batch_send(
+                        batch, wrId, opcode, address, length, region.lkey(), remoteAddress, rkey, signaled ? 1 : 0);
             }
         }
         return rc;
@@ -109,8 +117,8 @@ final class NativeEndpoint implements RdmaEndpoint {
         int n = shim.ishim_poll_cq(cq, want, completions);
         for (int i = 0; i < n; i++) {
             long at = 24L * i;
-            handler.onCompletion(completions.getLong(at), (int) completions.getLong(at + 8),
-                    (int) completions.getLong(at + 16));
+            handler.onCompletion(
+                    completions.getLong(at), (int) completions.getLong(at + 8), (int) completions.getLong(at + 16));
         }
         return Math.max(n, 0);
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.File;
 import jnr.ffi.Pointer;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,8 @@ class LibIserShimTest {
 
     @Test
     void batchTakesAsManyWorkRequestsAsItsCapacityThenSaysNoSpace() {
-        assumeTrue(LibIserShim.class.getResource(LibIserShim.RESOURCE) != null,
+        assumeTrue(
+                LibIserShim.class.getResource(LibIserShim.RESOURCE) != null,
                 "this build has no verbs shim (no rdma-core headers)");
         LibIserShim shim = LibIserShim.load();
         assertNotNull(shim, "the shim built into the jar loads");
@@ -30,7 +32,7 @@ class LibIserShimTest {
     @Test
     void eventChannelWithoutRdmaCmDeviceIsReportedNotThrown() {
         assumeTrue(LibIserShim.class.getResource(LibIserShim.RESOURCE) != null, "no verbs shim in this build");
-        assumeTrue(!new java.io.File("/dev/infiniband/rdma_cm").exists(), "this host has an RDMA CM device");
+        assumeTrue(!new File("/dev/infiniband/rdma_cm").exists(), "this host has an RDMA CM device");
         LibIserShim shim = LibIserShim.load();
         assertNotNull(shim);
         Pointer channel = shim.ishim_channel_create();

@@ -18,6 +18,8 @@ import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.proto.login.SessionParameters;
 import io.numaiscsi.session.SessionInfo;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -79,12 +81,15 @@ public final class AdminMethods {
             case "thread.list" -> status.threads();
             case "config.save" -> save.call(params);
             case "group.status", "group.move", "group.rebalance", "group.member-remove", "group.restore" ->
-                    groupCall(method, params);
-            default -> throw new AdminError(AdminError.METHOD_NOT_FOUND, "no method " + method + " (methods: "
-                    + "daemon.status, target.list, target.create, target.delete, target.set, session.list, "
-                    + "session.logout, lun.add, lun.remove, lun.resize, portal.list, portal.add, portal.remove, "
-                    + "chap.list, chap.set, cache.status, thread.list, log.level, config.save, group.status, "
-                    + "group.move, group.rebalance, group.member-remove, group.restore)");
+                groupCall(method, params);
+            default ->
+                throw new AdminError(
+                        AdminError.METHOD_NOT_FOUND,
+                        "no method " + method + " (methods: "
+                                + "daemon.status, target.list, target.create, target.delete, target.set, session.list, "
+                                + "session.logout, lun.add, lun.remove, lun.resize, portal.list, portal.add, portal.remove, "
+                                + "chap.list, chap.set, cache.status, thread.list, log.level, config.save, group.status, "
+                                + "group.move, group.rebalance, group.member-remove, group.restore)");
         };
     }
 
@@ -96,15 +101,19 @@ public final class AdminMethods {
         r.put("targets", config.targets().size());
         r.put("luns", config.targets().stream().mapToInt(t -> t.luns().size()).sum());
         r.put("sessions", daemon.sessions().size());
-        r.put("event_model", config.daemon().eventModel().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-        r.put("cache_mode", config.cache().mode().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        r.put(
+                "event_model",
+                config.daemon().eventModel().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        r.put(
+                "cache_mode",
+                config.cache().mode().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         r.put("data_dir", config.daemon().dataDir().toString());
         return r;
     }
 
     private JsonNode targets() {
         ArrayNode list = JSON.arrayNode();
-        java.util.List<SessionInfo> sessions = daemon.sessions().describe();
+        List<SessionInfo> sessions = daemon.sessions().describe();
         for (TargetDefinition t : daemon.runningConfig().targets()) {
             ObjectNode target = list.addObject().put("name", t.name());
             if (t.alias() != null) {
@@ -115,14 +124,16 @@ public final class AdminMethods {
             ArrayNode networks = target.putArray("allow_networks");
             t.allowNetworks().forEach(n -> networks.add(n.toString()));
             if (t.chap() != null) { // never the secrets
-                ObjectNode chap = target.putObject("chap").put("username", t.chap().username());
+                ObjectNode chap =
+                        target.putObject("chap").put("username", t.chap().username());
                 if (t.chap().mutual()) {
                     chap.put("mutual_username", t.chap().mutualUsername());
                 }
             }
             ArrayNode luns = target.putArray("luns");
             for (LunDefinition lun : t.luns()) {
-                ObjectNode l = luns.addObject().put("id", lun.id())
+                ObjectNode l = luns.addObject()
+                        .put("id", lun.id())
                         .put("backing", lun.backing().name().toLowerCase(Locale.ROOT));
                 served(t.name(), lun, l);
                 if (lun.path() != null) {
@@ -132,13 +143,19 @@ public final class AdminMethods {
                     l.put("image", lun.rbd().pool() + "/" + lun.rbd().image());
                 }
                 daemon.registry().luns().stream()
-                        .filter(r -> r.target().equals(t.name()) && r.definition().id() == lun.id())
-                        .reduce((removedNotIdle, added) -> added).map(r -> r.accessState())
+                        .filter(r ->
+                                r.target().equals(t.name()) && r.definition().id() == lun.id())
+                        .reduce((removedNotIdle, added) -> added)
+                        .map(r -> r.accessState())
                         .ifPresent(access -> l.put("access", access));
-                daemon.cachedLuns().stream().filter(c -> c.target().equals(t.name()) && c.lun() == lun.id())
-                        .findFirst().ifPresent(c -> l.put("cache_held_bytes", c.device().heldBytes()));
+                daemon.cachedLuns().stream()
+                        .filter(c -> c.target().equals(t.name()) && c.lun() == lun.id())
+                        .findFirst()
+                        .ifPresent(c -> l.put("cache_held_bytes", c.device().heldBytes()));
             }
-            target.put("sessions", sessions.stream().filter(s -> s.target().equals(t.name())).count());
+            target.put(
+                    "sessions",
+                    sessions.stream().filter(s -> s.target().equals(t.name())).count());
         }
         return list;
     }
@@ -148,29 +165,39 @@ public final class AdminMethods {
      * definition) shows the device's, and the physical block is the one initiators are told.
      */
     private void served(String target, LunDefinition lun, ObjectNode l) {
-        daemon.registry().luns().stream().filter(r -> r.target().equals(target) && r.definition().id() == lun.id())
-                .reduce((removedNotIdle, added) -> added).ifPresentOrElse(r -> l.put("size", r.device().blockCount() * r.device().blockSize())
-                        .put("block_size", r.device().blockSize())
-                        .put("physical_block_size", r.unit().physicalBlockSize()),
-                    () -> l.put("size", lun.sizeBytes()).put("block_size", lun.blockSize()));
+        daemon.registry().luns().stream()
+                .filter(r -> r.target().equals(target) && r.definition().id() == lun.id())
+                .reduce((removedNotIdle, added) -> added)
+                .ifPresentOrElse(
+                        r -> l.put("size", r.device().blockCount() * r.device().blockSize())
+                                .put("block_size", r.device().blockSize())
+                                .put("physical_block_size", r.unit().physicalBlockSize()),
+                        () -> l.put("size", lun.sizeBytes()).put("block_size", lun.blockSize()));
     }
 
     private JsonNode sessions() {
         ArrayNode list = JSON.arrayNode();
         for (SessionInfo s : daemon.sessions().describe()) {
-            ObjectNode o = list.addObject().put("tsih", s.tsih()).put("type", s.type())
-                    .put("initiator", s.initiatorName()).put("isid", String.format("%012x", s.isid()))
-                    .put("target", s.target()).put("address", s.address())
+            ObjectNode o = list.addObject()
+                    .put("tsih", s.tsih())
+                    .put("type", s.type())
+                    .put("initiator", s.initiatorName())
+                    .put("isid", String.format("%012x", s.isid()))
+                    .put("target", s.target())
+                    .put("address", s.address())
                     .put("commands_in_flight", s.commandsInFlight());
             SessionParameters p = s.parameters();
             if (p != null) {
                 o.putObject("negotiated")
                         .put("MaxRecvDataSegmentLength", p.initiatorMaxRecvDataSegmentLength())
-                        .put("MaxBurstLength", p.maxBurstLength()).put("FirstBurstLength", p.firstBurstLength())
-                        .put("ImmediateData", p.immediateData()).put("InitialR2T", p.initialR2T())
+                        .put("MaxBurstLength", p.maxBurstLength())
+                        .put("FirstBurstLength", p.firstBurstLength())
+                        .put("ImmediateData", p.immediateData())
+                        .put("InitialR2T", p.initialR2T())
                         .put("HeaderDigest", p.headerDigest() ? "CRC32C" : "None")
                         .put("DataDigest", p.dataDigest() ? "CRC32C" : "None")
-                        .put("MaxOutstandingR2T", p.maxOutstandingR2T()).put("RDMAExtensions", p.rdmaExtensions());
+                        .put("MaxOutstandingR2T", p.maxOutstandingR2T())
+                        .put("RDMAExtensions", p.rdmaExtensions());
             }
         }
         return list;
@@ -181,8 +208,10 @@ public final class AdminMethods {
         TargetDefinition target = target(params, "lun.add");
         JsonNode lun = params.get("lun");
         if (lun == null || !lun.isObject()) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "lun.add: params.lun is required: the LUN as a config "
-                    + "file writes it, e.g. {\"id\": 1, \"backing\": \"ram\", \"size\": \"1G\"}");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "lun.add: params.lun is required: the LUN as a config "
+                            + "file writes it, e.g. {\"id\": 1, \"backing\": \"ram\", \"size\": \"1G\"}");
         }
         LunDefinition definition;
         try {
@@ -203,12 +232,15 @@ public final class AdminMethods {
             throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id (the LUN number) is required");
         }
         if (target.lun(id.asInt()) == null) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id: target " + target.name()
-                    + " has no LUN " + id.asInt());
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "lun.remove: params.id: target " + target.name() + " has no LUN " + id.asInt());
         }
         if (target.luns().size() == 1) { // as in a config file, a target has at least one LUN
-            throw new AdminError(AdminError.INVALID_PARAMS, "lun.remove: params.id: LUN " + id.asInt() + " is the last "
-                    + "LUN of " + target.name() + "; a target needs one (delete the target with target.delete)");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "lun.remove: params.id: LUN " + id.asInt() + " is the last " + "LUN of " + target.name()
+                            + "; a target needs one (delete the target with target.delete)");
         }
         change(new RegistryOperation.RemoveLun(target.name(), id.asInt()));
         return JSON.objectNode().put("target", target.name()).put("id", id.asInt());
@@ -223,12 +255,14 @@ public final class AdminMethods {
 
     /** {@code {"level": "debug", "logger": NAME}}; without a logger the root level. */
     private JsonNode logLevel(JsonNode params) throws AdminError {
-        String name = params.path("logger").asText(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        String name = params.path("logger").asText(Logger.ROOT_LOGGER_NAME);
         String wanted = text(params, "level");
         Level level = Level.toLevel(wanted, null);
         if (level == null) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "log.level: params.level: \"" + wanted
-                    + "\" is not a level (use error, warn, info, debug or trace)");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "log.level: params.level: \"" + wanted
+                            + "\" is not a level (use error, warn, info, debug or trace)");
         }
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
             throw new AdminError(AdminError.FAILED, "log.level: the logging backend is not logback");
@@ -236,14 +270,19 @@ public final class AdminMethods {
         Level before = context.getLogger(name).getEffectiveLevel();
         context.getLogger(name).setLevel(level);
         AUDIT.info("admin: log level of {} {} -> {}", name, before, level);
-        return JSON.objectNode().put("logger", name).put("level", level.toString()).put("was", before.toString());
+        return JSON.objectNode()
+                .put("logger", name)
+                .put("level", level.toString())
+                .put("was", before.toString());
     }
 
     /** The gateway group's own requests. */
     private JsonNode groupCall(String method, JsonNode params) throws AdminError {
         if (group == null) {
-            throw new AdminError(AdminError.INVALID_PARAMS, method + ": this gateway is not a member of a gateway group"
-                    + " (a group: section in its config file makes it one)");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    method + ": this gateway is not a member of a gateway group"
+                            + " (a group: section in its config file makes it one)");
         }
         try {
             return switch (method) {
@@ -251,8 +290,8 @@ public final class AdminMethods {
                 case "group.move" -> {
                     JsonNode lun = params.get("lun");
                     if (lun == null || !lun.canConvertToInt()) {
-                        throw new AdminError(AdminError.INVALID_PARAMS, "group.move: params.lun (the LUN number) is"
-                                + " required");
+                        throw new AdminError(
+                                AdminError.INVALID_PARAMS, "group.move: params.lun (the LUN number) is" + " required");
                     }
                     yield group.move(text(params, "target"), lun.asInt(), text(params, "member"));
                 }
@@ -326,23 +365,25 @@ public final class AdminMethods {
         if (lun.path() == null) {
             return;
         }
-        java.nio.file.Path dir = lun.path().toAbsolutePath().getParent();
-        java.nio.file.Path dataDir = daemon.runningConfig().daemon().dataDir().toAbsolutePath();
-        if (dir != null && !dir.startsWith(dataDir) && !java.nio.file.Files.isDirectory(dir)) {
-            throw new AdminError(AdminError.INVALID_PARAMS, source + ": path: directory " + dir + " does not exist "
-                    + "(directories are created only inside the data directory " + dataDir + ")");
+        Path dir = lun.path().toAbsolutePath().getParent();
+        Path dataDir = daemon.runningConfig().daemon().dataDir().toAbsolutePath();
+        if (dir != null && !dir.startsWith(dataDir) && !Files.isDirectory(dir)) {
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    source + ": path: directory " + dir + " does not exist "
+                            + "(directories are created only inside the data directory " + dataDir + ")");
         }
     }
 
     /** Refuses a request with a key {@code method} does not take, naming it and the keys it does. */
-    static void knownKeys(JsonNode params, String method, java.util.List<String> known, String knownText)
-            throws AdminError {
+    static void knownKeys(JsonNode params, String method, List<String> known, String knownText) throws AdminError {
         var names = params.fieldNames();
         while (names.hasNext()) {
             String key = names.next();
             if (!known.contains(key)) {
-                throw new AdminError(AdminError.INVALID_PARAMS, method + ": params." + key + ": unknown key (known keys: "
-                        + knownText + ")");
+                throw new AdminError(
+                        AdminError.INVALID_PARAMS,
+                        method + ": params." + key + ": unknown key (known keys: " + knownText + ")");
             }
         }
     }

@@ -1,9 +1,11 @@
 package io.numaiscsi.daemon.admin;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.numaiscsi.daemon.Reasons;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -32,6 +34,7 @@ public final class AdminSocket implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdminSocket.class);
     /** The socket's name in the data directory unless --admin-socket says otherwise. */
     public static final String FILE_NAME = "admin.sock";
+
     static final int MAX_REQUEST_BYTES = 64 << 10;
     static final int MAX_CLIENTS = 4;
     /** sun_path is 108 bytes with its terminating NUL. */
@@ -93,7 +96,8 @@ public final class AdminSocket implements AutoCloseable {
             throw new IOException("admin socket path " + path + " exists and is not a socket");
         }
         boolean answered;
-        try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
+        try {
+            SocketChannel.open(UnixDomainSocketAddress.of(path)).close();
             answered = true;
         } catch (IOException refused) {
             answered = false;
@@ -128,13 +132,15 @@ public final class AdminSocket implements AutoCloseable {
                 refuseBusy(client);
                 continue;
             }
-            Thread t = new Thread(() -> {
-                try {
-                    serve(client);
-                } finally {
-                    clients.release();
-                }
-            }, "admin-client-" + clientCount.incrementAndGet());
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            serve(client);
+                        } finally {
+                            clients.release();
+                        }
+                    },
+                    "admin-client-" + clientCount.incrementAndGet());
             t.setDaemon(true);
             t.start();
         }
@@ -159,8 +165,12 @@ public final class AdminSocket implements AutoCloseable {
                     byte b = in.get();
                     if (b != '\n') {
                         if (line.size() == MAX_REQUEST_BYTES) {
-                            write(client, error(null, AdminError.INVALID_REQUEST,
-                                    "request longer than " + MAX_REQUEST_BYTES + " bytes"));
+                            write(
+                                    client,
+                                    error(
+                                            null,
+                                            AdminError.INVALID_REQUEST,
+                                            "request longer than " + MAX_REQUEST_BYTES + " bytes"));
                             return;
                         }
                         line.write(b);
@@ -186,13 +196,17 @@ public final class AdminSocket implements AutoCloseable {
         JsonNode request;
         try {
             request = json.readTree(text);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             return error(null, AdminError.PARSE_ERROR, "not JSON: " + e.getOriginalMessage());
         }
         JsonNode id = request.get("id");
-        if (!request.isObject() || !"2.0".equals(request.path("jsonrpc").asText()) || !request.path("method").isTextual()) {
-            return error(id, AdminError.INVALID_REQUEST, "a request is {\"jsonrpc\": \"2.0\", \"method\": NAME, "
-                    + "\"params\": {...}, \"id\": ID}");
+        if (!request.isObject()
+                || !"2.0".equals(request.path("jsonrpc").asText())
+                || !request.path("method").isTextual()) {
+            return error(
+                    id,
+                    AdminError.INVALID_REQUEST,
+                    "a request is {\"jsonrpc\": \"2.0\", \"method\": NAME, " + "\"params\": {...}, \"id\": ID}");
         }
         JsonNode params = request.get("params");
         if (params != null && !params.isObject()) {
@@ -206,7 +220,7 @@ public final class AdminSocket implements AutoCloseable {
         } catch (AdminError e) {
             return id == null ? null : error(id, e.code, e.getMessage());
         } catch (RuntimeException e) {
-            String reason = io.numaiscsi.daemon.Reasons.of(e);
+            String reason = Reasons.of(e);
             LOG.error("admin {} failed: {}", method, reason);
             LOG.debug("admin {} failed", method, e); // the class and stack trace, for a report
             return id == null ? null : error(id, AdminError.FAILED, method + " failed: " + reason);

@@ -51,10 +51,14 @@ final class ChapMethods {
     synchronized JsonNode set(JsonNode params) throws AdminError {
         boolean discovery = params.has("discovery");
         if (discovery == params.has("initiator")) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "chap.set: give params.discovery, or params.initiator "
-                    + "with params.chap");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "chap.set: give params.discovery, or params.initiator " + "with params.chap");
         }
-        AdminMethods.knownKeys(params, "chap.set", discovery ? List.of("discovery") : List.of("initiator", "chap"),
+        AdminMethods.knownKeys(
+                params,
+                "chap.set",
+                discovery ? List.of("discovery") : List.of("initiator", "chap"),
                 "discovery; or initiator, chap");
         return discovery ? setDiscovery(params.get("discovery")) : setInitiator(params);
     }
@@ -71,8 +75,10 @@ final class ChapMethods {
             }
         }
         daemon.replaceChap(credentials, running.initiators());
-        methods.audit(credentials == null ? "discovery CHAP removed"
-                : "discovery CHAP set (user " + credentials.username() + ")");
+        methods.audit(
+                credentials == null
+                        ? "discovery CHAP removed"
+                        : "discovery CHAP set (user " + credentials.username() + ")");
         ObjectNode r = JSON.objectNode();
         if (credentials == null) {
             r.putNull("discovery");
@@ -89,8 +95,10 @@ final class ChapMethods {
         }
         JsonNode chap = params.get("chap");
         if (chap == null) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "chap.set: params.chap is required with params.initiator "
-                    + "(null removes the initiator's own CHAP)");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "chap.set: params.chap is required with params.initiator "
+                            + "(null removes the initiator's own CHAP)");
         }
         String name = nameNode.asText();
         TargetConfig running = daemon.runningConfig();
@@ -99,8 +107,9 @@ final class ChapMethods {
         ObjectNode r = JSON.objectNode().put("initiator", name);
         if (chap.isNull()) {
             if (!had) {
-                throw new AdminError(AdminError.INVALID_PARAMS, "chap.set: params.initiator: " + name + " has no CHAP "
-                        + "of its own");
+                throw new AdminError(
+                        AdminError.INVALID_PARAMS,
+                        "chap.set: params.initiator: " + name + " has no CHAP " + "of its own");
             }
             daemon.replaceChap(running.discoveryChap(), initiators);
             methods.audit("CHAP of initiator " + name + " removed");
@@ -117,15 +126,18 @@ final class ChapMethods {
         }
         initiators.add(defined);
         daemon.replaceChap(running.discoveryChap(), initiators);
-        methods.audit("CHAP of initiator " + name + " set (user " + defined.chap().username() + ")");
+        methods.audit(
+                "CHAP of initiator " + name + " set (user " + defined.chap().username() + ")");
         users(r.putObject("chap"), defined.chap());
         return r;
     }
 
     private static void requireObject(JsonNode node, String field) throws AdminError {
         if (!node.isObject()) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "chap.set: " + field + " must be a config file's chap "
-                    + "mapping, e.g. {\"username\": \"u\", \"secret\": \"...\"}, or null");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "chap.set: " + field + " must be a config file's chap "
+                            + "mapping, e.g. {\"username\": \"u\", \"secret\": \"...\"}, or null");
         }
     }
 

@@ -41,23 +41,33 @@ final class ConfigSave {
             written = AtomicConfigWriter.write(path, saved);
         } catch (ConfigException e) {
             AUDIT.warn("admin: config.save to {} refused: {}", path, e.getMessage());
-            throw new AdminError(AdminError.FAILED, "config.save: the running configuration does not make a valid "
-                    + "config file, nothing was written: " + e.getMessage());
+            throw new AdminError(
+                    AdminError.FAILED,
+                    "config.save: the running configuration does not make a valid "
+                            + "config file, nothing was written: " + e.getMessage());
         } catch (IOException | RuntimeException e) {
             String reason = io.numaiscsi.daemon.Reasons.of(e);
             AUDIT.warn("admin: config.save to {} failed: {}", path, reason);
-            throw new AdminError(AdminError.FAILED, "config.save: cannot write " + path + ": " + reason
-                    + " (save writes a temporary file beside it: the directory must exist and be writable by the "
-                    + "daemon's user)");
+            throw new AdminError(
+                    AdminError.FAILED,
+                    "config.save: cannot write " + path + ": " + reason
+                            + " (save writes a temporary file beside it: the directory must exist and be writable by the "
+                            + "daemon's user)");
         }
         if (isTheConfigFile(written)) {
             file.remember(saved);
         }
         int luns = saved.targets().stream().mapToInt(t -> t.luns().size()).sum();
-        AUDIT.info("admin: saved the running configuration to {} ({} targets, {} LUNs)", written,
-                saved.targets().size(), luns);
-        return JsonNodeFactory.instance.objectNode().put("path", written.toString())
-                .put("targets", saved.targets().size()).put("luns", luns);
+        AUDIT.info(
+                "admin: saved the running configuration to {} ({} targets, {} LUNs)",
+                written,
+                saved.targets().size(),
+                luns);
+        return JsonNodeFactory.instance
+                .objectNode()
+                .put("path", written.toString())
+                .put("targets", saved.targets().size())
+                .put("luns", luns);
     }
 
     /**
@@ -68,7 +78,8 @@ final class ConfigSave {
      * alone is not saved).
      */
     static TargetConfig toSave(TargetConfig running, TargetConfig started, TargetConfig fileContents) {
-        TargetConfig saved = fileContents.withTargets(running.withDataDir(fileContents.daemon().dataDir()).targets());
+        TargetConfig saved = fileContents.withTargets(
+                running.withDataDir(fileContents.daemon().dataDir()).targets());
         if (!running.portals().equals(started.portals())) {
             saved = saved.withPortals(running.portals());
         }
@@ -83,8 +94,10 @@ final class ConfigSave {
         JsonNode p = params.get("path");
         if (p == null || p.isNull()) {
             if (file.path() == null) {
-                throw new AdminError(AdminError.INVALID_PARAMS, "config.save: params.path is required: the daemon "
-                        + "runs the embedded default configuration (no --config file to save to)");
+                throw new AdminError(
+                        AdminError.INVALID_PARAMS,
+                        "config.save: params.path is required: the daemon "
+                                + "runs the embedded default configuration (no --config file to save to)");
             }
             return file.path();
         }
@@ -98,8 +111,10 @@ final class ConfigSave {
             throw new AdminError(AdminError.INVALID_PARAMS, "config.save: params.path: " + e.getMessage());
         }
         if (!path.isAbsolute()) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "config.save: params.path: \"" + path + "\" must be an "
-                    + "absolute path (the daemon's working directory is not the caller's)");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "config.save: params.path: \"" + path + "\" must be an "
+                            + "absolute path (the daemon's working directory is not the caller's)");
         }
         return path;
     }

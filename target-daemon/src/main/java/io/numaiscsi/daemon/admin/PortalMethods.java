@@ -31,9 +31,12 @@ final class PortalMethods {
     JsonNode list() {
         ArrayNode list = JSON.arrayNode();
         for (LivePortals.Listening l : daemon.portals()) {
-            list.addObject().put("address", l.portal().toString())
+            list.addObject()
+                    .put("address", l.portal().toString())
                     .put("transport", l.portal().transport().name().toLowerCase(Locale.ROOT))
-                    .put("port", l.bound() == null ? l.portal().port() : l.bound().getPort());
+                    .put(
+                            "port",
+                            l.bound() == null ? l.portal().port() : l.bound().getPort());
         }
         return list;
     }
@@ -48,14 +51,17 @@ final class PortalMethods {
             // the listener's message names the address already
             throw new AdminError(AdminError.FAILED, "portal.add: " + e.getMessage() + " (nothing changed)");
         } catch (RuntimeException e) {
-            throw new AdminError(AdminError.FAILED, "portal.add: cannot listen on " + p + ": " + e.getMessage()
-                    + " (nothing changed)");
+            throw new AdminError(
+                    AdminError.FAILED,
+                    "portal.add: cannot listen on " + p + ": " + e.getMessage() + " (nothing changed)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AdminError(AdminError.FAILED, "portal.add: interrupted");
         }
         methods.audit("portal " + p + " added");
-        return JSON.objectNode().put("portal", p.toString()).put("port", l.bound().getPort());
+        return JSON.objectNode()
+                .put("portal", p.toString())
+                .put("port", l.bound().getPort());
     }
 
     /** {@code {"portal": "127.0.0.1:3261"}}: no new connection there; those accepted there go on. */
@@ -65,24 +71,36 @@ final class PortalMethods {
         LivePortals.Listening found = listening.stream()
                 .filter(l -> l.portal().toString().equalsIgnoreCase(p.toString())
                         && l.portal().transport() == p.transport())
-                .findFirst().orElseThrow(() -> new AdminError(AdminError.INVALID_PARAMS, "portal.remove: params.portal: "
-                        + "no " + p.transport().name().toLowerCase(Locale.ROOT) + " portal " + p + " (portals: "
-                        + String.join(", ", listening.stream().map(l -> l.portal().toString()).toList()) + ")"));
+                .findFirst()
+                .orElseThrow(() -> new AdminError(
+                        AdminError.INVALID_PARAMS,
+                        "portal.remove: params.portal: "
+                                + "no " + p.transport().name().toLowerCase(Locale.ROOT) + " portal " + p + " (portals: "
+                                + String.join(
+                                        ", ",
+                                        listening.stream()
+                                                .map(l -> l.portal().toString())
+                                                .toList()) + ")"));
         if (listening.size() == 1) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "portal.remove: params.portal: " + p + " is the last "
-                    + "portal; add another first");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "portal.remove: params.portal: " + p + " is the last " + "portal; add another first");
         }
         int kept = daemon.removePortal(found);
         methods.audit("portal " + p + " removed (" + kept + " connection(s) through it go on)");
-        return JSON.objectNode().put("portal", p.toString()).put("connections_kept", kept)
+        return JSON.objectNode()
+                .put("portal", p.toString())
+                .put("connections_kept", kept)
                 .put("note", "sessions that came in through " + p + " go on; new connections there are refused");
     }
 
     private static Portal portal(JsonNode params, String method, List<Portal> running) throws AdminError {
         JsonNode entry = params.get("portal");
         if (entry == null || !(entry.isTextual() || entry.isObject())) {
-            throw new AdminError(AdminError.INVALID_PARAMS, method + ": params.portal is required: the portal as a "
-                    + "config file's portals: item, e.g. \"127.0.0.1:3261\"");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    method + ": params.portal is required: the portal as a "
+                            + "config file's portals: item, e.g. \"127.0.0.1:3261\"");
         }
         Portal p;
         try {
@@ -91,8 +109,10 @@ final class PortalMethods {
             throw new AdminError(AdminError.INVALID_PARAMS, e.getMessage());
         }
         if (p.transport() != Portal.Transport.TCP) {
-            throw new AdminError(AdminError.INVALID_PARAMS, method + ": params.portal: " + p + " is an iSER portal; "
-                    + "iSER portals need a restart (change the config file's portals: and restart the daemon)");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    method + ": params.portal: " + p + " is an iSER portal; "
+                            + "iSER portals need a restart (change the config file's portals: and restart the daemon)");
         }
         return p;
     }

@@ -14,8 +14,7 @@ import io.numaiscsi.daemon.registry.RegistryOperation;
 final class ResizeRequest {
     private static final String METHOD = "lun.resize";
 
-    private ResizeRequest() {
-    }
+    private ResizeRequest() {}
 
     static RegistryOperation.ResizeLun of(JsonNode params, TargetDefinition target) throws AdminError {
         LunDefinition lun = lun(params, target);

@@ -40,7 +40,9 @@ final class StatusMethods {
 
     JsonNode cache() {
         CacheSettings c = daemon.runningConfig().cache();
-        ObjectNode r = JSON.objectNode().put("mode", lower(c.mode())).put("block_size", c.blockSize())
+        ObjectNode r = JSON.objectNode()
+                .put("mode", lower(c.mode()))
+                .put("block_size", c.blockSize())
                 .put("write_policy", lower(c.writePolicy()));
         ArrayNode pools = r.putArray("pools");
         for (int node = 0; node < daemon.nodeCount(); node++) {
@@ -56,11 +58,18 @@ final class StatusMethods {
             long misses = s.total(s.misses());
             long bypasses = s.total(s.bypasses());
             long lookups = hits + misses + bypasses;
-            luns.addObject().put("target", lun.target()).put("lun", lun.lun())
-                    .put("held_bytes", lun.device().heldBytes()).put("dirty_bytes", lun.device().dirtyBytes())
-                    .put("pinned_blocks", lun.device().pinnedSlots()).put("hits", hits).put("misses", misses)
-                    .put("read_throughs", s.total(s.readThroughs())).put("bypasses", bypasses)
-                    .put("evictions", s.total(s.evictions())).put("forwards", s.total(s.forwards()))
+            luns.addObject()
+                    .put("target", lun.target())
+                    .put("lun", lun.lun())
+                    .put("held_bytes", lun.device().heldBytes())
+                    .put("dirty_bytes", lun.device().dirtyBytes())
+                    .put("pinned_blocks", lun.device().pinnedSlots())
+                    .put("hits", hits)
+                    .put("misses", misses)
+                    .put("read_throughs", s.total(s.readThroughs()))
+                    .put("bypasses", bypasses)
+                    .put("evictions", s.total(s.evictions()))
+                    .put("forwards", s.total(s.forwards()))
                     .put("hit_ratio", lookups == 0 ? 0.0 : (double) hits / lookups);
         }
         return r;
@@ -80,8 +89,12 @@ final class StatusMethods {
             if (p != null) {
                 t.put("node", p.node()).put("cpus", p.cpus());
             }
-            t.put("commands", s.commands()).put("executed_commands", s.executedCommands()).put("bytes", s.bytes())
-                    .put("cpu_seconds", Math.max(0, mx.getThreadCpuTime(s.thread().getId())) / 1e9);
+            t.put("commands", s.commands())
+                    .put("executed_commands", s.executedCommands())
+                    .put("bytes", s.bytes())
+                    .put(
+                            "cpu_seconds",
+                            Math.max(0, mx.getThreadCpuTime(s.thread().getId())) / 1e9);
             ArrayNode luns = t.putArray("luns");
             lunsByThread.getOrDefault(name, List.of()).forEach(luns::add);
         }
@@ -93,14 +106,17 @@ final class StatusMethods {
         Map<String, List<String>> out = new HashMap<>();
         for (RegisteredLun lun : daemon.registry().luns()) {
             CompletableFuture<String> name = new CompletableFuture<>();
-            lun.unit().thread().execute(() -> name.complete(Thread.currentThread().getName()));
+            lun.unit()
+                    .thread()
+                    .execute(() -> name.complete(Thread.currentThread().getName()));
             String thread;
             try {
                 thread = name.get(THREAD_QUERY_MILLIS, TimeUnit.MILLISECONDS);
             } catch (Exception busyOrGone) {
                 thread = "(busy)";
             }
-            out.computeIfAbsent(thread, k -> new ArrayList<>()).add(lun.target() + " LUN " + lun.definition().id());
+            out.computeIfAbsent(thread, k -> new ArrayList<>())
+                    .add(lun.target() + " LUN " + lun.definition().id());
         }
         return out;
     }

@@ -7,6 +7,7 @@ import io.numaiscsi.config.ChapCredentials;
 import io.numaiscsi.config.ConfigException;
 import io.numaiscsi.config.ConfigLoader;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.LunMap;
 import io.numaiscsi.config.NetworkRange;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
@@ -14,6 +15,7 @@ import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.registry.RegistryOperation;
 import io.numaiscsi.session.SessionInfo;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -27,8 +29,9 @@ final class TargetMethods {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     /** What {@code target.set} takes besides the target and force; each key absent is kept, null clears it. */
     private static final List<String> SETTINGS = List.of("alias", "allow", "allow-networks", "chap", "lun-maps");
-    private static final List<String> SET_KEYS = List.of("target", "force", "alias", "allow", "allow-networks", "chap",
-            "lun-maps");
+
+    private static final List<String> SET_KEYS =
+            List.of("target", "force", "alias", "allow", "allow-networks", "chap", "lun-maps");
 
     private final TargetDaemon daemon;
     private final AdminMethods methods;
@@ -42,9 +45,11 @@ final class TargetMethods {
     JsonNode create(JsonNode params) throws AdminError {
         JsonNode entry = params.get("target");
         if (entry == null || !entry.isObject()) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "target.create: params.target is required: the target as a "
-                    + "config file writes it, e.g. {\"name\": \"iqn.2026-11.com.example:disk1\", \"luns\": [{\"id\": 0, "
-                    + "\"backing\": \"ram\", \"size\": \"1G\"}]}");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "target.create: params.target is required: the target as a "
+                            + "config file writes it, e.g. {\"name\": \"iqn.2026-11.com.example:disk1\", \"luns\": [{\"id\": 0, "
+                            + "\"backing\": \"ram\", \"size\": \"1G\"}]}");
         }
         TargetDefinition target;
         try {
@@ -55,13 +60,15 @@ final class TargetMethods {
         for (int i = 0; i < target.luns().size(); i++) {
             methods.requireDirectory(target.luns().get(i), "target.create params.target.luns[" + i + "]");
         }
-        List<RegistryOperation> ops = new java.util.ArrayList<>();
+        List<RegistryOperation> ops = new ArrayList<>();
         ops.add(new RegistryOperation.AddTarget(target));
         for (LunDefinition lun : target.luns()) {
             ops.add(new RegistryOperation.AddLun(target.name(), lun));
         }
         methods.changeAll(ops); // all or nothing
-        return JSON.objectNode().put("target", target.name()).put("luns", target.luns().size());
+        return JSON.objectNode()
+                .put("target", target.name())
+                .put("luns", target.luns().size());
     }
 
     /**
@@ -74,8 +81,10 @@ final class TargetMethods {
         Predicate<SessionInfo> ofTarget = s -> s.target().equals(target.name());
         long open = daemon.sessions().describe().stream().filter(ofTarget).count();
         if (open > 0 && !force) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "target.delete: params.target: " + target.name() + " has "
-                    + open + " session(s) logged in; log them out first, or pass force to ask them to log out");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "target.delete: params.target: " + target.name() + " has " + open
+                            + " session(s) logged in; log them out first, or pass force to ask them to log out");
         }
         methods.change(new RegistryOperation.RemoveTarget(target.name()));
         int asked = daemon.askToLogOut(ofTarget, "target " + target.name() + " deleted");
@@ -107,21 +116,24 @@ final class TargetMethods {
         } catch (ConfigException e) {
             throw new AdminError(AdminError.INVALID_PARAMS, e.getMessage());
         }
-        List<RegistryOperation> ops = new java.util.ArrayList<>();
+        List<RegistryOperation> ops = new ArrayList<>();
         ops.add(new RegistryOperation.UpdateTarget(changed));
         if (!changed.lunMaps().equals(current.lunMaps())) {
             ops.add(new RegistryOperation.SetLunMaps(changed.name(), changed.lunMaps()));
         }
         methods.changeAll(ops);
         boolean chapChanged = !Objects.equals(current.chap(), changed.chap());
-        Predicate<SessionInfo> refused = s -> s.target().equals(changed.name()) && (chapChanged
-                || !changed.allows(s.initiatorName()) || !changed.allowsAddress(s.remoteInetAddress()));
+        Predicate<SessionInfo> refused = s -> s.target().equals(changed.name())
+                && (chapChanged || !changed.allows(s.initiatorName()) || !changed.allowsAddress(s.remoteInetAddress()));
         ObjectNode result = JSON.objectNode().put("target", changed.name());
         if (params.path("force").asBoolean(false)) {
-            result.put("sessions_asked_to_log_out", daemon.askToLogOut(refused, "access rules of " + changed.name()
-                    + " changed"));
+            result.put(
+                    "sessions_asked_to_log_out",
+                    daemon.askToLogOut(refused, "access rules of " + changed.name() + " changed"));
         } else {
-            result.put("sessions_the_new_rules_would_refuse", daemon.sessions().describe().stream().filter(refused).count());
+            result.put(
+                    "sessions_the_new_rules_would_refuse",
+                    daemon.sessions().describe().stream().filter(refused).count());
         }
         return result;
     }
@@ -130,12 +142,14 @@ final class TargetMethods {
     JsonNode logout(JsonNode params) throws AdminError {
         JsonNode tsih = params.get("tsih");
         if (tsih == null || !tsih.canConvertToInt()) {
-            throw new AdminError(AdminError.INVALID_PARAMS, "session.logout: params.tsih (the session's number in "
-                    + "session.list) is required");
+            throw new AdminError(
+                    AdminError.INVALID_PARAMS,
+                    "session.logout: params.tsih (the session's number in " + "session.list) is required");
         }
         Predicate<SessionInfo> it = s -> s.tsih() == tsih.asInt();
         boolean force = params.path("force").asBoolean(false);
-        int n = force ? daemon.sessions().drop(it, "closed by the admin API")
+        int n = force
+                ? daemon.sessions().drop(it, "closed by the admin API")
                 : daemon.askToLogOut(it, "asked by the admin API");
         if (n == 0) {
             throw new AdminError(AdminError.INVALID_PARAMS, "session.logout: params.tsih: no session " + tsih.asInt());
@@ -161,7 +175,8 @@ final class TargetMethods {
         }
         ChapCredentials c = t.chap();
         if (c != null) {
-            ObjectNode chap = entry.putObject("chap").put("username", c.username())
+            ObjectNode chap = entry.putObject("chap")
+                    .put("username", c.username())
                     .put("secret", new String(c.secret(), StandardCharsets.UTF_8));
             if (c.mutual()) {
                 chap.put("mutual-username", c.mutualUsername())
@@ -170,7 +185,7 @@ final class TargetMethods {
         }
         if (!t.lunMaps().isEmpty()) {
             var maps = entry.putArray("lun-maps");
-            for (io.numaiscsi.config.LunMap m : t.lunMaps()) {
+            for (LunMap m : t.lunMaps()) {
                 ObjectNode o = maps.addObject();
                 m.initiators().forEach(o.putArray("initiators")::add);
                 var luns = o.putArray("luns");

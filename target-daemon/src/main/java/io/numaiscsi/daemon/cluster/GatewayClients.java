@@ -14,8 +14,7 @@ import java.util.List;
 final class GatewayClients {
     static final int REMEMBERED = 4;
 
-    private GatewayClients() {
-    }
+    private GatewayClients() {}
 
     static String watcherKey(int port) {
         return "pr." + port;
@@ -42,7 +41,7 @@ final class GatewayClients {
         if (value == null) {
             return out;
         }
-        for (String line : new String(value, StandardCharsets.US_ASCII).split("\n")) {
+        for (String line : new String(value, StandardCharsets.US_ASCII).split("\n", -1)) {
             if (!line.isBlank()) {
                 out.add(line.strip());
             }

@@ -13,6 +13,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -34,12 +35,16 @@ public final class LocalFileObject implements VersionedObject {
     /** Opens (creating if absent) object {@code name} in {@code directory}, which must exist. */
     public LocalFileObject(Path directory, String name) throws IOException {
         if (!Files.isDirectory(directory)) {
-            throw new NoSuchFileException(directory.toString(), null, "the shared reservations directory does not exist");
+            throw new NoSuchFileException(
+                    directory.toString(), null, "the shared reservations directory does not exist");
         }
         this.data = directory.resolve(name + ".data");
         this.lock = directory.resolve(name + ".lock");
-        try (FileChannel c = FileChannel.open(directory.resolve(name + ".version"), StandardOpenOption.CREATE,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel c = FileChannel.open(
+                directory.resolve(name + ".version"),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
             if (c.size() < Long.BYTES) {
                 c.write(ByteBuffer.allocate(Long.BYTES), 0); // version 0, native order either way
             }
@@ -58,22 +63,29 @@ public final class LocalFileObject implements VersionedObject {
         if (all.length < Long.BYTES) {
             throw new IOException(data + ": " + all.length + " bytes, shorter than its version header");
         }
-        return new Contents(ByteBuffer.wrap(all).getLong(), java.util.Arrays.copyOfRange(all, Long.BYTES, all.length));
+        return new Contents(ByteBuffer.wrap(all).getLong(), Arrays.copyOfRange(all, Long.BYTES, all.length));
     }
 
     @Override
+    @SuppressWarnings("try") // the file lock is held for the block, never used in it
     public Replaced replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException {
         synchronized (MONITORS.computeIfAbsent(lock, k -> new Object())) {
             try (FileChannel c = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                 FileLock held = c.lock()) {
+                    FileLock held = c.lock()) {
                 long current = read().version();
                 if (current != expectedVersion) {
                     return Replaced.at(-1);
                 }
                 long next = current + 1;
                 Path temp = data.resolveSibling(data.getFileName() + ".tmp");
-                ByteBuffer out = ByteBuffer.allocate(Long.BYTES + bytes.length).putLong(next).put(bytes).flip();
-                try (FileChannel t = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                ByteBuffer out = ByteBuffer.allocate(Long.BYTES + bytes.length)
+                        .putLong(next)
+                        .put(bytes)
+                        .flip();
+                try (FileChannel t = FileChannel.open(
+                        temp,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING)) {
                     while (out.hasRemaining()) {
                         t.write(out);

@@ -42,6 +42,7 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
     static final Duration NOTIFY_TIMEOUT = Duration.ofSeconds(5);
     /** 0: the cluster's default (mon_osd_blocklist_default_expire, one hour). */
     private static final Duration BLOCKLIST_EXPIRE = Duration.ZERO;
+
     private static final String ABORTS = " aborts";
     private static final Logger LOG = LoggerFactory.getLogger(RadosVersionedObject.class);
 
@@ -64,6 +65,7 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
     private final ScheduledExecutorService checker;
     /** Sends the change notices and waits for their acks, one at a time, off the unit's thread. */
     private final ExecutorService notifier;
+
     private volatile Session session;
     private volatile boolean watching;
     private volatile ChangeListener listener;
@@ -99,8 +101,8 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
      * companion and reads its version. {@code peerPorts}: the other gateways' relative target ports, under which their
      * clients are found when they must be fenced.
      */
-    public static RadosVersionedObject open(CephClient client, String pool, String oid, int localPort,
-                                            List<Integer> peerPorts) throws IOException {
+    public static RadosVersionedObject open(
+            CephClient client, String pool, String oid, int localPort, List<Integer> peerPorts) throws IOException {
         RadosVersionedObject o = new RadosVersionedObject(client, pool, oid, localPort, peerPorts);
         try {
             o.connect();
@@ -170,7 +172,9 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
             @Override
             public void broken(int errno) {
                 watching = false;
-                LOG.warn("{}: watch broken (errno {}); reading before every decision until it is made again", name,
+                LOG.warn(
+                        "{}: watch broken (errno {}); reading before every decision until it is made again",
+                        name,
                         -errno);
             }
         });
@@ -198,12 +202,16 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
     }
 
     /** This gateway was fenced: its client is refused for good; a new one reads the state again. */
+    @SuppressWarnings("ReferenceEquality") // the same session object, not an equal one
     private synchronized void reconnect(Session old) {
         if (session != old) {
             return; // another thread has reconnected already
         }
-        LOG.warn("{}: this gateway's client {} was fenced by another gateway; reconnecting as a new client and reading"
-                + " the reservations again", name, old.address());
+        LOG.warn(
+                "{}: this gateway's client {} was fenced by another gateway; reconnecting as a new client and reading"
+                        + " the reservations again",
+                name,
+                old.address());
         try {
             watching = false;
             old.close();
@@ -277,8 +285,14 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
             for (String address : addresses) {
                 s.connection().blocklist(address, BLOCKLIST_EXPIRE);
             }
-            LOG.warn("{}: a gateway (watcher client.{}) did not acknowledge version {} within {} s; fenced its clients"
-                    + " {} before completing the change", name, gid, v, NOTIFY_TIMEOUT.toSeconds(), addresses);
+            LOG.warn(
+                    "{}: a gateway (watcher client.{}) did not acknowledge version {} within {} s; fenced its clients"
+                            + " {} before completing the change",
+                    name,
+                    gid,
+                    v,
+                    NOTIFY_TIMEOUT.toSeconds(),
+                    addresses);
         }
     }
 
@@ -292,8 +306,8 @@ public final class RadosVersionedObject implements VersionedObject, AutoCloseabl
                 continue;
             }
             addresses.add(watcher);
-            for (String image : GatewayClients.entries(
-                    s.objects().attribute(watchOid, GatewayClients.imageKey(port)))) {
+            for (String image :
+                    GatewayClients.entries(s.objects().attribute(watchOid, GatewayClients.imageKey(port)))) {
                 if (!image.equals(imageClient)) { // a port's old clients may include this gateway's current one
                     addresses.add(image);
                 }

@@ -54,14 +54,19 @@ public final class RbdUnitOwnership implements UnitOwnership, AutoCloseable {
     }
 
     private SenseReason refused(boolean active, Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
-                : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof ImageOwnership.NotNowException || owner.state() == ImageOwnership.State.RECOVERING) {
-            LOG.warn("{}: SET TARGET PORT GROUPS arrived while this gateway reconnects; the initiator retries ({})", what,
+            LOG.warn(
+                    "{}: SET TARGET PORT GROUPS arrived while this gateway reconnects; the initiator retries ({})",
+                    what,
                     cause.getMessage());
             return SenseReason.ASYMMETRIC_ACCESS_STATE_TRANSITION;
         }
-        LOG.error("{}: SET TARGET PORT GROUPS could not {} the image: {}", what, active ? "take over" : "give up",
+        LOG.error(
+                "{}: SET TARGET PORT GROUPS could not {} the image: {}",
+                what,
+                active ? "take over" : "give up",
                 cause.getMessage());
         return SenseReason.SET_TARGET_PORT_GROUPS_COMMAND_FAILED;
     }

@@ -1,6 +1,8 @@
 package io.numaiscsi.daemon.cluster;
 
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * One small object in a store that several gateways share, replaced whole with a compare-and-swap on its version: the
@@ -10,8 +12,7 @@ import java.io.IOException;
  */
 public interface VersionedObject {
     /** The object's bytes at a version; version 0 and no bytes for an object that does not exist yet. */
-    record Contents(long version, byte[] bytes) {
-    }
+    record Contents(long version, byte[] bytes) {}
 
     Contents read() throws IOException;
 
@@ -28,9 +29,9 @@ public interface VersionedObject {
     Replaced replace(long expectedVersion, byte[] bytes, boolean abortsTasks) throws IOException;
 
     /** A replace's new version (-1: lost) and when the other gateways hold it. */
-    record Replaced(long version, java.util.concurrent.CompletionStage<Void> takenUp) {
+    record Replaced(long version, CompletionStage<Void> takenUp) {
         static Replaced at(long version) {
-            return new Replaced(version, java.util.concurrent.CompletableFuture.completedStage(null));
+            return new Replaced(version, CompletableFuture.completedStage(null));
         }
     }
 
@@ -41,15 +42,13 @@ public interface VersionedObject {
     long knownVersion();
 
     /** Where the changes other gateways make are told, for stores that tell them; set once, before use. */
-    default void changes(ChangeListener listener) {
-    }
+    default void changes(ChangeListener listener) {}
 
     /**
      * A client of this gateway (its RBD image's) that another gateway must fence together with it when this gateway
      * does not take up a change in time; the latest few are remembered. Stores that fence nobody ignore it.
      */
-    default void fenceWith(String clientAddress) throws IOException {
-    }
+    default void fenceWith(String clientAddress) throws IOException {}
 
     /** A change another gateway made; called on a store thread, must not block. */
     interface ChangeListener {

@@ -5,8 +5,14 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.numaiscsi.config.DaemonSettings.EventModel;
 import io.numaiscsi.numa.CpuPinning;
+import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.NumaNode;
 import io.numaiscsi.numa.NumaTopology;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,6 +31,7 @@ public final class EventLoops implements AutoCloseable {
     private final EventLoopGroup login;
     /** Indexed by node; every entry is the same group under CENTRALIZED. */
     private final EventLoopGroup[] luns;
+
     private final NettyTransport transport;
 
     /**
@@ -32,8 +39,13 @@ public final class EventLoops implements AutoCloseable {
      *
      * @throws IllegalStateException {@code configured} is io_uring and the kernel or the native library refuses it
      */
-    public EventLoops(EventModel model, NettyTransport configured, java.time.Duration eventSpin, NumaTopology topology,
-            NumaNode portalNode, int[] lunsPerNode) {
+    public EventLoops(
+            EventModel model,
+            NettyTransport configured,
+            Duration eventSpin,
+            NumaTopology topology,
+            NumaNode portalNode,
+            int[] lunsPerNode) {
         if (configured == NettyTransport.IO_URING && model == EventModel.PER_LUN) {
             // Measured with Netty 4.2.18: a connection moved from the login thread to its LUN's thread reads nothing
             // more (its recv stays on the old ring), so every session times out after login.
@@ -44,10 +56,13 @@ public final class EventLoops implements AutoCloseable {
         long spin = eventSpin.toNanos();
         if (spin > 0) {
             if (transport == NettyTransport.EPOLL) {
-                LOG.info("event threads poll {} us before they block while their waits are that short"
-                        + " (daemon.event-spin)", spin / 1000);
+                LOG.info(
+                        "event threads poll {} us before they block while their waits are that short"
+                                + " (daemon.event-spin)",
+                        spin / 1000);
             } else {
-                LOG.warn("daemon.event-spin is for the epoll transport; {} event threads block at once",
+                LOG.warn(
+                        "daemon.event-spin is for the epoll transport; {} event threads block at once",
                         transport.configName());
                 spin = 0;
             }
@@ -56,7 +71,7 @@ public final class EventLoops implements AutoCloseable {
         if (model == EventModel.CENTRALIZED) {
             acceptor = group(1, new NodePinnedFactory("event", portalNode, false), spin);
             login = acceptor;
-            java.util.Arrays.fill(luns, acceptor);
+            Arrays.fill(luns, acceptor);
             LOG.info("event model CENTRALIZED: 1 thread on node {}", portalNode.index());
         } else {
             acceptor = group(1, new NodePinnedFactory("acceptor", portalNode, false), 0);
@@ -65,11 +80,13 @@ public final class EventLoops implements AutoCloseable {
             for (NumaNode node : topology.nodes()) {
                 int threads = lunEventThreads(lunsPerNode[node.index()], node.cpuCount());
                 threadsPerNode[node.index()] = threads;
-                luns[node.index()] = group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true),
-                        spin);
+                luns[node.index()] =
+                        group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true), spin);
             }
-            LOG.info("event model PER_LUN: LUNs per node {}, LUN event threads per node {} (at most one per core)",
-                    java.util.Arrays.toString(lunsPerNode), java.util.Arrays.toString(threadsPerNode));
+            LOG.info(
+                    "event model PER_LUN: LUNs per node {}, LUN event threads per node {} (at most one per core)",
+                    Arrays.toString(lunsPerNode),
+                    Arrays.toString(threadsPerNode));
         }
     }
 
@@ -90,8 +107,8 @@ public final class EventLoops implements AutoCloseable {
             return configured;
         }
         if (configured == NettyTransport.IO_URING) {
-            throw new IllegalStateException("daemon.tcp-transport io_uring is not available here: " + why
-                    + " (use epoll)");
+            throw new IllegalStateException(
+                    "daemon.tcp-transport io_uring is not available here: " + why + " (use epoll)");
         }
         LOG.warn("network I/O: native {} unavailable ({}); using nio", configured.configName(), why);
         return NettyTransport.NIO;
@@ -125,7 +142,7 @@ public final class EventLoops implements AutoCloseable {
 
     @Override
     public void close() {
-        java.util.Set<EventLoopGroup> all = new java.util.LinkedHashSet<>(java.util.List.of(luns));
+        Set<EventLoopGroup> all = new LinkedHashSet<>(List.of(luns));
         all.add(login);
         all.add(acceptor);
         for (EventLoopGroup g : all) {
@@ -162,7 +179,7 @@ public final class EventLoops implements AutoCloseable {
         }
 
         private boolean pinToNode() {
-            io.numaiscsi.numa.NodeThread.bindCurrentThread(node.index());
+            NodeThread.bindCurrentThread(node.index());
             return CpuPinning.pinCurrentThread(node);
         }
     }

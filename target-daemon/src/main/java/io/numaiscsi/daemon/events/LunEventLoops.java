@@ -1,9 +1,9 @@
 package io.numaiscsi.daemon.events;
 
 import io.netty.channel.EventLoop;
+import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.session.EventThreads;
 import io.numaiscsi.session.ExportedTarget;
-import io.numaiscsi.scsi.LogicalUnit;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -36,6 +36,7 @@ public final class LunEventLoops implements EventThreads {
     /** The home; a target logged in to before it has a LUN gets the next loop of its node. */
     @Override
     public Executor homeOf(ExportedTarget target) {
-        return homes.computeIfAbsent(target.name(), n -> loops.luns(homeNode.applyAsInt(n)).next());
+        return homes.computeIfAbsent(
+                target.name(), n -> loops.luns(homeNode.applyAsInt(n)).next());
     }
 }

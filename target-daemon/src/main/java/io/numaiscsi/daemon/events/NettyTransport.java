@@ -11,6 +11,7 @@ import io.netty.channel.uring.IoUring;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.numaiscsi.config.DaemonSettings;
+import java.util.Locale;
 
 /**
  * How the event threads wait for and move socket bytes ({@code daemon.tcp-transport}): Netty's native epoll loop,
@@ -19,11 +20,13 @@ import io.numaiscsi.config.DaemonSettings;
  * login thread to its LUN's thread.
  */
 public enum NettyTransport {
-    EPOLL, IO_URING, NIO;
+    EPOLL,
+    IO_URING,
+    NIO;
 
     /** As written in the configuration ({@code daemon.tcp-transport}) and the log. */
     public String configName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** The transport {@code daemon.tcp-transport} names. */
@@ -48,9 +51,10 @@ public enum NettyTransport {
     /** {@code spinNanos} > 0: epoll threads poll that long before they block ({@link SpinThenBlockStrategy}). */
     IoHandlerFactory ioHandlerFactory(long spinNanos) {
         return switch (this) {
-            case EPOLL -> spinNanos > 0
-                    ? EpollIoHandler.newFactory(0, () -> new SpinThenBlockStrategy(spinNanos))
-                    : EpollIoHandler.newFactory();
+            case EPOLL ->
+                spinNanos > 0
+                        ? EpollIoHandler.newFactory(0, () -> new SpinThenBlockStrategy(spinNanos))
+                        : EpollIoHandler.newFactory();
             case IO_URING -> IoUringIoHandler.newFactory();
             case NIO -> NioIoHandler.newFactory();
         };

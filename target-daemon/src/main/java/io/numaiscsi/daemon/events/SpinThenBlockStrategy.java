@@ -23,6 +23,7 @@ final class SpinThenBlockStrategy implements SelectStrategy {
     private SingleThreadEventExecutor loop;
     /** System.nanoTime() when this loop last chose to block, 0 while it has not blocked since. */
     private long blockedAt;
+
     private boolean shortWaits = true;
 
     SpinThenBlockStrategy(long spinNanos) {

@@ -4,6 +4,7 @@ import io.numaiscsi.numa.CpuList;
 import io.numaiscsi.numa.CpuPinning;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,11 +14,9 @@ public final class ThreadPlacements {
     private static final List<Placement> ALL = new CopyOnWriteArrayList<>();
 
     /** One pinned thread: its node and the CPUs it may run on. */
-    public record Placement(String thread, int node, String cpus) {
-    }
+    public record Placement(String thread, int node, String cpus) {}
 
-    private ThreadPlacements() {
-    }
+    private ThreadPlacements() {}
 
     /** Called by the thread itself right after pinning. */
     public static void record(Thread t, int node, boolean pinned) {
@@ -31,7 +30,7 @@ public final class ThreadPlacements {
     }
 
     /** Threads of {@code pinning} (which pins each one as it starts) recorded here once pinned. */
-    public static java.util.concurrent.ThreadFactory recording(java.util.concurrent.ThreadFactory pinning, int node) {
+    public static ThreadFactory recording(ThreadFactory pinning, int node) {
         return task -> pinning.newThread(() -> {
             record(Thread.currentThread(), node, true);
             task.run();

@@ -28,6 +28,7 @@ public final class GroupAdmin {
     static final Duration MEMBERS_WAIT = Duration.ofSeconds(10);
     /** How long a move waits to see the new owner serve the LUN. */
     static final Duration MOVE_WAIT = GroupMember.RELEASE_WAIT.plusSeconds(20);
+
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     private final GroupMember member;
@@ -74,7 +75,9 @@ public final class GroupAdmin {
         long v = changes.change(d -> {
             Map<String, GroupHealth> health = member.health(d);
             up.clear();
-            d.members().stream().filter(m -> GroupMember.up(health.get(m.name()))).forEach(m -> up.add(m.name()));
+            d.members().stream()
+                    .filter(m -> GroupMember.up(health.get(m.name())))
+                    .forEach(m -> up.add(m.name()));
             if (up.isEmpty()) {
                 throw new IllegalArgumentException("no member is up (none told its health in the last "
                         + GroupMember.UP_WITHIN.toSeconds() + " s)");
@@ -108,8 +111,11 @@ public final class GroupAdmin {
     public JsonNode status() throws IOException {
         GroupDocument d = member.document();
         ObjectNode r = JSON.objectNode();
-        r.put("group", member.settings().name()).put("member", member.settings().member())
-                .put("object", member.describe()).put("fsid", member.fsid()).put("version", member.version())
+        r.put("group", member.settings().name())
+                .put("member", member.settings().member())
+                .put("object", member.describe())
+                .put("fsid", member.fsid())
+                .put("version", member.version())
                 .put("placement", d.placement());
         if (member.problem() != null) {
             r.put("problem", member.problem());
@@ -118,7 +124,9 @@ public final class GroupAdmin {
         ArrayNode members = r.putArray("members");
         for (GroupDocument.Member m : d.members()) {
             GroupHealth h = health.get(m.name());
-            ObjectNode o = members.addObject().put("name", m.name()).put("port", m.port())
+            ObjectNode o = members.addObject()
+                    .put("name", m.name())
+                    .put("port", m.port())
                     .put("up", GroupMember.up(h));
             if (h != null) {
                 o.put("seen_seconds_ago", Math.max(0, (System.currentTimeMillis() - h.time()) / 1000))
@@ -133,8 +141,11 @@ public final class GroupAdmin {
         for (TargetDefinition t : d.targets()) {
             for (LunDefinition lun : t.luns()) {
                 GroupPlacement.LunRef ref = new GroupPlacement.LunRef(t.name(), lun.id());
-                luns.addObject().put("target", t.name()).put("lun", lun.id())
-                        .put("image", lun.rbd().pool() + "/" + lun.rbd().image()).put("owner", lun.rbd().owner())
+                luns.addObject()
+                        .put("target", t.name())
+                        .put("lun", lun.id())
+                        .put("image", lun.rbd().pool() + "/" + lun.rbd().image())
+                        .put("owner", lun.rbd().owner())
                         .put("served_by", servedBy.get(ref));
             }
         }
@@ -151,7 +162,10 @@ public final class GroupAdmin {
     }
 
     private static String memberAt(GroupDocument d, int port) {
-        return d.members().stream().filter(m -> m.port() == port).map(GroupDocument.Member::name).findFirst()
+        return d.members().stream()
+                .filter(m -> m.port() == port)
+                .map(GroupDocument.Member::name)
+                .findFirst()
                 .orElse(null);
     }
 
@@ -162,14 +176,16 @@ public final class GroupAdmin {
     }
 
     private static String names(GroupDocument d) {
-        return String.join(", ", d.members().stream().map(GroupDocument.Member::name).toList());
+        return String.join(
+                ", ", d.members().stream().map(GroupDocument.Member::name).toList());
     }
 
     private ObjectNode applied(GroupChanges.Outcome o) {
         ObjectNode r = JSON.objectNode().put("version", o.version());
         ObjectNode by = r.putObject("members");
-        o.appliedBy().forEach((name, v) -> by.put(name, v < 0 ? "down" : v >= o.version() ? "applied"
-                : "not yet (at version " + v + ")"));
+        o.appliedBy()
+                .forEach((name, v) ->
+                        by.put(name, v < 0 ? "down" : v >= o.version() ? "applied" : "not yet (at version " + v + ")"));
         return r;
     }
 

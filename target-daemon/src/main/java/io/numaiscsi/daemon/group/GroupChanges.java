@@ -17,6 +17,7 @@ import java.util.Map;
 final class GroupChanges {
     /** How many times a change is tried again after another member changed the group first. */
     static final int ATTEMPTS = 20;
+
     private static final Duration APPLY_TIMEOUT = Duration.ofSeconds(90);
 
     /** An edit of the newest version; throws {@link IllegalArgumentException} with the reason to refuse it. */
@@ -25,8 +26,7 @@ final class GroupChanges {
     }
 
     /** The version written and what each member served when the change returned. */
-    record Outcome(long version, Map<String, Long> appliedBy) {
-    }
+    record Outcome(long version, Map<String, Long> appliedBy) {}
 
     private final GroupMember member;
 
@@ -91,7 +91,8 @@ final class GroupChanges {
         while (true) {
             Map<String, Long> applied = new LinkedHashMap<>();
             boolean all = true;
-            for (Map.Entry<String, GroupHealth> e : member.health(member.document()).entrySet()) {
+            for (Map.Entry<String, GroupHealth> e :
+                    member.health(member.document()).entrySet()) {
                 GroupHealth h = e.getValue();
                 long v = GroupMember.up(h) ? h.applied() : -1;
                 applied.put(e.getKey(), v);

@@ -2,6 +2,7 @@ package io.numaiscsi.daemon.group;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 
 /**
  * What a member of a gateway group says of itself every {@link GroupMember#HEALTH_EVERY}, in the group's members
@@ -14,7 +15,8 @@ record GroupHealth(long time, long applied, long placement, int port, String pro
     private static final int MAX_PROBLEM = 1500;
 
     byte[] bytes() {
-        GroupHealth h = problem == null || problem.length() <= MAX_PROBLEM ? this
+        GroupHealth h = problem == null || problem.length() <= MAX_PROBLEM
+                ? this
                 : new GroupHealth(time, applied, placement, port, problem.substring(0, MAX_PROBLEM) + "...");
         try {
             return JSON.writeValueAsBytes(h);
@@ -30,7 +32,7 @@ record GroupHealth(long time, long applied, long placement, int port, String pro
         }
         try {
             return JSON.readValue(bytes, GroupHealth.class);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }

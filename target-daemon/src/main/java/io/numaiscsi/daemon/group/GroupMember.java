@@ -14,10 +14,9 @@ import io.numaiscsi.daemon.registry.RegisteredLun;
 import io.numaiscsi.rbd.ImageOwnership;
 import io.numaiscsi.rbd.RadosObject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +47,7 @@ public final class GroupMember implements AutoCloseable {
     static final Duration RELEASE_WAIT = Duration.ofSeconds(10);
     /** How often the member with the lowest port among those up looks for LUNs whose owner is down. */
     static final Duration OWNER_CHECK = Duration.ofSeconds(5);
+
     private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class);
 
     private final GroupSettings settings;
@@ -59,8 +59,8 @@ public final class GroupMember implements AutoCloseable {
     private volatile long version;
     private volatile String problem;
     private long refusedVersion;
-    private long placementActedOn;
     private volatile TargetDaemon daemon;
+    private final LunHandOver handOver;
 
     private GroupMember(GroupSettings settings, SecretCodec codec, GroupObject object, String fsid) {
         this.settings = settings;
@@ -68,6 +68,7 @@ public final class GroupMember implements AutoCloseable {
         this.object = object;
         this.fsid = fsid;
         this.thread = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("group", true));
+        this.handOver = new LunHandOver(settings, thread, () -> doc);
     }
 
     /**
@@ -83,8 +84,10 @@ public final class GroupMember implements AutoCloseable {
         try {
             object = GroupObject.connect(s);
         } catch (IOException e) {
-            throw new IOException("gateway group " + s.name() + ": cannot reach the cluster with " + s.cephConf()
-                    + " as client." + s.user() + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "gateway group " + s.name() + ": cannot reach the cluster with " + s.cephConf() + " as client."
+                            + s.user() + ": " + e.getMessage(),
+                    e);
         }
         try {
             String fsid = object.fsid();
@@ -107,18 +110,25 @@ public final class GroupMember implements AutoCloseable {
             if (current.member(settings.member()) != null) {
                 doc = current;
                 version = t.version();
-                LOG.info("gateway group {}: member {} (port {}), configuration version {}", settings.name(),
-                        settings.member(), current.member(settings.member()).port(), version);
+                LOG.info(
+                        "gateway group {}: member {} (port {}), configuration version {}",
+                        settings.name(),
+                        settings.member(),
+                        current.member(settings.member()).port(),
+                        version);
                 return;
             }
             int port = freePort(current);
-            List<GroupDocument.Member> members = new java.util.ArrayList<>(current.members());
+            List<GroupDocument.Member> members = new ArrayList<>(current.members());
             members.add(new GroupDocument.Member(settings.member(), port));
             long v = object.replace(current.withMembers(members).write(codec), t.version());
             if (v != RadosObject.LOST) {
-                LOG.info("gateway group {}: {} as member {} (port {})", settings.name(),
+                LOG.info(
+                        "gateway group {}: {} as member {} (port {})",
+                        settings.name(),
                         t.version() == RadosObject.ABSENT ? "made the group in " + describe() : "joined",
-                        settings.member(), port);
+                        settings.member(),
+                        port);
             }
         }
         throw new IOException("gateway group " + settings.name() + ": its configuration kept changing while this"
@@ -142,8 +152,8 @@ public final class GroupMember implements AutoCloseable {
         try {
             d = GroupDocument.parse(t.text(), describe(), codec);
         } catch (ConfigException e) {
-            throw new IOException("the gateway group's configuration (version " + t.version() + ") is refused: "
-                    + e.getMessage());
+            throw new IOException(
+                    "the gateway group's configuration (version " + t.version() + ") is refused: " + e.getMessage());
         }
         if (!d.fsid().equals(fsid)) {
             throw new IOException("the gateway group's configuration " + describe() + " belongs to cluster " + d.fsid()
@@ -166,14 +176,11 @@ public final class GroupMember implements AutoCloseable {
     /** Applies the group's changes to {@code running} from now on. */
     public void serve(TargetDaemon running) {
         this.daemon = running;
-        thread.execute(() -> {
-            placementActedOn = doc.placement(); // the owners took their free LUNs at start
-            reclaimFromEarlierRun();
-        });
+        thread.execute(() -> handOver.start(running));
         thread.scheduleWithFixedDelay(this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
         thread.scheduleWithFixedDelay(this::tellHealth, 0, HEALTH_EVERY.toMillis(), TimeUnit.MILLISECONDS);
-        thread.scheduleWithFixedDelay(this::replaceDownOwners, OWNER_CHECK.toMillis(), OWNER_CHECK.toMillis(),
-                TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(
+                this::replaceDownOwners, OWNER_CHECK.toMillis(), OWNER_CHECK.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -186,24 +193,35 @@ public final class GroupMember implements AutoCloseable {
         try {
             GroupDocument d = doc;
             Map<String, GroupHealth> health = health(d);
-            List<String> up = d.members().stream().filter(m -> up(health.get(m.name())))
-                    .sorted(java.util.Comparator.comparingInt(GroupDocument.Member::port))
-                    .map(GroupDocument.Member::name).toList();
+            List<String> up = d.members().stream()
+                    .filter(m -> up(health.get(m.name())))
+                    .sorted(Comparator.comparingInt(GroupDocument.Member::port))
+                    .map(GroupDocument.Member::name)
+                    .toList();
             if (up.isEmpty() || !up.get(0).equals(settings.member())) {
                 return;
             }
             Map<GroupPlacement.LunRef, String> servedBy = new HashMap<>();
-            servedImages().forEach((ref, image) -> d.members().stream().filter(m -> m.port() == image.ownerGroup())
-                    .findFirst().ifPresent(m -> servedBy.put(ref, m.name())));
+            servedImages()
+                    .forEach((ref, image) -> d.members().stream()
+                            .filter(m -> m.port() == image.ownerGroup())
+                            .findFirst()
+                            .ifPresent(m -> servedBy.put(ref, m.name())));
             Map<GroupPlacement.LunRef, String> owners = GroupPlacement.ownersInPlaceOfDown(d, up, servedBy);
             if (owners.isEmpty()) {
                 return;
             }
             long v = object.replace(GroupPlacement.moveAll(d, owners).write(codec), version);
             if (v != RadosObject.LOST) {
-                LOG.warn("gateway group {}: members {} are down (no health for {} s): their LUNs now belong to {}",
-                        settings.name(), d.members().stream().map(GroupDocument.Member::name)
-                                .filter(n -> !up.contains(n)).toList(), UP_WITHIN.toSeconds(), owners);
+                LOG.warn(
+                        "gateway group {}: members {} are down (no health for {} s): their LUNs now belong to {}",
+                        settings.name(),
+                        d.members().stream()
+                                .map(GroupDocument.Member::name)
+                                .filter(n -> !up.contains(n))
+                                .toList(),
+                        UP_WITHIN.toSeconds(),
+                        owners);
                 poll();
             }
         } catch (IOException | RuntimeException e) {
@@ -213,10 +231,12 @@ public final class GroupMember implements AutoCloseable {
 
     /** Reads the group now and applies it if newer; returns the version served then. Any thread. */
     long applyNow(Duration timeout) throws IOException {
-        return onThread(() -> {
-            poll();
-            return version;
-        }, timeout);
+        return onThread(
+                () -> {
+                    poll();
+                    return version;
+                },
+                timeout);
     }
 
     /** Runs {@code work} on the group's thread, so it never interleaves with applying a version. */
@@ -229,7 +249,9 @@ public final class GroupMember implements AutoCloseable {
         } catch (TimeoutException e) {
             throw new IOException("the gateway is still applying the group's configuration; look again shortly");
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause().getMessage(), e.getCause());
+            throw e.getCause() instanceof IOException io
+                    ? io
+                    : new IOException(e.getCause().getMessage(), e.getCause());
         }
     }
 
@@ -262,98 +284,24 @@ public final class GroupMember implements AutoCloseable {
         TargetDaemon.ReloadReport report = daemon.reload(wanted);
         doc = next;
         version = nextVersion;
-        List<String> problems = new java.util.ArrayList<>(report.failures());
+        List<String> problems = new ArrayList<>(report.failures());
         report.needRestart().forEach(r -> problems.add("not applied until a restart: " + r));
         problem = problems.isEmpty() ? null : "version " + nextVersion + ": " + String.join("; ", problems);
-        LOG.info("gateway group {}: serving configuration version {} ({} change(s) applied{})", settings.name(),
-                nextVersion, report.applied(), problem == null ? "" : "; " + problem);
+        LOG.info(
+                "gateway group {}: serving configuration version {} ({} change(s) applied{})",
+                settings.name(),
+                nextVersion,
+                report.applied(),
+                problem == null ? "" : "; " + problem);
         if (wasMember && next.member(settings.member()) == null) {
-            LOG.warn("gateway group {}: this gateway ({}) was removed from the group and serves none of its targets;"
-                    + " restart it to join again", settings.name(), settings.member());
+            LOG.warn(
+                    "gateway group {}: this gateway ({}) was removed from the group and serves none of its targets;"
+                            + " restart it to join again",
+                    settings.name(),
+                    settings.member());
         }
-        if (next.placement() != placementActedOn) {
-            placementActedOn = next.placement();
-            actOnPlacement(next);
-        }
+        handOver.placementIn(next);
         tellHealth();
-    }
-
-    /** Takes the LUNs this member owns now and lets go of those it does not. */
-    private void actOnPlacement(GroupDocument d) {
-        for (Map.Entry<GroupPlacement.LunRef, ImageOwnership> e : servedImages().entrySet()) {
-            String owner = GroupPlacement.ownerOf(d, e.getKey());
-            ImageOwnership image = e.getValue();
-            if (settings.member().equals(owner) && image.state() != ImageOwnership.State.OWNER) {
-                LOG.info("gateway group {}: {} is this gateway's now; taking it once {} lets it go", settings.name(),
-                        e.getKey(), image.ownerGroup() == 0 ? "nobody" : "port " + image.ownerGroup());
-                takeWhenFree(e.getKey(), image, d.placement(), System.nanoTime());
-            } else if (!settings.member().equals(owner) && image.state() == ImageOwnership.State.OWNER) {
-                LOG.info("gateway group {}: {} is {}'s now; letting it go", settings.name(), e.getKey(), owner);
-                image.release().whenComplete((ok, failure) -> {
-                    if (failure != null) {
-                        LOG.warn("gateway group {}: could not let {} go: {}", settings.name(), e.getKey(),
-                                failure.getMessage());
-                    }
-                });
-            }
-        }
-    }
-
-    /**
-     * The LUNs this member owns whose lock an earlier run of it still holds (killed: its lock lingers until the
-     * cluster drops the dead client): no other member took them over, so this run takes them (fencing the dead one).
-     */
-    private void reclaimFromEarlierRun() {
-        int port = doc.member(settings.member()).port();
-        for (Map.Entry<GroupPlacement.LunRef, ImageOwnership> e : servedImages().entrySet()) {
-            ImageOwnership image = e.getValue();
-            if (settings.member().equals(GroupPlacement.ownerOf(doc, e.getKey()))
-                    && image.state() == ImageOwnership.State.STANDBY && image.ownerGroup() == port) {
-                LOG.info("gateway group {}: {} is still locked by an earlier run of this gateway; taking it back",
-                        settings.name(), e.getKey());
-                takeWhenFree(e.getKey(), image, placementActedOn, System.nanoTime());
-            }
-        }
-    }
-
-    /**
-     * Takes {@code lun} once nobody holds its lock (or an earlier run of this member does), or after {@link #RELEASE_WAIT} from whoever does (fencing a member
-     * that stalls), unless a later placement came in between.
-     */
-    private void takeWhenFree(GroupPlacement.LunRef lun, ImageOwnership image, long placement, long since) {
-        if (placementActedOn != placement || image.state() == ImageOwnership.State.OWNER) {
-            return;
-        }
-        boolean waited = System.nanoTime() - since >= RELEASE_WAIT.toNanos();
-        GroupDocument.Member me = doc.member(settings.member());
-        boolean earlierRun = me != null && image.ownerGroup() == me.port();
-        if (image.ownerGroup() != 0 && !earlierRun && !waited) {
-            thread.schedule(() -> takeWhenFree(lun, image, placement, since), 200, TimeUnit.MILLISECONDS);
-            return;
-        }
-        if (waited && image.ownerGroup() != 0) {
-            LOG.warn("gateway group {}: port {} did not let {} go within {} s; taking it by fencing that gateway",
-                    settings.name(), image.ownerGroup(), lun, RELEASE_WAIT.toSeconds());
-        }
-        image.takeOver().whenComplete((ok, failure) -> {
-            if (failure == null) {
-                LOG.info("gateway group {}: {} is served here (active/optimized)", settings.name(), lun);
-            } else {
-                LOG.warn("gateway group {}: could not take {}: {}", settings.name(), lun, failure.getMessage());
-            }
-        });
-    }
-
-    /** The RBD LUNs served now with their image's lock, by LUN (the newest unit of each). */
-    Map<GroupPlacement.LunRef, ImageOwnership> servedImages() {
-        Map<GroupPlacement.LunRef, ImageOwnership> out = new HashMap<>();
-        for (RegisteredLun l : daemon.registry().luns()) {
-            ImageOwnership image = l.imageOwnership();
-            if (image != null) {
-                out.put(new GroupPlacement.LunRef(l.target(), l.definition().id()), image);
-            }
-        }
-        return out;
     }
 
     private void tellHealth() {
@@ -362,11 +310,23 @@ public final class GroupMember implements AutoCloseable {
             return;
         }
         try {
-            object.health(settings.member(), new GroupHealth(System.currentTimeMillis(), version, placementActedOn,
-                    me.port(), problem).bytes());
+            object.health(
+                    settings.member(),
+                    new GroupHealth(
+                                    System.currentTimeMillis(),
+                                    version,
+                                    handOver.placementActedOn(),
+                                    me.port(),
+                                    problem)
+                            .bytes());
         } catch (IOException e) {
             note("cannot tell the group this gateway's health: " + e.getMessage());
         }
+    }
+
+    /** The RBD LUNs served now with their image's lock, by LUN (the newest unit of each); on the group's thread. */
+    Map<GroupPlacement.LunRef, ImageOwnership> servedImages() {
+        return handOver.servedImages();
     }
 
     /** A problem with the cluster, logged when it first shows (the next success clears it). */
@@ -407,8 +367,10 @@ public final class GroupMember implements AutoCloseable {
         if (d == null) {
             return 0;
         }
-        return d.registry().luns().stream().map(RegisteredLun::imageOwnership)
-                .filter(i -> i != null && i.state() == ImageOwnership.State.OWNER).count();
+        return d.registry().luns().stream()
+                .map(RegisteredLun::imageOwnership)
+                .filter(i -> i != null && i.state() == ImageOwnership.State.OWNER)
+                .count();
     }
 
     /** Whether this member has a problem with the group's configuration or the cluster now. */
@@ -448,33 +410,5 @@ public final class GroupMember implements AutoCloseable {
     public void close() {
         thread.shutdownNow();
         object.close();
-    }
-
-    /** The cluster a member joined, kept in its data directory: a later start reaching another cluster is refused. */
-    static final class FsidPin {
-        private FsidPin() {
-        }
-
-        static Path file(Path dataDir, String group) {
-            return dataDir.resolve("group-" + group + ".fsid");
-        }
-
-        static void check(Path dataDir, String group, String fsid) throws IOException {
-            Path f = file(dataDir, group);
-            if (!Files.exists(f)) {
-                return;
-            }
-            String joined = Files.readString(f, StandardCharsets.US_ASCII).strip();
-            if (!joined.equals(fsid)) {
-                throw new IOException("gateway group " + group + ": this gateway joined it in cluster " + joined
-                        + ", but its ceph-conf now reaches cluster " + fsid + "; point ceph-conf at the group's cluster,"
-                        + " or delete " + f + " to join a group of this cluster");
-            }
-        }
-
-        static void record(Path dataDir, String group, String fsid) throws IOException {
-            Files.createDirectories(dataDir);
-            Files.writeString(file(dataDir, group), fsid + "\n", StandardCharsets.US_ASCII);
-        }
     }
 }

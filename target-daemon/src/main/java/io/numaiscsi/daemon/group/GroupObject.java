@@ -55,8 +55,7 @@ final class GroupObject implements AutoCloseable {
     }
 
     /** The document's text and version; version {@link RadosObject#ABSENT} and "" when there is no group yet. */
-    record Text(String text, long version) {
-    }
+    record Text(String text, long version) {}
 
     Text read() throws IOException {
         RadosObject.Versioned v = call(() -> objects.read(oid));

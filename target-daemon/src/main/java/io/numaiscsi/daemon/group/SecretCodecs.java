@@ -7,8 +7,7 @@ import java.io.IOException;
 
 /** How a member reads and writes the CHAP secrets of its group's configuration. */
 final class SecretCodecs {
-    private SecretCodecs() {
-    }
+    private SecretCodecs() {}
 
     /** With the group's key file, sealed; without one, none at all (a group with secrets is then refused). */
     static SecretCodec of(GroupSettings settings) throws IOException {

@@ -13,8 +13,7 @@ import java.util.function.ToLongFunction;
 
 /** Each iSER portal's traffic (RFC 7145), connections closed and live, labelled by the portal's address. */
 final class IserPortalCollector implements MultiCollector {
-    private record Counter(String name, String help, ToLongFunction<IserStats> value) {
-    }
+    private record Counter(String name, String help, ToLongFunction<IserStats> value) {}
 
     private static final List<Counter> COUNTERS = List.of(
             new Counter("iser_receives", "iSER Sends received from initiators (one PDU each)", IserStats::receives),
@@ -23,8 +22,10 @@ final class IserPortalCollector implements MultiCollector {
             new Counter("iser_rdma_reads", "RDMA Reads posted (data-out)", IserStats::rdmaReads),
             new Counter("iser_written_bytes", "data-in bytes RDMA-Written", IserStats::bytesWritten),
             new Counter("iser_read_bytes", "data-out bytes RDMA-Read", IserStats::bytesRead),
-            new Counter("iser_written_in_place_bytes",
-                    "data-in bytes RDMA-Written straight from registered cache memory", IserStats::bytesWrittenInPlace));
+            new Counter(
+                    "iser_written_in_place_bytes",
+                    "data-in bytes RDMA-Written straight from registered cache memory",
+                    IserStats::bytesWrittenInPlace));
 
     private final Supplier<List<IserPortals.MeasuredPortal>> portals;
 
@@ -44,10 +45,13 @@ final class IserPortalCollector implements MultiCollector {
             stats[i] = now.get(i).stats().get();
         }
         for (Counter c : COUNTERS) {
-            CounterSnapshot.Builder counter = CounterSnapshot.builder().name(c.name()).help(c.help());
+            CounterSnapshot.Builder counter =
+                    CounterSnapshot.builder().name(c.name()).help(c.help());
             for (int i = 0; i < stats.length; i++) {
-                counter.dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("portal", now.get(i).address()))
-                        .value(c.value().applyAsLong(stats[i])).build());
+                counter.dataPoint(CounterDataPointSnapshot.builder()
+                        .labels(Labels.of("portal", now.get(i).address()))
+                        .value((double) c.value().applyAsLong(stats[i]))
+                        .build());
             }
             out.metricSnapshot(counter.build());
         }

@@ -12,8 +12,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 
 /** The JVM's own meters (Micrometer's binders), without the gauges that read -1 or NaN where the JVM cannot tell. */
 final class JvmMeters {
-    private JvmMeters() {
-    }
+    private JvmMeters() {}
 
     static void bindTo(MeterRegistry registry) {
         new JvmMemoryMetrics().bindTo(registry);

@@ -14,7 +14,7 @@ import java.util.function.Function;
  */
 final class LunMeters {
     private final MeterRegistry registry;
-    private final Map<Object, List<Meter>> byKey = new IdentityHashMap<>();
+    private final IdentityHashMap<Object, List<Meter>> byKey = new IdentityHashMap<>();
 
     LunMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -22,7 +22,7 @@ final class LunMeters {
 
     /** Removes the meters of keys no longer among {@code now}, then registers those of new ones. */
     <T> void update(List<T> now, Function<T, Object> key, Function<T, List<Meter>> register) {
-        Map<Object, T> current = new IdentityHashMap<>();
+        IdentityHashMap<Object, T> current = new IdentityHashMap<>();
         for (T t : now) {
             current.put(key.apply(t), t);
         }

@@ -49,8 +49,8 @@ final class LunRates {
             sample[SampleRing.Series.READ_IOPS.ordinal()] = (reads - commands[0]) / seconds;
             sample[SampleRing.Series.WRITE_IOPS.ordinal()] = (writes - commands[1]) / seconds;
             sample[SampleRing.Series.BYTES_PER_SECOND.ordinal()] = (nowBytes - bytes) / seconds;
-            sample[SampleRing.Series.LATENCY_MEAN_US.ordinal()] = completed == 0 ? Double.NaN
-                    : (nowSum - latencySumNanos) / 1e3 / completed;
+            sample[SampleRing.Series.LATENCY_MEAN_US.ordinal()] =
+                    completed == 0 ? Double.NaN : (nowSum - latencySumNanos) / 1e3 / completed;
             sample[SampleRing.Series.LATENCY_P50_US.ordinal()] = quantile(0.50, bucketDelta, completed);
             sample[SampleRing.Series.LATENCY_P99_US.ordinal()] = quantile(0.99, bucketDelta, completed);
         }

@@ -16,6 +16,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -52,11 +53,15 @@ public final class MetricsEndpoint implements AutoCloseable {
     }
 
     /** Serves {@code resources} by path; runs {@code everySecond} (when not null) on the endpoint's thread. */
-    MetricsEndpoint(String host, int port, Map<String, HttpResource> resources, Runnable everySecond,
-                    MetricsLimits limits) throws IOException {
-        group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(THREAD_NAME, true), NioIoHandler.newFactory());
-        HttpDecoderConfig decoding = new HttpDecoderConfig().setMaxInitialLineLength(limits.maxRequestBytes())
-                .setMaxHeaderSize(limits.maxRequestBytes()).setMaxChunkSize(limits.maxRequestBytes());
+    MetricsEndpoint(
+            String host, int port, Map<String, HttpResource> resources, Runnable everySecond, MetricsLimits limits)
+            throws IOException {
+        group = new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory(THREAD_NAME, true), NioIoHandler.newFactory());
+        HttpDecoderConfig decoding = new HttpDecoderConfig()
+                .setMaxInitialLineLength(limits.maxRequestBytes())
+                .setMaxHeaderSize(limits.maxRequestBytes())
+                .setMaxChunkSize(limits.maxRequestBytes());
         ServerBootstrap b = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
@@ -69,7 +74,9 @@ public final class MetricsEndpoint implements AutoCloseable {
                         if (open.incrementAndGet() > limits.maxConnections()) {
                             open.decrementAndGet();
                             // debug only: a flood of these must not flood the log too
-                            LOG.debug("closing metrics connection from {}: {} open", ch.remoteAddress(),
+                            LOG.debug(
+                                    "closing metrics connection from {}: {} open",
+                                    ch.remoteAddress(),
                                     limits.maxConnections());
                             ch.close();
                             return;
@@ -91,16 +98,22 @@ public final class MetricsEndpoint implements AutoCloseable {
         if (everySecond != null) {
             group.scheduleAtFixedRate(() -> runQuietly(everySecond), 0, 1, TimeUnit.SECONDS);
         }
-        LOG.info("metrics on http://{}:{}{}{} (requests within {} ms, idle {} ms, {} connections, {} bytes)", host, port(),
-                MetricsHttpHandler.PATH, resources.containsKey(StatusPage.PAGE_PATH) ? ", status page on /" : "",
-                limits.requestTimeout().toMillis(), limits.idleTimeout().toMillis(),
-                limits.maxConnections(), limits.maxRequestBytes());
+        LOG.info(
+                "metrics on http://{}:{}{}{} (requests within {} ms, idle {} ms, {} connections, {} bytes)",
+                host,
+                port(),
+                MetricsHttpHandler.PATH,
+                resources.containsKey(StatusPage.PAGE_PATH) ? ", status page on /" : "",
+                limits.requestTimeout().toMillis(),
+                limits.idleTimeout().toMillis(),
+                limits.maxConnections(),
+                limits.maxRequestBytes());
     }
 
     private static Map<String, HttpResource> withMetrics(Supplier<String> scrape, Map<String, HttpResource> others) {
         Map<String, HttpResource> all = new TreeMap<>(others);
         all.put(MetricsHttpHandler.PATH, HttpResource.text(MetricsHttpHandler.CONTENT_TYPE, scrape));
-        return java.util.Collections.unmodifiableMap(all);
+        return Collections.unmodifiableMap(all);
     }
 
     /** A failure is logged, and the next second runs again (a scheduled task that throws is never run again). */

@@ -45,7 +45,8 @@ final class MetricsHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             return;
         }
         boolean valid = request.decoderResult().isSuccess();
-        FullHttpResponse response = valid ? answer(request) : malformed(request.decoderResult().cause());
+        FullHttpResponse response =
+                valid ? answer(request) : malformed(request.decoderResult().cause());
         boolean keepAlive = valid && HttpUtil.isKeepAlive(request);
         HttpUtil.setKeepAlive(response, keepAlive);
         responding = true;
@@ -62,8 +63,10 @@ final class MetricsHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         String path = new QueryStringDecoder(request.uri()).path();
         HttpResource resource = resources.get(path);
         if (resource == null) {
-            return text(version, HttpResponseStatus.NOT_FOUND, "served here: " + String.join(", ", resources.keySet())
-                    + "\n");
+            return text(
+                    version,
+                    HttpResponseStatus.NOT_FOUND,
+                    "served here: " + String.join(", ", resources.keySet()) + "\n");
         }
         HttpMethod method = request.method();
         if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
@@ -88,9 +91,11 @@ final class MetricsHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     /** The codec could not parse the request (or it was too long); the connection closes after this answer. */
     private static FullHttpResponse malformed(Throwable cause) {
-        HttpResponseStatus status = cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG
-                : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
-                : HttpResponseStatus.BAD_REQUEST;
+        HttpResponseStatus status = cause instanceof TooLongHttpLineException
+                ? HttpResponseStatus.REQUEST_URI_TOO_LONG
+                : cause instanceof TooLongHttpHeaderException
+                        ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+                        : HttpResponseStatus.BAD_REQUEST;
         return text(HttpVersion.HTTP_1_1, status, status.reasonPhrase() + "\n");
     }
 

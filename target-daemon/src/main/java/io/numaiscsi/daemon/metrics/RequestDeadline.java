@@ -62,9 +62,13 @@ final class RequestDeadline extends ChannelDuplexHandler {
 
     private void arm(ChannelHandlerContext ctx, long nanos) {
         cancel();
-        deadline = ctx.executor().schedule(() -> {
-            ctx.close();
-        }, nanos, TimeUnit.NANOSECONDS);
+        deadline = ctx.executor()
+                .schedule(
+                        () -> {
+                            ctx.close();
+                        },
+                        nanos,
+                        TimeUnit.NANOSECONDS);
     }
 
     private void cancel() {

@@ -8,8 +8,12 @@ package io.numaiscsi.daemon.metrics;
 final class SampleRing {
     /** What each sample holds; a value is NaN when it cannot be known (latency of a second with no command). */
     enum Series {
-        READ_IOPS("read_iops"), WRITE_IOPS("write_iops"), BYTES_PER_SECOND("bytes_per_s"),
-        LATENCY_MEAN_US("latency_mean_us"), LATENCY_P50_US("latency_p50_us"), LATENCY_P99_US("latency_p99_us");
+        READ_IOPS("read_iops"),
+        WRITE_IOPS("write_iops"),
+        BYTES_PER_SECOND("bytes_per_s"),
+        LATENCY_MEAN_US("latency_mean_us"),
+        LATENCY_P50_US("latency_p50_us"),
+        LATENCY_P99_US("latency_p99_us");
 
         final String json;
 

@@ -29,9 +29,11 @@ final class SessionCollector implements MultiCollector {
                 counts.merge(Labels.of("target", s.target(), "initiator", s.initiatorName()), 1, Integer::sum);
             }
         }
-        GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name("iscsi_target_sessions")
+        GaugeSnapshot.Builder gauge = GaugeSnapshot.builder()
+                .name("iscsi_target_sessions")
                 .help("normal iSCSI sessions open now, by target and initiator");
-        counts.forEach((labels, n) -> gauge.dataPoint(GaugeDataPointSnapshot.builder().labels(labels).value(n).build()));
+        counts.forEach((labels, n) -> gauge.dataPoint(
+                GaugeDataPointSnapshot.builder().labels(labels).value(n).build()));
         return MetricSnapshots.of(gauge.build());
     }
 }

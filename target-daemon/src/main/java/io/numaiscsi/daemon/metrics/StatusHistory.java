@@ -5,7 +5,6 @@ import io.numaiscsi.scsi.LogicalUnit;
 import java.io.IOException;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -20,7 +19,7 @@ final class StatusHistory {
 
     private final Supplier<List<RegisteredLun>> luns;
     private final int capacity;
-    private final Map<LogicalUnit, Track> tracks = new IdentityHashMap<>();
+    private final IdentityHashMap<LogicalUnit, Track> tracks = new IdentityHashMap<>();
     private final double[] sample = new double[SampleRing.Series.values().length];
 
     StatusHistory(Supplier<List<RegisteredLun>> luns, int capacity) {
@@ -28,20 +27,19 @@ final class StatusHistory {
         this.capacity = capacity;
     }
 
-    private record Track(LunRates rates, SampleRing ring) {
-    }
+    private record Track(LunRates rates, SampleRing ring) {}
 
     /** Samples every LUN served now; {@code epochMillis} labels the sample, {@code nanos} (monotonic) times the rates. */
     synchronized void sample(long epochMillis, long nanos) {
         List<RegisteredLun> now = luns.get();
-        Map<LogicalUnit, Boolean> served = new IdentityHashMap<>();
+        IdentityHashMap<LogicalUnit, Boolean> served = new IdentityHashMap<>();
         for (RegisteredLun lun : now) {
             served.put(lun.unit(), Boolean.TRUE);
         }
         tracks.keySet().removeIf(unit -> !served.containsKey(unit));
         for (RegisteredLun lun : now) {
-            Track t = tracks.computeIfAbsent(lun.unit(),
-                    u -> new Track(new LunRates(u.counters()), new SampleRing(capacity)));
+            Track t = tracks.computeIfAbsent(
+                    lun.unit(), u -> new Track(new LunRates(u.counters()), new SampleRing(capacity)));
             if (t.rates().read(nanos, sample)) {
                 t.ring().add(epochMillis, sample);
             }

@@ -31,8 +31,12 @@ final class StatusJson {
     private final StatusHistory history;
     private final LongSupplier epochMillis;
 
-    StatusJson(Supplier<List<TargetDefinition>> targets, Supplier<List<RegisteredLun>> luns, SessionTable sessions,
-               StatusHistory history, LongSupplier epochMillis) {
+    StatusJson(
+            Supplier<List<TargetDefinition>> targets,
+            Supplier<List<RegisteredLun>> luns,
+            SessionTable sessions,
+            StatusHistory history,
+            LongSupplier epochMillis) {
         this.targets = targets;
         this.luns = luns;
         this.sessions = sessions;

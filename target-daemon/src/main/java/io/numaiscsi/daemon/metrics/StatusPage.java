@@ -26,7 +26,8 @@ public final class StatusPage {
     private final byte[] page;
 
     /** What the page shows: the targets served now, their LUNs (read at every sample and request) and sessions. */
-    public StatusPage(Supplier<List<TargetDefinition>> targets, Supplier<List<RegisteredLun>> luns, SessionTable sessions) {
+    public StatusPage(
+            Supplier<List<TargetDefinition>> targets, Supplier<List<RegisteredLun>> luns, SessionTable sessions) {
         this.history = new StatusHistory(luns, StatusHistory.DEFAULT_SAMPLES);
         this.json = new StatusJson(targets, luns, sessions, history, System::currentTimeMillis);
         this.page = pageBytes();
@@ -37,8 +38,11 @@ public final class StatusPage {
     }
 
     Map<String, HttpResource> resources() {
-        return Map.of(PAGE_PATH, HttpResource.fixed("text/html; charset=utf-8", page),
-                JSON_PATH, new HttpResource("application/json", json::render));
+        return Map.of(
+                PAGE_PATH,
+                HttpResource.fixed("text/html; charset=utf-8", page),
+                JSON_PATH,
+                new HttpResource("application/json", json::render));
     }
 
     private static byte[] pageBytes() {

@@ -1,10 +1,14 @@
 package io.numaiscsi.daemon.placement;
 
 import io.numaiscsi.cache.NodeBlockPool;
+import io.numaiscsi.config.CacheSettings;
 import io.numaiscsi.numa.NodeMemory;
+import io.numaiscsi.numa.NumaTopology;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's cache memory: one {@link NodeBlockPool} of {@code cache.size-per-node} per NUMA node, allocated at
@@ -12,6 +16,8 @@ import java.util.List;
  * per node whatever the LUN count.
  */
 public final class CachePools {
+    private static final Logger LOG = LoggerFactory.getLogger(CachePools.class);
+
     private final NodeBlockPool[] pools;
     private final NodeMemory memory;
 
@@ -24,6 +30,29 @@ public final class CachePools {
                 pools[n] = NodeBlockPool.allocate(n, sizePerNode[n], blockSize, memory);
             }
         }
+    }
+
+    /**
+     * The pools {@code c} asks for: with {@code cache.mode: numa} one per node of {@code topology}, of the configured
+     * size or, with auto sizing, of what the node's free memory allows; none otherwise.
+     */
+    public static CachePools of(CacheSettings c, NumaTopology topology, NodeMemory memory) {
+        long[] sizes = new long[topology.nodeCount()];
+        if (c.mode() == CacheSettings.Mode.NUMA) {
+            for (int n = 0; n < sizes.length; n++) {
+                sizes[n] = c.autoSize()
+                        ? CacheSizing.auto(
+                                CacheSizing.freeBytes(topology.node(n).osNode()), c.partitionsPerNode(), c.blockSize())
+                        : c.sizePerNode();
+                LOG.info(
+                        "cache on node {}: a pool of {} bytes{} shared by the node's LUNs, {} memory",
+                        n,
+                        sizes[n],
+                        c.autoSize() ? " (auto: " + CacheSizing.rule() + ")" : "",
+                        memory.bindsMemory() ? "node-bound" : "not node-bound");
+            }
+        }
+        return new CachePools(sizes, c.blockSize(), c.partitionsPerNode(), memory);
     }
 
     /** Node {@code node}'s pool, or null when it has none. */

@@ -16,8 +16,7 @@ public final class CacheSizing {
     private static final Pattern MEM_FREE = Pattern.compile("MemFree:\\s+([0-9]+)\\s*kB");
     private static final Pattern MEM_AVAILABLE = Pattern.compile("MemAvailable:\\s+([0-9]+)\\s*kB");
 
-    private CacheSizing() {
-    }
+    private CacheSizing() {}
 
     /** How the automatic size is chosen, for the start-up log. */
     public static String rule() {

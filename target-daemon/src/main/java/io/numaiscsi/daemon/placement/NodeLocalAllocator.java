@@ -27,6 +27,7 @@ public final class NodeLocalAllocator extends AbstractByteBufAllocator {
     static final int THREAD_CACHED_MAX = 512 << 10;
     /** Cached buffers per size class and thread; a LUN thread's worst case is a few MiB per size class it reads. */
     private static final int NORMAL_CACHE_SIZE = 32;
+
     private static final int SMALL_CACHE_SIZE = 256;
     private static final int PAGE_SIZE = 8192;
     private static final int MAX_ORDER = 9; // 4 MiB chunks
@@ -47,13 +48,24 @@ public final class NodeLocalAllocator extends AbstractByteBufAllocator {
     /** One pool per node, with as many arenas as the node has CPUs. */
     public static NodeLocalAllocator forNodes(NumaTopology topology) {
         if (Integer.getInteger(THREAD_CACHE_PROPERTY, 0) < THREAD_CACHED_MAX) {
-            LOG.warn("{} is {} (not set by the daemon's main): threads will not keep buffers of large reads in their "
-                    + "caches", THREAD_CACHE_PROPERTY, System.getProperty(THREAD_CACHE_PROPERTY, "Netty's default"));
+            LOG.warn(
+                    "{} is {} (not set by the daemon's main): threads will not keep buffers of large reads in their "
+                            + "caches",
+                    THREAD_CACHE_PROPERTY,
+                    System.getProperty(THREAD_CACHE_PROPERTY, "Netty's default"));
         }
         PooledByteBufAllocator[] pools = new PooledByteBufAllocator[topology.nodeCount()];
         for (NumaNode n : topology.nodes()) {
-            pools[n.index()] = new PooledByteBufAllocator(true, 0, Math.max(1, n.cpuCount()), PAGE_SIZE, MAX_ORDER,
-                    SMALL_CACHE_SIZE, NORMAL_CACHE_SIZE, true, DIRECT_IO_ALIGNMENT);
+            pools[n.index()] = new PooledByteBufAllocator(
+                    true,
+                    0,
+                    Math.max(1, n.cpuCount()),
+                    PAGE_SIZE,
+                    MAX_ORDER,
+                    SMALL_CACHE_SIZE,
+                    NORMAL_CACHE_SIZE,
+                    true,
+                    DIRECT_IO_ALIGNMENT);
         }
         return new NodeLocalAllocator(pools);
     }

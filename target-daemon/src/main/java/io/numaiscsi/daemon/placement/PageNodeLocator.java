@@ -1,8 +1,8 @@
 package io.numaiscsi.daemon.placement;
 
+import io.numaiscsi.numa.NodeLocator;
 import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.PageNodes;
-import io.numaiscsi.numa.NodeLocator;
 
 /** CPU node from the thread's pinning, memory node from the kernel's page placement. */
 public record PageNodeLocator(int nodes, PageNodes pages) implements NodeLocator {

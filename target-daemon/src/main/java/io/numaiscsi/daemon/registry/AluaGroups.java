@@ -9,8 +9,7 @@ import java.util.List;
 
 /** A target's {@code alua:} configuration as the SCSI layer's {@link TargetPortGroups}. */
 final class AluaGroups {
-    private AluaGroups() {
-    }
+    private AluaGroups() {}
 
     /** {@link TargetPortGroups#NONE} for null (no {@code alua:} key); the config checked names and ids already. */
     static TargetPortGroups of(AluaDefinition alua) {
@@ -21,8 +20,8 @@ final class AluaGroups {
         for (AluaDefinition.Peer p : alua.peers()) {
             peers.add(new Group(p.group(), state(p.state()), p.ports()));
         }
-        return TargetPortGroups.of(alua.port(), new Group(alua.group(), state(alua.state()), List.of(alua.port())),
-                peers);
+        return TargetPortGroups.of(
+                alua.port(), new Group(alua.group(), state(alua.state()), List.of(alua.port())), peers);
     }
 
     private static AccessState state(String configName) {

@@ -1,7 +1,7 @@
 package io.numaiscsi.daemon.registry;
 
-import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.numa.DataTouches;
 import java.io.IOException;
 
@@ -12,5 +12,6 @@ import java.io.IOException;
  */
 @FunctionalInterface
 public interface BackingOpener {
-    BlockDevice open(String target, LunDefinition lun, DataTouches touches, boolean sharedByGateways) throws IOException;
+    BlockDevice open(String target, LunDefinition lun, DataTouches touches, boolean sharedByGateways)
+            throws IOException;
 }

@@ -1,5 +1,6 @@
 package io.numaiscsi.daemon.registry;
 
+import io.numaiscsi.config.AluaDefinition;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.config.TargetDefinition;
@@ -7,16 +8,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** A config as registry operations: the whole of it at start, or what changed between two at a reload. */
 public final class ConfigOperations {
 
     /** Operations and, for a reload, the changes they do not cover (applied only by a restart). */
-    public record Plan(List<RegistryOperation> operations, List<String> needRestart) {
-    }
+    public record Plan(List<RegistryOperation> operations, List<String> needRestart) {}
 
-    private ConfigOperations() {
-    }
+    private ConfigOperations() {}
 
     /** Every target, then each of its LUNs, in file order. */
     public static List<RegistryOperation> of(TargetConfig config) {
@@ -54,12 +54,12 @@ public final class ConfigOperations {
             if (!sameTargetSettings(old, t)) {
                 additions.add(new RegistryOperation.UpdateTarget(t));
             }
-            if (!java.util.Objects.equals(old.sharedReservations(), t.sharedReservations())) {
+            if (!Objects.equals(old.sharedReservations(), t.sharedReservations())) {
                 needRestart.add("target " + t.name() + " shared-reservations changed");
             }
             if (peersOnlyChanged(old.alua(), t.alua())) {
                 lastly.add(new RegistryOperation.SetPortGroups(t.name(), t.alua()));
-            } else if (!java.util.Objects.equals(old.alua(), t.alua())) {
+            } else if (!Objects.equals(old.alua(), t.alua())) {
                 needRestart.add("target " + t.name() + " alua changed (its port groups and TPGT are fixed while it "
                         + "serves)");
             }
@@ -75,21 +75,23 @@ public final class ConfigOperations {
                 if (was == null) {
                     additions.add(new RegistryOperation.AddLun(t.name(), lun));
                 } else if (!withoutOwner(was).equals(withoutOwner(lun))) {
-                    needRestart.add("target " + t.name() + " LUN " + lun.id() + " changed (remove it, reload, add it back "
-                            + "to apply without a restart)");
+                    needRestart.add("target " + t.name() + " LUN " + lun.id()
+                            + " changed (remove it, reload, add it back " + "to apply without a restart)");
                 }
             }
             if (!old.lunMaps().equals(t.lunMaps())) {
                 lastly.add(new RegistryOperation.SetLunMaps(t.name(), t.lunMaps())); // after the LUNs they name exist
             }
         }
-        if (!running.portals().equals(wanted.portals()) || !running.iscsi().equals(wanted.iscsi())
-                || !running.limits().equals(wanted.limits()) || !running.cache().equals(wanted.cache())
+        if (!running.portals().equals(wanted.portals())
+                || !running.iscsi().equals(wanted.iscsi())
+                || !running.limits().equals(wanted.limits())
+                || !running.cache().equals(wanted.cache())
                 // a reload applies daemon.log-level itself (Main)
                 || !running.daemon().withLogLevel(null).equals(wanted.daemon().withLogLevel(null))
                 || !running.numa().equals(wanted.numa())
                 || !running.initiators().equals(wanted.initiators())
-                || !java.util.Objects.equals(running.discoveryChap(), wanted.discoveryChap())) {
+                || !Objects.equals(running.discoveryChap(), wanted.discoveryChap())) {
             needRestart.add("portals, iscsi, limits, cache, numa, daemon, initiators or discovery settings changed");
         }
         List<RegistryOperation> ops = new ArrayList<>(removals);
@@ -106,20 +108,26 @@ public final class ConfigOperations {
     }
 
     /** A gateway group's member joined or left: this gateway's port and group are the same, the others are not. */
-    private static boolean peersOnlyChanged(io.numaiscsi.config.AluaDefinition a,
-                                            io.numaiscsi.config.AluaDefinition b) {
-        return a != null && b != null && a.port() == b.port() && a.group() == b.group() && a.state().equals(b.state())
+    private static boolean peersOnlyChanged(AluaDefinition a, AluaDefinition b) {
+        return a != null
+                && b != null
+                && a.port() == b.port()
+                && a.group() == b.group()
+                && a.state().equals(b.state())
                 && !a.peers().equals(b.peers());
     }
 
     /** A group LUN's owner moves without reopening it (the group's placement does that). */
     private static LunDefinition withoutOwner(LunDefinition lun) {
-        return lun.rbd() == null || lun.rbd().owner() == null ? lun : lun.withRbd(lun.rbd().withOwner(null));
+        return lun.rbd() == null || lun.rbd().owner() == null
+                ? lun
+                : lun.withRbd(lun.rbd().withOwner(null));
     }
 
     private static boolean sameTargetSettings(TargetDefinition a, TargetDefinition b) {
-        return java.util.Objects.equals(a.alias(), b.alias()) && a.access().equals(b.access())
-                && java.util.Objects.equals(a.chap(), b.chap());
+        return Objects.equals(a.alias(), b.alias())
+                && a.access().equals(b.access())
+                && Objects.equals(a.chap(), b.chap());
     }
 
     private static Map<String, TargetDefinition> byName(TargetConfig c) {

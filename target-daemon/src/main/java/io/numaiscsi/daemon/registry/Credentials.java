@@ -1,13 +1,12 @@
 package io.numaiscsi.daemon.registry;
 
 import io.numaiscsi.config.ChapCredentials;
-import io.numaiscsi.session.ChapAccount;
 import io.numaiscsi.proto.login.ChapSecret;
+import io.numaiscsi.session.ChapAccount;
 
 /** The session layer's view of configured CHAP credentials. */
 public final class Credentials {
-    private Credentials() {
-    }
+    private Credentials() {}
 
     /** The account a login must prove; null stays null (no authentication). */
     public static ChapAccount account(ChapCredentials c) {

@@ -17,8 +17,7 @@ final class DeviceShutdown {
     private static final Logger LOG = LoggerFactory.getLogger(DeviceShutdown.class);
     private static final long FLUSH_TIMEOUT_SECONDS = 30;
 
-    private DeviceShutdown() {
-    }
+    private DeviceShutdown() {}
 
     /**
      * Flushes every LUN's device at once and waits for all, at most {@code limit}: at a stop, while the LUNs' threads
@@ -34,17 +33,23 @@ final class DeviceShutdown {
         }
         long deadline = System.nanoTime() + limit.toNanos();
         for (int i = 0; i < luns.size(); i++) {
-            String what = "target " + luns.get(i).target() + " LUN " + luns.get(i).definition().id();
+            String what = "target " + luns.get(i).target() + " LUN "
+                    + luns.get(i).definition().id();
             try {
                 IoStatus s = flushes.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (s != IoStatus.OK) {
                     LOG.error("{}: writing its cached data to the store failed at the stop: {}", what, s);
                 }
             } catch (TimeoutException e) {
-                LOG.error("{}: its cached data was not written to the store within {} s of the stop; what the cache "
-                        + "still held is lost", what, limit.toSeconds());
+                LOG.error(
+                        "{}: its cached data was not written to the store within {} s of the stop; what the cache "
+                                + "still held is lost",
+                        what,
+                        limit.toSeconds());
             } catch (ExecutionException e) {
-                LOG.error("{}: writing its cached data to the store failed at the stop: {}", what,
+                LOG.error(
+                        "{}: writing its cached data to the store failed at the stop: {}",
+                        what,
                         e.getCause().getMessage());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -62,7 +67,9 @@ final class DeviceShutdown {
                 LOG.error("{}: flush before close failed: {}", what, s);
             }
         } catch (TimeoutException e) {
-            LOG.error("{}: its cached data was not written to the store within {} s while closing it", what,
+            LOG.error(
+                    "{}: its cached data was not written to the store within {} s while closing it",
+                    what,
                     FLUSH_TIMEOUT_SECONDS);
         } catch (ExecutionException e) {
             LOG.error("{}: flush before close failed: {}", what, e.getCause().getMessage());

@@ -9,8 +9,7 @@ import java.util.Map;
 
 /** A target's {@code lun-maps} as the SCSI layer's {@link LunMasking}, and the maps without a LUN that went. */
 final class LunMaps {
-    private LunMaps() {
-    }
+    private LunMaps() {}
 
     static LunMasking masking(List<LunMap> maps) {
         List<LunMasking.View> views = new ArrayList<>();
@@ -26,7 +25,10 @@ final class LunMaps {
 
     /** {@code maps} with LUN {@code lun} taken out of every entry. */
     static List<LunMap> without(List<LunMap> maps, int lun) {
-        return maps.stream().map(m -> new LunMap(m.initiators(),
-                m.luns().stream().filter(l -> l.lun() != lun).toList())).toList();
+        return maps.stream()
+                .map(m -> new LunMap(
+                        m.initiators(),
+                        m.luns().stream().filter(l -> l.lun() != lun).toList()))
+                .toList();
     }
 }

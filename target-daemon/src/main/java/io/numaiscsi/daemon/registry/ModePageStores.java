@@ -23,7 +23,6 @@ public interface ModePageStores {
         }
 
         @Override
-        public void discard(String target, int lun) {
-        }
+        public void discard(String target, int lun) {}
     };
 }

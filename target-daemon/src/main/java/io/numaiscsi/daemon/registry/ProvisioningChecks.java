@@ -44,8 +44,12 @@ final class ProvisioningChecks implements AutoCloseable {
                 failing.remove(lun);
             } catch (IOException | RuntimeException e) {
                 if (failing.add(lun)) {
-                    LOG.warn("target {} LUN {}: its store's space cannot be read, so its soft threshold is not"
-                            + " checked: {}", lun.target(), lun.definition().id(), e.toString());
+                    LOG.warn(
+                            "target {} LUN {}: its store's space cannot be read, so its soft threshold is not"
+                                    + " checked: {}",
+                            lun.target(),
+                            lun.definition().id(),
+                            e.toString());
                 }
             }
         }

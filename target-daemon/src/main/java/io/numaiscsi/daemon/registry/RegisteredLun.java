@@ -1,7 +1,9 @@
 package io.numaiscsi.daemon.registry;
 
-import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.daemon.cluster.RbdUnitOwnership;
+import io.numaiscsi.rbd.ImageOwnership;
 import io.numaiscsi.scsi.LogicalUnit;
 import java.util.List;
 
@@ -9,16 +11,16 @@ import java.util.List;
  * A LUN as the registry holds it: where it is, what it was made from, its device and its SCSI unit, and what it uses
  * besides the device (its shared reservations' connection, its image ownership), closed before the device.
  */
-public record RegisteredLun(String target, LunDefinition definition, BlockDevice device, LogicalUnit unit,
-                            List<AutoCloseable> companions) {
+public record RegisteredLun(
+        String target, LunDefinition definition, BlockDevice device, LogicalUnit unit, List<AutoCloseable> companions) {
     public RegisteredLun {
         companions = List.copyOf(companions);
     }
 
     /** Who writes the image of an RBD LUN its gateways share, or null for any other LUN. */
-    public io.numaiscsi.rbd.ImageOwnership imageOwnership() {
+    public ImageOwnership imageOwnership() {
         for (AutoCloseable c : companions) {
-            if (c instanceof io.numaiscsi.daemon.cluster.RbdUnitOwnership o) {
+            if (c instanceof RbdUnitOwnership o) {
                 return o.image();
             }
         }
@@ -30,7 +32,7 @@ public record RegisteredLun(String target, LunDefinition definition, BlockDevice
      * holds the image, standby while another gateway does, transitioning while the image moves); null for other LUNs.
      */
     public String accessState() {
-        io.numaiscsi.rbd.ImageOwnership image = imageOwnership();
+        ImageOwnership image = imageOwnership();
         if (image == null) {
             return null;
         }

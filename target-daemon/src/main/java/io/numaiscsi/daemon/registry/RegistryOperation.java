@@ -1,7 +1,10 @@
 package io.numaiscsi.daemon.registry;
 
+import io.numaiscsi.config.AluaDefinition;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.LunMap;
 import io.numaiscsi.config.TargetDefinition;
+import java.util.List;
 
 /**
  * One change to the running target, as {@link TargetRegistry} applies it. The config file at start is a list of these;
@@ -22,9 +25,12 @@ public sealed interface RegistryOperation {
         @Override
         public String toString() {
             String backing = lun.backing().name().toLowerCase(java.util.Locale.ROOT);
-            String store = lun.rbd() != null ? "rbd image " + lun.rbd().pool() + "/" + lun.rbd().image()
-                    : lun.sizeBytes() == LunDefinition.FROM_DEVICE ? backing + " " + lun.path()
-                    : backing + (lun.path() != null ? " " + lun.path() : "") + ", " + lun.sizeBytes() + " bytes";
+            String store = lun.rbd() != null
+                    ? "rbd image " + lun.rbd().pool() + "/" + lun.rbd().image()
+                    : lun.sizeBytes() == LunDefinition.FROM_DEVICE
+                            ? backing + " " + lun.path()
+                            : backing + (lun.path() != null ? " " + lun.path() : "") + ", " + lun.sizeBytes()
+                                    + " bytes";
             return "add LUN " + lun.id() + " (" + store + ") to " + target;
         }
     }
@@ -77,7 +83,7 @@ public sealed interface RegistryOperation {
      * New LUN maps (LUN masking) of an existing target: each initiator's commands and REPORT LUNS follow its new view
      * at once, and the sessions whose view changed hear REPORTED LUNS DATA HAS CHANGED.
      */
-    record SetLunMaps(String target, java.util.List<io.numaiscsi.config.LunMap> maps) implements RegistryOperation {
+    record SetLunMaps(String target, List<LunMap> maps) implements RegistryOperation {
         @Override
         public String toString() {
             return "set the LUN maps of " + target + " (" + maps.size() + " entries)";
@@ -88,7 +94,7 @@ public sealed interface RegistryOperation {
      * The other gateways' target port groups of an existing target changed (a gateway group gained or lost a member);
      * this gateway's own port and group stay. Every unit reports the new groups and tells its nexuses.
      */
-    record SetPortGroups(String target, io.numaiscsi.config.AluaDefinition alua) implements RegistryOperation {
+    record SetPortGroups(String target, AluaDefinition alua) implements RegistryOperation {
         @Override
         public String toString() {
             return "set the peer port groups of " + target + " (" + alua.peers().size() + " other gateways)";

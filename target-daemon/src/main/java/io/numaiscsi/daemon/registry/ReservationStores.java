@@ -26,7 +26,6 @@ public interface ReservationStores {
         }
 
         @Override
-        public void discard(String target, int lun) {
-        }
+        public void discard(String target, int lun) {}
     };
 }

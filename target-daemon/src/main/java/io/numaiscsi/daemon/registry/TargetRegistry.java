@@ -2,29 +2,29 @@ package io.numaiscsi.daemon.registry;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.config.AluaDefinition;
 import io.numaiscsi.config.LunDefinition;
+import io.numaiscsi.config.LunMap;
 import io.numaiscsi.config.SharedReservationsDefinition;
 import io.numaiscsi.config.TargetDefinition;
-import io.numaiscsi.config.AluaDefinition;
-import io.numaiscsi.config.LunMap;
-import io.numaiscsi.daemon.cluster.RbdUnitOwnership;
 import io.numaiscsi.daemon.cluster.VersionedObject;
 import io.numaiscsi.daemon.cluster.VersionedObjects;
+import io.numaiscsi.daemon.events.LunEventLoops;
+import io.numaiscsi.daemon.reservations.SharedReservationObject;
+import io.numaiscsi.numa.DataTouches;
+import io.numaiscsi.numa.NodeLocator;
 import io.numaiscsi.rbd.ImageOwnership;
 import io.numaiscsi.rbd.RbdBlockDevice;
-import io.numaiscsi.scsi.TargetPortGroups;
-import io.numaiscsi.daemon.reservations.SharedReservationObject;
-import io.numaiscsi.daemon.events.LunEventLoops;
-import io.numaiscsi.session.ExportedTarget;
-import io.numaiscsi.session.TargetDirectory;
-import io.numaiscsi.blockdev.BlockDevice;
-import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.LogicalUnit;
-import io.numaiscsi.numa.NodeLocator;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.scsi.TargetPortGroups;
 import io.numaiscsi.scsi.TransportTaskAborts;
+import io.numaiscsi.session.ExportedTarget;
+import io.numaiscsi.session.TargetDirectory;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,6 +36,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +48,8 @@ import org.slf4j.LoggerFactory;
 public final class TargetRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TargetRegistry.class);
 
-    private final ExecutorService control = Executors.newSingleThreadExecutor(new DefaultThreadFactory("control", true));
+    private final ExecutorService control =
+            Executors.newSingleThreadExecutor(new DefaultThreadFactory("control", true));
     private final TargetDirectory directory = new TargetDirectory(List.of());
     private final BackingOpener opener;
     private final LunEventLoops threads;
@@ -67,6 +69,7 @@ public final class TargetRegistry implements AutoCloseable {
     private final List<RegisteredLun> open = new CopyOnWriteArrayList<>();
     /** This gateway's name in its gateway group, or null outside one. */
     private final String member;
+
     private final ProvisioningChecks provisioningChecks = new ProvisioningChecks(() -> List.copyOf(open));
 
     /**
@@ -76,9 +79,16 @@ public final class TargetRegistry implements AutoCloseable {
      * @param modePageStores    where each LUN keeps the mode parameters MODE SELECT saved
      * @param member            this gateway's name in its gateway group (null: none)
      */
-    public TargetRegistry(BackingOpener opener, LunEventLoops threads, ByteBufAllocator alloc,
-                          TransportTaskAborts transportAborts, int sharedReadMin, NodeLocator locator,
-                          ReservationStores reservationStores, ModePageStores modePageStores, String member) {
+    public TargetRegistry(
+            BackingOpener opener,
+            LunEventLoops threads,
+            ByteBufAllocator alloc,
+            TransportTaskAborts transportAborts,
+            int sharedReadMin,
+            NodeLocator locator,
+            ReservationStores reservationStores,
+            ModePageStores modePageStores,
+            String member) {
         this.member = member;
         this.locator = locator;
         this.reservationStores = reservationStores;
@@ -106,13 +116,15 @@ public final class TargetRegistry implements AutoCloseable {
 
     /** Queues one change; the future fails with the reason when it cannot be applied (nothing changed then). */
     public CompletableFuture<Void> apply(RegistryOperation op) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                applyNow(op);
-            } catch (IOException e) {
-                throw new RegistryException(op + ": " + e.getMessage(), e);
-            }
-        }, control);
+        return CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        applyNow(op);
+                    } catch (IOException e) {
+                        throw new RegistryException(op + ": " + e.getMessage(), e);
+                    }
+                },
+                control);
     }
 
     /**
@@ -183,7 +195,7 @@ public final class TargetRegistry implements AutoCloseable {
     private void setLunMaps(String targetName, List<LunMap> maps) throws IOException {
         ExportedTarget target = existing(targetName);
         definitions.put(targetName, definitions.get(targetName).withLunMaps(maps));
-        awaitUnitThreads(target.scsi().masking(LunMaps.masking(maps)), targetName);
+        UnitThreadWaits.awaitAll(target.scsi().masking(LunMaps.masking(maps)), targetName);
         LOG.info("target {}: LUN maps now {}", targetName, target.scsi().masking());
     }
 
@@ -191,14 +203,25 @@ public final class TargetRegistry implements AutoCloseable {
         ExportedTarget target = existing(targetName);
         TargetDefinition def = definitions.get(targetName);
         target.scsi().replacePortGroups(AluaGroups.of(alua));
-        definitions.put(targetName, new TargetDefinition(def.name(), def.alias(), def.allowedInitiators(), def.luns(),
-                def.chap(), def.allowNetworks(), alua, def.sharedReservations(), def.lunMaps()));
+        definitions.put(
+                targetName,
+                new TargetDefinition(
+                        def.name(),
+                        def.alias(),
+                        def.allowedInitiators(),
+                        def.luns(),
+                        def.chap(),
+                        def.allowNetworks(),
+                        alua,
+                        def.sharedReservations(),
+                        def.lunMaps()));
         LOG.info("target {}: port groups now {}", targetName, target.scsi().portGroups());
     }
 
     private void updateTarget(TargetDefinition t) {
         ExportedTarget old = existing(t.name());
-        directory.replace(new ExportedTarget(t.name(), t.alias(), t.access(), old.scsi(), Credentials.account(t.chap())));
+        directory.replace(
+                new ExportedTarget(t.name(), t.alias(), t.access(), old.scsi(), Credentials.account(t.chap())));
         definitions.put(t.name(), t.withLunMaps(definitions.get(t.name()).lunMaps())); // SetLunMaps changes those
         LOG.info("target {}: now {}", t.name(), describeAccess(t));
     }
@@ -232,8 +255,8 @@ public final class TargetRegistry implements AutoCloseable {
         List<AutoCloseable> companions = new ArrayList<>();
         LogicalUnit unit;
         try {
-            unit = new LogicalUnit(lun.id(), LunIdentity.derive(targetName, lun.id(), lun.serial()), device,
-                    lun.physicalBlockSize());
+            unit = new LogicalUnit(
+                    lun.id(), LunIdentity.derive(targetName, lun.id(), lun.serial()), device, lun.physicalBlockSize());
         } catch (IllegalArgumentException e) {
             DeviceShutdown.flushAndClose(device, what);
             throw new IOException(what + ": physical-block-size " + e.getMessage(), e);
@@ -245,16 +268,7 @@ public final class TargetRegistry implements AutoCloseable {
             SharedReservationsDefinition shared = definition.sharedReservations();
             if (shared != null) {
                 TargetPortGroups groups = target.scsi().portGroups();
-                List<Integer> peerPorts = new ArrayList<>();
-                if (member == null) {
-                    groups.peers().forEach(g -> peerPorts.addAll(g.ports()));
-                } else { // a group's members come and go while the LUN serves: any member's port may be a peer's
-                    for (int port = 1; port <= io.numaiscsi.config.GroupDocument.MAX_MEMBERS; port++) {
-                        if (port != groups.localPort()) {
-                            peerPorts.add(port);
-                        }
-                    }
-                }
+                List<Integer> peerPorts = SharedLuns.peerPorts(groups, member);
                 sharedObject = VersionedObjects.open(shared, targetName, lun.id(), groups.localPort(), peerPorts);
                 if (sharedObject instanceof AutoCloseable c) {
                     companions.add(c);
@@ -272,7 +286,7 @@ public final class TargetRegistry implements AutoCloseable {
             }
             threads.assign(targetName, unit);
             if (device instanceof RbdBlockDevice rbd && rbd.exclusive()) {
-                companions.add(shareImage(definition.alua(), lun, rbd, unit, sharedObject, what, member));
+                companions.add(SharedLuns.shareImage(definition.alua(), lun, rbd, unit, sharedObject, what, member));
             }
         } catch (IOException | RuntimeException e) {
             new RegisteredLun(targetName, lun, device, unit, companions).close();
@@ -285,31 +299,18 @@ public final class TargetRegistry implements AutoCloseable {
         open.add(registered);
         lunsByTarget.get(targetName).put(lun.id(), registered);
         target.scsi().add(unit);
-        LOG.info("target {} LUN {}: {} {} bytes, block size {}, physical block {}{}{}", targetName, lun.id(),
-                lun.backing(), device.blockCount() * device.blockSize(), device.blockSize(), unit.physicalBlockSize(),
+        LOG.info(
+                "target {} LUN {}: {} {} bytes, block size {}, physical block {}{}{}",
+                targetName,
+                lun.id(),
+                lun.backing(),
+                device.blockCount() * device.blockSize(),
+                device.blockSize(),
+                unit.physicalBlockSize(),
                 lun.path() == null ? "" : " at " + lun.path(),
-                lun.softThreshold() == LunDefinition.NO_THRESHOLD ? "" : ", soft threshold " + lun.softThreshold() + "%");
-    }
-
-    /**
-     * An RBD image the target's gateways share (ALUA): one gateway at a time holds its exclusive lock and writes it;
-     * the configured active/optimized gateway (in a gateway group: the LUN's owner) takes a free lock at start. Every
-     * client of this gateway is recorded in
-     * the shared reservations' object before it may take the lock, so a peer can fence it.
-     */
-    private static AutoCloseable shareImage(AluaDefinition alua, LunDefinition lun, RbdBlockDevice rbd,
-                                            LogicalUnit unit, VersionedObject sharedObject, String what,
-                                            String member) throws IOException {
-        boolean preferred = lun.rbd().owner() != null ? lun.rbd().owner().equals(member)
-                : TargetPortGroups.AccessState.ACTIVE_OPTIMIZED.configName().equals(alua.state());
-        ImageOwnership.ClientRecorder recorder = sharedObject == null ? ImageOwnership.ClientRecorder.NONE
-                : sharedObject::fenceWith;
-        // a fenced gateway's commands fail within the client's operation timeout; wait that long and a little more
-        java.time.Duration drain = lun.rbd().timeout().plusSeconds(10);
-        ImageOwnership owner = ImageOwnership.start(rbd, alua.group(), preferred, drain, recorder);
-        RbdUnitOwnership ownership = new RbdUnitOwnership(owner, what);
-        unit.ownership(ownership);
-        return ownership;
+                lun.softThreshold() == LunDefinition.NO_THRESHOLD
+                        ? ""
+                        : ", soft threshold " + lun.softThreshold() + "%");
     }
 
     private void removeLun(String targetName, int lun) {
@@ -328,16 +329,29 @@ public final class TargetRegistry implements AutoCloseable {
         try {
             reservationStores.discard(targetName, lun);
         } catch (IOException e) {
-            LOG.error("target {} LUN {}: its saved persistent reservations could not be removed; a LUN added later"
-                    + " under this number would take them up: {}", targetName, lun, e.getMessage(), e);
+            LOG.error(
+                    "target {} LUN {}: its saved persistent reservations could not be removed; a LUN added later"
+                            + " under this number would take them up: {}",
+                    targetName,
+                    lun,
+                    e.getMessage(),
+                    e);
         }
         try {
             modePageStores.discard(targetName, lun);
         } catch (IOException e) {
-            LOG.error("target {} LUN {}: its saved mode parameters could not be removed; a LUN added later under"
-                    + " this number would take them up: {}", targetName, lun, e.getMessage(), e);
+            LOG.error(
+                    "target {} LUN {}: its saved mode parameters could not be removed; a LUN added later under"
+                            + " this number would take them up: {}",
+                    targetName,
+                    lun,
+                    e.getMessage(),
+                    e);
         }
-        LOG.info("target {} LUN {}: removed; closing its backing store once its commands have completed", targetName, lun);
+        LOG.info(
+                "target {} LUN {}: removed; closing its backing store once its commands have completed",
+                targetName,
+                lun);
         unit.retire(() -> control.execute(() -> {
             registered.close();
             open.remove(registered);
@@ -351,40 +365,21 @@ public final class TargetRegistry implements AutoCloseable {
             throw new IllegalArgumentException("target " + targetName + " has no LUN " + lun);
         }
         LunDefinition grown = registered.definition().grownTo(sizeBytes);
-        awaitUnitThread(registered.unit().resize(grown.blockCount()), targetName, lun);
-        RegisteredLun updated = new RegisteredLun(targetName, grown, registered.device(), registered.unit(),
-                registered.companions());
+        UnitThreadWaits.await(registered.unit().resize(grown.blockCount()), targetName, lun);
+        RegisteredLun updated =
+                new RegisteredLun(targetName, grown, registered.device(), registered.unit(), registered.companions());
         lunsByTarget.get(targetName).put(lun, updated);
-        open.replaceAll(r -> r == registered ? updated : r);
-        LOG.info("target {} LUN {}: grown from {} to {} bytes{}", targetName, lun, registered.definition().sizeBytes(),
-                sizeBytes, grown.path() == null ? "" : "; the config file must say the new size, or the next start"
-                        + " refuses " + grown.path() + " as the wrong size");
-    }
-
-    /** Waits until every unit told the sessions whose view changed, so the change is complete with the operation. */
-    private static void awaitUnitThreads(CompletableFuture<Void> told, String targetName) throws IOException {
-        try {
-            told.get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted waiting for target " + targetName + "'s LUNs to take their new maps");
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IOException("target " + targetName + ": its LUNs' threads did not take the new maps: "
-                    + io.numaiscsi.daemon.Reasons.of(e), e);
-        }
-    }
-
-    /** Waits until the unit's thread serves the new size, so the change is complete when the operation is. */
-    private static void awaitUnitThread(CompletableFuture<Void> applied, String targetName, int lun) throws IOException {
-        try {
-            applied.get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted waiting for target " + targetName + " LUN " + lun + " to take its size");
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IOException("target " + targetName + " LUN " + lun + ": its thread did not take the new size: "
-                    + io.numaiscsi.daemon.Reasons.of(e), e);
-        }
+        open.replaceAll(r -> r.unit() == registered.unit() ? updated : r);
+        LOG.info(
+                "target {} LUN {}: grown from {} to {} bytes{}",
+                targetName,
+                lun,
+                registered.definition().sizeBytes(),
+                sizeBytes,
+                grown.path() == null
+                        ? ""
+                        : "; the config file must say the new size, or the next start" + " refuses " + grown.path()
+                                + " as the wrong size");
     }
 
     private ExportedTarget existing(String targetName) {
@@ -396,14 +391,10 @@ public final class TargetRegistry implements AutoCloseable {
     }
 
     /**
-     * Stops taking changes, then flushes and closes every backing store. Call once nothing serves any more (the event
-     * loops are stopped): acknowledged writes become durable here.
-     */
-    /**
      * Gives up every shared RBD image this gateway writes, so another gateway takes it without fencing this one; a
      * clean stop does this while the LUNs' threads still run (the release drains the writes in flight on them).
      */
-    public void releaseSharedImages(java.time.Duration limit) {
+    public void releaseSharedImages(Duration limit) {
         List<CompletableFuture<Void>> releases = new ArrayList<>();
         for (RegisteredLun lun : open) {
             ImageOwnership image = lun.imageOwnership();
@@ -416,17 +407,23 @@ public final class TargetRegistry implements AutoCloseable {
                     .get(limit.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            LOG.warn("stopping: not every shared image was given up in time ({}); the other gateways fence this one"
-                    + " when they take it", e.getMessage());
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn(
+                    "stopping: not every shared image was given up in time ({}); the other gateways fence this one"
+                            + " when they take it",
+                    e.getMessage());
         }
     }
 
     /** Writes what every LUN's cache holds to its store, at most {@code limit}; while the LUNs' threads still run. */
-    public void flushAll(java.time.Duration limit) {
+    public void flushAll(Duration limit) {
         DeviceShutdown.flushAll(List.copyOf(open), limit);
     }
 
+    /**
+     * Stops taking changes, then flushes and closes every backing store. Call once nothing serves any more (the event
+     * loops are stopped, after {@link #flushAll}): what a late write left in a cache becomes durable here.
+     */
     @Override
     public void close() {
         provisioningChecks.close();

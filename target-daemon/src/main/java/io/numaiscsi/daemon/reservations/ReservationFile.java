@@ -54,20 +54,29 @@ final class ReservationFile implements ReservationStore {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            throw new IOException("persistent reservations file " + file + " cannot be read (" + Reasons.of(e) + "); the daemon"
-                    + " does not serve target " + target + " LUN " + lun + " without the reservations initiators made"
-                    + " with APTPL", e);
+            throw new IOException(
+                    "persistent reservations file " + file + " cannot be read (" + Reasons.of(e) + "); the daemon"
+                            + " does not serve target " + target + " LUN " + lun
+                            + " without the reservations initiators made"
+                            + " with APTPL",
+                    e);
         }
         try {
             ReservationState s = ReservationJson.decode(text, target, lun);
-            LOG.info("target {} LUN {}: persistent reservations (APTPL) taken up from {}: {} registrations, {}", target,
-                    lun, file, s.registrations().size(), s.type() == 0 ? "no reservation"
-                            : "a type " + s.type() + " reservation held by " + s.holder());
+            LOG.info(
+                    "target {} LUN {}: persistent reservations (APTPL) taken up from {}: {} registrations, {}",
+                    target,
+                    lun,
+                    file,
+                    s.registrations().size(),
+                    s.type() == 0 ? "no reservation" : "a type " + s.type() + " reservation held by " + s.holder());
             return s;
         } catch (IllegalArgumentException e) {
-            throw new IOException("persistent reservations file " + file + " is corrupt: " + e.getMessage() + "; the"
-                    + " daemon does not serve target " + target + " LUN " + lun + " without the reservations"
-                    + " initiators made with APTPL: repair the file, or remove it to start the LUN without them", e);
+            throw new IOException(
+                    "persistent reservations file " + file + " is corrupt: " + e.getMessage() + "; the"
+                            + " daemon does not serve target " + target + " LUN " + lun + " without the reservations"
+                            + " initiators made with APTPL: repair the file, or remove it to start the LUN without them",
+                    e);
         }
     }
 
@@ -93,8 +102,11 @@ final class ReservationFile implements ReservationStore {
                 }
             } else {
                 DurableFiles.remove(file);
-                LOG.info("target {} LUN {}: APTPL off, persistent reservations no longer kept ({} removed)", target,
-                        lun, file);
+                LOG.info(
+                        "target {} LUN {}: APTPL off, persistent reservations no longer kept ({} removed)",
+                        target,
+                        lun,
+                        file);
             }
             return null;
         } catch (IOException e) {

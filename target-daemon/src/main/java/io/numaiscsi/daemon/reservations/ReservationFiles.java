@@ -59,15 +59,20 @@ public final class ReservationFiles implements ReservationStores, AutoCloseable 
         if (!Files.isDirectory(root)) {
             return;
         }
-        try (Stream<Path> files = Files.find(root, 2, (p, a) -> a.isRegularFile()
-                && p.getFileName().toString().matches("lun-\\d+\\.json"))) {
+        try (Stream<Path> files = Files.find(
+                root,
+                2,
+                (p, a) -> a.isRegularFile() && p.getFileName().toString().matches("lun-\\d+\\.json"))) {
             for (Path f : files.toList()) {
                 String name = f.getFileName().toString();
                 String lun = name.substring("lun-".length(), name.length() - ".json".length());
                 if (!open.containsKey(f.getParent().getFileName() + "/" + lun)) {
-                    LOG.warn("{} holds persistent reservations (APTPL) of a LUN that is not configured; a LUN added"
-                            + " as {} LUN {} takes them up (remove the file to drop them)", f,
-                            f.getParent().getFileName(), lun);
+                    LOG.warn(
+                            "{} holds persistent reservations (APTPL) of a LUN that is not configured; a LUN added"
+                                    + " as {} LUN {} takes them up (remove the file to drop them)",
+                            f,
+                            f.getParent().getFileName(),
+                            lun);
                 }
             }
         } catch (IOException e) {

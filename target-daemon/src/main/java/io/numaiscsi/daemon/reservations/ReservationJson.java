@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.numaiscsi.scsi.ItNexus;
 import io.numaiscsi.scsi.ReservationState;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +28,7 @@ final class ReservationJson {
     static final int FORMAT = 1;
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private ReservationJson() {
-    }
+    private ReservationJson() {}
 
     static byte[] encode(String target, int lun, ReservationState s) {
         ObjectNode root = MAPPER.createObjectNode();
@@ -76,7 +76,7 @@ final class ReservationJson {
             root = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
         }
         if (root == null || !root.isObject()) {

@@ -32,8 +32,8 @@ public final class SharedReservationObject implements SharedReservations {
 
     @Override
     public Replaced replace(long expectedVersion, ReservationState next, boolean abortsTasks) throws IOException {
-        VersionedObject.Replaced r = object.replace(expectedVersion, ReservationJson.encode(target, lun, next),
-                abortsTasks);
+        VersionedObject.Replaced r =
+                object.replace(expectedVersion, ReservationJson.encode(target, lun, next), abortsTasks);
         return new Replaced(r.version(), r.takenUp());
     }
 

@@ -21,8 +21,7 @@ import java.util.Set;
 public final class DurableFiles {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
-    private DurableFiles() {
-    }
+    private DurableFiles() {}
 
     /**
      * The file of {@code target}'s LUN {@code lun} under {@code root}: {@code root/<target name>/lun-<n>.json}, one
@@ -49,8 +48,10 @@ public final class DurableFiles {
             syncDirectory(dir.getParent().getParent());
         }
         Path temp = temporary(file);
-        try (FileChannel ch = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING), PosixFilePermissions.asFileAttribute(OWNER_ONLY))) {
+        try (FileChannel ch = FileChannel.open(
+                temp,
+                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING),
+                PosixFilePermissions.asFileAttribute(OWNER_ONLY))) {
             ByteBuffer b = ByteBuffer.wrap(text);
             while (b.hasRemaining()) {
                 ch.write(b);

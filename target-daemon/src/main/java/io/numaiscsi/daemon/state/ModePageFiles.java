@@ -72,13 +72,14 @@ public final class ModePageFiles implements ModePageStores, AutoCloseable {
         try {
             root = MAPPER.readTree(text);
         } catch (IOException e) {
-            throw new IllegalArgumentException("not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+            throw new IllegalArgumentException(
+                    "not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
         }
         if (root == null || !root.isObject() || root.path("format").asInt() != FORMAT) {
             throw new IllegalArgumentException("not a format " + FORMAT + " mode page file");
         }
-        return new SavedModePages(flag(root, "write-cache"), flag(root, "descriptor-sense"),
-                flag(root, "software-write-protect"));
+        return new SavedModePages(
+                flag(root, "write-cache"), flag(root, "descriptor-sense"), flag(root, "software-write-protect"));
     }
 
     private static boolean flag(JsonNode root, String field) {
@@ -124,8 +125,10 @@ public final class ModePageFiles implements ModePageStores, AutoCloseable {
                 LOG.info("target {} LUN {}: saved mode parameters from {}: {}", target, lun, file, pages);
                 return pages;
             } catch (IllegalArgumentException e) {
-                throw new IOException("saved mode parameters file " + file + " is corrupt: " + e.getMessage()
-                        + "; repair it, or remove it to start target " + target + " LUN " + lun + " with the defaults",
+                throw new IOException(
+                        "saved mode parameters file " + file + " is corrupt: " + e.getMessage()
+                                + "; repair it, or remove it to start target " + target + " LUN " + lun
+                                + " with the defaults",
                         e);
             }
         }

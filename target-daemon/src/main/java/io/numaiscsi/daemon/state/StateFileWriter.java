@@ -39,9 +39,10 @@ public final class StateFileWriter implements Executor, AutoCloseable {
     public void runAndWait(FileAction action, Path file) throws IOException {
         try {
             io.submit(() -> {
-                action.run();
-                return null;
-            }).get(WAIT_SECONDS, TimeUnit.SECONDS);
+                        action.run();
+                        return null;
+                    })
+                    .get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted changing " + file, e);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.numaiscsi.config.ConfigLoader;
+import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.daemon.ConfigFile;
 import java.nio.file.Path;
@@ -25,29 +26,32 @@ class ConfigSaveTest {
     @Test
     void theRunningTargetsGoOverTheFilesSettingsWithoutTheCommandLineOverrides() throws Exception {
         TargetConfig file = ConfigLoader.parse(FILE, "t.yaml");
-        TargetConfig started = file.withDataDir(Path.of("/override"))
-                .withPortals(List.of(io.numaiscsi.config.Portal.parse("127.0.0.1:13260")));
+        TargetConfig started =
+                file.withDataDir(Path.of("/override")).withPortals(List.of(Portal.parse("127.0.0.1:13260")));
         TargetConfig running = started;
         var t = running.targets().get(0);
         var added = ConfigLoader.parseLun("{id: 2, path: lun2.img, size: 2M}", "lun.add", running, t);
-        running = running.withTargets(List.of(t.withLuns(List.of(t.luns().get(0), t.luns().get(1), added))));
+        running = running.withTargets(
+                List.of(t.withLuns(List.of(t.luns().get(0), t.luns().get(1), added))));
 
         TargetConfig saved = ConfigSave.toSave(running, started, file);
 
         assertEquals(file.daemon(), saved.daemon(), "the file's data directory and event model");
         assertEquals(file.portals(), saved.portals(), "the file's portals, not --portal's");
-        List<Path> paths = saved.targets().get(0).luns().stream().map(l -> l.path()).toList();
-        assertEquals(List.of(Path.of("/srv/iscsi/lun0.img"), Path.of("/elsewhere/lun1.img"),
-                Path.of("/srv/iscsi/lun2.img")), paths, "where --data-dir /override given again finds them");
+        List<Path> paths =
+                saved.targets().get(0).luns().stream().map(l -> l.path()).toList();
+        assertEquals(
+                List.of(Path.of("/srv/iscsi/lun0.img"), Path.of("/elsewhere/lun1.img"), Path.of("/srv/iscsi/lun2.img")),
+                paths,
+                "where --data-dir /override given again finds them");
         assertEquals(running.targets(), saved.withDataDir(Path.of("/override")).targets());
     }
 
     @Test
     void portalsAndChapChangedThroughTheApiAreSavedOverTheFiles() throws Exception {
         TargetConfig file = ConfigLoader.parse(FILE, "t.yaml");
-        TargetConfig started = file.withPortals(List.of(io.numaiscsi.config.Portal.parse("127.0.0.1:13260")));
-        List<io.numaiscsi.config.Portal> added = List.of(io.numaiscsi.config.Portal.parse("127.0.0.1:13260"),
-                io.numaiscsi.config.Portal.parse("127.0.0.1:13261"));
+        TargetConfig started = file.withPortals(List.of(Portal.parse("127.0.0.1:13260")));
+        List<Portal> added = List.of(Portal.parse("127.0.0.1:13260"), Portal.parse("127.0.0.1:13261"));
         var discovery = ConfigLoader.parseDiscoveryChap("{username: d, secret: discoverysecret1}", "chap.set", started);
         TargetConfig running = started.withPortals(added).withChap(discovery, List.of());
 
@@ -64,8 +68,10 @@ class ConfigSaveTest {
         var params = JsonNodeFactory.instance.objectNode();
         AdminError none = assertThrows(AdminError.class, () -> save.call(params));
         assertEquals(AdminError.INVALID_PARAMS, none.code);
-        assertTrue(none.getMessage().contains("params.path is required")
-                && none.getMessage().contains("embedded default"), none.getMessage());
+        assertTrue(
+                none.getMessage().contains("params.path is required")
+                        && none.getMessage().contains("embedded default"),
+                none.getMessage());
 
         AdminError relative = assertThrows(AdminError.class, () -> save.call(params.put("path", "saved.yaml")));
         assertEquals(AdminError.INVALID_PARAMS, relative.code);

@@ -81,8 +81,8 @@ class LocalFileObjectTest {
 
     @Test
     void aMissingDirectoryIsNamed() {
-        NoSuchFileException e = assertThrows(NoSuchFileException.class,
-                () -> new LocalFileObject(dir.resolve("absent"), "pr.x.lun-0"));
+        NoSuchFileException e =
+                assertThrows(NoSuchFileException.class, () -> new LocalFileObject(dir.resolve("absent"), "pr.x.lun-0"));
         assertEquals(dir.resolve("absent").toString(), e.getFile());
     }
 

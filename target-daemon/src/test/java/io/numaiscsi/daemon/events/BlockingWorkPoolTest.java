@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -75,7 +76,8 @@ class BlockingWorkPoolTest {
         assertTrue(blocking.await(HANG_GUARD_SECONDS, TimeUnit.SECONDS));
         pool.execute(ran::incrementAndGet);
         pool.execute(ran::incrementAndGet);
-        RejectedExecutionException full = assertThrows(RejectedExecutionException.class, () -> pool.execute(ran::incrementAndGet));
+        RejectedExecutionException full =
+                assertThrows(RejectedExecutionException.class, () -> pool.execute(ran::incrementAndGet));
         assertTrue(full.getMessage().contains("2 tasks already wait"), full.getMessage());
         pool.shutdown();
         assertThrows(RejectedExecutionException.class, () -> pool.execute(ran::incrementAndGet));
@@ -98,7 +100,7 @@ class BlockingWorkPoolTest {
 
     @Test
     void handingOverATaskAllocatesNothingAtSteadyState() throws Exception {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         BlockingWorkPool pool = new BlockingWorkPool("alloc", 2, 4096, factory);
         AtomicInteger done = new AtomicInteger();
         Runnable task = done::incrementAndGet;
@@ -113,7 +115,7 @@ class BlockingWorkPoolTest {
         assertTrue(bytes < n / 10, bytes + " bytes allocated by the producer and the workers for " + n + " tasks");
     }
 
-    private long allocated(com.sun.management.ThreadMXBean mx) {
+    private long allocated(ThreadMXBean mx) {
         long sum = mx.getThreadAllocatedBytes(Thread.currentThread().getId());
         for (Thread t : started) {
             if (t.getName().startsWith("pool-test")) {

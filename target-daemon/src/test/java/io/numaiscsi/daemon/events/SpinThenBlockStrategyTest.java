@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.channel.DefaultEventLoop;
 import io.netty.channel.SelectStrategy;
+import io.netty.util.IntSupplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,10 +16,13 @@ class SpinThenBlockStrategyTest {
     @Test
     void readySocketsAreReturnedAtOnce() throws Exception {
         AtomicInteger polls = new AtomicInteger();
-        int r = new SpinThenBlockStrategy(1_000_000_000L).calculateStrategy(() -> {
-            polls.incrementAndGet();
-            return 3;
-        }, false);
+        int r = new SpinThenBlockStrategy(1_000_000_000L)
+                .calculateStrategy(
+                        () -> {
+                            polls.incrementAndGet();
+                            return 3;
+                        },
+                        false);
         assertEquals(3, r);
         assertEquals(1, polls.get());
     }
@@ -33,11 +37,15 @@ class SpinThenBlockStrategyTest {
     @Test
     void anEventDuringTheSpinEndsItAndNoEventEndsInABlockingWait() throws Exception {
         AtomicInteger polls = new AtomicInteger();
-        assertEquals(1, new SpinThenBlockStrategy(10_000_000_000L).calculateStrategy(
-                () -> polls.incrementAndGet() == 5 ? 1 : 0, false), "the fifth poll finds a socket");
+        assertEquals(
+                1,
+                new SpinThenBlockStrategy(10_000_000_000L)
+                        .calculateStrategy(() -> polls.incrementAndGet() == 5 ? 1 : 0, false),
+                "the fifth poll finds a socket");
         assertEquals(5, polls.get());
         polls.set(0);
-        assertEquals(SelectStrategy.SELECT, new SpinThenBlockStrategy(1_000).calculateStrategy(nothingReady(polls), false));
+        assertEquals(
+                SelectStrategy.SELECT, new SpinThenBlockStrategy(1_000).calculateStrategy(nothingReady(polls), false));
         assertTrue(polls.get() >= 1);
     }
 
@@ -70,14 +78,14 @@ class SpinThenBlockStrategyTest {
             CompletableFuture<Integer> result = new CompletableFuture<>();
             loop.execute(() -> {
                 try {
-                    result.complete(new SpinThenBlockStrategy(TimeUnit.SECONDS.toNanos(60))
-                            .calculateStrategy(() -> 0, false));
+                    result.complete(
+                            new SpinThenBlockStrategy(TimeUnit.SECONDS.toNanos(60)).calculateStrategy(() -> 0, false));
                 } catch (Exception e) {
                     result.completeExceptionally(e);
                 }
             });
             Thread.sleep(50);
-            loop.execute(() -> { });
+            loop.execute(() -> {});
             assertEquals(0, result.get(60, TimeUnit.SECONDS), "back to run the task, not to block (SELECT)");
         } finally {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
@@ -85,7 +93,7 @@ class SpinThenBlockStrategyTest {
     }
 
     /** Sockets that are never ready, counting the polls. */
-    private static io.netty.util.IntSupplier nothingReady(AtomicInteger polls) {
+    private static IntSupplier nothingReady(AtomicInteger polls) {
         return () -> {
             polls.incrementAndGet();
             return 0;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +19,7 @@ class TaskRingTest {
     void capacityIsRoundedUpToAPowerOfTwoAndAFullRingRefuses() {
         TaskRing ring = new TaskRing(5);
         assertEquals(8, ring.capacity());
-        Runnable task = () -> { };
+        Runnable task = () -> {};
         for (int i = 0; i < 8; i++) {
             assertTrue(ring.offer(task), "offer " + i);
         }
@@ -32,7 +33,7 @@ class TaskRingTest {
     @Test
     void aSlotClaimedButNotYetFreedIsWaitedForNotReportedFull() throws Exception {
         TaskRing ring = new TaskRing(2);
-        Runnable task = () -> { };
+        Runnable task = () -> {};
         assertTrue(ring.offer(task));
         assertTrue(ring.offer(task));
         assertFalse(ring.offer(task), "two tasks in a ring of two: full");
@@ -65,7 +66,7 @@ class TaskRingTest {
         TaskRing ring = new TaskRing(4);
         Runnable[] tasks = new Runnable[3];
         for (int i = 0; i < tasks.length; i++) {
-            tasks[i] = () -> { };
+            tasks[i] = () -> {};
         }
         for (int lap = 0; lap < 1000; lap++) {
             for (Runnable t : tasks) {
@@ -101,7 +102,7 @@ class TaskRingTest {
                 }
             }));
         }
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
         for (int c = 0; c < 4; c++) {
             threads.add(new Thread(() -> {
                 while (done.get() < tasks.length) {

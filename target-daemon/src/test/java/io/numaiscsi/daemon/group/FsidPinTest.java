@@ -13,14 +13,14 @@ import org.junit.jupiter.api.io.TempDir;
 class FsidPinTest {
     @Test
     void anotherClusterIsRefusedNamingBothAndTheFile(@TempDir Path dataDir) throws IOException {
-        assertDoesNotThrow(() -> GroupMember.FsidPin.check(dataDir, "g", "cluster-a"), "nothing joined yet");
-        GroupMember.FsidPin.record(dataDir, "g", "cluster-a");
-        assertDoesNotThrow(() -> GroupMember.FsidPin.check(dataDir, "g", "cluster-a"));
-        IOException e = assertThrows(IOException.class, () -> GroupMember.FsidPin.check(dataDir, "g", "cluster-b"));
+        assertDoesNotThrow(() -> FsidPin.check(dataDir, "g", "cluster-a"), "nothing joined yet");
+        FsidPin.record(dataDir, "g", "cluster-a");
+        assertDoesNotThrow(() -> FsidPin.check(dataDir, "g", "cluster-a"));
+        IOException e = assertThrows(IOException.class, () -> FsidPin.check(dataDir, "g", "cluster-b"));
         assertTrue(e.getMessage().contains("joined it in cluster cluster-a"), e.getMessage());
         assertTrue(e.getMessage().contains("reaches cluster cluster-b"), e.getMessage());
-        assertTrue(e.getMessage().contains(GroupMember.FsidPin.file(dataDir, "g").toString()), e.getMessage());
-        assertDoesNotThrow(() -> GroupMember.FsidPin.check(dataDir, "other-group", "cluster-b"));
+        assertTrue(e.getMessage().contains(FsidPin.file(dataDir, "g").toString()), e.getMessage());
+        assertDoesNotThrow(() -> FsidPin.check(dataDir, "other-group", "cluster-b"));
     }
 
     @Test

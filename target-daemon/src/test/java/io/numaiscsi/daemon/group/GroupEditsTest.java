@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** Admin requests as edits of a group's configuration: what the group keeps, who owns a new LUN, and refusals. */
 class GroupEditsTest {
@@ -45,8 +46,15 @@ class GroupEditsTest {
     }
 
     private static LunDefinition rbdLun(int id, String image, String owner) {
-        RbdSource r = new RbdSource("rbd", image, Path.of("/etc/ceph/member.conf"), "gw-user", Path.of("/k"),
-                Duration.ofSeconds(20), false, owner);
+        RbdSource r = new RbdSource(
+                "rbd",
+                image,
+                Path.of("/etc/ceph/member.conf"),
+                "gw-user",
+                Path.of("/k"),
+                Duration.ofSeconds(20),
+                false,
+                owner);
         return new LunDefinition(id, BackingType.RBD, null, 0, 512, null, FaultInjection.NONE, 0, false, 0, r);
     }
 
@@ -70,8 +78,8 @@ class GroupEditsTest {
     void aTargetWithItsLunsIsOneEdit() throws Exception {
         String other = "iqn.2026-11.io.numaiscsi:h";
         TargetDefinition t = new TargetDefinition(other, null, List.of(), List.of(rbdLun(0, "c", null)));
-        GroupDocument d = apply(doc(), new RegistryOperation.AddTarget(t),
-                new RegistryOperation.AddLun(other, rbdLun(0, "c", null)));
+        GroupDocument d = apply(
+                doc(), new RegistryOperation.AddTarget(t), new RegistryOperation.AddLun(other, rbdLun(0, "c", null)));
         assertEquals(2, d.targets().size());
         assertEquals(1, d.targets().get(1).luns().size());
         assertNull(d.targets().get(1).alua());
@@ -80,8 +88,8 @@ class GroupEditsTest {
     @Test
     void refusalsNameTheirReasonAndChangeNothing() throws Exception {
         GroupDocument d = doc();
-        IOException missing = assertThrows(IOException.class,
-                () -> apply(d, new RegistryOperation.AddLun(T, rbdLun(1, "missing", null))));
+        IOException missing = assertThrows(
+                IOException.class, () -> apply(d, new RegistryOperation.AddLun(T, rbdLun(1, "missing", null))));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
         LunDefinition ram = new LunDefinition(1, BackingType.RAM, null, 1 << 20, 512, null);
         assertRefused(() -> apply(d, new RegistryOperation.AddLun(T, ram)), "serves RBD images only");
@@ -95,9 +103,11 @@ class GroupEditsTest {
 
     @Test
     void removalsAndSettingsApplyToTheGroupsTargets() throws Exception {
-        GroupDocument d = apply(doc(), new RegistryOperation.AddLun(T, rbdLun(1, "b", null)),
-                new RegistryOperation.RemoveLun(T, 0));
-        assertEquals(List.of(1), d.targets().get(0).luns().stream().map(LunDefinition::id).toList());
+        GroupDocument d = apply(
+                doc(), new RegistryOperation.AddLun(T, rbdLun(1, "b", null)), new RegistryOperation.RemoveLun(T, 0));
+        assertEquals(
+                List.of(1),
+                d.targets().get(0).luns().stream().map(LunDefinition::id).toList());
         TargetDefinition aliased = new TargetDefinition(T, "disks", List.of("iqn.2026-11.example:host"), List.of());
         GroupDocument set = apply(d, new RegistryOperation.UpdateTarget(aliased));
         assertEquals("disks", set.targets().get(0).alias());
@@ -105,7 +115,7 @@ class GroupEditsTest {
         assertTrue(apply(set, new RegistryOperation.RemoveTarget(T)).targets().isEmpty());
     }
 
-    private static void assertRefused(org.junit.jupiter.api.function.Executable e, String reason) {
+    private static void assertRefused(Executable e, String reason) {
         IllegalArgumentException x = assertThrows(IllegalArgumentException.class, e);
         assertTrue(x.getMessage().contains(reason), x.getMessage());
     }

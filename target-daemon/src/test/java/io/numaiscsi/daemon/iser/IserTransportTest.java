@@ -7,14 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.DefaultEventLoop;
-import io.numaiscsi.session.EventThreadRegistry;
-import io.numaiscsi.session.EventThreads;
-import io.numaiscsi.session.ExportedTarget;
-import io.numaiscsi.session.IscsiConnection;
-import io.numaiscsi.session.SessionServices;
-import io.numaiscsi.session.SessionSettings;
-import io.numaiscsi.session.SessionTable;
-import io.numaiscsi.session.TargetDirectory;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.iser.CmEvent;
 import io.numaiscsi.iser.ConnectionSlots;
 import io.numaiscsi.iser.FakeEndpoint;
@@ -33,11 +26,19 @@ import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.session.EventThreadRegistry;
+import io.numaiscsi.session.EventThreads;
+import io.numaiscsi.session.ExportedTarget;
+import io.numaiscsi.session.IscsiConnection;
+import io.numaiscsi.session.SessionServices;
+import io.numaiscsi.session.SessionSettings;
+import io.numaiscsi.session.SessionTable;
+import io.numaiscsi.session.TargetDirectory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -61,8 +62,8 @@ class IserTransportTest {
     private final FakeFabric fabric = new FakeFabric();
     private final NodeMemory memory = NodeMemory.open(NumaTopology.detect().pretend(2));
     private final RegisteredSlabs slabs = RegisteredSlabs.allocate(fabric, memory, 0, SETTINGS, SLOTS);
-    private final ConnectionSlots slots = new ConnectionSlots(slabs, RegisteredMemory.register(fabric, List.of()),
-            UnpooledByteBufAllocator.DEFAULT);
+    private final ConnectionSlots slots =
+            new ConnectionSlots(slabs, RegisteredMemory.register(fabric, List.of()), UnpooledByteBufAllocator.DEFAULT);
     private SessionServices services = services(Duration.ZERO);
     private long nextIsid = 0x400001370000L;
 
@@ -82,8 +83,8 @@ class IserTransportTest {
             target = pair[0];
             initiatorSide = pair[1];
             onLoop(() -> {
-                transport = new IserTransport(loop, (destination, onArrival) -> { }, UnpooledByteBufAllocator.DEFAULT);
-                conn = slots.open(slot, target, SETTINGS, transport.connectionEvents(), () -> { });
+                transport = new IserTransport(loop, (destination, onArrival) -> {}, UnpooledByteBufAllocator.DEFAULT);
+                conn = slots.open(slot, target, SETTINGS, transport.connectionEvents(), () -> {});
                 transport.open(conn, t -> new IscsiConnection(t, services, System::nanoTime));
                 assertTrue(conn.start());
                 return null;
@@ -120,9 +121,11 @@ class IserTransportTest {
 
         void normalLogin() throws Exception {
             long isid = nextIsid++;
-            send(loginRequest(isid), "InitiatorName=iqn.2026-11.test:host\0TargetName=" + TARGET
-                    + "\0SessionType=Normal\0RDMAExtensions=Yes\0HeaderDigest=None\0DataDigest=None\0"
-                    + "ImmediateData=Yes\0MaxRecvDataSegmentLength=8192\0");
+            send(
+                    loginRequest(isid),
+                    "InitiatorName=iqn.2026-11.test:host\0TargetName=" + TARGET
+                            + "\0SessionType=Normal\0RDMAExtensions=Yes\0HeaderDigest=None\0DataDigest=None\0"
+                            + "ImmediateData=Yes\0MaxRecvDataSegmentLength=8192\0");
             for (int i = 0; i < 3 && (last().bhs()[1] & 0x80) == 0; i++) {
                 send(loginRequest(isid), null); // the target had more to say: go on until it sets T
             }
@@ -134,9 +137,15 @@ class IserTransportTest {
         /** Sends a SCSI command advertising the initiator's buffers, as Linux iser does, and reaps what follows. */
         void command(byte[] bhs, byte[] immediate, MemoryRegion writeSource, int writeFrom, MemoryRegion readSink)
                 throws Exception {
-            initiator.send(bhs, immediate, writeSource != null, writeSource == null ? 0 : writeSource.rkey(),
-                    writeSource == null ? 0 : writeSource.address() + writeFrom, readSink != null,
-                    readSink == null ? 0 : readSink.rkey(), readSink == null ? 0 : readSink.address());
+            initiator.send(
+                    bhs,
+                    immediate,
+                    writeSource != null,
+                    writeSource == null ? 0 : writeSource.rkey(),
+                    writeSource == null ? 0 : writeSource.address() + writeFrom,
+                    readSink != null,
+                    readSink == null ? 0 : readSink.rkey(),
+                    readSink == null ? 0 : readSink.address());
             for (int i = 0; i < 10; i++) {
                 poll(); // the RDMA Reads complete on later polls
             }
@@ -151,13 +160,19 @@ class IserTransportTest {
 
     private static SessionServices services(Duration nopInTimeout) {
         TargetLimits limits = IserLimits.of(TargetLimits.defaults(), IserSettings.defaults(8));
-        SessionSettings settings = new SessionSettings(limits, 8, Duration.ZERO, nopInTimeout,
-                List.of("10.0.2.15:3260"), 1);
-        ScsiTarget scsi = new ScsiTarget(TARGET, List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null),
-                new RamBlockDevice(1 << 20, 512))), UnpooledByteBufAllocator.DEFAULT);
+        SessionSettings settings =
+                new SessionSettings(limits, 8, Duration.ZERO, nopInTimeout, List.of("10.0.2.15:3260"), 1);
+        ScsiTarget scsi = new ScsiTarget(
+                TARGET,
+                List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null), new RamBlockDevice(1 << 20, 512))),
+                UnpooledByteBufAllocator.DEFAULT);
         EventThreads inline = target -> null; // every command on the connection's own thread
-        return new SessionServices(settings, new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(),
-                scsi))), new SessionTable(), inline, new EventThreadRegistry());
+        return new SessionServices(
+                settings,
+                new TargetDirectory(List.of(new ExportedTarget(TARGET, null, List.of(), scsi))),
+                new SessionTable(),
+                inline,
+                new EventThreadRegistry());
     }
 
     /** A Login Request from the operational stage straight to full feature phase (T=1, CSG=1, NSG=3). */
@@ -220,8 +235,7 @@ class IserTransportTest {
         MemoryRegion source = fabric.register(ByteBuffer.allocateDirect(length));
         source.buffer().put(0, payload);
         // Linux iser advertises the write buffer from the first byte it did not send as immediate data
-        peer.command(scsiCommand(0x10, false, blocks, 1), java.util.Arrays.copyOf(payload, immediate), source, immediate,
-                null);
+        peer.command(scsiCommand(0x10, false, blocks, 1), Arrays.copyOf(payload, immediate), source, immediate, null);
         assertEquals(0x21, peer.last().opcode(), "the WRITE is answered once its data is in");
         assertEquals(0x10, peer.last().itt());
         assertEquals(0, peer.last().bhs()[3], "GOOD");

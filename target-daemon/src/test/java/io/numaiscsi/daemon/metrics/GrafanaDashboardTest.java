@@ -2,8 +2,11 @@ package io.numaiscsi.daemon.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.iser.IserPortals;
+import io.numaiscsi.iser.IserStats;
+import io.numaiscsi.iser.IserTouches;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.CommandCounters;
 import io.numaiscsi.session.ConnectionGuards;
@@ -36,7 +39,9 @@ class GrafanaDashboardTest {
         Matcher e = EXPR.matcher(json);
         while (e.find()) {
             // label matchers, grouping clauses and $variables are not metric names
-            String expr = e.group(1).replaceAll("\\{[^}]*}", "").replaceAll("(by|on|group_left) *\\([^)]*\\)", "")
+            String expr = e.group(1)
+                    .replaceAll("\\{[^}]*}", "")
+                    .replaceAll("(by|on|group_left) *\\([^)]*\\)", "")
                     .replaceAll("\\[[^]]*]", "");
             Matcher id = IDENTIFIER.matcher(expr);
             while (id.find()) {
@@ -47,13 +52,16 @@ class GrafanaDashboardTest {
         }
         assertTrue(queried.size() > 15, "metric names found in " + DASHBOARD + ": " + queried);
 
-        DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), List::of,
-                io.netty.buffer.PooledByteBufAllocator.DEFAULT.metric())
+        DaemonMetrics metrics = new DaemonMetrics(
+                        new EventThreadRegistry(),
+                        new SessionTable(),
+                        List::of,
+                        PooledByteBufAllocator.DEFAULT.metric())
                 .guards(ConnectionGuards.of(ResourceLimits.DEFAULT))
-                .luns(() -> List.of(new TargetDaemon.MeasuredLun("iqn.t", 0, DataTouches.singleNode(),
-                        new CommandCounters())))
-                .iserPortals(() -> List.of(new IserPortals.MeasuredPortal("10.0.0.1:3260",
-                        io.numaiscsi.iser.IserTouches.unmeasured(), () -> io.numaiscsi.iser.IserStats.ZERO)));
+                .luns(() -> List.of(
+                        new TargetDaemon.MeasuredLun("iqn.t", 0, DataTouches.singleNode(), new CommandCounters())))
+                .iserPortals(() -> List.of(new IserPortals.MeasuredPortal(
+                        "10.0.0.1:3260", IserTouches.unmeasured(), () -> IserStats.ZERO)));
         List<String> missing = missing(queried, metrics.scrape());
         for (int i = 0; i < 50 && missing.stream().anyMatch(m -> m.startsWith("jvm_gc_pause")); i++) {
             System.gc(); // GC pause timers appear after the first collection the JVM reports
@@ -66,8 +74,10 @@ class GrafanaDashboardTest {
     private static List<String> missing(Set<String> queried, String scrape) {
         List<String> out = new ArrayList<>();
         for (String name : queried) {
-            if (!ONLY_WHEN_PRESENT.contains(name) && !Pattern.compile("^" + name + "[{ ]", Pattern.MULTILINE)
-                    .matcher(scrape).find()) {
+            if (!ONLY_WHEN_PRESENT.contains(name)
+                    && !Pattern.compile("^" + name + "[{ ]", Pattern.MULTILINE)
+                            .matcher(scrape)
+                            .find()) {
                 out.add(name);
             }
         }

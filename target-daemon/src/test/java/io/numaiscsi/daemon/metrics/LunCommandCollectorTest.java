@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.ItNexus;
@@ -12,7 +14,6 @@ import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.ScsiTask;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.SessionTable;
 import java.util.List;
@@ -23,17 +24,17 @@ class LunCommandCollectorTest {
     private static final String IQN = "iqn.2024-01.io.numaiscsi:t";
     private static final ItNexus NEXUS = new ItNexus("iqn.1994-05.com.redhat:i", 1, IQN, 1);
 
-    private final LogicalUnit unit = new LogicalUnit(3, LunIdentity.derive(IQN, 3, null),
-            new RamBlockDevice(1 << 20, 512));
-    private final ScsiTarget target = new ScsiTarget(IQN, List.of(unit), io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
+    private final LogicalUnit unit =
+            new LogicalUnit(3, LunIdentity.derive(IQN, 3, null), new RamBlockDevice(1 << 20, 512));
+    private final ScsiTarget target = new ScsiTarget(IQN, List.of(unit), UnpooledByteBufAllocator.DEFAULT);
     private final List<TargetDaemon.MeasuredLun> luns = new CopyOnWriteArrayList<>(
             List.of(new TargetDaemon.MeasuredLun(IQN, 3, DataTouches.singleNode(), unit.counters())));
-    private final DaemonMetrics metrics = new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), List::of)
-            .luns(() -> luns);
+    private final DaemonMetrics metrics =
+            new DaemonMetrics(new EventThreadRegistry(), new SessionTable(), List::of).luns(() -> luns);
 
     /** A READ(10) of one block at {@code lba}, counted as the transport does, {@code latencyNanos} after arrival. */
     private void read(long lba, long latencyNanos) {
-        ScsiTask t = new ScsiTask(done -> { });
+        ScsiTask t = new ScsiTask(done -> {});
         byte[] cdb = {0x28, 0, (byte) (lba >>> 24), (byte) (lba >>> 16), (byte) (lba >>> 8), (byte) lba, 0, 0, 1, 0};
         t.init(NEXUS, 3, Unpooled.wrappedBuffer(cdb), 0, cdb.length, 512, true, false);
         if (target.prepare(t)) {
@@ -69,10 +70,14 @@ class LunCommandCollectorTest {
     void aReadBeyondTheEndCountsAsIllegalRequest() {
         read(1 << 20, 1);
         String text = metrics.scrape();
-        assertTrue(text.contains("iscsi_lun_check_conditions_total{lun=\"3\",sense_key=\"illegal_request\",target=\""
-                + IQN + "\"} 1"), text);
-        assertTrue(text.contains("iscsi_lun_check_conditions_total{lun=\"3\",sense_key=\"medium_error\",target=\""
-                + IQN + "\"} 0"), text);
+        assertTrue(
+                text.contains("iscsi_lun_check_conditions_total{lun=\"3\",sense_key=\"illegal_request\",target=\"" + IQN
+                        + "\"} 1"),
+                text);
+        assertTrue(
+                text.contains("iscsi_lun_check_conditions_total{lun=\"3\",sense_key=\"medium_error\",target=\"" + IQN
+                        + "\"} 0"),
+                text);
     }
 
     @Test

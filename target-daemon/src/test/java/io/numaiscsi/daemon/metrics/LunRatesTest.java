@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.numaiscsi.daemon.metrics.SampleRing.Series;
+import io.numaiscsi.scsi.CommandCounters;
 import org.junit.jupiter.api.Test;
 
 class LunRatesTest {
@@ -25,7 +26,7 @@ class LunRatesTest {
     @Test
     void ratesAreTheChangeOverTheTimeBetweenReadings() {
         rates.read(0, sample);
-        lun.read(30, 80_000);   // 50..100 us
+        lun.read(30, 80_000); // 50..100 us
         lun.write(10, 400_000); // 300..500 us
         assertTrue(rates.read(2 * SECOND, sample));
         assertEquals(15, sample[Series.READ_IOPS.ordinal()]);
@@ -46,7 +47,7 @@ class LunRatesTest {
 
     @Test
     void aQuantileInTheUnboundedBucketIsItsLowerBound() {
-        long[] buckets = new long[io.numaiscsi.scsi.CommandCounters.latencyBoundsSeconds().length + 1];
+        long[] buckets = new long[CommandCounters.latencyBoundsSeconds().length + 1];
         buckets[buckets.length - 1] = 4;
         assertEquals(1_000_000, LunRates.quantile(0.99, buckets, 4), 1e-9);
         assertTrue(Double.isNaN(LunRates.quantile(0.5, new long[buckets.length], 0)));

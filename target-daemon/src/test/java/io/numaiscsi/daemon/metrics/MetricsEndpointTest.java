@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -19,7 +21,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,6 +35,7 @@ import org.junit.jupiter.api.Test;
 class MetricsEndpointTest {
     /** How long any answer or close may take: generous, the tests check that one comes, not how fast. */
     private static final Duration ANSWER = Duration.ofSeconds(5);
+
     private static final String TEXT = "# HELP fake_total a fake counter\n# TYPE fake_total counter\nfake_total 42.0\n";
     private static final String HALF_REQUEST = "GET /metr";
 
@@ -64,7 +71,9 @@ class MetricsEndpointTest {
         int port = start(MetricsLimits.DEFAULT);
         HttpResponse<String> r = scrape(port);
         assertEquals(200, r.statusCode());
-        assertEquals("text/plain; version=0.0.4; charset=utf-8", r.headers().firstValue("content-type").orElse(""));
+        assertEquals(
+                "text/plain; version=0.0.4; charset=utf-8",
+                r.headers().firstValue("content-type").orElse(""));
         assertEquals(TEXT, r.body());
         // a query string is not part of the path
         assertEquals(TEXT, send(port, request("GET", "/metrics?name[]=x")).body());
@@ -88,11 +97,12 @@ class MetricsEndpointTest {
 
     @Test
     void withTheStatusPageRootIsThePageAndStatusJsonItsDataAndItSamplesEverySecond() throws Exception {
-        java.util.concurrent.CountDownLatch sampled = new java.util.concurrent.CountDownLatch(2);
-        java.util.Map<String, HttpResource> page = java.util.Map.of(
-                StatusPage.PAGE_PATH, HttpResource.fixed("text/html; charset=utf-8", "<html>".getBytes(StandardCharsets.UTF_8)),
+        CountDownLatch sampled = new CountDownLatch(2);
+        Map<String, HttpResource> page = Map.of(
+                StatusPage.PAGE_PATH,
+                        HttpResource.fixed("text/html; charset=utf-8", "<html>".getBytes(StandardCharsets.UTF_8)),
                 StatusPage.JSON_PATH, HttpResource.text("application/json", () -> "{}"));
-        java.util.Map<String, HttpResource> all = new java.util.HashMap<>(page);
+        Map<String, HttpResource> all = new HashMap<>(page);
         all.put("/metrics", HttpResource.text(MetricsHttpHandler.CONTENT_TYPE, () -> TEXT));
         endpoint = new MetricsEndpoint("127.0.0.1", 0, all, sampled::countDown, MetricsLimits.DEFAULT);
         int port = endpoint.port();
@@ -105,7 +115,7 @@ class MetricsEndpointTest {
         assertEquals("{}", json.body());
         assertEquals(TEXT, scrape(port).body(), "/metrics as without the page");
         assertEquals(405, send(port, request("POST", "/status.json")).status());
-        assertTrue(sampled.await(ANSWER.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "sampled twice");
+        assertTrue(sampled.await(ANSWER.toSeconds(), TimeUnit.SECONDS), "sampled twice");
     }
 
     @Test
@@ -117,7 +127,8 @@ class MetricsEndpointTest {
         String page = new String(html, StandardCharsets.UTF_8);
         assertTrue(page.contains("fetch(\"/status.json\""), "polls the JSON");
         assertTrue(page.contains("data-points"), "tells a test how many points it drew");
-        assertTrue(!page.contains("http://") && !page.contains("https://") && !page.contains("src="),
+        assertTrue(
+                !page.contains("http://") && !page.contains("https://") && !page.contains("src="),
                 "no script, style or font from elsewhere: the machine may be offline");
     }
 
@@ -215,8 +226,12 @@ class MetricsEndpointTest {
         String big = "x".repeat(20_000);
         assertAnsweredOrClosed(431, send(port, "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + big + "\r\n\r\n"));
         assertAnsweredOrClosed(414, send(port, "GET /metrics?" + big + " HTTP/1.1\r\nHost: x\r\n\r\n"));
-        assertAnsweredOrClosed(413, send(port, "POST /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
-                + "Content-Length: 1048576\r\n\r\n" + big));
+        assertAnsweredOrClosed(
+                413,
+                send(
+                        port,
+                        "POST /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + "Content-Length: 1048576\r\n\r\n"
+                                + big));
         assertAnsweredOrClosed(400, send(port, "\u0001\u0002 nonsense\r\n\r\n"));
         assertEquals(200, scrape(port).statusCode(), "still serving");
     }
@@ -227,12 +242,14 @@ class MetricsEndpointTest {
         int requests = 64;
         int port = start(MetricsLimits.DEFAULT, () -> big);
         Socket s = connect(port);
-        s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".repeat(requests)
-                .getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream()
+                .write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
+                        .repeat(requests)
+                        .getBytes(StandardCharsets.US_ASCII));
         Thread.sleep(500); // not reading meanwhile: the answers back up
         long received = 0;
         try {
-            received = s.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            received = s.getInputStream().transferTo(OutputStream.nullOutputStream());
         } catch (SocketTimeoutException e) {
             fail("all " + requests + " pipelined requests answered and the connection kept open");
         } catch (IOException reset) {
@@ -244,10 +261,10 @@ class MetricsEndpointTest {
 
     @Test
     void aBindFailureNamesTheAddress() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
-            IOException e = assertThrows(IOException.class,
-                    () -> new MetricsEndpoint("127.0.0.1", port, () -> TEXT, MetricsLimits.DEFAULT));
+            IOException e = assertThrows(
+                    IOException.class, () -> new MetricsEndpoint("127.0.0.1", port, () -> TEXT, MetricsLimits.DEFAULT));
             assertEquals("metrics address 127.0.0.1:" + port + " is in use", e.getMessage());
         }
     }
@@ -257,8 +274,12 @@ class MetricsEndpointTest {
     }
 
     private static HttpResponse<String> scrape(int port) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
-                .timeout(ANSWER).build(), HttpResponse.BodyHandlers.ofString());
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                                .timeout(ANSWER)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     private Socket connect(int port) throws IOException {
@@ -310,7 +331,8 @@ class MetricsEndpointTest {
 
     private static long endpointThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith(MetricsEndpoint.THREAD_NAME)).count();
+                .filter(t -> t.getName().startsWith(MetricsEndpoint.THREAD_NAME))
+                .count();
     }
 
     private record Reply(int status, String head, String body) {
@@ -322,11 +344,13 @@ class MetricsEndpointTest {
                 return new Reply(-1, raw, "");
             }
             Matcher m = STATUS.matcher(raw);
-            return new Reply(m.find() ? Integer.parseInt(m.group(1)) : -1, raw.substring(0, end), raw.substring(end + 4));
+            return new Reply(
+                    m.find() ? Integer.parseInt(m.group(1)) : -1, raw.substring(0, end), raw.substring(end + 4));
         }
 
         String header(String name) {
-            Matcher m = Pattern.compile("^" + name + ": *(.*)$", Pattern.CASE_INSENSITIVE | Pattern.MULTILINE).matcher(head);
+            Matcher m = Pattern.compile("^" + name + ": *(.*)$", Pattern.CASE_INSENSITIVE | Pattern.MULTILINE)
+                    .matcher(head);
             return m.find() ? m.group(1).strip() : null;
         }
     }

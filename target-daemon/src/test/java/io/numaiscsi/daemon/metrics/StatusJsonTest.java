@@ -18,11 +18,16 @@ class StatusJsonTest {
 
     private final UnitUnderLoad lun0 = new UnitUnderLoad(IQN, 0);
     private final UnitUnderLoad lun1 = new UnitUnderLoad(IQN, 1);
-    private final List<RegisteredLun> served = new CopyOnWriteArrayList<>(List.of(lun0.registered(), lun1.registered()));
-    private final List<TargetDefinition> targets = new CopyOnWriteArrayList<>(List.of(new TargetDefinition(IQN, "disk <b>",
-            List.of(), List.of(lun0.registered().definition(), lun1.registered().definition()))));
+    private final List<RegisteredLun> served =
+            new CopyOnWriteArrayList<>(List.of(lun0.registered(), lun1.registered()));
+    private final List<TargetDefinition> targets = new CopyOnWriteArrayList<>(List.of(new TargetDefinition(
+            IQN,
+            "disk <b>",
+            List.of(),
+            List.of(lun0.registered().definition(), lun1.registered().definition()))));
     private final StatusHistory history = new StatusHistory(() -> served, 10);
-    private final StatusJson json = new StatusJson(() -> targets, () -> served, new SessionTable(), history, () -> 42_000);
+    private final StatusJson json =
+            new StatusJson(() -> targets, () -> served, new SessionTable(), history, () -> 42_000);
 
     private JsonNode render() throws Exception {
         return new ObjectMapper().readTree(json.render());
@@ -65,7 +70,12 @@ class StatusJsonTest {
     void aLunAddedLiveShowsBeforeItsFirstSampleAndARemovedOneGoes() throws Exception {
         UnitUnderLoad added = new UnitUnderLoad(IQN, 2);
         served.add(added.registered());
-        targets.set(0, targets.get(0).withLuns(List.of(lun0.registered().definition(), added.registered().definition())));
+        targets.set(
+                0,
+                targets.get(0)
+                        .withLuns(List.of(
+                                lun0.registered().definition(),
+                                added.registered().definition())));
         served.remove(lun1.registered());
 
         JsonNode luns = render().path("targets").get(0).path("luns");

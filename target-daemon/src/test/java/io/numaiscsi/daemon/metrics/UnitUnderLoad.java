@@ -2,6 +2,7 @@ package io.numaiscsi.daemon.metrics;
 
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.config.BackingType;
 import io.numaiscsi.config.LunDefinition;
 import io.numaiscsi.daemon.registry.RegisteredLun;
@@ -10,7 +11,6 @@ import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
 import io.numaiscsi.scsi.ScsiTask;
-import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import java.util.List;
 
 /**
@@ -29,8 +29,8 @@ final class UnitUnderLoad {
         RamBlockDevice device = new RamBlockDevice(1 << 20, 512);
         unit = new LogicalUnit(lun, LunIdentity.derive(iqn, lun, null), device);
         target = new ScsiTarget(iqn, List.of(unit), UnpooledByteBufAllocator.DEFAULT);
-        registered = new RegisteredLun(iqn, new LunDefinition(lun, BackingType.RAM, null, 1 << 20, 512, null), device,
-                unit, List.of());
+        registered = new RegisteredLun(
+                iqn, new LunDefinition(lun, BackingType.RAM, null, 1 << 20, 512, null), device, unit, List.of());
     }
 
     LogicalUnit unit() {
@@ -51,7 +51,7 @@ final class UnitUnderLoad {
 
     private void count(int opcode, int commands, long latencyNanos, boolean read) {
         for (int i = 0; i < commands; i++) {
-            ScsiTask t = new ScsiTask(done -> { });
+            ScsiTask t = new ScsiTask(done -> {});
             byte[] cdb = {(byte) opcode, 0, 0, 0, 0, (byte) i, 0, 0, 1, 0};
             t.init(NEXUS, unit.lun(), Unpooled.wrappedBuffer(cdb), 0, cdb.length, 512, read, !read);
             if (!target.prepare(t)) {

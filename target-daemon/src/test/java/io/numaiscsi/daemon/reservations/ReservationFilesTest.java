@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.numaiscsi.scsi.ItNexus;
 import io.numaiscsi.scsi.ReservationState;
 import io.numaiscsi.scsi.ReservationStore;
@@ -20,18 +23,25 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 class ReservationFilesTest {
     private static final String TARGET = "iqn.2026-11.io.numaiscsi:disk1";
     private static final ItNexus A = new ItNexus("iqn.1994-05.com.redhat:alpha", 0x800000000001L, TARGET, 1);
     private static final ItNexus B = new ItNexus("iqn.1994-05.com.redhat:beta", 0x23D000000002L, TARGET, 1);
     /** A holds a Registrants Only reservation; B is registered with a key that uses all 64 bits. */
-    private static final ReservationState HELD = new ReservationState(true, 0xFFFF_FFF0, List.of(
-            new ReservationState.Registration(A, 0xA1), new ReservationState.Registration(B, 0xFEDC_BA98_7654_3210L)),
-            5, A);
+    private static final ReservationState HELD = new ReservationState(
+            true,
+            0xFFFF_FFF0,
+            List.of(
+                    new ReservationState.Registration(A, 0xA1),
+                    new ReservationState.Registration(B, 0xFEDC_BA98_7654_3210L)),
+            5,
+            A);
 
     @TempDir
     Path dataDir;
+
     private ReservationFiles files;
 
     @AfterEach
@@ -66,7 +76,8 @@ class ReservationFilesTest {
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file())));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file().getParent())));
         files.close();
-        ReservationState loaded = new ReservationFiles(dataDir).open(TARGET.toUpperCase(), 3).load();
+        ReservationState loaded =
+                new ReservationFiles(dataDir).open(TARGET.toUpperCase(), 3).load();
         assertEquals(HELD, loaded, "the same state, for the target name in any case");
     }
 
@@ -99,7 +110,10 @@ class ReservationFilesTest {
     @Test
     void aCorruptFileIsRefusedNamingIt() throws Exception {
         Files.createDirectories(file().getParent());
-        for (String text : List.of("{\"format\": 1, \"target\": ", "[]", "{\"format\": 2}",
+        for (String text : List.of(
+                "{\"format\": 1, \"target\": ",
+                "[]",
+                "{\"format\": 2}",
                 "{\"format\": 1, \"target\": \"" + TARGET + "\", \"lun\": 4, \"aptpl\": true, \"generation\": 0,"
                         + " \"registrations\": [], \"reservation\": null}",
                 "{\"format\": 1, \"target\": \"" + TARGET + "\", \"lun\": 3, \"aptpl\": true, \"generation\": 0,"
@@ -109,7 +123,9 @@ class ReservationFilesTest {
                         + " \"registrations\": [], \"reservation\": {\"type\": 1, \"initiator\": \"iqn.x\","
                         + " \"isid\": \"0x1\", \"tpgt\": 1}}")) {
             Files.writeString(file(), text, StandardCharsets.UTF_8);
-            IOException e = assertThrows(IOException.class, () -> new ReservationFiles(dataDir).open(TARGET, 3).load(),
+            IOException e = assertThrows(
+                    IOException.class,
+                    () -> new ReservationFiles(dataDir).open(TARGET, 3).load(),
                     text);
             assertTrue(e.getMessage().contains(file().toString()), e.getMessage());
             assertTrue(e.getMessage().contains("corrupt"), e.getMessage());
@@ -134,10 +150,8 @@ class ReservationFilesTest {
     void aFileNoLunTookUpIsReportedAndKept() throws Exception {
         save(files().open(TARGET, 3), HELD);
         files.close();
-        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger)
-                org.slf4j.LoggerFactory.getLogger(ReservationFiles.class);
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen =
-                new ch.qos.logback.core.read.ListAppender<>();
+        Logger logger = (Logger) LoggerFactory.getLogger(ReservationFiles.class);
+        ListAppender<ILoggingEvent> seen = new ListAppender<>();
         seen.start();
         logger.addAppender(seen);
         try {
@@ -145,7 +159,8 @@ class ReservationFilesTest {
             restarted.open(TARGET, 4);
             restarted.warnAboutUnclaimed();
             assertEquals(1, seen.list.size(), seen.list.toString());
-            assertTrue(seen.list.get(0).getFormattedMessage().startsWith(file().toString()),
+            assertTrue(
+                    seen.list.get(0).getFormattedMessage().startsWith(file().toString()),
                     seen.list.get(0).getFormattedMessage());
             restarted.open(TARGET, 3);
             restarted.warnAboutUnclaimed();

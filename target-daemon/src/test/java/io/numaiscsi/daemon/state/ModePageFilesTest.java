@@ -25,6 +25,7 @@ class ModePageFilesTest {
 
     @TempDir
     Path dataDir;
+
     private ModePageFiles files;
 
     @AfterEach
@@ -54,7 +55,9 @@ class ModePageFilesTest {
         assertFalse(Files.exists(DurableFiles.temporary(file)));
         files.close();
         files = new ModePageFiles(dataDir);
-        assertEquals(new SavedModePages(false, false, true), files.open(TARGET.toUpperCase(), 3).load(),
+        assertEquals(
+                new SavedModePages(false, false, true),
+                files.open(TARGET.toUpperCase(), 3).load(),
                 "the last save, whatever case the target name is spelled in");
     }
 
@@ -63,10 +66,16 @@ class ModePageFilesTest {
         files = new ModePageFiles(dataDir);
         Path file = files.fileOf(TARGET, 0);
         Files.createDirectories(file.getParent());
-        for (String text : new String[] {"{", "[]", "{\"format\": 2}", "{\"format\": 1, \"write-cache\": \"no\","
-                + " \"descriptor-sense\": false, \"software-write-protect\": false}"}) {
+        for (String text : new String[] {
+            "{",
+            "[]",
+            "{\"format\": 2}",
+            "{\"format\": 1, \"write-cache\": \"no\","
+                    + " \"descriptor-sense\": false, \"software-write-protect\": false}"
+        }) {
             Files.writeString(file, text, StandardCharsets.UTF_8);
-            IOException e = assertThrows(IOException.class, () -> files.open(TARGET, 0).load(), text);
+            IOException e =
+                    assertThrows(IOException.class, () -> files.open(TARGET, 0).load(), text);
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
         }
         save(files.open(TARGET, 0), SavedModePages.DEFAULTS);

@@ -1,0 +1,147 @@
+package io.numaiscsi.daemon.group;
+
+import io.numaiscsi.config.GroupDocument;
+import io.numaiscsi.config.GroupPlacement;
+import io.numaiscsi.config.GroupSettings;
+import io.numaiscsi.daemon.TargetDaemon;
+import io.numaiscsi.daemon.registry.RegisteredLun;
+import io.numaiscsi.rbd.ImageOwnership;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A member's side of each placement, on the group's thread: takes the LUNs the member now owns once their old owner let
+ * them go (or after {@link GroupMember#RELEASE_WAIT} by fencing it), lets go of those it no longer owns, and at start
+ * takes back what an earlier run of it still holds.
+ */
+final class LunHandOver {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class);
+
+    private final GroupSettings settings;
+    private final ScheduledExecutorService thread;
+    private final Supplier<GroupDocument> doc;
+    private TargetDaemon daemon;
+    private long placementActedOn;
+
+    LunHandOver(GroupSettings settings, ScheduledExecutorService thread, Supplier<GroupDocument> doc) {
+        this.settings = settings;
+        this.thread = thread;
+        this.doc = doc;
+    }
+
+    /** The member serves {@code running}: the owners took their free LUNs at start; this run takes back its own. */
+    void start(TargetDaemon running) {
+        daemon = running;
+        placementActedOn = doc.get().placement();
+        reclaimFromEarlierRun();
+    }
+
+    /** Acts on {@code next}'s placement when it is one this member has not acted on yet. */
+    void placementIn(GroupDocument next) {
+        if (next.placement() != placementActedOn) {
+            placementActedOn = next.placement();
+            actOnPlacement(next);
+        }
+    }
+
+    /** The placement this member acted on last (told in its health). */
+    long placementActedOn() {
+        return placementActedOn;
+    }
+
+    /** Takes the LUNs this member owns now and lets go of those it does not. */
+    private void actOnPlacement(GroupDocument d) {
+        for (Map.Entry<GroupPlacement.LunRef, ImageOwnership> e : servedImages().entrySet()) {
+            String owner = GroupPlacement.ownerOf(d, e.getKey());
+            ImageOwnership image = e.getValue();
+            if (settings.member().equals(owner) && image.state() != ImageOwnership.State.OWNER) {
+                LOG.info(
+                        "gateway group {}: {} is this gateway's now; taking it once {} lets it go",
+                        settings.name(),
+                        e.getKey(),
+                        image.ownerGroup() == 0 ? "nobody" : "port " + image.ownerGroup());
+                takeWhenFree(e.getKey(), image, d.placement(), System.nanoTime());
+            } else if (!settings.member().equals(owner) && image.state() == ImageOwnership.State.OWNER) {
+                LOG.info("gateway group {}: {} is {}'s now; letting it go", settings.name(), e.getKey(), owner);
+                image.release().whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        LOG.warn(
+                                "gateway group {}: could not let {} go: {}",
+                                settings.name(),
+                                e.getKey(),
+                                failure.getMessage());
+                    }
+                });
+            }
+        }
+    }
+
+    /**
+     * The LUNs this member owns whose lock an earlier run of it still holds (killed: its lock lingers until the
+     * cluster drops the dead client): no other member took them over, so this run takes them (fencing the dead one).
+     */
+    private void reclaimFromEarlierRun() {
+        int port = doc.get().member(settings.member()).port();
+        for (Map.Entry<GroupPlacement.LunRef, ImageOwnership> e : servedImages().entrySet()) {
+            ImageOwnership image = e.getValue();
+            if (settings.member().equals(GroupPlacement.ownerOf(doc.get(), e.getKey()))
+                    && image.state() == ImageOwnership.State.STANDBY
+                    && image.ownerGroup() == port) {
+                LOG.info(
+                        "gateway group {}: {} is still locked by an earlier run of this gateway; taking it back",
+                        settings.name(),
+                        e.getKey());
+                takeWhenFree(e.getKey(), image, placementActedOn, System.nanoTime());
+            }
+        }
+    }
+
+    /**
+     * Takes {@code lun} once nobody holds its lock (or an earlier run of this member does), or after {@link GroupMember#RELEASE_WAIT} from whoever does (fencing a member
+     * that stalls), unless a later placement came in between.
+     */
+    private void takeWhenFree(GroupPlacement.LunRef lun, ImageOwnership image, long placement, long since) {
+        if (placementActedOn != placement || image.state() == ImageOwnership.State.OWNER) {
+            return;
+        }
+        boolean waited = System.nanoTime() - since >= GroupMember.RELEASE_WAIT.toNanos();
+        GroupDocument.Member me = doc.get().member(settings.member());
+        boolean earlierRun = me != null && image.ownerGroup() == me.port();
+        if (image.ownerGroup() != 0 && !earlierRun && !waited) {
+            thread.schedule(() -> takeWhenFree(lun, image, placement, since), 200, TimeUnit.MILLISECONDS);
+            return;
+        }
+        if (waited && image.ownerGroup() != 0) {
+            LOG.warn(
+                    "gateway group {}: port {} did not let {} go within {} s; taking it by fencing that gateway",
+                    settings.name(),
+                    image.ownerGroup(),
+                    lun,
+                    GroupMember.RELEASE_WAIT.toSeconds());
+        }
+        image.takeOver().whenComplete((ok, failure) -> {
+            if (failure == null) {
+                LOG.info("gateway group {}: {} is served here (active/optimized)", settings.name(), lun);
+            } else {
+                LOG.warn("gateway group {}: could not take {}: {}", settings.name(), lun, failure.getMessage());
+            }
+        });
+    }
+
+    /** The RBD LUNs served now with their image's lock, by LUN (the newest unit of each). */
+    Map<GroupPlacement.LunRef, ImageOwnership> servedImages() {
+        Map<GroupPlacement.LunRef, ImageOwnership> out = new HashMap<>();
+        for (RegisteredLun l : daemon.registry().luns()) {
+            ImageOwnership image = l.imageOwnership();
+            if (image != null) {
+                out.put(new GroupPlacement.LunRef(l.target(), l.definition().id()), image);
+            }
+        }
+        return out;
+    }
+}
