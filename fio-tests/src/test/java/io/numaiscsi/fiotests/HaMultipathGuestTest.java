@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The highly available gateway pair as a Linux initiator uses it (qemu guest, {@code vm/guest/ha-multipath.sh}): two
- * daemons on this host export one RBD image (with the default features, exclusive-lock among them) of a throw-away
+ * daemons on this host, started with the two gateways' files of {@code docs/high-availability.md} (only the site's
+ * names replaced: {@link DocGatewayFiles}), export one RBD image (with the default features, exclusive-lock among them) of a throw-away
  * Ceph cluster under one target name, A in ALUA group 1 (configured active/optimized: it takes the image's lock), B
  * in group 2 (standby until an initiator moves the image), persistent reservations shared through RADOS. The guest
  * logs in to both (two forwards), checks a reservation taken through B is enforced through A, runs dm-multipath with
@@ -49,18 +50,6 @@ class HaMultipathGuestTest {
         return "ok: gateway A stopped for " + pause.toSeconds() + " s";
     }
 
-    private static String config(int group, String state, int peer, String peerState, CephTestCluster c) {
-        String ceph = "ceph-conf: " + c.conf() + ", rbd-user: admin, keyring: " + c.adminKeyring();
-        return "targets:\n"
-                + "  - name: " + IQN + "\n"
-                + "    alua: {group: " + group + ", state: " + state + ", peers: [{group: " + peer + ", state: "
-                + peerState + "}]}\n"
-                + "    shared-reservations: {backend: rados, pool: " + CephTestCluster.POOL + ", " + ceph + "}\n"
-                + "    luns:\n"
-                + "      - {id: 0, backing: rbd, pool: " + CephTestCluster.POOL + ", image: ha, " + ceph
-                + ", rbd-timeout: 20s}\n";
-    }
-
     @Test
     void multipathFailsOverToTheOtherGatewayAndBackAndReservationsHoldAcrossThem() throws Exception {
         VmRun.image();
@@ -68,11 +57,9 @@ class HaMultipathGuestTest {
                 DaemonProcess.logDir().resolveSibling("it-ceph").resolve("HaMultipathGuestTest"), 17200)) {
             cluster.createImage("ha", IMAGE_BYTES); // the default features: exclusive-lock among them
             try (ConfiguredDaemon a = ConfiguredDaemon.start(
-                            "HaMultipathGuestTest-A",
-                            config(1, "active-optimized", 2, "active-non-optimized", cluster));
+                            "HaMultipathGuestTest-A", DocGatewayFiles.gateway("A", IQN, "ha", cluster));
                     ConfiguredDaemon b = ConfiguredDaemon.start(
-                            "HaMultipathGuestTest-B",
-                            config(2, "active-non-optimized", 1, "active-optimized", cluster))) {
+                            "HaMultipathGuestTest-B", DocGatewayFiles.gateway("B", IQN, "ha", cluster))) {
                 int[] kills = {0};
                 int[] stalls = {0};
                 VmRun run = VmRun.run(
