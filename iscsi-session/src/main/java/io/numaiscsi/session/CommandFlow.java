@@ -359,8 +359,8 @@ final class CommandFlow implements IscsiCommand.Owner {
         byItt.remove(cmd.itt);
         List<PendingTaskManagement> waiters = cmd.abortWaiters();
         recycle(cmd);
-        for (PendingTaskManagement w : waiters) {
-            w.done();
+        for (int i = 0; i < waiters.size(); i++) { // no iterator: this runs once per command
+            waiters.get(i).done();
         }
     }
 
