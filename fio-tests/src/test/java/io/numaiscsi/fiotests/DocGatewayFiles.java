@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The two gateways' files of {@code docs/high-availability.md} ("## 2. Gateway A", "## 3. Gateway B"), as the guest
@@ -42,7 +43,7 @@ final class DocGatewayFiles {
             }
             yaml = yaml.replace(e.getKey(), e.getValue());
         }
-        return yaml.lines().filter(l -> !l.startsWith("portals:")).reduce("", (a, l) -> a + l + "\n");
+        return yaml.lines().filter(l -> !l.startsWith("portals:")).collect(Collectors.joining("\n", "", "\n"));
     }
 
     private static String yamlBlockAfter(List<String> lines, String heading) {

@@ -177,23 +177,6 @@ public record SoakSettings(
                 bounds);
     }
 
-    public SoakSettings withBounds(Bounds b) {
-        return new SoakSettings(
-                duration,
-                chaosEvery,
-                restartEvery,
-                sampleEvery,
-                warmup,
-                settleAfterRestart,
-                latencyWindow,
-                seed,
-                out,
-                fio,
-                daemonJvmOptions,
-                rbd,
-                b);
-    }
-
     private static Duration min(Duration a, Duration b) {
         return a.compareTo(b) <= 0 ? a : b;
     }

@@ -1,5 +1,6 @@
 package io.numaiscsi.fiotests.soak;
 
+import io.numaiscsi.fiotests.DaemonLogLines;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,8 +39,6 @@ final class SoakVerdict {
     static final List<Pattern> EXPECTED_ERRORS = List.of();
 
     static final Duration STALL = Duration.ofSeconds(60);
-    /** A log line at level ERROR, or an exception no thread caught (the JVM prints those without a level). */
-    private static final Pattern ERROR_LINE = Pattern.compile("^(\\S+ ERROR |Exception in thread )");
 
     record Check(String name, boolean pass, String measured, String bound) {}
 
@@ -295,7 +294,7 @@ final class SoakVerdict {
         int expected = 0;
         for (SoakDaemon d : daemons) {
             for (String line : Files.readAllLines(d.log(), StandardCharsets.ISO_8859_1)) {
-                if (!ERROR_LINE.matcher(line).find()) {
+                if (!DaemonLogLines.isError(line)) {
                     continue;
                 }
                 if (EXPECTED_ERRORS.stream().anyMatch(p -> p.matcher(line).find())) {

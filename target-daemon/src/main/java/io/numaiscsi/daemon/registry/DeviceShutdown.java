@@ -27,61 +27,64 @@ final class DeviceShutdown {
     static void flushAll(List<RegisteredLun> luns, Duration limit) {
         List<CompletableFuture<IoStatus>> flushes = new ArrayList<>(luns.size());
         for (RegisteredLun lun : luns) {
-            CompletableFuture<IoStatus> flushed = new CompletableFuture<>();
-            flushes.add(flushed);
-            lun.device().flush(flushed::complete);
+            flushes.add(flush(lun.device()));
         }
         long deadline = System.nanoTime() + limit.toNanos();
         for (int i = 0; i < luns.size(); i++) {
-            String what = "target " + luns.get(i).target() + " LUN "
-                    + luns.get(i).definition().id();
-            try {
-                IoStatus s = flushes.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (s != IoStatus.OK) {
-                    LOG.error("{}: writing its cached data to the store failed at the stop: {}", what, s);
-                }
-            } catch (TimeoutException e) {
-                LOG.error(
-                        "{}: its cached data was not written to the store within {} s of the stop; what the cache "
-                                + "still held is lost",
-                        what,
-                        limit.toSeconds());
-            } catch (ExecutionException e) {
-                LOG.error(
-                        "{}: writing its cached data to the store failed at the stop: {}",
-                        what,
-                        e.getCause().getMessage());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (!awaitFlush(flushes.get(i), luns.get(i).describe(), deadline, limit.toSeconds(), "of the stop")) {
                 return;
             }
         }
     }
 
     static void flushAndClose(BlockDevice device, String what) {
-        CompletableFuture<IoStatus> flushed = new CompletableFuture<>();
-        device.flush(flushed::complete);
-        try {
-            IoStatus s = flushed.get(FLUSH_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            if (s != IoStatus.OK) {
-                LOG.error("{}: flush before close failed: {}", what, s);
-            }
-        } catch (TimeoutException e) {
-            LOG.error(
-                    "{}: its cached data was not written to the store within {} s while closing it",
-                    what,
-                    FLUSH_TIMEOUT_SECONDS);
-        } catch (ExecutionException e) {
-            LOG.error("{}: flush before close failed: {}", what, e.getCause().getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        awaitFlush(
+                flush(device),
+                what,
+                System.nanoTime() + TimeUnit.SECONDS.toNanos(FLUSH_TIMEOUT_SECONDS),
+                FLUSH_TIMEOUT_SECONDS,
+                "of closing it");
         try {
             device.close();
         } catch (Exception e) {
             LOG.error("{}: closing the backing store failed: {}", what, e.getMessage());
             LOG.debug("closing the backing store", e);
         }
+    }
+
+    private static CompletableFuture<IoStatus> flush(BlockDevice device) {
+        CompletableFuture<IoStatus> flushed = new CompletableFuture<>();
+        device.flush(flushed::complete);
+        return flushed;
+    }
+
+    /**
+     * Waits until {@code deadlineNanos} (at most {@code limitSeconds} after {@code when}) for a flush, logging a
+     * failure; false when interrupted.
+     */
+    private static boolean awaitFlush(
+            CompletableFuture<IoStatus> flushed, String what, long deadlineNanos, long limitSeconds, String when) {
+        try {
+            IoStatus s = flushed.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (s != IoStatus.OK) {
+                LOG.error("{}: writing its cached data to the store failed: {}", what, s);
+            }
+        } catch (TimeoutException e) {
+            LOG.error(
+                    "{}: its cached data was not written to the store within {} s {}; what the cache still held is lost",
+                    what,
+                    limitSeconds,
+                    when);
+        } catch (ExecutionException e) { // flush completes its future normally: kept for get()'s contract
+            LOG.error(
+                    "{}: writing its cached data to the store failed: {}",
+                    what,
+                    e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return true;
     }
 
     /** Closes what a LUN used besides its device, logging a failure. */

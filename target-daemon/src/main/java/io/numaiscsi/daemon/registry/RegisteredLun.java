@@ -43,9 +43,14 @@ public record RegisteredLun(
         };
     }
 
+    /** "target IQN LUN N", for log lines. */
+    String describe() {
+        return "target " + target + " LUN " + definition.id();
+    }
+
     /** Closes the companions, newest first, then flushes and closes the device. */
     void close() {
-        String what = "target " + target + " LUN " + definition.id();
+        String what = describe();
         for (int i = companions.size() - 1; i >= 0; i--) {
             DeviceShutdown.closeQuietly(companions.get(i), what);
         }
