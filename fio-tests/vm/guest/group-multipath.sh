@@ -66,6 +66,8 @@ serving_gw() {
 }
 # moved_off WWID LUN GW: the map is served (optimized, ready) through another gateway than GW
 moved_off() { local s; s=$(serving_gw "$1" "$2") && [ "$s" != "$3" ]; }
+# served_by WWID LUN GW: the map is served (optimized, ready) through GW
+served_by() { [ "$(serving_gw "$1" "$2")" = "$3" ]; }
 # back_standby WWID LUN GW: GW's path of the map is there again, standby
 back_standby() { mp_path "$1" "${DISK[$3,$2]}" | grep -q 'ghost' && ! mp_active_has "$1" "${DISK[$3,$2]}"; }
 
@@ -107,9 +109,8 @@ check gw1-lun1-path-returns-standby mp_wait 90 back_standby "$W1" 1 1
 LUN1_BEFORE=$(serving_gw "$W1" 1)
 MOVE_TO=$([ "$LUN1_BEFORE" = 3 ] && echo 1 || echo 3)
 fio_both move-lun1 "move-lun1-gw$MOVE_TO"
-# the move is done when the old owner no longer serves it; the kernel may take it to the third gateway with SET TARGET
-# PORT GROUPS during the hand-over (every path it tries then is standby), which the group allows (fenced as always)
-check "lun1-moved-off-gw$LUN1_BEFORE" mp_wait 60 moved_off "$W1" 1 "$LUN1_BEFORE"
+# the move is done when the new owner serves it: the other members refuse SET TARGET PORT GROUPS during the hand-over
+check "lun1-moved-to-gw$MOVE_TO" mp_wait 60 served_by "$W1" 1 "$MOVE_TO"
 log "after the move to gw$MOVE_TO: LUN 1 served through gw$(serving_gw "$W1" 1)"
 
 # ---- the gateway now serving LUN 1 stopped for 10 s under fio verify: what it serves moves; it comes back as standby ----

@@ -259,7 +259,18 @@ class GatewayGroupTest {
         // gw2 owns LUN 1 and stalls: the move waits for it to let go, then takes the image by fencing it
         GW[1].signal("STOP");
         long t0 = System.nanoTime();
-        String stolen = CLI[0].ok("group-move", IQN, "--lun", "1", "--to", "gw1");
+        CompletableFuture<ToolRun> move =
+                CompletableFuture.supplyAsync(() -> run(CLI[0], "group-move", IQN, "--lun", "1", "--to", "gw1"));
+        // while gw1 waits for the stalled gw2, an initiator asking gw3 to take LUN 1 is told it is moving
+        awaitStatus(CLI[2], s -> "gw1".equals(s.get(IQN + "/1")[1]));
+        try (TestConnection c = login(GW[2], IQN)) {
+            ScsiResult refused = settleAttention(() -> stpg(c, 1, 3));
+            assertEquals(ScsiResult.CHECK_CONDITION, refused.status(), "STPG to gw3 during the move: " + refused);
+            assertEquals(0x2, refused.senseKey(), "NOT READY");
+            assertEquals(0x04, refused.asc(), "LOGICAL UNIT NOT ACCESSIBLE");
+            assertEquals(0x0A, refused.ascq(), "ASYMMETRIC ACCESS STATE TRANSITION");
+        }
+        String stolen = AdminCliRun.ok(move.get());
         long ms = (System.nanoTime() - t0) / 1_000_000;
         Files.writeString(record, "move-from-stopped gw2 " + ms + "\n", StandardOpenOption.APPEND);
         assertTrue(stolen.contains("served by gw1"), stolen);
@@ -418,6 +429,16 @@ class GatewayGroupTest {
         byte[] cdb = {(byte) 0xA4, 0x0A, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0};
         byte[] list = {0, 0, 0, 0, 0, 0, (byte) (group >> 8), (byte) group};
         return RawIo.write(c, lun, cdb, list, LIMIT);
+    }
+
+    /** Runs {@code command} past unit attentions only. */
+    private static ScsiResult settleAttention(Callable<ScsiResult> command) throws Exception {
+        for (int i = 0; ; i++) {
+            ScsiResult r = command.call();
+            if (r.status() != ScsiResult.CHECK_CONDITION || r.senseKey() != ScsiResult.UNIT_ATTENTION || i == 10) {
+                return r;
+            }
+        }
     }
 
     /** Runs {@code command} past unit attentions and NOT READY while the unit moves between gateways. */

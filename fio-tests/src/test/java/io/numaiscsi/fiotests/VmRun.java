@@ -27,10 +27,10 @@ import java.util.regex.Pattern;
  * @param passed   from the guest's {@code vmtest: N passed, N failed} line, -1 if it printed none
  * @param failed   the same, -1 if none
  */
-record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed) {
+public record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed) {
 
     /** The host's side of the guest's requests: returns the answer, "ok" or "error: why". */
-    interface HostRequests {
+    public interface HostRequests {
         String answer(String request) throws Exception;
     }
 
@@ -77,7 +77,7 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
      * Boots the guest with {@code guestScript} (a file under {@code vm/guest/}) against the target
      * on 127.0.0.1:{@code port}; {@code guestEnv} keys become {@code VM_KEY} in the guest.
      */
-    static VmRun run(
+    public static VmRun run(
             String name, int port, String guestScript, Map<String, String> guestEnv, Duration limit, HostRequests host)
             throws IOException, InterruptedException {
         return run(name, port, guestScript, guestEnv, limit, host, runDir -> {});
@@ -196,15 +196,15 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
         Files.move(tmp, runDir.resolve("out").resolve("host-answer-" + n), StandardCopyOption.ATOMIC_MOVE);
     }
 
-    boolean succeeded() {
+    public boolean succeeded() {
         return exitCode == 0 && passed > 0 && failed == 0;
     }
 
-    Path serialLog() {
+    public Path serialLog() {
         return runDir.resolve("serial.log");
     }
 
-    Path out(String file) {
+    public Path out(String file) {
         return runDir.resolve("out").resolve(file);
     }
 
@@ -226,7 +226,7 @@ record VmRun(Path runDir, int exitCode, int passed, int failed, Duration elapsed
     }
 
     /** How the run ended, the failed checks and the serial log's tail: for assertion messages. */
-    String describe() throws IOException {
+    public String describe() throws IOException {
         String serial = serialLog(runDir);
         return "guest exit " + exitCode + " after " + elapsed.toSeconds() + " s, " + passed + " passed, " + failed
                 + " failed"

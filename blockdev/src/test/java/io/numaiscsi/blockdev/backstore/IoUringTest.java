@@ -49,7 +49,7 @@ class IoUringTest {
             }
 
             @Override
-            public int ushim_queue(Pointer ring, int op, int fd, long address, int length, long offset, long userData) {
+            public int ushim_queue(Pointer ring, int fd, long address, int length, long offset, long opAndData) {
                 throw new AssertionError("no ring was made");
             }
 

@@ -14,6 +14,9 @@ final class SoakConfig {
     static final String IQN_PREFIX = "iqn.2026-11.io.numaiscsi:";
     static final String CHAOS_TARGET = IQN_PREFIX + "soak-chaos";
     static final String CHAP_TARGET = IQN_PREFIX + "soak-chap";
+    /** The kernel initiator's target (a file LUN on the disk, ext4 in the guest): only when the guest runs. */
+    static final String KERNEL_TARGET = IQN_PREFIX + "soak-kernel";
+
     static final String CHAP_USER = "soak";
     /** The secret the config file gives; the chaos event changes it through the admin API. */
     static final String CHAP_SECRET_FILE = "soakSecretFromFile1";
@@ -22,10 +25,12 @@ final class SoakConfig {
     static final int ADDED_LUN = 7;
 
     private final List<SoakLun> luns;
+    private final boolean kernelTarget;
     private boolean sighupLun;
 
-    SoakConfig(List<SoakLun> luns) {
+    SoakConfig(List<SoakLun> luns, boolean kernelTarget) {
         this.luns = List.copyOf(luns);
+        this.kernelTarget = kernelTarget;
     }
 
     static String targetOf(String daemon, SoakLun.Kind kind) {
@@ -78,6 +83,12 @@ final class SoakConfig {
                     .append(CHAP_SECRET_FILE)
                     .append("}\n")
                     .append("    luns:\n      - {id: 0, backing: ram, size: 16M}\n");
+            if (kernelTarget) {
+                y.append("  - name: ")
+                        .append(KERNEL_TARGET)
+                        .append('\n')
+                        .append("    luns:\n      - {id: 0, backing: file, path: kernel.img, size: 1G}\n");
+            }
         }
         return y.toString();
     }

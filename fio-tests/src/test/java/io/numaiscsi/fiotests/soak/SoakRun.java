@@ -71,7 +71,8 @@ public final class SoakRun {
         log("soak: " + settings.describe() + "; results in " + out);
         try {
             List<SoakLun> luns = prepareLuns();
-            SoakConfig config = new SoakConfig(luns);
+            Duration kernelLength = KernelGuest.lengthFor(settings.duration());
+            SoakConfig config = new SoakConfig(luns, !kernelLength.isZero());
             for (String name : config.daemons()) {
                 Path data = Files.createDirectory(
                         base.resolve(name),
@@ -114,9 +115,22 @@ public final class SoakRun {
                     settings.sampleEvery().toMillis(),
                     TimeUnit.MILLISECONDS);
             SoakDaemon wt = daemons.get("wt");
+            KernelGuest kernel = null;
+            Thread kernelThread = null;
+            if (!kernelLength.isZero()) {
+                kernel = new KernelGuest(wt, kernelLength);
+                kernelThread = new Thread(kernel, "soak-kernel-guest");
+                kernelThread.setDaemon(true);
+                kernelThread.start();
+                note("the kernel initiator (qemu guest, ext4 on " + SoakConfig.KERNEL_TARGET + ", fio verify) for the"
+                        + " first " + SoakSettings.human(kernelLength));
+            }
             Chaos chaos = new Chaos(wt, new AdminCli(wt, out), config, workers, recorder, random, out);
             Instant end = t0.plus(settings.duration());
             disturb(t0, end, chaos, recorder);
+            if (kernelThread != null) {
+                kernelThread.join(kernelLength.plus(KernelGuest.OVERHEAD_LIMIT).toMillis());
+            }
             log("soak: load ends; a last verify_only on every LUN");
             workers.forEach(w -> w.stop(true));
             load.shutdown();
@@ -130,8 +144,14 @@ public final class SoakRun {
                 d.stop();
             }
             sampler.drainGcLogs();
-            SoakVerdict verdict =
-                    new SoakVerdict(settings, recorder, sampler, List.copyOf(daemons.values()), luns, stopped);
+            SoakVerdict verdict = new SoakVerdict(
+                    settings,
+                    recorder,
+                    sampler,
+                    List.copyOf(daemons.values()),
+                    luns,
+                    stopped,
+                    kernel == null ? null : kernel::outcome);
             String text = verdict.text();
             Files.writeString(out.resolve("verdict.txt"), text);
             new SoakChart(t0, sampler.resources(), sampler.luns(), recorder.restarts())

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 
@@ -31,7 +32,9 @@ import java.util.regex.Pattern;
  *   <li>no collector pause (a safepoint of the collector, reaching it included) and no allocation stall above the
  *       bound;</li>
  *   <li>per LUN, p99.9 latency of the last window within a factor of the first window's (the daemon's own histogram:
- *       from a command's arrival to its completion).</li>
+ *       from a command's arrival to its completion);</li>
+ *   <li>when the kernel initiator ran ({@link KernelGuest}): every guest check passed, every fio round on its ext4
+ *       verified, and the file system's tree and fsck were clean at the end.</li>
  * </ul>
  */
 final class SoakVerdict {
@@ -49,6 +52,7 @@ final class SoakVerdict {
     private final List<SoakLun> luns;
     private final Instant t0;
     private final Instant end;
+    private final Supplier<KernelGuest.Outcome> kernel;
     private final List<Check> checks = new ArrayList<>();
 
     SoakVerdict(
@@ -57,7 +61,8 @@ final class SoakVerdict {
             Sampler sampler,
             List<SoakDaemon> daemons,
             List<SoakLun> luns,
-            Instant end) {
+            Instant end,
+            Supplier<KernelGuest.Outcome> kernel) {
         this.settings = settings;
         this.recorder = recorder;
         this.sampler = sampler;
@@ -65,6 +70,7 @@ final class SoakVerdict {
         this.luns = List.copyOf(luns);
         this.t0 = recorder.t0();
         this.end = end;
+        this.kernel = kernel;
     }
 
     List<Check> checks() throws IOException {
@@ -103,8 +109,29 @@ final class SoakVerdict {
             }
             gcPauses();
             latency();
+            kernelInitiator();
         }
         return List.copyOf(checks);
+    }
+
+    /** The kernel initiator's run, when it had one. */
+    private void kernelInitiator() {
+        if (kernel == null) {
+            return;
+        }
+        KernelGuest.Outcome o = kernel.get();
+        checks.add(
+                o == null
+                        ? new Check(
+                                "kernel initiator (qemu guest, ext4)",
+                                false,
+                                "still running when the load ended",
+                                "ended")
+                        : new Check(
+                                "kernel initiator (qemu guest, ext4)",
+                                o.pass(),
+                                o.describe() + (o.pass() ? "" : "\n" + o.detail()),
+                                "0 failed"));
     }
 
     boolean pass() throws IOException {

@@ -22,10 +22,21 @@ public final class RbdUnitOwnership implements UnitOwnership, AutoCloseable {
 
     private final ImageOwnership owner;
     private final String what;
+    private volatile long takeOversRefusedUntil;
 
     public RbdUnitOwnership(ImageOwnership owner, String what) {
         this.owner = owner;
         this.what = what;
+        this.takeOversRefusedUntil = System.nanoTime();
+    }
+
+    /**
+     * Until {@code deadline} ({@link System#nanoTime()}), SET TARGET PORT GROUPS asking this gateway to take the image
+     * is answered NOT READY, ASYMMETRIC ACCESS STATE TRANSITION (the initiator retries): a gateway group moves the LUN
+     * to another member, and an initiator that meets the short moment when nobody holds the lock must not pull it here.
+     */
+    public void refuseTakeOversUntil(long deadline) {
+        takeOversRefusedUntil = deadline;
     }
 
     /** The image's lock as this gateway manages it. */
@@ -49,6 +60,14 @@ public final class RbdUnitOwnership implements UnitOwnership, AutoCloseable {
 
     @Override
     public void request(boolean active, Consumer<SenseReason> done) {
+        if (active && owner.state() != ImageOwnership.State.OWNER && takeOversRefusedUntil - System.nanoTime() > 0) {
+            LOG.info(
+                    "{}: SET TARGET PORT GROUPS asked this gateway to take the image while the gateway group moves it"
+                            + " to another gateway; answered transitioning, the initiator retries",
+                    what);
+            done.accept(SenseReason.ASYMMETRIC_ACCESS_STATE_TRANSITION);
+            return;
+        }
         CompletableFuture<Void> move = active ? owner.takeOver() : owner.release();
         move.whenComplete((ok, failure) -> done.accept(failure == null ? null : refused(active, failure)));
     }

@@ -4,8 +4,10 @@ import io.numaiscsi.config.GroupDocument;
 import io.numaiscsi.config.GroupPlacement;
 import io.numaiscsi.config.GroupSettings;
 import io.numaiscsi.daemon.TargetDaemon;
+import io.numaiscsi.daemon.cluster.RbdUnitOwnership;
 import io.numaiscsi.daemon.registry.RegisteredLun;
 import io.numaiscsi.rbd.ImageOwnership;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,6 +23,12 @@ import org.slf4j.LoggerFactory;
  */
 final class LunHandOver {
     private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class);
+    /** How long after the new owner of a moved LUN holds its lock the other members still refuse to take it. */
+    static final Duration SETTLE = Duration.ofSeconds(5);
+    /** The longest the others refuse while the new owner has not taken it (one that died gets replaced as owner). */
+    static final Duration REFUSE_LIMIT = GroupMember.RELEASE_WAIT.plusSeconds(10);
+
+    private static final long RECHECK_MS = 500;
 
     private final GroupSettings settings;
     private final ScheduledExecutorService thread;
@@ -54,11 +62,19 @@ final class LunHandOver {
         return placementActedOn;
     }
 
-    /** Takes the LUNs this member owns now and lets go of those it does not. */
+    /**
+     * Takes the LUNs this member owns now and lets go of those it does not; while another member takes one of them,
+     * refuses initiators' requests to take it here (they would otherwise pull it to whichever gateway they try first).
+     */
     private void actOnPlacement(GroupDocument d) {
-        for (Map.Entry<GroupPlacement.LunRef, ImageOwnership> e : servedImages().entrySet()) {
+        for (Map.Entry<GroupPlacement.LunRef, RbdUnitOwnership> e :
+                servedUnits().entrySet()) {
             String owner = GroupPlacement.ownerOf(d, e.getKey());
-            ImageOwnership image = e.getValue();
+            ImageOwnership image = e.getValue().image();
+            GroupDocument.Member ownerMember = owner == null ? null : d.member(owner);
+            if (ownerMember != null && !settings.member().equals(owner) && image.ownerGroup() != ownerMember.port()) {
+                refuseWhileMoving(e.getValue(), ownerMember.port(), d.placement(), System.nanoTime());
+            }
             if (settings.member().equals(owner) && image.state() != ImageOwnership.State.OWNER) {
                 LOG.info(
                         "gateway group {}: {} is this gateway's now; taking it once {} lets it go",
@@ -133,13 +149,37 @@ final class LunHandOver {
         });
     }
 
+    /**
+     * Refuses initiators' SET TARGET PORT GROUPS for {@code unit} until the member with port {@code ownerPort} holds
+     * its lock, and {@link #SETTLE} after, unless a later placement came in or {@link #REFUSE_LIMIT} has passed.
+     */
+    private void refuseWhileMoving(RbdUnitOwnership unit, int ownerPort, long placement, long since) {
+        long now = System.nanoTime();
+        if (placementActedOn != placement || now - since > REFUSE_LIMIT.toNanos()) {
+            return;
+        }
+        if (unit.image().ownerGroup() == ownerPort) {
+            unit.refuseTakeOversUntil(now + SETTLE.toNanos());
+            return;
+        }
+        unit.refuseTakeOversUntil(now + 2 * TimeUnit.MILLISECONDS.toNanos(RECHECK_MS));
+        thread.schedule(() -> refuseWhileMoving(unit, ownerPort, placement, since), RECHECK_MS, TimeUnit.MILLISECONDS);
+    }
+
     /** The RBD LUNs served now with their image's lock, by LUN (the newest unit of each). */
     Map<GroupPlacement.LunRef, ImageOwnership> servedImages() {
         Map<GroupPlacement.LunRef, ImageOwnership> out = new HashMap<>();
+        servedUnits().forEach((lun, unit) -> out.put(lun, unit.image()));
+        return out;
+    }
+
+    /** The ALUA side of each RBD LUN served now, by LUN (the newest unit of each). */
+    private Map<GroupPlacement.LunRef, RbdUnitOwnership> servedUnits() {
+        Map<GroupPlacement.LunRef, RbdUnitOwnership> out = new HashMap<>();
         for (RegisteredLun l : daemon.registry().luns()) {
-            ImageOwnership image = l.imageOwnership();
-            if (image != null) {
-                out.put(new GroupPlacement.LunRef(l.target(), l.definition().id()), image);
+            RbdUnitOwnership unit = l.unitOwnership();
+            if (unit != null) {
+                out.put(new GroupPlacement.LunRef(l.target(), l.definition().id()), unit);
             }
         }
         return out;

@@ -17,14 +17,20 @@ public record RegisteredLun(
         companions = List.copyOf(companions);
     }
 
-    /** Who writes the image of an RBD LUN its gateways share, or null for any other LUN. */
-    public ImageOwnership imageOwnership() {
+    /** The ALUA side of an RBD LUN its gateways share, or null for any other LUN. */
+    public RbdUnitOwnership unitOwnership() {
         for (AutoCloseable c : companions) {
             if (c instanceof RbdUnitOwnership o) {
-                return o.image();
+                return o;
             }
         }
         return null;
+    }
+
+    /** Who writes the image of an RBD LUN its gateways share, or null for any other LUN. */
+    public ImageOwnership imageOwnership() {
+        RbdUnitOwnership o = unitOwnership();
+        return o == null ? null : o.image();
     }
 
     /**
