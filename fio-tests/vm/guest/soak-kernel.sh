@@ -39,7 +39,10 @@ while [ "$SECONDS" -lt "$end" ]; do
   i=$((RANDOM % 4)) j=$((RANDOM % 4)) k=$((RANDOM % 4))
   rm -rf "$MNT/fio"
   mkdir -p "$MNT/fio"
-  if ! fio --name="r$rounds" --directory="$MNT/fio" --nrfiles=4 --size=96M --ioengine=libaio --direct=1 \
+  # 2,048 blocks and 128 MiB a round at most (a TCG guest on a loaded host writes 4K blocks at about 20 a second)
+  size=$((2048 * ${BS[$i]%k}))k
+  [ "${BS[$i]%k}" -le 64 ] || size=128M
+  if ! fio --name="r$rounds" --directory="$MNT/fio" --nrfiles=4 --size="$size" --ioengine=libaio --direct=1 \
       --rw="${RW[$k]}" --bs="${BS[$i]}" --iodepth="${DEPTH[$j]}" --verify=crc32c --verify_fatal=1 --do_verify=1 \
       --randrepeat=0 --eta=never --output="$OUT/fio-round.txt"; then
     failed=$((failed + 1))

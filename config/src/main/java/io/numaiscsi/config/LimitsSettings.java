@@ -57,4 +57,24 @@ public record LimitsSettings(
                 16L << 20,
                 1L << 30);
     }
+
+    /** Open connections of the daemon, those in login included: one per session (MaxConnections=1) plus logins. */
+    public int maxConnections() {
+        return maxSessions + maxLogins;
+    }
+
+    /** These limits with another daemon-wide buffer budget. */
+    public LimitsSettings withBufferMemory(long bytes) {
+        return new LimitsSettings(
+                maxSessions,
+                maxSessionsPerInitiator,
+                writeBufferPerSession,
+                maxLogins,
+                loginsPerAddress,
+                loginTimeout,
+                loginPduTimeout,
+                dataOutTimeout,
+                dataInPerConnection,
+                bytes);
+    }
 }

@@ -6,6 +6,9 @@ package io.numaiscsi.session;
  * daemon-wide one (limits.buffer-memory). Runs on the connection's thread.
  */
 final class BufferCharges {
+    /** What a connection holding no buffer may always take for one command, whatever the daemon-wide budget says. */
+    static final int GUARANTEED_BUFFER = 1 << 20;
+
     private final long writeBudget;
     private final long readBudget;
     private final BufferBudget shared;
@@ -27,7 +30,7 @@ final class BufferCharges {
 
     /**
      * Charges a command's buffer. A connection holding nothing of that kind may exceed its own budget with one
-     * command; one holding nothing at all may always take {@link ResourceLimits#GUARANTEED_BUFFER} bytes, so the
+     * command; one holding nothing at all may always take {@link #GUARANTEED_BUFFER} bytes, so the
      * daemon-wide budget filled by others slows it but never stops it. A refusal by the daemon-wide budget asks
      * for {@code retry} when bytes come back.
      */
@@ -38,7 +41,7 @@ final class BufferCharges {
             return false;
         }
         if (!shared.tryCharge(bytes)) {
-            if (writeHeld > 0 || readHeld > 0 || bytes > ResourceLimits.GUARANTEED_BUFFER) {
+            if (writeHeld > 0 || readHeld > 0 || bytes > GUARANTEED_BUFFER) {
                 if (!awaitingRelease) {
                     awaitingRelease = true;
                     shared.awaitRelease(onRelease, bytes);

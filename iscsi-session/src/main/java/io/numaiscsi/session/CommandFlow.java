@@ -2,6 +2,7 @@ package io.numaiscsi.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.collection.IntObjectHashMap;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.proto.Lun;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.RejectReason;
@@ -64,7 +65,7 @@ final class CommandFlow implements IscsiCommand.Owner {
             ItNexus nexus,
             SessionParameters params,
             int queueDepth,
-            ResourceLimits limits,
+            LimitsSettings limits,
             BufferBudget buffers) {
         this.nanoClock = nanoClock;
         this.connection = connection;

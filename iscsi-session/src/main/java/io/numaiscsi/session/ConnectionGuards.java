@@ -1,5 +1,7 @@
 package io.numaiscsi.session;
 
+import io.numaiscsi.config.LimitsSettings;
+
 /**
  * The daemon-wide guards every connection answers to, whatever its transport: login slots, the throttle on
  * failed logins, and the data buffer budget.
@@ -8,7 +10,7 @@ public record ConnectionGuards(LoginAdmission logins, AuthThrottle authThrottle,
     /** Failed-login delays grow to at most this. */
     static final long MAX_AUTH_DELAY_NANOS = 5_000_000_000L;
 
-    public static ConnectionGuards of(ResourceLimits limits) {
+    public static ConnectionGuards of(LimitsSettings limits) {
         return new ConnectionGuards(
                 new LoginAdmission(limits.maxLogins(), limits.loginsPerAddress()),
                 new AuthThrottle(MAX_AUTH_DELAY_NANOS, System::nanoTime),

@@ -1,5 +1,6 @@
 package io.numaiscsi.session;
 
+import io.numaiscsi.config.LimitsSettings;
 import java.net.InetAddress;
 import java.util.function.LongSupplier;
 
@@ -10,7 +11,7 @@ import java.util.function.LongSupplier;
  */
 final class LoginGuard {
     private final ConnectionGuards guards;
-    private final ResourceLimits limits;
+    private final LimitsSettings limits;
     private final LongSupplier nanoClock;
     private final InetAddress from;
     private final long openedAt;
@@ -18,7 +19,7 @@ final class LoginGuard {
     private boolean holdsSlot;
     private boolean answerHeld;
 
-    LoginGuard(ConnectionGuards guards, ResourceLimits limits, LongSupplier nanoClock, InetAddress from) {
+    LoginGuard(ConnectionGuards guards, LimitsSettings limits, LongSupplier nanoClock, InetAddress from) {
         this.guards = guards;
         this.limits = limits;
         this.nanoClock = nanoClock;

@@ -1,5 +1,6 @@
 package io.numaiscsi.session;
 
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.proto.login.TargetLimits;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +18,7 @@ public record SessionSettings(
         Duration nopInTimeout,
         ServedPortals portals,
         int targetPortalGroupTag,
-        ResourceLimits resources,
+        LimitsSettings resources,
         CurrentChapAccounts chap) {
 
     public SessionSettings {
@@ -34,7 +35,7 @@ public record SessionSettings(
             Duration nopInTimeout,
             List<String> portalAddresses,
             int targetPortalGroupTag,
-            ResourceLimits resources,
+            LimitsSettings resources,
             ChapAccounts chapAccounts) {
         this(
                 limits,
@@ -62,7 +63,7 @@ public record SessionSettings(
                 nopInTimeout,
                 portalAddresses,
                 targetPortalGroupTag,
-                ResourceLimits.DEFAULT,
+                LimitsSettings.DEFAULT,
                 ChapAccounts.NONE);
     }
 

@@ -32,7 +32,7 @@ class BufferChargesTest {
         AtomicInteger retries = new AtomicInteger();
         BufferCharges c = new BufferCharges(64 * MIB, 64 * MIB, shared, retries::incrementAndGet);
         assertFalse(c.charge(2 * MIB, true), "more than the guaranteed buffer waits");
-        assertTrue(c.charge(ResourceLimits.GUARANTEED_BUFFER, true), "the guaranteed buffer is taken past the budget");
+        assertTrue(c.charge(BufferCharges.GUARANTEED_BUFFER, true), "the guaranteed buffer is taken past the budget");
         assertFalse(c.charge(MIB, true), "holding something, it waits like everyone");
         assertEquals(0, retries.get());
         shared.release(16 * MIB);

@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.LogicalUnit;
@@ -43,11 +44,11 @@ class CommandFlowBudgetTest {
     private ConnectionGuards guards;
 
     private void logIn(boolean initialR2T) {
-        logIn(initialR2T, new ResourceLimits(16, 16, BUDGET), null);
+        logIn(initialR2T, new LimitsSettings(16, 16, BUDGET), null);
     }
 
     /** Logs in with these limits; {@code shared} guards (null: the connection's own) play the rest of the daemon. */
-    private void logIn(boolean initialR2T, ResourceLimits resources, ConnectionGuards shared) {
+    private void logIn(boolean initialR2T, LimitsSettings resources, ConnectionGuards shared) {
         TargetLimits limits = new TargetLimits(
                 262144, 262144, 65536, 1, true, initialR2T, List.of("None"), List.of("None"), 2, 0, false);
         SessionSettings settings = new SessionSettings(
@@ -248,7 +249,7 @@ class CommandFlowBudgetTest {
     @Test
     void daemonWideBudgetFilledByOthersParksThenWakes() {
         // The rest of the daemon holds the whole buffer budget; this connection has a large budget of its own.
-        ResourceLimits resources = new ResourceLimits(16, 16, 16L << 20);
+        LimitsSettings resources = new LimitsSettings(16, 16, 16L << 20);
         ConnectionGuards shared = new ConnectionGuards(
                 new LoginAdmission(8, 8), new AuthThrottle(0, clock::get), new BufferBudget(2 * WRITE));
         assertTrue(shared.buffers().tryCharge(2 * WRITE));
@@ -270,7 +271,7 @@ class CommandFlowBudgetTest {
         logIn(true);
         connection.onPdu(command(1, false, 0, WRITE, true, null));
         assertNotNull(last(OPCODE_R2T, 1));
-        clock.addAndGet(ResourceLimits.DEFAULT.dataOutTimeout().toNanos() - 1);
+        clock.addAndGet(LimitsSettings.DEFAULT.dataOutTimeout().toNanos() - 1);
         connection.onTick();
         assertFalse(transport.closed, "within the timeout");
         clock.addAndGet(2);

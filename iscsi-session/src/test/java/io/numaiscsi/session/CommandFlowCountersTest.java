@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.CommandCounters;
@@ -40,7 +41,7 @@ class CommandFlowCountersTest {
     void logIn() {
         TargetLimits limits =
                 new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 0, false);
-        ResourceLimits resources = new ResourceLimits(16, 16, 1 << 20);
+        LimitsSettings resources = new LimitsSettings(16, 16, 1 << 20);
         SessionSettings settings = new SessionSettings(
                 limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
         ScsiTarget scsi = new ScsiTarget(TARGET, List.of(unit), UnpooledByteBufAllocator.DEFAULT);

@@ -10,6 +10,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.NetworkRange;
 import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.login.ChapSecret;
@@ -68,7 +69,7 @@ class ConnectionLoginTest {
                 Duration.ZERO,
                 List.of("0.0.0.0:3260"),
                 1,
-                ResourceLimits.DEFAULT,
+                LimitsSettings.DEFAULT,
                 accounts);
     }
 

@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.proto.AsyncMessageHeader;
 import io.numaiscsi.proto.Bhs;
 import io.numaiscsi.proto.Opcode;
@@ -33,7 +34,7 @@ class IscsiConnectionTest {
     private final EmbeddedChannel loop = new EmbeddedChannel();
     private SessionServices services;
 
-    private void services(ResourceLimits resources, ConnectionGuards guards) {
+    private void services(LimitsSettings resources, ConnectionGuards guards) {
         TargetLimits limits =
                 new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 0, false);
         SessionSettings settings = new SessionSettings(
@@ -76,7 +77,7 @@ class IscsiConnectionTest {
 
     @Test
     void aConnectionThatSendsNothingIsDroppedAndGivesItsSlotBack() {
-        ResourceLimits limits = ResourceLimits.DEFAULT;
+        LimitsSettings limits = LimitsSettings.DEFAULT;
         ConnectionGuards guards = ConnectionGuards.of(limits);
         services(limits, guards);
         FakeTransport transport = new FakeTransport("127.0.0.2:40000");
@@ -95,7 +96,7 @@ class IscsiConnectionTest {
 
     @Test
     void aLoginThatTricklesIsDroppedAtTheWholeLoginTimeout() {
-        ResourceLimits limits = new ResourceLimits(
+        LimitsSettings limits = new LimitsSettings(
                 16,
                 16,
                 1 << 20,
@@ -121,8 +122,8 @@ class IscsiConnectionTest {
 
     @Test
     void aFinishedLoginLeavesItsSlotAndIsNotTimedOut() {
-        ConnectionGuards guards = ConnectionGuards.of(ResourceLimits.DEFAULT);
-        services(ResourceLimits.DEFAULT, guards);
+        ConnectionGuards guards = ConnectionGuards.of(LimitsSettings.DEFAULT);
+        services(LimitsSettings.DEFAULT, guards);
         FakeTransport transport = new FakeTransport("127.0.0.2:40000");
         IscsiConnection c = open(transport);
         send(c, 1, 3, TARGET);
@@ -137,7 +138,7 @@ class IscsiConnectionTest {
 
     @Test
     void connectionsBeyondTheSourceCapAreClosedAtOnce() {
-        ResourceLimits limits = new ResourceLimits(
+        LimitsSettings limits = new LimitsSettings(
                 16,
                 16,
                 1 << 20,
@@ -165,8 +166,8 @@ class IscsiConnectionTest {
 
     @Test
     void answersToAGuessingSourceAreHeldBackWhateverTheVerdict() {
-        ConnectionGuards guards = ConnectionGuards.of(ResourceLimits.DEFAULT);
-        services(ResourceLimits.DEFAULT, guards);
+        ConnectionGuards guards = ConnectionGuards.of(LimitsSettings.DEFAULT);
+        services(LimitsSettings.DEFAULT, guards);
         FakeTransport first = new FakeTransport("127.0.0.2:40000");
         IscsiConnection c1 = open(first);
         send(c1, 1, 3, "iqn.2026-11.test:no-such-target");
@@ -206,8 +207,8 @@ class IscsiConnectionTest {
 
     @Test
     void aPduBeforeTheHeldAnswerClosesTheConnection() {
-        ConnectionGuards guards = ConnectionGuards.of(ResourceLimits.DEFAULT);
-        services(ResourceLimits.DEFAULT, guards);
+        ConnectionGuards guards = ConnectionGuards.of(LimitsSettings.DEFAULT);
+        services(LimitsSettings.DEFAULT, guards);
         guards.authThrottle().failed(RemoteAddresses.parse("127.0.0.2:1"), null);
         FakeTransport transport = new FakeTransport("127.0.0.2:40000");
         IscsiConnection c = open(transport);
@@ -220,7 +221,7 @@ class IscsiConnectionTest {
 
     @Test
     void aLogoutRequestIsAnAsyncMessageAndTheConnectionClosesIfTheInitiatorIgnoresIt() {
-        services(ResourceLimits.DEFAULT, ConnectionGuards.of(ResourceLimits.DEFAULT));
+        services(LimitsSettings.DEFAULT, ConnectionGuards.of(LimitsSettings.DEFAULT));
         FakeTransport transport = new FakeTransport("127.0.0.2:40000");
         IscsiConnection c = open(transport);
         send(c, 1, 3, TARGET);

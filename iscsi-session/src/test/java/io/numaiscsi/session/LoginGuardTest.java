@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.numaiscsi.config.LimitsSettings;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class LoginGuardTest {
     private static final long SECOND = 1_000_000_000L;
     private final AtomicLong clock = new AtomicLong();
-    private final ResourceLimits limits = new ResourceLimits(
+    private final LimitsSettings limits = new LimitsSettings(
             16,
             16,
             1 << 20,

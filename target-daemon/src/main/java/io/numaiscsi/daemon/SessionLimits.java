@@ -5,7 +5,6 @@ import io.numaiscsi.config.IscsiSettings;
 import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.proto.login.TargetLimits;
-import io.numaiscsi.session.ResourceLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +31,7 @@ final class SessionLimits {
     }
 
     /** Logs the limits in force once, at start. */
-    static void log(ResourceLimits resources, TargetConfig config) {
+    static void log(LimitsSettings resources, TargetConfig config) {
         LOG.info(
                 "limits: {} sessions, {} per initiator; {} connections in login, {} per source address, login "
                         + "timeout {} ms ({} ms per PDU); buffers: {} bytes daemon-wide (direct memory ceiling {} bytes), "
@@ -53,19 +52,9 @@ final class SessionLimits {
                 config.initiators().size());
     }
 
-    /** The resource limits of {@code l}, the buffer budget capped by the JVM's direct memory. */
-    static ResourceLimits resources(LimitsSettings l) {
-        return new ResourceLimits(
-                l.maxSessions(),
-                l.maxSessionsPerInitiator(),
-                l.writeBufferPerSession(),
-                l.maxLogins(),
-                l.loginsPerAddress(),
-                l.loginTimeout(),
-                l.loginPduTimeout(),
-                l.dataOutTimeout(),
-                l.dataInPerConnection(),
-                bufferMemory(l.bufferMemory()));
+    /** The limits of {@code l}, the buffer budget capped by the JVM's direct memory. */
+    static LimitsSettings resources(LimitsSettings l) {
+        return l.withBufferMemory(bufferMemory(l.bufferMemory()));
     }
 
     /** The configured buffer budget, at most half of the JVM's direct memory (the rest: Netty's pools, PDUs). */

@@ -9,6 +9,7 @@ import io.numaiscsi.cache.NodeBlockPool;
 import io.numaiscsi.config.ChapCredentials;
 import io.numaiscsi.config.InitiatorDefinition;
 import io.numaiscsi.config.IscsiSettings;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.config.TargetConfig;
 import io.numaiscsi.daemon.events.EventLoops;
@@ -33,7 +34,6 @@ import io.numaiscsi.session.ChapAccounts;
 import io.numaiscsi.session.ConnectionGuards;
 import io.numaiscsi.session.CurrentChapAccounts;
 import io.numaiscsi.session.EventThreadRegistry;
-import io.numaiscsi.session.ResourceLimits;
 import io.numaiscsi.session.ServedPortals;
 import io.numaiscsi.session.SessionAborts;
 import io.numaiscsi.session.SessionInfo;
@@ -143,7 +143,7 @@ public final class TargetDaemon implements AutoCloseable {
         for (Portal p : config.portals()) {
             portalNames.add(p.toString());
         }
-        ResourceLimits resources = SessionLimits.resources(config.limits());
+        LimitsSettings resources = SessionLimits.resources(config.limits());
         SessionLimits.log(resources, config);
         ServedPortals served = new ServedPortals(portalNames);
         chap = new CurrentChapAccounts(chapAccounts(discoveryChap, initiators));

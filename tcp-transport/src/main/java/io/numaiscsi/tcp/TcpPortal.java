@@ -10,9 +10,9 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.config.Portal;
 import io.numaiscsi.session.PeerEventLogs;
-import io.numaiscsi.session.ResourceLimits;
 import io.numaiscsi.session.SessionServices;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -103,7 +103,7 @@ public final class TcpPortal implements AutoCloseable {
     }
 
     /** Output queued per connection: above the high mark it reads no new command and starts no READ. */
-    private static WriteBufferWaterMark waterMark(ResourceLimits limits) {
+    private static WriteBufferWaterMark waterMark(LimitsSettings limits) {
         int high = (int) Math.min(Integer.MAX_VALUE, limits.dataInPerConnection());
         return new WriteBufferWaterMark(high / 2, high);
     }

@@ -3,6 +3,7 @@ package io.numaiscsi.daemon.metrics;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.PooledByteBufAllocator;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.daemon.TargetDaemon;
 import io.numaiscsi.daemon.iser.IserPortals;
 import io.numaiscsi.iser.IserStats;
@@ -11,7 +12,6 @@ import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.scsi.CommandCounters;
 import io.numaiscsi.session.ConnectionGuards;
 import io.numaiscsi.session.EventThreadRegistry;
-import io.numaiscsi.session.ResourceLimits;
 import io.numaiscsi.session.SessionTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +57,7 @@ class GrafanaDashboardTest {
                         new SessionTable(),
                         List::of,
                         PooledByteBufAllocator.DEFAULT.metric())
-                .guards(ConnectionGuards.of(ResourceLimits.DEFAULT))
+                .guards(ConnectionGuards.of(LimitsSettings.DEFAULT))
                 .luns(() -> List.of(
                         new TargetDaemon.MeasuredLun("iqn.t", 0, DataTouches.singleNode(), new CommandCounters())))
                 .iserPortals(() -> List.of(new IserPortals.MeasuredPortal(
