@@ -65,7 +65,8 @@ cleanup() {
   local rc=$? p
   set +e
   trap - EXIT INT TERM HUP
-  for p in "${TOOL_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done # fio's libiscsi engine ignores SIGTERM
+  # fio's libiscsi engine ignores SIGTERM, and fio runs each job in a child process of its own: both go
+  for p in "${TOOL_PIDS[@]}"; do pkill -KILL -P "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
   stop_pid "$DAEMON_PID" 20
   stop_tgtd
   [[ -n $LOOP ]] && losetup -d "$LOOP"

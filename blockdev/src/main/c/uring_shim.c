@@ -15,6 +15,10 @@
 
 #define USHIM_EXPORT __attribute__((visibility("default")))
 
+/* The calls' shape: LibUringShim.ABI checks it, so that a shim of another build found first on the class path is
+ * refused by name instead of misreading arguments. */
+#define USHIM_ABI 2
+
 /* Request kinds as the Java side names them. */
 #define USHIM_READ 1
 #define USHIM_WRITE 2
@@ -47,6 +51,10 @@ USHIM_EXPORT struct io_uring *ushim_ring_new(unsigned entries, int *err) {
 }
 
 /* Cancels what is still in flight, waits for it and frees the ring. */
+USHIM_EXPORT int ushim_abi(void) {
+    return USHIM_ABI;
+}
+
 USHIM_EXPORT void ushim_ring_free(struct io_uring *ring) {
     io_uring_queue_exit(ring);
     free(ring);

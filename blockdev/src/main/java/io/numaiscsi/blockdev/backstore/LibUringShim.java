@@ -21,6 +21,11 @@ public interface LibUringShim {
     int READ = 1;
     int WRITE = 2;
     int FDATASYNC = 3;
+    /** The calls' shape this interface binds ({@code USHIM_ABI} in the C source). */
+    int ABI = 2;
+
+    /** The shim's {@code USHIM_ABI}. */
+    int ushim_abi();
 
     /** A ring of {@code entries} submission slots, or null with {@code err[0]} = -errno. */
     Pointer ushim_ring_new(int entries, @Out int[] err);
@@ -74,13 +79,28 @@ public interface LibUringShim {
                 path = tmp.toString();
             }
         }
+        LibUringShim shim;
         try {
-            return LibraryLoader.create(LibUringShim.class)
+            shim = LibraryLoader.create(LibUringShim.class)
                     .option(LibraryOption.IgnoreError, true)
                     .failImmediately()
                     .load(path);
         } catch (RuntimeException | LinkageError e) {
             throw new IOException("cannot load the io_uring shim " + path + " (" + e + "); install liburing2", e);
         }
+        int abi;
+        try {
+            abi = shim.ushim_abi();
+        } catch (RuntimeException | LinkageError e) {
+            abi = 1; // the first shim had no ushim_abi
+        }
+        if (abi != ABI) {
+            String where = System.getProperty(PATH_PROPERTY) == null ? RESOURCE + " on the class path" : path;
+            throw new IOException("the io_uring shim " + where + " is from another build (its calls have shape " + abi
+                    + ", this build's " + ABI
+                    + "): a stale copy in another jar or classes directory; rebuild from clean"
+                    + " (mvn clean install)");
+        }
+        return shim;
     }
 }

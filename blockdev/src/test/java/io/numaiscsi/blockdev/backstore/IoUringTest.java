@@ -39,6 +39,11 @@ class IoUringTest {
             }
 
             @Override
+            public int ushim_abi() {
+                return ABI;
+            }
+
+            @Override
             public int ushim_open_direct(String path, int writable) {
                 throw new AssertionError("no ring was made");
             }

@@ -152,22 +152,29 @@ final class Chaos {
             JsonNode s = fio.get(random.nextInt(fio.size()));
             String initiator = s.path("initiator").asText();
             int tsih = s.path("tsih").asInt();
-            admin.run("session-logout", Integer.toString(tsih)).ok();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            boolean back = false;
-            while (!back && System.nanoTime() < deadline) {
-                Thread.sleep(500);
-                for (JsonNode n : new ObjectMapper()
-                        .readTree(admin.run("--json", "sessions").ok().output())) {
-                    back |= n.path("initiator").asText().equals(initiator)
-                            && n.path("tsih").asInt() != tsih;
+            AdminCli.Run logout = admin.run("session-logout", Integer.toString(tsih));
+            if (logout.exitCode() != 0 && logout.output().contains("no session " + tsih)) {
+                // its fio round ended between the listing and the request: the daemon's answer is the right one
+                asked = "session tsih " + tsih + " of " + initiator + " ended before the request ("
+                        + logout.output().strip() + ")";
+            } else {
+                logout.ok();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                boolean back = false;
+                while (!back && System.nanoTime() < deadline) {
+                    Thread.sleep(500);
+                    for (JsonNode n : new ObjectMapper()
+                            .readTree(admin.run("--json", "sessions").ok().output())) {
+                        back |= n.path("initiator").asText().equals(initiator)
+                                && n.path("tsih").asInt() != tsih;
+                    }
                 }
+                // a round may have ended meanwhile, in which case the next round's session is as good
+                asked = "session tsih " + tsih + " of " + initiator + " asked to log out; "
+                        + (back
+                                ? "the initiator logged in again"
+                                : "no new session of it within 20 s (its round may have ended)");
             }
-            // a round may have ended meanwhile, in which case the next round's session is as good
-            asked = "session tsih " + tsih + " of " + initiator + " asked to log out; "
-                    + (back
-                            ? "the initiator logged in again"
-                            : "no new session of it within 20 s (its round may have ended)");
         }
         String raw = SoakRawChaos.logoutAndLogin(
                 "127.0.0.1", wt.port(), SoakConfig.targetOf("wt", SoakLun.Kind.DISK_FILE), 0);
