@@ -71,16 +71,9 @@ USHIM_EXPORT int ushim_close(int fd) {
     return close(fd) == 0 ? 0 : -errno;
 }
 
-/* The request kind travels in the top byte of the user data ushim_queue takes; the completion carries the rest. */
-#define USHIM_OP_SHIFT 56
-#define USHIM_DATA_MASK ((UINT64_C(1) << USHIM_OP_SHIFT) - 1)
-
-/* Queues one request (not yet submitted): `op_and_data` is the kind (bits 56-63) and the user data its completion
- * reports (bits 0-55). Six arguments, so that jnr-ffi calls it without an invocation buffer (no allocation per I/O).
- * -EBUSY when the submission queue is full, -EINVAL for an unknown kind. */
-USHIM_EXPORT int ushim_queue(struct io_uring *ring, int fd, uint64_t address, unsigned length, uint64_t offset,
-                             uint64_t op_and_data) {
-    int op = (int)(op_and_data >> USHIM_OP_SHIFT);
+/* Queues one request (not yet submitted); -EBUSY when the submission queue is full, -EINVAL for an unknown op. */
+USHIM_EXPORT int ushim_queue(struct io_uring *ring, int op, int fd, uint64_t address, unsigned length,
+                             uint64_t offset, uint64_t user_data) {
     if (op < USHIM_READ || op > USHIM_FDATASYNC) {
         return -EINVAL;
     }
@@ -99,7 +92,7 @@ USHIM_EXPORT int ushim_queue(struct io_uring *ring, int fd, uint64_t address, un
         io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
         break;
     }
-    io_uring_sqe_set_data64(sqe, op_and_data & USHIM_DATA_MASK);
+    io_uring_sqe_set_data64(sqe, user_data);
     return 0;
 }
 

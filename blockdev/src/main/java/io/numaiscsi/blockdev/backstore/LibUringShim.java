@@ -37,19 +37,8 @@ public interface LibUringShim {
 
     int ushim_close(int fd);
 
-    /** Where {@link #opAndData} puts the request kind: the completion reports the bits below it. */
-    int OP_SHIFT = 56;
-
-    /**
-     * Queues one request for the next submit: 0, -EBUSY (submission queue full) or -EINVAL. {@code opAndData} is
-     * {@link #opAndData}: six arguments keep the call on jnr-ffi's path that allocates nothing.
-     */
-    int ushim_queue(Pointer ring, int fd, long address, int length, long offset, long opAndData);
-
-    /** The request kind {@code op} and the user data (under 2^56) its completion reports, as one argument. */
-    static long opAndData(int op, long userData) {
-        return (long) op << OP_SHIFT | userData;
-    }
+    /** Queues one request for the next submit: 0, -EBUSY (submission queue full) or -EINVAL. */
+    int ushim_queue(Pointer ring, int op, int fd, long address, int length, long offset, long userData);
 
     /** Submitted count or -errno. */
     int ushim_submit(Pointer ring);

@@ -210,7 +210,7 @@ final class UringBackingIo implements BackingIo {
         slots[slot] = r;
         inKernel++;
         int op = r.syncing ? LibUringShim.FDATASYNC : r.op == IoRequest.READ ? LibUringShim.READ : LibUringShim.WRITE;
-        int rc = shim.ushim_queue(ring, r.fd, r.address, r.left, r.position, LibUringShim.opAndData(op, slot));
+        int rc = shim.ushim_queue(ring, op, r.fd, r.address, r.left, r.position, slot);
         if (rc != 0) {
             throw new IllegalStateException("io_uring submission queue refused a request with a free slot: " + rc);
         }
