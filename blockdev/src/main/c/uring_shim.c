@@ -50,11 +50,12 @@ USHIM_EXPORT struct io_uring *ushim_ring_new(unsigned entries, int *err) {
     return ring;
 }
 
-/* Cancels what is still in flight, waits for it and frees the ring. */
+/* USHIM_ABI, for the Java side to check before it makes a ring. */
 USHIM_EXPORT int ushim_abi(void) {
     return USHIM_ABI;
 }
 
+/* Cancels what is still in flight, waits for it and frees the ring. */
 USHIM_EXPORT void ushim_ring_free(struct io_uring *ring) {
     io_uring_queue_exit(ring);
     free(ring);
