@@ -8,6 +8,9 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -44,7 +47,7 @@ final class ConfiguredDaemon implements AutoCloseable {
 
     /**
      * Starts the daemon with {@code yaml} after the daemon and portal sections (a {@code daemon:} section that
-     * {@code yaml} begins with joins the daemon section); waits for its portal.
+     * {@code yaml} begins with joins the daemon section); waits for its portal and admin socket.
      */
     static ConfiguredDaemon start(String testName, String yaml) throws IOException, InterruptedException {
         Path logDir = DaemonProcess.logDir();
@@ -88,7 +91,7 @@ final class ConfiguredDaemon implements AutoCloseable {
         return process.exitValue();
     }
 
-    /** After {@link #kill}: the same command again (same config, port and data dir); waits for its portal. */
+    /** After {@link #kill}: the same command again (same config, port and data dir); waits for its portal and admin socket. */
     void restart() throws IOException, InterruptedException {
         if (process.isAlive()) {
             fail("restart: the daemon is still running");
@@ -143,15 +146,39 @@ final class ConfiguredDaemon implements AutoCloseable {
                 exitCode = process.exitValue();
                 fail("daemon exited with code " + exitCode + " before its portal accepted connections\n" + logTail());
             }
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(target.host(), target.port()), 500);
+            if (portalAccepts() && adminSocketAccepts()) {
                 return;
-            } catch (IOException e) {
-                Thread.sleep(100);
             }
+            Thread.sleep(100);
         }
         close();
-        fail("daemon portal not ready\n" + logTail());
+        fail("daemon portal or admin socket not ready\n" + logTail());
+    }
+
+    private boolean portalAccepts() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(target.host(), target.port()), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The daemon opens its admin socket after every portal listens, so a test that goes on to the CLI at once must
+     * wait for it too; a file left by a killed daemon is not enough, the socket must accept.
+     */
+    private boolean adminSocketAccepts() {
+        int i = command.indexOf("--admin-socket");
+        if (i >= 0 && "off".equals(command.get(i + 1))) {
+            return true;
+        }
+        Path socket = i >= 0 ? Path.of(command.get(i + 1)) : dataDir.resolve("admin.sock");
+        try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            return c.connect(UnixDomainSocketAddress.of(socket));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The portal, with target {@code iqn} LUN 0. */

@@ -169,4 +169,17 @@ class SoakPartsTest {
         assertEquals(2.5, SoakVerdict.median(new double[] {4, 1, 2, 3}));
         assertTrue(Double.isNaN(SoakVerdict.median(new double[0])));
     }
+
+    @Test
+    void theTailJudgedIsP999OnlyWhenFourFullQueuesLieBeyondIt() {
+        assertEquals(0.999, SoakVerdict.tailQuantile(1_000_000));
+        assertEquals(0.999, SoakVerdict.tailQuantile(128_000));
+        assertEquals(0.99, SoakVerdict.tailQuantile(12_800), 1e-12);
+        assertEquals(0.9, SoakVerdict.tailQuantile(1_280), 1e-12);
+        assertTrue(SoakVerdict.tailQuantile(1_000) < SoakVerdict.LOWEST_TAIL);
+        assertEquals("p99.9", SoakVerdict.quantileName(0.999));
+        assertEquals("p98.9", SoakVerdict.quantileName(SoakVerdict.tailQuantile(11_867)));
+        assertEquals("p99", SoakVerdict.quantileName(0.99));
+        assertEquals("p90", SoakVerdict.quantileName(0.9));
+    }
 }

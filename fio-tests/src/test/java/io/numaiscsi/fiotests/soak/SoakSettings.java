@@ -190,7 +190,8 @@ public record SoakSettings(
         return String.format(
                 "duration %s, a chaos event every %s, a daemon restart every %s, samples every %s, "
                         + "warm-up %s, %s excluded after each restart, latency windows of %s, seed %d, daemon JVM options %s; "
-                        + "bounds: collector pauses <= %.0f ms, p99.9 of the last window <= %.1f x max(first, %.1f ms), "
+                        + "bounds: collector pauses <= %.0f ms, tail (p99.9, or the highest quantile with 4 full queues "
+                        + "beyond it) of the last window <= %.1f x max(first, %.1f ms), "
                         + "RSS <= first x %.2f + %.0f MiB, fds <= first + %d, threads <= first + %d",
                 human(duration),
                 human(chaosEvery),

@@ -31,8 +31,9 @@ import java.util.regex.Pattern;
  *       (a trend, not a ceiling);</li>
  *   <li>no collector pause (a safepoint of the collector, reaching it included) and no allocation stall above the
  *       bound;</li>
- *   <li>per LUN, p99.9 latency of the last window within a factor of the first window's (the daemon's own histogram:
- *       from a command's arrival to its completion);</li>
+ *   <li>per LUN, the latency tail of the last window within a factor of the first window's (the daemon's own
+ *       histogram: from a command's arrival to its completion): p99.9, or in a window too short for it the highest
+ *       quantile beyond which lie at least {@link #TAIL_QUEUES} full queues of commands ({@link #tailQuantile});</li>
  *   <li>when the kernel initiator ran ({@link KernelGuest}): every guest check passed, every fio round on its ext4
  *       verified, and the file system's tree and fsck were clean at the end.</li>
  * </ul>
@@ -42,6 +43,23 @@ final class SoakVerdict {
     static final List<Pattern> EXPECTED_ERRORS = List.of();
 
     static final Duration STALL = Duration.ofSeconds(60);
+
+    /**
+     * One stall of a store (a disk's flush, a moment of the host) delays every command then in flight: up to a full
+     * queue ({@link FioRound#DEPTHS}' largest) at once. A tail quantile says something about the target only when
+     * more than a few such stalls lie beyond it; otherwise one stall of the device decides it.
+     */
+    static final int TAIL_QUEUES = 4;
+
+    /** The highest quantile judged in a window of {@code commands}: p99.9 at most, p90 at least. */
+    static double tailQuantile(long commands) {
+        return Math.min(0.999, 1 - (double) TAIL_QUEUES * MAX_DEPTH / commands);
+    }
+
+    private static final int MAX_DEPTH =
+            FioRound.DEPTHS.stream().mapToInt(Integer::intValue).max().orElseThrow();
+
+    static final double LOWEST_TAIL = 0.9;
 
     record Check(String name, boolean pass, String measured, String bound) {}
 
@@ -448,36 +466,54 @@ final class SoakVerdict {
         double floor = settings.bounds().latencyFloorMs();
         for (SoakLun lun : luns) {
             LatencyHistogram[] w = byLun.get(lun.label());
-            String name = lun.label() + " p99.9 latency, last " + SoakSettings.human(settings.latencyWindow())
-                    + " against the first";
-            if (w == null || w[0].count() < 1000 || w[1].count() < 1000) {
+            long commands = w == null ? 0 : (long) Math.min(w[0].count(), w[1].count());
+            double q = commands == 0 ? 0 : tailQuantile(commands);
+            String name = lun.label() + " " + quantileName(Math.max(q, LOWEST_TAIL)) + " latency, last "
+                    + SoakSettings.human(settings.latencyWindow()) + " against the first";
+            if (q < LOWEST_TAIL) {
                 checks.add(new Check(
                         name,
                         false,
                         "too few commands: " + (w == null ? 0 : (long) w[0].count()) + " / "
                                 + (w == null ? 0 : (long) w[1].count()),
-                        "1000 in each window"));
+                        String.format(
+                                "%d in each window (%d full queues beyond p%s)",
+                                (long) Math.ceil(TAIL_QUEUES * MAX_DEPTH / (1 - LOWEST_TAIL)),
+                                TAIL_QUEUES,
+                                percent(LOWEST_TAIL))));
                 continue;
             }
-            double first = w[0].quantile(0.999) * 1000;
-            double last = w[1].quantile(0.999) * 1000;
+            double first = w[0].quantile(q) * 1000;
+            double last = w[1].quantile(q) * 1000;
             double limit = factor * Math.max(first, floor);
             checks.add(new Check(
                     name,
                     last <= limit,
                     String.format(
-                            "%.2f ms -> %.2f ms (p99 %.2f -> %.2f ms; %d / %d "
+                            "%.2f ms -> %.2f ms (p99 %.2f -> %.2f ms, p99.9 %.2f -> %.2f ms; %d / %d "
                                     + "commands; machine load average %.1f -> %.1f)",
                             first,
                             last,
                             w[0].quantile(0.99) * 1000,
                             w[1].quantile(0.99) * 1000,
+                            w[0].quantile(0.999) * 1000,
+                            w[1].quantile(0.999) * 1000,
                             (long) w[0].count(),
                             (long) w[1].count(),
                             load(t0, firstEnd),
                             load(lastStart, end)),
                     String.format("<= %.1f x max(first, %.1f ms) = %.2f ms", factor, floor, limit)));
         }
+    }
+
+    static String quantileName(double q) {
+        return "p" + percent(q);
+    }
+
+    private static String percent(double q) {
+        // one decimal, cut (not rounded) so the name never claims a higher quantile than the one judged
+        double tenths = Math.floor(q * 1000 + 1e-9) / 10;
+        return tenths == Math.rint(tenths) ? String.valueOf((long) tenths) : String.valueOf(tenths);
     }
 
     /** The machine's mean 1-minute load average over the samples in [from, to). */
