@@ -6,8 +6,9 @@ import io.numaiscsi.numa.NodeMemory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,8 +18,16 @@ import org.slf4j.LoggerFactory;
  * from the LUN holding the most above its own, so one busy LUN cannot keep the others out. The minimum share is half
  * the pool divided evenly among its members; the other half goes to whoever uses it.
  *
- * <p>The pool's lock is a leaf: it is taken inside a partition's lock (take, give), never the other way round, and
- * the blocks given back for a claim are evicted on the reclaim thread, one partition lock at a time.
+ * <p>A write-back write cannot bypass the cache as a read miss does: when its partition has no memory and the pool
+ * gives it none, it parks, and nothing in its own partition may ever come free. Such a partition waits on the pool
+ * ({@link #awaitBlock}): the reclaim gives back one more block per waiting partition from the member holding the most
+ * above its minimum share (its own LUN's other partitions included) and wakes the waiting partitions once they can
+ * take a block; while none can (every block dirty or pinned), it tries again every {@link #RETRY_MILLIS} ms, as the
+ * write-backs clean blocks.
+ *
+ * <p>The pool's lock is a leaf: it is taken inside a partition's lock (take, give, awaitBlock), never the other way
+ * round, and the blocks given back are evicted and the waiting partitions woken on the reclaim thread, one partition
+ * lock at a time.
  */
 public final class NodeBlockPool {
     private static final Logger LOG = LoggerFactory.getLogger(NodeBlockPool.class);
@@ -29,7 +38,13 @@ public final class NodeBlockPool {
     private final ByteBuf[] views;
     private final int[] free;
     private int freeCount;
+    static final int RETRY_MILLIS = 10;
+
     private final List<PoolShare> members = new ArrayList<>();
+    /** Partitions with writes parked for memory, and whose share each is (same index). */
+    private final List<CachePartition> waiting = new ArrayList<>();
+
+    private final List<PoolShare> waitingMembers = new ArrayList<>();
     private boolean reclaimQueued;
 
     private NodeBlockPool(int node, int blockSize, ByteBuffer[] chunks) {
@@ -167,10 +182,26 @@ public final class NodeBlockPool {
 
     private void claim(PoolShare member) {
         member.claimed = true;
+        queueReclaim();
+    }
+
+    private void queueReclaim() {
         if (!reclaimQueued) {
             reclaimQueued = true;
             Reclaimer.EXECUTOR.execute(this::reclaim);
         }
+    }
+
+    /**
+     * Partition {@code p} of {@code member} parked a write-back write without memory of its own after the pool gave it
+     * none: it is woken ({@link CachePartition#wakeParked}) when the pool has a block it may take.
+     */
+    synchronized void awaitBlock(PoolShare member, CachePartition p) {
+        if (!waiting.contains(p)) {
+            waiting.add(p);
+            waitingMembers.add(member);
+        }
+        queueReclaim();
     }
 
     /** Blocks still owed to members that claimed their minimum share. */
@@ -187,12 +218,16 @@ public final class NodeBlockPool {
     synchronized void give(PoolShare member, int block) {
         member.held--;
         free[freeCount++] = block;
+        if (!waiting.isEmpty()) {
+            queueReclaim(); // wakes them on the reclaim thread: this thread holds a partition's lock
+        }
     }
 
     /**
-     * The member holding the most above the minimum share gives back what the claimants are owed (as far as it has
-     * clean, unpinned blocks to give, and never below its own minimum); the blocks wait in the pool for the claimants'
-     * next misses. A claimant still short claims again on its next miss.
+     * The member holding the most above the minimum share gives back what the claimants are owed and a block for each
+     * partition waiting (as far as it has clean, unpinned blocks to give, and never below its own minimum); the blocks
+     * wait in the pool for the claimants' next misses and the waiting partitions, which are woken. A claimant still
+     * short claims again on its next miss.
      */
     private void reclaim() {
         int wanted;
@@ -206,21 +241,51 @@ public final class NodeBlockPool {
                     giver = m;
                 }
             }
-            wanted = giver == null ? 0 : Math.min(owedToClaimants(min) - freeCount, giver.held - min);
+            wanted = giver == null ? 0 : Math.min(owedToClaimants(min) + waiting.size() - freeCount, giver.held - min);
         }
         if (wanted > 0) {
             int given = giver.giveBack(wanted);
             LOG.debug(
-                    "node {} pool: {} of {} block(s) given back for members under their minimum share",
+                    "node {} pool: {} of {} block(s) given back for members under their minimum share and partitions "
+                            + "waiting for memory",
                     node,
                     given,
                     wanted);
+        }
+        wakeWaiting();
+    }
+
+    /** Wakes the waiting partitions if one of them may take a free block now; else tries again a little later. */
+    private void wakeWaiting() {
+        List<CachePartition> wake;
+        synchronized (this) {
+            if (waiting.isEmpty()) {
+                return;
+            }
+            int min = minimumShare();
+            boolean takeable = freeCount > owedToClaimants(min);
+            for (int i = 0; i < waitingMembers.size() && !takeable; i++) {
+                takeable = freeCount > 0 && waitingMembers.get(i).held < min;
+            }
+            if (!takeable) {
+                if (!reclaimQueued) {
+                    reclaimQueued = true;
+                    Reclaimer.EXECUTOR.schedule(this::reclaim, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                }
+                return;
+            }
+            wake = List.copyOf(waiting);
+            waiting.clear();
+            waitingMembers.clear();
+        }
+        for (CachePartition p : wake) {
+            p.wakeParked();
         }
     }
 
     /** Reclaims run on one daemon thread for every pool: rare, and never under a partition's lock. */
     private static final class Reclaimer {
-        static final Executor EXECUTOR = Executors.newSingleThreadExecutor(r -> {
+        static final ScheduledExecutorService EXECUTOR = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "cache-reclaim");
             t.setDaemon(true);
             return t;

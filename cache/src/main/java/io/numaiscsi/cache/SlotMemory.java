@@ -53,6 +53,16 @@ final class SlotMemory {
         return s;
     }
 
+    /**
+     * A write parked on {@code partition} (these slots' owner): when it could bind more memory, it waits on the pool
+     * for a block, since nothing of its own may come free.
+     */
+    void awaitBlockIfSpare(CachePartition partition) {
+        if (spareCount > 0) {
+            share.pool.awaitBlock(share, partition);
+        }
+    }
+
     /** Gives slot {@code s}'s block back to the pool: the slot is spare again. */
     void unbind(int s) {
         share.pool.give(share, poolBlock[s]);

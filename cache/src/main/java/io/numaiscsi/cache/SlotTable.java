@@ -25,6 +25,7 @@ final class SlotTable {
      */
     static final int IDLE_MISSES = 64;
 
+    private final CachePartition owner;
     private final int node;
     private final int slots;
     private final int granule;
@@ -68,6 +69,7 @@ final class SlotTable {
             CacheCounters counters,
             SlotIo.Sink slotSink,
             DirtyAccount dirtyAccount) {
+        this.owner = owner;
         this.node = node;
         this.memory = new SlotMemory(share, slots);
         this.slots = slots;
@@ -384,6 +386,7 @@ final class SlotTable {
 
     void park(WriteBackWrite r) {
         parked.add(r);
+        memory.awaitBlockIfSpare(owner);
     }
 
     /** Takes the whole list of requests waiting for a slot (resume it after unlocking), or null. */

@@ -41,11 +41,14 @@ class NodeBlockPoolTest {
 
     /** A LUN's cache on the pool: 2 partitions, each may grow to half the pool. */
     private CachedBlockDevice lun() {
+        return lun(WritePolicy.WRITE_THROUGH);
+    }
+
+    private CachedBlockDevice lun(WritePolicy policy) {
         CountingDevice backing = new CountingDevice(DEVICE);
         byte[] data = pattern((int) DEVICE, caches.size() + 5);
         assertEquals(IoStatus.OK, write(backing.ram, 0, data, false));
-        CacheParameters p =
-                new CacheParameters(pool.bytes(), BLOCK, 2, 1, Integer.MAX_VALUE, WritePolicy.WRITE_THROUGH);
+        CacheParameters p = new CacheParameters(pool.bytes(), BLOCK, 2, 1, Integer.MAX_VALUE, policy);
         CachedBlockDevice c = CachedBlockDevice.createInPools(
                 backing,
                 p,
@@ -107,6 +110,25 @@ class NodeBlockPoolTest {
         assertTrue(held(a) + held(b) <= POOL_BLOCKS, "never more than the pool");
         readBlocks(0, 100, 4); // A busy again: it keeps what it has, the pool stays shared
         assertTrue(held(b) >= minimum - 1 && held(a) + held(b) <= POOL_BLOCKS, "A " + held(a) + ", B " + held(b));
+    }
+
+    /**
+     * A write-back write that finds its partition without memory and the pool dry parks; nothing of its own partition
+     * will ever come free, so the pool must wake it when memory comes back (the soak saw a LUN stop for good here).
+     */
+    @Test
+    void aWriteBackWriteParkedForMemoryResumesWhenThePoolHasItAgain() {
+        CachedBlockDevice a = lun();
+        readBlocks(0, 100, 6);
+        assertEquals(POOL_BLOCKS, held(a), "A took the whole pool (clean blocks)");
+        CachedBlockDevice b = lun(WritePolicy.WRITE_BACK);
+        for (int i = 0; i < 3 * POOL_BLOCKS; i++) { // past B's minimum share: the pool must move blocks to it again
+            long at = (long) i * BLOCK;
+            byte[] data = pattern(BLOCK, 100 + i);
+            assertEquals(IoStatus.OK, write(b, at, data, false), "write " + i);
+            assertArrayEquals(data, read(b, at, BLOCK), "block " + i);
+        }
+        assertTrue(held(a) + held(b) <= POOL_BLOCKS, "A " + held(a) + ", B " + held(b));
     }
 
     @Test

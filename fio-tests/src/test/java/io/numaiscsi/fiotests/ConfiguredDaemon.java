@@ -50,11 +50,18 @@ final class ConfiguredDaemon implements AutoCloseable {
      * {@code yaml} begins with joins the daemon section); waits for its portal and admin socket.
      */
     static ConfiguredDaemon start(String testName, String yaml) throws IOException, InterruptedException {
+        return start(List.of(), testName, yaml);
+    }
+
+    /** As {@link #start(String, String)}, the daemon's command run through {@code launcher} (e.g. nohup). */
+    static ConfiguredDaemon start(List<String> launcher, String testName, String yaml)
+            throws IOException, InterruptedException {
         Path logDir = DaemonProcess.logDir();
         Path log = logDir.resolve(testName + ".log");
         int port = DaemonProcess.freeLoopbackPort();
         Path config = writeConfig(testName, yaml, port);
-        List<String> cmd = DaemonProcess.command(testName, List.of("--config", config.toString()));
+        List<String> cmd = new ArrayList<>(launcher);
+        cmd.addAll(DaemonProcess.command(testName, List.of("--config", config.toString())));
         // The config holds secrets: the log gets the command only, so a secret found in it came from the daemon.
         Files.writeString(log, "$ " + String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);
         ConfiguredDaemon d = new ConfiguredDaemon(
