@@ -18,7 +18,8 @@
 #   --quick        4K random read at 1 and 32 in flight only, one repeat
 #   --dir DIR      where the LUN file goes (default /var/tmp: the disk, not tmpfs)
 #   --out DIR      results (default fio-tests/target/bench/disk-<mode>-<timestamp>/)
-# Env: FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13800).
+# Env: FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13800), BENCH_JVM_OPTS (more JVM
+# options for this daemon, after the launcher's: an experiment, not the defaults).
 #
 # Outputs: table.md (medians and ratios), results.tsv (every run), runs/ (job files, JSON, iscsi-perf logs),
 # daemon-*.log, tgtd.log. Every process it starts is stopped by PID (tgtd through tgtadm); the LUN file and the loop
@@ -116,7 +117,7 @@ targets:
       - {id: 0, backing: null, size: 1G}
 YAML
   # shellcheck disable=SC2086  # the launcher's options are a list
-  setsid "$JAVA" $DEFAULT_JVM_OPTS -cp "$DAEMON_JAR:$DAEMON_LIB/*" io.numaiscsi.daemon.Main --config "$OUT/daemon.yaml" \
+  setsid "$JAVA" $DEFAULT_JVM_OPTS ${BENCH_JVM_OPTS:-} -cp "$DAEMON_JAR:$DAEMON_LIB/*" io.numaiscsi.daemon.Main --config "$OUT/daemon.yaml" \
     --admin-socket off >> "$OUT/daemon.log" 2>&1 < /dev/null &
   DAEMON_PID=$!
   wait_listen "$DAEMON_PORT" "$DAEMON_PID" daemon

@@ -88,6 +88,7 @@ public final class ConfigWriter {
         put(keys, "log-level", s.logLevel(), d.logLevel(), String::valueOf);
         put(keys, "tcp-transport", s.tcpTransport(), d.tcpTransport(), DaemonSettings.TcpTransport::configName);
         put(keys, "event-spin", s.eventSpin(), d.eventSpin(), Durations::format);
+        put(keys, "io-poll", s.ioPoll(), d.ioPoll(), Durations::format);
         y.section(DaemonSection.KEY, keys);
     }
 

@@ -20,7 +20,8 @@ final class DaemonSection {
             "backing-io",
             "log-level",
             "tcp-transport",
-            "event-spin");
+            "event-spin",
+            "io-poll");
     static final int DEFAULT_IO_THREADS = 4;
 
     private DaemonSection() {}
@@ -58,6 +59,10 @@ final class DaemonSection {
         Duration eventSpin = spin == null
                 ? DaemonSettings.DEFAULT_EVENT_SPIN
                 : spin.duration(Duration.ofNanos(1000), DaemonSettings.MAX_EVENT_SPIN, true);
+        Cursor poll = f.optional("io-poll");
+        Duration ioPoll = poll == null
+                ? DaemonSettings.DEFAULT_IO_POLL
+                : poll.duration(Duration.ofNanos(1000), DaemonSettings.MAX_IO_POLL, true);
         return new DaemonSettings(
                 dataDir.normalize(),
                 ioThreads,
@@ -66,7 +71,8 @@ final class DaemonSection {
                 backingIo(f),
                 logLevel(f),
                 tcpTransport(f),
-                eventSpin);
+                eventSpin,
+                ioPoll);
     }
 
     private static String logLevel(Fields f) throws ConfigException {

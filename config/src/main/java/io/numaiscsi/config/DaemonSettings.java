@@ -18,6 +18,9 @@ import java.util.Objects;
  * @param tcpTransport how the event threads do socket I/O
  * @param eventSpin  {@code daemon.event-spin}: how long an epoll event thread polls without blocking after it ran out
  *                   of work, while its waits have been that short ({@link #DEFAULT_EVENT_SPIN}; 0: it blocks at once)
+ * @param ioPoll     {@code daemon.io-poll}: how long an epoll event thread with I/O of its LUNs in flight on their
+ *                   io_uring rings polls them for the completions before it hands them to the rings' reapers and
+ *                   blocks ({@link #DEFAULT_IO_POLL}; 0: it hands them over at once)
  */
 public record DaemonSettings(
         Path dataDir,
@@ -27,13 +30,20 @@ public record DaemonSettings(
         BackingIo backingIo,
         String logLevel,
         TcpTransport tcpTransport,
-        Duration eventSpin) {
+        Duration eventSpin,
+        Duration ioPoll) {
 
     /** {@code daemon.event-spin} when the file has none. */
     public static final Duration DEFAULT_EVENT_SPIN = Duration.ofNanos(50_000);
 
     /** The longest {@code daemon.event-spin}. */
     public static final Duration MAX_EVENT_SPIN = Duration.ofMillis(1);
+
+    /** {@code daemon.io-poll} when the file has none: longer than a flash or virtio disk's read, far below a seek. */
+    public static final Duration DEFAULT_IO_POLL = Duration.ofNanos(200_000);
+
+    /** The longest {@code daemon.io-poll}. */
+    public static final Duration MAX_IO_POLL = Duration.ofMillis(10);
 
     /** The values {@code daemon.log-level} and {@code --log-level} take. */
     public static final List<String> LOG_LEVELS = List.of("error", "warn", "info", "debug", "trace");
@@ -102,6 +112,10 @@ public record DaemonSettings(
         if (eventSpin.isNegative() || eventSpin.compareTo(MAX_EVENT_SPIN) > 0) {
             throw new IllegalArgumentException("event spin " + eventSpin + " outside 0.." + MAX_EVENT_SPIN);
         }
+        Objects.requireNonNull(ioPoll, "ioPoll");
+        if (ioPoll.isNegative() || ioPoll.compareTo(MAX_IO_POLL) > 0) {
+            throw new IllegalArgumentException("io poll " + ioPoll + " outside 0.." + MAX_IO_POLL);
+        }
         if (logLevel != null && !LOG_LEVELS.contains(logLevel)) {
             throw new IllegalArgumentException("not a log level: " + logLevel);
         }
@@ -122,7 +136,8 @@ public record DaemonSettings(
                 backingIo,
                 logLevel,
                 TcpTransport.EPOLL,
-                DEFAULT_EVENT_SPIN);
+                DEFAULT_EVENT_SPIN,
+                DEFAULT_IO_POLL);
     }
 
     public DaemonSettings(
@@ -144,16 +159,16 @@ public record DaemonSettings(
 
     public DaemonSettings withEventModel(EventModel model) {
         return new DaemonSettings(
-                dataDir, ioThreads, model, secretFileCheck, backingIo, logLevel, tcpTransport, eventSpin);
+                dataDir, ioThreads, model, secretFileCheck, backingIo, logLevel, tcpTransport, eventSpin, ioPoll);
     }
 
     public DaemonSettings withDataDir(Path dir) {
         return new DaemonSettings(
-                dir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, tcpTransport, eventSpin);
+                dir, ioThreads, eventModel, secretFileCheck, backingIo, logLevel, tcpTransport, eventSpin, ioPoll);
     }
 
     public DaemonSettings withLogLevel(String level) {
         return new DaemonSettings(
-                dataDir, ioThreads, eventModel, secretFileCheck, backingIo, level, tcpTransport, eventSpin);
+                dataDir, ioThreads, eventModel, secretFileCheck, backingIo, level, tcpTransport, eventSpin, ioPoll);
     }
 }

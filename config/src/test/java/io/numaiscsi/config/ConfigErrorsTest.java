@@ -68,7 +68,7 @@ class ConfigErrorsTest {
                         3,
                         "daemon.colour",
                         "unknown key (known keys here: data-dir, io-threads, event-model, secret-file-check, backing-io, "
-                                + "log-level, tcp-transport, event-spin)"),
+                                + "log-level, tcp-transport, event-spin, io-poll)"),
                 bad(
                         "snake_case key",
                         7,

@@ -117,7 +117,8 @@ class ConfigWriterTest {
                 DaemonSettings.BackingIo.IO_URING,
                 "debug",
                 DaemonSettings.TcpTransport.IO_URING,
-                Duration.ofNanos(20_000));
+                Duration.ofNanos(20_000),
+                Duration.ofNanos(500_000));
         List<Portal> portals = List.of(
                 new Portal("0.0.0.0", 3260),
                 new Portal("::1", 3261),

@@ -147,6 +147,26 @@ class DaemonSectionTest {
     }
 
     @Test
+    void ioPollIs200usByDefaultTakesMicrosecondsAndIsBounded() throws ConfigException {
+        assertEquals(
+                Duration.ofNanos(200_000),
+                ConfigLoader.parse(TARGETS, "t.yaml").daemon().ioPoll());
+        assertEquals(
+                Duration.ofMillis(2),
+                ConfigLoader.parse("daemon:\n  io-poll: 2ms\n" + TARGETS, "t.yaml")
+                        .daemon()
+                        .ioPoll());
+        assertEquals(
+                Duration.ZERO,
+                ConfigLoader.parse("daemon:\n  io-poll: 0\n" + TARGETS, "t.yaml")
+                        .daemon()
+                        .ioPoll());
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> ConfigLoader.parse("daemon:\n  io-poll: 20ms\n" + TARGETS, "t.yaml"));
+        assertEquals("t.yaml:2: daemon.io-poll: 20ms is out of range (0 or 1us..10ms)", e.getMessage());
+    }
+
+    @Test
     void dataDirDefaultsToThisUsersDefault() throws ConfigException {
         assertEquals(
                 DefaultDataDir.forThisProcess(),

@@ -79,7 +79,8 @@ final class RandomConfigs {
                 pick(DaemonSettings.BackingIo.values()),
                 null,
                 pick(DaemonSettings.TcpTransport.values()),
-                coin() ? Duration.ZERO : Duration.ofNanos(between(1, 1000) * 1000L));
+                coin() ? Duration.ZERO : Duration.ofNanos(between(1, 1000) * 1000L),
+                coin() ? Duration.ZERO : Duration.ofNanos(between(1, 10_000) * 1000L));
         List<InitiatorDefinition> initiators = new ArrayList<>();
         for (int i = between(0, 2); i > 0; i--) {
             initiators.add(new InitiatorDefinition("iqn.1994-05.com.example:client" + i, chap()));

@@ -54,12 +54,16 @@ class TcpTransportTest {
     void epollWithTheDefaultEventSpinServesFioAndOneCommandInFlight() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
         String test = "TcpTransportTest-event-spin";
-        String yaml = config("epoll", "per-lun"); // no event-spin key: the default (50 us) is what is tested
+        // no event-spin or io-poll key: the defaults (50 us, 200 us) are what is tested
+        String yaml = config("epoll", "per-lun");
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml)) {
             assertEquals(
                     1,
                     daemon.awaitLogLines(
-                                    "event threads poll 50 us before they block while their waits are that short", 1)
+                                    "event threads poll 50 us before they block while their waits are that short"
+                                            + " (daemon.event-spin), and up to 200 us for their LUNs' io_uring"
+                                            + " completions (daemon.io-poll)",
+                                    1)
                             .size(),
                     "the log says the event threads poll\n" + daemon.logTail());
             IscsiTarget target = daemon.target(IQN);

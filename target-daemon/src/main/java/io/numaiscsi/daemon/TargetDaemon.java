@@ -111,6 +111,7 @@ public final class TargetDaemon implements AutoCloseable {
                 config.daemon().eventModel(),
                 NettyTransport.of(config.daemon().tcpTransport()),
                 config.daemon().eventSpin(),
+                config.daemon().ioPoll(),
                 numa.topology(),
                 numa.portalNode(),
                 lunsPerNode);

@@ -1,5 +1,6 @@
 package io.numaiscsi.blockdev.backstore;
 
+import io.numaiscsi.blockdev.CompletionPolling;
 import io.numaiscsi.blockdev.IoStatus;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -21,10 +22,13 @@ import org.slf4j.LoggerFactory;
  * completes inside that submission, so it is delivered on the calling thread with no thread hop at all. The
  * {@link IoRequest} carries its state; the ring's user_data is the request's slot in {@link #slots}.
  *
- * <p>Who reaps the rest: one reaper thread per ring sleeps in the kernel (io_uring_enter, bounded wait) only while
- * something submitted has not completed; otherwise it parks on {@link #work}, so fully inline traffic never wakes it.
- * Its completions reach the device's caller on the reaper thread, which hands them to the LUN's thread as the pool
- * threads did ({@code ScsiTask.IoStep}).
+ * <p>Who reaps the rest: a submitting thread that polls ({@link CompletionPolling}: a LUN's event thread) keeps the
+ * ring in its poll set and reaps the completions itself, on the thread the command lives on, until it hands the
+ * ring off before it blocks. Otherwise, and after a hand-off, one reaper thread per ring sleeps in the kernel
+ * (io_uring_enter, bounded wait) while something submitted has not completed; with nothing in flight, or while a
+ * poller has the ring, it parks on {@link #work}, so traffic a poller or the submission itself reaps never wakes it.
+ * The reaper's completions reach the device's caller on the reaper thread, which hands them to the LUN's thread
+ * ({@code ScsiTask.IoStep}).
  *
  * <p>Bounds and batching: at most {@link #ENTRIES} requests are in the kernel (one submission queue slot each);
  * more wait in FIFO order, in place (intrusive list), and go in together with one io_uring_enter when completions
@@ -36,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * <p>Closing: no new requests; waiting ones end UNAVAILABLE; those in the kernel complete normally and the reaper,
  * the only thread that frees the ring, does so once none is left.
  */
-final class UringBackingIo implements BackingIo {
+final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
     private static final Logger LOG = LoggerFactory.getLogger(UringBackingIo.class);
     static final int ENTRIES = 128;
     private static final int WAIT_MILLIS = 200;
@@ -64,6 +68,8 @@ final class UringBackingIo implements BackingIo {
     private int inKernel;
     /** A submit the kernel refused for now (-EBUSY, -EAGAIN): the reaper tries again. */
     private boolean unsubmitted;
+    /** A polling thread has this ring in its poll set: the reaper leaves what is in flight to it until handed off. */
+    private boolean polled;
 
     private IoRequest waitingHead;
     private IoRequest waitingTail;
@@ -190,8 +196,14 @@ final class UringBackingIo implements BackingIo {
                 queue(r);
                 submit();
                 ready = reapReady();
-                if (inKernel > 0) {
-                    work.signal();
+                if (inKernel > 0 && !polled) {
+                    CompletionPolling poller = CompletionPolling.current();
+                    if (poller != null) {
+                        polled = true;
+                        poller.add(this);
+                    } else {
+                        work.signal();
+                    }
                 }
                 r = null;
             }
@@ -299,12 +311,46 @@ final class UringBackingIo implements BackingIo {
         r.device.finish(r, status);
     }
 
+    /** On the polling thread that has this ring: delivers what is ready; true while something is still in flight. */
+    @Override
+    public boolean poll() {
+        IoRequest ready;
+        boolean inFlight;
+        lock.lock();
+        try {
+            if (freed) {
+                polled = false;
+                return false;
+            }
+            ready = reapReady();
+            inFlight = inKernel > 0;
+            polled = inFlight;
+        } finally {
+            lock.unlock();
+        }
+        deliver(ready);
+        return inFlight;
+    }
+
+    @Override
+    public void handOff() {
+        lock.lock();
+        try {
+            polled = false;
+            if (inKernel > 0) {
+                work.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The reaper thread: sleeps in the kernel only while something is there, delivers, frees the ring at the end. */
     private void reap() {
         while (true) {
             lock.lock();
             try {
-                while (inKernel == 0 && !closing) {
+                while ((inKernel == 0 || polled) && !closing) {
                     work.awaitUninterruptibly();
                 }
                 if (inKernel == 0) {

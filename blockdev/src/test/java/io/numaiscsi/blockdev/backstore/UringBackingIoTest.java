@@ -10,6 +10,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.numaiscsi.blockdev.CompletionPolling;
 import io.numaiscsi.blockdev.IoStatus;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -306,5 +307,86 @@ class UringBackingIoTest {
             ring.close();
         }
         assertTrue(ring.freed(), "the reaper freed the ring at close");
+    }
+
+    /** Runs {@code body} on a fresh thread that polls (a ThreadLocal the other tests' threads must not have). */
+    private static void onPollingThread(ThrowingConsumer body) throws Exception {
+        Throwable[] failure = new Throwable[1];
+        Thread t = new Thread(
+                () -> {
+                    try {
+                        body.accept(CompletionPolling.installOnCurrentThread());
+                    } catch (Throwable e) {
+                        failure[0] = e;
+                    }
+                },
+                "test-poller");
+        t.start();
+        t.join(30_000);
+        assertFalse(t.isAlive(), "the polling thread did not finish");
+        if (failure[0] instanceof Exception e) {
+            throw e;
+        }
+        if (failure[0] instanceof Error e) {
+            throw e;
+        }
+    }
+
+    private interface ThrowingConsumer {
+        void accept(CompletionPolling polling) throws Exception;
+    }
+
+    @Test
+    void aPollingThreadReapsItsOwnCompletionsAndTheReaperLeavesThemToIt() throws Exception {
+        d = open(Engine.IO_URING, "disk.img", true);
+        List<String> threads = new ArrayList<>();
+        onPollingThread(polling -> {
+            for (int i = 0; i < 20; i++) {
+                Completion c = new Completion();
+                if (i % 2 == 0) {
+                    d.write(i * 8192L, aligned(8192).writeBytes(pattern(8192, i)), false, c);
+                } else {
+                    d.flush(c); // io_uring always completes fdatasync from its worker: in flight for a while
+                }
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (c.status == null && System.nanoTime() < deadline) {
+                    polling.poll();
+                }
+                assertEquals(IoStatus.OK, c.status, "request " + i);
+                threads.add(c.thread.getName());
+            }
+            assertFalse(polling.active(), "nothing in flight: the ring left the poll set");
+        });
+        assertEquals(List.of("test-poller"), threads.stream().distinct().toList());
+        assertArrayEquals(pattern(8192, 18), read(18 * 8192L, 8192, aligned(8192)));
+    }
+
+    @Test
+    void aRingHandedOffIsReapedByItsReaper() throws Exception {
+        d = open(Engine.IO_URING, "disk.img", true);
+        Completion c = new Completion();
+        onPollingThread(polling -> {
+            d.flush(c);
+            polling.handOff();
+            assertFalse(polling.active());
+        });
+        assertEquals(IoStatus.OK, c.await(), "the reaper delivered what the poller handed off");
+    }
+
+    @Test
+    void aRingClosedWhilePolledLeavesThePollSet() throws Exception {
+        d = open(Engine.IO_URING, "disk.img", true);
+        Completion c = new Completion();
+        onPollingThread(polling -> {
+            d.flush(c);
+            d.close();
+            d = null;
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (polling.active() && System.nanoTime() < deadline) {
+                polling.poll();
+            }
+            assertFalse(polling.active(), "a closed ring leaves the poll set");
+        });
+        assertEquals(IoStatus.OK, c.await(), "what was in flight at close completed");
     }
 }

@@ -43,6 +43,7 @@ public final class EventLoops implements AutoCloseable {
             EventModel model,
             NettyTransport configured,
             Duration eventSpin,
+            Duration ioPoll,
             NumaTopology topology,
             NumaNode portalNode,
             int[] lunsPerNode) {
@@ -54,34 +55,39 @@ public final class EventLoops implements AutoCloseable {
         }
         this.transport = usable(configured);
         long spin = eventSpin.toNanos();
-        if (spin > 0) {
+        long poll = ioPoll.toNanos();
+        if (spin > 0 || poll > 0) {
             if (transport == NettyTransport.EPOLL) {
                 LOG.info(
                         "event threads poll {} us before they block while their waits are that short"
-                                + " (daemon.event-spin)",
-                        spin / 1000);
+                                + " (daemon.event-spin), and up to {} us for their LUNs' io_uring completions"
+                                + " (daemon.io-poll)",
+                        spin / 1000,
+                        poll / 1000);
             } else {
                 LOG.warn(
-                        "daemon.event-spin is for the epoll transport; {} event threads block at once",
+                        "daemon.event-spin and daemon.io-poll are for the epoll transport; {} event threads block at"
+                                + " once and io_uring completions come from the rings' reapers",
                         transport.configName());
                 spin = 0;
+                poll = 0;
             }
         }
         luns = new EventLoopGroup[topology.nodeCount()];
         if (model == EventModel.CENTRALIZED) {
-            acceptor = group(1, new NodePinnedFactory("event", portalNode, false), spin);
+            acceptor = group(1, new NodePinnedFactory("event", portalNode, false), spin, poll);
             login = acceptor;
             Arrays.fill(luns, acceptor);
             LOG.info("event model CENTRALIZED: 1 thread on node {}", portalNode.index());
         } else {
-            acceptor = group(1, new NodePinnedFactory("acceptor", portalNode, false), 0);
-            login = group(1, new NodePinnedFactory("login", portalNode, false), 0);
+            acceptor = group(1, new NodePinnedFactory("acceptor", portalNode, false), 0, 0);
+            login = group(1, new NodePinnedFactory("login", portalNode, false), 0, 0);
             int[] threadsPerNode = new int[luns.length];
             for (NumaNode node : topology.nodes()) {
                 int threads = lunEventThreads(lunsPerNode[node.index()], node.cpuCount());
                 threadsPerNode[node.index()] = threads;
                 luns[node.index()] =
-                        group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true), spin);
+                        group(threads, new NodePinnedFactory("lun-event-n" + node.index(), node, true), spin, poll);
             }
             LOG.info(
                     "event model PER_LUN: LUNs per node {}, LUN event threads per node {} (at most one per core)",
@@ -114,8 +120,8 @@ public final class EventLoops implements AutoCloseable {
         return NettyTransport.NIO;
     }
 
-    private EventLoopGroup group(int threads, ThreadFactory tf, long spinNanos) {
-        return new MultiThreadIoEventLoopGroup(threads, tf, transport.ioHandlerFactory(spinNanos));
+    private EventLoopGroup group(int threads, ThreadFactory tf, long spinNanos, long ioPollNanos) {
+        return new MultiThreadIoEventLoopGroup(threads, tf, transport.ioHandlerFactory(spinNanos, ioPollNanos));
     }
 
     public EventLoopGroup acceptor() {

@@ -48,12 +48,15 @@ public enum NettyTransport {
         return cause == null ? null : String.valueOf(cause.getMessage() != null ? cause.getMessage() : cause);
     }
 
-    /** {@code spinNanos} > 0: epoll threads poll that long before they block ({@link SpinThenBlockStrategy}). */
-    IoHandlerFactory ioHandlerFactory(long spinNanos) {
+    /**
+     * {@code spinNanos} or {@code ioPollNanos} > 0: epoll threads poll for events that long, and for their I/O's
+     * completions this long, before they block ({@link SpinThenBlockStrategy}).
+     */
+    IoHandlerFactory ioHandlerFactory(long spinNanos, long ioPollNanos) {
         return switch (this) {
             case EPOLL ->
-                spinNanos > 0
-                        ? EpollIoHandler.newFactory(0, () -> new SpinThenBlockStrategy(spinNanos))
+                spinNanos > 0 || ioPollNanos > 0
+                        ? EpollIoHandler.newFactory(0, () -> new SpinThenBlockStrategy(spinNanos, ioPollNanos))
                         : EpollIoHandler.newFactory();
             case IO_URING -> IoUringIoHandler.newFactory();
             case NIO -> NioIoHandler.newFactory();

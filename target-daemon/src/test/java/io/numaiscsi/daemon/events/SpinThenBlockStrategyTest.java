@@ -1,11 +1,13 @@
 package io.numaiscsi.daemon.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.channel.DefaultEventLoop;
 import io.netty.channel.SelectStrategy;
 import io.netty.util.IntSupplier;
+import io.numaiscsi.blockdev.CompletionPolling;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,7 +18,7 @@ class SpinThenBlockStrategyTest {
     @Test
     void readySocketsAreReturnedAtOnce() throws Exception {
         AtomicInteger polls = new AtomicInteger();
-        int r = new SpinThenBlockStrategy(1_000_000_000L)
+        int r = new SpinThenBlockStrategy(1_000_000_000L, 0)
                 .calculateStrategy(
                         () -> {
                             polls.incrementAndGet();
@@ -30,7 +32,7 @@ class SpinThenBlockStrategyTest {
     @Test
     void pendingTasksAreNeverSpunOn() throws Exception {
         AtomicInteger polls = new AtomicInteger();
-        assertEquals(0, new SpinThenBlockStrategy(1_000_000_000L).calculateStrategy(nothingReady(polls), true));
+        assertEquals(0, new SpinThenBlockStrategy(1_000_000_000L, 0).calculateStrategy(nothingReady(polls), true));
         assertEquals(1, polls.get(), "one poll, then back to the tasks");
     }
 
@@ -39,19 +41,20 @@ class SpinThenBlockStrategyTest {
         AtomicInteger polls = new AtomicInteger();
         assertEquals(
                 1,
-                new SpinThenBlockStrategy(10_000_000_000L)
+                new SpinThenBlockStrategy(10_000_000_000L, 0)
                         .calculateStrategy(() -> polls.incrementAndGet() == 5 ? 1 : 0, false),
                 "the fifth poll finds a socket");
         assertEquals(5, polls.get());
         polls.set(0);
         assertEquals(
-                SelectStrategy.SELECT, new SpinThenBlockStrategy(1_000).calculateStrategy(nothingReady(polls), false));
+                SelectStrategy.SELECT,
+                new SpinThenBlockStrategy(1_000, 0).calculateStrategy(nothingReady(polls), false));
         assertTrue(polls.get() >= 1);
     }
 
     @Test
     void aSpinThatRanOutMakesTheNextWaitBlockAtOnce() throws Exception {
-        SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(1_000);
+        SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(1_000, 0);
         AtomicInteger polls = new AtomicInteger();
         assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(nothingReady(polls), false));
         Thread.sleep(20); // the blocking wait: far longer than the 1 us budget
@@ -62,7 +65,7 @@ class SpinThenBlockStrategyTest {
 
     @Test
     void aShortBlockingWaitTurnsTheSpinBackOn() throws Exception {
-        SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(TimeUnit.MILLISECONDS.toNanos(200));
+        SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(TimeUnit.MILLISECONDS.toNanos(200), 0);
         assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(() -> 0, false), "the spin runs out: block");
         // called again at once: that blocking wait was shorter than the budget, so this one spins
         AtomicInteger polls = new AtomicInteger();
@@ -78,8 +81,8 @@ class SpinThenBlockStrategyTest {
             CompletableFuture<Integer> result = new CompletableFuture<>();
             loop.execute(() -> {
                 try {
-                    result.complete(
-                            new SpinThenBlockStrategy(TimeUnit.SECONDS.toNanos(60)).calculateStrategy(() -> 0, false));
+                    result.complete(new SpinThenBlockStrategy(TimeUnit.SECONDS.toNanos(60), 0)
+                            .calculateStrategy(() -> 0, false));
                 } catch (Exception e) {
                     result.completeExceptionally(e);
                 }
@@ -98,5 +101,64 @@ class SpinThenBlockStrategyTest {
             polls.incrementAndGet();
             return 0;
         };
+    }
+
+    /** A store with I/O in flight for {@code polls} polls, counting polls and hand-offs. */
+    private static final class FakeStore implements CompletionPolling.Pollable {
+        final AtomicInteger polls = new AtomicInteger();
+        final AtomicInteger handOffs = new AtomicInteger();
+        private final int inFlightFor;
+
+        FakeStore(int inFlightFor) {
+            this.inFlightFor = inFlightFor;
+        }
+
+        @Override
+        public boolean poll() {
+            return polls.incrementAndGet() < inFlightFor;
+        }
+
+        @Override
+        public void handOff() {
+            handOffs.incrementAndGet();
+        }
+    }
+
+    @Test
+    void aThreadWithIoInFlightPollsItBeyondTheSpinAndItsLastCompletionEndsTheWait() throws Exception {
+        FakeStore store = new FakeStore(5);
+        CompletionPolling.installOnCurrentThread().add(store);
+        SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(1_000, TimeUnit.SECONDS.toNanos(10));
+        assertEquals(0, strategy.calculateStrategy(() -> 0, false), "back to the loop, not to block");
+        assertEquals(5, store.polls.get(), "polled until the store had nothing in flight");
+        assertEquals(0, store.handOffs.get());
+        assertFalse(CompletionPolling.current().active());
+    }
+
+    @Test
+    void ioThatOutlastsThePollIsHandedToItsReaperBeforeTheThreadBlocks() throws Exception {
+        FakeStore store = new FakeStore(Integer.MAX_VALUE);
+        CompletionPolling.installOnCurrentThread().add(store);
+        SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(1_000, 1_000_000);
+        assertEquals(SelectStrategy.SELECT, strategy.calculateStrategy(() -> 0, false));
+        assertTrue(store.polls.get() >= 2, "polled while it waited");
+        assertEquals(1, store.handOffs.get());
+        assertFalse(CompletionPolling.current().active());
+    }
+
+    @Test
+    void ioInFlightIsPolledOnEveryPassOfABusyLoop() throws Exception {
+        FakeStore store = new FakeStore(Integer.MAX_VALUE);
+        CompletionPolling polling = CompletionPolling.installOnCurrentThread();
+        polling.add(store);
+        try {
+            SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(1_000_000_000L, 1_000_000_000L);
+            assertEquals(0, strategy.calculateStrategy(() -> 0, true), "tasks are waiting: back to them");
+            assertEquals(2, strategy.calculateStrategy(() -> 2, false), "sockets are ready: back to them");
+            assertEquals(2, store.polls.get(), "one poll per pass");
+            assertEquals(0, store.handOffs.get(), "the loop did not block");
+        } finally {
+            polling.handOff();
+        }
     }
 }
