@@ -16,10 +16,12 @@
 #   --repeats N    runs per cell and target, the targets' order rotating (default 3)
 #   --runtime S    seconds per run (default 8)
 #   --quick        4K random read at 1 and 32 in flight only, one repeat
+#   --only CELLS   only these cells (comma-separated names, e.g. 4k-randwrite-qd32)
 #   --dir DIR      where the LUN file goes (default /var/tmp: the disk, not tmpfs)
 #   --out DIR      results (default fio-tests/target/bench/disk-<mode>-<timestamp>/)
 # Env: FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13800), BENCH_JVM_OPTS (more JVM
-# options for this daemon, after the launcher's: an experiment, not the defaults).
+# options for this daemon, after the launcher's) and BENCH_DAEMON_YAML (sections added to its config, e.g.
+# "cache: {write-policy: write-back}"): experiments, not the defaults.
 #
 # Outputs: table.md (medians and ratios), results.tsv (every run), runs/ (job files, JSON, iscsi-perf logs),
 # daemon-*.log, tgtd.log. Every process it starts is stopped by PID (tgtd through tgtadm); the LUN file and the loop
@@ -33,7 +35,7 @@ source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, stop_pid, stop_tgtd, start_tgtd_lun, free_port, wait_listen, cpu_ticks, run_matrix
 BENCH_DEFAULT_BASE_PORT=13800
 
-MODE=file LUN_SIZE=4G REPEATS=3 RUNTIME=8 QUICK=0 DIR=/var/tmp
+MODE=file LUN_SIZE=4G REPEATS=3 RUNTIME=8 QUICK=0 DIR=/var/tmp ONLY=
 FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
 ARGS="$*"
 OUT=
@@ -44,9 +46,10 @@ while [[ $# -gt 0 ]]; do
     --repeats) REPEATS=$2; shift 2 ;;
     --runtime) RUNTIME=$2; shift 2 ;;
     --quick) QUICK=1; REPEATS=1; shift ;;
+    --only) ONLY=$2; shift 2 ;;
     --dir) DIR=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
@@ -115,6 +118,7 @@ targets:
   - name: $WARM_IQN
     luns:
       - {id: 0, backing: null, size: 1G}
+${BENCH_DAEMON_YAML:-}
 YAML
   # shellcheck disable=SC2086  # the launcher's options are a list
   setsid "$JAVA" $DEFAULT_JVM_OPTS ${BENCH_JVM_OPTS:-} -cp "$DAEMON_JAR:$DAEMON_LIB/*" io.numaiscsi.daemon.Main --config "$OUT/daemon.yaml" \
@@ -189,6 +193,14 @@ if [[ $QUICK -eq 1 ]]; then
 else
   CELLS=("4k-randread-qd1 fio randread 8 1" "4k-randread-qd32 fio randread 8 32" "4k-randwrite-qd32 fio randwrite 8 32"
          "512k-read-qd8 fio read 1024 8" "4k-randread-qd32-perf perf -r 8 32" "512k-read-qd8-perf perf - 1024 8")
+fi
+if [[ -n $ONLY ]]; then
+  KEEP=()
+  for c in "${CELLS[@]}"; do
+    [[ ",$ONLY," == *",${c%% *},"* ]] && KEEP+=("$c")
+  done
+  [[ ${#KEEP[@]} -gt 0 ]] || die "--only $ONLY names no cell"
+  CELLS=("${KEEP[@]}")
 fi
 NAMES=(device tgtd this)
 run_matrix
