@@ -21,7 +21,8 @@
 #   --out DIR      results (default fio-tests/target/bench/disk-<mode>-<timestamp>/)
 # Env: FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13800), BENCH_JVM_OPTS (more JVM
 # options for this daemon, after the launcher's) and BENCH_DAEMON_YAML (sections added to its config, e.g.
-# "cache: {write-policy: write-back}"): experiments, not the defaults.
+# "cache: {write-policy: write-back}") and BENCH_DAEMON_KEYS (one key of its daemon section, e.g. "io-poll: 1ms"):
+# experiments, not the defaults.
 #
 # Outputs: table.md (medians and ratios), results.tsv (every run), runs/ (job files, JSON, iscsi-perf logs),
 # daemon-*.log, tgtd.log. Every process it starts is stopped by PID (tgtd through tgtadm); the LUN file and the loop
@@ -49,7 +50,7 @@ while [[ $# -gt 0 ]]; do
     --only) ONLY=$2; shift 2 ;;
     --dir) DIR=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
@@ -109,6 +110,7 @@ start_daemon() { # this daemon with its defaults: no cache, daemon or iscsi sect
   cat > "$OUT/daemon.yaml" <<YAML
 daemon:
   data-dir: $WORK/data
+${BENCH_DAEMON_KEYS:+  $BENCH_DAEMON_KEYS}
 portals:
   - 127.0.0.1:$DAEMON_PORT
 targets:

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -153,22 +151,13 @@ final class ConfiguredDaemon implements AutoCloseable {
                 exitCode = process.exitValue();
                 fail("daemon exited with code " + exitCode + " before its portal accepted connections\n" + logTail());
             }
-            if (portalAccepts() && adminSocketAccepts()) {
+            if (target.portalAccepts() && adminSocketAccepts()) {
                 return;
             }
             Thread.sleep(100);
         }
         close();
         fail("daemon portal or admin socket not ready\n" + logTail());
-    }
-
-    private boolean portalAccepts() {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(target.host(), target.port()), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.numaiscsi.fiotests;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 
 /** Where a test's initiators connect: one portal, one target name, one LUN. */
@@ -33,5 +36,15 @@ record IscsiTarget(String host, int port, String iqn, int lun) {
     /** The LUN URL for fio's {@code filename=}: fio splits file names at ':', so each one is escaped. */
     String fioFilename() {
         return lunUrl().replace(":", "\\:");
+    }
+
+    /** Whether the portal accepts a TCP connection within half a second. */
+    boolean portalAccepts() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,7 +92,7 @@ final class RestartableDaemon implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
         process = p;
         long deadline = System.nanoTime() + DaemonProcess.READY_TIMEOUT.toNanos();
-        while (!portalAccepts()) {
+        while (!target.portalAccepts()) {
             if (!p.isAlive()) {
                 fail("daemon exited with code " + p.exitValue() + " before its portal " + portal()
                         + " accepted connections\n" + logTail());
@@ -196,15 +194,6 @@ final class RestartableDaemon implements AutoCloseable {
         return exit;
     }
 
-    private boolean portalAccepts() {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(target.host(), target.port()), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     private String portal() {
         return target.host() + ":" + target.port();
     }
@@ -227,7 +216,7 @@ final class RestartableDaemon implements AutoCloseable {
             fail("daemon not running" + (process == null ? "" : ", exit code " + process.exitValue()) + "\n"
                     + logTail());
         }
-        if (!portalAccepts()) {
+        if (!target.portalAccepts()) {
             fail("portal " + portal() + " refuses connections\n" + logTail());
         }
     }

@@ -322,6 +322,9 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
                 polled = false;
                 return false;
             }
+            if (unsubmitted) {
+                submit(); // the reaper, which would retry it, leaves the ring to this thread
+            }
             ready = reapReady();
             inFlight = inKernel > 0;
             polled = inFlight;
