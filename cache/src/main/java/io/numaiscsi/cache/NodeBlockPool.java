@@ -38,14 +38,16 @@ public final class NodeBlockPool {
     private final ByteBuf[] views;
     private final int[] free;
     private int freeCount;
+    private final List<PoolShare> members = new ArrayList<>();
+    /** Partitions with writes parked for memory. */
+    private final List<Waiting> waiting = new ArrayList<>();
+
+    private boolean reclaimQueued;
+
     static final int RETRY_MILLIS = 10;
 
-    private final List<PoolShare> members = new ArrayList<>();
-    /** Partitions with writes parked for memory, and whose share each is (same index). */
-    private final List<CachePartition> waiting = new ArrayList<>();
-
-    private final List<PoolShare> waitingMembers = new ArrayList<>();
-    private boolean reclaimQueued;
+    /** A partition with writes parked for memory, and the share it takes blocks for. */
+    private record Waiting(PoolShare member, CachePartition partition) {}
 
     private NodeBlockPool(int node, int blockSize, ByteBuffer[] chunks) {
         this.node = node;
@@ -182,13 +184,13 @@ public final class NodeBlockPool {
 
     private void claim(PoolShare member) {
         member.claimed = true;
-        queueReclaim();
+        queueReclaim(0);
     }
 
-    private void queueReclaim() {
+    private void queueReclaim(int delayMillis) {
         if (!reclaimQueued) {
             reclaimQueued = true;
-            Reclaimer.EXECUTOR.execute(this::reclaim);
+            Reclaimer.EXECUTOR.schedule(this::reclaim, delayMillis, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -197,11 +199,10 @@ public final class NodeBlockPool {
      * none: it is woken ({@link CachePartition#wakeParked}) when the pool has a block it may take.
      */
     synchronized void awaitBlock(PoolShare member, CachePartition p) {
-        if (!waiting.contains(p)) {
-            waiting.add(p);
-            waitingMembers.add(member);
+        if (waiting.stream().noneMatch(w -> w.partition() == p)) {
+            waiting.add(new Waiting(member, p));
         }
-        queueReclaim();
+        queueReclaim(0);
     }
 
     /** Blocks still owed to members that claimed their minimum share. */
@@ -219,7 +220,7 @@ public final class NodeBlockPool {
         member.held--;
         free[freeCount++] = block;
         if (!waiting.isEmpty()) {
-            queueReclaim(); // wakes them on the reclaim thread: this thread holds a partition's lock
+            queueReclaim(0); // wakes them on the reclaim thread: this thread holds a partition's lock
         }
     }
 
@@ -257,29 +258,23 @@ public final class NodeBlockPool {
 
     /** Wakes the waiting partitions if one of them may take a free block now; else tries again a little later. */
     private void wakeWaiting() {
-        List<CachePartition> wake;
+        List<Waiting> wake;
         synchronized (this) {
             if (waiting.isEmpty()) {
                 return;
             }
             int min = minimumShare();
-            boolean takeable = freeCount > owedToClaimants(min);
-            for (int i = 0; i < waitingMembers.size() && !takeable; i++) {
-                takeable = freeCount > 0 && waitingMembers.get(i).held < min;
-            }
+            boolean takeable = freeCount > owedToClaimants(min)
+                    || (freeCount > 0 && waiting.stream().anyMatch(w -> w.member().held < min));
             if (!takeable) {
-                if (!reclaimQueued) {
-                    reclaimQueued = true;
-                    Reclaimer.EXECUTOR.schedule(this::reclaim, RETRY_MILLIS, TimeUnit.MILLISECONDS);
-                }
+                queueReclaim(RETRY_MILLIS);
                 return;
             }
             wake = List.copyOf(waiting);
             waiting.clear();
-            waitingMembers.clear();
         }
-        for (CachePartition p : wake) {
-            p.wakeParked();
+        for (Waiting w : wake) {
+            w.partition().wakeParked();
         }
     }
 

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -305,7 +303,7 @@ final class DaemonProcess implements AutoCloseable {
                 fail("daemon exited with code " + exitCode + " before its portal " + target.host() + ":" + target.port()
                         + " accepted connections\n" + logTail());
             }
-            if (accepts(target.port()) && (metricsPort == 0 || accepts(metricsPort))) {
+            if (target.portalAccepts() && (metricsPort == 0 || IscsiTarget.accepts(target.host(), metricsPort))) {
                 return;
             }
             Thread.sleep(100);
@@ -314,15 +312,6 @@ final class DaemonProcess implements AutoCloseable {
         stop();
         fail("daemon portal " + target.host() + ":" + target.port() + " not ready within " + READY_TIMEOUT.toSeconds()
                 + " s\n" + tail);
-    }
-
-    private boolean accepts(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(target.host(), port), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     IscsiTarget target() {
@@ -372,7 +361,7 @@ final class DaemonProcess implements AutoCloseable {
         if (process != null && !process.isAlive()) {
             fail("daemon died with exit code " + process.exitValue() + "\n" + logTail());
         }
-        if (!accepts(target.port())) {
+        if (!target.portalAccepts()) {
             fail("portal " + target.host() + ":" + target.port() + " refuses connections\n" + logTail());
         }
     }

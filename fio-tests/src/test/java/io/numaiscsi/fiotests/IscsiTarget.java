@@ -40,6 +40,11 @@ record IscsiTarget(String host, int port, String iqn, int lun) {
 
     /** Whether the portal accepts a TCP connection within half a second. */
     boolean portalAccepts() {
+        return accepts(host, port);
+    }
+
+    /** Whether {@code host:port} accepts a TCP connection within half a second. */
+    static boolean accepts(String host, int port) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), 500);
             return true;

@@ -34,21 +34,20 @@ final class ProcessSignals {
 
     /** Runs {@code reload} on SIGHUP, also when the daemon was started with SIGHUP ignored. */
     static void onHangUp(Runnable reload) {
-        if (handle("HUP", reload)) {
-            return;
+        if (!handle("HUP", reload) && !(resetHangUp() && handle("HUP", reload))) {
+            LOG.warn("SIGHUP was ignored when the daemon started (nohup?) and cannot be taken back: kill -HUP will not"
+                    + " reload the config; start the daemon without nohup (systemd does)");
         }
+    }
+
+    /** SIGHUP's disposition back to the default, so that the JVM will install a handler; false when libc refuses. */
+    private static boolean resetHangUp() {
         try {
             LibraryLoader.create(SignalCall.class).load("c").signal(SIGHUP, SIG_DFL);
+            return true;
         } catch (RuntimeException | LinkageError e) {
-            LOG.warn(
-                    "SIGHUP was ignored when the daemon started (nohup?) and cannot be taken back ({}): kill -HUP "
-                            + "will not reload the config; start the daemon without nohup (systemd does)",
-                    e.getMessage());
-            return;
-        }
-        if (!handle("HUP", reload)) {
-            LOG.warn("SIGHUP was ignored when the daemon started (nohup?): kill -HUP will not reload the config; "
-                    + "start the daemon without nohup (systemd does)");
+            LOG.debug("signal(SIGHUP, SIG_DFL) failed", e);
+            return false;
         }
     }
 
