@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # measure-allocation.sh - bytes the daemon's threads allocate per I/O at steady state, under a queue of reads or
-# writes. Starts the daemon built in this checkout with its defaults and one LUN (null, or a file on /dev/shm behind
-# the default NUMA cache) on a free loopback port, warms it with the same load, then records Java Flight Recorder's per-thread allocation counters (jdk.ThreadAllocationStatistics, at
-# the start and end of the recording) around one measured run, and prints bytes allocated per I/O by
-# thread with the allocation sites JFR sampled (jdk.ObjectAllocationSample, weighted).
+# writes. Starts the daemon built in this checkout with its defaults and one LUN (null, or a file behind the default
+# NUMA cache) on a free loopback port, warms it with the same load, then records Java Flight Recorder's per-thread
+# allocation counters (jdk.ThreadAllocationStatistics, at the start and end of the recording) around one measured
+# run, and prints bytes allocated per I/O by thread with the allocation sites JFR sampled
+# (jdk.ObjectAllocationSample, weighted).
 #
-#   fio-tests/bench/measure-allocation.sh [--blocks N] [--depth N] [--seconds S] [--write] [--file SIZE] [--out DIR]
+#   fio-tests/bench/measure-allocation.sh [--blocks N] [--depth N] [--seconds S] [--write] [--file SIZE [--dir DIR]]
+#                                         [--out DIR]
 #
 #   --blocks N    512-byte blocks per command (default 8: 4K)
 #   --depth N     commands in flight (default 32)
 #   --write       random writes by fio's libiscsi engine (iodepth N) instead of iscsi-perf's random reads
-#   --file SIZE   the LUN is a file of SIZE on /dev/shm with the daemon's default cache (e.g. 128M: every read a hit
+#   --file SIZE   the LUN is a file of SIZE (in /dev/shm) with the daemon's default cache (e.g. 128M: every read a hit
 #                 once warm) instead of a null store
+#   --dir DIR     with --file: the file in DIR instead of /dev/shm (a directory on a disk: the io_uring engine)
 #   --seconds S   measured run (default 10; the warmup is 5 s)
 #   --out DIR     results (default fio-tests/target/bench/allocation-<timestamp>/)
 # Env: JAVA_OPTS (daemon JVM options), BENCH_BASE_PORT (default 13800).
@@ -24,7 +27,7 @@ source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, stop_pid, free_port, wait_listen
 BENCH_DEFAULT_BASE_PORT=13800
 
-BLOCKS=8 DEPTH=32 SECONDS_MEASURED=10 WRITE=0 FILE_SIZE=
+BLOCKS=8 DEPTH=32 SECONDS_MEASURED=10 WRITE=0 FILE_SIZE= FILE_DIR=/dev/shm
 FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
 OUT=$ROOT/fio-tests/target/bench/allocation-$(date +%Y%m%d-%H%M%S)
 while [[ $# -gt 0 ]]; do
@@ -34,6 +37,7 @@ while [[ $# -gt 0 ]]; do
     --seconds) SECONDS_MEASURED=$2; shift 2 ;;
     --write) WRITE=1; shift ;;
     --file) FILE_SIZE=$2; shift 2 ;;
+    --dir) FILE_DIR=$(readlink -m "$2"); shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
     -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
@@ -61,7 +65,8 @@ cleanup() {
 }
 trap_exits
 
-DATA=$(mktemp -d /dev/shm/nit-allocation.XXXXXX)
+[[ -d $FILE_DIR ]] || die "--dir $FILE_DIR: no such directory"
+DATA=$(mktemp -d "$FILE_DIR/nit-allocation.XXXXXX")
 free_port PORT
 if [[ -n $FILE_SIZE ]]; then
   LUN="{id: 0, backing: file, path: $DATA/lun0.img, size: $FILE_SIZE, block-size: 512}"
@@ -99,10 +104,10 @@ load "$SECONDS_MEASURED" measured
 "$JDK_BIN/jfr" print --json --events jdk.ThreadAllocationStatistics "$OUT/allocation.jfr" > "$OUT/threads.json"
 "$JDK_BIN/jfr" print --json --stack-depth 10 --events jdk.ObjectAllocationSample "$OUT/allocation.jfr" \
   > "$OUT/samples.json"
-python3 - "$OUT" "$IOS" "$SECONDS_MEASURED" "$LOAD" "${FILE_SIZE:-null}" <<'PY' | tee "$OUT/summary.md"
+python3 - "$OUT" "$IOS" "$SECONDS_MEASURED" "$LOAD" "${FILE_SIZE:-null}" "$FILE_DIR" <<'PY' | tee "$OUT/summary.md"
 import collections, json, sys
-out, ios, secs, load, lun = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
-lun = "a null LUN" if lun == "null" else f"a {lun} file LUN on /dev/shm behind the default cache"
+out, ios, secs, load, lun, where = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
+lun = "a null LUN" if lun == "null" else f"a {lun} file LUN in {where} behind the default cache"
 first, last = {}, {}
 for e in json.load(open(f"{out}/threads.json"))["recording"]["events"]:
     v = e["values"]

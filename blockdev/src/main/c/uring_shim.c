@@ -17,7 +17,7 @@
 
 /* The calls' shape: LibUringShim.ABI checks it, so that a shim of another build found first on the class path is
  * refused by name instead of misreading arguments. */
-#define USHIM_ABI 2
+#define USHIM_ABI 3
 
 /* Request kinds as the Java side names them. */
 #define USHIM_READ 1
@@ -72,9 +72,13 @@ USHIM_EXPORT int ushim_close(int fd) {
     return close(fd) == 0 ? 0 : -errno;
 }
 
-/* Queues one request (not yet submitted); -EBUSY when the submission queue is full, -EINVAL for an unknown op. */
-USHIM_EXPORT int ushim_queue(struct io_uring *ring, int op, int fd, uint64_t address, unsigned length,
+/* Queues one request (not yet submitted); -EBUSY when the submission queue is full, -EINVAL for an unknown op.
+ * `request` carries the op in its high 32 bits and the fd in its low 32 so that the call has six arguments: jnr-ffi
+ * passes up to six numeric arguments in registers, and seven or more through a buffer allocated per call. */
+USHIM_EXPORT int ushim_queue(struct io_uring *ring, uint64_t request, uint64_t address, unsigned length,
                              uint64_t offset, uint64_t user_data) {
+    int op = (int)(request >> 32);
+    int fd = (int)(uint32_t)request;
     if (op < USHIM_READ || op > USHIM_FDATASYNC) {
         return -EINVAL;
     }

@@ -22,7 +22,7 @@ public interface LibUringShim {
     int WRITE = 2;
     int FDATASYNC = 3;
     /** The calls' shape this interface binds ({@code USHIM_ABI} in the C source). */
-    int ABI = 2;
+    int ABI = 3;
 
     /** The shim's {@code USHIM_ABI}. */
     int ushim_abi();
@@ -37,8 +37,16 @@ public interface LibUringShim {
 
     int ushim_close(int fd);
 
-    /** Queues one request for the next submit: 0, -EBUSY (submission queue full) or -EINVAL. */
-    int ushim_queue(Pointer ring, int op, int fd, long address, int length, long offset, long userData);
+    /**
+     * Queues one request for the next submit: 0, -EBUSY (submission queue full) or -EINVAL. {@code request} is
+     * {@link #request(int, int)}: six arguments are passed in registers, a seventh would cost an allocation per call.
+     */
+    int ushim_queue(Pointer ring, long request, long address, int length, long offset, long userData);
+
+    /** The op and the fd of one request as {@link #ushim_queue} takes them. */
+    static long request(int op, int fd) {
+        return ((long) op << 32) | (fd & 0xFFFF_FFFFL);
+    }
 
     /** Submitted count or -errno. */
     int ushim_submit(Pointer ring);

@@ -222,7 +222,7 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
         slots[slot] = r;
         inKernel++;
         int op = r.syncing ? LibUringShim.FDATASYNC : r.op == IoRequest.READ ? LibUringShim.READ : LibUringShim.WRITE;
-        int rc = shim.ushim_queue(ring, op, r.fd, r.address, r.left, r.position, slot);
+        int rc = shim.ushim_queue(ring, LibUringShim.request(op, r.fd), r.address, r.left, r.position, slot);
         if (rc != 0) {
             throw new IllegalStateException("io_uring submission queue refused a request with a free slot: " + rc);
         }

@@ -54,7 +54,7 @@ class IoUringTest {
             }
 
             @Override
-            public int ushim_queue(Pointer ring, int op, int fd, long address, int length, long offset, long userData) {
+            public int ushim_queue(Pointer ring, long request, long address, int length, long offset, long userData) {
                 throw new AssertionError("no ring was made");
             }
 
