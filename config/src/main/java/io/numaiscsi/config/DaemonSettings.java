@@ -18,9 +18,10 @@ import java.util.Objects;
  * @param tcpTransport how the event threads do socket I/O
  * @param eventSpin  {@code daemon.event-spin}: how long an epoll event thread polls without blocking after it ran out
  *                   of work, while its waits have been that short ({@link #DEFAULT_EVENT_SPIN}; 0: it blocks at once)
- * @param ioPoll     {@code daemon.io-poll}: how long an epoll event thread with I/O of its LUNs in flight on their
- *                   io_uring rings polls them for the completions before it hands them to the rings' reapers and
- *                   blocks ({@link #DEFAULT_IO_POLL}; 0: it hands them over at once)
+ * @param ioPoll     {@code daemon.io-poll}: the longest an epoll event thread with I/O of its LUNs in flight on
+ *                   their io_uring rings polls them for the completions before it hands them to the rings' reapers
+ *                   and blocks; within it the thread polls as long as its recent waits for I/O say
+ *                   ({@link #DEFAULT_IO_POLL}; 0: it hands them over at once)
  */
 public record DaemonSettings(
         Path dataDir,
@@ -39,8 +40,11 @@ public record DaemonSettings(
     /** The longest {@code daemon.event-spin}. */
     public static final Duration MAX_EVENT_SPIN = Duration.ofMillis(1);
 
-    /** {@code daemon.io-poll} when the file has none: longer than a flash or virtio disk's read, far below a seek. */
-    public static final Duration DEFAULT_IO_POLL = Duration.ofNanos(200_000);
+    /**
+     * {@code daemon.io-poll} when the file has none: room for a loop device's or a busy SSD's read, far below a seek
+     * (a device that takes longer is polled briefly, as a fast one).
+     */
+    public static final Duration DEFAULT_IO_POLL = Duration.ofMillis(1);
 
     /** The longest {@code daemon.io-poll}. */
     public static final Duration MAX_IO_POLL = Duration.ofMillis(10);

@@ -147,9 +147,9 @@ class DaemonSectionTest {
     }
 
     @Test
-    void ioPollIs200usByDefaultTakesMicrosecondsAndIsBounded() throws ConfigException {
+    void ioPollIs1msByDefaultTakesMicrosecondsAndIsBounded() throws ConfigException {
         assertEquals(
-                Duration.ofNanos(200_000),
+                Duration.ofMillis(1),
                 ConfigLoader.parse(TARGETS, "t.yaml").daemon().ioPoll());
         assertEquals(
                 Duration.ofMillis(2),

@@ -54,15 +54,15 @@ class TcpTransportTest {
     void epollWithTheDefaultEventSpinServesFioAndOneCommandInFlight() throws Exception {
         Assumptions.assumeTrue(System.getProperty("it.external.url", "").isBlank(), "runs the daemon itself");
         String test = "TcpTransportTest-event-spin";
-        // no event-spin or io-poll key: the defaults (50 us, 200 us) are what is tested
+        // no event-spin or io-poll key: the defaults (50 us, up to 1 ms) are what is tested
         String yaml = config("epoll", "per-lun");
         try (ConfiguredDaemon daemon = ConfiguredDaemon.start(test, yaml)) {
             assertEquals(
                     1,
                     daemon.awaitLogLines(
                                     "event threads poll 50 us before they block while their waits are that short"
-                                            + " (daemon.event-spin), and up to 200 us for their LUNs' io_uring"
-                                            + " completions (daemon.io-poll)",
+                                            + " (daemon.event-spin), and up to 1000 us for their LUNs' io_uring"
+                                            + " completions as their recent waits for I/O say (daemon.io-poll)",
                                     1)
                             .size(),
                     "the log says the event threads poll\n" + daemon.logTail());

@@ -60,8 +60,8 @@ public final class EventLoops implements AutoCloseable {
             if (transport == NettyTransport.EPOLL) {
                 LOG.info(
                         "event threads poll {} us before they block while their waits are that short"
-                                + " (daemon.event-spin), and up to {} us for their LUNs' io_uring completions"
-                                + " (daemon.io-poll)",
+                                + " (daemon.event-spin), and up to {} us for their LUNs' io_uring completions as their"
+                                + " recent waits for I/O say (daemon.io-poll)",
                         spin / 1000,
                         poll / 1000);
             } else {

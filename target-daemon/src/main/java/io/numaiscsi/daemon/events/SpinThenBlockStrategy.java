@@ -6,6 +6,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.SingleThreadEventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
 import io.numaiscsi.blockdev.CompletionPolling;
+import java.util.function.LongSupplier;
 
 /**
  * An epoll event loop's wait: after the loop ran out of work it polls for ready sockets and posted tasks for up to
@@ -20,26 +21,37 @@ import io.numaiscsi.blockdev.CompletionPolling;
  * queue, found through Netty's thread-to-executor map on the loop's own thread.
  *
  * <p>The loop's thread reaps its own stores' completions ({@link CompletionPolling}): the io_uring rings its LUNs
- * submitted to are polled on every pass, and while one has I/O in flight the loop keeps polling up to
- * {@code ioPollNanos} whatever its recent waits were (a device read takes longer than a network gap, and the
- * command is waiting for it). Before it blocks it hands the rings to their reapers, so a slow device costs one
- * wake-up and a fast one none.
+ * submitted to are polled on every pass, and while one has I/O in flight the loop keeps polling whatever its recent
+ * waits for sockets were (a device read takes longer than a network gap, and the command is waiting for it), as long
+ * as its recent waits for I/O say ({@link IoWaitEstimate}, at most {@code ioPollNanos}). Before it blocks it hands
+ * the rings to their reapers, so a slow device costs one wake-up and a fast one none.
  */
 final class SpinThenBlockStrategy implements SelectStrategy {
     private final long spinNanos;
-    private final long ioPollNanos;
+    private final IoWaitEstimate ioWait;
     /** The loop thread's, installed on its first pass (Netty makes the strategy on the thread that builds loops). */
     private CompletionPolling io;
 
     private SingleThreadEventExecutor loop;
-    /** System.nanoTime() when this loop last chose to block, 0 while it has not blocked since. */
+    /** The clock when this loop last chose to block, 0 while it has not blocked since. */
     private long blockedAt;
 
     private boolean shortWaits = true;
 
+    /** When the loop began its last wait for I/O it handed to the reapers, 0 when that wait has been counted. */
+    private long ioHandedOffFrom;
+
+    private final LongSupplier clock;
+
     SpinThenBlockStrategy(long spinNanos, long ioPollNanos) {
+        this(spinNanos, ioPollNanos, System::nanoTime);
+    }
+
+    /** {@code clock}: System.nanoTime, or a test's. */
+    SpinThenBlockStrategy(long spinNanos, long ioPollNanos, LongSupplier clock) {
         this.spinNanos = spinNanos;
-        this.ioPollNanos = ioPollNanos;
+        this.ioWait = new IoWaitEstimate(ioPollNanos);
+        this.clock = clock;
     }
 
     @Override
@@ -48,8 +60,14 @@ final class SpinThenBlockStrategy implements SelectStrategy {
             io = CompletionPolling.installOnCurrentThread();
         }
         if (blockedAt != 0) {
-            shortWaits = System.nanoTime() - blockedAt <= spinNanos;
+            long now = clock.getAsLong();
+            shortWaits = now - blockedAt <= spinNanos;
             blockedAt = 0;
+            if (ioHandedOffFrom != 0) {
+                // woken, most likely by the reaper's hand-back of the I/O it waited for
+                ioWait.observe(now - ioHandedOffFrom);
+                ioHandedOffFrom = 0;
+            }
         }
         if (io.active()) {
             io.poll();
@@ -60,13 +78,15 @@ final class SpinThenBlockStrategy implements SelectStrategy {
         }
         if (shortWaits || io.active()) {
             SingleThreadEventExecutor tasks = loop();
-            long start = System.nanoTime();
+            long start = clock.getAsLong();
+            long ioPollNanos = ioWait.pollNanos();
             long now;
             do {
                 Thread.onSpinWait();
                 if (io.active()) {
                     io.poll();
                     if (!io.active()) {
+                        ioWait.observe(clock.getAsLong() - start);
                         // the last I/O in flight answered: its response went out, and the next command comes a
                         // round trip later, so the spin for it starts now
                         return selectNow.get();
@@ -76,12 +96,15 @@ final class SpinThenBlockStrategy implements SelectStrategy {
                 if (ready > 0 || (tasks != null && tasks.pendingTasks() > 0)) {
                     return ready;
                 }
-                now = System.nanoTime();
+                now = clock.getAsLong();
             } while ((shortWaits && now - start < spinNanos) || (io.active() && now - start < ioPollNanos));
             shortWaits = shortWaits && now - start < spinNanos;
+            if (io.active()) {
+                ioHandedOffFrom = start;
+            }
         }
         io.handOff();
-        blockedAt = System.nanoTime();
+        blockedAt = clock.getAsLong();
         return SelectStrategy.SELECT;
     }
 

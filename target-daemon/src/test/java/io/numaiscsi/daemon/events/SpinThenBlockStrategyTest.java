@@ -161,4 +161,57 @@ class SpinThenBlockStrategyTest {
             polling.handOff();
         }
     }
+
+    /** A device that answers {@code latencyNanos} after the loop ran out of work, on a clock that moves 10 us a read. */
+    private static final class TimedStore implements CompletionPolling.Pollable {
+        long now = 1_000_000_000L;
+        long doneAt;
+        int handOffs;
+
+        long tick() {
+            now += 10_000;
+            return now;
+        }
+
+        @Override
+        public boolean poll() {
+            return now < doneAt;
+        }
+
+        @Override
+        public void handOff() {
+            handOffs++;
+        }
+    }
+
+    @Test
+    void aDeviceSlowerThanTheShortPollIsPolledThroughOnceItsWaitsAreKnown() throws Exception {
+        TimedStore store = new TimedStore();
+        CompletionPolling polling = CompletionPolling.installOnCurrentThread();
+        SpinThenBlockStrategy strategy = new SpinThenBlockStrategy(0, 1_000_000, store::tick);
+        try {
+            int handedOff = 0;
+            for (int command = 0; command < 40; command++) {
+                store.doneAt = store.now + 400_000; // a loop device's read: 400 us
+                polling.add(store);
+                if (strategy.calculateStrategy(() -> 0, false) == SelectStrategy.SELECT) {
+                    handedOff++;
+                    store.now = Math.max(store.now, store.doneAt) + 20_000; // the reaper wakes the thread
+                }
+                if (command == 0) {
+                    assertEquals(1, handedOff, "unknown device: the short poll, then the reaper");
+                }
+            }
+            assertTrue(handedOff < 10, handedOff + " of 40 reads handed off");
+            store.handOffs = 0;
+            for (int command = 0; command < 10; command++) {
+                store.doneAt = store.now + 400_000;
+                polling.add(store);
+                assertEquals(0, strategy.calculateStrategy(() -> 0, false), "the read answered while polled");
+            }
+            assertEquals(0, store.handOffs);
+        } finally {
+            polling.handOff();
+        }
+    }
 }
