@@ -213,7 +213,7 @@ public final class FioRound {
         long written = 0;
         long read = 0;
         int error = -1;
-        if (Files.size(json) > 0) {
+        if (Files.exists(json) && Files.size(json) > 0) { // fio killed as it started writes no JSON at all
             try {
                 JsonNode j = new ObjectMapper()
                         .readTree(jsonPart(Files.readString(json, StandardCharsets.UTF_8)))

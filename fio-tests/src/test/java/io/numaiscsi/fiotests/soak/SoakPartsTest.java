@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -181,5 +182,17 @@ class SoakPartsTest {
         assertEquals("p98.9", SoakVerdict.quantileName(SoakVerdict.tailQuantile(11_867)));
         assertEquals("p99", SoakVerdict.quantileName(0.99));
         assertEquals("p90", SoakVerdict.quantileName(0.9));
+    }
+
+    @Test
+    void aRoundKilledAsItStartsIsKilledNotAnIoError(@TempDir Path dir) throws Exception {
+        Path fio = dir.resolve("slow-fio");
+        Files.writeString(fio, "#!/bin/sh\nsleep 30\n");
+        Files.setPosixFilePermissions(fio, PosixFilePermissions.fromString("rwx------"));
+        FioRound round = new FioRound(FioRound.writeJob(new Random(1), 0), dir, "r1");
+        round.kill(); // the restart's pause came between the round's start and its fio's
+        FioRound.Result r = round.run(fio.toString(), "iscsi://127.0.0.1:1/t/0", "i", Duration.ofSeconds(20));
+        assertEquals(FioRound.Outcome.KILLED, r.outcome(), r.detail());
+        assertFalse(Files.exists(dir.resolve("r1.json")), "fio left no JSON");
     }
 }
