@@ -14,7 +14,8 @@
 #   --write       random writes by fio's libiscsi engine (iodepth N) instead of iscsi-perf's random reads
 #   --file SIZE   the LUN is a file of SIZE (in /dev/shm) with the daemon's default cache (e.g. 128M: every read a hit
 #                 once warm) instead of a null store
-#   --dir DIR     with --file: the file in DIR instead of /dev/shm (a directory on a disk: the io_uring engine)
+#   --dir DIR     with --file: the file in DIR instead of /dev/shm, filled with random data first (a directory on a
+#                 disk: reads and writes reach the device through the io_uring engine)
 #   --seconds S   measured run (default 10; the warmup is 5 s)
 #   --out DIR     results (default fio-tests/target/bench/allocation-<timestamp>/)
 # Env: JAVA_OPTS (daemon JVM options), BENCH_BASE_PORT (default 13800).
@@ -69,6 +70,9 @@ trap_exits
 DATA=$(mktemp -d "$FILE_DIR/nit-allocation.XXXXXX")
 free_port PORT
 if [[ -n $FILE_SIZE ]]; then
+  if [[ $FILE_DIR != /dev/shm ]]; then # data, not holes: a read of a hole never reaches the device
+    head -c "$(numfmt --from=iec "$FILE_SIZE")" /dev/urandom > "$DATA/lun0.img"
+  fi
   LUN="{id: 0, backing: file, path: $DATA/lun0.img, size: $FILE_SIZE, block-size: 512}"
 else
   LUN="{id: 0, backing: null, size: 1G, block-size: 512}"

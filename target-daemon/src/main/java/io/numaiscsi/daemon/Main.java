@@ -109,7 +109,7 @@ public final class Main implements Callable<Integer> {
     private final SystemdNotifier systemd = SystemdNotifier.fromEnvironment();
 
     public static void main(String[] args) {
-        NettyLeakDetection.offUnlessAsked(); // before NodeLocalAllocator loads Netty's allocator classes
+        NettyDefaults.applyUnlessAsked(); // before NodeLocalAllocator loads Netty's allocator classes
         NodeLocalAllocator.configureThreadCaches();
         System.exit(new CommandLine(new Main()).execute(args));
     }
