@@ -162,7 +162,7 @@ class SpinThenBlockStrategyTest {
         }
     }
 
-    /** A device that answers {@code latencyNanos} after the loop ran out of work, on a clock that moves 10 us a read. */
+    /** A device whose I/O is in flight until {@code doneAt}, on a clock that moves 10 us each time it is read. */
     private static final class TimedStore implements CompletionPolling.Pollable {
         long now = 1_000_000_000L;
         long doneAt;
