@@ -7,13 +7,15 @@
 # cell). Root, on a quiet machine.
 #
 #   fio-tests/soak/mixed-vs-tgtd.sh [--runtime S] [--repeats N] [--lun-size SIZE] [--out DIR]
-#                                   [--variant NAME=JVM_OPTIONS]...
+#                                   [--variant NAME=JVM_OPTIONS]... [--variant-config NAME=YAML]...
 #
 #   --runtime S      seconds per fio run (default 20)
 #   --repeats N      runs per cell and target, the order rotating (default 3)
 #   --lun-size SIZE  each LUN file, filled with random data once (default 1G)
 #   --variant N=O    one more daemon, NAME, started with the JVM options O (e.g. "zgc=-XX:+UseZGC"); every variant is
 #                    measured beside tgtd and the daemon with the launchers' default options ("defaults")
+#   --variant-config N=Y  one more daemon, NAME, with the launchers' JVM options and the config sections Y added to
+#                    its config (e.g. "wb=cache: {write-policy: write-back}"): an experiment, not the defaults
 #   --out DIR        results (default fio-tests/target/bench/mixed-<timestamp>/)
 # Env: FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13600).
 #
@@ -35,14 +37,18 @@ OUT=$ROOT/fio-tests/target/bench/mixed-$(date +%Y%m%d-%H%M%S)
 # the JVM options bin/numa-iscsi-target and the Debian package give the daemon (keep in step with them)
 DEFAULT_JVM_OPTS=$(sed -n 's/^DEFAULT_JAVA_OPTS="\(.*\)"$/\1/p' "$ROOT/bin/numa-iscsi-target")
 VARIANTS=("defaults=$DEFAULT_JVM_OPTS")
+declare -A EXTRA_YAML
 while [[ $# -gt 0 ]]; do
   case $1 in
     --runtime) RUNTIME=$2; shift 2 ;;
     --repeats) REPEATS=$2; shift 2 ;;
     --lun-size) LUN_SIZE=$2; shift 2 ;;
     --variant) [[ $2 == *=* ]] || die "--variant NAME=JVM_OPTIONS"; VARIANTS+=("$2"); shift 2 ;;
+    --variant-config)
+      [[ $2 == *=* ]] || die "--variant-config NAME=YAML"
+      VARIANTS+=("${2%%=*}=$DEFAULT_JVM_OPTS"); EXTRA_YAML[${2%%=*}]=${2#*=}; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
@@ -105,6 +111,7 @@ targets:
     luns:
       - {id: 0, backing: file, path: $SHM/$name.img, size: $LUN_BYTES}
       - {id: 1, backing: file, path: $DISK/$name.img, size: $LUN_BYTES}
+${EXTRA_YAML[$name]:-}
 YAML
   # shellcheck disable=SC2086  # the variant's options are a list
   setsid "$JAVA" -Dchronicle.analytics.disable=true $opts \
@@ -116,7 +123,7 @@ YAML
   wait_listen "$port" "${PID[$name]}" "daemon $name"
   PORT[$name]=$port
   LUN_OF[$name:tmpfs]=0 LUN_OF[$name:disk]=1
-  log "daemon $name pid ${PID[$name]} on 127.0.0.1:$port, JVM options: ${opts:-(none)}"
+  log "daemon $name pid ${PID[$name]} on 127.0.0.1:$port, JVM options: ${opts:-(none)}${EXTRA_YAML[$name]:+, config: ${EXTRA_YAML[$name]}}"
 done
 
 iqn_of() { [[ $1 == tgtd ]] && echo "$TGT_IQN" || echo "$OUR_IQN"; }

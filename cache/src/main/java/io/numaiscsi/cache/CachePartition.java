@@ -17,15 +17,21 @@ final class CachePartition {
     static final int PARKED = -1;
     /** A write-back step found the device at its hard dirty limit: the write is parked until a batch cleans blocks. */
     static final int PARKED_FOR_ROOM = -2;
-    /** What {@link #pinBase} did: the base is pinned and valid. */
+    /** What {@link #pinBase} did: the cached block is pinned as the base, or the block is not cached (no base). */
     static final int BASE_READY = 0;
     /** The base is pinned and being filled: the write waits on that fill. */
     static final int BASE_FILLING = 1;
-    /** The block was not cached whole: a fill of it was started (the write waits on it; the caller issues it). */
+    /**
+     * The block was not cached and the write covers granules in part: a new base filling them was mapped (the write
+     * waits on it; the caller issues the fill).
+     */
     static final int BASE_FILL = 2;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final int node;
+    /** Bytes per valid-data granule (4 KiB, or the device's logical block if larger). */
+    private final int granule;
+
     private final DirtyAccount dirty;
     private final SlotTable t;
     private final ReadDecision reads;
@@ -49,6 +55,7 @@ final class CachePartition {
             SlotIo.Sink slotSink,
             DirtyAccount dirty) {
         this.node = node;
+        this.granule = granule;
         this.dirty = dirty;
         this.t = new SlotTable(this, node, share, slots, blockSize, granule, counters, slotSink, dirty);
         this.reads = new ReadDecision(t, node, granule, counters);
@@ -75,6 +82,42 @@ final class CachePartition {
     /** The block slot s holds; the caller holds it pinned. */
     long blockOf(int s) {
         return t.blockOf(s);
+    }
+
+    /**
+     * The first run of valid granules of slot s within [g0, g1), packed as {@code from << 32 | to}, or -1 when none is
+     * there. The caller holds the slot pinned or reserved, so the answer holds until it lets go.
+     */
+    long validRun(int s, int g0, int g1) {
+        lock.lock();
+        try {
+            return t.validRun(s, g0, g1);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Copies the valid granules among bytes [from, to) of slot s (pinned or reserved by the caller) to {@code dst} at
+     * {@code at} onwards, run by run, each outside the lock; returns the bytes copied. The rest of {@code dst}'s range
+     * is left as it is.
+     */
+    int copyValidBytes(int s, int from, int to, ByteBuf dst, int at) {
+        int copied = 0;
+        int g1 = (to + granule - 1) / granule;
+        int g = from / granule;
+        while (g < g1) {
+            long run = validRun(s, g, g1);
+            if (run < 0) {
+                break;
+            }
+            int a = Math.max(from, (int) (run >>> 32) * granule);
+            int b = Math.min(to, (int) run * granule);
+            dst.setBytes(at + a - from, t.view(s), a, b - a);
+            copied += b - a;
+            g = (int) run;
+        }
+        return copied;
     }
 
     // ---- reads ----
@@ -211,13 +254,15 @@ final class CachePartition {
     }
 
     /**
-     * Pins the base of a block written in part: the cached block if it is (or its fill in flight will be) whole, else
-     * (a clean partial copy is dropped: the backing device is authoritative) a new slot filling the whole block of
-     * {@code all} granules. Tells {@code w} the base slot and its version ({@link WriteBackWrite#pinnedBase}). Returns
-     * {@link #BASE_READY}, {@link #BASE_FILLING} or {@link #BASE_FILL} ({@code w} waits on the fill), or {@link #PARKED}
-     * / {@link #PARKED_FOR_ROOM} with the write parked.
+     * Pins the base of a block written in part: the cached block, whole or in part, clean or dirty. When the block is
+     * not cached and the write covers granules [fillFrom, fillTo) in part (none: fillFrom == fillTo), a new slot is
+     * mapped filling them, as the base: a write to the same granules meanwhile finds it and waits, so none of them is
+     * read from the backing device around another's write. Tells {@code w} the base slot and its version ({@link
+     * WriteBackWrite#pinnedBase}), slot -1 when there is none. Returns {@link #BASE_READY}, {@link #BASE_FILLING} or
+     * {@link #BASE_FILL} ({@code w} waits on the fill), or {@link #PARKED} / {@link #PARKED_FOR_ROOM} with the write
+     * parked.
      */
-    int pinBase(long block, int all, WriteBackWrite w) {
+    int pinBase(long block, int fillFrom, int fillTo, WriteBackWrite w) {
         lock.lock();
         try {
             if (!dirty.admitsBlock()) {
@@ -225,10 +270,6 @@ final class CachePartition {
                 return PARKED_FOR_ROOM;
             }
             int b = t.lookup(block);
-            if (b >= 0 && !t.holdsWhole(b, all)) {
-                t.unmapSlot(b);
-                b = -1;
-            }
             if (b >= 0) {
                 t.pin(b);
                 w.pinnedBase(b, t.version(b));
@@ -238,12 +279,16 @@ final class CachePartition {
                 }
                 return BASE_READY;
             }
+            if (fillFrom == fillTo) {
+                w.pinnedBase(-1, 0);
+                return BASE_READY;
+            }
             b = t.acquire();
             if (b < 0) {
                 t.park(w);
                 return PARKED;
             }
-            t.startFill(b, block, 0, all);
+            t.startFill(b, block, fillFrom, fillTo);
             t.io(b).addWaiter(w);
             w.pinnedBase(b, t.version(b));
             return BASE_FILL;
@@ -253,8 +298,9 @@ final class CachePartition {
     }
 
     /**
-     * A slot for the new copy of a block written in part, whose base {@code w} holds pinned: reserved and pinned, or,
-     * without one (or without dirty room), the base unpinned and {@link #PARKED} / {@link #PARKED_FOR_ROOM}.
+     * A slot for the new copy of a block written in part, whose base {@code w} holds pinned (-1: none): reserved and
+     * pinned, with the base's valid granules ({@link #copyValidBytes} copies their bytes); or, without a slot (or without
+     * dirty room), the base unpinned and {@link #PARKED} / {@link #PARKED_FOR_ROOM}.
      */
     int reserveCopy(int base, WriteBackWrite w) {
         int s;
@@ -263,19 +309,25 @@ final class CachePartition {
         try {
             boolean room = dirty.admitsBlock();
             s = room ? t.acquire() : -1;
-            if (s < 0) {
-                // The base may be the only reusable slot and this request needs two: a slot freed by this unpin wakes
-                // the requests parked before, not this one (that would spin), which waits for a write-back or another
-                // unpin. Without dirty room it waits for room instead.
-                t.unpin(base);
-                if (t.takeWakeDue()) {
-                    others = t.takeParked();
+            if (s >= 0) {
+                if (base >= 0) {
+                    t.inheritValid(base, s);
+                }
+            } else {
+                if (base >= 0) {
+                    // The base may be the only reusable slot and this request needs two: a slot freed by this unpin
+                    // wakes the requests parked before, not this one (that would spin), which waits for a write-back
+                    // or another unpin.
+                    t.unpin(base);
+                    if (t.takeWakeDue()) {
+                        others = t.takeParked();
+                    }
                 }
                 if (room) {
                     t.park(w);
                     s = PARKED;
                 } else {
-                    waitingForRoom.add(w);
+                    waitingForRoom.add(w); // without dirty room it waits for room instead
                     s = PARKED_FOR_ROOM;
                 }
             }
@@ -286,23 +338,49 @@ final class CachePartition {
         return s;
     }
 
-    /**
-     * Installs the copy in slot s as the block's dirty current version if {@code base} still is that version
-     * ({@code baseVersion}, unchanged); else drops the copy (the caller retries the block). Unpins both; true when
-     * installed.
-     */
-    boolean installCopy(int s, long block, int base, int baseVersion) {
+    /** Whether granule g of slot s, pinned or reserved by the caller, is valid. */
+    boolean holdsGranule(int s, int g) {
         lock.lock();
         try {
-            boolean current = t.lookup(block) == base && t.version(base) == baseVersion;
+            return t.covers(s, g, g + 1);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Installs the copy in slot s, granules [g0, g1) just written into it, as the block's dirty current version if
+     * {@code base} still is that version ({@code baseVersion}, unchanged; base -1: if the block is still not cached);
+     * else drops the copy (the caller retries the block). Unpins both; true when installed.
+     */
+    boolean installCopy(int s, long block, int base, int baseVersion, int g0, int g1) {
+        lock.lock();
+        try {
+            int now = t.lookup(block);
+            boolean current = base < 0 ? now < 0 : now == base && t.version(base) == baseVersion;
             if (current) {
-                t.install(s, block, true);
+                t.installCopy(s, block, g0, g1);
                 t.unpin(s);
             } else {
                 t.abandon(s);
             }
-            t.unpin(base);
+            if (base >= 0) {
+                t.unpin(base);
+            }
             return current;
+        } finally {
+            unlockAndWake();
+        }
+    }
+
+    /** Drops the copy in slot s and unpins its base (-1: none): the write failed. */
+    void abandonCopy(int s, int base) {
+        lock.lock();
+        try {
+            t.abandon(s);
+            if (base >= 0) {
+                t.unpin(base);
+            }
         } finally {
             unlockAndWake();
         }

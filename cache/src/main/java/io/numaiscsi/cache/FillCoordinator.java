@@ -2,6 +2,7 @@ package io.numaiscsi.cache;
 
 import io.netty.buffer.ByteBuf;
 import io.numaiscsi.blockdev.BlockDevice;
+import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
 
 /**
@@ -22,11 +23,16 @@ final class FillCoordinator {
     void issueFill(CachePartition p, int s, long block) {
         SlotIo io = p.io(s);
         io.writingBack = false;
-        int from = io.fillFrom * space.granule;
-        int to = Math.min(io.fillTo * space.granule, space.blockBytes(block));
+        readGranules(p, s, block, io.fillFrom, io.fillTo, io);
+    }
+
+    /** Reads granules [g0, g1) of {@code block} from the backing device into slot {@code s}, at their place in it. */
+    void readGranules(CachePartition p, int s, long block, int g0, int g1, IoCompletion done) {
+        int from = g0 * space.granule;
+        int to = Math.min(g1 * space.granule, space.blockBytes(block));
         ByteBuf view = p.view(s);
         view.setIndex(from, from);
-        backing.read(block * space.blockSize + from, to - from, view, io);
+        backing.read(block * space.blockSize + from, to - from, view, done);
     }
 
     void fillDone(SlotIo io, IoStatus st) {

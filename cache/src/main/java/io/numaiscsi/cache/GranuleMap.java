@@ -58,6 +58,22 @@ final class GranuleMap {
         return to;
     }
 
+    /** The first granule of [from, to) of slot s that is valid, or {@code to} when none is. */
+    int firstValid(int s, int from, int to) {
+        int w = s * wordsPerSlot;
+        for (int g = from; g < to; g++) {
+            if ((bits[w + (g >>> 6)] & (1L << g)) != 0) {
+                return g;
+            }
+        }
+        return to;
+    }
+
+    /** Gives slot {@code to} exactly the valid granules of slot {@code from}. */
+    void copy(int from, int to) {
+        System.arraycopy(bits, from * wordsPerSlot, bits, to * wordsPerSlot, wordsPerSlot);
+    }
+
     /** One past the last granule of [from, to) of slot s that is not valid, or {@code from} when all are. */
     int invalidEnd(int s, int from, int to) {
         int w = s * wordsPerSlot;

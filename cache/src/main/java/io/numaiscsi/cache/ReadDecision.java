@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * The per-piece read decision, in one place: hit, wait for the fill in flight, sub-block fill, miss with admission,
- * bypass or read-through. One per partition; its {@link CachePartition} calls it under its lock, for a cache request
+ * bypass, read-through, or read-through merged with a block written in part. One per partition; its {@link CachePartition} calls it under its lock, for a cache request
  * ({@link ReadRequest}) and for the one-block path ({@link CacheReads#read}).
  */
 final class ReadDecision {
@@ -24,6 +24,11 @@ final class ReadDecision {
     static final int NEEDS_REQUEST = 6;
     /** Without a request: the admission let the miss in; the cache request that fills it passes {@code admitted}. */
     static final int ADMITTED = 7;
+    /**
+     * The slot holds newer data than the backing device for some of the piece's granules, not all: read the piece
+     * from the backing device, then lay the slot's valid granules over it. Pinned until then.
+     */
+    static final int MERGE = 8;
 
     private final SlotTable t;
     private final int node;
@@ -41,8 +46,9 @@ final class ReadDecision {
      * What a read does with one piece of a block, bytes [from, to) of {@code block} ({@code blockBytes} of it inside the
      * device). For a cache request ({@code waiter} set), in this order: {@link #HIT}; {@link #WAIT} (the slot is filling
      * and that fill reads the piece); a sub-block {@link #FILL} (cached, but the piece is not valid and no one else
-     * holds the slot: a random read fills every granule of the block not yet valid, a sequential one the rest of the
-     * block from the piece on; nothing is evicted); for a block not cached that the admission lets in ({@code
+     * holds the slot and it is clean: a random read fills every granule of the block not yet valid, a sequential one
+     * the rest of the block from the piece on; nothing is evicted); a {@link #MERGE} (the slot holds newer data for
+     * part of the piece: a write-back block written in part, which is never filled); for a block not cached that the admission lets in ({@code
      * admitted}: it did already, for the device's one-block path), a {@link #FILL} of the piece's granules, or of the
      * whole block for a whole-block or sequential read, or a {@link #BYPASS} when no slot is free; else {@link
      * #READ_THROUGH}, remembered by the admission. The pinned slot, or -1, goes to {@code slots[i]}; a {@link #WAIT} or
@@ -106,8 +112,9 @@ final class ReadDecision {
     }
 
     /**
-     * A piece of cached slot s for a request: {@link #HIT}, {@link #WAIT}, a sub-block {@link #FILL}, or
-     * {@link #READ_THROUGH} when the slot is filling other granules or in other hands (nothing done yet).
+     * A piece of cached slot s for a request: {@link #HIT}, {@link #WAIT}, a sub-block {@link #FILL}, a {@link #MERGE},
+     * or {@link #READ_THROUGH} when the slot is filling other granules or in other hands and holds nothing newer for
+     * the piece (nothing done yet).
      */
     private int cached(
             int s, int g0, int g1, int blockBytes, boolean sequential, FillWaiter waiter, int[] slots, int i) {
@@ -132,6 +139,15 @@ final class ReadDecision {
             }
             waitFor(s, waiter, slots, i);
             return FILL;
+        }
+        if (t.holdsNewerData(s) && t.anyValid(s, g0, g1)) {
+            // A dirty slot is never filled (a fill would race its writes and write-back): its other granules come from
+            // the backing device, which is authoritative for them.
+            t.pin(s);
+            counters.miss(node);
+            counters.readThrough(node);
+            slots[i] = s;
+            return MERGE;
         }
         return READ_THROUGH;
     }

@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A read through the cache: each block it touches is a piece, and its partition decides what each piece is
  * ({@link CachePartition#read}): a hit (pinned), a fill (the whole block or some granules) or a wait on the fill in
- * flight, a read-through or a bypass; read-throughs and bypasses go straight from the backing device into the
- * caller's buffer, adjacent ones as one read. When all have arrived, the bytes are copied once into the caller's
- * buffer, or, for a shared read, handed over in place as {@link PinnedBlocks}.
+ * flight, a read-through or a bypass, or a merge (a read-through with a block written in part laid over it);
+ * read-throughs, bypasses and merges go straight from the backing device into the caller's buffer, adjacent ones as
+ * one read. When all have arrived, the cached bytes are copied once into the caller's buffer (a merge: its valid
+ * granules), or, for a shared read, handed over in place as {@link PinnedBlocks}.
  * Its own Runnable (forwarded, or handed back for the copy) and its own IoCompletion (bypass reads).
  */
 final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaiter {
@@ -46,6 +47,9 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     private long firstBlock;
     private int blocks;
     private int[] slots = new int[4];
+    /** Which pieces are merges ({@link ReadDecision#MERGE}): only the slot's valid granules are copied out. */
+    private boolean[] merged = new boolean[4];
+
     private final AtomicInteger pending = new AtomicInteger();
     private volatile IoStatus status;
     /** The pending run of pieces read straight from the backing device, [runStart, runEnd), or -1. */
@@ -101,6 +105,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
         }
         if (slots.length < blocks) {
             slots = new int[Math.max(blocks, slots.length * 2)];
+            merged = new boolean[slots.length];
         }
         runStart = -1;
         runEnd = -1;
@@ -125,6 +130,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
                     this,
                     slots,
                     i);
+            merged[i] = outcome == ReadDecision.MERGE;
             if (outcome == ReadDecision.FILL) {
                 fills.issueFill(p, slots[i], block);
             } else if (outcome != ReadDecision.WAIT) {
@@ -228,7 +234,12 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
                 long end = Math.min(offset + length, (block + 1) * blockSize);
                 int n = (int) (end - start);
                 int at = base + (int) (start - offset);
-                buf.setBytes(at, p.view(s), (int) (start - block * blockSize), n);
+                int from = (int) (start - block * blockSize);
+                if (merged[i]) {
+                    n = p.copyValidBytes(s, from, from + n, buf, at); // over what the backing device read
+                } else {
+                    buf.setBytes(at, p.view(s), from, n);
+                }
                 space.touches.touched(DataTouches.Kind.COPY, p.node(), n);
                 space.touches.touched(DataTouches.Kind.COPY, buf, at, n);
             }

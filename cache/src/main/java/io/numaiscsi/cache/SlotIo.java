@@ -24,6 +24,9 @@ final class SlotIo implements IoCompletion {
     int fillFrom;
 
     int fillTo;
+    /** A write-back: where the run of valid granules being written ends (the next run is looked for from there). */
+    int runTo;
+
     private FillWaiter[] waiters = new FillWaiter[4];
     private int waiterCount;
 

@@ -37,7 +37,10 @@ final class SlotTable {
     private final DirtySlots dirty;
     private final int[] pins;
     private final int[] version;
-    /** Valid granules per slot: a fill marks what it read, a dirty copy is wholly valid. */
+    /**
+     * Valid granules per slot: a fill marks what it read, a write what it wrote (a copy keeps its base's too). The
+     * backing device is authoritative for a slot's other granules, dirty or not.
+     */
     private final GranuleMap valid;
 
     private final int granulesPerBlock;
@@ -133,14 +136,31 @@ final class SlotTable {
         return valid.covers(s, g0, g1);
     }
 
+    /** Whether any granule of [g0, g1) of slot s is valid. */
+    boolean anyValid(int s, int g0, int g1) {
+        return valid.firstValid(s, g0, g1) < g1;
+    }
+
+    /**
+     * The first run of valid granules of slot s within [g0, g1), packed as {@code from << 32 | to}, or -1 when none is
+     * valid there.
+     */
+    long validRun(int s, int g0, int g1) {
+        int from = valid.firstValid(s, g0, g1);
+        if (from == g1) {
+            return -1;
+        }
+        return (long) from << 32 | valid.firstInvalid(s, from, g1);
+    }
+
+    /** Whether slot s holds data the backing device may not have yet: dirty, or being written back. */
+    boolean holdsNewerData(int s) {
+        return dirty.is(s) || dirty.writingBack(s);
+    }
+
     /** Whether slot s is being filled and that fill reads granules [g0, g1). */
     boolean fillReads(int s, int g0, int g1) {
         return state[s] == FILLING && io[s].fillCovers(g0, g1);
-    }
-
-    /** Whether slot s holds its whole block of {@code all} granules, or its fill in flight will (a write's base must). */
-    boolean holdsWhole(int s, int all) {
-        return state[s] == FILLING ? io[s].fillCovers(0, all) : dirty.is(s) || valid.covers(s, 0, all);
     }
 
     /** Whether no request holds slot s and it holds no data newer than the backing device (a fill may go into it). */
@@ -334,15 +354,33 @@ final class SlotTable {
         }
     }
 
-    /** Installs a reserved, pinned slot as the block's current version (replacing any other). */
+    /** Installs a reserved, pinned slot holding the whole block as its current version (replacing any other). */
     void install(int s, long block, boolean isDirty) {
+        valid.mark(s, 0, granulesPerBlock);
+        put(s, block, isDirty);
+    }
+
+    /** A reserved, pinned slot gets the valid granules of slot {@code base} (a copy of its data is made into it). */
+    void inheritValid(int base, int s) {
+        valid.copy(base, s);
+    }
+
+    /**
+     * Installs a reserved, pinned copy as the block's current dirty version (replacing any other): its granules copied
+     * from its base ({@link #inheritValid}, if it had one) and [g0, g1), just written, are valid.
+     */
+    void installCopy(int s, long block, int g0, int g1) {
+        valid.mark(s, g0, g1);
+        put(s, block, true);
+    }
+
+    private void put(int s, long block, boolean isDirty) {
         int old = map.get(block);
         long since = isDirty ? dirty.sinceFor(old) : 0;
         if (old >= 0) {
             unmapSlot(old);
         }
         state[s] = VALID;
-        valid.mark(s, 0, granulesPerBlock);
         blockOf[s] = block;
         mapped[s] = true;
         if (isDirty) {

@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Write-back: dirty tracking, write-back batches, flushes and their waiters. Batches and write-back unmaps are
  * exclusive steps, run one at a time, so two versions of one block are never in flight to the backing device at
- * once. A batch writes back every dirty block not already being written, then (if flushes wait on it) flushes the
- * backing device and completes them.
+ * once. A batch writes back every dirty block not already being written (of a block written in part, each run of its
+ * valid granules in turn), then (if flushes wait on it) flushes the backing device and completes them.
  */
 final class WriteBackScheduler {
     private final BlockDevice backing;
@@ -157,18 +157,39 @@ final class WriteBackScheduler {
         for (int i = 0; i < n; i++) {
             SlotIo io = batch[i];
             batch[i] = null;
-            CachePartition p = io.partition;
-            long block = p.blockOf(io.slot);
             io.writingBack = true;
-            ByteBuf view = p.view(io.slot);
-            view.setIndex(0, space.blockBytes(block));
-            backing.write(block * space.blockSize, view, false, io);
+            if (!writeRunFrom(io, 0)) {
+                writebackDone(io, IoStatus.OK); // nothing valid to write: not expected of a dirty block
+            }
         }
         batchArrive();
     }
 
+    /**
+     * Writes the first run of valid granules of the slot from granule g on to the backing device; false when there is
+     * none left. The slot is pinned by the batch and dirty, so its valid granules do not change meanwhile.
+     */
+    private boolean writeRunFrom(SlotIo io, int g) {
+        CachePartition p = io.partition;
+        long block = p.blockOf(io.slot);
+        long run = p.validRun(io.slot, g, space.granules(block));
+        if (run < 0) {
+            return false;
+        }
+        int from = (int) (run >>> 32) * space.granule;
+        int to = Math.min((int) run * space.granule, space.blockBytes(block));
+        io.runTo = (int) run;
+        ByteBuf view = p.view(io.slot);
+        view.setIndex(from, to);
+        backing.write(block * space.blockSize + from, view, false, io);
+        return true;
+    }
+
     void writebackDone(SlotIo io, IoStatus st) {
         boolean ok = st == IoStatus.OK;
+        if (ok && writeRunFrom(io, io.runTo)) {
+            return; // the block's next run
+        }
         long block = io.partition.writebackDone(io.slot, ok);
         if (ok) {
             space.dirty.wroteBack(space.blockBytes(block));

@@ -7,11 +7,12 @@ import io.numaiscsi.numa.DataTouches;
 
 /**
  * A write under write-back: one block at a time, each written block becomes a fresh dirty copy (copy-on-write, so
- * readers never see a half-updated block). A partial block is read-modify-write: its base is filled first when not
- * cached or cached only in part (a clean partial copy is dropped and the whole block read), and the new copy is
- * installed only if the base is still current (else the block is retried). Without a free slot, or when one more
- * dirty block would pass the device's hard dirty limit, the write parks on the partition and asks for a write-back
- * batch; it resumes when a slot comes free.
+ * readers never see a half-updated block). A block written in part keeps what its cached base holds (its valid
+ * granules, clean or dirty; nothing when it is not cached) plus the written granules, and nothing is read for it
+ * unless the write covers a granule in part that the base does not hold: then that granule (at most one at each end)
+ * is read from the backing device first, into a new base when the block is not cached, else into the copy. The new
+ * copy is installed only if the base is still current (else the block is retried). Without a free slot, or when one more dirty block would pass the device's hard dirty limit, the write
+ * parks on the partition and asks for a write-back batch; it resumes when a slot comes free.
  * A FUA write then flushes everything before it completes.
  */
 final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWaiter {
@@ -20,6 +21,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
     private final FillCoordinator fills;
     private final WriteBackScheduler writeBacks;
     private final int blockSize;
+    private final int granule;
     int base;
     boolean fua;
     private long firstBlock;
@@ -29,6 +31,10 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
 
     private int baseSlot;
     private int baseVersion;
+    /** The new copy of the block being written in part, while the granules it covers in part are read into it. */
+    private int copySlot;
+
+    private boolean readingEdges;
     /** Next in its partition's parked list or in a resume queue. */
     WriteBackWrite nextParked;
 
@@ -39,12 +45,14 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
         this.fills = fills;
         this.writeBacks = writeBacks;
         this.blockSize = space.blockSize;
+        this.granule = space.granule;
     }
 
     @Override
     public void reset() {
         super.reset();
         nextParked = null;
+        readingEdges = false;
     }
 
     @Override
@@ -85,13 +93,14 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
                 }
                 done = s;
             } else {
-                done = p.pinBase(block, space.granules(block), this);
+                long ends = endsToRead(p, -1, inBlock, inBlock + n, space.blockBytes(block));
+                done = p.pinBase(block, (int) (ends >>> 32), (int) ends, this);
                 if (done == CachePartition.BASE_FILLING) {
                     return; // blockReady goes on
                 }
                 if (done == CachePartition.BASE_FILL) {
                     fills.issueFill(p, baseSlot, block);
-                    return;
+                    return; // blockReady goes on
                 }
                 if (done == CachePartition.BASE_READY) {
                     if (!apply(p, block, start, n, inBlock)) {
@@ -117,7 +126,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
         }
     }
 
-    /** The partition pinned slot {@code s}, at {@code version}, as the base of the block being written. */
+    /** The partition pinned slot {@code s}, at {@code version}, as the base of the block being written (-1: none). */
     void pinnedBase(int s, int version) {
         baseSlot = s;
         baseVersion = version;
@@ -134,7 +143,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
         }
     }
 
-    /** The base of a partial block is filled (or failed). */
+    /** The fill the base was waiting on finished (or failed: so does the write). */
     @Override
     public void blockReady(IoStatus st) {
         CachePartition p = space.partitionOf(firstBlock + cursor);
@@ -153,8 +162,10 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
     }
 
     /**
-     * Base slot pinned and valid: copy it plus the new bytes into a fresh slot and install that if the
-     * base is still current. false when parked (no slot); on a lost race the same block is retried.
+     * The base pinned (or none: then the write covers no granule in part): takes a slot for the new copy and, where the
+     * write covers a granule in part that the base does not hold, reads that granule into it first; the base's version
+     * check at install makes that read safe (a write to the block meanwhile makes this one retry). True when the block is done or to be retried; false when
+     * the write parked (no slot) or waits for that read.
      */
     private boolean apply(CachePartition p, long block, long start, int n, int inBlock) {
         int s = p.reserveCopy(baseSlot, this);
@@ -164,22 +175,73 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
             writeBacks.requestWriteback();
             return false;
         }
-        int bytes = space.blockBytes(block);
-        int from = base + (int) (start - offset);
-        ByteBuf copy = p.view(s);
-        copy.setBytes(0, p.view(baseSlot), 0, bytes);
-        copy.setBytes(inBlock, buf, from, n);
-        space.touches.touched(DataTouches.Kind.COPY, p.node(), 2L * bytes + n); // base to copy, then the new bytes in
-        space.touches.touched(DataTouches.Kind.COPY, buf, from, n);
-        if (p.installCopy(s, block, baseSlot, baseVersion)) {
-            cursor++;
+        long ends = endsToRead(p, s, inBlock, inBlock + n, space.blockBytes(block));
+        if (ends != 0) {
+            copySlot = s;
+            readingEdges = true;
+            fills.readGranules(p, s, block, (int) (ends >>> 32), (int) ends, this);
+            return false; // ioComplete goes on; touch no field from here on
         }
+        install(p, s, block, start, n, inBlock);
         return true;
     }
 
-    /** The FUA flush finished. */
+    /**
+     * The granules to read before writing bytes [inBlock, end) of a block of {@code blockBytes}: the granule at each end
+     * that the write covers in part and slot {@code s} (-1: none) does not hold, and when both ends are read, the
+     * granules between them too (one read; the write covers them). Packed as {@code from << 32 | to}; 0 for none.
+     */
+    private long endsToRead(CachePartition p, int s, int inBlock, int end, int blockBytes) {
+        int g0 = inBlock / granule;
+        int g1 = (end + granule - 1) / granule;
+        boolean head = inBlock % granule != 0 && (s < 0 || !p.holdsGranule(s, g0));
+        boolean tail = end % granule != 0 && end != blockBytes && (s < 0 || !p.holdsGranule(s, g1 - 1));
+        if (!head && !tail) {
+            return 0;
+        }
+        return (long) (head ? g0 : g1 - 1) << 32 | (tail ? g1 : g0 + 1);
+    }
+
+    /** The granules the write covers in part arrived in the copy (or failed). */
+    private void edgesRead(IoStatus st) {
+        long block = firstBlock + cursor;
+        CachePartition p = space.partitionOf(block);
+        if (st != IoStatus.OK) {
+            p.abandonCopy(copySlot, baseSlot);
+            finish(st);
+            return;
+        }
+        long blockStart = block * blockSize;
+        long start = Math.max(offset, blockStart);
+        long end = Math.min(offset + length, blockStart + blockSize);
+        install(p, copySlot, block, start, (int) (end - start), (int) (start - blockStart));
+        step();
+    }
+
+    /**
+     * Copies the base's valid granules and then the new bytes into copy {@code s}, and installs it if the base is
+     * still current (the block is done), else drops it (the block is retried).
+     */
+    private void install(CachePartition p, int s, long block, long start, int n, int inBlock) {
+        ByteBuf copy = p.view(s);
+        int kept = baseSlot < 0 ? 0 : p.copyValidBytes(baseSlot, 0, space.blockBytes(block), copy, 0);
+        int from = base + (int) (start - offset);
+        copy.setBytes(inBlock, buf, from, n);
+        space.touches.touched(DataTouches.Kind.COPY, p.node(), 2L * kept + n); // base to copy, then the new bytes in
+        space.touches.touched(DataTouches.Kind.COPY, buf, from, n);
+        if (p.installCopy(s, block, baseSlot, baseVersion, inBlock / granule, (inBlock + n + granule - 1) / granule)) {
+            cursor++;
+        }
+    }
+
+    /** The FUA flush, or the read of the granules a write covers in part, finished. */
     @Override
     public void ioComplete(IoStatus st) {
+        if (readingEdges) {
+            readingEdges = false;
+            edgesRead(st);
+            return;
+        }
         finish(st);
     }
 

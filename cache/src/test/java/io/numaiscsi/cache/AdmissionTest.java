@@ -350,7 +350,7 @@ class AdmissionTest {
     }
 
     @Test
-    void writeBackReadModifyWriteOnAPartlyValidSlotWritesTheWholeBlockBackCorrectly() {
+    void writeBackOnAPartlyValidSlotReadsOnlyTheGranuleItCoversInPartAndWritesBackWhatItHolds() {
         open(WritePolicy.WRITE_BACK);
         long block = 11L * BLOCK;
         check(block + 8 * K, 4 * K);
@@ -359,11 +359,20 @@ class AdmissionTest {
         byte[] patch = pattern(1536, 23);
         assertEquals(IoStatus.OK, write(cache, block + 20 * K + 512, patch, false));
         System.arraycopy(patch, 0, data, (int) block + 20 * K + 512, patch.length);
-        assertEquals(before + BLOCK, backing.bytesRead.get(), "the base was filled whole before the modify");
+        assertEquals(
+                before + 4 * K, backing.bytesRead.get(), "only granule 5, which the write covers in part, was read");
+        check(block + 20 * K, 4 * K);
+        check(block + 8 * K, 4 * K);
+        assertEquals(before + 4 * K, backing.bytesRead.get(), "the dirty copy holds granules 2 and 5: hits");
         check(block, BLOCK);
-        assertEquals(before + BLOCK, backing.bytesRead.get(), "the dirty block is wholly valid: a hit");
+        assertEquals(
+                before + 4 * K + BLOCK,
+                backing.bytesRead.get(),
+                "the rest of the block read through, the copy's granules laid over it");
+        int writesBefore = backing.writes.get();
         assertEquals(IoStatus.OK, flush(cache));
-        assertArrayEquals(expected(block, BLOCK), read(backing.ram, block, BLOCK), "written back whole and right");
+        assertEquals(writesBefore + 2, backing.writes.get(), "two runs written back: granules 2 and 5");
+        assertArrayEquals(expected(block, BLOCK), read(backing.ram, block, BLOCK), "written back right");
     }
 
     private ByteBuf readShared(long offset, int length) {

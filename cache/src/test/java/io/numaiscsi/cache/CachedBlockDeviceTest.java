@@ -171,22 +171,89 @@ class CachedBlockDeviceTest {
     }
 
     @Test
-    void writeBackPartialBlockIsReadModifyWrite() {
+    void writeBackPartialBlockReadsOnlyTheGranulesItCoversInPart() {
         fillBacking();
         cache(WritePolicy.WRITE_BACK);
         byte[] expected = backingBytes(5 * BLOCK, BLOCK);
         byte[] patch = pattern(1536, 3);
         System.arraycopy(patch, 0, expected, 1024, patch.length);
         assertEquals(IoStatus.OK, write(cache, 5 * BLOCK + 1024, patch, false));
-        assertEquals(1, backing.reads.get(), "the block was filled first");
+        assertEquals(1, backing.reads.get(), "the granule it covers in part was read first");
+        assertEquals(4096, backing.bytesRead.get(), "that granule only");
         assertArrayEquals(expected, read(cache, 5 * BLOCK, BLOCK));
-        // a second patch on the cached dirty block
+        assertEquals(4096 + BLOCK, backing.bytesRead.get(), "the rest read through, the dirty granule laid over it");
+        // a second patch on the dirty block, in a granule it does not hold
         byte[] patch2 = pattern(512, 4);
         System.arraycopy(patch2, 0, expected, BLOCK - 512, 512);
         assertEquals(IoStatus.OK, write(cache, 6 * BLOCK - 512, patch2, false));
-        assertEquals(1, backing.reads.get());
+        assertEquals(2 * 4096 + BLOCK, backing.bytesRead.get(), "its last granule read, nothing else");
+        assertEquals(0, backing.writes.get());
         assertEquals(IoStatus.OK, flush(cache));
+        assertEquals(2, backing.writes.get(), "the two granules written back, each as a run of its own");
+        assertEquals(2 * 4096, backing.bytesWritten.get());
         assertArrayEquals(expected, backingBytes(5 * BLOCK, BLOCK));
+    }
+
+    @Test
+    void writeBackOfWholeGranulesReadsNothingAndWritesBackOnlyThem() {
+        fillBacking();
+        cache(WritePolicy.WRITE_BACK);
+        byte[] expected = backingBytes(3 * BLOCK, BLOCK);
+        byte[] a = pattern(4096, 7);
+        byte[] b = pattern(8192, 8);
+        System.arraycopy(a, 0, expected, 8192, a.length);
+        System.arraycopy(b, 0, expected, 40960, b.length);
+        assertEquals(IoStatus.OK, write(cache, 3 * BLOCK + 8192, a, false));
+        assertEquals(IoStatus.OK, write(cache, 3 * BLOCK + 40960, b, false));
+        assertEquals(0, backing.reads.get(), "nothing read for writes of whole granules");
+        assertArrayEquals(b, read(cache, 3 * BLOCK + 40960, b.length), "a hit on the dirty granules");
+        assertEquals(0, backing.reads.get());
+        assertEquals(IoStatus.OK, flush(cache));
+        assertEquals(2, backing.writes.get(), "two runs");
+        assertEquals(a.length + b.length, backing.bytesWritten.get(), "only the written granules reach the device");
+        assertArrayEquals(expected, backingBytes(3 * BLOCK, BLOCK), "and the rest of the block is untouched");
+        assertArrayEquals(expected, read(cache, 3 * BLOCK, BLOCK), "the clean copy in part, filled from the device");
+    }
+
+    @Test
+    void twoWritesInOneGranuleOfABlockNotCachedReadItOnceAndBothLand() {
+        fillBacking();
+        cache(WritePolicy.WRITE_BACK);
+        byte[] expected = backingBytes(6 * BLOCK, BLOCK);
+        byte[] a = pattern(512, 31);
+        byte[] b = pattern(512, 32);
+        System.arraycopy(a, 0, expected, 512, a.length);
+        System.arraycopy(b, 0, expected, 2048, b.length);
+        backing.hold();
+        Done da = new Done();
+        Done db = new Done();
+        cache.write(6 * BLOCK + 512, Unpooled.wrappedBuffer(a), false, da);
+        cache.write(6 * BLOCK + 2048, Unpooled.wrappedBuffer(b), false, db);
+        assertFalse(da.isDone());
+        assertFalse(db.isDone());
+        assertEquals(1, backing.heldCount(), "the second write waits on the first one's read of the granule");
+        backing.release();
+        assertEquals(IoStatus.OK, da.await());
+        assertEquals(IoStatus.OK, db.await());
+        assertEquals(1, backing.reads.get());
+        assertArrayEquals(expected, read(cache, 6 * BLOCK, BLOCK));
+        assertEquals(IoStatus.OK, flush(cache));
+        assertArrayEquals(expected, backingBytes(6 * BLOCK, BLOCK));
+        assertEquals(0, cache.pinnedSlots());
+    }
+
+    @Test
+    void aWriteBackWriteWhoseGranuleCannotBeReadFailsAndLeavesTheBlockAsItWas() {
+        fillBacking();
+        cache(WritePolicy.WRITE_BACK);
+        byte[] old = backingBytes(4 * BLOCK, BLOCK);
+        backing.failReads(true);
+        assertEquals(IoStatus.MEDIUM_ERROR, write(cache, 4 * BLOCK + 512, pattern(512, 9), false));
+        backing.failReads(false);
+        assertEquals(0, cache.pinnedSlots(), "the copy was let go");
+        assertArrayEquals(old, read(cache, 4 * BLOCK, BLOCK));
+        assertEquals(IoStatus.OK, flush(cache));
+        assertEquals(0, backing.writes.get(), "nothing was dirtied");
     }
 
     @Test

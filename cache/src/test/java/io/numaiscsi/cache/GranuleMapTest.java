@@ -19,4 +19,20 @@ class GranuleMapTest {
         assertEquals(128, map.firstInvalid(1, 0, 128), "all valid");
         assertEquals(0, map.invalidEnd(1, 0, 128));
     }
+
+    @Test
+    void findsValidRunsAndCopiesOneSlotsGranulesToAnother() {
+        map.mark(0, 5, 9);
+        map.mark(0, 100, 101);
+        assertEquals(5, map.firstValid(0, 0, 128));
+        assertEquals(9, map.firstInvalid(0, 5, 128), "the run ends");
+        assertEquals(100, map.firstValid(0, 9, 128));
+        assertEquals(128, map.firstValid(0, 101, 128), "no more valid granules");
+        map.mark(1, 0, 128);
+        map.copy(0, 1);
+        assertEquals(5, map.firstValid(1, 0, 128), "the copy has exactly the source's granules");
+        assertEquals(9, map.firstInvalid(1, 5, 128));
+        assertEquals(100, map.firstValid(1, 9, 128));
+        assertEquals(101, map.firstInvalid(1, 100, 128));
+    }
 }

@@ -107,6 +107,7 @@ final class Support {
         final AtomicInteger reads = new AtomicInteger();
         final AtomicLong bytesRead = new AtomicLong();
         final AtomicInteger writes = new AtomicInteger();
+        final AtomicLong bytesWritten = new AtomicLong();
         final AtomicInteger flushes = new AtomicInteger();
         /** The buffer and completion of the last read asked of this device. */
         volatile ByteBuf lastReadBuffer;
@@ -165,6 +166,7 @@ final class Support {
         @Override
         public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
             writes.incrementAndGet();
+            bytesWritten.addAndGet(src.readableBytes());
             super.write(offset, src, fua, done);
         }
 
