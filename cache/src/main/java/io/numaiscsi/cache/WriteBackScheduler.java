@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Write-back: dirty tracking, write-back batches, flushes and their waiters. Batches and write-back unmaps are
  * exclusive steps, run one at a time, so two versions of one block are never in flight to the backing device at
  * once. A batch writes back every dirty block not already being written (of a block written in part, each run of its
- * valid granules in turn), then (if flushes wait on it) flushes the backing device and completes them.
+ * valid granules in turn), at most {@link #BATCH_IN_FLIGHT} blocks at a time so that reads of the device do not queue
+ * behind all of it, then (if flushes wait on it) flushes the backing device and completes them.
  */
 final class WriteBackScheduler {
     private final BlockDevice backing;
@@ -24,14 +25,23 @@ final class WriteBackScheduler {
     private final ArrayDeque<IoCompletion> flushWaiters = new ArrayDeque<>();
     private final ArrayDeque<BackingRequest> unmapQueue = new ArrayDeque<>();
     private final ArrayDeque<IoCompletion> batchWaiters = new ArrayDeque<>();
+    /** Blocks a batch writes back at once (a command queue's worth); the rest follow as they complete. */
+    static final int BATCH_IN_FLIGHT = 32;
+
     private final SlotIo[] batch;
     private final AtomicInteger batchPending = new AtomicInteger();
+    /** The running batch: its size, the next of its blocks to write and how many are being written. */
+    private volatile int batchSize;
+
+    private final AtomicInteger batchNext = new AtomicInteger();
+    private final AtomicInteger batchInFlight = new AtomicInteger();
+    private final ThreadLocal<Driver> issueDriver = ThreadLocal.withInitial(Driver::new);
     private volatile IoStatus batchStatus = IoStatus.OK;
     /** Whether the running batch wrote anything back; an empty batch frees no slot, so it wakes nobody. */
     private volatile boolean batchCleaned;
 
     private final BatchFlush batchFlush = new BatchFlush();
-    private final ThreadLocal<ExclusiveDriver> exclusiveDriver = ThreadLocal.withInitial(ExclusiveDriver::new);
+    private final ThreadLocal<Driver> exclusiveDriver = ThreadLocal.withInitial(Driver::new);
 
     WriteBackScheduler(BlockDevice backing, CacheSpace space, FillCoordinator fills) {
         this.backing = backing;
@@ -100,7 +110,7 @@ final class WriteBackScheduler {
      * this thread, so a long run of steps does not nest one stack frame chain per step.
      */
     private void runNextExclusive() {
-        ExclusiveDriver d = exclusiveDriver.get();
+        Driver d = exclusiveDriver.get();
         if (d.driving) {
             d.again = true;
             return;
@@ -116,8 +126,8 @@ final class WriteBackScheduler {
         }
     }
 
-    /** Whether this thread is inside {@link #runNextExclusive}, and whether a step asked for another meanwhile. */
-    private static final class ExclusiveDriver {
+    /** Whether this thread is inside a loop that must not nest, and whether it was asked to go round again. */
+    private static final class Driver {
         boolean driving;
         boolean again;
     }
@@ -154,15 +164,45 @@ final class WriteBackScheduler {
         batchStatus = IoStatus.OK;
         batchCleaned = n > 0;
         batchPending.set(n + 1);
-        for (int i = 0; i < n; i++) {
-            SlotIo io = batch[i];
-            batch[i] = null;
-            io.writingBack = true;
-            if (!writeRunFrom(io, 0)) {
-                writebackDone(io, IoStatus.OK); // nothing valid to write: not expected of a dirty block
-            }
-        }
+        batchInFlight.set(0);
+        batchNext.set(0);
+        batchSize = n;
+        issueMore();
         batchArrive();
+    }
+
+    /**
+     * Starts writing the batch's next blocks while fewer than {@link #BATCH_IN_FLIGHT} are being written. A write that
+     * completes inline (a synchronous store) and asks for more from inside this loop leaves it to the loop already
+     * running on this thread, so a long batch does not nest one stack frame chain per block.
+     */
+    private void issueMore() {
+        Driver d = issueDriver.get();
+        if (d.driving) {
+            d.again = true;
+            return;
+        }
+        d.driving = true;
+        try {
+            do {
+                d.again = false;
+                while (batchInFlight.get() < BATCH_IN_FLIGHT) {
+                    int i = batchNext.getAndIncrement();
+                    if (i >= batchSize) {
+                        break;
+                    }
+                    SlotIo io = batch[i];
+                    batch[i] = null;
+                    batchInFlight.incrementAndGet();
+                    io.writingBack = true;
+                    if (!writeRunFrom(io, 0)) {
+                        writebackDone(io, IoStatus.OK); // nothing valid to write: not expected of a dirty block
+                    }
+                }
+            } while (d.again);
+        } finally {
+            d.driving = false;
+        }
     }
 
     /**
@@ -196,6 +236,8 @@ final class WriteBackScheduler {
         } else if (batchStatus == IoStatus.OK) {
             batchStatus = st;
         }
+        batchInFlight.decrementAndGet();
+        issueMore(); // before this block's arrival: the batch cannot end (and the next begin) while this runs
         batchArrive();
     }
 
