@@ -36,6 +36,8 @@ final class WriteBackScheduler {
     private final AtomicInteger batchNext = new AtomicInteger();
     private final AtomicInteger batchInFlight = new AtomicInteger();
     private final ThreadLocal<Driver> issueDriver = ThreadLocal.withInitial(Driver::new);
+    private final Runnable issueStep = this::issueWhileRoom;
+    private final Runnable exclusiveStep = this::runOneExclusive;
     private volatile IoStatus batchStatus = IoStatus.OK;
     /** Whether the running batch wrote anything back; an empty batch frees no slot, so it wakes nobody. */
     private volatile boolean batchCleaned;
@@ -110,26 +112,30 @@ final class WriteBackScheduler {
      * this thread, so a long run of steps does not nest one stack frame chain per step.
      */
     private void runNextExclusive() {
-        Driver d = exclusiveDriver.get();
-        if (d.driving) {
-            d.again = true;
-            return;
-        }
-        d.driving = true;
-        try {
-            do {
-                d.again = false;
-                runOneExclusive();
-            } while (d.again);
-        } finally {
-            d.driving = false;
-        }
+        exclusiveDriver.get().drive(exclusiveStep);
     }
 
     /** Whether this thread is inside a loop that must not nest, and whether it was asked to go round again. */
     private static final class Driver {
-        boolean driving;
-        boolean again;
+        private boolean driving;
+        private boolean again;
+
+        /** Runs {@code step}, and again as often as a call from inside it asked; such a call only asks. */
+        void drive(Runnable step) {
+            if (driving) {
+                again = true;
+                return;
+            }
+            driving = true;
+            try {
+                do {
+                    again = false;
+                    step.run();
+                } while (again);
+            } finally {
+                driving = false;
+            }
+        }
     }
 
     private void runOneExclusive() {
@@ -177,31 +183,22 @@ final class WriteBackScheduler {
      * running on this thread, so a long batch does not nest one stack frame chain per block.
      */
     private void issueMore() {
-        Driver d = issueDriver.get();
-        if (d.driving) {
-            d.again = true;
-            return;
-        }
-        d.driving = true;
-        try {
-            do {
-                d.again = false;
-                while (batchInFlight.get() < BATCH_IN_FLIGHT) {
-                    int i = batchNext.getAndIncrement();
-                    if (i >= batchSize) {
-                        break;
-                    }
-                    SlotIo io = batch[i];
-                    batch[i] = null;
-                    batchInFlight.incrementAndGet();
-                    io.writingBack = true;
-                    if (!writeRunFrom(io, 0)) {
-                        writebackDone(io, IoStatus.OK); // nothing valid to write: not expected of a dirty block
-                    }
-                }
-            } while (d.again);
-        } finally {
-            d.driving = false;
+        issueDriver.get().drive(issueStep);
+    }
+
+    private void issueWhileRoom() {
+        while (batchInFlight.get() < BATCH_IN_FLIGHT) {
+            int i = batchNext.getAndIncrement();
+            if (i >= batchSize) {
+                return;
+            }
+            SlotIo io = batch[i];
+            batch[i] = null;
+            batchInFlight.incrementAndGet();
+            io.writingBack = true;
+            if (!writeRunFrom(io, 0)) {
+                writebackDone(io, IoStatus.OK); // nothing valid to write: not expected of a dirty block
+            }
         }
     }
 
