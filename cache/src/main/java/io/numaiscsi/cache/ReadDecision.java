@@ -4,8 +4,9 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * The per-piece read decision, in one place: hit, wait for the fill in flight, sub-block fill, miss with admission,
- * bypass, read-through, or read-through merged with a block written in part. One per partition; its {@link CachePartition} calls it under its lock, for a cache request
- * ({@link ReadRequest}) and for the one-block path ({@link CacheReads#read}).
+ * bypass, read-through, or read-through merged with a block written in part. One per partition; its {@link
+ * CachePartition} calls it under its lock, for a cache request ({@link ReadRequest}) and for the one-block path
+ * ({@link CacheReads#read}).
  */
 final class ReadDecision {
     /** The piece's granules are valid: pinned. */
@@ -48,10 +49,10 @@ final class ReadDecision {
      * and that fill reads the piece); a sub-block {@link #FILL} (cached, but the piece is not valid and no one else
      * holds the slot and it is clean: a random read fills every granule of the block not yet valid, a sequential one
      * the rest of the block from the piece on; nothing is evicted); a {@link #MERGE} (the slot holds newer data for
-     * part of the piece: a write-back block written in part, which is never filled); for a block not cached that the admission lets in ({@code
-     * admitted}: it did already, for the device's one-block path), a {@link #FILL} of the piece's granules, or of the
-     * whole block for a whole-block or sequential read, or a {@link #BYPASS} when no slot is free; else {@link
-     * #READ_THROUGH}, remembered by the admission. The pinned slot, or -1, goes to {@code slots[i]}; a {@link #WAIT} or
+     * part of the piece: a write-back block written in part, which is never filled); for a block not cached that the
+     * admission lets in ({@code admitted}: it did already, for the device's one-block path), a {@link #FILL} of the
+     * piece's granules, or of the whole block for a whole-block or sequential read, or a {@link #BYPASS} when no slot
+     * is free; else {@link #READ_THROUGH}, remembered by the admission. The pinned slot, or -1, goes to {@code slots[i]}; a {@link #WAIT} or
      * {@link #FILL} adds {@code waiter} to the slot's fill.
      *
      * <p>Without a {@code waiter} (a read of one block before any request exists) nothing is pinned, filled or waited

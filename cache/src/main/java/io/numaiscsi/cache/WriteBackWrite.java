@@ -11,8 +11,9 @@ import io.numaiscsi.numa.DataTouches;
  * granules, clean or dirty; nothing when it is not cached) plus the written granules, and nothing is read for it
  * unless the write covers a granule in part that the base does not hold: then that granule (at most one at each end)
  * is read from the backing device first, into a new base when the block is not cached, else into the copy. The new
- * copy is installed only if the base is still current (else the block is retried). Without a free slot, or when one more dirty block would pass the device's hard dirty limit, the write
- * parks on the partition and asks for a write-back batch; it resumes when a slot comes free.
+ * copy is installed only if the base is still current (else the block is retried). Without a free slot, or when one
+ * more dirty block would pass the device's hard dirty limit, the write parks on the partition and asks for a
+ * write-back batch; it resumes when a slot comes free.
  * A FUA write then flushes everything before it completes.
  */
 final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWaiter {
@@ -74,11 +75,9 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
         while (cursor < blocks) {
             long block = firstBlock + cursor;
             CachePartition p = space.partitionOf(block);
-            long blockStart = block * blockSize;
-            long start = Math.max(offset, blockStart);
-            long end = Math.min(offset + length, blockStart + blockSize);
-            int n = (int) (end - start);
-            int inBlock = (int) (start - blockStart);
+            long start = pieceStart(block);
+            int n = (int) (pieceEnd(block) - start);
+            int inBlock = (int) (start - block * blockSize);
             int done;
             if (inBlock == 0 && n == space.blockBytes(block)) {
                 int s = p.reserveForWrite(this);
@@ -103,7 +102,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
                     return; // blockReady goes on
                 }
                 if (done == CachePartition.BASE_READY) {
-                    if (!apply(p, block, start, n, inBlock)) {
+                    if (!apply(p, block)) {
                         return;
                     }
                     continue;
@@ -152,11 +151,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
             finish(st);
             return;
         }
-        long block = firstBlock + cursor;
-        long blockStart = block * blockSize;
-        long start = Math.max(offset, blockStart);
-        long end = Math.min(offset + length, blockStart + blockSize);
-        if (apply(p, block, start, (int) (end - start), (int) (start - blockStart))) {
+        if (apply(p, firstBlock + cursor)) {
             step();
         }
     }
@@ -164,10 +159,10 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
     /**
      * The base pinned (or none: then the write covers no granule in part): takes a slot for the new copy and, where the
      * write covers a granule in part that the base does not hold, reads that granule into it first; the base's version
-     * check at install makes that read safe (a write to the block meanwhile makes this one retry). True when the block is done or to be retried; false when
-     * the write parked (no slot) or waits for that read.
+     * check at install makes that read safe (a write to the block meanwhile makes this one retry). True when the block
+     * is done or to be retried; false when the write parked (no slot) or waits for that read.
      */
-    private boolean apply(CachePartition p, long block, long start, int n, int inBlock) {
+    private boolean apply(CachePartition p, long block) {
         int s = p.reserveCopy(baseSlot, this);
         if (s < 0) {
             // parked: another thread may already have resumed this request
@@ -175,15 +170,27 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
             writeBacks.requestWriteback();
             return false;
         }
-        long ends = endsToRead(p, s, inBlock, inBlock + n, space.blockBytes(block));
+        int inBlock = (int) (pieceStart(block) - block * blockSize);
+        int end = (int) (pieceEnd(block) - block * blockSize);
+        long ends = endsToRead(p, s, inBlock, end, space.blockBytes(block));
         if (ends != 0) {
             copySlot = s;
             readingEdges = true;
             fills.readGranules(p, s, block, (int) (ends >>> 32), (int) ends, this);
             return false; // ioComplete goes on; touch no field from here on
         }
-        install(p, s, block, start, n, inBlock);
+        install(p, s, block);
         return true;
+    }
+
+    /** Where this write's bytes in {@code block} begin, on the device. */
+    private long pieceStart(long block) {
+        return Math.max(offset, block * blockSize);
+    }
+
+    /** Where this write's bytes in {@code block} end, on the device. */
+    private long pieceEnd(long block) {
+        return Math.min(offset + length, (block + 1) * blockSize);
     }
 
     /**
@@ -211,10 +218,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
             finish(st);
             return;
         }
-        long blockStart = block * blockSize;
-        long start = Math.max(offset, blockStart);
-        long end = Math.min(offset + length, blockStart + blockSize);
-        install(p, copySlot, block, start, (int) (end - start), (int) (start - blockStart));
+        install(p, copySlot, block);
         step();
     }
 
@@ -222,7 +226,10 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
      * Copies the base's valid granules and then the new bytes into copy {@code s}, and installs it if the base is
      * still current (the block is done), else drops it (the block is retried).
      */
-    private void install(CachePartition p, int s, long block, long start, int n, int inBlock) {
+    private void install(CachePartition p, int s, long block) {
+        long start = pieceStart(block);
+        int n = (int) (pieceEnd(block) - start);
+        int inBlock = (int) (start - block * blockSize);
         ByteBuf copy = p.view(s);
         int kept = baseSlot < 0 ? 0 : p.copyValidBytes(baseSlot, 0, space.blockBytes(block), copy, 0);
         int from = base + (int) (start - offset);
