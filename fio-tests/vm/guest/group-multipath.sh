@@ -7,9 +7,8 @@
 #   fio with crc32c verify on both maps while the host kill -9's gw1: Linux's ALUA handler moves LUN 0 to another
 #   gateway (SET TARGET PORT GROUPS, which fences gw1 at the store), I/O continues, both verifies pass; the host
 #   restarts gw1 and its paths come back as standby;
-#   fio verify on both maps while the host moves LUN 1 with numa-iscsi-admin group-move: multipath follows it off the
-#   old owner (to the new owner, or to the third gateway when the kernel's ALUA handler picks that path during the
-#   hand-over);
+#   fio verify on both maps while the host moves LUN 1 with numa-iscsi-admin group-move: multipath follows it to the
+#   new owner, and LUN 0 stays where it is served;
 #   fio verify on both maps again while the host stops the gateway now serving LUN 1 for 10 s (SIGSTOP, then SIGCONT):
 #   the LUNs it served move, both verifies pass, its paths come back as standby; multipath -ll shows each map's new
 #   active path.
@@ -107,13 +106,17 @@ check gw1-lun1-path-returns-standby mp_wait 90 back_standby "$W1" 1 1
 
 # ---- a move by the group (numa-iscsi-admin group-move on the host): the initiator follows ----
 LUN1_BEFORE=$(serving_gw "$W1" 1)
+LUN0_AT_MOVE=$(serving_gw "$W0" 0)
 MOVE_TO=$([ "$LUN1_BEFORE" = 3 ] && echo 1 || echo 3)
 fio_both move-lun1 "move-lun1-gw$MOVE_TO"
 # the move is done when the new owner serves it: the other members refuse SET TARGET PORT GROUPS during the hand-over
-check "lun1-moved-to-gw$MOVE_TO" mp_wait 60 served_by "$W1" 1 "$MOVE_TO"
-log "after the move to gw$MOVE_TO: LUN 1 served through gw$(serving_gw "$W1" 1)"
+check "lun1-moved-to-gw$MOVE_TO" mp_wait 90 served_by "$W1" 1 "$MOVE_TO"
+# a move of LUN 1 leaves LUN 0 where it is served (after the kill, that is not its first owner)
+check "lun0-stays-with-gw$LUN0_AT_MOVE-during-the-move" served_by "$W0" 0 "$LUN0_AT_MOVE"
+log "after the move to gw$MOVE_TO: LUN 0 served through gw$(serving_gw "$W0" 0), LUN 1 through gw$(serving_gw "$W1" 1)"
 
 # ---- the gateway now serving LUN 1 stopped for 10 s under fio verify: what it serves moves; it comes back as standby ----
+mp_wait 60 serving_gw "$W1" 1 >/dev/null || { multipath -ll; abort "LUN 1 is served through no gateway"; }
 LUN0_BEFORE=$(serving_gw "$W0" 0)
 STALLED=$(serving_gw "$W1" 1)
 fio_both "stall-gw$STALLED" "stall-gw$STALLED"

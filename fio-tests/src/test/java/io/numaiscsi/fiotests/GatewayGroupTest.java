@@ -295,6 +295,8 @@ class GatewayGroupTest {
                             .status(),
                     "gw2 writes LUN 0");
         }
+        // gw2 records itself as LUN 0's owner, so no later placement pulls the LUN back to gw3
+        awaitStatus(CLI[1], s -> "gw2".equals(s.get(IQN + "/0")[1]));
         GW[2].restart();
         Thread.sleep(3000);
         assertEquals(

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * this host, members of one group over a throw-away Ceph cluster, serve one target with two RBD LUNs made through one
  * member's CLI (LUN 0 owned by gw1, LUN 1 by gw2). The guest logs in through all three, runs dm-multipath with ALUA
  * priorities (two maps, each active through its owner) and fio with crc32c verify on both while this test kill -9's
- * gw1 (then restarts it), moves LUN 1 with {@code group-move} (multipath follows it off the old owner), and stops the gateway then serving
+ * gw1 (then restarts it), moves LUN 1 with {@code group-move} (multipath follows it to the new owner; LUN 0 stays where it is served), and stops the gateway then serving
  * LUN 1 for 10 s (SIGSTOP, then SIGCONT): each time the LUNs of the failed gateway move to another (Linux's ALUA
  * handler, fenced at the store), I/O continues, the verifies pass, and the failed gateway's paths come back as standby.
  */

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +24,7 @@ public final class RbdUnitOwnership implements UnitOwnership, AutoCloseable {
     private final ImageOwnership owner;
     private final String what;
     private volatile long takeOversRefusedUntil;
+    private volatile Supplier<Runnable> initiatorTakeOver = () -> () -> {};
 
     public RbdUnitOwnership(ImageOwnership owner, String what) {
         this.owner = owner;
@@ -37,6 +39,14 @@ public final class RbdUnitOwnership implements UnitOwnership, AutoCloseable {
      */
     public void refuseTakeOversUntil(long deadline) {
         takeOversRefusedUntil = deadline;
+    }
+
+    /**
+     * {@code accepted} is asked when SET TARGET PORT GROUPS makes this gateway take the image (it held no lock), and
+     * what it returns runs once the gateway holds the lock.
+     */
+    public void onInitiatorTakeOver(Supplier<Runnable> accepted) {
+        initiatorTakeOver = accepted;
     }
 
     /** The image's lock as this gateway manages it. */
@@ -68,8 +78,14 @@ public final class RbdUnitOwnership implements UnitOwnership, AutoCloseable {
             done.accept(SenseReason.ASYMMETRIC_ACCESS_STATE_TRANSITION);
             return;
         }
+        Runnable taken = active && owner.state() != ImageOwnership.State.OWNER ? initiatorTakeOver.get() : () -> {};
         CompletableFuture<Void> move = active ? owner.takeOver() : owner.release();
-        move.whenComplete((ok, failure) -> done.accept(failure == null ? null : refused(active, failure)));
+        move.whenComplete((ok, failure) -> {
+            if (failure == null) {
+                taken.run();
+            }
+            done.accept(failure == null ? null : refused(active, failure));
+        });
     }
 
     private SenseReason refused(boolean active, Throwable failure) {

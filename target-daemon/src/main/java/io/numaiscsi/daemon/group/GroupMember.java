@@ -16,7 +16,6 @@ import io.numaiscsi.rbd.RadosObject;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +60,7 @@ public final class GroupMember implements AutoCloseable {
     private long refusedVersion;
     private volatile TargetDaemon daemon;
     private final LunHandOver handOver;
+    private final PlacementRecords records;
 
     private GroupMember(GroupSettings settings, SecretCodec codec, GroupObject object, String fsid) {
         this.settings = settings;
@@ -68,7 +68,8 @@ public final class GroupMember implements AutoCloseable {
         this.object = object;
         this.fsid = fsid;
         this.thread = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory("group", true));
-        this.handOver = new LunHandOver(settings, thread, () -> doc);
+        this.records = new PlacementRecords(this);
+        this.handOver = new LunHandOver(settings, thread, () -> doc, this::othersActedOn, records::initiatorMovedHere);
     }
 
     /**
@@ -180,53 +181,7 @@ public final class GroupMember implements AutoCloseable {
         thread.scheduleWithFixedDelay(this::poll, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
         thread.scheduleWithFixedDelay(this::tellHealth, 0, HEALTH_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         thread.scheduleWithFixedDelay(
-                this::replaceDownOwners, OWNER_CHECK.toMillis(), OWNER_CHECK.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * On the member with the lowest port among those up: gives the LUNs of members that are down (no health for
-     * {@link #UP_WITHIN}: dead, stalled or cut off) to members that are up, the one serving it already where an
-     * initiator moved it, so every LUN has an owner that serves it; the new owner fences the old one when it takes the
-     * image. A member that comes back owns nothing of it until a rebalance or a move.
-     */
-    private void replaceDownOwners() {
-        try {
-            GroupDocument d = doc;
-            Map<String, GroupHealth> health = health(d);
-            List<String> up = d.members().stream()
-                    .filter(m -> up(health.get(m.name())))
-                    .sorted(Comparator.comparingInt(GroupDocument.Member::port))
-                    .map(GroupDocument.Member::name)
-                    .toList();
-            if (up.isEmpty() || !up.get(0).equals(settings.member())) {
-                return;
-            }
-            Map<GroupPlacement.LunRef, String> servedBy = new HashMap<>();
-            servedImages()
-                    .forEach((ref, image) -> d.members().stream()
-                            .filter(m -> m.port() == image.ownerGroup())
-                            .findFirst()
-                            .ifPresent(m -> servedBy.put(ref, m.name())));
-            Map<GroupPlacement.LunRef, String> owners = GroupPlacement.ownersInPlaceOfDown(d, up, servedBy);
-            if (owners.isEmpty()) {
-                return;
-            }
-            long v = object.replace(GroupPlacement.moveAll(d, owners).write(codec), version);
-            if (v != RadosObject.LOST) {
-                LOG.warn(
-                        "gateway group {}: members {} are down (no health for {} s): their LUNs now belong to {}",
-                        settings.name(),
-                        d.members().stream()
-                                .map(GroupDocument.Member::name)
-                                .filter(n -> !up.contains(n))
-                                .toList(),
-                        UP_WITHIN.toSeconds(),
-                        owners);
-                poll();
-            }
-        } catch (IOException | RuntimeException e) {
-            note("cannot look for LUNs of members that are down: " + e.getMessage());
-        }
+                records::replaceDownOwners, OWNER_CHECK.toMillis(), OWNER_CHECK.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Reads the group now and applies it if newer; returns the version served then. Any thread. */
@@ -253,6 +208,11 @@ public final class GroupMember implements AutoCloseable {
                     ? io
                     : new IOException(e.getCause().getMessage(), e.getCause());
         }
+    }
+
+    /** Reads the group now and applies it if newer; on the group's thread. */
+    void applyNewer() {
+        poll();
     }
 
     private void poll() {
@@ -330,7 +290,7 @@ public final class GroupMember implements AutoCloseable {
     }
 
     /** A problem with the cluster, logged when it first shows (the next success clears it). */
-    private void note(String what) {
+    void note(String what) {
         if (!what.equals(problem)) {
             LOG.warn("gateway group {}: {}", settings.name(), what);
         }
@@ -344,6 +304,21 @@ public final class GroupMember implements AutoCloseable {
             out.put(m.name(), GroupHealth.of(object.healthOf(m.name())));
         }
         return out;
+    }
+
+    /** Whether every other member that is up has acted on {@code placement} (told so in its health). */
+    private boolean othersActedOn(long placement) {
+        try {
+            for (Map.Entry<String, GroupHealth> e : health(doc).entrySet()) {
+                GroupHealth h = e.getValue();
+                if (!e.getKey().equals(settings.member()) && up(h) && h.placement() < placement) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Whether {@code h} was told recently enough for its member to count as up. */

@@ -12,14 +12,16 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A member's side of each placement, on the group's thread: takes the LUNs the member now owns once their old owner let
- * them go (or after {@link GroupMember#RELEASE_WAIT} by fencing it), lets go of those it no longer owns, and at start
- * takes back what an earlier run of it still holds.
+ * them go (or after {@link GroupMember#RELEASE_WAIT} by fencing it), lets go of those it no longer owns once the other
+ * members refuse initiators' requests for them, and at start takes back what an earlier run of it still holds. Tells
+ * the group when an initiator moved a LUN here.
  */
 final class LunHandOver {
     private static final Logger LOG = LoggerFactory.getLogger(GroupMember.class);
@@ -28,29 +30,54 @@ final class LunHandOver {
     /** The longest the others refuse while the new owner has not taken it (one that died gets replaced as owner). */
     static final Duration REFUSE_LIMIT = GroupMember.RELEASE_WAIT.plusSeconds(10);
 
+    /**
+     * The longest an owner that lets a LUN go waits for the other members to act on the placement first (they learn it
+     * within {@link GroupMember#POLL}); until they do, an initiator whose path went standby could pull the LUN to one
+     * of them instead of the new owner.
+     */
+    static final Duration NOTICE_LIMIT = Duration.ofSeconds(3);
+
     private static final long RECHECK_MS = 500;
+    private static final long NOTICE_RECHECK_MS = 100;
+
+    /** Told when an initiator moved a LUN to this member, with the placement the member served then. */
+    interface InitiatorMoves {
+        void movedHere(GroupPlacement.LunRef lun, long placement);
+    }
 
     private final GroupSettings settings;
     private final ScheduledExecutorService thread;
     private final Supplier<GroupDocument> doc;
+    private final LongPredicate othersActedOn;
+    private final InitiatorMoves initiatorMoves;
     private TargetDaemon daemon;
-    private long placementActedOn;
+    /** Written on the group's thread; read where initiators' requests arrive. */
+    private volatile long placementActedOn;
 
-    LunHandOver(GroupSettings settings, ScheduledExecutorService thread, Supplier<GroupDocument> doc) {
+    LunHandOver(
+            GroupSettings settings,
+            ScheduledExecutorService thread,
+            Supplier<GroupDocument> doc,
+            LongPredicate othersActedOn,
+            InitiatorMoves initiatorMoves) {
         this.settings = settings;
         this.thread = thread;
         this.doc = doc;
+        this.othersActedOn = othersActedOn;
+        this.initiatorMoves = initiatorMoves;
     }
 
     /** The member serves {@code running}: the owners took their free LUNs at start; this run takes back its own. */
     void start(TargetDaemon running) {
         daemon = running;
         placementActedOn = doc.get().placement();
+        listenForInitiatorMoves();
         reclaimFromEarlierRun();
     }
 
     /** Acts on {@code next}'s placement when it is one this member has not acted on yet. */
     void placementIn(GroupDocument next) {
+        listenForInitiatorMoves();
         if (next.placement() != placementActedOn) {
             placementActedOn = next.placement();
             actOnPlacement(next);
@@ -83,18 +110,48 @@ final class LunHandOver {
                         image.ownerGroup() == 0 ? "nobody" : "port " + image.ownerGroup());
                 takeWhenFree(e.getKey(), image, d.placement(), System.nanoTime());
             } else if (!settings.member().equals(owner) && image.state() == ImageOwnership.State.OWNER) {
-                LOG.info("gateway group {}: {} is {}'s now; letting it go", settings.name(), e.getKey(), owner);
-                image.release().whenComplete((ok, failure) -> {
-                    if (failure != null) {
-                        LOG.warn(
-                                "gateway group {}: could not let {} go: {}",
-                                settings.name(),
-                                e.getKey(),
-                                failure.getMessage());
-                    }
-                });
+                LOG.info(
+                        "gateway group {}: {} is {}'s now; letting it go once the other members know",
+                        settings.name(),
+                        e.getKey(),
+                        owner);
+                releaseOnceOthersKnow(e.getKey(), image, d.placement(), System.nanoTime());
             }
         }
+    }
+
+    /**
+     * Lets {@code lun} go once every other member that is up acted on {@code placement} (so each refuses initiators'
+     * requests to take it), or after {@link #NOTICE_LIMIT}, unless a later placement came in between.
+     */
+    private void releaseOnceOthersKnow(GroupPlacement.LunRef lun, ImageOwnership image, long placement, long since) {
+        if (placementActedOn != placement || image.state() != ImageOwnership.State.OWNER) {
+            return;
+        }
+        if (!othersActedOn.test(placement) && System.nanoTime() - since < NOTICE_LIMIT.toNanos()) {
+            thread.schedule(
+                    () -> releaseOnceOthersKnow(lun, image, placement, since),
+                    NOTICE_RECHECK_MS,
+                    TimeUnit.MILLISECONDS);
+            return;
+        }
+        image.release().whenComplete((ok, failure) -> {
+            if (failure != null) {
+                LOG.warn("gateway group {}: could not let {} go: {}", settings.name(), lun, failure.getMessage());
+            }
+        });
+    }
+
+    /**
+     * Each LUN served here tells {@link #initiatorMoves}, on the group's thread, when SET TARGET PORT GROUPS made this
+     * member take it, with the placement served when the request arrived.
+     */
+    private void listenForInitiatorMoves() {
+        servedUnits()
+                .forEach((lun, unit) -> unit.onInitiatorTakeOver(() -> {
+                    long placement = placementActedOn;
+                    return () -> thread.execute(() -> initiatorMoves.movedHere(lun, placement));
+                }));
     }
 
     /**
