@@ -48,95 +48,30 @@ public record LunDefinition(
         }
     }
 
-    /** A LUN not on RBD. */
-    public LunDefinition(
-            int id,
-            BackingType backing,
-            Path path,
-            long sizeBytes,
-            int blockSize,
-            String serial,
-            FaultInjection faults,
-            int physicalBlockSize,
-            boolean readOnly,
-            int softThreshold) {
-        this(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly, softThreshold, null);
-    }
-
-    /** A LUN without a thin provisioning soft threshold. */
-    public LunDefinition(
-            int id,
-            BackingType backing,
-            Path path,
-            long sizeBytes,
-            int blockSize,
-            String serial,
-            FaultInjection faults,
-            int physicalBlockSize,
-            boolean readOnly) {
-        this(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, readOnly, NO_THRESHOLD);
-    }
-
-    /** A LUN initiators may write. */
-    public LunDefinition(
-            int id,
-            BackingType backing,
-            Path path,
-            long sizeBytes,
-            int blockSize,
-            String serial,
-            FaultInjection faults,
-            int physicalBlockSize) {
-        this(id, backing, path, sizeBytes, blockSize, serial, faults, physicalBlockSize, false);
-    }
-
-    /** A LUN that reports its store's own physical block size. */
-    public LunDefinition(
-            int id,
-            BackingType backing,
-            Path path,
-            long sizeBytes,
-            int blockSize,
-            String serial,
-            FaultInjection faults) {
-        this(id, backing, path, sizeBytes, blockSize, serial, faults, FROM_DEVICE);
-    }
-
-    /** A LUN without fault injection. */
+    /** A writable LUN, not on RBD, without faults or soft threshold, reporting its store's own physical block size. */
     public LunDefinition(int id, BackingType backing, Path path, long sizeBytes, int blockSize, String serial) {
-        this(id, backing, path, sizeBytes, blockSize, serial, FaultInjection.NONE);
-    }
-
-    /** The same RBD LUN with other image settings. */
-    public LunDefinition withRbd(RbdSource newRbd) {
-        return new LunDefinition(
+        this(
                 id,
                 backing,
                 path,
                 sizeBytes,
                 blockSize,
                 serial,
-                faults,
-                physicalBlockSize,
-                readOnly,
-                softThreshold,
-                newRbd);
+                FaultInjection.NONE,
+                FROM_DEVICE,
+                false,
+                NO_THRESHOLD,
+                null);
+    }
+
+    /** The same RBD LUN with other image settings. */
+    public LunDefinition withRbd(RbdSource newRbd) {
+        return copy(path, sizeBytes, newRbd);
     }
 
     /** The same LUN on another backing file path. */
     public LunDefinition withPath(Path newPath) {
-        return new LunDefinition(
-                id,
-                backing,
-                newPath,
-                sizeBytes,
-                blockSize,
-                serial,
-                faults,
-                physicalBlockSize,
-                readOnly,
-                softThreshold,
-                rbd);
+        return copy(newPath, sizeBytes, rbd);
     }
 
     /**
@@ -162,10 +97,15 @@ public record LunDefinition(
             throw new IllegalArgumentException(newSizeBytes + " bytes is not larger than the LUN's " + sizeBytes
                     + " bytes (a LUN only grows: shrinking would cut off data)");
         }
+        return copy(path, newSizeBytes, rbd);
+    }
+
+    /** This LUN with another path, size or RBD image (the one copy behind withRbd, withPath and grownTo). */
+    private LunDefinition copy(Path newPath, long newSizeBytes, RbdSource newRbd) {
         return new LunDefinition(
                 id,
                 backing,
-                path,
+                newPath,
                 newSizeBytes,
                 blockSize,
                 serial,
@@ -173,7 +113,7 @@ public record LunDefinition(
                 physicalBlockSize,
                 readOnly,
                 softThreshold,
-                rbd);
+                newRbd);
     }
 
     /** What is wrong with {@code size} for a LUN of {@code blockSize} blocks, as the config file says it; null if fine. */

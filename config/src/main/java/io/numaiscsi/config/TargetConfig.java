@@ -24,20 +24,6 @@ public record TargetConfig(
         List<InitiatorDefinition> initiators,
         GroupSettings group) {
 
-    /** Not a member of a gateway group. */
-    public TargetConfig(
-            DaemonSettings daemon,
-            List<Portal> portals,
-            IscsiSettings iscsi,
-            List<TargetDefinition> targets,
-            CacheSettings cache,
-            NumaSettings numa,
-            LimitsSettings limits,
-            ChapCredentials discoveryChap,
-            List<InitiatorDefinition> initiators) {
-        this(daemon, portals, iscsi, targets, cache, numa, limits, discoveryChap, initiators, null);
-    }
-
     public TargetConfig {
         Objects.requireNonNull(daemon, "daemon");
         Objects.requireNonNull(iscsi, "iscsi");
@@ -47,27 +33,6 @@ public record TargetConfig(
         portals = List.copyOf(portals);
         targets = List.copyOf(targets);
         initiators = List.copyOf(initiators);
-    }
-
-    /**
-     * Without {@code limits:}, {@code discovery-chap:} and {@code initiators:}: default limits, no discovery or
-     * per-initiator CHAP. To change one section of a loaded configuration use the {@code with...} methods, which
-     * keep every other section (this constructor would drop the security settings).
-     */
-    public TargetConfig(
-            DaemonSettings daemon,
-            List<Portal> portals,
-            IscsiSettings iscsi,
-            List<TargetDefinition> targets,
-            CacheSettings cache,
-            NumaSettings numa) {
-        this(daemon, portals, iscsi, targets, cache, numa, LimitsSettings.DEFAULT, null, List.of());
-    }
-
-    /** Without {@code cache:} and {@code numa:}: their defaults (cache off, real topology). */
-    public TargetConfig(
-            DaemonSettings daemon, List<Portal> portals, IscsiSettings iscsi, List<TargetDefinition> targets) {
-        this(daemon, portals, iscsi, targets, CacheSettings.DEFAULT, NumaSettings.DEFAULT);
     }
 
     /** This configuration listening on other portals (the {@code --portal} override). */

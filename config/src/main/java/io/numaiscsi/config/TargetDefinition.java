@@ -41,33 +41,9 @@ public record TargetDefinition(
         lunMaps = List.copyOf(lunMaps);
     }
 
-    /** A target whose initiators all see all its LUNs. */
-    public TargetDefinition(
-            String name,
-            String alias,
-            List<String> allowedInitiators,
-            List<LunDefinition> luns,
-            ChapCredentials chap,
-            List<NetworkRange> allowNetworks,
-            AluaDefinition alua,
-            SharedReservationsDefinition sharedReservations) {
-        this(name, alias, allowedInitiators, luns, chap, allowNetworks, alua, sharedReservations, List.of());
-    }
-
-    /** A target without ALUA (a single target port). */
-    public TargetDefinition(
-            String name,
-            String alias,
-            List<String> allowedInitiators,
-            List<LunDefinition> luns,
-            ChapCredentials chap,
-            List<NetworkRange> allowNetworks) {
-        this(name, alias, allowedInitiators, luns, chap, allowNetworks, null, null);
-    }
-
-    /** A target without authentication or network restriction. */
+    /** A target without authentication, network restriction, ALUA, shared reservations or LUN maps. */
     public TargetDefinition(String name, String alias, List<String> allowedInitiators, List<LunDefinition> luns) {
-        this(name, alias, allowedInitiators, luns, null, List.of());
+        this(name, alias, allowedInitiators, luns, null, List.of(), null, null, List.of());
     }
 
     /** This target with other LUNs, everything else kept. */

@@ -181,7 +181,8 @@ class ConfigWriterTest {
                                 new FaultInjection(Duration.ofMillis(200), 5, 1L << 20),
                                 16384,
                                 true,
-                                85),
+                                85,
+                                null),
                         new LunDefinition(
                                 7,
                                 BackingType.RAM,
@@ -189,7 +190,11 @@ class ConfigWriterTest {
                                 268_435_456L + 512,
                                 512,
                                 "null",
-                                new FaultInjection(Duration.ZERO, 0, 0))),
+                                new FaultInjection(Duration.ZERO, 0, 0),
+                                LunDefinition.FROM_DEVICE,
+                                false,
+                                LunDefinition.NO_THRESHOLD,
+                                null)),
                 new ChapCredentials("shared", utf8("shared-secret-ü-16"), "db", utf8("db-target-secret")),
                 List.of(NetworkRange.parse("127.0.0.0/8"), NetworkRange.parse("fd00::/8")),
                 new AluaDefinition(
@@ -215,7 +220,11 @@ class ConfigWriterTest {
                                 2L << 40,
                                 512,
                                 null,
-                                new FaultInjection(Duration.ofSeconds(2), 0, Long.MAX_VALUE)),
+                                new FaultInjection(Duration.ofSeconds(2), 0, Long.MAX_VALUE),
+                                LunDefinition.FROM_DEVICE,
+                                false,
+                                LunDefinition.NO_THRESHOLD,
+                                null),
                         new LunDefinition(
                                 1,
                                 BackingType.RBD,
@@ -240,9 +249,10 @@ class ConfigWriterTest {
                 new AluaDefinition(
                         1, 1, "active-optimized", List.of(new AluaDefinition.Peer(2, "standby", List.of(2)))),
                 SharedReservationsDefinition.rados(
-                        "pr", Path.of("/etc/ceph/site.conf"), "gw", Path.of("/etc/ceph/gw.keyring")));
+                        "pr", Path.of("/etc/ceph/site.conf"), "gw", Path.of("/etc/ceph/gw.keyring")),
+                List.of());
         return new TargetConfig(
-                daemon, portals, iscsi, List.of(db, scratch), cache, numa, limits, discovery, initiators);
+                daemon, portals, iscsi, List.of(db, scratch), cache, numa, limits, discovery, initiators, null);
     }
 
     @Test

@@ -53,8 +53,8 @@ class GroupDocumentTest {
                 new ChapCredentials("user1", "a-secret-of-16-bytes".getBytes(StandardCharsets.UTF_8), null, null);
         GroupDocument doc = parse(DOC);
         TargetDefinition t = doc.targets().get(0);
-        GroupDocument withChap =
-                doc.withTargets(List.of(new TargetDefinition(t.name(), null, List.of(), t.luns(), chap, List.of())));
+        GroupDocument withChap = doc.withTargets(List.of(
+                new TargetDefinition(t.name(), null, List.of(), t.luns(), chap, List.of(), null, null, List.of())));
         String written = withChap.write(CODEC);
         assertFalse(written.contains("a-secret-of-16-bytes"), written);
         assertTrue(written.contains("secret: " + GroupSecretCodec.PREFIX), written);

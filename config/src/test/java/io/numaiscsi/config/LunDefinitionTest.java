@@ -16,13 +16,28 @@ class LunDefinitionTest {
             16L << 20,
             4096,
             "S3",
-            new FaultInjection(Duration.ZERO, 2, Long.MAX_VALUE));
+            new FaultInjection(Duration.ZERO, 2, Long.MAX_VALUE),
+            LunDefinition.FROM_DEVICE,
+            false,
+            LunDefinition.NO_THRESHOLD,
+            null);
 
     @Test
     void grownKeepsEverythingButTheSize() {
         LunDefinition grown = LUN.grownTo(32L << 20);
         assertEquals(
-                new LunDefinition(3, BackingType.FILE, Path.of("/data/lun3.img"), 32L << 20, 4096, "S3", LUN.faults()),
+                new LunDefinition(
+                        3,
+                        BackingType.FILE,
+                        Path.of("/data/lun3.img"),
+                        32L << 20,
+                        4096,
+                        "S3",
+                        LUN.faults(),
+                        LunDefinition.FROM_DEVICE,
+                        false,
+                        LunDefinition.NO_THRESHOLD,
+                        null),
                 grown);
         assertEquals((32L << 20) / 4096, grown.blockCount());
     }

@@ -94,7 +94,8 @@ final class RandomConfigs {
                 numa(),
                 limits(),
                 coin() ? null : chap(),
-                initiators);
+                initiators,
+                null);
     }
 
     private List<Portal> portals() {
@@ -208,7 +209,15 @@ final class RandomConfigs {
                 }
             }
             out.add(new TargetDefinition(
-                    name, coin() ? null : pick(TEXT), allow, luns(t, dataDir), coin() ? null : chap(), networks));
+                    name,
+                    coin() ? null : pick(TEXT),
+                    allow,
+                    luns(t, dataDir),
+                    coin() ? null : chap(),
+                    networks,
+                    null,
+                    null,
+                    List.of()));
         }
         return out;
     }
