@@ -50,7 +50,7 @@ class CommandFlowBudgetTest {
     /** Logs in with these limits; {@code shared} guards (null: the connection's own) play the rest of the daemon. */
     private void logIn(boolean initialR2T, LimitsSettings resources, ConnectionGuards shared) {
         TargetLimits limits = new TargetLimits(
-                262144, 262144, 65536, 1, true, initialR2T, List.of("None"), List.of("None"), 2, 0, false);
+                262144, 262144, 65536, 1, true, initialR2T, List.of("None"), List.of("None"), 2, 0, false, 0);
         SessionSettings settings = new SessionSettings(
                 limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
         guards = shared != null ? shared : ConnectionGuards.of(resources);

@@ -35,8 +35,8 @@ class IscsiConnectionTest {
     private SessionServices services;
 
     private void services(LimitsSettings resources, ConnectionGuards guards) {
-        TargetLimits limits =
-                new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 0, false);
+        TargetLimits limits = new TargetLimits(
+                262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 0, false, 0);
         SessionSettings settings = new SessionSettings(
                 limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1, resources, ChapAccounts.NONE);
         ScsiTarget scsi = new ScsiTarget(

@@ -34,7 +34,7 @@ class IserSettingsTest {
     @Test
     void iserLimitsOfferRdmaExtensionsWithoutDigestsAndInitialR2T() {
         TargetLimits base = new TargetLimits(
-                262144, 262144, 65536, 4, true, false, List.of("CRC32C", "None"), List.of("CRC32C"), 2, 20, false);
+                262144, 262144, 65536, 4, true, false, List.of("CRC32C", "None"), List.of("CRC32C"), 2, 20, false, 0);
         TargetLimits iser = IserLimits.of(base, IserSettings.defaults(64));
         assertTrue(iser.iser());
         assertEquals(List.of("None"), iser.headerDigests());

@@ -27,7 +27,8 @@ final class SessionLimits {
                 iscsi.dataDigests(),
                 iscsi.defaultTime2Wait(),
                 iscsi.defaultTime2Retain(),
-                false);
+                false,
+                0);
     }
 
     /** Logs the limits in force once, at start. */

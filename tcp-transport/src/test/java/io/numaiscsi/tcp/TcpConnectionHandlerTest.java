@@ -128,7 +128,7 @@ class TcpConnectionHandlerTest {
         ExportedTarget target = new ExportedTarget(TARGET, null, List.of(), scsi);
         // Limits chosen so data movement is visible: bursts of 2 KiB, one R2T at a time, no unsolicited data.
         TargetLimits limits =
-                new TargetLimits(8192, 2048, 2048, 1, false, true, List.of("None"), List.of("None"), 2, 0, false);
+                new TargetLimits(8192, 2048, 2048, 1, false, true, List.of("None"), List.of("None"), 2, 0, false, 0);
         SessionSettings settings =
                 new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1);
         ch = new EmbeddedChannel();

@@ -41,34 +41,6 @@ public record TargetLimits(
         }
     }
 
-    /** Limits that declare no MaxOutstandingUnexpectedPDUs. */
-    public TargetLimits(
-            int maxRecvDataSegmentLength,
-            int maxBurstLength,
-            int firstBurstLength,
-            int maxOutstandingR2T,
-            boolean immediateData,
-            boolean initialR2T,
-            List<String> headerDigests,
-            List<String> dataDigests,
-            int defaultTime2Wait,
-            int defaultTime2Retain,
-            boolean iser) {
-        this(
-                maxRecvDataSegmentLength,
-                maxBurstLength,
-                firstBurstLength,
-                maxOutstandingR2T,
-                immediateData,
-                initialR2T,
-                headerDigests,
-                dataDigests,
-                defaultTime2Wait,
-                defaultTime2Retain,
-                iser,
-                0);
-    }
-
     /** RFC 7143 defaults for every key, no digests required, 256 KiB data segments, no iSER. */
     public static TargetLimits defaults() {
         return new TargetLimits(

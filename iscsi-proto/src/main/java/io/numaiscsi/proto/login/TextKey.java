@@ -59,18 +59,7 @@ public enum TextKey {
     TARGET_PORTAL_GROUP_TAG("TargetPortalGroupTag", DECLARATIVE, "", 0, 65535, ANY, SESSION, TARGET, false, false, 255),
     INITIAL_R2T("InitialR2T", BOOLEAN_OR, "Yes", 0, 0, LEADING_ONLY, SESSION, BOTH, true, false, 255),
     IMMEDIATE_DATA("ImmediateData", BOOLEAN_AND, "Yes", 0, 0, LEADING_ONLY, SESSION, BOTH, true, false, 255),
-    MAX_RECV_DATA_SEGMENT_LENGTH(
-            "MaxRecvDataSegmentLength",
-            DECLARATIVE,
-            "8192",
-            512,
-            16777215,
-            OPERATIONAL,
-            CONNECTION,
-            BOTH,
-            false,
-            true,
-            255),
+    MAX_RECV_DATA_SEGMENT_LENGTH("MaxRecvDataSegmentLength", false, true),
     MAX_BURST_LENGTH(
             "MaxBurstLength", NUMERIC_MIN, "262144", 512, 16777215, LEADING_ONLY, SESSION, BOTH, true, false, 255),
     FIRST_BURST_LENGTH(
@@ -94,30 +83,8 @@ public enum TextKey {
 
     // iSER (RFC 7145 6).
     RDMA_EXTENSIONS("RDMAExtensions", BOOLEAN_AND, "No", 0, 0, LEADING_ONLY, SESSION, BOTH, true, false, 255),
-    TARGET_RECV_DATA_SEGMENT_LENGTH(
-            "TargetRecvDataSegmentLength",
-            DECLARATIVE,
-            "8192",
-            512,
-            16777215,
-            OPERATIONAL,
-            CONNECTION,
-            BOTH,
-            true,
-            false,
-            255),
-    INITIATOR_RECV_DATA_SEGMENT_LENGTH(
-            "InitiatorRecvDataSegmentLength",
-            DECLARATIVE,
-            "8192",
-            512,
-            16777215,
-            OPERATIONAL,
-            CONNECTION,
-            BOTH,
-            true,
-            false,
-            255),
+    TARGET_RECV_DATA_SEGMENT_LENGTH("TargetRecvDataSegmentLength", true, false),
+    INITIATOR_RECV_DATA_SEGMENT_LENGTH("InitiatorRecvDataSegmentLength", true, false),
     MAX_OUTSTANDING_UNEXPECTED_PDUS(
             "MaxOutstandingUnexpectedPDUs",
             DECLARATIVE,
@@ -184,6 +151,25 @@ public enum TextKey {
     private final boolean irrelevantInDiscovery;
     private final boolean fullFeatureAllowed;
     private final int maxValueLength;
+
+    /**
+     * A data segment length key (RFC 7143 13.12, RFC 7145 6): declared, 512..2^24-1 bytes, 8192 by default, one value per
+     * connection.
+     */
+    TextKey(String wireName, boolean irrelevantInDiscovery, boolean fullFeatureAllowed) {
+        this(
+                wireName,
+                DECLARATIVE,
+                "8192",
+                512,
+                16777215,
+                OPERATIONAL,
+                CONNECTION,
+                BOTH,
+                irrelevantInDiscovery,
+                fullFeatureAllowed,
+                255);
+    }
 
     TextKey(
             String wireName,

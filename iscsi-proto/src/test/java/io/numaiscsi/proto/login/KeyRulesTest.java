@@ -16,7 +16,7 @@ class KeyRulesTest {
             "defaults", TargetLimits.defaults(),
             "strict",
                     new TargetLimits(
-                            8192, 65536, 16384, 4, false, false, List.of("CRC32C"), List.of("CRC32C"), 5, 10, true),
+                            8192, 65536, 16384, 4, false, false, List.of("CRC32C"), List.of("CRC32C"), 5, 10, true, 0),
             "crcFirst",
                     new TargetLimits(
                             65536,
@@ -29,7 +29,8 @@ class KeyRulesTest {
                             List.of("None"),
                             0,
                             3600,
-                            false));
+                            false,
+                            0));
 
     @ParameterizedTest(name = "{0}={1} against {2} -> {3}")
     @CsvSource({

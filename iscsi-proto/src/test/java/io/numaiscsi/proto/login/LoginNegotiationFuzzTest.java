@@ -274,10 +274,11 @@ class LoginNegotiationFuzzTest {
         return switch (variant) {
             case 0 -> TargetLimits.defaults();
             case 1 ->
-                new TargetLimits(8192, 65536, 8192, 4, true, false, List.of("CRC32C"), List.of("CRC32C"), 2, 0, false);
+                new TargetLimits(
+                        8192, 65536, 8192, 4, true, false, List.of("CRC32C"), List.of("CRC32C"), 2, 0, false, 0);
             case 2 ->
                 new TargetLimits(
-                        512, 512, 512, 1, false, true, List.of("None"), List.of("None", "CRC32C"), 0, 0, false);
+                        512, 512, 512, 1, false, true, List.of("None"), List.of("None", "CRC32C"), 0, 0, false, 0);
             default ->
                 new TargetLimits(
                         16777215,
@@ -290,7 +291,8 @@ class LoginNegotiationFuzzTest {
                         List.of("None"),
                         3600,
                         3600,
-                        true);
+                        true,
+                        0);
         };
     }
 

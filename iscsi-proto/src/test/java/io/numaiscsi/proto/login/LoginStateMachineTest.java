@@ -391,7 +391,7 @@ class LoginStateMachineTest {
     @Test
     void targetOffersKeysAndDeclinesTransitUntilAnswered() {
         TargetLimits strict = new TargetLimits(
-                8192, 65536, 16384, 4, false, true, List.of("CRC32C"), List.of("CRC32C", "None"), 2, 20, false);
+                8192, 65536, 16384, 4, false, true, List.of("CRC32C"), List.of("CRC32C", "None"), 2, 20, false, 0);
         LoginStateMachine m = new LoginStateMachine(strict, context);
         LoginStep s1 = m.onRequest(req(true, false, 1, 3, INAME, TNAME, "DataDigest=None"));
         assertStep(s1, LoginVerdict.MORE, false, 1, 0);
@@ -424,7 +424,7 @@ class LoginStateMachineTest {
     @Test
     void answerBreakingTheOfferedRuleFails() {
         TargetLimits small =
-                new TargetLimits(8192, 65536, 16384, 4, true, true, List.of("None"), List.of("None"), 2, 20, false);
+                new TargetLimits(8192, 65536, 16384, 4, true, true, List.of("None"), List.of("None"), 2, 20, false, 0);
         LoginStateMachine m = new LoginStateMachine(small, context);
         assertEquals(
                 LoginVerdict.MORE,
@@ -437,7 +437,7 @@ class LoginStateMachineTest {
     @Test
     void securityToFullFeatureStopsAtOperationalWhenTheTargetMustOffer() {
         TargetLimits small =
-                new TargetLimits(8192, 65536, 16384, 4, true, true, List.of("None"), List.of("None"), 2, 20, false);
+                new TargetLimits(8192, 65536, 16384, 4, true, true, List.of("None"), List.of("None"), 2, 20, false, 0);
         LoginStateMachine m = new LoginStateMachine(small, context);
         LoginStep s1 = m.onRequest(req(true, false, 0, 3, INAME, TNAME, "AuthMethod=None"));
         assertStep(s1, LoginVerdict.MORE, true, 0, 1);
@@ -502,8 +502,8 @@ class LoginStateMachineTest {
 
     @Test
     void iserKeysWhenRdmaExtensionsAreAllowed() {
-        TargetLimits iser =
-                new TargetLimits(262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 20, true);
+        TargetLimits iser = new TargetLimits(
+                262144, 262144, 65536, 1, true, true, List.of("None"), List.of("None"), 2, 20, true, 0);
         LoginStateMachine m = new LoginStateMachine(iser, context);
         LoginStep step = m.onRequest(req(
                 true,

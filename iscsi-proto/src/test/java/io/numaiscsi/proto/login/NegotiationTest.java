@@ -106,7 +106,7 @@ class NegotiationTest {
     @Test
     void targetLimitsKeepTheElevenArgumentConstructorAndCheckUnexpectedPdus() {
         TargetLimits old =
-                new TargetLimits(8192, 65536, 8192, 1, true, true, List.of("None"), List.of("None"), 2, 20, true);
+                new TargetLimits(8192, 65536, 8192, 1, true, true, List.of("None"), List.of("None"), 2, 20, true, 0);
         assertEquals(0, old.maxOutstandingUnexpectedPdus());
         assertEquals(0, TargetLimits.defaults().maxOutstandingUnexpectedPdus());
         assertEquals(
@@ -172,7 +172,7 @@ class NegotiationTest {
         assertFalse(relaxed.hasPendingOffers());
 
         TargetLimits strict =
-                new TargetLimits(8192, 4096, 4096, 1, false, true, List.of("CRC32C"), List.of("None"), 2, 20, false);
+                new TargetLimits(8192, 4096, 4096, 1, false, true, List.of("CRC32C"), List.of("None"), 2, 20, false, 0);
         Negotiation n = new Negotiation(strict, List.of("None"));
         assertNull(n.process(kv("ImmediateData", "No"), Negotiation.OPERATIONAL_STAGE, response));
         response.clear();
