@@ -16,11 +16,7 @@ public final class CpuPinning {
     /** Restricts the calling thread to the node's CPUs; false (and a log line) when that fails. */
     public static boolean pinCurrentThread(NumaNode node) {
         BitSet cpus = node.cpus();
-        if (cpus.isEmpty()) {
-            LOG.warn(
-                    "{} has no CPUs; thread {} stays unpinned",
-                    node,
-                    Thread.currentThread().getName());
+        if (hasNoCpus(node, cpus)) {
             return false;
         }
         try {
@@ -39,11 +35,7 @@ public final class CpuPinning {
     public static boolean pinCurrentThreadToCore(NumaNode node, int ordinal) {
         BitSet cpus = node.cpus();
         NodeThread.bindCurrentThread(node.index());
-        if (cpus.isEmpty()) {
-            LOG.warn(
-                    "{} has no CPUs; thread {} stays unpinned",
-                    node,
-                    Thread.currentThread().getName());
+        if (hasNoCpus(node, cpus)) {
             return false;
         }
         int cpu = cpus.nextSetBit(0);
@@ -60,6 +52,18 @@ public final class CpuPinning {
                     "cannot pin thread {} to cpu {}: {}", Thread.currentThread().getName(), cpu, e.toString());
             return false;
         }
+    }
+
+    /** Whether {@code cpus}, the node's, is empty, and the calling thread so stays unpinned (logged). */
+    private static boolean hasNoCpus(NumaNode node, BitSet cpus) {
+        if (cpus.isEmpty()) {
+            LOG.warn(
+                    "{} has no CPUs; thread {} stays unpinned",
+                    node,
+                    Thread.currentThread().getName());
+            return true;
+        }
+        return false;
     }
 
     /** The calling thread's current CPU set. */
