@@ -12,6 +12,7 @@ import io.numaiscsi.proto.Pdu;
 import io.numaiscsi.proto.R2tHeader;
 import io.numaiscsi.proto.RejectHeader;
 import io.numaiscsi.proto.ScsiResponseHeader;
+import io.numaiscsi.proto.TargetBhsFlyweight;
 import io.numaiscsi.proto.TaskMgmtResponseHeader;
 import io.numaiscsi.proto.TextResponseHeader;
 import io.numaiscsi.proto.transport.IscsiTransport;
@@ -72,10 +73,8 @@ final class ResponseWriter {
                 .initiatorTaskTag(itt)
                 .response(0)
                 .status(status)
-                .statSN(statSN++)
-                .expCmdSN(window.expCmdSN())
-                .maxCmdSN(window.maxCmdSN())
                 .expDataSN(expDataSN);
+        numbered(scsiResponse, statSN++);
         applyResidual(residualFlag, residual);
         ByteBuf data = null;
         if (senseLength > 0) {
@@ -83,6 +82,11 @@ final class ResponseWriter {
             data.writeShort(senseLength).writeBytes(sense, 0, senseLength);
         }
         transport.queueStatus(bhs, data);
+    }
+
+    /** Sets the StatSN and the command window (ExpCmdSN, MaxCmdSN) every PDU of the target carries. */
+    private void numbered(TargetBhsFlyweight<?> header, int statSN) {
+        header.statSN(statSN).expCmdSN(window.expCmdSN()).maxCmdSN(window.maxCmdSN());
     }
 
     private void applyResidual(int residualFlag, int residual) {
@@ -112,10 +116,10 @@ final class ResponseWriter {
                 .lun(lunRaw)
                 .initiatorTaskTag(itt)
                 .targetTransferTag(RESERVED_TAG)
-                .expCmdSN(window.expCmdSN())
-                .maxCmdSN(window.maxCmdSN())
                 .dataSN(dataSN)
                 .bufferOffset(bufferOffset);
+        // the window always, the StatSN with a status only (else 0)
+        numbered(dataIn, 0);
         if (withStatus) {
             dataIn.statusPresent(true).status(status).statSN(statSN++);
             if (residualFlag == Residual.OVERFLOW) {
@@ -134,12 +138,10 @@ final class ResponseWriter {
                 .lun(lunRaw)
                 .initiatorTaskTag(itt)
                 .targetTransferTag(ttt)
-                .statSN(statSN)
-                .expCmdSN(window.expCmdSN())
-                .maxCmdSN(window.maxCmdSN())
                 .r2tSN(r2tSN)
                 .bufferOffset(bufferOffset)
                 .desiredDataTransferLength(length);
+        numbered(r2t, statSN);
         send(bhs, null);
     }
 
@@ -147,27 +149,15 @@ final class ResponseWriter {
     void nopIn(long lunRaw, int itt, int ttt, ByteBuf pingData) {
         ByteBuf bhs = newHeader();
         boolean reply = itt != RESERVED_TAG;
-        nopIn.wrap(bhs)
-                .init()
-                .lun(lunRaw)
-                .initiatorTaskTag(itt)
-                .targetTransferTag(ttt)
-                .statSN(reply ? statSN++ : statSN)
-                .expCmdSN(window.expCmdSN())
-                .maxCmdSN(window.maxCmdSN());
+        nopIn.wrap(bhs).init().lun(lunRaw).initiatorTaskTag(itt).targetTransferTag(ttt);
+        numbered(nopIn, reply ? statSN++ : statSN);
         send(bhs, pingData);
     }
 
     void taskManagementResponse(int itt, int response) {
         ByteBuf bhs = newHeader();
-        tmfResponse
-                .wrap(bhs)
-                .init()
-                .initiatorTaskTag(itt)
-                .response(response)
-                .statSN(statSN++)
-                .expCmdSN(window.expCmdSN())
-                .maxCmdSN(window.maxCmdSN());
+        tmfResponse.wrap(bhs).init().initiatorTaskTag(itt).response(response);
+        numbered(tmfResponse, statSN++);
         send(bhs, null);
     }
 
@@ -179,10 +169,8 @@ final class ResponseWriter {
                 .finalBit(finalBit)
                 .continueBit(continueBit)
                 .initiatorTaskTag(itt)
-                .targetTransferTag(ttt)
-                .statSN(statSN++)
-                .expCmdSN(window.expCmdSN())
-                .maxCmdSN(window.maxCmdSN());
+                .targetTransferTag(ttt);
+        numbered(textResponse, statSN++);
         send(bhs, text.length == 0 ? null : Unpooled.wrappedBuffer(text));
     }
 
@@ -193,11 +181,9 @@ final class ResponseWriter {
                 .init()
                 .initiatorTaskTag(itt)
                 .response(response)
-                .statSN(statSN++)
-                .expCmdSN(window.expCmdSN())
-                .maxCmdSN(window.maxCmdSN())
                 .time2Wait(time2Wait)
                 .time2Retain(time2Retain);
+        numbered(logoutResponse, statSN++);
         send(bhs, null);
     }
 
@@ -207,11 +193,9 @@ final class ResponseWriter {
         asyncMessage
                 .wrap(bhs)
                 .init()
-                .statSN(statSN++)
-                .expCmdSN(window.expCmdSN())
-                .maxCmdSN(window.maxCmdSN())
                 .asyncEvent(AsyncMessageHeader.EVENT_LOGOUT_REQUEST)
                 .parameter3(seconds);
+        numbered(asyncMessage, statSN++);
         send(bhs, null);
     }
 
