@@ -48,25 +48,6 @@ public record SessionSettings(
                 new CurrentChapAccounts(chapAccounts));
     }
 
-    /** Default resource limits, no discovery or per-initiator CHAP. */
-    public SessionSettings(
-            TargetLimits limits,
-            int queueDepth,
-            Duration nopInInterval,
-            Duration nopInTimeout,
-            List<String> portalAddresses,
-            int targetPortalGroupTag) {
-        this(
-                limits,
-                queueDepth,
-                nopInInterval,
-                nopInTimeout,
-                portalAddresses,
-                targetPortalGroupTag,
-                LimitsSettings.DEFAULT,
-                ChapAccounts.NONE);
-    }
-
     /** The portals SendTargets reports now. */
     public List<String> portalAddresses() {
         return portals.addresses();

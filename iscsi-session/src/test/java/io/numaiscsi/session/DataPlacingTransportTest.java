@@ -15,6 +15,7 @@ import io.numaiscsi.blockdev.WritePolicy;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
 import io.numaiscsi.cache.CacheParameters;
 import io.numaiscsi.cache.CachedBlockDevice;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.iser.IserLimits;
 import io.numaiscsi.iser.IserSettings;
 import io.numaiscsi.numa.NodeMemory;
@@ -139,8 +140,15 @@ class DataPlacingTransportTest {
 
     private void logIn(BlockDevice device) {
         TargetLimits limits = IserLimits.of(TargetLimits.defaults(), IserSettings.defaults(16));
-        SessionSettings settings =
-                new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO, List.of("10.0.2.15:3260"), 1);
+        SessionSettings settings = new SessionSettings(
+                limits,
+                16,
+                Duration.ZERO,
+                Duration.ZERO,
+                List.of("10.0.2.15:3260"),
+                1,
+                LimitsSettings.DEFAULT,
+                ChapAccounts.NONE);
         ScsiTarget scsi = new ScsiTarget(
                 TARGET,
                 List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null), device)),

@@ -13,6 +13,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.proto.DataInHeader;
 import io.numaiscsi.proto.LoginResponseHeader;
 import io.numaiscsi.proto.Opcode;
@@ -24,6 +25,7 @@ import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.session.ChapAccounts;
 import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.EventThreads;
 import io.numaiscsi.session.ExportedTarget;
@@ -129,8 +131,15 @@ class TcpConnectionHandlerTest {
         // Limits chosen so data movement is visible: bursts of 2 KiB, one R2T at a time, no unsolicited data.
         TargetLimits limits =
                 new TargetLimits(8192, 2048, 2048, 1, false, true, List.of("None"), List.of("None"), 2, 0, false, 0);
-        SessionSettings settings =
-                new SessionSettings(limits, 16, Duration.ZERO, Duration.ZERO, List.of("127.0.0.1:3260"), 1);
+        SessionSettings settings = new SessionSettings(
+                limits,
+                16,
+                Duration.ZERO,
+                Duration.ZERO,
+                List.of("127.0.0.1:3260"),
+                1,
+                LimitsSettings.DEFAULT,
+                ChapAccounts.NONE);
         ch = new EmbeddedChannel();
         EventThreads sameThread = new EventThreads() {
             @Override

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.DefaultEventLoop;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.config.LimitsSettings;
 import io.numaiscsi.iser.CmEvent;
 import io.numaiscsi.iser.ConnectionSlots;
 import io.numaiscsi.iser.FakeEndpoint;
@@ -26,6 +27,7 @@ import io.numaiscsi.proto.login.TargetLimits;
 import io.numaiscsi.scsi.LogicalUnit;
 import io.numaiscsi.scsi.LunIdentity;
 import io.numaiscsi.scsi.ScsiTarget;
+import io.numaiscsi.session.ChapAccounts;
 import io.numaiscsi.session.EventThreadRegistry;
 import io.numaiscsi.session.EventThreads;
 import io.numaiscsi.session.ExportedTarget;
@@ -160,8 +162,15 @@ class IserTransportTest {
 
     private static SessionServices services(Duration nopInTimeout) {
         TargetLimits limits = IserLimits.of(TargetLimits.defaults(), IserSettings.defaults(8));
-        SessionSettings settings =
-                new SessionSettings(limits, 8, Duration.ZERO, nopInTimeout, List.of("10.0.2.15:3260"), 1);
+        SessionSettings settings = new SessionSettings(
+                limits,
+                8,
+                Duration.ZERO,
+                nopInTimeout,
+                List.of("10.0.2.15:3260"),
+                1,
+                LimitsSettings.DEFAULT,
+                ChapAccounts.NONE);
         ScsiTarget scsi = new ScsiTarget(
                 TARGET,
                 List.of(new LogicalUnit(0, LunIdentity.derive(TARGET, 0, null), new RamBlockDevice(1 << 20, 512))),
