@@ -51,20 +51,8 @@ public final class IserConnection {
      * @param shared memory registered besides the slab (the cache regions): data-in lying there is RDMA-Written in place
      * @param events what it reports: received PDUs, data-out arrived or failed, the close
      * @param onDestroyed runs once when the queue pair is destroyed and the slab may be reused
+     * @param touches where its data path touches memory ({@link IserTouches#unmeasured()}: not recorded)
      */
-    public IserConnection(
-            RdmaEndpoint endpoint,
-            MemoryRegion region,
-            int slabOffset,
-            IserSettings settings,
-            RegisteredMemory shared,
-            ByteBufAllocator alloc,
-            TransportEvents events,
-            Runnable onDestroyed) {
-        this(endpoint, region, slabOffset, settings, shared, alloc, events, onDestroyed, IserTouches.unmeasured());
-    }
-
-    /** As above, recording where its data path touches memory in {@code touches}. */
     public IserConnection(
             RdmaEndpoint endpoint,
             MemoryRegion region,
@@ -88,11 +76,10 @@ public final class IserConnection {
         this.tasks = new TaskTable(settings.queueDepth());
         this.lifecycle = new IserLifecycle(endpoint, region, sq, retirer, events, counters, onDestroyed);
         this.receiver = new IserReceiver(endpoint, region, rx, alloc, events, lifecycle, tasks, counters, touches);
-        this.sender =
-                new IserSender(endpoint, region, tx, data, sq, settings, lifecycle, tasks, holds, counters, touches);
-        this.mover = new RdmaDataMover(
-                endpoint, region, data, sq, settings, shared, lifecycle, tasks, holds, sender, events, counters,
-                touches);
+        ConnectionParts parts =
+                new ConnectionParts(endpoint, region, data, sq, lifecycle, tasks, holds, counters, touches);
+        this.sender = new IserSender(parts, tx, settings);
+        this.mover = new RdmaDataMover(parts, settings, shared, sender, events);
         lifecycle.bind(receiver, sender, mover, tasks);
     }
 

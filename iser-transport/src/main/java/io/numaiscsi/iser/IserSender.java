@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.numaiscsi.iser.IserConnection.State;
 import io.numaiscsi.proto.Bhs;
 import io.numaiscsi.proto.Opcode;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
 /**
@@ -13,46 +12,17 @@ import java.util.ArrayDeque;
  * One queue for both is what puts a SCSI Response on the wire after the RDMA Writes of its data-in. The connection's
  * thread only.
  */
-final class IserSender {
-    private final RdmaEndpoint endpoint;
-    private final MemoryRegion region;
-    private final ByteBuffer view;
+final class IserSender extends PostingSide {
     private final ChunkPool tx;
-    private final ChunkPool data;
-    private final SendQueue sq;
     private final int signalInterval;
-    private final IserLifecycle lifecycle;
-    private final TaskTable tasks;
-    private final HeldBuffers holds;
-    private final IserCounters counters;
-    private final IserTouches touches;
     private final ArrayDeque<Outgoing> backlog = new ArrayDeque<>();
     private final ArrayDeque<Outgoing> freeOutgoing = new ArrayDeque<>();
 
-    IserSender(
-            RdmaEndpoint endpoint,
-            MemoryRegion region,
-            ChunkPool tx,
-            ChunkPool data,
-            SendQueue sq,
-            IserSettings settings,
-            IserLifecycle lifecycle,
-            TaskTable tasks,
-            HeldBuffers holds,
-            IserCounters counters,
-            IserTouches touches) {
-        this.touches = touches;
-        this.endpoint = endpoint;
-        this.region = region;
-        this.view = region.buffer().duplicate();
+    /** {@code tx}: the send buffers the PDUs are copied into behind their iSER headers. */
+    IserSender(ConnectionParts parts, ChunkPool tx, IserSettings settings) {
+        super(parts);
         this.tx = tx;
-        this.data = data;
-        this.sq = sq;
         this.signalInterval = settings.signalInterval();
-        this.lifecycle = lifecycle;
-        this.tasks = tasks;
-        this.holds = holds;
-        this.counters = counters;
         for (int i = 0; i < settings.sendBuffers() + settings.queueDepth(); i++) {
             freeOutgoing.add(new Outgoing());
         }
@@ -207,12 +177,6 @@ final class IserSender {
 
     int backlogLength() {
         return backlog.size();
-    }
-
-    private ByteBuffer slice(int from, int length) {
-        view.clear();
-        view.position(from).limit(from + length);
-        return view;
     }
 
     private Outgoing outgoing() {

@@ -12,24 +12,14 @@ import java.util.ArrayDeque;
  * SCSI Response follows), data-out is RDMA-Read from its Write STag a chunk at a time within the read credits and
  * copied into the session's buffer, the session hearing when a transfer is in. The connection's thread only.
  */
-final class RdmaDataMover {
+final class RdmaDataMover extends PostingSide {
     /** Most pieces (cache blocks) one data-in may have to be RDMA-Written in place. */
     private static final int MAX_PIECES = 64;
 
-    private final RdmaEndpoint endpoint;
-    private final MemoryRegion region;
-    private final ByteBuffer view;
-    private final ChunkPool data;
-    private final SendQueue sq;
     private final int maxOutstandingReads;
     private final RegisteredMemory shared;
-    private final IserLifecycle lifecycle;
-    private final TaskTable tasks;
-    private final HeldBuffers holds;
     private final IserSender sender;
     private final TransportEvents events;
-    private final IserCounters counters;
-    private final IserTouches touches;
     private final long[] pieceAddress = new long[MAX_PIECES];
     private final int[] pieceLength = new int[MAX_PIECES];
     private final MemoryRegion[] pieceRegion = new MemoryRegion[MAX_PIECES];
@@ -40,34 +30,22 @@ final class RdmaDataMover {
     private final int[] readLengthOfChunk;
     private int outstandingReads;
 
+    /**
+     * @param shared memory registered besides the slab, data-in lying there is RDMA-Written in place
+     * @param sender where the data-in RDMA Writes queue, ahead of the SCSI Response
+     * @param events told when a data-out transfer is in or failed
+     */
     RdmaDataMover(
-            RdmaEndpoint endpoint,
-            MemoryRegion region,
-            ChunkPool data,
-            SendQueue sq,
+            ConnectionParts parts,
             IserSettings settings,
             RegisteredMemory shared,
-            IserLifecycle lifecycle,
-            TaskTable tasks,
-            HeldBuffers holds,
             IserSender sender,
-            TransportEvents events,
-            IserCounters counters,
-            IserTouches touches) {
-        this.touches = touches;
-        this.endpoint = endpoint;
-        this.region = region;
-        this.view = region.buffer().duplicate();
-        this.data = data;
-        this.sq = sq;
+            TransportEvents events) {
+        super(parts);
         this.maxOutstandingReads = settings.maxOutstandingReads();
         this.shared = shared;
-        this.lifecycle = lifecycle;
-        this.tasks = tasks;
-        this.holds = holds;
         this.sender = sender;
         this.events = events;
-        this.counters = counters;
         this.readOpOfChunk = new ReadOp[data.capacity()];
         this.readOffsetOfChunk = new int[data.capacity()];
         this.readLengthOfChunk = new int[data.capacity()];
@@ -254,12 +232,6 @@ final class RdmaDataMover {
                 freeReadOps.add(op);
             }
         }
-    }
-
-    private ByteBuffer slice(int from, int length) {
-        view.clear();
-        view.position(from).limit(from + length);
-        return view;
     }
 
     /** One getDataOut: RDMA Reads of up to a chunk each, copied into the session's buffer as they land. */

@@ -153,7 +153,15 @@ class IserConnectionFuzzTest {
         RegisteredMemory shared = RegisteredMemory.register(fabric, List.of(cacheMemory));
         int[] destroyed = new int[1];
         IserConnection conn = new IserConnection(
-                pair[0], slab, 0, settings, shared, UnpooledByteBufAllocator.DEFAULT, session, () -> destroyed[0]++);
+                pair[0],
+                slab,
+                0,
+                settings,
+                shared,
+                UnpooledByteBufAllocator.DEFAULT,
+                session,
+                () -> destroyed[0]++,
+                IserTouches.unmeasured());
         session.conn = conn;
         assertTrue(conn.start());
         // the initiator's own buffers, so some advertised STags (0x1000..) resolve
