@@ -279,6 +279,13 @@ ISHIM_EXPORT void ishim_batch_free(struct ishim_batch *b) {
     }
 }
 
+/* One scatter/gather entry: the bytes [address, address + length) of the region of lkey. */
+static void ishim_sge_set(struct ibv_sge *sge, int64_t address, int length, uint32_t lkey) {
+    sge->addr = (uint64_t) address;
+    sge->length = (uint32_t) length;
+    sge->lkey = lkey;
+}
+
 /* Adds a Send, RDMA Write or RDMA Read; returns 0, or ENOSPC when the batch is full. */
 ISHIM_EXPORT int ishim_batch_send(struct ishim_batch *b, int64_t wr_id, int opcode, int64_t address, int length,
                                   uint32_t lkey, int64_t remote_address, uint32_t rkey, int signaled) {
@@ -288,9 +295,7 @@ ISHIM_EXPORT int ishim_batch_send(struct ishim_batch *b, int64_t wr_id, int opco
     struct ibv_send_wr *wr = &b->send_wr[b->sends];
     struct ibv_sge *sge = &b->send_sge[b->sends];
     memset(wr, 0, sizeof(*wr));
-    sge->addr = (uint64_t) address;
-    sge->length = (uint32_t) length;
-    sge->lkey = lkey;
+    ishim_sge_set(sge, address, length, lkey);
     wr->wr_id = (uint64_t) wr_id;
     wr->sg_list = sge;
     /* zero length: no scatter entry at all (some devices read a zero-length entry as 2 GiB) */
@@ -320,9 +325,7 @@ ISHIM_EXPORT int ishim_batch_recv(struct ishim_batch *b, int64_t wr_id, int64_t 
     struct ibv_recv_wr *wr = &b->recv_wr[b->recvs];
     struct ibv_sge *sge = &b->recv_sge[b->recvs];
     memset(wr, 0, sizeof(*wr));
-    sge->addr = (uint64_t) address;
-    sge->length = (uint32_t) length;
-    sge->lkey = lkey;
+    ishim_sge_set(sge, address, length, lkey);
     wr->wr_id = (uint64_t) wr_id;
     wr->sg_list = sge;
     wr->num_sge = 1;
