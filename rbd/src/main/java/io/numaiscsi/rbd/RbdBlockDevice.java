@@ -5,6 +5,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.numaiscsi.blockdev.BlockDevice;
 import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
+import io.numaiscsi.blockdev.backstore.BackingStore;
 import java.io.IOException;
 import java.util.function.Consumer;
 import jnr.ffi.Runtime;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * which becomes {@link IoStatus#UNAVAILABLE} (NOT READY, retried by initiators); ENOSPC and EDQUOT become
  * {@link IoStatus#NO_SPACE}; anything else a medium error.
  */
-public final class RbdBlockDevice implements BlockDevice {
+public final class RbdBlockDevice extends BackingStore {
     private static final Logger LOG = LoggerFactory.getLogger(RbdBlockDevice.class);
     private static final int INITIAL_REQUESTS = 256;
     private static final long CLOSE_WAIT_MILLIS = 30_000;
@@ -47,7 +48,6 @@ public final class RbdBlockDevice implements BlockDevice {
     private volatile Consumer<ImageHandle> fenceListener;
 
     private final long size;
-    private final int blockSize;
     /** Kept reachable: librbd holds the native stub jnr-ffi made for it. */
     private final LibRbd.Completion callback = this::completed;
     /** The native stub of {@link #callback}, made once and kept reachable with it. */
@@ -65,6 +65,7 @@ public final class RbdBlockDevice implements BlockDevice {
             ImageHandle handle,
             boolean exclusive,
             int blockSize) {
+        super(blockSize);
         this.name = pool + "/" + imageName;
         this.client = client;
         this.pool = pool;
@@ -74,7 +75,6 @@ public final class RbdBlockDevice implements BlockDevice {
         this.exclusive = exclusive;
         handle.writable = !exclusive;
         this.size = handle.size;
-        this.blockSize = blockSize;
         Runtime runtime = Runtime.getRuntime(lib);
         this.callbackStub = runtime.getClosureManager().getClosurePointer(LibRbd.Completion.class, callback);
         this.callbackAddress = callbackStub.address();
@@ -134,13 +134,8 @@ public final class RbdBlockDevice implements BlockDevice {
     }
 
     @Override
-    public int blockSize() {
-        return blockSize;
-    }
-
-    @Override
-    public long blockCount() {
-        return size / blockSize;
+    protected long sizeBytes() {
+        return size;
     }
 
     @Override

@@ -96,19 +96,8 @@ public final class DeviceBacking {
         FileChannel buffered = FileChannel.open(handle, FileChannelIo.channelOptions(access));
         FileChannel direct = directIo ? FileChannelIo.openDirect(device, handle, access) : null;
         int alignment = Math.max(blockSize, FileChannelIo.fileSystemBlockSize(handle));
-        return new FileBlockDevice(
-                device,
-                sizeBytes,
-                blockSize,
-                physicalBlockSize,
-                true,
-                access,
-                alignment,
-                buffered,
-                direct,
-                libc,
-                fd,
-                ioExecutor);
+        BackingHandles handles = new BackingHandles(access, alignment, buffered, direct, libc, fd);
+        return new FileBlockDevice(device, sizeBytes, blockSize, physicalBlockSize, true, handles, ioExecutor);
     }
 
     /** How unmap will zero, from the queue limits in sysfs (for the log only). */

@@ -23,14 +23,13 @@ import org.slf4j.LoggerFactory;
  * (fallocate through jnr-ffi; on a block device the kernel zeroes the range, which may deallocate it) or zeroes the
  * range another way where it cannot.
  */
-public final class FileBlockDevice implements BlockDevice {
+public final class FileBlockDevice extends BackingStore {
     private static final Logger LOG = LoggerFactory.getLogger(FileBlockDevice.class);
 
     private final Path file;
     /** Bytes served; grows only ({@link #resize}), read by every request's range check on any thread. */
     private volatile long size;
 
-    private final int blockSize;
     private final int physicalBlockSize;
     /** A block device: its size is the device's, and unmap may use BLKZEROOUT. */
     private final boolean blockSpecial;
@@ -57,24 +56,19 @@ public final class FileBlockDevice implements BlockDevice {
             int blockSize,
             int physicalBlockSize,
             boolean blockSpecial,
-            BackingAccess access,
-            int alignment,
-            FileChannel buffered,
-            FileChannel direct,
-            LibC libc,
-            int fd,
+            BackingHandles handles,
             Executor executor) {
+        super(blockSize);
         this.file = file;
         this.size = size;
-        this.blockSize = blockSize;
         this.physicalBlockSize = physicalBlockSize;
         this.blockSpecial = blockSpecial;
-        this.access = access;
-        this.alignment = alignment;
-        this.buffered = buffered;
-        this.direct = direct;
-        this.libc = libc;
-        this.fd = fd;
+        this.access = handles.access();
+        this.alignment = handles.alignment();
+        this.buffered = handles.buffered();
+        this.direct = handles.direct();
+        this.libc = handles.libc();
+        this.fd = handles.fd();
         this.executor = executor;
         this.io = new ThreadPoolBackingIo(executor);
         this.channelIo = new FileChannelIo(this, file, buffered, direct, alignment, libc, fd, blockSpecial);
@@ -165,32 +159,14 @@ public final class FileBlockDevice implements BlockDevice {
             backing.close();
             throw e;
         }
-        int alignment = FileChannelIo.fileSystemBlockSize(handle);
-        LibC libc = backing.libc();
-        int fd = backing.fd();
-        return new FileBlockDevice(
-                file,
-                sizeBytes,
-                blockSize,
-                blockSize,
-                false,
-                access,
-                alignment,
-                buffered,
-                direct,
-                libc,
-                fd,
-                ioExecutor);
+        BackingHandles handles = new BackingHandles(
+                access, FileChannelIo.fileSystemBlockSize(handle), buffered, direct, backing.libc(), backing.fd());
+        return new FileBlockDevice(file, sizeBytes, blockSize, blockSize, false, handles, ioExecutor);
     }
 
     @Override
-    public int blockSize() {
-        return blockSize;
-    }
-
-    @Override
-    public long blockCount() {
-        return size / blockSize;
+    protected long sizeBytes() {
+        return size;
     }
 
     /**

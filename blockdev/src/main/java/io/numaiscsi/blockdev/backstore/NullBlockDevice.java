@@ -12,32 +12,21 @@ import java.util.Objects;
  * return zeroes, writes are acknowledged and dropped, every request completes at once on the caller's thread. The
  * zeroes are written into the caller's buffer, which comes from a pool and must not show another command's bytes.
  */
-public final class NullBlockDevice implements BlockDevice {
+public final class NullBlockDevice extends BackingStore {
     private final long size;
-    private final int blockSize;
     private final DataTouches touches;
     private volatile boolean closed;
 
     public NullBlockDevice(long sizeBytes, int blockSize, DataTouches touches) {
-        if (blockSize != 512 && blockSize != 4096) {
-            throw new IllegalArgumentException("block size must be 512 or 4096: " + blockSize);
-        }
-        if (sizeBytes <= 0 || sizeBytes % blockSize != 0) {
-            throw new IllegalArgumentException("size must be a positive multiple of " + blockSize + ": " + sizeBytes);
-        }
+        super(blockSize);
+        requireGeometry(sizeBytes, blockSize);
         this.size = sizeBytes;
-        this.blockSize = blockSize;
         this.touches = Objects.requireNonNull(touches, "touches");
     }
 
     @Override
-    public int blockSize() {
-        return blockSize;
-    }
-
-    @Override
-    public long blockCount() {
-        return size / blockSize;
+    protected long sizeBytes() {
+        return size;
     }
 
     @Override

@@ -13,11 +13,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * leaves no block of them mapped (if that memory is reclaimable). Mapping is tracked per logical block, so GET LBA
  * STATUS is exact. Completes inline; its copies are recorded in its {@link DataTouches}.
  */
-public final class RamBlockDevice implements BlockDevice {
+public final class RamBlockDevice extends BackingStore {
     static final int CHUNK_SIZE = 1 << 20;
 
     private final long size;
-    private final int blockSize;
     private final int blocksPerChunk;
     private final AtomicReferenceArray<Chunk> chunks;
     private final ChunkMemory memory;
@@ -42,18 +41,13 @@ public final class RamBlockDevice implements BlockDevice {
     }
 
     public RamBlockDevice(long sizeBytes, int blockSize, ChunkMemory memory, DataTouches touches) {
-        if (blockSize != 512 && blockSize != 4096) {
-            throw new IllegalArgumentException("block size must be 512 or 4096: " + blockSize);
-        }
-        if (sizeBytes <= 0 || sizeBytes % blockSize != 0) {
-            throw new IllegalArgumentException("size must be a positive multiple of " + blockSize + ": " + sizeBytes);
-        }
+        super(blockSize);
+        requireGeometry(sizeBytes, blockSize);
         long chunkCount = (sizeBytes + CHUNK_SIZE - 1) / CHUNK_SIZE;
         if (chunkCount > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("RAM disk too large: " + sizeBytes);
         }
         this.size = sizeBytes;
-        this.blockSize = blockSize;
         this.blocksPerChunk = CHUNK_SIZE / blockSize;
         this.chunks = new AtomicReferenceArray<>((int) chunkCount);
         this.memory = memory;
@@ -96,13 +90,8 @@ public final class RamBlockDevice implements BlockDevice {
     }
 
     @Override
-    public int blockSize() {
-        return blockSize;
-    }
-
-    @Override
-    public long blockCount() {
-        return size / blockSize;
+    protected long sizeBytes() {
+        return size;
     }
 
     /**
@@ -115,22 +104,39 @@ public final class RamBlockDevice implements BlockDevice {
                 + " (use backing: file for a LUN that is to grow)");
     }
 
-    private boolean invalid(long offset, long length) {
-        return closed || !BlockDevice.inRange(offset, length, size);
+    /** Refuses, completing {@code done}, a request to a closed disk or beyond its end; false: it may go on. */
+    private boolean refused(long offset, long length, IoCompletion done) {
+        if (closed || !BlockDevice.inRange(offset, length, size)) {
+            done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OUT_OF_RANGE);
+            return true;
+        }
+        return false;
+    }
+
+    /** Bytes [within, within + n) of chunk {@code index}, the part of a request at byte {@code pos} of the disk. */
+    @FunctionalInterface
+    private interface Piece {
+        void at(int index, int within, int n, long pos);
+    }
+
+    /** Hands each piece of bytes [offset, offset + length) that lies within one chunk to {@code piece}, in order. */
+    private static void forEachPiece(long offset, long length, Piece piece) {
+        long end = offset + length;
+        long pos = offset;
+        while (pos < end) {
+            int within = (int) (pos % CHUNK_SIZE);
+            int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
+            piece.at((int) (pos / CHUNK_SIZE), within, n, pos);
+            pos += n;
+        }
     }
 
     @Override
     public void read(long offset, int length, ByteBuf dst, IoCompletion done) {
-        if (invalid(offset, length)) {
-            done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OUT_OF_RANGE);
+        if (refused(offset, length, done)) {
             return;
         }
-        long pos = offset;
-        long end = offset + length;
-        while (pos < end) {
-            int index = (int) (pos / CHUNK_SIZE);
-            int within = (int) (pos % CHUNK_SIZE);
-            int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
+        forEachPiece(offset, length, (index, within, n, pos) -> {
             Chunk c = chunks.get(index);
             int at = dst.writerIndex();
             if (c == null) {
@@ -140,32 +146,24 @@ public final class RamBlockDevice implements BlockDevice {
                 touches.touched(DataTouches.Kind.BACKING, c.data, within, n);
             }
             touches.touched(DataTouches.Kind.BACKING, dst, at, n);
-            pos += n;
-        }
+        });
         done.ioComplete(IoStatus.OK);
     }
 
     @Override
     public void write(long offset, ByteBuf src, boolean fua, IoCompletion done) {
         int length = src.readableBytes();
-        if (invalid(offset, length)) {
-            done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OUT_OF_RANGE);
+        if (refused(offset, length, done)) {
             return;
         }
         int from = src.readerIndex();
-        long pos = offset;
-        long end = offset + length;
-        while (pos < end) {
-            int index = (int) (pos / CHUNK_SIZE);
-            int within = (int) (pos % CHUNK_SIZE);
-            int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
+        forEachPiece(offset, length, (index, within, n, pos) -> {
             Chunk c = mappedChunk(index, within, n);
             int at = from + (int) (pos - offset);
             src.getBytes(at, c.data, within, n);
             touches.touched(DataTouches.Kind.BACKING, src, at, n);
             touches.touched(DataTouches.Kind.BACKING, c.data, within, n);
-            pos += n;
-        }
+        });
         done.ioComplete(IoStatus.OK);
     }
 
@@ -209,36 +207,30 @@ public final class RamBlockDevice implements BlockDevice {
 
     @Override
     public void unmap(long offset, long length, IoCompletion done) {
-        if (invalid(offset, length)) {
-            done.ioComplete(closed ? IoStatus.UNAVAILABLE : IoStatus.OUT_OF_RANGE);
+        if (refused(offset, length, done)) {
             return;
         }
-        long pos = offset;
-        long end = offset + length;
-        while (pos < end) {
-            int index = (int) (pos / CHUNK_SIZE);
-            int within = (int) (pos % CHUNK_SIZE);
-            int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
+        forEachPiece(offset, length, (index, within, n, pos) -> {
             Chunk c = chunks.get(index);
-            if (c != null) {
-                synchronized (c) {
-                    c.data.setZero(within, Math.min(c.data.capacity(), within + n) - within);
-                    for (int b = within / blockSize, last = (within + n - 1) / blockSize; b <= last; b++) {
-                        long bit = 1L << b;
-                        if ((c.mapped[b >>> 6] & bit) != 0) {
-                            c.mapped[b >>> 6] &= ~bit;
-                            c.mappedCount--;
-                        }
-                    }
-                    if (c.mappedCount == 0 && memory.reclaimable()) {
-                        c.dead = true;
-                        chunks.compareAndSet(index, c, null);
-                        memory.free(c.data);
+            if (c == null) {
+                return;
+            }
+            synchronized (c) {
+                c.data.setZero(within, Math.min(c.data.capacity(), within + n) - within);
+                for (int b = within / blockSize, last = (within + n - 1) / blockSize; b <= last; b++) {
+                    long bit = 1L << b;
+                    if ((c.mapped[b >>> 6] & bit) != 0) {
+                        c.mapped[b >>> 6] &= ~bit;
+                        c.mappedCount--;
                     }
                 }
+                if (c.mappedCount == 0 && memory.reclaimable()) {
+                    c.dead = true;
+                    chunks.compareAndSet(index, c, null);
+                    memory.free(c.data);
+                }
             }
-            pos += n;
-        }
+        });
         done.ioComplete(IoStatus.OK);
     }
 
