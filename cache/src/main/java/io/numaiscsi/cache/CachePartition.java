@@ -120,6 +120,19 @@ final class CachePartition {
         return copied;
     }
 
+    /**
+     * The first run of granules of slot s within [g0, g1) newer than the backing device, as {@link #validRun}. The
+     * caller is writing the slot back, so no write changes them until it is done.
+     */
+    long newerRun(int s, int g0, int g1) {
+        lock.lock();
+        try {
+            return t.newerRun(s, g0, g1);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ---- reads ----
 
     /**
@@ -304,7 +317,6 @@ final class CachePartition {
      */
     int reserveCopy(int base, WriteBackWrite w) {
         int s;
-        WriteBackWrite others = null;
         lock.lock();
         try {
             boolean room = dirty.admitsBlock();
@@ -315,13 +327,13 @@ final class CachePartition {
                 }
             } else {
                 if (base >= 0) {
-                    // The base may be the only reusable slot and this request needs two: a slot freed by this unpin
-                    // wakes the requests parked before, not this one (that would spin), which waits for a write-back
-                    // or another unpin.
+                    // The base may be the only reusable slot and this request needs two. The slot this unpin frees
+                    // wakes nobody: the requests parked before need two as well, and waking them made two such writes
+                    // take it from each other for ever (each evicting the other's base to fill its own) on the thread
+                    // whose write-backs would free slots. They wait, like this one, for the write-back the caller
+                    // asks for, or for another unpin.
                     t.unpin(base);
-                    if (t.takeWakeDue()) {
-                        others = t.takeParked();
-                    }
+                    t.takeWakeDue();
                 }
                 if (room) {
                     t.park(w);
@@ -334,8 +346,32 @@ final class CachePartition {
         } finally {
             lock.unlock();
         }
-        ParkedWrites.resumeAll(others);
         return s;
+    }
+
+    /**
+     * Writes {@code n} bytes of {@code src} from {@code srcIndex} into {@code base} at {@code at}, whole granules or
+     * granules it holds, under the lock, if {@code base} is still the block's version {@code baseVersion}, the caller's
+     * pin is its only one and no write-back is writing it (so no reader or writer sees it change) and, if it is clean,
+     * one more dirty block stays within the hard limit. Then the base is the block's dirty current version and is
+     * unpinned; false (nothing done, still pinned) otherwise.
+     */
+    boolean writeInPlace(int base, int baseVersion, long block, int at, ByteBuf src, int srcIndex, int n) {
+        lock.lock();
+        try {
+            if (t.lookup(block) != base
+                    || t.version(base) != baseVersion
+                    || !t.writableInPlace(base)
+                    || !(t.isDirty(base) || dirty.hasRoomForBlock())) {
+                return false;
+            }
+            t.view(base).setBytes(at, src, srcIndex, n);
+            t.wroteInPlace(base, at / granule, (at + n + granule - 1) / granule);
+            t.unpin(base);
+            return true;
+        } finally {
+            unlockAndWake();
+        }
     }
 
     /** Whether granule g of slot s, pinned or reserved by the caller, is valid. */
@@ -359,7 +395,7 @@ final class CachePartition {
             int now = t.lookup(block);
             boolean current = base < 0 ? now < 0 : now == base && t.version(base) == baseVersion;
             if (current) {
-                t.installCopy(s, block, g0, g1);
+                t.installCopy(s, block, base, g0, g1);
                 t.unpin(s);
             } else {
                 t.abandon(s);
@@ -399,14 +435,24 @@ final class CachePartition {
         }
     }
 
-    /**
-     * Marks every dirty block no batch is writing yet as being written back and pins it; their {@link SlotIo}s go to
-     * {@code batch} from index {@code n}. Returns the new count.
-     */
-    int startWriteback(SlotIo[] batch, int n) {
+    /** The dirty blocks no batch is writing go to {@code blocks} from index {@code n}. Returns the new count. */
+    int dirtyBlocks(long[] blocks, int n) {
         lock.lock();
         try {
-            return t.startWriteback(batch, n);
+            return t.dirtyBlocks(blocks, n);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Starts writing back the block's current version: marked and pinned, its {@link SlotIo} returned; null when it is
+     * no longer dirty here (written back, unmapped) or already being written.
+     */
+    SlotIo beginWriteback(long block) {
+        lock.lock();
+        try {
+            return t.beginWriteback(block);
         } finally {
             lock.unlock();
         }

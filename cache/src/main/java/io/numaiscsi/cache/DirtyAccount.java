@@ -5,8 +5,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One device's dirty bytes (write-back) against its two limits, and what its write-back batches wrote. Dirty bytes
- * count whole cache blocks of the slots marked dirty (a mapped block newer than the backing device, including one a
- * batch is writing back), changed by {@link CachePartition} where a slot's dirty flag flips, never by a scan.
+ * are what the write-backs of the slots marked dirty would write (a mapped block newer than the backing device,
+ * including one a batch is writing back): their valid granules, so a 4 KiB write into a block counts 4 KiB, not the
+ * block. Changed by {@link DirtySlots} where a slot's dirty flag flips, never by a scan.
  *
  * <p>Above the soft limit ({@code dirty-ratio} of the capacity) the background flusher starts a batch. A write that
  * would take the dirty bytes above the hard limit waits (parks, like a write finding no slot) and asks for a batch
@@ -48,18 +49,19 @@ final class DirtyAccount {
         return bytes.get();
     }
 
-    void blockDirtied() {
-        long after = bytes.addAndGet(blockSize);
-        if (after > softLimit && after - blockSize <= softLimit) {
+    /** {@code n} more bytes are dirty (negative: fewer, when a dirty slot's granules changed). */
+    void dirtied(long n) {
+        long after = bytes.addAndGet(n);
+        if (n > 0 && after > softLimit && after - n <= softLimit) {
             onSoftCrossing.run();
         }
     }
 
-    void blockCleaned() {
-        bytes.addAndGet(-blockSize);
+    void cleaned(long n) {
+        bytes.addAndGet(-n);
     }
 
-    /** Whether a write may dirty one more block now; if not, the write waits and the flusher is told. */
+    /** Whether a write may dirty one more block (at most a block's bytes) now; if not, it waits and the flusher is told. */
     boolean admitsBlock() {
         if (hasRoomForBlock()) {
             return true;
@@ -68,7 +70,7 @@ final class DirtyAccount {
         return false;
     }
 
-    /** Whether one more dirty block would stay within the hard limit (a check only: nothing is recorded). */
+    /** Whether one more whole dirty block would stay within the hard limit (a check only: nothing is recorded). */
     boolean hasRoomForBlock() {
         return bytes.get() + blockSize <= hardLimit;
     }

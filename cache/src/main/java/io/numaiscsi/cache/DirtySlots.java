@@ -1,9 +1,10 @@
 package io.numaiscsi.cache;
 
 /**
- * Which slots of a partition hold data newer than the backing device (write-back), since when, and which of them a
- * write-back batch is writing. Keeps the device's dirty bytes ({@link DirtyAccount}): they change only where a slot's
- * dirty flag flips, here. Its partition's lock held for every call.
+ * Which slots of a partition hold data newer than the backing device (write-back), which of their granules are newer
+ * (written since the block was last clean: what its write-back writes), since when, and which of them a write-back
+ * batch is writing. Keeps the device's dirty bytes ({@link DirtyAccount}): the newer granules of each dirty slot,
+ * changed only here. Its partition's lock held for every call.
  */
 final class DirtySlots {
     private final boolean[] dirty;
@@ -11,14 +12,23 @@ final class DirtySlots {
     private final long[] since;
 
     private final boolean[] writingBack;
+    /** The granules of each slot newer than the backing device: a subset of its valid granules. */
+    private final GranuleMap newer;
+    /** The bytes each dirty slot counts in the account (its newer granules). */
+    private final int[] bytes;
+
     private int count;
     private final DirtyAccount account;
+    private final int granule;
 
-    DirtySlots(int slots, DirtyAccount account) {
+    DirtySlots(int slots, DirtyAccount account, int granulesPerBlock, int granule) {
         dirty = new boolean[slots];
         since = new long[slots];
         writingBack = new boolean[slots];
+        newer = new GranuleMap(slots, granulesPerBlock);
+        bytes = new int[slots];
         this.account = account;
+        this.granule = granule;
     }
 
     boolean is(int s) {
@@ -37,21 +47,60 @@ final class DirtySlots {
         return old >= 0 && dirty[old] && !writingBack[old] ? since[old] : System.nanoTime();
     }
 
-    void mark(int s, long dirtySince) {
+    /** Granules [g0, g1) of slot s were written: newer than the backing device, the slot dirty from {@code dirtySince}. */
+    void mark(int s, long dirtySince, int g0, int g1) {
+        newer.mark(s, g0, g1);
+        int n = newer.count(s) * granule;
         if (!dirty[s]) {
             dirty[s] = true;
             count++;
-            account.blockDirtied();
+            account.dirtied(n);
+        } else {
+            account.dirtied(n - bytes[s]);
         }
+        bytes[s] = n;
         since[s] = dirtySince;
     }
 
-    /** The slot's data is on the backing device, or superseded. */
+    /** Granules [g0, g1) of slot s were written in place: dirty since it was, or from now if it was clean. */
+    void add(int s, int g0, int g1) {
+        mark(s, dirty[s] ? since[s] : System.nanoTime(), g0, g1);
+    }
+
+    /**
+     * A copy of slot {@code base} (reserved, not yet marked) takes over the granules of it that are newer than the
+     * backing device: the copy replaces it, and a write-back of the base in flight may fail.
+     */
+    void inherit(int base, int s) {
+        newer.copy(base, s);
+    }
+
+    /**
+     * The first run of granules of slot s within [g0, g1) newer than the backing device, packed as {@code from << 32 |
+     * to}, or -1 when there is none.
+     */
+    long newerRun(int s, int g0, int g1) {
+        int from = newer.firstMarked(s, g0, g1);
+        if (from == g1) {
+            return -1;
+        }
+        return (long) from << 32 | newer.firstUnmarked(s, from, g1);
+    }
+
+    /**
+     * The slot's data is on the backing device, or superseded (a copy took over its newer granules). A slot being
+     * written back keeps its newer granules until that ends: the batch writes them, since it may be the only one
+     * writing what a flush waiting on it covers.
+     */
     void clean(int s) {
         if (dirty[s]) {
             dirty[s] = false;
             count--;
-            account.blockCleaned();
+            account.cleaned(bytes[s]);
+            bytes[s] = 0;
+        }
+        if (!writingBack[s]) {
+            newer.clear(s);
         }
     }
 
@@ -64,10 +113,13 @@ final class DirtySlots {
         return true;
     }
 
-    /** The write-back of slot s finished: clean if it succeeded, else still dirty (for the next batch). */
+    /**
+     * The write-back of slot s finished: clean if it succeeded, else still dirty (for the next batch) unless it was
+     * superseded meanwhile.
+     */
     void endWriteback(int s, boolean ok) {
         writingBack[s] = false;
-        if (ok) {
+        if (ok || !dirty[s]) {
             clean(s);
         }
     }

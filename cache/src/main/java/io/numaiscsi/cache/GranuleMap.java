@@ -1,8 +1,8 @@
 package io.numaiscsi.cache;
 
 /**
- * Which 4 KiB granules of each slot of a partition hold valid data: one flat bit array, a fixed number of words per
- * slot, no object per slot. Partition lock held for every call.
+ * A set of 4 KiB granules per slot of a partition (those holding valid data, or those newer than the backing device):
+ * one flat bit array, a fixed number of words per slot, no object per slot. Partition lock held for every call.
  */
 final class GranuleMap {
     private final int wordsPerSlot;
@@ -20,7 +20,7 @@ final class GranuleMap {
         }
     }
 
-    /** Marks granules [from, to) of slot s not valid. */
+    /** Unmarks granules [from, to) of slot s. */
     void clear(int s, int from, int to) {
         int w = s * wordsPerSlot;
         for (int g = from; g < to; g++) {
@@ -28,7 +28,7 @@ final class GranuleMap {
         }
     }
 
-    /** Marks granules [from, to) of slot s valid. */
+    /** Marks granules [from, to) of slot s. */
     void mark(int s, int from, int to) {
         int w = s * wordsPerSlot;
         for (int g = from; g < to; g++) {
@@ -36,7 +36,7 @@ final class GranuleMap {
         }
     }
 
-    /** Whether granules [from, to) of slot s are all valid. */
+    /** Whether granules [from, to) of slot s are all marked. */
     boolean covers(int s, int from, int to) {
         int w = s * wordsPerSlot;
         for (int g = from; g < to; g++) {
@@ -47,8 +47,8 @@ final class GranuleMap {
         return true;
     }
 
-    /** The first granule of [from, to) of slot s that is not valid, or {@code to} when all are. */
-    int firstInvalid(int s, int from, int to) {
+    /** The first granule of [from, to) of slot s that is not marked, or {@code to} when all are. */
+    int firstUnmarked(int s, int from, int to) {
         int w = s * wordsPerSlot;
         for (int g = from; g < to; g++) {
             if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {
@@ -58,8 +58,8 @@ final class GranuleMap {
         return to;
     }
 
-    /** The first granule of [from, to) of slot s that is valid, or {@code to} when none is. */
-    int firstValid(int s, int from, int to) {
+    /** The first granule of [from, to) of slot s that is marked, or {@code to} when none is. */
+    int firstMarked(int s, int from, int to) {
         int w = s * wordsPerSlot;
         for (int g = from; g < to; g++) {
             if ((bits[w + (g >>> 6)] & (1L << g)) != 0) {
@@ -69,13 +69,23 @@ final class GranuleMap {
         return to;
     }
 
-    /** Gives slot {@code to} exactly the valid granules of slot {@code from}. */
+    /** How many granules of slot s are marked. */
+    int count(int s) {
+        int w = s * wordsPerSlot;
+        int n = 0;
+        for (int i = 0; i < wordsPerSlot; i++) {
+            n += Long.bitCount(bits[w + i]);
+        }
+        return n;
+    }
+
+    /** Gives slot {@code to} exactly the marked granules of slot {@code from}. */
     void copy(int from, int to) {
         System.arraycopy(bits, from * wordsPerSlot, bits, to * wordsPerSlot, wordsPerSlot);
     }
 
-    /** One past the last granule of [from, to) of slot s that is not valid, or {@code from} when all are. */
-    int invalidEnd(int s, int from, int to) {
+    /** One past the last granule of [from, to) of slot s that is not marked, or {@code from} when all are. */
+    int unmarkedEnd(int s, int from, int to) {
         int w = s * wordsPerSlot;
         for (int g = to - 1; g >= from; g--) {
             if ((bits[w + (g >>> 6)] & (1L << g)) == 0) {

@@ -24,8 +24,10 @@ final class SlotIo implements IoCompletion {
     int fillFrom;
 
     int fillTo;
-    /** A write-back: where the run of valid granules being written ends (the next run is looked for from there). */
+    /** A write-back: where the run of newer granules being written ends (the next run is looked for from there). */
     int runTo;
+    /** A write-back: the bytes of that run (counted as written back when it completes). */
+    int runBytes;
 
     private FillWaiter[] waiters = new FillWaiter[4];
     private int waiterCount;

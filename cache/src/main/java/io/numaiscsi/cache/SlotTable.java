@@ -80,7 +80,7 @@ final class SlotTable {
         this.granulesPerBlock = blockSize / granule;
         this.valid = new GranuleMap(slots, granulesPerBlock);
         this.counters = counters;
-        this.dirty = new DirtySlots(slots, dirtyAccount);
+        this.dirty = new DirtySlots(slots, dirtyAccount, granulesPerBlock, granule);
         io = new SlotIo[slots];
         map = new LongIntMap(slots);
         blockOf = new long[slots];
@@ -138,7 +138,7 @@ final class SlotTable {
 
     /** Whether any granule of [g0, g1) of slot s is valid. */
     boolean anyValid(int s, int g0, int g1) {
-        return valid.firstValid(s, g0, g1) < g1;
+        return valid.firstMarked(s, g0, g1) < g1;
     }
 
     /**
@@ -146,11 +146,31 @@ final class SlotTable {
      * valid there.
      */
     long validRun(int s, int g0, int g1) {
-        int from = valid.firstValid(s, g0, g1);
+        int from = valid.firstMarked(s, g0, g1);
         if (from == g1) {
             return -1;
         }
-        return (long) from << 32 | valid.firstInvalid(s, from, g1);
+        return (long) from << 32 | valid.firstUnmarked(s, from, g1);
+    }
+
+    /** The first run of granules of slot s within [g0, g1) newer than the backing device (see {@link #validRun}). */
+    long newerRun(int s, int g0, int g1) {
+        return dirty.newerRun(s, g0, g1);
+    }
+
+    /**
+     * Whether the holder of slot s's only pin may write into it in place: mapped, valid (not filling) and not being
+     * written back, so no one else reads its memory outside the lock.
+     */
+    boolean writableInPlace(int s) {
+        return mapped[s] && state[s] == VALID && pins[s] == 1 && !dirty.writingBack(s);
+    }
+
+    /** Granules [g0, g1) of slot s were written in place (whole): valid, newer than the device, a new version. */
+    void wroteInPlace(int s, int g0, int g1) {
+        valid.mark(s, g0, g1);
+        dirty.add(s, g0, g1);
+        version[s]++;
     }
 
     /** Whether slot s holds data the backing device may not have yet: dirty, or being written back. */
@@ -262,7 +282,7 @@ final class SlotTable {
 
     /** A mapped slot gets every granule of its first {@code all} that is not valid filled, in one read. */
     void startFillOfMissing(int s, int all) {
-        startSubFill(s, valid.firstInvalid(s, 0, all), valid.invalidEnd(s, 0, all));
+        startSubFill(s, valid.firstUnmarked(s, 0, all), valid.unmarkedEnd(s, 0, all));
     }
 
     /** The fill of slot s finished: what it read is valid, or, failed, the slot leaves the map. */
@@ -357,7 +377,7 @@ final class SlotTable {
     /** Installs a reserved, pinned slot holding the whole block as its current version (replacing any other). */
     void install(int s, long block, boolean isDirty) {
         valid.mark(s, 0, granulesPerBlock);
-        put(s, block, isDirty);
+        put(s, block, isDirty, 0, granulesPerBlock);
     }
 
     /** A reserved, pinned slot gets the valid granules of slot {@code base} (a copy of its data is made into it). */
@@ -366,15 +386,20 @@ final class SlotTable {
     }
 
     /**
-     * Installs a reserved, pinned copy as the block's current dirty version (replacing any other): its granules copied
-     * from its base ({@link #inheritValid}, if it had one) and [g0, g1), just written, are valid.
+     * Installs a reserved, pinned copy as the block's current dirty version (replacing its base, -1: none): its granules
+     * copied from the base ({@link #inheritValid}) and [g0, g1), just written, are valid; the base's granules newer than
+     * the backing device and [g0, g1) are newer.
      */
-    void installCopy(int s, long block, int g0, int g1) {
+    void installCopy(int s, long block, int base, int g0, int g1) {
         valid.mark(s, g0, g1);
-        put(s, block, true);
+        if (base >= 0) {
+            dirty.inherit(base, s);
+        }
+        put(s, block, true, g0, g1);
     }
 
-    private void put(int s, long block, boolean isDirty) {
+    /** Maps slot s as the block's current version, dirty with granules [g0, g1) newer, or clean. */
+    private void put(int s, long block, boolean isDirty, int g0, int g1) {
         int old = map.get(block);
         long since = isDirty ? dirty.sinceFor(old) : 0;
         if (old >= 0) {
@@ -384,7 +409,7 @@ final class SlotTable {
         blockOf[s] = block;
         mapped[s] = true;
         if (isDirty) {
-            dirty.mark(s, since);
+            dirty.mark(s, since, g0, g1);
         } else {
             dirty.clean(s);
         }
@@ -397,18 +422,27 @@ final class SlotTable {
         release(s);
     }
 
-    /**
-     * Marks every dirty block that no batch is writing yet as being written back and pins it; their {@link SlotIo}s go
-     * to {@code batch} from index {@code n}. Returns the new count.
-     */
-    int startWriteback(SlotIo[] batch, int n) {
+    /** The dirty blocks no batch is writing go to {@code blocks} from index {@code n}. Returns the new count. */
+    int dirtyBlocks(long[] blocks, int n) {
         for (int s = 0; s < slots; s++) {
-            if (mapped[s] && state[s] == VALID && dirty.beginWriteback(s)) {
-                pin(s);
-                batch[n++] = io[s];
+            if (mapped[s] && state[s] == VALID && dirty.is(s) && !dirty.writingBack(s)) {
+                blocks[n++] = blockOf[s];
             }
         }
         return n;
+    }
+
+    /**
+     * Marks the block's current version as being written back and pins it, if it is dirty and not being written back;
+     * returns its {@link SlotIo}, or null.
+     */
+    SlotIo beginWriteback(long block) {
+        int s = map.get(block);
+        if (s < 0 || state[s] != VALID || !dirty.beginWriteback(s)) {
+            return null;
+        }
+        pin(s);
+        return io[s];
     }
 
     /** The write-back of slot s finished: clean if it succeeded (else still dirty, for the next batch); unpinned. */

@@ -10,9 +10,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Write-back: dirty tracking, write-back batches, flushes and their waiters. Batches and write-back unmaps are
  * exclusive steps, run one at a time, so two versions of one block are never in flight to the backing device at
- * once. A batch writes back every dirty block not already being written (of a block written in part, each run of its
- * valid granules in turn), at most {@link #BATCH_IN_FLIGHT} blocks at a time so that reads of the device do not queue
- * behind all of it, then (if flushes wait on it) flushes the backing device and completes them.
+ * once. A batch writes back every block dirty at its start (the block's version current when its turn comes: each run
+ * of its granules newer than the device in turn), at most {@link #BATCH_IN_FLIGHT} blocks at a time so that reads of the
+ * device do not queue behind all of it, then (if flushes wait on it) flushes the backing device and completes them. A
+ * block is marked and pinned only while it is being written, so writes to the others still go into them in place.
  */
 final class WriteBackScheduler {
     private final BlockDevice backing;
@@ -28,7 +29,9 @@ final class WriteBackScheduler {
     /** Blocks a batch writes back at once (a command queue's worth); the rest follow as they complete. */
     static final int BATCH_IN_FLIGHT = 32;
 
-    private final SlotIo[] batch;
+    /** The blocks dirty when the running batch started. */
+    private final long[] batch;
+
     private final AtomicInteger batchPending = new AtomicInteger();
     /** The running batch: its size, the next of its blocks to write and how many are being written. */
     private volatile int batchSize;
@@ -49,7 +52,7 @@ final class WriteBackScheduler {
         this.backing = backing;
         this.space = space;
         this.fills = fills;
-        this.batch = new SlotIo[space.totalSlots()];
+        this.batch = new long[space.totalSlots()];
     }
 
     /** Completes {@code done} once every block dirty now is on the backing device and flushed there. */
@@ -162,7 +165,7 @@ final class WriteBackScheduler {
     private void startBatch() {
         int n = 0;
         for (CachePartition p : space.partitions) {
-            n = p.startWriteback(batch, n);
+            n = p.dirtyBlocks(batch, n);
         }
         if (n > 0) {
             space.dirty.batchStarted();
@@ -192,8 +195,12 @@ final class WriteBackScheduler {
             if (i >= batchSize) {
                 return;
             }
-            SlotIo io = batch[i];
-            batch[i] = null;
+            long block = batch[i];
+            SlotIo io = space.partitionOf(block).beginWriteback(block);
+            if (io == null) {
+                batchArrive(); // written back or unmapped since the batch began
+                continue;
+            }
             batchInFlight.incrementAndGet();
             io.writingBack = true;
             if (!writeRunFrom(io, 0)) {
@@ -203,19 +210,21 @@ final class WriteBackScheduler {
     }
 
     /**
-     * Writes the first run of valid granules of the slot from granule g on to the backing device; false when there is
-     * none left. The slot is pinned by the batch and dirty, so its valid granules do not change meanwhile.
+     * Writes the first run of the slot's granules newer than the backing device from granule g on to it; false when
+     * there is none left. The slot is pinned by the batch and being written back, so no write changes it meanwhile.
      */
     private boolean writeRunFrom(SlotIo io, int g) {
         CachePartition p = io.partition;
         long block = p.blockOf(io.slot);
-        long run = p.validRun(io.slot, g, space.granules(block));
+        long run = p.newerRun(io.slot, g, space.granules(block));
         if (run < 0) {
+            io.runBytes = 0;
             return false;
         }
         int from = (int) (run >>> 32) * space.granule;
         int to = Math.min((int) run * space.granule, space.blockBytes(block));
         io.runTo = (int) run;
+        io.runBytes = to - from;
         ByteBuf view = p.view(io.slot);
         view.setIndex(from, to);
         backing.write(block * space.blockSize + from, view, false, io);
@@ -224,13 +233,14 @@ final class WriteBackScheduler {
 
     void writebackDone(SlotIo io, IoStatus st) {
         boolean ok = st == IoStatus.OK;
-        if (ok && writeRunFrom(io, io.runTo)) {
-            return; // the block's next run
-        }
-        long block = io.partition.writebackDone(io.slot, ok);
         if (ok) {
-            space.dirty.wroteBack(space.blockBytes(block));
-        } else if (batchStatus == IoStatus.OK) {
+            space.dirty.wroteBack(io.runBytes);
+            if (writeRunFrom(io, io.runTo)) {
+                return; // the block's next run
+            }
+        }
+        io.partition.writebackDone(io.slot, ok);
+        if (!ok && batchStatus == IoStatus.OK) {
             batchStatus = st;
         }
         batchInFlight.decrementAndGet();

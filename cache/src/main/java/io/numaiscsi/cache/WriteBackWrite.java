@@ -6,8 +6,9 @@ import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.numa.DataTouches;
 
 /**
- * A write under write-back: one block at a time, each written block becomes a fresh dirty copy (copy-on-write, so
- * readers never see a half-updated block). A block written in part keeps what its cached base holds (its valid
+ * A write under write-back: one block at a time. A small write to a cached block that no one else holds and no
+ * write-back is writing goes into it in place, under its partition's lock; otherwise the written block becomes a fresh
+ * dirty copy (copy-on-write, so readers never see a half-updated block). A block written in part keeps what its cached base holds (its valid
  * granules, clean or dirty; nothing when it is not cached) plus the written granules, and nothing is read for it
  * unless the write covers a granule in part that the base does not hold: then that granule (at most one at each end)
  * is read from the backing device first, into a new base when the block is not cached, else into the copy. The new
@@ -17,6 +18,9 @@ import io.numaiscsi.numa.DataTouches;
  * A FUA write then flushes everything before it completes.
  */
 final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWaiter {
+    /** The most a write puts into a cached block in place, under its partition's lock. */
+    static final int IN_PLACE_LIMIT = 64 * 1024;
+
     private final RequestPool<WriteBackWrite> pool;
     private final CacheSpace space;
     private final FillCoordinator fills;
@@ -163,6 +167,9 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
      * is done or to be retried; false when the write parked (no slot) or waits for that read.
      */
     private boolean apply(CachePartition p, long block) {
+        if (writeInPlace(p, block)) {
+            return true;
+        }
         int s = p.reserveCopy(baseSlot, this);
         if (s < 0) {
             // parked: another thread may already have resumed this request
@@ -180,6 +187,30 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
             return false; // ioComplete goes on; touch no field from here on
         }
         install(p, s, block);
+        return true;
+    }
+
+    /**
+     * Writes the piece straight into the base when the partition allows it ({@link CachePartition#writeInPlace}): at
+     * most {@link #IN_PLACE_LIMIT} bytes (they are copied under the partition's lock) covering no granule in part that
+     * the base does not hold. True when written.
+     */
+    private boolean writeInPlace(CachePartition p, long block) {
+        long start = pieceStart(block);
+        int n = (int) (pieceEnd(block) - start);
+        int inBlock = (int) (start - block * blockSize);
+        if (baseSlot < 0
+                || n > IN_PLACE_LIMIT
+                || endsToRead(p, baseSlot, inBlock, inBlock + n, space.blockBytes(block)) != 0) {
+            return false;
+        }
+        int from = base + (int) (start - offset);
+        if (!p.writeInPlace(baseSlot, baseVersion, block, inBlock, buf, from, n)) {
+            return false;
+        }
+        space.touches.touched(DataTouches.Kind.COPY, buf, from, n);
+        space.touches.touched(DataTouches.Kind.COPY, p.node(), n);
+        cursor++;
         return true;
     }
 

@@ -208,11 +208,60 @@ class CachedBlockDeviceTest {
         assertEquals(0, backing.reads.get(), "nothing read for writes of whole granules");
         assertArrayEquals(b, read(cache, 3 * BLOCK + 40960, b.length), "a hit on the dirty granules");
         assertEquals(0, backing.reads.get());
+        assertEquals(a.length + b.length, cache.dirtyBytes(), "dirty bytes count the granules written, not the block");
         assertEquals(IoStatus.OK, flush(cache));
+        assertEquals(0, cache.dirtyBytes());
+        assertEquals(a.length + b.length, cache.writebackBytes(), "bytes written back: the two runs");
         assertEquals(2, backing.writes.get(), "two runs");
         assertEquals(a.length + b.length, backing.bytesWritten.get(), "only the written granules reach the device");
         assertArrayEquals(expected, backingBytes(3 * BLOCK, BLOCK), "and the rest of the block is untouched");
         assertArrayEquals(expected, read(cache, 3 * BLOCK, BLOCK), "the clean copy in part, filled from the device");
+    }
+
+    @Test
+    void smallWritesToACachedBlockNoOneElseHoldsGoInPlaceAndOnlyTheirGranulesAreWrittenBack() {
+        fillBacking();
+        NumaTopology t = NumaTopology.detect().pretend(2);
+        DataTouches touches = new DataTouches(new NodeLocator() {
+            @Override
+            public int nodes() {
+                return 2;
+            }
+
+            @Override
+            public int currentCpuNode() {
+                return 0;
+            }
+
+            @Override
+            public int memoryNode(long address) {
+                return -1;
+            }
+        });
+        CacheParameters p = new CacheParameters(8L * BLOCK, BLOCK, 2, 1, 64 * K, WritePolicy.WRITE_BACK);
+        cache = CachedBlockDevice.create(
+                backing, p, t, NodeMemory.open(t), null, new int[] {0, 1}, touches, WriteBackFlusher.shared());
+        byte[] expected = backingBytes(2 * BLOCK, BLOCK);
+        assertArrayEquals(expected, read(cache, 2 * BLOCK, BLOCK), "the block is cached whole");
+        byte[] a = pattern(4096, 41);
+        byte[] b = pattern(4096, 42);
+        System.arraycopy(a, 0, expected, 4096, a.length);
+        System.arraycopy(b, 0, expected, 12288, b.length);
+        long copied = touches.totalBytes();
+        assertEquals(IoStatus.OK, write(cache, 2 * BLOCK + 4096, a, false));
+        assertEquals(IoStatus.OK, write(cache, 2 * BLOCK + 12288, b, false));
+        assertEquals(
+                copied + 2 * (a.length + b.length),
+                touches.totalBytes(),
+                "each write copied its bytes once (read from the request, written into the block), not the block");
+        assertEquals(a.length + b.length, cache.dirtyBytes(), "the granules written are dirty, not the whole block");
+        assertArrayEquals(expected, read(cache, 2 * BLOCK, BLOCK), "a hit with both writes in it");
+        assertEquals(1, backing.reads.get(), "nothing read since the fill");
+        assertEquals(IoStatus.OK, flush(cache));
+        assertEquals(2, backing.writes.get(), "two runs written back");
+        assertEquals(a.length + b.length, backing.bytesWritten.get(), "the granules written, not the clean rest");
+        assertArrayEquals(expected, backingBytes(2 * BLOCK, BLOCK));
+        assertEquals(0, cache.pinnedSlots());
     }
 
     @Test
@@ -236,8 +285,10 @@ class CachedBlockDeviceTest {
         assertEquals(IoStatus.OK, da.await());
         assertEquals(IoStatus.OK, db.await());
         assertEquals(1, backing.reads.get());
+        assertEquals(4096, cache.dirtyBytes(), "two writes into one granule: that granule is dirty");
         assertArrayEquals(expected, read(cache, 6 * BLOCK, BLOCK));
         assertEquals(IoStatus.OK, flush(cache));
+        assertEquals(0, cache.dirtyBytes());
         assertArrayEquals(expected, backingBytes(6 * BLOCK, BLOCK));
         assertEquals(0, cache.pinnedSlots());
     }

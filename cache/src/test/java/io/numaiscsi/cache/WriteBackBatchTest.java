@@ -81,4 +81,65 @@ class WriteBackBatchTest {
             cache.close();
         }
     }
+
+    @Test
+    void aBlockWhoseTurnHasNotComeIsWrittenAsItIsWhenItComes() {
+        HeldWrites device = new HeldWrites();
+        CachedBlockDevice cache = Support.cache(device, 128 * BLOCK, BLOCK, 1, 1, WritePolicy.WRITE_BACK);
+        try {
+            for (int b = 0; b < DIRTY; b++) {
+                assertEquals(IoStatus.OK, Support.write(cache, (long) b * BLOCK, Support.pattern(BLOCK, b), false));
+            }
+            Done flushed = new Done();
+            cache.flush(flushed);
+            assertEquals(WriteBackScheduler.BATCH_IN_FLIGHT, device.held());
+            int last = DIRTY - 1;
+            byte[] newer = Support.pattern(BLOCK, 99);
+            assertEquals(IoStatus.OK, Support.write(cache, (long) last * BLOCK, newer, false));
+            device.releaseAll();
+            assertEquals(IoStatus.OK, flushed.await());
+            assertArrayEquals(newer, Support.read(device.ram, (long) last * BLOCK, BLOCK), "its version at its turn");
+            assertEquals(0, cache.dirtyBytes(), "nothing left dirty: the newer write went with the batch");
+        } finally {
+            device.releaseAll();
+            cache.close();
+        }
+    }
+
+    @Test
+    void aBlockSupersededWhileItIsWrittenBackStillWritesWhatTheFlushCovers() {
+        int block = 64 * 1024;
+        int granule = 4096;
+        HeldWrites device = new HeldWrites();
+        CachedBlockDevice cache = Support.cache(device, 16L * block, block, 1, 1, WritePolicy.WRITE_BACK);
+        try {
+            byte[] a = Support.pattern(granule, 1);
+            byte[] b = Support.pattern(granule, 2);
+            byte[] c = Support.pattern(granule, 3);
+            assertEquals(IoStatus.OK, Support.write(cache, granule, a, false));
+            assertEquals(IoStatus.OK, Support.write(cache, 5L * granule, b, false));
+            Done flushed = new Done();
+            cache.flush(flushed);
+            assertEquals(1, device.held(), "the block's first run (granule 1) is being written");
+            // the block is being written back: this write makes a new copy of it, which replaces it
+            assertEquals(IoStatus.OK, Support.write(cache, 9L * granule, c, false));
+            device.releaseAll();
+            assertEquals(IoStatus.OK, flushed.await());
+            assertArrayEquals(a, Support.read(device.ram, granule, granule));
+            assertArrayEquals(
+                    b, Support.read(device.ram, 5L * granule, granule), "the second run, written before the flush");
+            assertEquals(
+                    3 * granule,
+                    cache.dirtyBytes(),
+                    "the copy: the later write's granule and the two it took over (their write-back could have failed)");
+            Done again = new Done();
+            cache.flush(again);
+            device.releaseAll();
+            assertEquals(IoStatus.OK, again.await());
+            assertArrayEquals(c, Support.read(device.ram, 9L * granule, granule));
+        } finally {
+            device.releaseAll();
+            cache.close();
+        }
+    }
 }
