@@ -50,6 +50,26 @@ class CachedBlockDeviceTest {
         }
     }
 
+    /** Copies counted on two nodes, by the calling thread's node; nodes bind no memory: only blocks' nodes are known. */
+    private static DataTouches twoNodeTouches() {
+        return new DataTouches(new NodeLocator() {
+            @Override
+            public int nodes() {
+                return 2;
+            }
+
+            @Override
+            public int currentCpuNode() {
+                return NodeThread.currentNode();
+            }
+
+            @Override
+            public int memoryNode(long address) {
+                return -1;
+            }
+        });
+    }
+
     private void fillBacking() {
         assertEquals(IoStatus.OK, write(backing.ram, 0, pattern((int) DEVICE, 1), false));
     }
@@ -222,22 +242,7 @@ class CachedBlockDeviceTest {
     void smallWritesToACachedBlockNoOneElseHoldsGoInPlaceAndOnlyTheirGranulesAreWrittenBack() {
         fillBacking();
         NumaTopology t = NumaTopology.detect().pretend(2);
-        DataTouches touches = new DataTouches(new NodeLocator() {
-            @Override
-            public int nodes() {
-                return 2;
-            }
-
-            @Override
-            public int currentCpuNode() {
-                return 0;
-            }
-
-            @Override
-            public int memoryNode(long address) {
-                return -1;
-            }
-        });
+        DataTouches touches = twoNodeTouches();
         CacheParameters p = new CacheParameters(8L * BLOCK, BLOCK, 2, 1, 64 * K, WritePolicy.WRITE_BACK);
         cache = CachedBlockDevice.create(
                 backing, p, t, NodeMemory.open(t), null, new int[] {0, 1}, touches, WriteBackFlusher.shared());
@@ -381,22 +386,7 @@ class CachedBlockDeviceTest {
         try {
             // neighbours 2: blocks 2-3 (offset 128K..256K) are group 1, node 1
             CacheParameters p = new CacheParameters(8L * BLOCK, BLOCK, 2, 2, 64 * K, WritePolicy.WRITE_THROUGH);
-            DataTouches touches = new DataTouches(new NodeLocator() {
-                @Override
-                public int nodes() {
-                    return 2;
-                }
-
-                @Override
-                public int currentCpuNode() {
-                    return NodeThread.currentNode();
-                }
-
-                @Override
-                public int memoryNode(long address) {
-                    return -1; // pretend nodes bind no memory: only the blocks' own node is known
-                }
-            });
+            DataTouches touches = twoNodeTouches();
             cache = CachedBlockDevice.create(
                     backing,
                     p,

@@ -58,16 +58,22 @@ class WriteBackBatchTest {
         }
     }
 
+    /** Writes {@link #DIRTY} blocks (block b holds pattern b) and asks for a flush. */
+    private static Done dirtyBlocksThenFlush(CachedBlockDevice cache) {
+        for (int b = 0; b < DIRTY; b++) {
+            assertEquals(IoStatus.OK, Support.write(cache, (long) b * BLOCK, Support.pattern(BLOCK, b), false));
+        }
+        Done flushed = new Done();
+        cache.flush(flushed);
+        return flushed;
+    }
+
     @Test
     void aBatchWritesAtMostBatchInFlightBlocksAtOnce() {
         HeldWrites device = new HeldWrites();
         CachedBlockDevice cache = Support.cache(device, 128 * BLOCK, BLOCK, 1, 1, WritePolicy.WRITE_BACK);
         try {
-            for (int b = 0; b < DIRTY; b++) {
-                assertEquals(IoStatus.OK, Support.write(cache, (long) b * BLOCK, Support.pattern(BLOCK, b), false));
-            }
-            Done flushed = new Done();
-            cache.flush(flushed);
+            Done flushed = dirtyBlocksThenFlush(cache);
             assertEquals(WriteBackScheduler.BATCH_IN_FLIGHT, device.held(), "a queue's worth of the dirty blocks");
             assertFalse(flushed.isDone());
             device.releaseAll();
@@ -87,11 +93,7 @@ class WriteBackBatchTest {
         HeldWrites device = new HeldWrites();
         CachedBlockDevice cache = Support.cache(device, 128 * BLOCK, BLOCK, 1, 1, WritePolicy.WRITE_BACK);
         try {
-            for (int b = 0; b < DIRTY; b++) {
-                assertEquals(IoStatus.OK, Support.write(cache, (long) b * BLOCK, Support.pattern(BLOCK, b), false));
-            }
-            Done flushed = new Done();
-            cache.flush(flushed);
+            Done flushed = dirtyBlocksThenFlush(cache);
             assertEquals(WriteBackScheduler.BATCH_IN_FLIGHT, device.held());
             int last = DIRTY - 1;
             byte[] newer = Support.pattern(BLOCK, 99);
