@@ -113,22 +113,12 @@ public final class RamBlockDevice extends BackingStore {
         return false;
     }
 
-    /** Bytes [within, within + n) of chunk {@code index}, the part of a request at byte {@code pos} of the disk. */
-    @FunctionalInterface
-    private interface Piece {
-        void at(int index, int within, int n, long pos);
-    }
-
-    /** Hands each piece of bytes [offset, offset + length) that lies within one chunk to {@code piece}, in order. */
-    private static void forEachPiece(long offset, long length, Piece piece) {
-        long end = offset + length;
-        long pos = offset;
-        while (pos < end) {
-            int within = (int) (pos % CHUNK_SIZE);
-            int n = (int) Math.min(end - pos, CHUNK_SIZE - within);
-            piece.at((int) (pos / CHUNK_SIZE), within, n, pos);
-            pos += n;
-        }
+    /**
+     * How many bytes of [pos, end) lie in the chunk holding {@code pos}: a request is walked chunk by chunk with plain
+     * loops (no callback object per request on this path).
+     */
+    private static int pieceLength(long pos, long end) {
+        return (int) Math.min(end - pos, CHUNK_SIZE - pos % CHUNK_SIZE);
     }
 
     @Override
@@ -136,8 +126,11 @@ public final class RamBlockDevice extends BackingStore {
         if (refused(offset, length, done)) {
             return;
         }
-        forEachPiece(offset, length, (index, within, n, pos) -> {
-            Chunk c = chunks.get(index);
+        long end = offset + length;
+        for (long pos = offset; pos < end; pos += pieceLength(pos, end)) {
+            int n = pieceLength(pos, end);
+            int within = (int) (pos % CHUNK_SIZE);
+            Chunk c = chunks.get((int) (pos / CHUNK_SIZE));
             int at = dst.writerIndex();
             if (c == null) {
                 dst.writeZero(n);
@@ -146,7 +139,7 @@ public final class RamBlockDevice extends BackingStore {
                 touches.touched(DataTouches.Kind.BACKING, c.data, within, n);
             }
             touches.touched(DataTouches.Kind.BACKING, dst, at, n);
-        });
+        }
         done.ioComplete(IoStatus.OK);
     }
 
@@ -157,13 +150,16 @@ public final class RamBlockDevice extends BackingStore {
             return;
         }
         int from = src.readerIndex();
-        forEachPiece(offset, length, (index, within, n, pos) -> {
-            Chunk c = mappedChunk(index, within, n);
+        long end = offset + length;
+        for (long pos = offset; pos < end; pos += pieceLength(pos, end)) {
+            int n = pieceLength(pos, end);
+            int within = (int) (pos % CHUNK_SIZE);
+            Chunk c = mappedChunk((int) (pos / CHUNK_SIZE), within, n);
             int at = from + (int) (pos - offset);
             src.getBytes(at, c.data, within, n);
             touches.touched(DataTouches.Kind.BACKING, src, at, n);
             touches.touched(DataTouches.Kind.BACKING, c.data, within, n);
-        });
+        }
         done.ioComplete(IoStatus.OK);
     }
 
@@ -210,28 +206,34 @@ public final class RamBlockDevice extends BackingStore {
         if (refused(offset, length, done)) {
             return;
         }
-        forEachPiece(offset, length, (index, within, n, pos) -> {
+        long end = offset + length;
+        for (long pos = offset; pos < end; pos += pieceLength(pos, end)) {
+            int index = (int) (pos / CHUNK_SIZE);
             Chunk c = chunks.get(index);
-            if (c == null) {
-                return;
+            if (c != null) {
+                unmapIn(index, c, (int) (pos % CHUNK_SIZE), pieceLength(pos, end));
             }
-            synchronized (c) {
-                c.data.setZero(within, Math.min(c.data.capacity(), within + n) - within);
-                for (int b = within / blockSize, last = (within + n - 1) / blockSize; b <= last; b++) {
-                    long bit = 1L << b;
-                    if ((c.mapped[b >>> 6] & bit) != 0) {
-                        c.mapped[b >>> 6] &= ~bit;
-                        c.mappedCount--;
-                    }
-                }
-                if (c.mappedCount == 0 && memory.reclaimable()) {
-                    c.dead = true;
-                    chunks.compareAndSet(index, c, null);
-                    memory.free(c.data);
-                }
-            }
-        });
+        }
         done.ioComplete(IoStatus.OK);
+    }
+
+    /** Zeroes bytes [within, within + n) of chunk {@code index} and frees the chunk when none of it stays mapped. */
+    private void unmapIn(int index, Chunk c, int within, int n) {
+        synchronized (c) {
+            c.data.setZero(within, Math.min(c.data.capacity(), within + n) - within);
+            for (int b = within / blockSize, last = (within + n - 1) / blockSize; b <= last; b++) {
+                long bit = 1L << b;
+                if ((c.mapped[b >>> 6] & bit) != 0) {
+                    c.mapped[b >>> 6] &= ~bit;
+                    c.mappedCount--;
+                }
+            }
+            if (c.mappedCount == 0 && memory.reclaimable()) {
+                c.dead = true;
+                chunks.compareAndSet(index, c, null);
+                memory.free(c.data);
+            }
+        }
     }
 
     @Override
