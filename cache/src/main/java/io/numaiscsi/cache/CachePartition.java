@@ -42,23 +42,15 @@ final class CachePartition {
     private final ParkedWrites waitingForRoom = new ParkedWrites();
 
     /**
-     * Up to {@code slots} blocks, their memory taken from {@code share}'s pool as misses need it; the caller joins the
-     * share to the pool once all of its partitions exist.
+     * Up to {@code setup.slots()} blocks, their memory taken from {@code setup.share()}'s pool as misses need it; the
+     * caller joins the share to the pool once all of its partitions exist.
      */
-    CachePartition(
-            int node,
-            PoolShare share,
-            int slots,
-            int blockSize,
-            int granule,
-            CacheCounters counters,
-            SlotIo.Sink slotSink,
-            DirtyAccount dirty) {
-        this.node = node;
-        this.granule = granule;
-        this.dirty = dirty;
-        this.t = new SlotTable(this, node, share, slots, blockSize, granule, counters, slotSink, dirty);
-        this.reads = new ReadDecision(t, node, granule, counters);
+    CachePartition(PartitionSetup setup) {
+        this.node = setup.node();
+        this.granule = setup.granule();
+        this.dirty = setup.dirty();
+        this.t = new SlotTable(this, setup);
+        this.reads = new ReadDecision(t, node, granule, setup.counters());
     }
 
     int node() {

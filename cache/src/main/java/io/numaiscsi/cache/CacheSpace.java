@@ -59,8 +59,8 @@ final class CacheSpace {
             int slots = Math.max(2, pools[n].blocks() / perNode);
             CachePartition[] mine = new CachePartition[perNode];
             for (int i = 0; i < perNode; i++) {
-                mine[i] =
-                        new CachePartition(nodeIds[n], shares[n], slots, blockSize, granule, counters, slotSink, dirty);
+                mine[i] = new CachePartition(new PartitionSetup(
+                        nodeIds[n], shares[n], slots, blockSize, granule, counters, slotSink, dirty));
             }
             for (int p = 0; p < partitions.length; p++) {
                 if (hash.nodeOfPartition(p) == n) {

@@ -69,6 +69,13 @@ public final class CachedBlockDevice implements BlockDevice {
             int[] nodeIds,
             DataTouches touches,
             WriteBackFlusher flusher) {
+        Objects.requireNonNull(backing, "backing");
+        Objects.requireNonNull(flusher, "flusher");
+        if (backing.blockSize() > params.blockSize()) {
+            throw new IllegalArgumentException(
+                    "cache block " + params.blockSize() + " smaller than the logical block " + backing.blockSize());
+        }
+        NodeBlockPool.requireBlockSize(pools, params.blockSize());
         this.backing = backing;
         this.params = params;
         this.blockSize = params.blockSize();
@@ -107,17 +114,6 @@ public final class CachedBlockDevice implements BlockDevice {
             NumaTopology topology,
             NodeMemory memory,
             Executor[] nodeExecutors) {
-        return create(backing, params, topology, memory, nodeExecutors, WriteBackFlusher.shared());
-    }
-
-    /** As above; under write-back the cache registers with {@code flusher} (rather than the shared one) until closed. */
-    public static CachedBlockDevice create(
-            BlockDevice backing,
-            CacheParameters params,
-            NumaTopology topology,
-            NodeMemory memory,
-            Executor[] nodeExecutors,
-            WriteBackFlusher flusher) {
         return create(
                 backing,
                 params,
@@ -126,12 +122,13 @@ public final class CachedBlockDevice implements BlockDevice {
                 nodeExecutors,
                 AffinityRouter.allNodes(topology.nodeCount()),
                 DataTouches.singleNode(),
-                flusher);
+                WriteBackFlusher.shared());
     }
 
     /**
      * As above, with the blocks only on the nodes {@code nodeIds} (one: the LUN's home node, where its event thread
-     * runs; every node: blocks spread by address, large requests routed) and the copies recorded in {@code touches}.
+     * runs; every node: blocks spread by address, large requests routed), the copies recorded in {@code touches}, and,
+     * under write-back, the cache registered with {@code flusher} until closed.
      * The cache allocates {@code params.sizePerNode()} on each of those nodes for itself and frees it when it closes.
      */
     public static CachedBlockDevice create(
@@ -147,7 +144,8 @@ public final class CachedBlockDevice implements BlockDevice {
         for (int n = 0; n < nodeIds.length; n++) {
             pools[n] = NodeBlockPool.allocate(nodeIds[n], params.sizePerNode(), params.blockSize(), memory);
         }
-        return create(backing, params, topology, pools, memory, nodeExecutors, nodeIds, touches, flusher);
+        return started(new CachedBlockDevice(
+                backing, params, topology, pools, memory, nodeExecutors, nodeIds, touches, flusher));
     }
 
     /**
@@ -163,40 +161,24 @@ public final class CachedBlockDevice implements BlockDevice {
             int[] nodeIds,
             DataTouches touches,
             WriteBackFlusher flusher) {
-        return create(backing, params, topology, pools, null, nodeExecutors, nodeIds, touches, flusher);
+        return started(new CachedBlockDevice(
+                backing, params, topology, pools, null, nodeExecutors, nodeIds, touches, flusher));
     }
 
-    private static CachedBlockDevice create(
-            BlockDevice backing,
-            CacheParameters params,
-            NumaTopology topology,
-            NodeBlockPool[] pools,
-            NodeMemory ownPoolsMemory,
-            Executor[] nodeExecutors,
-            int[] nodeIds,
-            DataTouches touches,
-            WriteBackFlusher flusher) {
-        Objects.requireNonNull(backing, "backing");
-        Objects.requireNonNull(flusher, "flusher");
-        if (backing.blockSize() > params.blockSize()) {
-            throw new IllegalArgumentException(
-                    "cache block " + params.blockSize() + " smaller than the logical block " + backing.blockSize());
-        }
-        NodeBlockPool.requireBlockSize(pools, params.blockSize());
-        CachedBlockDevice d = new CachedBlockDevice(
-                backing, params, topology, pools, ownPoolsMemory, nodeExecutors, nodeIds, touches, flusher);
+    /** Registers a new cache's dirty watch with its flusher (write-back) and says what the cache is. */
+    private static CachedBlockDevice started(CachedBlockDevice d) {
         if (d.dirtyWatch != null) {
-            d.space.dirty.onSoftCrossing(flusher::kick);
-            flusher.register(d.dirtyWatch);
+            d.space.dirty.onSoftCrossing(d.flusher::kick);
+            d.flusher.register(d.dirtyWatch);
         }
         LOG.info(
                 "cache: node(s) {}, {}, {} partitions/node of up to {} blocks of {} bytes, {}",
-                Arrays.toString(nodeIds),
-                ownPoolsMemory != null ? "own memory" : "shared pool",
-                params.partitionsPerNode(),
+                Arrays.toString(d.space.nodeIds),
+                d.ownPoolsMemory != null ? "own memory" : "shared pool",
+                d.params.partitionsPerNode(),
                 d.space.partitions[0].slots(),
-                params.blockSize(),
-                params.writePolicy());
+                d.params.blockSize(),
+                d.params.writePolicy());
         return d;
     }
 

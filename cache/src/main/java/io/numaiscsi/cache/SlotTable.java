@@ -62,25 +62,16 @@ final class SlotTable {
     private long lastEviction;
 
     /** {@code owner} is the partition whose slots these are (the slots' {@link SlotIo}s report to it). */
-    SlotTable(
-            CachePartition owner,
-            int node,
-            PoolShare share,
-            int slots,
-            int blockSize,
-            int granule,
-            CacheCounters counters,
-            SlotIo.Sink slotSink,
-            DirtyAccount dirtyAccount) {
+    SlotTable(CachePartition owner, PartitionSetup setup) {
         this.owner = owner;
-        this.node = node;
-        this.memory = new SlotMemory(share, slots);
-        this.slots = slots;
-        this.granule = granule;
-        this.granulesPerBlock = blockSize / granule;
+        this.node = setup.node();
+        this.slots = setup.slots();
+        this.memory = new SlotMemory(setup.share(), slots);
+        this.granule = setup.granule();
+        this.granulesPerBlock = setup.blockSize() / granule;
         this.valid = new GranuleMap(slots, granulesPerBlock);
-        this.counters = counters;
-        this.dirty = new DirtySlots(slots, dirtyAccount, granulesPerBlock, granule);
+        this.counters = setup.counters();
+        this.dirty = new DirtySlots(slots, setup.dirty(), granulesPerBlock, granule);
         io = new SlotIo[slots];
         map = new LongIntMap(slots);
         blockOf = new long[slots];
@@ -91,7 +82,7 @@ final class SlotTable {
         freeStack = new int[slots];
         lru = new LruList(slots);
         for (int s = 0; s < slots; s++) {
-            io[s] = new SlotIo(slotSink, owner, s);
+            io[s] = new SlotIo(setup.slotSink(), owner, s);
         }
     }
 

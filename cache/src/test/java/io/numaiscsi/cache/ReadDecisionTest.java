@@ -31,8 +31,8 @@ class ReadDecisionTest {
 
     private CachePartition partition() {
         PoolShare share = new PoolShare(NodeBlockPool.over(0, ByteBuffer.allocateDirect(4 * BLOCK), BLOCK));
-        CachePartition partition =
-                new CachePartition(0, share, 4, BLOCK, G, counters, null, new DirtyAccount(4L * BLOCK, 0.5, BLOCK));
+        CachePartition partition = new CachePartition(
+                new PartitionSetup(0, share, 4, BLOCK, G, counters, null, new DirtyAccount(4L * BLOCK, 0.5, BLOCK)));
         share.join(new CachePartition[] {partition});
         return partition;
     }

@@ -17,7 +17,9 @@ class SlotTableTest {
         PoolShare share = new PoolShare(NodeBlockPool.over(0, ByteBuffer.allocateDirect(slots * 4096), 4096));
         share.join(new CachePartition[0]);
         return new SlotTable(
-                null, 0, share, slots, 4096, 4096, counters, null, new DirtyAccount((long) slots * 4096, 0.5, 4096));
+                null,
+                new PartitionSetup(
+                        0, share, slots, 4096, 4096, counters, null, new DirtyAccount((long) slots * 4096, 0.5, 4096)));
     }
 
     /** Fills block {@code block} into a new slot and releases the filler's pin, as a read miss does. */

@@ -10,6 +10,7 @@ import io.numaiscsi.blockdev.IoCompletion;
 import io.numaiscsi.blockdev.IoStatus;
 import io.numaiscsi.blockdev.WritePolicy;
 import io.numaiscsi.blockdev.backstore.RamBlockDevice;
+import io.numaiscsi.numa.DataTouches;
 import io.numaiscsi.numa.NodeMemory;
 import io.numaiscsi.numa.NumaTopology;
 import java.time.Duration;
@@ -49,7 +50,15 @@ class WriteBackFlusherTest {
         // 2 nodes x 512 KiB = 1 MiB, 64 blocks of 16 KiB
         CacheParameters p =
                 new CacheParameters(512 * 1024, BLOCK, 2, 2, 64 * 1024, WritePolicy.WRITE_BACK, ratio, expire);
-        return CachedBlockDevice.create(backing, p, t, NodeMemory.open(t), null, flusher);
+        return CachedBlockDevice.create(
+                backing,
+                p,
+                t,
+                NodeMemory.open(t),
+                null,
+                AffinityRouter.allNodes(t.nodeCount()),
+                DataTouches.singleNode(),
+                flusher);
     }
 
     /**
