@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One device's dirty bytes (write-back) against its two limits, and what its write-back batches wrote. Dirty bytes
  * are what the write-backs of the slots marked dirty would write (a mapped block newer than the backing device,
- * including one a batch is writing back): their valid granules, so a 4 KiB write into a block counts 4 KiB, not the
- * block. Changed by {@link DirtySlots} where a slot's dirty flag flips, never by a scan.
+ * including one a batch is writing back): the granules written since each block was last clean, so a 4 KiB write
+ * into a block counts 4 KiB, not the block. Kept by {@link DirtySlots} as those granules change, never by a scan.
  *
  * <p>Above the soft limit ({@code dirty-ratio} of the capacity) the background flusher starts a batch. A write that
  * would take the dirty bytes above the hard limit waits (parks, like a write finding no slot) and asks for a batch

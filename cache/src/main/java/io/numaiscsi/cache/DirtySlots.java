@@ -12,10 +12,11 @@ final class DirtySlots {
     private final long[] since;
 
     private final boolean[] writingBack;
-    /** The granules of each slot newer than the backing device: a subset of its valid granules. */
+    /**
+     * The granules of each slot newer than the backing device: a subset of its valid granules. A dirty slot counts
+     * them in the account; they change only while it is dirty (or, before it is, by {@link #inherit}).
+     */
     private final GranuleMap newer;
-    /** The bytes each dirty slot counts in the account (its newer granules). */
-    private final int[] bytes;
 
     private int count;
     private final DirtyAccount account;
@@ -26,7 +27,6 @@ final class DirtySlots {
         since = new long[slots];
         writingBack = new boolean[slots];
         newer = new GranuleMap(slots, granulesPerBlock);
-        bytes = new int[slots];
         this.account = account;
         this.granule = granule;
     }
@@ -49,16 +49,13 @@ final class DirtySlots {
 
     /** Granules [g0, g1) of slot s were written: newer than the backing device, the slot dirty from {@code dirtySince}. */
     void mark(int s, long dirtySince, int g0, int g1) {
+        int counted = dirty[s] ? newer.count(s) : 0;
         newer.mark(s, g0, g1);
-        int n = newer.count(s) * granule;
+        account.dirtied((long) (newer.count(s) - counted) * granule);
         if (!dirty[s]) {
             dirty[s] = true;
             count++;
-            account.dirtied(n);
-        } else {
-            account.dirtied(n - bytes[s]);
         }
-        bytes[s] = n;
         since[s] = dirtySince;
     }
 
@@ -80,11 +77,7 @@ final class DirtySlots {
      * to}, or -1 when there is none.
      */
     long newerRun(int s, int g0, int g1) {
-        int from = newer.firstMarked(s, g0, g1);
-        if (from == g1) {
-            return -1;
-        }
-        return (long) from << 32 | newer.firstUnmarked(s, from, g1);
+        return newer.firstRun(s, g0, g1);
     }
 
     /**
@@ -96,8 +89,7 @@ final class DirtySlots {
         if (dirty[s]) {
             dirty[s] = false;
             count--;
-            account.cleaned(bytes[s]);
-            bytes[s] = 0;
+            account.cleaned((long) newer.count(s) * granule);
         }
         if (!writingBack[s]) {
             newer.clear(s);

@@ -69,6 +69,18 @@ final class GranuleMap {
         return to;
     }
 
+    /**
+     * The first run of marked granules of slot s within [from, to), packed as {@code first << 32 | end}, or -1 when
+     * none is marked there.
+     */
+    long firstRun(int s, int from, int to) {
+        int first = firstMarked(s, from, to);
+        if (first == to) {
+            return -1;
+        }
+        return (long) first << 32 | firstUnmarked(s, first, to);
+    }
+
     /** How many granules of slot s are marked. */
     int count(int s) {
         int w = s * wordsPerSlot;

@@ -137,11 +137,7 @@ final class SlotTable {
      * valid there.
      */
     long validRun(int s, int g0, int g1) {
-        int from = valid.firstMarked(s, g0, g1);
-        if (from == g1) {
-            return -1;
-        }
-        return (long) from << 32 | valid.firstUnmarked(s, from, g1);
+        return valid.firstRun(s, g0, g1);
     }
 
     /** The first run of granules of slot s within [g0, g1) newer than the backing device (see {@link #validRun}). */

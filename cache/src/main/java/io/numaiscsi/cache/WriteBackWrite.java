@@ -8,14 +8,13 @@ import io.numaiscsi.numa.DataTouches;
 /**
  * A write under write-back: one block at a time. A small write to a cached block that no one else holds and no
  * write-back is writing goes into it in place, under its partition's lock; otherwise the written block becomes a fresh
- * dirty copy (copy-on-write, so readers never see a half-updated block). A block written in part keeps what its cached base holds (its valid
- * granules, clean or dirty; nothing when it is not cached) plus the written granules, and nothing is read for it
- * unless the write covers a granule in part that the base does not hold: then that granule (at most one at each end)
- * is read from the backing device first, into a new base when the block is not cached, else into the copy. The new
- * copy is installed only if the base is still current (else the block is retried). Without a free slot, or when one
- * more dirty block would pass the device's hard dirty limit, the write parks on the partition and asks for a
- * write-back batch; it resumes when a slot comes free.
- * A FUA write then flushes everything before it completes.
+ * dirty copy (copy-on-write, so readers never see a half-updated block). A block written in part keeps what its cached
+ * base holds (its valid granules, clean or dirty; nothing when it is not cached) plus the written granules, and nothing
+ * is read for it unless the write covers a granule in part that the base does not hold: then that granule (at most one
+ * at each end) is read from the backing device first, into a new base when the block is not cached, else into the
+ * copy. The new copy is installed only if the base is still current (else the block is retried). Without a free slot,
+ * or when one more dirty block would pass the device's hard dirty limit, the write parks on the partition and asks for
+ * a write-back batch; it resumes when a slot comes free. A FUA write then flushes everything before it completes.
  */
 final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWaiter {
     /** The most a write puts into a cached block in place, under its partition's lock. */
