@@ -17,13 +17,6 @@ final class SlotTable {
     static final byte VALID = 2;
     /** Taken for a copy-on-write update; not in the map yet. */
     static final byte RESERVED = 3;
-    /** Misses without an eviction, in slots, after which a partition counts as settled. */
-    static final int SETTLED_MISSES = 4;
-    /**
-     * Misses, in slots, for which the least recently used block must have gone unused before a settled partition's
-     * admission may evict it (see {@link #roomForNewBlock}).
-     */
-    static final int IDLE_MISSES = 64;
 
     private final CachePartition owner;
     private final int node;
@@ -44,29 +37,21 @@ final class SlotTable {
     private final GranuleMap valid;
 
     private final int granulesPerBlock;
-    /** Each slot's memory, from the node's pool. */
-    private final SlotMemory memory;
-    /** Free slots holding memory; spare slots hold none (their memory is in the pool or was never taken). */
-    private final int[] freeStack;
+    /** Free slots, spare slots' memory and the LRU list. */
+    private final SlotSupply supply;
 
-    private int freeCount;
-    private final LruList lru;
     private final CacheCounters counters;
     /** Requests waiting for a slot (write-back writes only). */
     private final ParkedWrites parked = new ParkedWrites();
     /** A slot became reusable while requests were parked: wake them after unlocking. */
     private boolean wakeDue;
-    /** Read misses looked at in this partition, and that count at its last eviction (see {@link #settled}). */
-    private long missClock;
-
-    private long lastEviction;
 
     /** {@code owner} is the partition whose slots these are (the slots' {@link SlotIo}s report to it). */
     SlotTable(CachePartition owner, PartitionSetup setup) {
         this.owner = owner;
         this.node = setup.node();
         this.slots = setup.slots();
-        this.memory = new SlotMemory(setup.share(), slots);
+        this.supply = new SlotSupply(setup.share(), slots);
         this.granule = setup.granule();
         this.granulesPerBlock = setup.blockSize() / granule;
         this.valid = new GranuleMap(slots, granulesPerBlock);
@@ -79,8 +64,6 @@ final class SlotTable {
         mapped = new boolean[slots];
         pins = new int[slots];
         version = new int[slots];
-        freeStack = new int[slots];
-        lru = new LruList(slots);
         for (int s = 0; s < slots; s++) {
             io[s] = new SlotIo(setup.slotSink(), owner, s);
         }
@@ -95,7 +78,7 @@ final class SlotTable {
     }
 
     ByteBuf view(int s) {
-        return memory.view(s);
+        return supply.view(s);
     }
 
     SlotIo io(int s) {
@@ -175,42 +158,24 @@ final class SlotTable {
         return pins[s] == 0 && !dirty.is(s) && !dirty.writingBack(s) && state[s] == VALID;
     }
 
-    /**
-     * Counts a read miss; true when the partition has evicted nothing for the last {@link #SETTLED_MISSES} slots' worth
-     * of misses: what it is asked for then fits, and a miss may fill without the reuse the admission otherwise asks for
-     * (a LUN that fits in the cache warms up under random reads; on one larger than it, misses evict, and the partition
-     * stays strict).
-     */
+    /** Counts a read miss; whether the partition is settled ({@link SlotSupply#settled}). */
     boolean settled() {
-        return ++missClock - lastEviction > (long) SETTLED_MISSES * slots;
+        return supply.settled();
     }
 
-    /**
-     * Whether a new block can take a slot without evicting one still in use: a free slot, memory of the pool, or an LRU
-     * tail unused for {@link #IDLE_MISSES} slots' worth of misses. On a LUN several times larger than the cache, random
-     * misses reach each block held every few slots' worth of misses, so the tail is never that idle and a settled
-     * admission evicts nothing (before, one admission every {@link #SETTLED_MISSES} slots' worth of misses evicted a
-     * block for one that held a granule, turning the whole cache over every few seconds); when the working set moves,
-     * the blocks it left go idle and are replaced.
-     */
+    /** Whether a new block can take a slot without evicting one still in use ({@link SlotSupply#roomForNewBlock}). */
     boolean roomForNewBlock() {
-        int tail = lru.tail();
-        return freeCount > 0
-                || memory.canBindSpare()
-                || (tail >= 0 && missClock - lru.usedAt(tail) > (long) IDLE_MISSES * slots);
+        return supply.roomForNewBlock();
     }
 
     /** A free slot, or the LRU tail evicted; -1 when every slot is pinned, filling or dirty. Pinned once. */
     int acquire() {
-        int s;
-        if (freeCount > 0) {
-            s = freeStack[--freeCount];
-        } else if ((s = memory.bindSpare()) >= 0) {
-            // memory from the node's pool: nothing evicted
-        } else if (lru.tail() >= 0) {
+        int s = supply.takeFree();
+        if (s < 0) {
+            if (supply.lruTail() < 0) {
+                return -1;
+            }
             s = evictTail();
-        } else {
-            return -1;
         }
         state[s] = RESERVED;
         valid.clear(s);
@@ -222,12 +187,11 @@ final class SlotTable {
 
     /** Takes the LRU tail (valid, clean, unpinned) out of the list and the map; its memory stays with the slot. */
     private int evictTail() {
-        int s = lru.tail();
-        lru.remove(s);
+        int s = supply.lruTail();
+        supply.evicted(s);
         map.remove(blockOf[s]);
         mapped[s] = false;
         counters.eviction(node);
-        lastEviction = missClock;
         return s;
     }
 
@@ -236,17 +200,13 @@ final class SlotTable {
      * clean blocks' (evicted). Pinned, filling and dirty blocks stay. Returns how many were given.
      */
     int giveBack(int wanted) {
-        int given = 0;
-        while (given < wanted && freeCount > 0) {
-            memory.unbind(freeStack[--freeCount]);
-            given++;
-        }
-        while (given < wanted && lru.tail() >= 0) {
+        int given = supply.unbindFree(wanted);
+        while (given < wanted && supply.lruTail() >= 0) {
             int s = evictTail();
             state[s] = FREE;
             valid.clear(s);
             version[s]++;
-            memory.unbind(s);
+            supply.unbind(s);
             given++;
         }
         return given;
@@ -289,21 +249,18 @@ final class SlotTable {
 
     /** Zeroes bytes [from, to) of a dirty slot in place (an unmap), as a new version of it. */
     void zero(int s, int from, int to) {
-        memory.view(s).setZero(from, to - from);
+        supply.view(s).setZero(from, to - from);
         version[s]++;
     }
 
     /** A hit served without a pin: the slot becomes the most recently used. */
     void used(int s) {
-        if (lru.contains(s)) {
-            lru.remove(s);
-            toLru(s);
-        }
+        supply.used(s);
     }
 
     void pin(int s) {
-        if (pins[s]++ == 0 && lru.contains(s)) {
-            lru.remove(s);
+        if (pins[s]++ == 0) {
+            supply.leaveLru(s);
         }
     }
 
@@ -327,14 +284,14 @@ final class SlotTable {
     }
 
     private void toLru(int s) {
-        lru.pushHead(s, missClock);
+        supply.toLru(s);
         wakeDue |= !parked.isEmpty();
     }
 
     private void release(int s) {
         state[s] = FREE;
         dirty.clean(s);
-        freeStack[freeCount++] = s;
+        supply.free(s);
         wakeDue |= !parked.isEmpty();
     }
 
@@ -353,9 +310,7 @@ final class SlotTable {
         map.remove(blockOf[s]);
         mapped[s] = false;
         dirty.clean(s); // superseded: a batch never writes an unmapped slot back, so it is no longer dirty data
-        if (lru.contains(s)) {
-            lru.remove(s);
-        }
+        supply.leaveLru(s);
         if (pins[s] == 0) {
             release(s);
         }
@@ -445,7 +400,7 @@ final class SlotTable {
 
     void park(WriteBackWrite r) {
         parked.add(r);
-        memory.awaitBlockIfSpare(owner);
+        supply.awaitBlockIfSpare(owner);
     }
 
     /** Takes the whole list of requests waiting for a slot (resume it after unlocking), or null. */
@@ -468,9 +423,9 @@ final class SlotTable {
     /** Per slot: state, m(apped), d(irty), w(riting back), pins. */
     void describe(StringBuilder sb) {
         sb.append(" free=")
-                .append(freeCount)
+                .append(supply.freeCount())
                 .append(" lru=")
-                .append(lru.order().length)
+                .append(supply.lruOrder().length)
                 .append(" slots:");
         for (int s = 0; s < slots; s++) {
             sb.append(' ')
@@ -485,10 +440,10 @@ final class SlotTable {
 
     /** Slots in LRU order, least recently used first (tests). */
     int[] lruOrder() {
-        return lru.order();
+        return supply.lruOrder();
     }
 
     int freeCount() {
-        return freeCount;
+        return supply.freeCount();
     }
 }

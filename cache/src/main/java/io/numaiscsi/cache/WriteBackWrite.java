@@ -83,28 +83,28 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
             int inBlock = (int) (start - block * blockSize);
             int done;
             if (inBlock == 0 && n == space.blockBytes(block)) {
-                int s = p.reserveForWrite(this);
+                int s = p.writes().reserveForWrite(this);
                 if (s >= 0) {
                     int from = base + (int) (start - offset);
                     p.view(s).setBytes(0, buf, from, n);
                     space.touches.touched(DataTouches.Kind.COPY, buf, from, n);
                     space.touches.touched(DataTouches.Kind.COPY, p.node(), n);
-                    p.installWritten(s, block);
+                    p.writes().installWritten(s, block);
                     cursor++;
                     continue;
                 }
                 done = s;
             } else {
                 long ends = endsToRead(p, -1, inBlock, inBlock + n, space.blockBytes(block));
-                done = p.pinBase(block, (int) (ends >>> 32), (int) ends, this);
-                if (done == CachePartition.BASE_FILLING) {
+                done = p.writes().pinBase(block, (int) (ends >>> 32), (int) ends, this);
+                if (done == PartitionWrites.BASE_FILLING) {
                     return; // blockReady goes on
                 }
-                if (done == CachePartition.BASE_FILL) {
+                if (done == PartitionWrites.BASE_FILL) {
                     fills.issueFill(p, baseSlot, block);
                     return; // blockReady goes on
                 }
-                if (done == CachePartition.BASE_READY) {
+                if (done == PartitionWrites.BASE_READY) {
                     if (!apply(p, block)) {
                         return;
                     }
@@ -112,7 +112,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
                 }
             }
             parkedOn = p;
-            overDirtyLimit = done == CachePartition.PARKED_FOR_ROOM;
+            overDirtyLimit = done == PartitionWrites.PARKED_FOR_ROOM;
             break;
         }
         if (parkedOn != null) {
@@ -169,10 +169,10 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
         if (writeInPlace(p, block)) {
             return true;
         }
-        int s = p.reserveCopy(baseSlot, this);
+        int s = p.writes().reserveCopy(baseSlot, this);
         if (s < 0) {
             // parked: another thread may already have resumed this request
-            wakeIfDirtyRoomCameMeanwhile(p, s == CachePartition.PARKED_FOR_ROOM);
+            wakeIfDirtyRoomCameMeanwhile(p, s == PartitionWrites.PARKED_FOR_ROOM);
             writeBacks.requestWriteback();
             return false;
         }
@@ -190,7 +190,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
     }
 
     /**
-     * Writes the piece straight into the base when the partition allows it ({@link CachePartition#writeInPlace}): at
+     * Writes the piece straight into the base when the partition allows it ({@link PartitionWrites#writeInPlace}): at
      * most {@link #IN_PLACE_LIMIT} bytes (they are copied under the partition's lock) covering no granule in part that
      * the base does not hold. True when written.
      */
@@ -204,7 +204,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
             return false;
         }
         int from = base + (int) (start - offset);
-        if (!p.writeInPlace(baseSlot, baseVersion, block, inBlock, buf, from, n)) {
+        if (!p.writes().writeInPlace(baseSlot, baseVersion, block, inBlock, buf, from, n)) {
             return false;
         }
         space.touches.touched(DataTouches.Kind.COPY, buf, from, n);
@@ -231,8 +231,9 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
     private long endsToRead(CachePartition p, int s, int inBlock, int end, int blockBytes) {
         int g0 = inBlock / granule;
         int g1 = (end + granule - 1) / granule;
-        boolean head = inBlock % granule != 0 && (s < 0 || !p.holdsGranule(s, g0));
-        boolean tail = end % granule != 0 && end != blockBytes && (s < 0 || !p.holdsGranule(s, g1 - 1));
+        boolean head = inBlock % granule != 0 && (s < 0 || !p.writes().holdsGranule(s, g0));
+        boolean tail =
+                end % granule != 0 && end != blockBytes && (s < 0 || !p.writes().holdsGranule(s, g1 - 1));
         if (!head && !tail) {
             return 0;
         }
@@ -244,7 +245,7 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
         long block = firstBlock + cursor;
         CachePartition p = space.partitionOf(block);
         if (st != IoStatus.OK) {
-            p.abandonCopy(copySlot, baseSlot);
+            p.writes().abandonCopy(copySlot, baseSlot);
             finish(st);
             return;
         }
@@ -266,7 +267,9 @@ final class WriteBackWrite extends RoutedRequest implements IoCompletion, FillWa
         copy.setBytes(inBlock, buf, from, n);
         space.touches.touched(DataTouches.Kind.COPY, p.node(), 2L * kept + n); // base to copy, then the new bytes in
         space.touches.touched(DataTouches.Kind.COPY, buf, from, n);
-        if (p.installCopy(s, block, baseSlot, baseVersion, inBlock / granule, (inBlock + n + granule - 1) / granule)) {
+        if (p.writes()
+                .installCopy(
+                        s, block, baseSlot, baseVersion, inBlock / granule, (inBlock + n + granule - 1) / granule)) {
             cursor++;
         }
     }
