@@ -20,7 +20,8 @@ final class CacheSection {
             "write-policy",
             "zero-copy-min",
             "dirty-ratio",
-            "dirty-expire");
+            "dirty-expire",
+            "backing-page-cache");
     static final Duration MIN_DIRTY_EXPIRE = Duration.ofMillis(100);
     static final Duration MAX_DIRTY_EXPIRE = Duration.ofHours(1);
     /** The number of a {@code dirty-ratio}, a fraction or a percentage (the writer checks its text against it too). */
@@ -126,7 +127,8 @@ final class CacheSection {
                 policy,
                 zeroCopyMin,
                 dirtyRatio,
-                dirtyExpire);
+                dirtyExpire,
+                f.bool("backing-page-cache", d.backingPageCache()));
     }
 
     /** A fraction strictly between 0 and 1 ({@code 0.2}) or a percentage strictly between 0% and 100% ({@code 20%}). */

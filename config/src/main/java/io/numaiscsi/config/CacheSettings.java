@@ -21,6 +21,10 @@ import java.util.Objects;
  * @param dirtyRatio        write-back: the share of a LUN's cache (0 < r < 1) that may be dirty before a background
  *                          write-back batch starts
  * @param dirtyExpire       write-back: a block dirty this long is written back in the background
+ * @param backingPageCache  numa: file and block-device stores under the cache are read and written through the
+ *                          kernel's page cache (buffered; the kernel's write cache, flushed by SYNCHRONIZE CACHE and
+ *                          FUA) rather than O_DIRECT (the default). Mode off is always O_DIRECT, page-cache always
+ *                          buffered
  */
 public record CacheSettings(
         Mode mode,
@@ -32,7 +36,8 @@ public record CacheSettings(
         WritePolicy writePolicy,
         int zeroCopyMin,
         double dirtyRatio,
-        Duration dirtyExpire) {
+        Duration dirtyExpire,
+        boolean backingPageCache) {
 
     /** How LUN data is cached. */
     public enum Mode {
@@ -55,7 +60,8 @@ public record CacheSettings(
             WritePolicy.WRITE_THROUGH,
             64 << 10,
             0.2,
-            Duration.ofSeconds(5));
+            Duration.ofSeconds(5),
+            true);
 
     public CacheSettings {
         Objects.requireNonNull(mode, "mode");
@@ -68,5 +74,10 @@ public record CacheSettings(
 
     public boolean autoSize() {
         return sizePerNode == SIZE_AUTO;
+    }
+
+    /** Whether file and block-device stores go through the kernel's page cache (else O_DIRECT where aligned). */
+    public boolean storesBuffered() {
+        return mode == Mode.PAGE_CACHE || (mode == Mode.NUMA && backingPageCache);
     }
 }

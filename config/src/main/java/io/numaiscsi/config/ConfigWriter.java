@@ -180,6 +180,7 @@ public final class ConfigWriter {
                 min -> min == CacheSettings.ZERO_COPY_OFF ? "off" : Sizes.format(min));
         put(keys, "dirty-ratio", s.dirtyRatio(), d.dirtyRatio(), ConfigWriter::ratio);
         put(keys, "dirty-expire", s.dirtyExpire(), d.dirtyExpire(), ConfigWriter::duration);
+        put(keys, "backing-page-cache", s.backingPageCache(), d.backingPageCache(), String::valueOf);
         y.section(CacheSection.KEY, keys);
     }
 

@@ -67,6 +67,7 @@ class CacheSectionTest {
                   zero-copy-min: 256K
                   dirty-ratio: 0.3
                   dirty-expire: 1500ms
+                  backing-page-cache: false
                 numa:
                   pretend-nodes: 2
                 """);
@@ -81,7 +82,8 @@ class CacheSectionTest {
                         WritePolicy.WRITE_BACK,
                         256 << 10,
                         0.3,
-                        Duration.ofMillis(1500)),
+                        Duration.ofMillis(1500),
+                        false),
                 c.cache());
         assertEquals(
                 CacheSettings.ZERO_COPY_OFF,

@@ -160,7 +160,8 @@ class ConfigWriterTest {
                 WritePolicy.WRITE_BACK,
                 CacheSettings.ZERO_COPY_OFF,
                 0.125,
-                Duration.ofMillis(1500));
+                Duration.ofMillis(1500),
+                false);
         NumaSettings numa = new NumaSettings(4, NumaSettings.Placement.PORTAL_NODE);
         ChapCredentials discovery = new ChapCredentials("discover", utf8("discovery-secret-16"), null, null);
         List<InitiatorDefinition> initiators = List.of(new InitiatorDefinition(

@@ -175,7 +175,8 @@ final class RandomConfigs {
                 pick(WritePolicy.values()),
                 coin() ? CacheSettings.ZERO_COPY_OFF : (int) size(1, 1 << 30),
                 ratio(),
-                duration(100, 3_600_000));
+                duration(100, 3_600_000),
+                coin());
     }
 
     /** A ratio as the loader computes it from a fraction or a percentage. */

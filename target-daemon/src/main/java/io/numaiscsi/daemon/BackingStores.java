@@ -66,7 +66,7 @@ final class BackingStores {
             PrivateDirectories.createMissing(parent);
         }
         Executor io = numa.ioExecutor(home);
-        boolean directIo = cache.mode() != CacheSettings.Mode.PAGE_CACHE;
+        boolean directIo = !cache.storesBuffered();
         BackingAccess access = lun.readOnly() ? BackingAccess.READ_ONLY : BackingAccess.READ_WRITE;
         BlockDevice store = switch (lun.backing()) {
             case RAM ->
