@@ -85,7 +85,7 @@ public final class FileBlockDevice extends BackingStore {
             throw new IllegalStateException(file + " already has an io_uring ring");
         }
         String directPath = direct != null && fd >= 0 ? "/proc/self/fd/" + fd : null;
-        io = UringBackingIo.open(shim, file, executor, fd, directPath, access, alignment, reaperThreads);
+        io = UringBackingIo.open(shim, file, executor, fd, directPath, access, alignment, !blockSpecial, reaperThreads);
     }
 
     /**

@@ -34,8 +34,11 @@ import org.slf4j.LoggerFactory;
  * more wait in FIFO order, in place (intrusive list), and go in together with one io_uring_enter when completions
  * free slots. Each device call submits at once: the BlockDevice contract has no end-of-batch hint to wait for.
  *
- * <p>Not through the ring: unmap (punch hole or zero writes, blocking as before) and buffers without one native
- * address (heap or composite), which go to the thread pool.
+ * <p>Not through the ring: unmap (punch hole or zero writes, blocking as before), buffers without one native
+ * address (heap or composite), and buffered writes to a regular file, which go to the thread pool. A buffered write
+ * the file system cannot finish without blocking goes to io_uring's own workers, which run one file's buffered writes
+ * one at a time (they are hashed by inode; a block device's are not): on ext4 on this machine's disk that put the p99
+ * of 4K writes in a 70/30 mix at 4 in flight at 1.3 ms against 0.25-0.3 ms on the thread pool, at the same IOPS.
  *
  * <p>Closing: no new requests; waiting ones end UNAVAILABLE; those in the kernel complete normally and the reaper,
  * the only thread that frees the ring, does so once none is left.
@@ -58,6 +61,9 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
     private final Executor fallback;
     private final int bufferedFd;
     private final int directFd;
+    /** Buffered writes go to {@link #fallback} (a regular file's; see the class comment). */
+    private final boolean bufferedWritesOnPool;
+
     private final int alignment;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
@@ -85,6 +91,7 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
             int bufferedFd,
             int directFd,
             int alignment,
+            boolean bufferedWritesOnPool,
             ThreadFactory reaperThreads) {
         this.shim = shim;
         this.ring = ring;
@@ -93,6 +100,7 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
         this.fallback = fallback;
         this.bufferedFd = bufferedFd;
         this.directFd = directFd;
+        this.bufferedWritesOnPool = bufferedWritesOnPool;
         this.alignment = alignment;
         for (int i = 0; i < ENTRIES; i++) {
             freeSlots[i] = ENTRIES - 1 - i;
@@ -103,7 +111,8 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
 
     /**
      * A ring for one device's fds: {@code bufferedFd}, and when {@code directPath} is not null an O_DIRECT fd opened on
-     * it (the device's /proc/self/fd path) with {@code access} for aligned transfers.
+     * it (the device's /proc/self/fd path) with {@code access} for aligned transfers; {@code regularFile}: a file, not
+     * a block device (its buffered writes go to {@code fallback}).
      *
      * @throws IOException the kernel refused the ring (the caller keeps the thread pool)
      */
@@ -115,6 +124,7 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
             String directPath,
             BackingAccess access,
             int alignment,
+            boolean regularFile,
             ThreadFactory reaperThreads)
             throws IOException {
         int[] err = new int[1];
@@ -132,8 +142,8 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
                         -directFd);
             }
         }
-        UringBackingIo io =
-                new UringBackingIo(shim, ring, file, fallback, bufferedFd, directFd, alignment, reaperThreads);
+        UringBackingIo io = new UringBackingIo(
+                shim, ring, file, fallback, bufferedFd, directFd, alignment, regularFile, reaperThreads);
         io.reaper.start();
         return io;
     }
@@ -153,11 +163,7 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
         if (r.op == IoRequest.UNMAP
                 || r.op == IoRequest.WRITE_ZEROES
                 || (r.op != IoRequest.FLUSH && !r.buf.hasMemoryAddress())) {
-            try {
-                fallback.execute(r);
-            } catch (RejectedExecutionException e) {
-                r.device.finish(r, IoStatus.UNAVAILABLE);
-            }
+            toPool(r);
             return;
         }
         r.syncing = r.op == IoRequest.FLUSH;
@@ -173,7 +179,19 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
                 r.direct = true;
             }
         }
+        if (r.op == IoRequest.WRITE && !r.direct && bufferedWritesOnPool) {
+            toPool(r);
+            return;
+        }
         start(r);
+    }
+
+    private void toPool(IoRequest r) {
+        try {
+            fallback.execute(r);
+        } catch (RejectedExecutionException e) {
+            r.device.finish(r, IoStatus.UNAVAILABLE);
+        }
     }
 
     /** Queues and submits {@code r} (or parks it while the ring is full), then delivers whatever is ready. */

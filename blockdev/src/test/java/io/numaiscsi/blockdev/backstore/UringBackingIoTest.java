@@ -281,6 +281,15 @@ class UringBackingIoTest {
     }
 
     @Test
+    void bufferedWritesToARegularFileGoToThePoolAndItsReadsThroughTheRing() throws Exception {
+        d = open(Engine.IO_URING, "buffered.img", false);
+        assertEquals(IoStatus.OK, write(0, aligned(8192).writeBytes(pattern(8192, 7)), false));
+        assertEquals(1, pooled.get(), "a buffered write to a regular file goes to the pool");
+        assertArrayEquals(pattern(8192, 7), read(0, 8192, aligned(8192)));
+        assertEquals(1, pooled.get(), "a buffered read goes through the ring");
+    }
+
+    @Test
     void aKernelErrorIsAMediumError() throws Exception {
         d = open(Engine.THREADS, "disk.img", true);
         assumeTrue(IoUring.unavailableReason() == null, IoUring::unavailableReason);
@@ -292,6 +301,7 @@ class UringBackingIoTest {
                 null,
                 BackingAccess.READ_WRITE,
                 4096,
+                true,
                 reaperThreads); // an fd number nothing has open: EBADF
         try {
             IoRequest r = new IoRequest(d);
