@@ -377,6 +377,22 @@ final class DaemonProcess implements AutoCloseable {
                 + "\n---";
     }
 
+    /**
+     * SIGQUIT to a daemon that did not stop: the JVM prints every thread's stack to its output (this test's log), so a
+     * stop that hangs says where; waits a moment for the dump.
+     */
+    static void dumpThreads(Process p) throws InterruptedException {
+        try {
+            new ProcessBuilder("kill", "-QUIT", Long.toString(p.pid()))
+                    .redirectErrorStream(true)
+                    .start()
+                    .waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            return;
+        }
+        Thread.sleep(2000);
+    }
+
     /** SIGTERM, wait {@link #STOP_TIMEOUT}, then SIGKILL; returns the exit code (0 = clean shutdown). */
     int stop() throws InterruptedException {
         if (process == null) {
@@ -385,7 +401,9 @@ final class DaemonProcess implements AutoCloseable {
         if (exitCode == null) {
             process.destroy();
             if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                appendToLog("--- harness: no exit " + STOP_TIMEOUT.toSeconds() + " s after SIGTERM, SIGKILL\n");
+                appendToLog("--- harness: no exit " + STOP_TIMEOUT.toSeconds()
+                        + " s after SIGTERM, thread dump, SIGKILL\n");
+                dumpThreads(process);
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
             }

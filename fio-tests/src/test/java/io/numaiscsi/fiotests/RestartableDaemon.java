@@ -184,8 +184,9 @@ final class RestartableDaemon implements AutoCloseable {
         process = null;
         p.destroy();
         if (!p.waitFor(DaemonProcess.STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            appendToLog(
-                    "--- harness: no exit " + DaemonProcess.STOP_TIMEOUT.toSeconds() + " s after SIGTERM, SIGKILL\n");
+            appendToLog("--- harness: no exit " + DaemonProcess.STOP_TIMEOUT.toSeconds()
+                    + " s after SIGTERM, thread dump, SIGKILL\n");
+            DaemonProcess.dumpThreads(p);
             p.destroyForcibly();
             p.waitFor(10, TimeUnit.SECONDS);
         }
