@@ -7,7 +7,7 @@
 # Root, on a quiet machine.
 #
 #   fio-tests/bench/run-disk-bench.sh [--mode file|block] [--lun-size SIZE] [--repeats N] [--runtime S] [--quick]
-#                                     [--dir DIR] [--out DIR]
+#                                     [--dir DIR] [--out DIR] [--cache-ab] [--fits SIZE] [--tmpfs]
 #
 #   --mode file    the LUN is a file on the disk (tgtd: rdwr, this daemon: backing file)          (default)
 #   --mode block   the LUN is a loop device (--direct-io=on) over that file (tgtd: rdwr on the device, this daemon:
@@ -18,6 +18,11 @@
 #   --quick        4K random read at 1 and 32 in flight only, one repeat
 #   --only CELLS   only these cells (comma-separated names, e.g. 4k-randwrite-qd32)
 #   --dir DIR      where the LUN file goes (default /var/tmp: the disk, not tmpfs)
+#   --tmpfs        the LUN file on tmpfs instead (--dir defaults to /dev/shm; no device cells: the store is memory)
+#   --cache-ab     a fourth target, "off": this daemon with cache.mode off (its defaults otherwise), so the cache's
+#                  worth is measured on and off in one run
+#   --fits SIZE    one more cell, 4K random reads at 32 in flight over the first SIZE of the LUN (a working set that
+#                  fits the cache), each target read through that range once before the timed run
 #   --out DIR      results (default fio-tests/target/bench/disk-<mode>-<timestamp>/)
 # Env: FIO (default /opt/fio-libiscsi/bin/fio), BENCH_BASE_PORT (default 13800), BENCH_JVM_OPTS (more JVM
 # options for this daemon, after the launcher's) and BENCH_DAEMON_YAML (sections added to its config, e.g.
@@ -36,7 +41,7 @@ source "$ROOT/bin/lib/setup.sh"   # log, die, apt_install, find_java
 source "$ROOT/fio-tests/bench/bench-lib.sh"   # trap_exits, stop_pid, stop_tgtd, start_tgtd_lun, free_port, wait_listen, cpu_ticks, run_matrix
 BENCH_DEFAULT_BASE_PORT=13800
 
-MODE=file LUN_SIZE=4G REPEATS=3 RUNTIME=8 QUICK=0 DIR=/var/tmp ONLY=
+MODE=file LUN_SIZE=4G REPEATS=3 RUNTIME=8 QUICK=0 DIR= ONLY= CACHE_AB=0 FITS= TMPFS=0
 FIO=${FIO:-/opt/fio-libiscsi/bin/fio}
 ARGS="$*"
 OUT=
@@ -49,12 +54,17 @@ while [[ $# -gt 0 ]]; do
     --quick) QUICK=1; REPEATS=1; shift ;;
     --only) ONLY=$2; shift 2 ;;
     --dir) DIR=$2; shift 2 ;;
+    --tmpfs) TMPFS=1; shift ;;
+    --cache-ab) CACHE_AB=1; shift ;;
+    --fits) FITS=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
     -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
 [[ $MODE == file || $MODE == block ]] || die "--mode: file or block, got $MODE"
+[[ $TMPFS -eq 0 || $MODE == file ]] || die "--tmpfs takes --mode file (a loop device over tmpfs measures the loop driver)"
+DIR=${DIR:-$([[ $TMPFS -eq 1 ]] && echo /dev/shm || echo /var/tmp)}
 [[ $EUID -eq 0 ]] || die "run as root (tgtd, drop_caches, losetup)"
 OUT=${OUT:-$ROOT/fio-tests/target/bench/disk-$MODE-$(date +%Y%m%d-%H%M%S)}
 # the JVM options bin/numa-iscsi-target and the Debian package give the daemon (the launcher's default)
@@ -85,7 +95,11 @@ require_tgtd_and_libiscsi_tools
 require_daemon_build
 mkdir -p "$OUT/runs"
 WORK=$(mktemp -d "$DIR/nit-disk-bench.XXXXXX")
-[[ $(stat -f -c %T "$WORK") != tmpfs ]] || die "$DIR is tmpfs: this benchmark measures a disk (--dir)"
+if [[ $TMPFS -eq 0 ]]; then
+  [[ $(stat -f -c %T "$WORK") != tmpfs ]] || die "$DIR is tmpfs: this benchmark measures a disk (--dir, or --tmpfs)"
+else
+  [[ $(stat -f -c %T "$WORK") == tmpfs ]] || die "--tmpfs: $DIR is not tmpfs"
+fi
 CLK_TCK=$(getconf CLK_TCK)
 LUN_BYTES=$(numfmt --from=iec "$LUN_SIZE")
 log "results in $OUT; a $LUN_SIZE LUN file of random data in $WORK ($(df --output=source "$WORK" | tail -1))"
@@ -101,7 +115,8 @@ fi
 start_tgtd_lun "$TGT_IQN" "$STORE"
 log "tgtd pid $TGTD_PID on 127.0.0.1:$TGTD_PORT (bstype rdwr: its default)"
 
-start_daemon() { # this daemon with its defaults: no cache, daemon or iscsi section; a null LUN to warm the JIT on
+start_daemon() { # TARGET: this daemon with its defaults (no cache, daemon or iscsi section; "off": the cache off) and a
+  # null LUN to warm the JIT on
   free_port DAEMON_PORT
   local backing="{id: 0, backing: file, path: $STORE, size: $LUN_BYTES}"
   [[ $MODE == block ]] && backing="{id: 0, backing: block, path: $STORE}"
@@ -122,6 +137,7 @@ targets:
       - {id: 0, backing: null, size: 1G}
 ${BENCH_DAEMON_YAML:-}
 YAML
+  [[ $1 == off ]] && printf 'cache:\n  mode: off\n' >> "$OUT/daemon.yaml"
   # shellcheck disable=SC2086  # the launcher's options are a list
   setsid "$JAVA" $DEFAULT_JVM_OPTS ${BENCH_JVM_OPTS:-} -cp "$DAEMON_JAR:$DAEMON_LIB/*" io.numaiscsi.daemon.Main --config "$OUT/daemon.yaml" \
     --admin-socket off >> "$OUT/daemon.log" 2>&1 < /dev/null &
@@ -135,31 +151,41 @@ url() { # TARGET
   if [[ $1 == tgtd ]]; then echo "iscsi://127.0.0.1:$TGTD_PORT/$TGT_IQN/1"; else echo "iscsi://127.0.0.1:$DAEMON_PORT/$OUR_IQN/0"; fi
 }
 
+fio_job() { # RW BLOCKS DEPTH SIZE SECONDS TARGET: a job file on stdout (SECONDS 0: one pass over SIZE)
+  local rw=$1 blocks=$2 depth=$3 size=$4 secs=$5 target=$6
+  printf '[global]\nrandrepeat=0\nnorandommap=1\n'
+  [[ $secs -gt 0 ]] && printf 'time_based=1\nruntime=%s\n' "$secs"
+  printf 'rw=%s\nbs=%s\niodepth=%s\nsize=%s\n' "$rw" "$((blocks * 512))" "$depth" "$size"
+  if [[ $target == device ]]; then
+    printf 'ioengine=libaio\ndirect=1\nfilename=%s\n' "$STORE"
+  else
+    printf 'ioengine=libiscsi\nfilename=%s\n' "$(url "$target" | sed 's/:/\\:/g')"
+  fi
+  printf '[job]\n'
+}
+
 run_cell() { # CELL TARGET REPEAT SECONDS -> appends to $RESULTS
-  local cell=$1 target=$2 rep=$3 secs=$4 name tool rw blocks depth out pid before after ios iops
-  read -r name tool rw blocks depth <<< "$cell"
+  local cell=$1 target=$2 rep=$3 secs=$4 name tool rw blocks depth wset out pid before after ios iops
+  read -r name tool rw blocks depth wset <<< "$cell"
+  wset=${wset:-$LUN_BYTES}
   if [[ $target == device && $tool == perf ]]; then
     return 0 # iscsi-perf speaks iSCSI: the device's ceiling is its fio cell
   fi
   out=$OUT/runs/$name-$target-$rep
-  [[ $target == this ]] && start_daemon
+  [[ $target == this || $target == off ]] && start_daemon "$target"
   pid=$TGTD_PID
-  [[ $target == this ]] && pid=$DAEMON_PID
+  [[ $target == this || $target == off ]] && pid=$DAEMON_PID
   sync
   echo 3 > /proc/sys/vm/drop_caches
+  if [[ $wset -ne $LUN_BYTES && $target != device ]]; then # the working set read once: what the cache may hold
+    fio_job read 1024 8 "$wset" 0 "$target" > "$out.warm.fio"
+    "$FIO" "$out.warm.fio" > "$out.warm.log" 2>&1 & TOOL_PIDS=($!)
+    wait "${TOOL_PIDS[0]}" || die "fio failed: $out.warm.log"
+  fi
   before=0
   [[ $target != device ]] && before=$(cpu_ticks "$pid")
   if [[ $tool == fio ]]; then
-    {
-      printf '[global]\ntime_based=1\nruntime=%s\nrandrepeat=0\nnorandommap=1\n' "$secs"
-      printf 'rw=%s\nbs=%s\niodepth=%s\nsize=%s\n' "$rw" "$((blocks * 512))" "$depth" "$LUN_BYTES"
-      if [[ $target == device ]]; then
-        printf 'ioengine=libaio\ndirect=1\nfilename=%s\n' "$STORE"
-      else
-        printf 'ioengine=libiscsi\nfilename=%s\n' "$(url "$target" | sed 's/:/\\:/g')"
-      fi
-      printf '[job]\n'
-    } > "$out.fio"
+    fio_job "$rw" "$blocks" "$depth" "$wset" "$secs" "$target" > "$out.fio"
     "$FIO" --output-format=json --output="$out.json" "$out.fio" > "$out.log" 2>&1 & TOOL_PIDS=($!)
     wait "${TOOL_PIDS[0]}" || die "fio failed: $out.log"
     local dir=read
@@ -179,7 +205,7 @@ run_cell() { # CELL TARGET REPEAT SECONDS -> appends to $RESULTS
   TOOL_PIDS=()
   after=0
   [[ $target != device ]] && after=$(cpu_ticks "$pid")
-  if [[ $target == this ]]; then
+  if [[ $target == this || $target == off ]]; then
     stop_pid "$DAEMON_PID" 20
     DAEMON_PID=
   fi
@@ -189,7 +215,7 @@ run_cell() { # CELL TARGET REPEAT SECONDS -> appends to $RESULTS
   log "$name $target #$rep: $iops IOPS"
 }
 
-# cell: name tool rw(fio rw | -r random / - sequential for iscsi-perf) blocks-of-512 in-flight
+# cell: name tool rw(fio rw | -r random / - sequential for iscsi-perf) blocks-of-512 in-flight [working-set bytes]
 if [[ $QUICK -eq 1 ]]; then
   CELLS=("4k-randread-qd1 fio randread 8 1" "4k-randread-qd32 fio randread 8 32")
 else
@@ -204,35 +230,54 @@ if [[ -n $ONLY ]]; then
   [[ ${#KEEP[@]} -gt 0 ]] || die "--only $ONLY names no cell"
   CELLS=("${KEEP[@]}")
 fi
+if [[ -n $FITS ]]; then
+  FITS_BYTES=$(numfmt --from=iec "$FITS") || die "bad --fits $FITS"
+  CELLS+=("4k-randread-qd32-fits fio randread 8 32 $FITS_BYTES")
+fi
 NAMES=(device tgtd this)
+[[ $TMPFS -eq 1 ]] && NAMES=(tgtd this)
+[[ $CACHE_AB -eq 1 ]] && NAMES+=(off)
 run_matrix
 
-python3 - "$OUT" "$ARGS" "$MODE" "$LUN_SIZE" <<'PY'
+python3 - "$OUT" "$ARGS" "$MODE" "$LUN_SIZE" "$TMPFS" <<'PY'
 import csv, statistics, sys, platform
-out, args, mode, size = sys.argv[1:5]
+out, args, mode, size, tmpfs = sys.argv[1:6]
 rows = list(csv.DictReader(open(f"{out}/results.tsv"), delimiter="\t"))
 cells = list(dict.fromkeys(r["cell"] for r in rows))
+ab = any(r["target"] == "off" for r in rows)
 def med(c, t, k):
     v = [float(r[k]) for r in rows if r["cell"] == c and r["target"] == t]
     return statistics.median(v) if v else None
+def pairs(c):  # this / off per repeat: the runs of one repeat are back to back
+    on = {r["repeat"]: float(r["iops"]) for r in rows if r["cell"] == c and r["target"] == "this"}
+    off = {r["repeat"]: float(r["iops"]) for r in rows if r["cell"] == c and r["target"] == "off"}
+    return [on[k] / off[k] for k in sorted(on) if k in off and off[k]]
 def kb(c):
     return 512 if "512k" in c else 4
-lines = [f"# A LUN on the machine's disk ({mode} mode, {size})", "",
+where = "on tmpfs" if tmpfs == "1" else "on the machine's disk"
+lines = [f"# A LUN {where} ({mode} mode, {size})", "",
          f"`fio-tests/bench/run-disk-bench.sh {args}`; kernel {platform.release()}; medians of the repeats (every run "
          "in results.tsv). device = fio (libaio, O_DIRECT) on the same store: the ceiling; tgtd and this = each "
          "target with its defaults over loopback (this daemon started afresh for every run, its cache cold; the "
-         "page cache dropped before every run). *-perf cells are iscsi-perf, the others fio's libiscsi engine. "
-         "CPU = the target process's CPU time per I/O.", "",
-         "| cell | device | tgtd | this | this/tgtd | this/device | MB/s this | CPU us/IO tgtd | this |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+         "page cache dropped before every run)" + ("; off = this daemon with `cache.mode: off`" if ab else "") +
+         ". *-perf cells are iscsi-perf, the others fio's libiscsi engine; *-fits reads a working set that fits "
+         "the cache, read through once before the timed run. CPU = the target process's CPU time per I/O.", "",
+         "| cell | device | tgtd | this | this/tgtd | this/device | MB/s this | CPU us/IO tgtd | this |"
+         + (" off | this/off per repeat (median) |" if ab else ""),
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---|" if ab else "")]
 fmt = lambda v, f: "-" if v is None else f.format(v)
 for c in cells:
     d, t, s = (med(c, x, "iops") for x in ("device", "tgtd", "this"))
     dev = d if d is not None else med(c.replace("-perf", ""), "device", "iops")
     ut, us = med(c, "tgtd", "cpu_us_per_io"), med(c, "this", "cpu_us_per_io")
-    lines.append(f"| {c} | {fmt(dev, '{:.0f}')} | {fmt(t, '{:.0f}')} | {fmt(s, '{:.0f}')} | "
-                 f"{fmt(s / t if s and t else None, '{:.2f}')} | {fmt(s / dev if s and dev else None, '{:.2f}')} | "
-                 f"{fmt(s * kb(c) / 1024 if s else None, '{:.0f}')} | {fmt(ut, '{:.1f}')} | {fmt(us, '{:.1f}')} |")
+    line = (f"| {c} | {fmt(dev, '{:.0f}')} | {fmt(t, '{:.0f}')} | {fmt(s, '{:.0f}')} | "
+            f"{fmt(s / t if s and t else None, '{:.2f}')} | {fmt(s / dev if s and dev else None, '{:.2f}')} | "
+            f"{fmt(s * kb(c) / 1024 if s else None, '{:.0f}')} | {fmt(ut, '{:.1f}')} | {fmt(us, '{:.1f}')} |")
+    if ab:
+        p = pairs(c)
+        line += (f" {fmt(med(c, 'off', 'iops'), '{:.0f}')} | "
+                 + " / ".join(f"{x:.2f}" for x in p) + (f" (**{statistics.median(p):.2f}**)" if p else "") + " |")
+    lines.append(line)
 open(f"{out}/table.md", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY
