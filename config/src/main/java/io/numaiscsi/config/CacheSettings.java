@@ -21,10 +21,10 @@ import java.util.Objects;
  * @param dirtyRatio        write-back: the share of a LUN's cache (0 < r < 1) that may be dirty before a background
  *                          write-back batch starts
  * @param dirtyExpire       write-back: a block dirty this long is written back in the background
- * @param backingPageCache  numa: file and block-device stores under the cache are read and written through the
- *                          kernel's page cache (buffered; the kernel's write cache, flushed by SYNCHRONIZE CACHE and
- *                          FUA) rather than O_DIRECT (the default). Mode off is always O_DIRECT, page-cache always
- *                          buffered
+ * @param backingPageCache  numa: true (the default), file and block-device stores under the cache are read and
+ *                          written through the kernel's page cache (buffered; the kernel's write cache, flushed by
+ *                          SYNCHRONIZE CACHE and FUA); false, with O_DIRECT. Mode off is always O_DIRECT, page-cache
+ *                          always buffered
  */
 public record CacheSettings(
         Mode mode,
