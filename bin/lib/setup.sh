@@ -4,6 +4,8 @@
 
 log() { echo "${LOG_TAG:-setup}: $*" >&2; }
 die() { log "$*"; exit 1; }
+# SCRIPT's --help: its leading comment block (from line 2 to the first line that is not a comment)
+print_header_help() { awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$1"; }
 
 # Runs "$@" as root: directly when root, else with sudo when present, else explains and exits.
 as_root() {

@@ -40,7 +40,7 @@ while [[ $# -gt 0 ]]; do
     --file) FILE_SIZE=$2; shift 2 ;;
     --dir) FILE_DIR=$(readlink -m "$2"); shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) print_header_help "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done

@@ -53,7 +53,7 @@ while [[ $# -gt 0 ]]; do
     --backing) BACKING=$2; shift 2 ;;
     --device) DEVICE=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) print_header_help "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done

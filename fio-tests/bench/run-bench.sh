@@ -60,7 +60,7 @@ while [[ $# -gt 0 ]]; do
     --no-centralized) CENTRALIZED=0; shift ;;
     --cache-ab) CACHE_AB=1 CENTRALIZED=0; shift ;;
     --backing) BACKING=$2; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) print_header_help "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done

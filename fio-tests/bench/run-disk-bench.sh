@@ -58,7 +58,7 @@ while [[ $# -gt 0 ]]; do
     --cache-ab) CACHE_AB=1; shift ;;
     --fits) FITS=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) print_header_help "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
@@ -164,6 +164,10 @@ fio_job() { # RW BLOCKS DEPTH SIZE SECONDS TARGET: a job file on stdout (SECONDS
   printf '[job]\n'
 }
 
+is_daemon() { # TARGET: whether it is this daemon (with its defaults, or "off")
+  [[ $1 == this || $1 == off ]]
+}
+
 run_cell() { # CELL TARGET REPEAT SECONDS -> appends to $RESULTS
   local cell=$1 target=$2 rep=$3 secs=$4 name tool rw blocks depth wset out pid before after ios iops
   read -r name tool rw blocks depth wset <<< "$cell"
@@ -172,9 +176,11 @@ run_cell() { # CELL TARGET REPEAT SECONDS -> appends to $RESULTS
     return 0 # iscsi-perf speaks iSCSI: the device's ceiling is its fio cell
   fi
   out=$OUT/runs/$name-$target-$rep
-  [[ $target == this || $target == off ]] && start_daemon "$target"
   pid=$TGTD_PID
-  [[ $target == this || $target == off ]] && pid=$DAEMON_PID
+  if is_daemon "$target"; then
+    start_daemon "$target"
+    pid=$DAEMON_PID
+  fi
   sync
   echo 3 > /proc/sys/vm/drop_caches
   if [[ $wset -ne $LUN_BYTES && $target != device ]]; then # the working set read once: what the cache may hold
@@ -205,7 +211,7 @@ run_cell() { # CELL TARGET REPEAT SECONDS -> appends to $RESULTS
   TOOL_PIDS=()
   after=0
   [[ $target != device ]] && after=$(cpu_ticks "$pid")
-  if [[ $target == this || $target == off ]]; then
+  if is_daemon "$target"; then
     stop_pid "$DAEMON_PID" 20
     DAEMON_PID=
   fi
@@ -263,8 +269,8 @@ lines = [f"# A LUN {where} ({mode} mode, {size})", "",
          ". *-perf cells are iscsi-perf, the others fio's libiscsi engine; *-fits reads a working set that fits "
          "the cache, read through once before the timed run. CPU = the target process's CPU time per I/O.", "",
          "| cell | device | tgtd | this | this/tgtd | this/device | MB/s this | CPU us/IO tgtd | this |"
-         + (" off | this/off per repeat (median) |" if ab else ""),
-         "|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---|" if ab else "")]
+         + (" off | CPU us/IO off | this/off per repeat (median) |" if ab else ""),
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|---|" if ab else "")]
 fmt = lambda v, f: "-" if v is None else f.format(v)
 for c in cells:
     d, t, s = (med(c, x, "iops") for x in ("device", "tgtd", "this"))
@@ -275,7 +281,7 @@ for c in cells:
             f"{fmt(s * kb(c) / 1024 if s else None, '{:.0f}')} | {fmt(ut, '{:.1f}')} | {fmt(us, '{:.1f}')} |")
     if ab:
         p = pairs(c)
-        line += (f" {fmt(med(c, 'off', 'iops'), '{:.0f}')} | "
+        line += (f" {fmt(med(c, 'off', 'iops'), '{:.0f}')} | {fmt(med(c, 'off', 'cpu_us_per_io'), '{:.1f}')} | "
                  + " / ".join(f"{x:.2f}" for x in p) + (f" (**{statistics.median(p):.2f}**)" if p else "") + " |")
     lines.append(line)
 open(f"{out}/table.md", "w").write("\n".join(lines) + "\n")

@@ -43,7 +43,7 @@ while [[ $# -gt 0 ]]; do
     --shared-buffers) SHARED_BUFFERS=$2; shift 2 ;;
     --lun-size) LUN_BYTES=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) print_header_help "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done

@@ -41,7 +41,7 @@ while [[ $# -gt 0 ]]; do
     --warmup) WARMUP=$2; shift 2 ;;
     --image-size) IMAGE_SIZE=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) print_header_help "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done

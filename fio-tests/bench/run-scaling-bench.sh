@@ -29,7 +29,7 @@ while [[ $# -gt 0 ]]; do
     --seconds) SECONDS_MEASURED=$2; shift 2 ;;
     --depth) DEPTH=$2; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) print_header_help "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done

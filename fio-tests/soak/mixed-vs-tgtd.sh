@@ -48,7 +48,7 @@ while [[ $# -gt 0 ]]; do
       [[ $2 == *=* ]] || die "--variant-config NAME=YAML"
       VARIANTS+=("${2%%=*}=$DEFAULT_JVM_OPTS"); EXTRA_YAML[${2%%=*}]=${2#*=}; shift 2 ;;
     --out) OUT=$(readlink -m "$2"); shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) print_header_help "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
