@@ -4,6 +4,7 @@ import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.numaiscsi.numa.FreshLargeBlocks;
 import io.numaiscsi.numa.NodeThread;
 import io.numaiscsi.numa.NumaNode;
 import io.numaiscsi.numa.NumaTopology;
@@ -45,8 +46,14 @@ public final class NodeLocalAllocator extends AbstractByteBufAllocator {
         }
     }
 
-    /** One pool per node, with as many arenas as the node has CPUs. */
+    /**
+     * One pool per node, with as many arenas as the node has CPUs. With more than one node, large mallocs are made
+     * fresh mappings ({@link FreshLargeBlocks}), so each pool's chunks are placed by its own node's threads.
+     */
     public static NodeLocalAllocator forNodes(NumaTopology topology) {
+        if (topology.nodeCount() > 1) {
+            FreshLargeBlocks.fixThreshold();
+        }
         if (Integer.getInteger(THREAD_CACHE_PROPERTY, 0) < THREAD_CACHED_MAX) {
             LOG.warn(
                     "{} is {} (not set by the daemon's main): threads will not keep buffers of large reads in their "
