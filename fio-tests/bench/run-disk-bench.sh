@@ -18,7 +18,8 @@
 #   --quick        4K random read at 1 and 32 in flight only, one repeat
 #   --only CELLS   only these cells (comma-separated names, e.g. 4k-randwrite-qd32)
 #   --dir DIR      where the LUN file goes (default /var/tmp: the disk, not tmpfs)
-#   --tmpfs        the LUN file on tmpfs instead (--dir defaults to /dev/shm; no device cells: the store is memory)
+#   --tmpfs        the LUN file on tmpfs instead (--dir defaults to /dev/shm); its device cells are fio with io_uring
+#                  on the tmpfs file (buffered: tmpfs has no O_DIRECT), the ceiling of memory copies on this machine
 #   --cache-ab     a fourth target, "off": this daemon with cache.mode off (its defaults otherwise), so the cache's
 #                  worth is measured on and off in one run
 #   --fits SIZE    one more cell, 4K random reads at 32 in flight over the first SIZE of the LUN (a working set that
@@ -156,7 +157,9 @@ fio_job() { # RW BLOCKS DEPTH SIZE SECONDS TARGET: a job file on stdout (SECONDS
   printf '[global]\nrandrepeat=0\nnorandommap=1\n'
   [[ $secs -gt 0 ]] && printf 'time_based=1\nruntime=%s\n' "$secs"
   printf 'rw=%s\nbs=%s\niodepth=%s\nsize=%s\n' "$rw" "$((blocks * 512))" "$depth" "$size"
-  if [[ $target == device ]]; then
+  if [[ $target == device && $TMPFS -eq 1 ]]; then
+    printf 'ioengine=io_uring\ndirect=0\nfilename=%s\n' "$STORE"
+  elif [[ $target == device ]]; then
     printf 'ioengine=libaio\ndirect=1\nfilename=%s\n' "$STORE"
   else
     printf 'ioengine=libiscsi\nfilename=%s\n' "$(url "$target" | sed 's/:/\\:/g')"
@@ -241,7 +244,6 @@ if [[ -n $FITS ]]; then
   CELLS+=("4k-randread-qd32-fits fio randread 8 32 $FITS_BYTES")
 fi
 NAMES=(device tgtd this)
-[[ $TMPFS -eq 1 ]] && NAMES=(tgtd this)
 [[ $CACHE_AB -eq 1 ]] && NAMES+=(off)
 run_matrix
 
@@ -263,7 +265,8 @@ def kb(c):
 where = "on tmpfs" if tmpfs == "1" else "on the machine's disk"
 lines = [f"# A LUN {where} ({mode} mode, {size})", "",
          f"`fio-tests/bench/run-disk-bench.sh {args}`; kernel {platform.release()}; medians of the repeats (every run "
-         "in results.tsv). device = fio (libaio, O_DIRECT) on the same store: the ceiling; tgtd and this = each "
+         "in results.tsv). device = fio on the same store (" + ("io_uring, buffered: memory copies"
+         if tmpfs == "1" else "libaio, O_DIRECT") + "): the ceiling; tgtd and this = each "
          "target with its defaults over loopback (this daemon started afresh for every run, its cache cold; the "
          "page cache dropped before every run)" + ("; off = this daemon with `cache.mode: off`" if ab else "") +
          ". *-perf cells are iscsi-perf, the others fio's libiscsi engine; *-fits reads a working set that fits "

@@ -122,38 +122,25 @@ final class CachePartition {
 
     // ---- reads ----
 
-    /**
-     * The read decision for one piece of a cache request, bytes [from, to) of {@code block} ({@code blockBytes} of it
-     * inside the device), made under the lock: see {@link ReadDecision#decide}.
-     */
-    int read(
-            ReadAdmission admission,
-            long block,
-            int from,
-            int to,
-            int blockBytes,
-            boolean sequential,
-            boolean admitted,
-            FillWaiter waiter,
-            int[] slots,
-            int i) {
+    /** The read decision for one piece of a cache request, made under the lock: see {@link ReadDecision#decide}. */
+    int read(ReadAdmission admission, ReadPiece piece, FillWaiter waiter, int[] slots, int i) {
         lock.lock();
         try {
-            return reads.decide(admission, block, from, to, blockBytes, sequential, admitted, waiter, slots, i, null);
+            return reads.decide(admission, piece, waiter, slots, i);
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * The same decision for a read within one block before any cache request exists; a hit is copied into {@code dst}
-     * under the lock (null: it may not be): see {@link ReadDecision#decide}.
+     * The decision for a read within one block before any cache request exists, made under the lock (a hit is copied
+     * into {@code dst} under it): see {@link ReadDecision#decideHere}.
      */
     int readHere(
             ReadAdmission admission, long block, int from, int to, int blockBytes, boolean sequential, ByteBuf dst) {
         lock.lock();
         try {
-            return reads.decide(admission, block, from, to, blockBytes, sequential, false, null, null, 0, dst);
+            return reads.decideHere(admission, block, from, to, blockBytes, sequential, dst);
         } finally {
             lock.unlock();
         }

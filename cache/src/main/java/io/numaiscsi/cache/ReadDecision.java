@@ -44,55 +44,57 @@ final class ReadDecision {
     }
 
     /**
-     * What a read does with one piece of a block, bytes [from, to) of {@code block} ({@code blockBytes} of it inside the
-     * device). For a cache request ({@code waiter} set), in this order: {@link #HIT}; {@link #WAIT} (the slot is filling
-     * and that fill reads the piece); a sub-block {@link #FILL} (cached, but the piece is not valid and no one else
-     * holds the slot and it is clean: a random read fills every granule of the block not yet valid, a sequential one
-     * the rest of the block from the piece on; nothing is evicted); a {@link #MERGE} (the slot holds newer data for
+     * What a cache request does with one piece of a block, in this order: {@link #HIT}; {@link #WAIT} (the slot is
+     * filling and that fill reads the piece); a sub-block {@link #FILL} (cached, but the piece is not valid and no one
+     * else holds the slot and it is clean: a random read fills every granule of the block not yet valid, a sequential
+     * one the rest of the block from the piece on; nothing is evicted); a {@link #MERGE} (the slot holds newer data for
      * part of the piece: a write-back block written in part, which is never filled); for a block not cached that the
-     * admission lets in ({@code admitted}: it did already, for the device's one-block path), a {@link #FILL} of the
-     * piece's granules, or of the whole block for a whole-block or sequential read, or a {@link #BYPASS} when no slot
-     * is free; else {@link #READ_THROUGH}, remembered by the admission. The pinned slot, or -1, goes to {@code slots[i]}; a {@link #WAIT} or
+     * admission lets in (or let in already: {@link ReadPiece#admitted}), a {@link #FILL} of the piece's granules, or of
+     * the whole block for a whole-block or sequential read, or a {@link #BYPASS} when no slot is free; else {@link
+     * #READ_THROUGH}, remembered by the admission. The pinned slot, or -1, goes to {@code slots[i]}; a {@link #WAIT} or
      * {@link #FILL} adds {@code waiter} to the slot's fill.
-     *
-     * <p>Without a {@code waiter} (a read of one block before any request exists) nothing is pinned, filled or waited
-     * for: a hit is copied into {@code dst} ({@link #COPIED}; {@code dst} null: it may not be), an admitted miss is
-     * {@link #ADMITTED}, a miss read through is {@link #READ_THROUGH}, anything else {@link #NEEDS_REQUEST}.
      *
      * <p>Counted: hits, misses (waits, fills, read-throughs), read-throughs, bypasses.
      */
-    int decide(
-            ReadAdmission admission,
-            long block,
-            int from,
-            int to,
-            int blockBytes,
-            boolean sequential,
-            boolean admitted,
-            FillWaiter waiter,
-            int[] slots,
-            int i,
-            ByteBuf dst) {
-        int g0 = from / granule;
-        int g1 = (to + granule - 1) / granule;
-        boolean whole = from == 0 && to == blockBytes;
-        int s = t.lookup(block);
+    int decide(ReadAdmission admission, ReadPiece p, FillWaiter waiter, int[] slots, int i) {
+        int g0 = p.from / granule;
+        int g1 = (p.to + granule - 1) / granule;
+        int s = t.lookup(p.block);
         if (s >= 0) {
-            if (waiter == null) {
-                return copyHit(s, from, to, g0, g1, dst);
-            }
-            int outcome = cached(s, g0, g1, blockBytes, sequential, waiter, slots, i);
+            int outcome = cached(s, g0, g1, p.blockBytes, p.sequential, waiter, slots, i);
             if (outcome != READ_THROUGH) {
                 return outcome;
             }
-        } else if (admitted || admission.fills(t, block, g0, g1, whole, sequential)) {
-            return waiter == null ? ADMITTED : fill(block, g0, g1, blockBytes, whole || sequential, waiter, slots, i);
+        } else if (p.admitted || admission.fills(t, p.block, g0, g1, p.whole(), p.sequential)) {
+            return fill(p.block, g0, g1, p.blockBytes, p.whole() || p.sequential, waiter, slots, i);
         }
+        slots[i] = -1;
+        return readThrough(admission, p.block, g0, g1);
+    }
+
+    /**
+     * The decision for a read of bytes [from, to) of one block before any cache request exists: nothing is pinned,
+     * filled or waited for. A hit is copied into {@code dst} ({@link #COPIED}; {@code dst} null: it may not be), a miss
+     * the admission lets in is {@link #ADMITTED}, a miss read through {@link #READ_THROUGH}, anything else {@link
+     * #NEEDS_REQUEST}.
+     */
+    int decideHere(
+            ReadAdmission admission, long block, int from, int to, int blockBytes, boolean sequential, ByteBuf dst) {
+        int g0 = from / granule;
+        int g1 = (to + granule - 1) / granule;
+        int s = t.lookup(block);
+        if (s >= 0) {
+            return copyHit(s, from, to, g0, g1, dst);
+        }
+        if (admission.fills(t, block, g0, g1, from == 0 && to == blockBytes, sequential)) {
+            return ADMITTED;
+        }
+        return readThrough(admission, block, g0, g1);
+    }
+
+    private int readThrough(ReadAdmission admission, long block, int g0, int g1) {
         admission.readThrough(block, g0, g1);
         counters.readThrough(node);
-        if (slots != null) {
-            slots[i] = -1;
-        }
         return READ_THROUGH;
     }
 

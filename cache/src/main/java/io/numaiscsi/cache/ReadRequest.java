@@ -47,6 +47,7 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
     private long firstBlock;
     private int blocks;
     private int[] slots = new int[4];
+    private final ReadPiece piece = new ReadPiece();
     /** Which pieces are merges ({@link ReadDecision#MERGE}): only the slot's valid granules are copied out. */
     private boolean[] merged = new boolean[4];
 
@@ -119,17 +120,8 @@ final class ReadRequest extends RoutedRequest implements IoCompletion, FillWaite
             long blockStart = block * blockSize;
             int from = (int) (Math.max(offset, blockStart) - blockStart);
             int to = (int) (Math.min(offset + length, blockStart + blockSize) - blockStart);
-            int outcome = p.read(
-                    admission,
-                    block,
-                    from,
-                    to,
-                    space.blockBytes(block),
-                    sequential,
-                    admitted && i == 0,
-                    this,
-                    slots,
-                    i);
+            piece.of(block, from, to, space.blockBytes(block)).reading(sequential, admitted && i == 0);
+            int outcome = p.read(admission, piece, this, slots, i);
             merged[i] = outcome == ReadDecision.MERGE;
             if (outcome == ReadDecision.FILL) {
                 fills.issueFill(p, slots[i], block);

@@ -39,7 +39,8 @@ class ReadDecisionTest {
 
     /** A request's decision for granules [g0, g1) of a random read of {@code block}. */
     private int read(long block, int g0, int g1, boolean admitted, FillWaiter w) {
-        return p.read(admission, block, g0 * G, g1 * G, BLOCK, false, admitted, w, slots, 0);
+        return p.read(
+                admission, new ReadPiece().of(block, g0 * G, g1 * G, BLOCK).reading(false, admitted), w, slots, 0);
     }
 
     /** Completes the fill of slot s (its bytes are whatever the slot holds) and tells its waiters. */
@@ -130,7 +131,8 @@ class ReadDecisionTest {
         assertEquals(HIT, read(5, 0, 1, false, new Waiter()));
         assertEquals(READ_THROUGH, read(5, 3, 4, false, new Waiter()), "held by another request: never refilled");
         p.unpin(s);
-        assertEquals(FILL, p.read(admission, 5, 3 * G, 4 * G, BLOCK, true, false, new Waiter(), slots, 0));
+        ReadPiece sequential = new ReadPiece().of(5, 3 * G, 4 * G, BLOCK).reading(true, false);
+        assertEquals(FILL, p.read(admission, sequential, new Waiter(), slots, 0));
         assertEquals(3, p.io(s).fillFrom, "a sequential read fills from its own granule to the end");
         assertEquals(4, p.io(s).fillTo);
     }
