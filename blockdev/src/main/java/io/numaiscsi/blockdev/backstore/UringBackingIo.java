@@ -77,8 +77,7 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
     /** A polling thread has this ring in its poll set: the reaper leaves what is in flight to it until handed off. */
     private boolean polled;
 
-    private IoRequest waitingHead;
-    private IoRequest waitingTail;
+    private final IoRequestQueue waiting = new IoRequestQueue();
     private boolean closing;
     private boolean freed;
     private final Thread reaper;
@@ -201,14 +200,8 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
         try {
             if (closing) {
                 ready = null;
-            } else if (freeCount == 0 || waitingHead != null) {
-                r.next = null;
-                if (waitingTail == null) {
-                    waitingHead = r;
-                } else {
-                    waitingTail.next = r;
-                }
-                waitingTail = r;
+            } else if (freeCount == 0 || !waiting.isEmpty()) {
+                waiting.add(r);
                 return;
             } else {
                 queue(r);
@@ -278,15 +271,9 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
             }
             tail = r;
         }
-        if (waitingHead != null && freeCount > 0) {
-            while (waitingHead != null && freeCount > 0) {
-                IoRequest w = waitingHead;
-                waitingHead = w.next;
-                w.next = null;
-                queue(w);
-            }
-            if (waitingHead == null) {
-                waitingTail = null;
+        if (!waiting.isEmpty() && freeCount > 0) {
+            while (!waiting.isEmpty() && freeCount > 0) {
+                queue(waiting.poll());
             }
             submit();
         }
@@ -411,9 +398,7 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
         lock.lock();
         try {
             closing = true;
-            orphans = waitingHead;
-            waitingHead = null;
-            waitingTail = null;
+            orphans = waiting.takeAll();
             work.signalAll();
         } finally {
             lock.unlock();
