@@ -42,7 +42,7 @@ final class CommandFlow implements IscsiCommand.Owner {
     private final ItNexus nexus;
     private final ResponseWriter out;
     private final IntObjectHashMap<IscsiCommand> byItt = new IntObjectHashMap<>();
-    private final ArrayDeque<IscsiCommand> free = new ArrayDeque<>();
+    private final CommandPool commands;
     private final ScsiCommandHeader commandHeader = new ScsiCommandHeader();
     private final CommandCdb cdb = new CommandCdb();
     /**
@@ -81,19 +81,22 @@ final class CommandFlow implements IscsiCommand.Owner {
                 // the connection's thread is gone: nothing left to retry
             }
         });
-        for (int i = 0; i < queueDepth + IMMEDIATE_SLACK; i++) {
-            IscsiCommand cmd = new IscsiCommand(this, params.maxOutstandingR2T());
-            cmd.execution = () -> {
-                cmd.startedAt = nanoClock.getAsLong();
-                threadStats.current().executed();
-                LogicalUnit unit = cmd.task.unit();
-                if (unit != null) {
-                    unit.counters().started();
-                }
-                scsi.execute(cmd.task);
-            };
-            free.add(cmd);
-        }
+        int maxR2T = params.maxOutstandingR2T();
+        this.commands = new CommandPool(
+                () -> {
+                    IscsiCommand cmd = new IscsiCommand(this, maxR2T);
+                    cmd.execution = () -> {
+                        cmd.startedAt = nanoClock.getAsLong();
+                        threadStats.current().executed();
+                        LogicalUnit unit = cmd.task.unit();
+                        if (unit != null) {
+                            unit.counters().started();
+                        }
+                        scsi.execute(cmd.task);
+                    };
+                    return cmd;
+                },
+                queueDepth + IMMEDIATE_SLACK);
         this.dataOut = new DataOutFlow(this, connection, params, charges, nanoClock);
         this.dataIn = new DataInFlow(transport, out, params);
         this.stages = new CommandStages(threadStats, nanoClock);
@@ -138,7 +141,7 @@ final class CommandFlow implements IscsiCommand.Owner {
             out.reject(RejectReason.TASK_IN_PROGRESS.code(), pdu.bhs());
             return;
         }
-        IscsiCommand cmd = free.poll();
+        IscsiCommand cmd = commands.take();
         if (cmd == null) {
             out.scsiResponse(itt, ScsiStatus.TASK_SET_FULL, null, 0, Residual.NONE, 0, 0);
             return;
@@ -383,7 +386,7 @@ final class CommandFlow implements IscsiCommand.Owner {
             cmd.inWindow = false;
             connection.window().taskFinished();
         }
-        free.add(cmd);
+        commands.give(cmd);
         if (writeCharged + readCharged > 0) {
             charges.release(writeCharged, readCharged);
             retryParked();

@@ -239,14 +239,11 @@ final class TcpConnectionHandler extends ByteToMessageDecoder implements IscsiTr
         }
         closing = true;
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        // A peer that does not read would keep the flush, and so the close, pending forever.
-        ctx.executor()
-                .schedule(
-                        () -> {
-                            ctx.channel().close();
-                        },
-                        CLOSE_GRACE_MILLIS,
-                        TimeUnit.MILLISECONDS);
+        // A peer that does not read would keep the flush, and so the close, pending forever. The timer goes as soon
+        // as the channel closes: it holds the connection, and a storm of logouts would keep thousands for 5 s each.
+        Channel ch = ctx.channel();
+        ScheduledFuture<?> grace = ctx.executor().schedule(() -> ch.close(), CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        ch.closeFuture().addListener(closed -> grace.cancel(false));
     }
 
     @Override
