@@ -107,8 +107,9 @@ final class DaemonProcess implements AutoCloseable {
     }
 
     /**
-     * The java command line that runs the daemon's main class with {@code mainArgs}. The long classpath
-     * goes to a java @argfile, so the log and failure messages stay readable.
+     * The java command line that runs the daemon's main class with {@code mainArgs} and the launcher's default JVM
+     * options ({@link LauncherJvmOptions}). The long classpath goes to a java @argfile, so the log and failure
+     * messages stay readable.
      */
     static List<String> command(String testName, List<String> mainArgs) throws IOException {
         return command(testName, MAIN_CLASS, mainArgs);
@@ -127,6 +128,9 @@ final class DaemonProcess implements AutoCloseable {
                         "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (mainClass.equals(MAIN_CLASS)) {
+            cmd.addAll(LauncherJvmOptions.DEFAULTS);
+        }
         cmd.add("@" + argFile);
         cmd.add(mainClass);
         cmd.addAll(mainArgs);

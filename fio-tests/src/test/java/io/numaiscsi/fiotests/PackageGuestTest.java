@@ -30,6 +30,23 @@ class PackageGuestTest {
         assertTrue(
                 Files.isRegularFile(deb),
                 deb + " missing: the packaging module builds it (mvn -pl fio-tests -am " + "verify builds it first)");
+        VmRun run = boot(deb);
+        String journal = read(run.out("journal-unit.txt"));
+        if (!run.succeeded() && EmulatedJvmCrash.in(journal)) {
+            // the JVM under emulation, not the package: one more boot (see EmulatedJvmCrash)
+            System.out.println("PackageGuestTest: the guest's JVM crashed in its own Java code under TCG; booting once"
+                    + " more. The first boot's unit journal:\n" + journal);
+            run = boot(deb);
+            journal = read(run.out("journal-unit.txt"));
+        }
+        System.out.println("PackageGuestTest: guest ran " + run.elapsed().toSeconds() + " s; timings (s): "
+                + read(run.out("timings.txt")).replace('\n', ' '));
+        assertTrue(
+                run.succeeded(),
+                "guest test package-systemd.sh\n" + run.describe() + "\n--- the unit's journal:\n" + journal);
+    }
+
+    private static VmRun boot(Path deb) throws Exception {
         VmRun run = VmRun.runUnderSystemd(
                 "package",
                 "package-systemd.sh",
@@ -42,12 +59,7 @@ class PackageGuestTest {
                     DaemonProcess.logDir().resolve("PackageGuestTest.serial.log"),
                     StandardCopyOption.REPLACE_EXISTING);
         }
-        System.out.println("PackageGuestTest: guest ran " + run.elapsed().toSeconds() + " s; timings (s): "
-                + read(run.out("timings.txt")).replace('\n', ' '));
-        assertTrue(
-                run.succeeded(),
-                "guest test package-systemd.sh\n" + run.describe() + "\n--- the unit's journal:\n"
-                        + read(run.out("journal-unit.txt")));
+        return run;
     }
 
     private static String read(Path file) throws IOException {

@@ -50,19 +50,7 @@ final class RestartableDaemon implements AutoCloseable {
         Path dataDir = ItDataDirs.newDir(testName);
         Path config = dataDir.resolve("target.yaml");
         Files.writeString(config, DaemonProcess.config(dataDir, port, setup), StandardCharsets.UTF_8);
-        Path argFile = logDir.resolve(testName + ".java-args");
-        Files.write(
-                argFile,
-                List.of(
-                        "-Dchronicle.analytics.disable=true",
-                        "-cp",
-                        "\"" + daemonClasspath().replace("\\", "\\\\") + "\""));
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "@" + argFile,
-                DaemonProcess.MAIN_CLASS,
-                "--config",
-                config.toString()));
+        List<String> cmd = new ArrayList<>(DaemonProcess.command(testName, List.of("--config", config.toString())));
         cmd.addAll(setup.daemonArgs());
         Path log = logDir.resolve(testName + ".log");
         Files.writeString(
@@ -73,14 +61,6 @@ final class RestartableDaemon implements AutoCloseable {
                 new IscsiTarget("127.0.0.1", port, IscsiTarget.DEFAULT_IQN, 0), log, dataDir, List.copyOf(cmd));
         d.launch();
         return d;
-    }
-
-    private static String daemonClasspath() {
-        String cp = System.getProperty("it.daemon.classpath", "");
-        if (cp.isBlank() || cp.startsWith("${") || !cp.contains("target-daemon")) {
-            fail("no daemon classpath: run through Maven (the fio-tests pom sets -Dit.daemon.classpath), got: " + cp);
-        }
-        return cp;
     }
 
     private void launch() throws IOException, InterruptedException {

@@ -90,6 +90,8 @@ class SessionLoadTest {
                 for (Future<?> f : work) {
                     f.get(CHURN.toSeconds() + 120, TimeUnit.SECONDS);
                 }
+                // right after the storm: a connection that ended is garbage at once, not held by a timer or a table
+                long liveConnections = LiveObjects.count(daemon.pid(), "io.numaiscsi.session.IscsiConnection");
                 boolean fioDone = fioRun.waitFor(5, TimeUnit.MINUTES);
                 if (!fioDone) {
                     fioRun.destroyForcibly();
@@ -106,11 +108,13 @@ class SessionLoadTest {
                 threadsBefore.forEach(newThreads::remove);
                 String figures = String.format(
                         "%d sessions held at once; %d logins in %d s (%d left by closing the "
-                                + "socket) beside a verified fio job; before: %s, sessions=%.0f; after: %s, sessions=%.0f; new threads: %s%n",
+                                + "socket) beside a verified fio job; %d connections live at the storm's end; before: %s, "
+                                + "sessions=%.0f; after: %s, sessions=%.0f; new threads: %s%n",
                         held,
                         logins.get(),
                         CHURN.toSeconds(),
                         abrupt.get(),
+                        liveConnections,
                         before,
                         sessionsBefore,
                         after,
@@ -120,6 +124,7 @@ class SessionLoadTest {
                 System.out.print("SessionLoadTest: " + figures);
                 assertTrue(logins.get() >= SESSIONS * 3, figures);
                 assertEquals(sessionsBefore, sessionsAfter, "sessions left behind: " + figures);
+                assertTrue(liveConnections <= SESSIONS + 8, "connections kept after they ended: " + figures);
                 assertTrue(after.fds() <= before.fds() + 4, "file descriptors leaked: " + figures + daemon.logTail());
                 assertTrue(after.threads() <= before.threads() + 2, "threads leaked: " + figures + daemon.logTail());
                 TestConnection.assertFreshSessionWorks(daemon);

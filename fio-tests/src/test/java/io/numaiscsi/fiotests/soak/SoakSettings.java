@@ -1,8 +1,6 @@
 package io.numaiscsi.fiotests.soak;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.numaiscsi.fiotests.LauncherJvmOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -47,27 +45,6 @@ public record SoakSettings(
         public static final Bounds SHORT = new Bounds(1000, 10.0, 5.0, 1.25, 96, 32, 8);
     }
 
-    /**
-     * The JVM options the launchers give the daemon by default: {@code DEFAULT_JAVA_OPTS} of bin/numa-iscsi-target
-     * (the Debian package's launcher has the same line).
-     */
-    public static final List<String> LAUNCHER_JVM_OPTIONS = launcherOptions(Path.of("..", "bin", "numa-iscsi-target"));
-
-    static List<String> launcherOptions(Path launcher) {
-        try {
-            for (String line : Files.readAllLines(launcher)) {
-                if (line.startsWith("DEFAULT_JAVA_OPTS=\"") && line.endsWith("\"")) {
-                    String opts = line.substring("DEFAULT_JAVA_OPTS=\"".length(), line.length() - 1)
-                            .trim();
-                    return opts.isEmpty() ? List.of() : List.of(opts.split("\\s+"));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(launcher + ": cannot read the launcher's default JVM options", e);
-        }
-        throw new IllegalStateException(launcher + " has no DEFAULT_JAVA_OPTS=\"...\" line");
-    }
-
     public static SoakSettings forDuration(Duration duration, Path out, String fio) {
         boolean shortForm = duration.compareTo(Duration.ofMinutes(10)) < 0;
         Duration chaos = shortForm ? Duration.ofSeconds(20) : Duration.ofMinutes(1);
@@ -87,7 +64,7 @@ public record SoakSettings(
                 System.nanoTime(),
                 out,
                 fio,
-                LAUNCHER_JVM_OPTIONS,
+                LauncherJvmOptions.DEFAULTS,
                 true,
                 bounds);
     }
