@@ -78,6 +78,9 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
     private boolean polled;
 
     private final IoRequestQueue waiting = new IoRequestQueue();
+    /** Under the lock: the completions {@link #reapReady} takes off the ring, handed out as one list. */
+    private final IoRequestQueue completed = new IoRequestQueue();
+
     private boolean closing;
     private boolean freed;
     private final Thread reaper;
@@ -254,8 +257,6 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
      */
     private IoRequest reapReady() {
         int n = shim.ushim_reap(ring, reaped, ENTRIES);
-        IoRequest head = null;
-        IoRequest tail = null;
         for (int i = 0; i < n; i++) {
             int slot = (int) reaped.getLong(16L * i);
             IoRequest r = slots[slot];
@@ -263,14 +264,9 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
             freeSlots[freeCount++] = slot;
             inKernel--;
             r.result = reaped.getLong(16L * i + 8);
-            r.next = null;
-            if (tail == null) {
-                head = r;
-            } else {
-                tail.next = r;
-            }
-            tail = r;
+            completed.add(r);
         }
+        IoRequest head = completed.takeAll();
         if (!waiting.isEmpty() && freeCount > 0) {
             while (!waiting.isEmpty() && freeCount > 0) {
                 queue(waiting.poll());
