@@ -1,26 +1,26 @@
 package io.numaiscsi.fiotests;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.List;
 
 /** Live instances of a class in a running JVM: {@code jcmd PID GC.class_histogram}, which collects first. */
 final class LiveObjects {
     private LiveObjects() {}
 
     static long count(long pid, String className) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(
+        ToolRun jcmd = ToolRun.run(
+                DaemonProcess.logDir().resolve("jcmd-" + pid + "-histogram.txt"),
+                Duration.ofSeconds(60),
+                List.of(
                         Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                         Long.toString(pid),
-                        "GC.class_histogram")
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("jcmd " + pid + " GC.class_histogram failed:\n" + out);
+                        "GC.class_histogram"));
+        if (jcmd.exitCode() != 0) {
+            throw new IOException("jcmd GC.class_histogram failed: " + jcmd.describe(20));
         }
-        return countIn(out, className);
+        return countIn(jcmd.output(), className);
     }
 
     /** The instance count of {@code className} in a class histogram ("num: #instances #bytes name"), 0 if absent. */
