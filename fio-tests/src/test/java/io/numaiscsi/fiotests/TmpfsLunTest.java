@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * 64 KiB are copied in place on the LUN's thread ({@code TmpfsInlineIo}), larger ones on the backing-io threads.
  * libiscsi's whole suite with nothing FAILED, fio's crc32c verify (128 KiB sequential writes on the threads, 4 KiB
  * random ones in place), and a pattern
- * written through the target with FUA found in the file after kill -9.
+ * written through the target with FUA found in the file after kill -9. On a machine with one NUMA node the LUN has no
+ * NUMA cache (a second copy of memory with no nearer node).
  */
 @Tag("it")
 class TmpfsLunTest {
@@ -52,6 +53,16 @@ class TmpfsLunTest {
                                         1)
                                 .size(),
                         daemon.logTail());
+                if (Files.notExists(Path.of("/sys/devices/system/node/node1"))) {
+                    assertEquals(
+                            1,
+                            daemon.awaitLogLines(
+                                            "LUN 0: node 0, no NUMA cache: its file is on tmpfs (memory) on a machine"
+                                                    + " with one NUMA node",
+                                            1)
+                                    .size(),
+                            daemon.logTail());
+                }
                 IscsiTarget target = daemon.target(IQN);
                 ConformanceRun.runAndAssert(
                         target,

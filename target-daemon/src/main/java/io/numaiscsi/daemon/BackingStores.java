@@ -102,6 +102,8 @@ final class BackingStores {
             }
             return store;
         }
+        String standAside = CacheStandAside.reason(
+                lun.backing(), store, numa.topology().nodeCount(), lun.faults().active());
         store = withFaults(store, lun);
         if (lun.backing() == BackingType.NULL) {
             LOG.warn(
@@ -126,6 +128,16 @@ final class BackingStores {
         }
         if (cache.mode() != CacheSettings.Mode.NUMA) {
             LOG.info("target {} LUN {}: node {}, no cache (cache.mode {})", target, lun.id(), home, cache.mode());
+            return store;
+        }
+        if (standAside != null) {
+            LOG.info(
+                    "target {} LUN {}: node {}, no NUMA cache: {} (a cache would be a second copy of memory with no"
+                            + " nearer node to serve from)",
+                    target,
+                    lun.id(),
+                    home,
+                    standAside);
             return store;
         }
         NodeBlockPool pool = pools.pool(home);
