@@ -18,7 +18,8 @@ class EmulatedJvmCrashTest {
         assertTrue(EmulatedJvmCrash.in("# A fatal error has been detected by the Java Runtime Environment:\n"
                 + "# Problematic frame:\n# j  java.lang.Object.<init>()V+0\n"));
         assertTrue(
-                EmulatedJvmCrash.in(HEAD + "2026-12-08T02:01:57+0000 vmtest numa-iscsi-target[442]: # C  0x00007fc04cbdbf78\n"),
+                EmulatedJvmCrash.in(
+                        HEAD + "2026-12-08T02:01:57+0000 vmtest numa-iscsi-target[442]: # C  0x00007fc04cbdbf78\n"),
                 "an address in no library: the code cache");
         assertTrue(EmulatedJvmCrash.in(HEAD + "# v  ~StubRoutines::jbyte_disjoint_arraycopy\n"));
         assertFalse(EmulatedJvmCrash.in(HEAD + "2026-12-07T22:29:12+0000 vmtest numa-iscsi-target[445]: # C  "
