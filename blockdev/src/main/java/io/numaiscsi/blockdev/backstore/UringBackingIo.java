@@ -210,13 +210,16 @@ final class UringBackingIo implements BackingIo, CompletionPolling.Pollable {
                 queue(r);
                 submit();
                 ready = reapReady();
-                if (inKernel > 0 && !polled) {
+                if (inKernel > 0) {
                     CompletionPolling poller = CompletionPolling.current();
-                    if (poller != null) {
+                    if (poller == null) {
+                        // a thread that does not poll: the reaper takes over, even from a polling thread that may
+                        // have ended without handing off (an event loop shut down with a request in flight)
+                        polled = false;
+                        work.signal();
+                    } else if (!polled) {
                         polled = true;
                         poller.add(this);
-                    } else {
-                        work.signal();
                     }
                 }
                 r = null;

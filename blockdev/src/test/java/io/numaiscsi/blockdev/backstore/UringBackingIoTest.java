@@ -384,6 +384,20 @@ class UringBackingIoTest {
     }
 
     @Test
+    void aRequestFromAThreadThatDoesNotPollIsReapedAfterThePollerEndedWithoutHandingOff() throws Exception {
+        d = open(Engine.IO_URING, "disk.img", true);
+        Completion first = new Completion();
+        onPollingThread(polling -> {
+            d.flush(first);
+            assumeTrue(polling.active(), "the flush completed during its submission: nothing left to a poller");
+        }); // the thread ends as an event loop shut down mid-request does: no poll, no hand-off
+        Completion second = new Completion();
+        d.flush(second);
+        assertEquals(IoStatus.OK, second.await(), "the reaper took over for a thread that does not poll");
+        assertEquals(IoStatus.OK, first.await(), "and delivered what the ended poller left in flight");
+    }
+
+    @Test
     void aRingClosedWhilePolledLeavesThePollSet() throws Exception {
         d = open(Engine.IO_URING, "disk.img", true);
         Completion c = new Completion();
