@@ -102,8 +102,6 @@ final class BackingStores {
             }
             return store;
         }
-        String standAside = CacheStandAside.reason(
-                lun.backing(), store, numa.topology().nodeCount(), lun.faults().active());
         store = withFaults(store, lun);
         if (lun.backing() == BackingType.NULL) {
             LOG.warn(
@@ -130,6 +128,9 @@ final class BackingStores {
             LOG.info("target {} LUN {}: node {}, no cache (cache.mode {})", target, lun.id(), home, cache.mode());
             return store;
         }
+        // a store behind injected faults is wrapped, and keeps its cache whatever it is
+        String standAside = CacheStandAside.reason(
+                lun.backing(), store, numa.topology().nodeCount(), lun.faults().active());
         if (standAside != null) {
             LOG.info(
                     "target {} LUN {}: node {}, no NUMA cache: {} (a cache would be a second copy of memory with no"
